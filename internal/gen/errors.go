@@ -1,0 +1,67 @@
+package gen
+
+import (
+	"cmp"
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Error is one problem in the code toolgen reads, at the position that
+// causes it. Every phase reports problems as *Error so that one run lists
+// them all, sorted, in the `path:line:col: message` form of go build.
+type Error struct {
+	Pos token.Position // Filename is absolute; zero when no position is known
+	Msg string
+}
+
+// Error formats the problem with the position as recorded.
+func (e *Error) Error() string { return formatPos(e.Pos, "") + e.Msg }
+
+// Relative formats the problem with its path relative to dir, as go build
+// prints paths below the working directory.
+func (e *Error) Relative(dir string) string { return formatPos(e.Pos, dir) + e.Msg }
+
+func formatPos(p token.Position, dir string) string {
+	if p.Filename == "" {
+		return ""
+	}
+	name := p.Filename
+	if dir != "" {
+		if rel, err := filepath.Rel(dir, name); err == nil && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			name = rel
+			if !strings.HasPrefix(name, ".") {
+				name = "." + string(filepath.Separator) + name
+			}
+		}
+	}
+	switch {
+	case p.Line > 0 && p.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: ", name, p.Line, p.Column)
+	case p.Line > 0:
+		return fmt.Sprintf("%s:%d: ", name, p.Line)
+	default:
+		return name + ": "
+	}
+}
+
+// errorf returns a problem at pos.
+func errorf(pos token.Position, format string, args ...any) *Error {
+	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// sortErrors orders problems by file, line, column and message and drops
+// exact duplicates, so output is stable however the phases found them.
+func sortErrors(errs []*Error) []*Error {
+	slices.SortFunc(errs, func(a, b *Error) int {
+		return cmp.Or(
+			cmp.Compare(a.Pos.Filename, b.Pos.Filename),
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Column, b.Pos.Column),
+			cmp.Compare(a.Msg, b.Msg),
+		)
+	})
+	return slices.CompactFunc(errs, func(a, b *Error) bool { return *a == *b })
+}
