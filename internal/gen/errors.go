@@ -32,9 +32,6 @@ func formatPos(p token.Position, dir string) string {
 	if dir != "" {
 		if rel, err := filepath.Rel(dir, name); err == nil && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			name = rel
-			if !strings.HasPrefix(name, ".") {
-				name = "." + string(filepath.Separator) + name
-			}
 		}
 	}
 	switch {
