@@ -1,0 +1,143 @@
+package tool
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
+)
+
+// Code classifies the failure of a call.
+type Code uint8
+
+const (
+	// CodeUnknownTool: no offered tool has the requested name.
+	CodeUnknownTool Code = iota + 1
+	// CodeInvalidArguments: the arguments do not decode into the tool's input.
+	CodeInvalidArguments
+	// CodeNeedsConfirmation: the tool proposes a change that a person must
+	// confirm; nothing was run.
+	CodeNeedsConfirmation
+	// CodeFailed: the tool (or the encoding of its output) returned an error.
+	CodeFailed
+	// CodePanic: the tool, its decoder or its encoder panicked.
+	CodePanic
+	// CodeTimeout: the tool failed after its Spec.Timeout passed.
+	CodeTimeout
+	// CodeOutputTooLarge: the tool's output exceeds the registry's cap.
+	CodeOutputTooLarge
+)
+
+// String returns the code's snake_case name, or "Code(N)" for a value that
+// is not a code.
+func (c Code) String() string {
+	switch c {
+	case CodeUnknownTool:
+		return "unknown_tool"
+	case CodeInvalidArguments:
+		return "invalid_arguments"
+	case CodeNeedsConfirmation:
+		return "needs_confirmation"
+	case CodeFailed:
+		return "failed"
+	case CodePanic:
+		return "panic"
+	case CodeTimeout:
+		return "timeout"
+	case CodeOutputTooLarge:
+		return "output_too_large"
+	}
+	return "Code(" + strconv.Itoa(int(c)) + ")"
+}
+
+// Error is every failure Call reports. Error returns only Message, which is
+// safe to show a model; Cause holds the real error for logs and is what
+// Unwrap returns.
+type Error struct {
+	// Code classifies the failure.
+	Code Code
+	// Tool is the name of the tool called; empty when no tool was found.
+	Tool string
+	// Message is written for the model.
+	Message string
+	// Cause is the underlying error, for logs; nil when there is none.
+	Cause error
+}
+
+// Error returns the message meant for the model.
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return "tool call failed: " + e.Code.String()
+	}
+	return e.Message
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// CodeOf returns the Code of the first *Error in err's chain, or 0 when
+// there is none.
+func CodeOf(err error) Code {
+	var te *Error
+	if errors.As(err, &te) {
+		return te.Code
+	}
+	return 0
+}
+
+// ModelError is an error a tool returns whose message is written for the
+// model. Call finds it with errors.As anywhere in the chain the tool returns
+// and sends its Message; every other tool error reaches the model only as
+// "the tool failed".
+type ModelError struct {
+	// Message is written for the model.
+	Message string
+	// Cause is the underlying error, for logs; nil when there is none.
+	Cause error
+}
+
+// Error returns the message meant for the model.
+func (e *ModelError) Error() string { return e.Message }
+
+// Unwrap returns the cause.
+func (e *ModelError) Unwrap() error { return e.Cause }
+
+// Errorf returns a *ModelError whose Message is the formatted text. As in
+// fmt.Errorf, %w verbs keep their operands as the cause for logs (errors.Is
+// and errors.As see them); their text is part of the Message too, so wrap
+// only errors whose text a model may read.
+func Errorf(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	me := &ModelError{Message: err.Error()}
+	switch w := err.(type) {
+	case interface{ Unwrap() error }:
+		me.Cause = w.Unwrap()
+	case interface{ Unwrap() []error }:
+		me.Cause = err
+	}
+	return me
+}
+
+// InvalidArguments turns a decoding failure into the *Error Call reports for
+// it; generated code calls it with the decoder's Err after decoding. A
+// *codec.ArgumentsError (found with errors.As) becomes
+// CodeInvalidArguments with its text, which lists every problem, as the
+// Message. A *ModelError keeps its Message (validation written for the
+// model); any other error is reported as "invalid arguments" with the error
+// kept as the Cause. InvalidArguments(nil) is nil.
+func InvalidArguments(err error) error {
+	if err == nil {
+		return nil
+	}
+	e := &Error{Code: CodeInvalidArguments, Message: "invalid arguments", Cause: err}
+	var ae *codec.ArgumentsError
+	var me *ModelError
+	switch {
+	case errors.As(err, &ae):
+		e.Message = ae.Error()
+	case errors.As(err, &me):
+		e.Message = me.Message
+	}
+	return e
+}

@@ -1,0 +1,381 @@
+package tool
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
+)
+
+// DefaultMaxOutputBytes is the output cap of a Static built without
+// WithMaxOutputBytes: 1 MiB.
+const DefaultMaxOutputBytes = 1 << 20
+
+// Output says what a dispatched call wrote to its encoder.
+type Output uint8
+
+const (
+	// OutputText: the encoder holds plain text; Result.Content is the text.
+	OutputText Output = iota + 1
+	// OutputJSON: the encoder holds JSON text that has no output schema.
+	OutputJSON
+	// OutputStructured: the encoder holds a JSON object matching the tool's
+	// OutputSchema; Result.Structured is set.
+	OutputStructured
+)
+
+// String returns "text", "json" or "structured", or "Output(N)".
+func (o Output) String() string {
+	switch o {
+	case OutputText:
+		return "text"
+	case OutputJSON:
+		return "json"
+	case OutputStructured:
+		return "structured"
+	}
+	return "Output(" + strconv.Itoa(int(o)) + ")"
+}
+
+// Mode says how far a dispatched call goes.
+type Mode uint8
+
+const (
+	// ModeCall decodes the arguments, runs the tool and encodes its output.
+	ModeCall Mode = iota + 1
+	// ModeCheck decodes and validates the arguments only; it runs nothing
+	// and writes nothing.
+	ModeCheck
+)
+
+// String returns "call" or "check", or "Mode(N)".
+func (m Mode) String() string {
+	switch m {
+	case ModeCall:
+		return "call"
+	case ModeCheck:
+		return "check"
+	}
+	return "Mode(" + strconv.Itoa(int(m)) + ")"
+}
+
+// Dispatch is generated: a switch on name that decodes the arguments from in
+// (already Reset by Static with the call's arguments and limits) and, in
+// ModeCall, runs the tool and encodes its output to out (already Reset).
+// Decoding failures are returned through InvalidArguments; the tool's own
+// error is returned as is. In ModeCheck the Output is ignored.
+type Dispatch func(ctx context.Context, name string, mode Mode, in *codec.Decoder, out *codec.Encoder) (Output, error)
+
+// options holds what Option values set.
+type options struct {
+	limits    codec.Limits
+	maxOutput int
+}
+
+// Option configures a Static.
+type Option func(*options)
+
+// WithLimits sets the limits every call's arguments are decoded under; the
+// zero Limits means the codec's defaults.
+func WithLimits(lim codec.Limits) Option {
+	return func(o *options) { o.limits = lim }
+}
+
+// WithMaxOutputBytes caps the size of a call's output; n must be positive.
+// A larger output fails with CodeOutputTooLarge. The default is
+// DefaultMaxOutputBytes.
+func WithMaxOutputBytes(n int) Option {
+	return func(o *options) { o.maxOutput = n }
+}
+
+// codecs is the pair of decoder and encoder one call uses, pooled per Static.
+type codecs struct {
+	in  *codec.Decoder
+	out *codec.Encoder
+}
+
+// Static is the Registry a generated package builds: a fixed, sorted set of
+// specs and the generated Dispatch that runs them. It is safe for
+// concurrent use and must not be copied.
+type Static struct {
+	specs     []Spec
+	tools     []*Spec
+	dispatch  Dispatch
+	opts      options
+	pool      sync.Pool // of *codecs
+	emptyArgs []byte
+}
+
+var _ Registry = (*Static)(nil)
+
+// NewStatic returns the Registry serving specs through dispatch. The specs
+// must have non-empty names, sorted by byte-wise string comparison and
+// unique, and valid kinds: toolgen and the generated switch guarantee this
+// already, and NewStatic refuses anything else rather than serve a registry
+// whose Lookup would miss tools. The specs are copied; the slices they hold
+// are shared.
+func NewStatic(specs []Spec, dispatch Dispatch, opts ...Option) (*Static, error) {
+	if dispatch == nil {
+		return nil, errors.New("new static tool registry: nil dispatch")
+	}
+	o := options{maxOutput: DefaultMaxOutputBytes}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.maxOutput <= 0 {
+		return nil, fmt.Errorf("new static tool registry: max output bytes must be positive, got %d", o.maxOutput)
+	}
+	if o.limits.MaxBytes < 0 || o.limits.MaxDepth < 0 {
+		return nil, fmt.Errorf("new static tool registry: negative limits %+v", o.limits)
+	}
+	for i := range specs {
+		sp := &specs[i]
+		switch {
+		case sp.Name == "":
+			return nil, fmt.Errorf("new static tool registry: spec %d (type %s) has no name", i, sp.Type)
+		case !sp.Kind.valid():
+			return nil, fmt.Errorf("new static tool registry: tool %q has invalid kind %s", sp.Name, sp.Kind)
+		case i == 0:
+		case specs[i-1].Name == sp.Name:
+			return nil, fmt.Errorf("new static tool registry: duplicate tool name %q", sp.Name)
+		case specs[i-1].Name > sp.Name:
+			return nil, fmt.Errorf("new static tool registry: specs not sorted by name: %q before %q", specs[i-1].Name, sp.Name)
+		}
+	}
+	s := &Static{
+		specs:     slices.Clone(specs),
+		dispatch:  dispatch,
+		opts:      o,
+		emptyArgs: []byte("{}"),
+	}
+	s.tools = make([]*Spec, len(s.specs))
+	for i := range s.specs {
+		s.tools[i] = &s.specs[i]
+	}
+	s.pool.New = func() any {
+		return &codecs{in: codec.NewDecoder(), out: codec.NewEncoder()}
+	}
+	return s, nil
+}
+
+// Tools returns every tool sorted by name. The slice and the specs are
+// shared: callers must not modify them.
+func (s *Static) Tools() []*Spec { return s.tools }
+
+// Lookup returns the tool with the given name, by binary search.
+func (s *Static) Lookup(name string) (*Spec, bool) {
+	i, ok := slices.BinarySearchFunc(s.tools, name, compareName)
+	if !ok {
+		return nil, false
+	}
+	return s.tools[i], true
+}
+
+// compareName orders a spec against a name for Lookup.
+func compareName(sp *Spec, name string) int { return strings.Compare(sp.Name, name) }
+
+// Call runs the named tool with JSON arguments (empty arguments mean {}).
+//
+// It never panics. On success the Result holds a copy of the tool's output
+// and the error is nil. On every failure it returns a *Error and a Result
+// with IsError set and Content holding the Error's Message, which is safe
+// to send to the model: an unknown name (with suggestions), invalid
+// arguments (every problem listed), a propose tool (validated, not run:
+// CodeNeedsConfirmation), a tool error (its *ModelError message, else "the
+// tool failed"), a panic, a timeout (Spec.Timeout), an output over the cap.
+func (s *Static) Call(ctx context.Context, name string, args []byte) (Result, error) {
+	spec, ok := s.Lookup(name)
+	if !ok {
+		return failure(unknownTool(s.tools, name))
+	}
+	if spec.Kind == KindPropose {
+		if e := s.check(ctx, spec, args); e != nil {
+			return failure(e)
+		}
+		return failure(&Error{
+			Code:    CodeNeedsConfirmation,
+			Tool:    spec.Name,
+			Message: "tool " + spec.Name + " needs a person's confirmation; nothing was run",
+		})
+	}
+	return s.call(ctx, spec, args)
+}
+
+// Check validates the arguments of the named tool (ModeCheck) and runs
+// nothing, whatever the tool's kind. It returns nil or a *Error, as Call
+// would report it.
+func (s *Static) Check(ctx context.Context, name string, args []byte) error {
+	spec, ok := s.Lookup(name)
+	if !ok {
+		return unknownTool(s.tools, name)
+	}
+	if e := s.check(ctx, spec, args); e != nil {
+		return e
+	}
+	return nil
+}
+
+// failure returns e as Call reports it: a Result the model can be sent and
+// the error itself.
+func failure(e *Error) (Result, error) {
+	return Result{Content: []byte(e.Message), IsError: true}, e
+}
+
+// timeoutCause marks a context that expired because of Spec.Timeout.
+type timeoutCause struct{ tool string }
+
+// Error says which tool's timeout passed.
+func (c *timeoutCause) Error() string { return "timeout of tool " + c.tool + " passed" }
+
+// call runs a tool that may run (every kind but propose).
+func (s *Static) call(ctx context.Context, spec *Spec, args []byte) (Result, error) {
+	var cause *timeoutCause
+	if spec.Timeout > 0 {
+		cause = &timeoutCause{tool: spec.Name}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, spec.Timeout, cause)
+		defer cancel()
+	}
+	c := s.pool.Get().(*codecs)
+	out, err := s.run(ctx, spec.Name, ModeCall, c, args)
+	switch err.(type) {
+	case nil:
+	case *PanicError:
+		// The codecs may be in any state: leave them to the collector.
+		return failure(&Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: err})
+	default:
+		s.release(c)
+		if cause != nil && context.Cause(ctx) == error(cause) && !passesThrough(err) {
+			return failure(&Error{
+				Code:    CodeTimeout,
+				Tool:    spec.Name,
+				Message: "the tool timed out after " + spec.Timeout.String(),
+				Cause:   err,
+			})
+		}
+		return failure(toolError(spec.Name, err))
+	}
+	if err := c.out.Err(); err != nil {
+		s.release(c)
+		return failure(&Error{
+			Code:    CodeFailed,
+			Tool:    spec.Name,
+			Message: "the tool failed",
+			Cause:   fmt.Errorf("encode output of tool %s: %w", spec.Name, err),
+		})
+	}
+	if n := c.out.Len(); n > s.opts.maxOutput {
+		// Do not keep an oversized buffer in the pool.
+		return failure(&Error{
+			Code:    CodeOutputTooLarge,
+			Tool:    spec.Name,
+			Message: "the tool's output exceeds " + strconv.Itoa(s.opts.maxOutput) + " bytes",
+			Cause:   fmt.Errorf("tool %s wrote %d bytes of output, over the cap of %d", spec.Name, n, s.opts.maxOutput),
+		})
+	}
+	if out < OutputText || out > OutputStructured {
+		s.release(c)
+		return failure(&Error{
+			Code:    CodeFailed,
+			Tool:    spec.Name,
+			Message: "the tool failed",
+			Cause:   fmt.Errorf("dispatch of tool %s returned invalid %s", spec.Name, out),
+		})
+	}
+	res := Result{Content: bytes.Clone(c.out.Bytes()), Structured: out == OutputStructured}
+	s.release(c)
+	return res, nil
+}
+
+// check decodes the arguments of spec in ModeCheck; it returns nil or the
+// failure as Call reports it.
+func (s *Static) check(ctx context.Context, spec *Spec, args []byte) *Error {
+	c := s.pool.Get().(*codecs)
+	_, err := s.run(ctx, spec.Name, ModeCheck, c, args)
+	switch err.(type) {
+	case nil:
+	case *PanicError:
+		return &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: err}
+	default:
+		s.release(c)
+		return toolError(spec.Name, err)
+	}
+	s.release(c)
+	return nil
+}
+
+// run resets the codecs and dispatches, turning a panic anywhere in the
+// decoder, the tool or the encoder into a *PanicError, the only error of
+// that type run returns as is.
+func (s *Static) run(ctx context.Context, name string, mode Mode, c *codecs, args []byte) (out Output, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			out, err = 0, &PanicError{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	if len(args) == 0 {
+		args = s.emptyArgs
+	}
+	c.in.Reset(args, s.opts.limits)
+	c.out.Reset()
+	return s.dispatch(ctx, name, mode, c.in, c.out)
+}
+
+// release returns healthy codecs to the pool, without a reference to the
+// call's arguments.
+func (s *Static) release(c *codecs) {
+	c.in.Reset(nil, s.opts.limits)
+	s.pool.Put(c)
+}
+
+// passesThrough reports whether err carries a *Error, which Call reports as
+// is rather than as a timeout or a tool failure.
+func passesThrough(err error) bool {
+	var te *Error
+	return errors.As(err, &te)
+}
+
+// toolError maps an error the dispatch returned: a *Error passes through
+// with Tool filled in, a *ModelError gives its Message, anything else is
+// "the tool failed" with the error kept as the cause.
+func toolError(name string, err error) *Error {
+	var te *Error
+	if errors.As(err, &te) {
+		e := *te
+		e.Tool = name
+		return &e
+	}
+	var me *ModelError
+	if errors.As(err, &me) {
+		return &Error{Code: CodeFailed, Tool: name, Message: me.Message, Cause: err}
+	}
+	return &Error{Code: CodeFailed, Tool: name, Message: "the tool failed", Cause: err}
+}
+
+// PanicError is the Cause of a CodePanic *Error: the value a tool, its
+// decoder or its encoder panicked with, and the stack where it did.
+type PanicError struct {
+	// Value is the value passed to panic.
+	Value any
+	// Stack is the goroutine's stack at the recovery, as debug.Stack
+	// formats it.
+	Stack []byte
+}
+
+// Error returns the panic value and the stack, for logs.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("panic: %v\n\n%s", e.Value, e.Stack)
+}
+
+// Unwrap returns the panic value when it is an error (a runtime.Error, say).
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}

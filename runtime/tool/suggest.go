@@ -1,0 +1,182 @@
+package tool
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+const (
+	// maxQuotedName bounds how many bytes of a requested name a message
+	// repeats, and how many take part in matching.
+	maxQuotedName = 64
+	// maxSuggestions bounds how many names an unknown-tool message offers.
+	maxSuggestions = 5
+)
+
+// unknownTool returns the error for a name no offered tool has. Its message
+// names at most maxSuggestions close matches among offered and says how
+// many tools there are, never listing the whole catalog.
+func unknownTool(offered []*Spec, name string) *Error {
+	q := truncate(name, maxQuotedName)
+	var b strings.Builder
+	b.WriteString("unknown tool ")
+	b.WriteString(strconv.Quote(q))
+	if q == "" {
+		b.WriteString("; the call must name a tool")
+	} else if names := suggest(offered, q); len(names) > 0 {
+		b.WriteString("; did you mean ")
+		if len(names) > 1 {
+			b.WriteString("one of ")
+		}
+		b.WriteString(strings.Join(names, ", "))
+		b.WriteString("?")
+	}
+	switch len(offered) {
+	case 0:
+		b.WriteString(" (no tools available)")
+	case 1:
+		b.WriteString(" (1 tool available)")
+	default:
+		b.WriteString(" (")
+		b.WriteString(strconv.Itoa(len(offered)))
+		b.WriteString(" tools available)")
+	}
+	return &Error{Code: CodeUnknownTool, Message: b.String()}
+}
+
+// truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// Match tiers, best first.
+const (
+	tierSame      = iota // equal after normalising case and separators
+	tierClose            // small edit distance, or the same words reordered
+	tierSubstring        // one name contains the other
+	tierPrefix           // a long shared prefix, e.g. the same group
+	tierNone
+)
+
+// match is one candidate with its rank.
+type match struct {
+	name       string
+	tier, dist int
+}
+
+// suggest returns the names among offered closest to q, best first, at
+// most maxSuggestions. The order is deterministic: by tier, then edit
+// distance, then name.
+func suggest(offered []*Spec, q string) []string {
+	nq := normalize(q)
+	var found []match
+	for _, s := range offered {
+		nc := normalize(s.Name)
+		d := editDistance(nq, nc)
+		if t := tier(nq, nc, d); t != tierNone {
+			found = append(found, match{name: s.Name, tier: t, dist: d})
+		}
+	}
+	slices.SortFunc(found, func(a, b match) int {
+		return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(a.dist, b.dist), strings.Compare(a.name, b.name))
+	})
+	names := make([]string, 0, min(len(found), maxSuggestions))
+	for _, m := range found[:min(len(found), maxSuggestions)] {
+		names = append(names, m.name)
+	}
+	return names
+}
+
+// tier ranks candidate c against query q (both normalised) whose edit
+// distance is d.
+func tier(q, c string, d int) int {
+	shorter := min(len(q), len(c))
+	switch {
+	case q == c:
+		return tierSame
+	case d <= max(1, shorter/4), sameWords(q, c):
+		return tierClose
+	case len(q) >= 3 && strings.Contains(c, q), len(c) >= 3 && strings.Contains(q, c):
+		return tierSubstring
+	}
+	if p := commonPrefix(q, c); p >= 3 && 2*p >= shorter {
+		return tierPrefix
+	}
+	return tierNone
+}
+
+// normalize lower-cases ASCII letters and maps '-', '.', ' ' and '/' to '_',
+// so that "Notes-Search" compares equal to "notes_search".
+func normalize(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			return r + ('a' - 'A')
+		case r == '-', r == '.', r == ' ', r == '/':
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// sameWords reports whether q and c hold the same '_'-separated words in
+// another order, as in "search_notes" for "notes_search".
+func sameWords(q, c string) bool {
+	if len(q) != len(c) || !strings.Contains(q, "_") {
+		return false
+	}
+	qw, cw := strings.Split(q, "_"), strings.Split(c, "_")
+	slices.Sort(qw)
+	slices.Sort(cw)
+	return slices.Equal(qw, cw)
+}
+
+// commonPrefix returns the length in bytes of the prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// editDistance returns the optimal string alignment distance between a and
+// b in bytes: insertions, deletions, substitutions and transpositions of
+// adjacent bytes each cost one.
+func editDistance(a, b string) int {
+	if len(a) == 0 {
+		return len(b)
+	}
+	if len(b) == 0 {
+		return len(a)
+	}
+	rows := make([]int, 3*(len(b)+1))
+	prev2, prev, cur := rows[:len(b)+1], rows[len(b)+1:2*(len(b)+1)], rows[2*(len(b)+1):]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
