@@ -1,0 +1,237 @@
+package codec
+
+import (
+	"slices"
+	"strconv"
+)
+
+// Limits bound what a Decoder accepts. Zero fields mean the defaults.
+type Limits struct {
+	// MaxBytes is the largest accepted input, in bytes (DefaultMaxBytes
+	// when zero or negative).
+	MaxBytes int
+	// MaxDepth is the deepest accepted nesting of objects and arrays
+	// (DefaultMaxDepth when zero or negative).
+	MaxDepth int
+}
+
+// DefaultMaxBytes is the input size limit when Limits.MaxBytes is zero:
+// 1 MiB of arguments.
+const DefaultMaxBytes = 1 << 20
+
+// DefaultMaxDepth is the nesting limit when Limits.MaxDepth is zero.
+const DefaultMaxDepth = 64
+
+// pathToken is one reference token of the current JSON Pointer: a member
+// name or an array index.
+type pathToken struct {
+	name    string
+	index   int
+	isIndex bool
+}
+
+// frame is one open object or array inside a value being skipped.
+type frame struct {
+	object bool
+	index  int                 // array: index of the current element
+	names  int                 // object: where its names start in Decoder.nameEnds
+	set    map[string]struct{} // object with many names, when refusing duplicates
+}
+
+// Decoder reads one JSON text. It is reused through Reset; it is not safe
+// for concurrent use.
+//
+// Every read method skips leading whitespace, so generated code never
+// deals with it. Reads after a fatal problem do nothing and return zero
+// values and false.
+type Decoder struct {
+	data     []byte
+	pos      int
+	depth    int
+	maxDepth int
+	first    bool // the last token was '{' or '[': no ',' before the next member or element
+	fatal    bool
+
+	problems []Problem
+	omitted  int
+	path     []pathToken
+	ptr      []byte // scratch for building pointers
+
+	scratch  []byte  // unescaped strings
+	frames   []frame // open containers while skipping
+	names    []byte  // member names of the open objects while refusing duplicates
+	nameEnds []int   // end of each name in names
+}
+
+// NewDecoder returns a Decoder with no input; call Reset before reading.
+func NewDecoder() *Decoder {
+	d := &Decoder{}
+	d.Reset(nil, Limits{})
+	return d
+}
+
+// Reset makes d read data within the limits lim, forgetting all problems
+// and the path. Input larger than lim.MaxBytes, and input that is empty or
+// only whitespace, is a fatal problem at once.
+func (d *Decoder) Reset(data []byte, lim Limits) {
+	maxBytes := lim.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	d.maxDepth = lim.MaxDepth
+	if d.maxDepth <= 0 {
+		d.maxDepth = DefaultMaxDepth
+	}
+	d.data = data
+	d.pos = 0
+	d.depth = 0
+	d.first = false
+	d.fatal = false
+	clear(d.problems)
+	d.problems = d.problems[:0]
+	d.omitted = 0
+	clear(d.path)
+	d.path = d.path[:0]
+	if len(data) > maxBytes {
+		d.data = nil
+		d.fatalProblem("arguments are larger than " + strconv.Itoa(maxBytes) + " bytes")
+		return
+	}
+	if i := skipWS(data, 0); i == len(data) {
+		d.syntaxError(i, "expected a JSON value, got end of input")
+	}
+}
+
+// Failed reports whether a fatal problem (malformed JSON, input too large,
+// nesting too deep) happened.
+func (d *Decoder) Failed() bool { return d.fatal }
+
+// Err returns nil when no problem was recorded since Reset, and otherwise an
+// *ArgumentsError listing them in the order found.
+func (d *Decoder) Err() error {
+	if len(d.problems) == 0 && d.omitted == 0 {
+		return nil
+	}
+	return &ArgumentsError{Problems: slices.Clone(d.problems), Omitted: d.omitted}
+}
+
+// End checks that only whitespace follows the top-level value.
+func (d *Decoder) End() {
+	if d.fatal {
+		return
+	}
+	if i := skipWS(d.data, d.pos); i < len(d.data) {
+		d.pos = i
+		d.fatalProblem("unexpected data after the top-level value")
+	}
+}
+
+// Push appends a member name to the current path.
+func (d *Decoder) Push(name string) {
+	d.path = append(d.path, pathToken{name: name})
+}
+
+// PushIndex appends an array index to the current path.
+func (d *Decoder) PushIndex(i int) {
+	d.path = append(d.path, pathToken{index: i, isIndex: true})
+}
+
+// Pop removes the last token of the current path.
+func (d *Decoder) Pop() {
+	if n := len(d.path); n > 0 {
+		d.path[n-1] = pathToken{}
+		d.path = d.path[:n-1]
+	}
+}
+
+// Problem records msg at the current path. After a fatal problem it does
+// nothing: the input was not read to the end, so checks are meaningless.
+func (d *Decoder) Problem(msg string) {
+	if d.fatal {
+		return
+	}
+	d.addProblem(d.pointer(), msg)
+}
+
+// Missing records that the required property name of the object at the
+// current path is missing.
+func (d *Decoder) Missing(name string) {
+	if d.fatal {
+		return
+	}
+	d.addProblem(d.pointerWith(name), "required property is missing")
+}
+
+// Duplicate records that the property at the current path occurs twice.
+func (d *Decoder) Duplicate() {
+	d.Problem("duplicate property")
+}
+
+// Unknown records that the object at the current path has a member name
+// that is not allowed, then skips the member's value.
+func (d *Decoder) Unknown(name []byte) {
+	if d.fatal {
+		return
+	}
+	d.addProblem(d.pointerWith(string(name)), "unknown property (additional properties are not allowed)")
+	d.Skip()
+}
+
+// addProblem records a non-fatal problem, keeping at most maxProblems.
+func (d *Decoder) addProblem(ptr, msg string) {
+	if d.fatal {
+		return
+	}
+	if len(d.problems) >= maxProblems {
+		d.omitted++
+		return
+	}
+	d.problems = append(d.problems, Problem{Pointer: ptr, Message: msg})
+}
+
+// problemCount counts the non-fatal problems recorded so far.
+func (d *Decoder) problemCount() int { return len(d.problems) + d.omitted }
+
+// fatalProblem records a problem that stops decoding.
+func (d *Decoder) fatalProblem(msg string) {
+	if d.fatal {
+		return
+	}
+	d.fatal = true
+	d.problems = append(d.problems, Problem{Pointer: d.pointer(), Message: msg})
+}
+
+// syntaxError records malformed JSON at byte offset at.
+func (d *Decoder) syntaxError(at int, what string) {
+	if d.fatal {
+		return
+	}
+	d.pos = at
+	d.fatalProblem("malformed JSON at byte " + strconv.Itoa(at) + ": " + what)
+}
+
+// appendPath appends the current path as a JSON Pointer.
+func (d *Decoder) appendPath(b []byte) []byte {
+	for _, t := range d.path {
+		if t.isIndex {
+			b = append(b, '/')
+			b = strconv.AppendInt(b, int64(t.index), 10)
+		} else {
+			b = appendPointerToken(b, t.name)
+		}
+	}
+	return b
+}
+
+// pointer returns the current path as a JSON Pointer.
+func (d *Decoder) pointer() string {
+	d.ptr = d.appendPath(d.ptr[:0])
+	return string(d.ptr)
+}
+
+// pointerWith returns the JSON Pointer of member name of the value at the
+// current path.
+func (d *Decoder) pointerWith(name string) string {
+	d.ptr = appendPointerToken(d.appendPath(d.ptr[:0]), name)
+	return string(d.ptr)
+}

@@ -1,0 +1,434 @@
+package codec
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// maxAnyDepth bounds the nesting Encoder.Any follows, so that a map or
+// slice that contains itself fails instead of recursing forever.
+const maxAnyDepth = 1000
+
+// maxJSONDepth bounds the nesting of MarshalJSON output, as encoding/json
+// bounds it.
+const maxJSONDepth = 10000
+
+// Encoder appends JSON to an internal buffer, writing the commas between
+// members and elements itself. It is reused through Reset; it is not safe
+// for concurrent use.
+//
+// A failure (see Err) does not stop the encoder, but the output is then
+// not meaningful: a failed value is written as null.
+type Encoder struct {
+	buf       []byte
+	needComma bool
+	err       error
+	dec       *Decoder // validates MarshalJSON output, made on first use
+}
+
+// NewEncoder returns an empty Encoder.
+func NewEncoder() *Encoder { return &Encoder{} }
+
+// Reset empties the buffer and forgets the failure, keeping the memory.
+func (e *Encoder) Reset() {
+	e.buf = e.buf[:0]
+	e.needComma = false
+	e.err = nil
+}
+
+// Bytes returns the encoded bytes. They alias the buffer: they are valid
+// until the next write or Reset.
+func (e *Encoder) Bytes() []byte { return e.buf }
+
+// Len returns the number of encoded bytes.
+func (e *Encoder) Len() int { return len(e.buf) }
+
+// Err returns the first failure: NaN or an infinity, a time that RFC 3339
+// cannot represent, a value Any does not support, or an error or invalid
+// output from a MarshalJSON or MarshalText method.
+func (e *Encoder) Err() error { return e.err }
+
+// Fail records err as a failure unless one is already recorded.
+func (e *Encoder) Fail(err error) {
+	if e.err == nil && err != nil {
+		e.err = err
+	}
+}
+
+// comma writes the ',' before a value when one is needed, and marks that
+// the next value needs one.
+func (e *Encoder) comma() {
+	if e.needComma {
+		e.buf = append(e.buf, ',')
+	}
+	e.needComma = true
+}
+
+// ObjectStart writes '{'.
+func (e *Encoder) ObjectStart() {
+	e.comma()
+	e.buf = append(e.buf, '{')
+	e.needComma = false
+}
+
+// ObjectEnd writes '}'.
+func (e *Encoder) ObjectEnd() {
+	e.buf = append(e.buf, '}')
+	e.needComma = true
+}
+
+// ArrayStart writes '['.
+func (e *Encoder) ArrayStart() {
+	e.comma()
+	e.buf = append(e.buf, '[')
+	e.needComma = false
+}
+
+// ArrayEnd writes ']'.
+func (e *Encoder) ArrayEnd() {
+	e.buf = append(e.buf, ']')
+	e.needComma = true
+}
+
+// Key writes a member name and ':'.
+func (e *Encoder) Key(name string) {
+	e.comma()
+	e.buf = appendString(e.buf, name)
+	e.buf = append(e.buf, ':')
+	e.needComma = false
+}
+
+// String writes s as a JSON string, escaped as encoding/json does without
+// HTML escaping: '"', '\\' and control characters are escaped (\b, \f,
+// \n, \r, \t or \u00XX), so are U+2028 and U+2029, and each byte of
+// invalid UTF-8 becomes \ufffd.
+func (e *Encoder) String(s string) {
+	e.comma()
+	e.buf = appendString(e.buf, s)
+}
+
+// StringBytes writes b as a JSON string, like String.
+func (e *Encoder) StringBytes(b []byte) {
+	e.comma()
+	e.buf = appendString(e.buf, b)
+}
+
+// Int writes an integer.
+func (e *Encoder) Int(v int64) {
+	e.comma()
+	e.buf = strconv.AppendInt(e.buf, v, 10)
+}
+
+// Uint writes an unsigned integer.
+func (e *Encoder) Uint(v uint64) {
+	e.comma()
+	e.buf = strconv.AppendUint(e.buf, v, 10)
+}
+
+// Bool writes true or false.
+func (e *Encoder) Bool(v bool) {
+	e.comma()
+	e.buf = strconv.AppendBool(e.buf, v)
+}
+
+// Null writes null.
+func (e *Encoder) Null() {
+	e.comma()
+	e.buf = append(e.buf, "null"...)
+}
+
+// Float writes v as encoding/json writes a float32 (bits 32) or float64
+// (any other bits): like ES6, in decimal notation unless the magnitude is
+// below 1e-6 or at least 1e21. NaN and infinities fail (and write null).
+func (e *Encoder) Float(v float64, bits int) {
+	if bits != 32 {
+		bits = 64
+	}
+	e.comma()
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		e.Fail(fmt.Errorf("codec: unsupported value: %s", strconv.FormatFloat(v, 'g', -1, bits)))
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	abs := math.Abs(v)
+	format := byte('f')
+	if abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	b := strconv.AppendFloat(e.buf, v, format, -1, bits)
+	if format == 'e' {
+		// Write e-7, not e-07.
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	e.buf = b
+}
+
+// Time writes t as time.Time.MarshalJSON does (RFC 3339 with nanoseconds).
+// A time RFC 3339 cannot represent (a year outside [0,9999], a zone
+// offset of 24 hours or more) fails and writes null.
+func (e *Encoder) Time(t time.Time) {
+	e.comma()
+	b, err := t.AppendText(append(e.buf, '"'))
+	if err != nil {
+		e.Fail(fmt.Errorf("codec: encoding a time: %w", err))
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = append(b, '"')
+}
+
+// Base64 writes b as a string of standard padded base64, as encoding/json
+// writes a []byte. A nil b writes "" (writing null is the caller's choice).
+func (e *Encoder) Base64(b []byte) {
+	e.comma()
+	e.buf = append(e.buf, '"')
+	e.buf = base64.StdEncoding.AppendEncode(e.buf, b)
+	e.buf = append(e.buf, '"')
+}
+
+// JSON writes the output of a MarshalJSON method: err fails; otherwise b
+// must be one valid JSON value (strictly: valid UTF-8, see the package
+// doc), which is written without its insignificant whitespace.
+func (e *Encoder) JSON(b []byte, err error) {
+	if err != nil {
+		e.comma()
+		e.Fail(fmt.Errorf("codec: calling MarshalJSON: %w", err))
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	if e.dec == nil {
+		e.dec = NewDecoder()
+	}
+	d := e.dec
+	d.Reset(b, Limits{MaxBytes: math.MaxInt, MaxDepth: maxJSONDepth})
+	d.Skip()
+	d.End()
+	if d.Failed() {
+		e.comma()
+		e.Fail(fmt.Errorf("codec: invalid JSON from MarshalJSON: %s", d.problems[0].Message))
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	d.Reset(nil, Limits{}) // drop the reference to b
+	e.comma()
+	e.buf = appendCompact(e.buf, b)
+}
+
+// appendCompact appends the valid JSON src without whitespace outside
+// strings.
+func appendCompact(dst, src []byte) []byte {
+	start := 0
+	inString := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			dst = append(dst, src[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, src[start:]...)
+}
+
+// Text writes the output of a MarshalText method as a JSON string: err
+// fails (and writes null).
+func (e *Encoder) Text(b []byte, err error) {
+	if err != nil {
+		e.comma()
+		e.Fail(fmt.Errorf("codec: calling MarshalText: %w", err))
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.StringBytes(b)
+}
+
+// RawText appends s verbatim, without quoting or a comma: it is for tool
+// output that is plain text, not JSON.
+func (e *Encoder) RawText(s string) {
+	e.buf = append(e.buf, s...)
+}
+
+// Any writes a JSON-shaped value: nil, bool, string, float64, float32,
+// the integer types, map[string]any, []any, []string and map[string]string
+// (maps with their keys sorted, nil maps and slices as null), as
+// encoding/json writes them. Any other type fails (and writes null): the
+// encoder cannot look inside it without reflection.
+func (e *Encoder) Any(v any) {
+	e.anyValue(v, 0)
+}
+
+func (e *Encoder) anyValue(v any, depth int) {
+	if depth > maxAnyDepth {
+		e.Fail(errors.New("codec: value nested more than " + strconv.Itoa(maxAnyDepth) + " levels deep (does it contain itself?)"))
+		e.Null()
+		return
+	}
+	switch v := v.(type) {
+	case nil:
+		e.Null()
+	case bool:
+		e.Bool(v)
+	case string:
+		e.String(v)
+	case float64:
+		e.Float(v, 64)
+	case float32:
+		e.Float(float64(v), 32)
+	case int:
+		e.Int(int64(v))
+	case int8:
+		e.Int(int64(v))
+	case int16:
+		e.Int(int64(v))
+	case int32:
+		e.Int(int64(v))
+	case int64:
+		e.Int(v)
+	case uint:
+		e.Uint(uint64(v))
+	case uint8:
+		e.Uint(uint64(v))
+	case uint16:
+		e.Uint(uint64(v))
+	case uint32:
+		e.Uint(uint64(v))
+	case uint64:
+		e.Uint(v)
+	case uintptr:
+		e.Uint(uint64(v))
+	case []any:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.ArrayStart()
+		for _, x := range v {
+			e.anyValue(x, depth+1)
+		}
+		e.ArrayEnd()
+	case []string:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.ArrayStart()
+		for _, x := range v {
+			e.String(x)
+		}
+		e.ArrayEnd()
+	case map[string]any:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.ObjectStart()
+		for _, k := range sortedKeys(v) {
+			e.Key(k)
+			e.anyValue(v[k], depth+1)
+		}
+		e.ObjectEnd()
+	case map[string]string:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.ObjectStart()
+		for _, k := range sortedKeys(v) {
+			e.Key(k)
+			e.String(v[k])
+		}
+		e.ObjectEnd()
+	default:
+		e.Fail(fmt.Errorf("codec: cannot encode a value of type %T without reflection; use a JSON-shaped value", v))
+		e.Null()
+	}
+}
+
+// sortedKeys returns the keys of m in byte order, as encoding/json sorts
+// them.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// hexDigits are the digits of \u escapes, lower case as in encoding/json.
+const hexDigits = "0123456789abcdef"
+
+// appendString appends src as a quoted JSON string, escaped as
+// encoding/json does with HTML escaping off.
+func appendString[S ~string | ~[]byte](dst []byte, src S) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, src[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		n := min(len(src)-i, utf8.UTFMax)
+		r, size := utf8.DecodeRuneInString(string(src[i : i+n]))
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, src[start:]...)
+	return append(dst, '"')
+}

@@ -1,0 +1,477 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/base64"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Kind skips whitespace and returns the kind of the next value without
+// consuming it. A byte that cannot start a value, or the end of input, is
+// a fatal problem and gives Invalid.
+func (d *Decoder) Kind() Kind {
+	c, ok := d.peek()
+	if !ok {
+		return Invalid
+	}
+	k := kindOf(c)
+	if k == Invalid {
+		d.syntaxError(d.pos, "expected a JSON value")
+	}
+	return k
+}
+
+// Skip consumes the next value, checking its syntax, UTF-8 and depth.
+// Duplicate member names are not refused.
+func (d *Decoder) Skip() {
+	if _, ok := d.peek(); ok {
+		d.skip(false)
+	}
+}
+
+// refuse records that the next value, which starts with c, is not of the
+// wanted kind, and skips it. A byte that cannot start a value is fatal.
+func (d *Decoder) refuse(want string, c byte) {
+	k := kindOf(c)
+	if k == Invalid {
+		d.syntaxError(d.pos, "expected a JSON value")
+		return
+	}
+	if d.skip(false) {
+		d.addProblem(d.pointer(), "expected "+want+", got "+k.String())
+	}
+}
+
+// Null consumes a null and returns true; on any other value it consumes
+// nothing and returns false.
+func (d *Decoder) Null() bool {
+	c, ok := d.peek()
+	if !ok || c != 'n' {
+		return false
+	}
+	return d.literal("null")
+}
+
+// Bool reads a boolean. On another kind of value it records "expected
+// <want>, got <kind>", skips the value and returns ok false.
+func (d *Decoder) Bool(want string) (v, ok bool) {
+	c, ok := d.peek()
+	if !ok {
+		return false, false
+	}
+	switch c {
+	case 't':
+		return true, d.literal("true")
+	case 'f':
+		return false, d.literal("false")
+	}
+	d.refuse(want, c)
+	return false, false
+}
+
+// StringBytes reads a string and returns its unescaped bytes, which alias
+// the input or a scratch buffer and are valid until the next read. On
+// another kind of value it records a problem, skips the value and returns
+// ok false.
+func (d *Decoder) StringBytes(want string) ([]byte, bool) {
+	c, ok := d.peek()
+	if !ok {
+		return nil, false
+	}
+	if c != '"' {
+		d.refuse(want, c)
+		return nil, false
+	}
+	return d.readString()
+}
+
+// String reads a string. It allocates the result unless it is empty. On
+// another kind of value it records a problem, skips the value and returns
+// ok false.
+func (d *Decoder) String(want string) (string, bool) {
+	b, ok := d.StringBytes(want)
+	if !ok || len(b) == 0 {
+		return "", ok
+	}
+	return string(b), true
+}
+
+// Time reads a string holding an RFC 3339 date-time, as
+// time.Time.UnmarshalJSON accepts it (but with JSON escapes decoded first).
+func (d *Decoder) Time(want string) (time.Time, bool) {
+	b, ok := d.StringBytes(want)
+	if !ok {
+		return time.Time{}, false
+	}
+	var t time.Time
+	if err := t.UnmarshalText(b); err != nil {
+		d.Problem("expected " + want + ", got a string that is not an RFC 3339 date-time")
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// Base64 reads a string holding standard base64 (padded; line breaks
+// ignored), as encoding/json decodes a []byte, and returns the decoded bytes
+// in a fresh slice.
+func (d *Decoder) Base64(want string) ([]byte, bool) {
+	b, ok := d.StringBytes(want)
+	if !ok {
+		return nil, false
+	}
+	out := make([]byte, base64.StdEncoding.DecodedLen(len(b)))
+	n, err := base64.StdEncoding.Decode(out, b)
+	if err != nil {
+		d.Problem("expected " + want + ", got a string that is not valid base64")
+		return nil, false
+	}
+	return out[:n], true
+}
+
+// number consumes the next value if it is a number and returns its
+// literal; on another kind it records a problem and skips the value.
+func (d *Decoder) number(want string) (lit []byte, isInt, ok bool) {
+	c, ok := d.peek()
+	if !ok {
+		return nil, false, false
+	}
+	if c != '-' && !isDigit(c) {
+		d.refuse(want, c)
+		return nil, false, false
+	}
+	return d.scanNumber()
+}
+
+// Number reads a number and returns its literal, which aliases the input
+// and is valid until the next read.
+func (d *Decoder) Number(want string) ([]byte, bool) {
+	lit, _, ok := d.number(want)
+	return lit, ok
+}
+
+// intBits returns bits, or 64 when it is not between 1 and 64.
+func intBits(bits int) int {
+	if bits < 1 || bits > 64 {
+		return 64
+	}
+	return bits
+}
+
+// parseDigits returns the value of the decimal digits b, and false when it
+// overflows a uint64.
+func parseDigits(b []byte) (uint64, bool) {
+	if len(b) < 20 {
+		var u uint64
+		for _, c := range b {
+			u = u*10 + uint64(c-'0')
+		}
+		return u, true
+	}
+	var u uint64
+	for _, c := range b {
+		if u > math.MaxUint64/10 {
+			return 0, false
+		}
+		u *= 10
+		if u > math.MaxUint64-uint64(c-'0') {
+			return 0, false
+		}
+		u += uint64(c - '0')
+	}
+	return u, true
+}
+
+// Int reads an integer that fits a signed bits-bit integer (bits outside
+// 1..64 mean 64). A number with a fraction or an exponent is refused, even
+// "1.0" or "1e2", as encoding/json refuses it for Go integers.
+func (d *Decoder) Int(want string, bits int) (int64, bool) {
+	lit, isInt, ok := d.number(want)
+	if !ok {
+		return 0, false
+	}
+	if !isInt {
+		d.Problem("expected " + want + ", got a number with a fraction or exponent")
+		return 0, false
+	}
+	bits = intBits(bits)
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	u, ok := parseDigits(lit)
+	limit := uint64(1) << (bits - 1)
+	if !neg {
+		limit--
+	}
+	if !ok || u > limit {
+		d.Problem("expected " + want + ", got a number out of range for a " + strconv.Itoa(bits) + "-bit integer")
+		return 0, false
+	}
+	if neg {
+		return -int64(u), true
+	}
+	return int64(u), true
+}
+
+// Uint reads a non-negative integer that fits an unsigned bits-bit integer
+// (bits outside 1..64 mean 64). Fractions and exponents are refused as by
+// Int, and so is any negative number, "-0" included, as encoding/json does.
+func (d *Decoder) Uint(want string, bits int) (uint64, bool) {
+	lit, isInt, ok := d.number(want)
+	if !ok {
+		return 0, false
+	}
+	if !isInt {
+		d.Problem("expected " + want + ", got a number with a fraction or exponent")
+		return 0, false
+	}
+	if lit[0] == '-' {
+		d.Problem("expected " + want + ", got a negative number")
+		return 0, false
+	}
+	bits = intBits(bits)
+	u, ok := parseDigits(lit)
+	if !ok || bits < 64 && u >= uint64(1)<<bits {
+		d.Problem("expected " + want + ", got a number out of range for a " + strconv.Itoa(bits) + "-bit integer")
+		return 0, false
+	}
+	return u, true
+}
+
+// Float reads a number as strconv.ParseFloat(literal, bits) does (bits 32
+// or 64; other values mean 64). A number too large for the float type is
+// refused; one too small becomes zero, as in encoding/json.
+func (d *Decoder) Float(want string, bits int) (float64, bool) {
+	lit, isInt, ok := d.number(want)
+	if !ok {
+		return 0, false
+	}
+	if bits != 32 {
+		bits = 64
+	}
+	// Integers of up to 15 digits are exact in a float64, and rounding them
+	// once to float32 is what ParseFloat does.
+	if isInt && len(lit) <= 16 {
+		digits := lit
+		if lit[0] == '-' {
+			digits = lit[1:]
+		}
+		if len(digits) <= 15 {
+			u, _ := parseDigits(digits)
+			f := float64(u)
+			if lit[0] == '-' {
+				f = -f
+			}
+			if bits == 32 {
+				f = float64(float32(f))
+			}
+			return f, true
+		}
+	}
+	f, err := strconv.ParseFloat(string(lit), bits)
+	if err != nil {
+		d.Problem("expected " + want + ", got a number out of range for a " + strconv.Itoa(bits) + "-bit float")
+		return 0, false
+	}
+	return f, true
+}
+
+// Object consumes the '{' that opens an object; Key then reads its
+// members. On another kind of value it records a problem, skips the value
+// and returns false.
+func (d *Decoder) Object(want string) bool {
+	c, ok := d.peek()
+	if !ok {
+		return false
+	}
+	if c != '{' {
+		d.refuse(want, c)
+		return false
+	}
+	if !d.open() {
+		return false
+	}
+	d.first = true
+	return true
+}
+
+// Key consumes the ',' before a member when one is needed, the member
+// name and the ':', and returns the unescaped name, valid until the next
+// read. It returns false when it consumed the '}' that closes the object,
+// or after a fatal problem.
+func (d *Decoder) Key() ([]byte, bool) {
+	if d.fatal {
+		return nil, false
+	}
+	data := d.data
+	i := skipWS(data, d.pos)
+	if i >= len(data) {
+		d.syntaxError(i, "unexpected end of input")
+		return nil, false
+	}
+	c := data[i]
+	switch {
+	case c == '}':
+		d.first = false
+		d.pos = i + 1
+		d.depth--
+		return nil, false
+	case d.first:
+		d.first = false
+		if c != '"' {
+			d.syntaxError(i, "expected a member name or '}'")
+			return nil, false
+		}
+	case c == ',':
+		i = skipWS(data, i+1)
+		if i >= len(data) || data[i] != '"' {
+			d.syntaxError(i, "expected a member name")
+			return nil, false
+		}
+	default:
+		d.syntaxError(i, "expected ',' or '}'")
+		return nil, false
+	}
+	d.pos = i
+	name, ok := d.readString()
+	if !ok {
+		return nil, false
+	}
+	i = skipWS(data, d.pos)
+	if i >= len(data) || data[i] != ':' {
+		d.syntaxError(i, "expected ':' after a member name")
+		return nil, false
+	}
+	d.pos = i + 1
+	return name, true
+}
+
+// Array consumes the '[' that opens an array; Next then steps through its
+// elements. On another kind of value it records a problem, skips the value
+// and returns false.
+func (d *Decoder) Array(want string) bool {
+	c, ok := d.peek()
+	if !ok {
+		return false
+	}
+	if c != '[' {
+		d.refuse(want, c)
+		return false
+	}
+	if !d.open() {
+		return false
+	}
+	d.first = true
+	return true
+}
+
+// Next reports whether another element follows in the array, consuming the
+// ',' before it when needed. It returns false when it consumed the ']'
+// that closes the array, or after a fatal problem.
+func (d *Decoder) Next() bool {
+	if d.fatal {
+		return false
+	}
+	data := d.data
+	i := skipWS(data, d.pos)
+	if i >= len(data) {
+		d.syntaxError(i, "unexpected end of input")
+		return false
+	}
+	switch c := data[i]; {
+	case c == ']':
+		d.first = false
+		d.pos = i + 1
+		d.depth--
+		return false
+	case d.first:
+		d.first = false
+		d.pos = i
+		return true
+	case c == ',':
+		d.pos = i + 1
+		return true
+	default:
+		d.syntaxError(i, "expected ',' or ']'")
+		return false
+	}
+}
+
+// Raw returns a fresh copy of the next value's bytes, checked for syntax,
+// UTF-8, depth and duplicate member names (each duplicate is a problem at
+// its own path, and Raw then returns ok false).
+func (d *Decoder) Raw() ([]byte, bool) {
+	if _, ok := d.peek(); !ok {
+		return nil, false
+	}
+	start := d.pos
+	if !d.skip(true) {
+		return nil, false
+	}
+	return bytes.Clone(d.data[start:d.pos]), true
+}
+
+// Any reads the next value as encoding/json decodes into an any:
+// map[string]any, []any, float64, string, bool or nil. Duplicate member
+// names are refused, each a problem at its own path, and so are numbers
+// too large for a float64; ok is then false.
+func (d *Decoder) Any() (any, bool) {
+	before := d.problemCount()
+	v := d.anyValue()
+	if d.fatal || d.problemCount() != before {
+		return nil, false
+	}
+	return v, true
+}
+
+func (d *Decoder) anyValue() any {
+	switch d.Kind() {
+	case Null:
+		d.Null()
+		return nil
+	case Bool:
+		v, _ := d.Bool("boolean")
+		return v
+	case Number:
+		v, _ := d.Float("number", 64)
+		return v
+	case String:
+		v, _ := d.String("string")
+		return v
+	case Array:
+		if !d.Array("array") {
+			return nil
+		}
+		a := []any{}
+		for i := 0; d.Next(); i++ {
+			d.PushIndex(i)
+			a = append(a, d.anyValue())
+			d.Pop()
+		}
+		return a
+	case Object:
+		if !d.Object("object") {
+			return nil
+		}
+		m := map[string]any{}
+		for {
+			key, ok := d.Key()
+			if !ok {
+				break
+			}
+			name := string(key)
+			d.Push(name)
+			if _, dup := m[name]; dup {
+				d.Duplicate()
+				d.Skip()
+			} else {
+				m[name] = d.anyValue()
+			}
+			d.Pop()
+		}
+		return m
+	}
+	return nil
+}
