@@ -15,14 +15,23 @@ import (
 type Error struct {
 	Pos token.Position // Filename is absolute; zero when no position is known
 	Msg string
+	// Other is a second place the problem involves, such as the other
+	// declaration of a duplicated tool name; zero when there is none.
+	Other token.Position
 }
 
-// Error formats the problem with the position as recorded.
-func (e *Error) Error() string { return formatPos(e.Pos, "") + e.Msg }
+// Error formats the problem with the positions as recorded.
+func (e *Error) Error() string { return e.Relative("") }
 
-// Relative formats the problem with its path relative to dir, as go build
+// Relative formats the problem with its paths relative to dir, as go build
 // prints paths below the working directory.
-func (e *Error) Relative(dir string) string { return formatPos(e.Pos, dir) + e.Msg }
+func (e *Error) Relative(dir string) string {
+	s := formatPos(e.Pos, dir) + e.Msg
+	if e.Other.Filename != "" {
+		s += " (other declaration at " + strings.TrimSuffix(formatPos(e.Other, dir), ": ") + ")"
+	}
+	return s
+}
 
 func formatPos(p token.Position, dir string) string {
 	if p.Filename == "" {
@@ -58,6 +67,8 @@ func sortErrors(errs []*Error) []*Error {
 			cmp.Compare(a.Pos.Line, b.Pos.Line),
 			cmp.Compare(a.Pos.Column, b.Pos.Column),
 			cmp.Compare(a.Msg, b.Msg),
+			cmp.Compare(a.Other.Filename, b.Other.Filename),
+			cmp.Compare(a.Other.Line, b.Other.Line),
 		)
 	})
 	return slices.CompactFunc(errs, func(a, b *Error) bool { return *a == *b })

@@ -1,0 +1,146 @@
+// Package gen is toolgen's core: it turns Go packages holding annotated
+// tool types into the files of a generated registry, in memory.
+//
+// The phases are files of this package, in the order they run:
+//
+//	load.go        load and type-check the tools packages (go/packages)
+//	directives.go  parse the //tool: lines of each type's doc comment
+//	model.go       check each tool's declaration and Call method
+//	shape.go       map the input and output types to JSON shapes
+//	bootstrap.go   run invopop/jsonschema on those types (a generated program)
+//	codec.go       derive decoders and encoders from shapes and schemas
+//	render.go      write the registry with jennifer
+//	manifest.go    write tools.json, what reviewers see
+//	errors.go      positioned problems
+//
+// Generate collects every problem of a run before it returns, so a user
+// fixes them all at once; cmd/toolgen prints them and writes the files.
+package gen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Options configure one run.
+type Options struct {
+	// Dir is the directory patterns and Output are relative to, and the
+	// directory problems are reported relative to; "" means the working
+	// directory.
+	Dir string
+	// Patterns select the tools packages, as go build takes them.
+	Patterns []string
+	// Output is the directory of the generated package.
+	Output string
+	// Package is the generated package's name; "" means the base name of
+	// Output.
+	Package string
+	// BuildFlags are passed to the go command (for example -tags=x).
+	BuildFlags []string
+	// Env is the go command's environment; nil means the process's.
+	Env []string
+}
+
+// File is one generated file.
+type File struct {
+	Path string // absolute
+	Data []byte
+}
+
+// Generate runs every phase and returns the generated files, or every
+// problem found. It writes nothing.
+func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
+	dir, err := workDir(opts.Dir)
+	if err != nil {
+		return nil, []*Error{{Msg: err.Error()}}
+	}
+	opts.Dir = dir
+	if len(opts.Patterns) == 0 {
+		opts.Patterns = []string{"."}
+	}
+	if opts.Output == "" {
+		return nil, []*Error{{Msg: "no output directory"}}
+	}
+	if opts.Package == "" {
+		opts.Package = filepath.Base(opts.outDir())
+	}
+	l, errs := load(ctx, &opts)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	m, errs := buildModel(l)
+	if len(m.tools) == 0 && len(errs) == 0 {
+		errs = append(errs, &Error{Msg: fmt.Sprintf("no tools found in %v: declare a type with a //tool:name directive in its doc comment", opts.Patterns)})
+	}
+	errs = append(errs, checkImports(l)...)
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
+	}
+	if errs := reflectSchemas(ctx, l, m, &opts); len(errs) > 0 {
+		return nil, sortErrors(errs)
+	}
+	files, errs := render(l, m, &opts)
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
+	}
+	return files, nil
+}
+
+// checkImports refuses a tools package that imports the generated package:
+// the generated package imports the tools, so that is a cycle.
+func checkImports(l *loaded) []*Error {
+	if l.outPath == "" {
+		return nil
+	}
+	var errs []*Error
+	for _, p := range l.pkgs {
+		for _, f := range p.Syntax {
+			for _, imp := range f.Imports {
+				if imp.Path.Value == `"`+l.outPath+`"` {
+					errs = append(errs, errorf(l.fset.Position(imp.Pos()), "package %s imports the generated package %s, which imports it: an import cycle; pass the registry to the code that needs it instead", p.PkgPath, l.outPath))
+				}
+			}
+		}
+	}
+	return errs
+}
+
+// Write writes the files whose content changed and reports which it wrote.
+// Unchanged files are left alone so that builds and editors see no change.
+func Write(files []File) (written []string, err error) {
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		if err == nil && bytes.Equal(old, f.Data) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+			return written, err
+		}
+		if err := os.WriteFile(f.Path, f.Data, 0o644); err != nil {
+			return written, err
+		}
+		written = append(written, f.Path)
+	}
+	return written, nil
+}
+
+// Stale lists the files whose content on disk differs from what Generate
+// produced (missing files included).
+func Stale(files []File) ([]string, error) {
+	var stale []string
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		if errors.Is(err, os.ErrNotExist) || (err == nil && !bytes.Equal(old, f.Data)) {
+			stale = append(stale, f.Path)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return stale, nil
+}

@@ -1,0 +1,310 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/toolgen-go/toolgen/schema"
+)
+
+// outputKind says how a tool's result reaches the model.
+type outputKind uint8
+
+const (
+	outText       outputKind = iota // a string: plain text
+	outJSON                         // any other shape: its JSON text, no output schema
+	outStructured                   // a struct or pointer to struct: structured output with a schema
+)
+
+// toolModel is one tool as toolgen understands it: its directives, its Go
+// types and where it was declared.
+type toolModel struct {
+	directives
+	description string
+
+	pkg      *packages.Package
+	obj      *types.TypeName // the tool type
+	pos      token.Position  // of the type's name
+	pointer  bool            // Call has a pointer receiver
+	hasAvail bool            // the type has Available() error
+
+	input     *types.Named // nil for Call(ctx)
+	inputPos  token.Position
+	output    types.Type
+	outKind   outputKind
+	outStruct *types.Named // the named struct behind a structured output
+	callPos   token.Position
+
+	inShape  *shape
+	outShape *shape
+
+	inNode, outNode *schema.Node // published schemas; outNode nil unless structured
+}
+
+// model is everything the render phase needs.
+type model struct {
+	tools []*toolModel // sorted by name
+}
+
+// buildModel finds every type with //tool: directives in the loaded
+// packages, checks its declaration and method, and derives the shapes of
+// its input and output types.
+func buildModel(l *loaded) (*model, []*Error) {
+	m := &model{}
+	var errs []*Error
+	an := newAnalyzer(l.fset)
+	for _, p := range l.pkgs {
+		for _, f := range p.Syntax {
+			docs := map[*ast.CommentGroup]bool{}
+			for _, decl := range f.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					if !hasDirectives(doc) {
+						continue
+					}
+					docs[doc] = true
+					t, es := newTool(l, p, ts, doc)
+					errs = append(errs, es...)
+					if t != nil {
+						m.tools = append(m.tools, t)
+					}
+				}
+			}
+			for _, cg := range f.Comments {
+				if docs[cg] || !hasDirectives(cg) {
+					continue
+				}
+				for _, c := range cg.List {
+					if strings.HasPrefix(c.Text, directivePrefix) {
+						errs = append(errs, errorf(l.fset.Position(c.Slash), "//tool: directives belong in the doc comment of a type declaration"))
+						break
+					}
+				}
+			}
+		}
+	}
+	for _, t := range m.tools {
+		if t.input != nil {
+			s, es := an.analyze(t.input, dirIn, t.inputPos)
+			errs = append(errs, es...)
+			t.inShape = s
+		}
+		if t.output != nil {
+			s, es := an.analyze(t.output, dirOut, t.callPos)
+			errs = append(errs, es...)
+			t.outShape = s
+		}
+	}
+	errs = append(errs, checkNames(m.tools)...)
+	slices.SortFunc(m.tools, func(a, b *toolModel) int { return strings.Compare(a.name, b.name) })
+	return m, errs
+}
+
+// checkNames reports every tool name declared twice, at both declarations.
+func checkNames(tools []*toolModel) []*Error {
+	var errs []*Error
+	first := map[string]*toolModel{}
+	for _, t := range tools {
+		if t.name == "" {
+			continue
+		}
+		if o, dup := first[t.name]; dup {
+			errs = append(errs,
+				&Error{Pos: o.namePos, Msg: "duplicate tool name " + quote(t.name), Other: t.namePos},
+				&Error{Pos: t.namePos, Msg: "duplicate tool name " + quote(t.name), Other: o.namePos})
+			continue
+		}
+		first[t.name] = t
+	}
+	return errs
+}
+
+// newTool checks one annotated type declaration.
+func newTool(l *loaded, p *packages.Package, ts *ast.TypeSpec, doc *ast.CommentGroup) (*toolModel, []*Error) {
+	d, errs := parseDirectives(l.fset, doc)
+	pos := l.fset.Position(ts.Name.Pos())
+	t := &toolModel{directives: d, pkg: p, pos: pos, description: strings.TrimSpace(doc.Text())}
+	if t.group == "" {
+		t.group = p.Name
+	}
+	if p.Name == "main" {
+		errs = append(errs, errorf(pos, "tool %s is in package main, which cannot be imported; move it to an importable package", ts.Name.Name))
+		return nil, errs
+	}
+	if !ts.Name.IsExported() {
+		errs = append(errs, errorf(pos, "tool type %s is unexported; the generated registry must name it: export it", ts.Name.Name))
+		return nil, errs
+	}
+	if ts.TypeParams != nil {
+		errs = append(errs, errorf(pos, "tool type %s is generic; declare a tool as a non-generic type", ts.Name.Name))
+		return nil, errs
+	}
+	if ts.Assign.IsValid() {
+		errs = append(errs, errorf(pos, "tool type %s is an alias; put the directives on the type it names", ts.Name.Name))
+		return nil, errs
+	}
+	obj, _ := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
+	if obj == nil {
+		return nil, append(errs, errorf(pos, "cannot resolve type %s", ts.Name.Name))
+	}
+	t.obj = obj
+	if t.description == "" {
+		errs = append(errs, errorf(pos, "tool %s has no description: write a doc comment that tells the model what it does", ts.Name.Name))
+	}
+	named := obj.Type().(*types.Named)
+	if types.IsInterface(named) {
+		return nil, append(errs, errorf(pos, "tool type %s is an interface; a tool is a concrete type with a Call method", ts.Name.Name))
+	}
+	errs = append(errs, t.checkCall(l, named)...)
+	errs = append(errs, t.checkAvailable(l, named)...)
+	return t, errs
+}
+
+const callShape = "func (T) Call(ctx context.Context, in In) (Out, error) or func (T) Call(ctx context.Context) (Out, error)"
+
+// checkCall checks the Call method and records its input and output types.
+func (t *toolModel) checkCall(l *loaded, named *types.Named) []*Error {
+	name := named.Obj().Name()
+	sel := types.NewMethodSet(types.NewPointer(named)).Lookup(named.Obj().Pkg(), "Call")
+	if sel == nil {
+		return []*Error{errorf(t.pos, "tool type %s has no Call method; want %s", name, callShape)}
+	}
+	fn := sel.Obj().(*types.Func)
+	t.callPos = l.fset.Position(fn.Pos())
+	t.pointer = types.NewMethodSet(named).Lookup(named.Obj().Pkg(), "Call") == nil
+	sig := fn.Type().(*types.Signature)
+	bad := func(format string, args ...any) []*Error {
+		return []*Error{errorf(t.callPos, "%s.Call: "+format+"; want %s", append([]any{name}, append(args, callShape)...)...)}
+	}
+	params, results := sig.Params(), sig.Results()
+	if sig.Variadic() || params.Len() < 1 || params.Len() > 2 {
+		return bad("wrong parameters")
+	}
+	if !isContext(params.At(0).Type()) {
+		return bad("the first parameter must be context.Context")
+	}
+	if results.Len() != 2 || !isError(results.At(1).Type()) {
+		return bad("the results must be (Out, error)")
+	}
+	var errs []*Error
+	if params.Len() == 2 {
+		in := params.At(1).Type()
+		t.inputPos = t.callPos
+		switch n, ok := in.(*types.Named); {
+		case !ok:
+			if _, isPtr := in.(*types.Pointer); isPtr {
+				errs = append(errs, bad("the input is a pointer; take the input struct by value")...)
+			} else {
+				errs = append(errs, bad("the input must be a named struct type, not %s", types.TypeString(in, qualifier(t.pkg.Types)))...)
+			}
+		case !isStruct(n):
+			errs = append(errs, bad("the input type %s is not a struct", types.TypeString(in, qualifier(t.pkg.Types)))...)
+		case !n.Obj().Exported():
+			errs = append(errs, bad("the input type %s is unexported; the generated registry must name it: export it", n.Obj().Name())...)
+		case n.TypeArgs().Len() > 0:
+			errs = append(errs, bad("the input type %s is generic; use a non-generic struct", n.Obj().Name())...)
+		case n.Obj().Pkg() != nil && n.Obj().Pkg().Name() == "main":
+			errs = append(errs, bad("the input type %s is in package main, which cannot be imported", n.Obj().Name())...)
+		default:
+			t.input = n
+			t.inputPos = l.fset.Position(n.Obj().Pos())
+		}
+	}
+	out := results.At(0).Type()
+	t.output = out
+	t.outKind = outJSON
+	base := out
+	if p, ok := out.(*types.Pointer); ok {
+		base = p.Elem()
+	}
+	if n, ok := base.(*types.Named); ok && isStruct(n) && !hasJSONMethods(n) && !isTime(n) {
+		t.outKind = outStructured
+		t.outStruct = n
+		switch {
+		case !n.Obj().Exported():
+			errs = append(errs, bad("the output type %s is unexported; the generated registry must name it: export it", n.Obj().Name())...)
+		case n.TypeArgs().Len() > 0:
+			errs = append(errs, bad("the output type %s is generic; use a non-generic struct", n.Obj().Name())...)
+		}
+	} else if isStructType(base) && !isTime(base) {
+		errs = append(errs, bad("the output is an unnamed struct; declare a named, exported struct type for it")...)
+	} else if b, ok := out.Underlying().(*types.Basic); ok && b.Kind() == types.String && !hasJSONMethods(out) {
+		t.outKind = outText
+	}
+	return errs
+}
+
+// checkAvailable records an Available() error method, and refuses a method
+// of that name with another signature, which would otherwise be ignored.
+func (t *toolModel) checkAvailable(l *loaded, named *types.Named) []*Error {
+	sel := types.NewMethodSet(types.NewPointer(named)).Lookup(named.Obj().Pkg(), "Available")
+	if sel == nil {
+		return nil
+	}
+	fn := sel.Obj().(*types.Func)
+	sig := fn.Type().(*types.Signature)
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
+		return []*Error{errorf(l.fset.Position(fn.Pos()), "%s.Available must be func() error: it reports whether the tool can be offered", named.Obj().Name())}
+	}
+	if !t.pointer && types.NewMethodSet(named).Lookup(named.Obj().Pkg(), "Available") == nil {
+		return []*Error{errorf(l.fset.Position(fn.Pos()), "%s.Available has a pointer receiver but Call has a value receiver; use the same receiver for both", named.Obj().Name())}
+	}
+	t.hasAvail = true
+	return nil
+}
+
+func isContext(t types.Type) bool { return isNamed(t, "context", "Context") }
+func isTime(t types.Type) bool    { return isNamed(t, "time", "Time") }
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+func isStruct(n *types.Named) bool { return isStructType(n) }
+
+func isStructType(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+// hasJSONMethods reports whether t (or *t) marshals itself.
+func hasJSONMethods(t types.Type) bool {
+	return hasMethod(t, "MarshalJSON") || hasMethod(t, "MarshalText")
+}
+
+func hasMethod(t types.Type, name string) bool {
+	if _, ok := t.(*types.Pointer); !ok {
+		t = types.NewPointer(t)
+	}
+	return types.NewMethodSet(t).Lookup(nil, name) != nil
+}
+
+// qualifier prints types relative to pkg, as the user wrote them.
+func qualifier(pkg *types.Package) types.Qualifier {
+	return func(other *types.Package) string {
+		if other == pkg {
+			return ""
+		}
+		return other.Name()
+	}
+}
+
+func quote(s string) string { return `"` + s + `"` }
