@@ -1,0 +1,63 @@
+package tool
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestEditDistance(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"", "abc", 3},
+		{"abc", "", 3},
+		{"abc", "abc", 0},
+		{"notes_serch", "notes_search", 1},
+		{"notes_seacrh", "notes_search", 1}, // adjacent transposition
+		{"kitten", "sitting", 3},
+		{"flaw", "lawn", 2},
+		{"ca", "abc", 3}, // optimal string alignment, not full Damerau
+	}
+	for _, tt := range tests {
+		t.Run(tt.a+"|"+tt.b, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, editDistance(tt.a, tt.b))
+			assert.Equal(t, tt.want, editDistance(tt.b, tt.a), "symmetric")
+		})
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		s    string
+		n    int
+		want string
+	}{
+		{"short", "abc", 64, "abc"},
+		{"exact", strings.Repeat("a", 64), 64, strings.Repeat("a", 64)},
+		{"long", strings.Repeat("a", 65), 64, strings.Repeat("a", 64)},
+		{"rune boundary", strings.Repeat("a", 63) + "é", 64, strings.Repeat("a", 63)},
+		{"three-byte rune", "ab€", 3, "ab"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, truncate(tt.s, tt.n))
+		})
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "notes_search", normalize("Notes-Search"))
+	assert.Equal(t, "notes_search", normalize("notes.search"))
+	assert.Equal(t, "notes_search", normalize("NOTES/SEARCH"))
+	assert.Equal(t, "ünïcode_x", normalize("ünïcode x"), "non-ASCII letters are kept as they are")
+}
