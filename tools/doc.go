@@ -1,0 +1,58 @@
+// Package tools is the sample tool domain of this repository: hand-written
+// Go types that toolgen reads to generate a static registry of tools for
+// LLM agents. It is meant to be read by people learning to write tools.
+//
+// The domain lives in three packages:
+//
+//   - [github.com/toolgen-go/toolgen/tools/notes]: an in-memory notes store
+//     and the tools that search, read, render, outline, create, update, tag
+//     and delete notes;
+//   - [github.com/toolgen-go/toolgen/tools/clock]: the current time, the
+//     time zones on offer, and a comparison with a reference clock;
+//   - [github.com/toolgen-go/toolgen/tools/weather]: a forecast tool that is
+//     only offered when it has an API key (it returns canned data and never
+//     reaches the network).
+//
+// # Writing a tool
+//
+// A tool is an ordinary exported Go type with one Call method:
+//
+//	Call(ctx context.Context, in In) (Out, error)
+//	Call(ctx context.Context) (Out, error) // a tool without arguments
+//
+// In is an exported named struct type; its fields are the tool's arguments
+// and their doc comments become the argument descriptions. Out is a struct
+// or a pointer to a struct (structured output with an output schema), a
+// string (plain text), or any other type (sent as JSON text).
+//
+// The type's doc comment is the description the model reads, so its first
+// sentence says what the tool does, for the model. Directive lines at the
+// end of the doc comment configure the tool:
+//
+//	//tool:name notes_search          required, unique
+//	//tool:readonly                   changes nothing outside the conversation
+//	//tool:kind read|display|propose|action
+//	//tool:title Search notes         display name
+//	//tool:verb Searching notes       what a UI shows while the tool runs
+//	//tool:group time                 catalog rubric (default: the package name)
+//	//tool:weight 10                  integer priority hint
+//	//tool:destructive                MCP hints
+//	//tool:idempotent
+//	//tool:openworld
+//	//tool:timeout 5s                 per-call deadline
+//	//tool:permission notes.write     repeatable
+//	//tool:meta audit high            repeatable key and value, carried through
+//
+// Argument schemas follow github.com/invopop/jsonschema: struct tags such as
+// `jsonschema:"minLength=1,maxLength=200"` or `jsonschema:"enum=a,enum=b"`,
+// and hooks such as JSONSchema() and JSONSchemaExtend(*jsonschema.Schema) on
+// a type. Fields without omitempty are required.
+//
+// A tool's dependencies (a store, a clock, an API key) are fields of its
+// type. A tool with an Available() error method reports itself unusable
+// (for example without credentials) and is then neither listed nor
+// callable. Errors written for the model (a note that does not exist, a
+// query without words) are returned with tool.Errorf from
+// [github.com/toolgen-go/toolgen/runtime/tool]; any other error reaches the
+// model only as "the tool failed" and is kept for the logs.
+package tools
