@@ -1,0 +1,49 @@
+# toolgen: make run (generate, then run the example) and make test.
+GO ?= go
+# The go:generate line lives in tools/doc.go; check-generated runs the same
+# command with -check.
+TOOLGEN = cd tools && $(GO) run ../cmd/toolgen -out ../generated ./...
+
+.PHONY: all generate check-generated run test test-short bench lint fuzz
+
+all: generate test
+
+## generate: regenerate generated/ from tools/ (go generate ./tools/...)
+generate:
+	$(GO) generate ./tools/...
+
+## check-generated: fail when generated/ is stale
+check-generated:
+	$(TOOLGEN) -check
+
+## run: generate, then list the catalog and make a few calls
+run: generate
+	$(GO) run ./examples/catalog
+
+## test: vet, check-generated, and every test with the race detector
+test: lint check-generated
+	$(GO) test -race -count=1 ./...
+
+## test-short: the fast tests only (no builds of generated code)
+test-short:
+	$(GO) test -short ./...
+
+## bench: the benchmark suite
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem -count=6 ./... | tee bench.txt
+	$(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da bench.txt
+
+## lint: gofmt and go vet
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+## fuzz: run every fuzz target for FUZZTIME each (default 20s)
+FUZZTIME ?= 20s
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \
+	  done; \
+	done
