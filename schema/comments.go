@@ -19,10 +19,9 @@ import (
 //   - a type's description is the go/doc synopsis (the first sentence,
 //     doc links such as [Store] resolved against the package, as
 //     doc.NewFromFiles resolves them) of its doc comment, or of the
-//     comment on its type declaration when the type has none of its own;
-//     that declaration comment is used once, by the first such type, and a
-//     comment on a preceding var, const or import declaration may be picked
-//     up the same way;
+//     comment on its type declaration when the type has none of its own
+//     (for a parenthesized group, only the first such type of the group
+//     gets it);
 //   - a field's description is its whole doc comment, else its line
 //     comment, trimmed (see CommentText);
 //   - fields of anonymous structs are recorded under the enclosing type.
