@@ -331,7 +331,7 @@ func (s *Static) run(ctx context.Context, name string, mode Mode, c *codecs, arg
 // release returns healthy codecs to the pool, without a reference to the
 // call's arguments.
 func (s *Static) release(c *codecs) {
-	c.in.Reset(nil, s.opts.limits)
+	c.in.Reset(s.emptyArgs, s.opts.limits)
 	s.pool.Put(c)
 }
 

@@ -74,8 +74,11 @@ type match struct {
 }
 
 // suggest returns the names among offered closest to q, best first, at
-// most maxSuggestions. The order is deterministic: by tier, then edit
-// distance, then name.
+// most maxSuggestions. When some name is a near miss (equal but for case
+// and separators, a small edit distance, reordered words) only near misses
+// are offered; otherwise names that contain q or are contained in it, then
+// names sharing a long prefix with it. The order is deterministic: by tier,
+// then edit distance, then name.
 func suggest(offered []*Spec, q string) []string {
 	nq := normalize(q)
 	var found []match
@@ -89,6 +92,10 @@ func suggest(offered []*Spec, q string) []string {
 	slices.SortFunc(found, func(a, b match) int {
 		return cmp.Or(cmp.Compare(a.tier, b.tier), cmp.Compare(a.dist, b.dist), strings.Compare(a.name, b.name))
 	})
+	// A near miss is the answer: do not bury it among looser relatives.
+	if i := slices.IndexFunc(found, func(m match) bool { return m.tier > tierClose }); i > 0 {
+		found = found[:i]
+	}
 	names := make([]string, 0, min(len(found), maxSuggestions))
 	for _, m := range found[:min(len(found), maxSuggestions)] {
 		names = append(names, m.name)
