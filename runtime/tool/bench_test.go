@@ -1,0 +1,103 @@
+package tool_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// benchDispatch decodes {"query": string} without allocating and writes
+// {"query": ...} back, as a generated dispatch for a small tool would.
+func benchDispatch(_ context.Context, name string, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	if name != "notes_search" {
+		return 0, tool.Errorf("no tool %s", name)
+	}
+	var query []byte
+	if in.Object("object") {
+		for {
+			key, ok := in.Key()
+			if !ok {
+				break
+			}
+			if string(key) != "query" {
+				in.Unknown(key)
+				continue
+			}
+			in.Push("query")
+			query, _ = in.StringBytes("string")
+			in.Pop()
+		}
+	}
+	in.End()
+	if err := in.Err(); err != nil {
+		return 0, tool.InvalidArguments(err)
+	}
+	if mode == tool.ModeCheck {
+		return 0, nil
+	}
+	out.ObjectStart()
+	out.Key("query")
+	out.StringBytes(query)
+	out.ObjectEnd()
+	return tool.OutputStructured, nil
+}
+
+// newBenchStatic returns a registry of a few tools served by benchDispatch.
+func newBenchStatic(tb testing.TB) *tool.Static {
+	tb.Helper()
+	s, err := tool.NewStatic([]tool.Spec{
+		{Name: "notes_delete", Kind: tool.KindPropose},
+		{Name: "notes_list", Kind: tool.KindRead},
+		{Name: "notes_search", Kind: tool.KindRead},
+		{Name: "web_fetch", Kind: tool.KindRead},
+	}, benchDispatch)
+	require.NoError(tb, err)
+	return s
+}
+
+// BenchmarkCall measures the success path of Call; its only allocation
+// should be the copy of the output (see TestCallAllocations).
+func BenchmarkCall(b *testing.B) {
+	s := newBenchStatic(b)
+	ctx := context.Background()
+	args := []byte(`{"query":"go generics"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := s.Call(ctx, "notes_search", args)
+		if err != nil || len(res.Content) == 0 {
+			b.Fatal(res, err)
+		}
+	}
+}
+
+// BenchmarkCallParallel measures Call from many goroutines sharing the pool.
+func BenchmarkCallParallel(b *testing.B) {
+	s := newBenchStatic(b)
+	ctx := context.Background()
+	args := []byte(`{"query":"go generics"}`)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := s.Call(ctx, "notes_search", args); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkUnknownTool measures the suggestion path.
+func BenchmarkUnknownTool(b *testing.B) {
+	s := newBenchStatic(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Call(ctx, "notes_serch", nil); err == nil {
+			b.Fatal("no error")
+		}
+	}
+}

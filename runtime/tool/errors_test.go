@@ -1,0 +1,137 @@
+package tool_test
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+func TestCodeString(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		code tool.Code
+		want string
+	}{
+		{tool.CodeUnknownTool, "unknown_tool"},
+		{tool.CodeInvalidArguments, "invalid_arguments"},
+		{tool.CodeNeedsConfirmation, "needs_confirmation"},
+		{tool.CodeFailed, "failed"},
+		{tool.CodePanic, "panic"},
+		{tool.CodeTimeout, "timeout"},
+		{tool.CodeOutputTooLarge, "output_too_large"},
+		{0, "Code(0)"},
+		{42, "Code(42)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, tt.code.String())
+		})
+	}
+}
+
+func TestErrorShowsOnlyTheMessage(t *testing.T) {
+	t.Parallel()
+	cause := errors.New("dial tcp 10.0.0.1:5432: secret")
+	e := &tool.Error{Code: tool.CodeFailed, Tool: "x", Message: "the tool failed", Cause: cause}
+	assert.Equal(t, "the tool failed", e.Error())
+	assert.ErrorIs(t, e, cause)
+	assert.Equal(t, "tool call failed: timeout", (&tool.Error{Code: tool.CodeTimeout}).Error(), "an empty message still says something")
+}
+
+func TestCodeOf(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		err  error
+		want tool.Code
+	}{
+		{"nil", nil, 0},
+		{"plain", io.EOF, 0},
+		{"direct", &tool.Error{Code: tool.CodePanic}, tool.CodePanic},
+		{"wrapped", fmt.Errorf("call: %w", &tool.Error{Code: tool.CodeTimeout}), tool.CodeTimeout},
+		{"model error is not a call error", tool.Errorf("x"), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, tool.CodeOf(tt.err))
+		})
+	}
+}
+
+func TestErrorf(t *testing.T) {
+	t.Parallel()
+	errA, errB := errors.New("a"), errors.New("b")
+	tests := []struct {
+		name    string
+		err     error
+		message string
+		is      []error
+		noCause bool
+	}{
+		{"no cause", tool.Errorf("no note %d", 7), "no note 7", nil, true},
+		{"one cause", tool.Errorf("no note %d: %w", 7, errA), "no note 7: a", []error{errA}, false},
+		{"two causes", tool.Errorf("%w and %w", errA, errB), "a and b", []error{errA, errB}, false},
+		{"%v keeps no cause", tool.Errorf("lost: %v", errA), "lost: a", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var me *tool.ModelError
+			require.ErrorAs(t, tt.err, &me)
+			assert.Equal(t, tt.message, me.Message)
+			assert.Equal(t, tt.message, tt.err.Error())
+			if tt.noCause {
+				assert.NoError(t, me.Cause)
+				assert.NoError(t, errors.Unwrap(tt.err))
+			}
+			for _, target := range tt.is {
+				assert.ErrorIs(t, tt.err, target)
+			}
+		})
+	}
+}
+
+func TestInvalidArguments(t *testing.T) {
+	t.Parallel()
+	ae := &codec.ArgumentsError{Problems: []codec.Problem{
+		{Pointer: "/a", Message: "expected string, got number"},
+		{Pointer: "/b", Message: "required property is missing"},
+	}}
+	tests := []struct {
+		name    string
+		err     error
+		message string
+	}{
+		{"arguments error", ae, "invalid arguments: /a: expected string, got number; /b: required property is missing"},
+		{"wrapped arguments error", fmt.Errorf("decode: %w", ae), "invalid arguments: /a: expected string, got number; /b: required property is missing"},
+		{"model error", tool.Errorf("start must be before end"), "start must be before end"},
+		{"other error", errors.New("internal: secret"), "invalid arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			err := tool.InvalidArguments(tt.err)
+			var te *tool.Error
+			require.ErrorAs(t, err, &te)
+			assert.Equal(t, tool.CodeInvalidArguments, te.Code)
+			assert.Equal(t, tt.message, te.Message)
+			assert.ErrorIs(t, err, tt.err, "the cause is kept")
+		})
+	}
+	assert.NoError(t, tool.InvalidArguments(nil))
+}
+
+func TestResultText(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "", tool.Result{}.Text())
+	assert.Equal(t, `{"a":1}`, tool.Result{Content: []byte(`{"a":1}`), Structured: true}.Text())
+}
