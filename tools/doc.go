@@ -25,9 +25,11 @@
 // or a pointer to a struct (structured output with an output schema), a
 // string (plain text), or any other type (sent as JSON text).
 //
-// The type's doc comment is the description the model reads, so its first
-// sentence says what the tool does, for the model. Directive lines at the
-// end of the doc comment configure the tool:
+// The type's doc comment, without its directive lines, is the description
+// the model reads, word for word. So unlike most Go doc comments it does
+// not start with the type's name: its first sentence says what the tool
+// does, for the model. Directive lines at the end of the doc comment
+// (where gofmt keeps them) configure the tool:
 //
 //	//tool:name notes_search          required, unique
 //	//tool:readonly                   changes nothing outside the conversation

@@ -5,9 +5,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolgen-go/toolgen/schema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/schema"
 )
 
 func TestNoteIDValid(t *testing.T) {
