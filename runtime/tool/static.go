@@ -244,13 +244,12 @@ func (s *Static) call(ctx context.Context, spec *Spec, args []byte) (Result, err
 		defer cancel()
 	}
 	c := s.pool.Get().(*codecs)
-	out, err := s.run(ctx, spec.Name, ModeCall, c, args)
-	switch err.(type) {
-	case nil:
-	case *PanicError:
+	out, pe, err := s.run(ctx, spec.Name, ModeCall, c, args)
+	switch {
+	case pe != nil:
 		// The codecs may be in any state: leave them to the collector.
-		return failure(&Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: err})
-	default:
+		return failure(&Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe})
+	case err != nil:
 		s.release(c)
 		if cause != nil && context.Cause(ctx) == error(cause) && !passesThrough(err) {
 			return failure(&Error{
@@ -298,12 +297,11 @@ func (s *Static) call(ctx context.Context, spec *Spec, args []byte) (Result, err
 // failure as Call reports it.
 func (s *Static) check(ctx context.Context, spec *Spec, args []byte) *Error {
 	c := s.pool.Get().(*codecs)
-	_, err := s.run(ctx, spec.Name, ModeCheck, c, args)
-	switch err.(type) {
-	case nil:
-	case *PanicError:
-		return &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: err}
-	default:
+	_, pe, err := s.run(ctx, spec.Name, ModeCheck, c, args)
+	switch {
+	case pe != nil:
+		return &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe}
+	case err != nil:
 		s.release(c)
 		return toolError(spec.Name, err)
 	}
@@ -311,13 +309,12 @@ func (s *Static) check(ctx context.Context, spec *Spec, args []byte) *Error {
 	return nil
 }
 
-// run resets the codecs and dispatches, turning a panic anywhere in the
-// decoder, the tool or the encoder into a *PanicError, the only error of
-// that type run returns as is.
-func (s *Static) run(ctx context.Context, name string, mode Mode, c *codecs, args []byte) (out Output, err error) {
+// run resets the codecs and dispatches, recovering a panic anywhere in the
+// decoder, the tool or the encoder as pe.
+func (s *Static) run(ctx context.Context, name string, mode Mode, c *codecs, args []byte) (out Output, pe *PanicError, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			out, err = 0, &PanicError{Value: v, Stack: debug.Stack()}
+			out, pe, err = 0, &PanicError{Value: v, Stack: debug.Stack()}, nil
 		}
 	}()
 	if len(args) == 0 {
@@ -325,7 +322,8 @@ func (s *Static) run(ctx context.Context, name string, mode Mode, c *codecs, arg
 	}
 	c.in.Reset(args, s.opts.limits)
 	c.out.Reset()
-	return s.dispatch(ctx, name, mode, c.in, c.out)
+	out, err = s.dispatch(ctx, name, mode, c.in, c.out)
+	return out, nil, err
 }
 
 // release returns healthy codecs to the pool, without a reference to the

@@ -751,3 +751,34 @@ func TestOutputAndModeStrings(t *testing.T) {
 	assert.Equal(t, "check", tool.ModeCheck.String())
 	assert.Equal(t, "Mode(7)", tool.Mode(7).String())
 }
+
+func FuzzStaticCall(f *testing.F) {
+	s := newBenchStatic(f)
+	for _, seed := range []struct{ name, args string }{
+		{"notes_search", `{"query":"go"}`},
+		{"notes_search", `{"query":1,"x":[{}]}`},
+		{"notes_delete", `{"query":"x"}`},
+		{"notes_serch", ``},
+		{"web_fetch", `{"query":"\ud800"}`},
+		{"notes_search", `[[[[[[[[[[[[`},
+	} {
+		f.Add(seed.name, []byte(seed.args))
+	}
+	f.Fuzz(func(t *testing.T, name string, args []byte) {
+		res, err := s.Call(context.Background(), name, args)
+		if err == nil {
+			assert.False(t, res.IsError)
+			assert.True(t, res.Structured)
+			return
+		}
+		te := requireFailure(t, res, err)
+		assert.NotZero(t, te.Code)
+		assert.NotEqual(t, tool.CodePanic, te.Code, "%+v", te.Cause)
+		cerr := s.Check(context.Background(), name, args)
+		if te.Code == tool.CodeNeedsConfirmation {
+			assert.NoError(t, cerr)
+		} else {
+			assert.Equal(t, te.Code, tool.CodeOf(cerr), "Check agrees with Call")
+		}
+	})
+}

@@ -3,6 +3,7 @@ package tool
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -60,4 +61,27 @@ func TestNormalize(t *testing.T) {
 	assert.Equal(t, "notes_search", normalize("notes.search"))
 	assert.Equal(t, "notes_search", normalize("NOTES/SEARCH"))
 	assert.Equal(t, "ünïcode_x", normalize("ünïcode x"), "non-ASCII letters are kept as they are")
+}
+
+func FuzzUnknownTool(f *testing.F) {
+	var offered []*Spec
+	for _, n := range []string{
+		"calendar_today", "mail_send", "notes_archive", "notes_create", "notes_delete", "notes_get",
+		"notes_list", "notes_search", "notes_update", "tags_add", "tags_list", "web_fetch",
+	} {
+		offered = append(offered, &Spec{Name: n, Kind: KindRead})
+	}
+	for _, seed := range []string{"", "notes", "notes_serch", "Notes-Search", "a\xffb", strings.Repeat("é", 40)} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		e := unknownTool(offered, name)
+		assert.Equal(t, CodeUnknownTool, e.Code)
+		assert.True(t, utf8.ValidString(e.Message), "the message is valid UTF-8")
+		assert.True(t, strings.HasSuffix(e.Message, " (12 tools available)"), e.Message)
+		assert.LessOrEqual(t, len(suggest(offered, truncate(name, maxQuotedName))), maxSuggestions)
+		// The quoted name is at most 64 bytes before escaping (4 bytes per
+		// escaped byte), the suggestions at most five names.
+		assert.Less(t, len(e.Message), 64*4+5*len("calendar_today, ")+100)
+	})
 }
