@@ -252,6 +252,7 @@ func skipDigits(data []byte, i int) int {
 // end of the value. It reports whether the value was fine.
 func (d *Decoder) skip(dups bool) bool {
 	data := d.data
+	clear(d.frames) // frames left by a fatal problem may hold maps
 	d.frames = d.frames[:0]
 	d.names = d.names[:0]
 	d.nameEnds = d.nameEnds[:0]
