@@ -718,8 +718,8 @@ func TestGenerated(t *testing.T) {
 			d.End()
 			assert.Equal(t, tt.want, got)
 			assert.Equal(t, tt.errs, problems(t, d.Err()))
-			assert.Equal(t, d.Failed(), len(tt.errs) > 0 && strings.Contains(strings.Join(tt.errs, "\n"), "malformed") ||
-				strings.Contains(strings.Join(tt.errs, "\n"), "unexpected data"))
+			joined := strings.Join(tt.errs, "\n")
+			assert.Equal(t, strings.Contains(joined, "malformed JSON") || strings.Contains(joined, "unexpected data"), d.Failed())
 		})
 	}
 }
@@ -830,21 +830,26 @@ func TestResetForgets(t *testing.T) {
 func TestPointers(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("é", 40) // 80 bytes
+	problem := func(d *Decoder) { d.Problem("m") }
 	tests := []struct {
-		name string
-		path []any // string names and int indices
-		key  string
-		want string
+		name   string
+		path   []any // string names and int indices
+		record func(d *Decoder)
+		want   string
 	}{
-		{name: "root", want: "(root): m"},
-		{name: "name and index", path: []any{"a", 3, "b"}, want: "/a/3/b: m"},
-		{name: "escapes", path: []any{"a/b", "~1"}, want: "/a~1b/~01: m"},
-		{name: "empty name", path: []any{""}, want: "/: m"},
-		{name: "long name cut at a rune", path: []any{long}, want: "/" + strings.Repeat("é", 32) + "…: m"},
-		{name: "control characters", path: []any{"a\nb\x00c\u2028d\u0085"}, want: "/a\ufffdb\ufffdc\ufffdd\ufffd: m"},
-		{name: "invalid utf8", path: []any{"a\xffb"}, want: "/a\ufffdb: m"},
-		{name: "unknown name", path: []any{"o"}, key: "x/y", want: "/o/x~1y: unknown property (additional properties are not allowed)"},
-		{name: "missing name", path: []any{"o"}, key: "~", want: "/o/~0: required property is missing"},
+		{name: "root", record: problem, want: "(root): m"},
+		{name: "name and index", path: []any{"a", 3, "b"}, record: problem, want: "/a/3/b: m"},
+		{name: "escapes", path: []any{"a/b", "~1"}, record: problem, want: "/a~1b/~01: m"},
+		{name: "empty name", path: []any{""}, record: problem, want: "/: m"},
+		{name: "long name cut at a rune", path: []any{long}, record: problem, want: "/" + strings.Repeat("é", 32) + "…: m"},
+		{name: "control characters", path: []any{"a\nb\x00c\u2028d\u0085"}, record: problem, want: "/a\ufffdb\ufffdc\ufffdd\ufffd: m"},
+		{name: "invalid utf8", path: []any{"a\xffb"}, record: problem, want: "/a\ufffdb: m"},
+		{name: "duplicate", path: []any{"o", "k"}, record: (*Decoder).Duplicate, want: "/o/k: duplicate property"},
+		{name: "unknown name", path: []any{"o"}, record: func(d *Decoder) { d.Unknown([]byte("x/y")) },
+			want: "/o/x~1y: unknown property (additional properties are not allowed)"},
+		{name: "unknown long name", path: []any{"o"}, record: func(d *Decoder) { d.Unknown([]byte(long + "\n")) },
+			want: "/o/" + strings.Repeat("é", 32) + "…: unknown property (additional properties are not allowed)"},
+		{name: "missing name", path: []any{"o"}, record: func(d *Decoder) { d.Missing("~") }, want: "/o/~0: required property is missing"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -859,15 +864,8 @@ func TestPointers(t *testing.T) {
 					d.PushIndex(p)
 				}
 			}
-			switch {
-			case strings.HasPrefix(tt.want, "/o/") && strings.Contains(tt.want, "unknown"):
-				d.Unknown([]byte(tt.key))
-			case strings.HasPrefix(tt.want, "/o/"):
-				d.Missing(tt.key)
-			default:
-				d.Problem("m")
-			}
-			assert.Equal(t, []string{tt.want}, problems(t, d.Err()))
+			tt.record(d)
+			require.Equal(t, []string{tt.want}, problems(t, d.Err()))
 			for range tt.path {
 				d.Pop()
 			}
@@ -910,7 +908,6 @@ func TestSecretsNeverEchoed(t *testing.T) {
 		{`"` + strings.Repeat(secret, 200) + `"`, str},
 		{`123` + secret, func(d *Decoder) { d.Int("integer", 8) }},
 		{`1e999` + secret, func(d *Decoder) { d.Float("number", 64) }},
-		{`1.5`, func(d *Decoder) { d.Int("integer "+secret[:0], 64) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
