@@ -18,6 +18,8 @@ func fixed(t time.Time) func() time.Time { return func() time.Time { return t } 
 func TestNowTool(t *testing.T) {
 	t.Parallel()
 	instant := time.Date(2025, time.March, 30, 0, 30, 0, 0, time.UTC) // a Sunday
+	lisbon, err := time.LoadLocation("Europe/Lisbon")
+	require.NoError(t, err)
 	tests := []struct {
 		name string
 		tool NowTool
@@ -32,11 +34,19 @@ func TestNowTool(t *testing.T) {
 			},
 		},
 		{
-			name: "a zone east of UTC on another day",
+			name: "a zone west of UTC on another day",
 			tool: NowTool{Clock: fixed(instant), Location: time.FixedZone("UTC-5", -5*3600)},
 			want: Now{
 				Time: instant.In(time.FixedZone("UTC-5", -5*3600)), Unix: instant.Unix(), Location: "UTC-5", Zone: "UTC-5",
 				Offset: -5 * 3600, Weekday: "Saturday", ISOWeek: 13, YearDay: 88,
+			},
+		},
+		{
+			name: "an IANA zone on the first day of summer time",
+			tool: NowTool{Clock: fixed(instant.Add(2 * time.Hour)), Location: lisbon},
+			want: Now{
+				Time: instant.Add(2 * time.Hour).In(lisbon), Unix: instant.Unix() + 7200, Location: "Europe/Lisbon", Zone: "WEST",
+				Offset: 3600, Weekday: "Sunday", ISOWeek: 13, YearDay: 89,
 			},
 		},
 		{
