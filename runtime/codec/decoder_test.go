@@ -701,6 +701,13 @@ func TestGenerated(t *testing.T) {
 			want: searchInput{Query: "q"},
 			errs: []string{"/a~1b~0: unknown property (additional properties are not allowed)"},
 		},
+		{name: "no colon", in: `{"query" "q"}`, errs: []string{"(root): malformed JSON at byte 9: expected ':' after a member name"}},
+		{name: "no name", in: `{"query":"q",1}`, want: searchInput{Query: "q"}, errs: []string{"(root): malformed JSON at byte 13: expected a member name"}},
+		{name: "first not a name", in: `{1}`, errs: []string{"(root): malformed JSON at byte 1: expected a member name or '}'"}},
+		{name: "name unterminated", in: `{"que`, errs: []string{"(root): malformed JSON at byte 5: unterminated string"}},
+		{name: "name invalid UTF-8", in: "{\"q\xffuery\":1}", errs: []string{"(root): malformed JSON at byte 3: invalid UTF-8 in a string"}},
+		{name: "end after a value", in: `{"query":"q"`, want: searchInput{Query: "q"}, errs: []string{"(root): malformed JSON at byte 12: unexpected end of input"}},
+		{name: "end in an array", in: `{"tags":["a"`, want: searchInput{Tags: []string{"a"}}, errs: []string{"/tags: malformed JSON at byte 12: unexpected end of input"}},
 		{
 			name: "truncated",
 			in:   `{"query":"q",`,
