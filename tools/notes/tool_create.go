@@ -34,7 +34,7 @@ type CreateInput struct {
 	// Label color.
 	Color *Color `json:"color,omitempty"`
 	// Free-form attributes, such as "budget" or "location".
-	Attributes map[string]string `json:"attributes,omitempty" jsonschema:"maxProperties=20"`
+	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
 // Call creates the note.
