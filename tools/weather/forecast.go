@@ -74,7 +74,7 @@ type Day struct {
 }
 
 // Available reports the tool unusable without an API key.
-func (t *ForecastTool) Available() error {
+func (t ForecastTool) Available() error {
 	if t.APIKey == "" {
 		return errors.New("weather_forecast: no API key configured")
 	}
@@ -82,7 +82,7 @@ func (t *ForecastTool) Available() error {
 }
 
 // Call returns the forecast.
-func (t *ForecastTool) Call(ctx context.Context, in ForecastInput) (*Forecast, error) {
+func (t ForecastTool) Call(ctx context.Context, in ForecastInput) (*Forecast, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("weather_forecast: %w", err)
 	}

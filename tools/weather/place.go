@@ -80,18 +80,15 @@ func (p *Place) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// JSONSchema describes the two forms UnmarshalJSON accepts; without it
-// invopop/jsonschema would describe the struct's Go fields.
+// JSONSchema describes the two forms UnmarshalJSON accepts to the model,
+// in words and examples; without it invopop/jsonschema would describe the
+// struct's Go fields. It publishes no constraint (no type, no oneOf):
+// UnmarshalJSON enforces them, and toolgen only publishes keywords that its
+// generated decoders check themselves.
 func (Place) JSONSchema() *jsonschema.Schema {
-	minName, maxName := uint64(1), uint64(maxPlaceName)
-	point := jsonschema.NewProperties()
-	point.Set("lat", &jsonschema.Schema{Type: "number", Minimum: "-90", Maximum: "90", Description: "Latitude in degrees, north positive."})
-	point.Set("lon", &jsonschema.Schema{Type: "number", Minimum: "-180", Maximum: "180", Description: "Longitude in degrees, east positive."})
 	return &jsonschema.Schema{
-		OneOf: []*jsonschema.Schema{
-			{Type: "string", MinLength: &minName, MaxLength: &maxName, Description: "A city's name in English."},
-			{Type: "object", Properties: point, Required: []string{"lat", "lon"}, AdditionalProperties: jsonschema.FalseSchema},
-		},
+		Description: `A city's name in English, such as "Lisbon", or coordinates in degrees: ` +
+			`{"lat": 38.72, "lon": -9.14} with lat from -90 to 90 (north positive) and lon from -180 to 180 (east positive).`,
 		Examples: []any{"Lisbon", map[string]any{"lat": 38.72, "lon": -9.14}},
 	}
 }

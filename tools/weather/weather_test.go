@@ -15,13 +15,13 @@ import (
 
 var april = time.Date(2025, time.April, 1, 15, 42, 0, 0, time.UTC)
 
-func configured() *ForecastTool {
-	return &ForecastTool{APIKey: "test-key", Clock: func() time.Time { return april }}
+func configured() ForecastTool {
+	return ForecastTool{APIKey: "test-key", Clock: func() time.Time { return april }}
 }
 
 func TestForecastToolAvailable(t *testing.T) {
 	t.Parallel()
-	assert.EqualError(t, (&ForecastTool{}).Available(), "weather_forecast: no API key configured")
+	assert.EqualError(t, ForecastTool{}.Available(), "weather_forecast: no API key configured")
 	assert.NoError(t, configured().Available())
 }
 
@@ -96,8 +96,8 @@ func TestForecastToolUnits(t *testing.T) {
 
 func TestForecastToolSeasons(t *testing.T) {
 	t.Parallel()
-	at := func(month time.Month) *ForecastTool {
-		return &ForecastTool{APIKey: "k", Clock: func() time.Time { return time.Date(2025, month, 15, 12, 0, 0, 0, time.UTC) }}
+	at := func(month time.Month) ForecastTool {
+		return ForecastTool{APIKey: "k", Clock: func() time.Time { return time.Date(2025, month, 15, 12, 0, 0, 0, time.UTC) }}
 	}
 	mean := func(f *Forecast) float64 {
 		var sum float64
