@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Creates a note. The user confirms the new note before it is
-// saved; the result is the note as stored, with its ID.
+// Creates a note. The user confirms the new note before it is saved; the
+// result is the note as stored, with its ID.
 //
 //tool:name notes_create
 //tool:kind propose

@@ -5,9 +5,9 @@ import (
 	"errors"
 )
 
-// Deletes a note for good. The user confirms before anything is
-// deleted. Deleting a note that does not exist succeeds with deleted set to
-// false, so repeating a deletion is safe.
+// Deletes a note for good. The user confirms before anything is deleted.
+// Deleting a note that does not exist succeeds with deleted set to false, so
+// repeating a deletion is safe.
 //
 //tool:name notes_delete
 //tool:kind propose

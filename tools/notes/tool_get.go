@@ -2,8 +2,8 @@ package notes
 
 import "context"
 
-// Returns one note with everything it carries: title, body, tags,
-// priority, color, due date, attributes, author, revision and timestamps.
+// Returns one note with everything it carries: title, body, tags, priority,
+// color, due date, attributes, author, revision and timestamps.
 //
 //tool:name notes_get
 //tool:readonly

@@ -2,8 +2,8 @@ package notes
 
 import "context"
 
-// Lists the headings of a note as a tree of sections, to find
-// one's way around a long note without reading all of it.
+// Lists the headings of a note as a tree of sections, to find one's way
+// around a long note without reading all of it.
 //
 //tool:name notes_outline
 //tool:readonly

@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// Shows a note to the user, formatted as Markdown (the
-// default) or plain text, with its tags, priority and due date.
+// Shows a note to the user, formatted as Markdown (the default) or plain
+// text, with its tags, priority and due date.
 //
 //tool:name notes_render
 //tool:readonly

@@ -10,9 +10,9 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// Finds the user's notes that contain every word of a query, in
-// their title, body or tags, best matches first. It returns short
-// summaries; use notes_get for a whole note.
+// Finds the user's notes that contain every word of a query, in their title,
+// body or tags, best matches first. It returns short summaries; use
+// notes_get for a whole note.
 //
 //tool:name notes_search
 //tool:readonly

@@ -6,9 +6,8 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// Adds tags to a note and removes tags from it, and returns the
-// note's tags. Adding a tag the note has, or removing one it lacks, is not
-// an error.
+// Adds tags to a note and removes tags from it, and returns the note's tags.
+// Adding a tag the note has, or removing one it lacks, is not an error.
 //
 //tool:name notes_tag
 //tool:kind action

@@ -6,9 +6,9 @@ import (
 	"fmt"
 )
 
-// Changes a note's title, body, priority, color, attributes or
-// data; what is omitted stays as it is. Pass the checksum from notes_get to
-// refuse the update if someone changed the text in between.
+// Changes a note's title, body, priority, color, attributes or data; what is
+// omitted stays as it is. Pass the checksum from notes_get to refuse the
+// update if someone changed the text in between.
 //
 //tool:name notes_update
 //tool:kind action
