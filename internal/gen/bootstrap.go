@@ -91,7 +91,10 @@ const (
 
 // runBootstrap writes, builds and runs the bootstrap program for reqs and
 // returns the schemas by tool name. Problems are reported at the tools
-// they concern when possible; nothing is returned for a failed run.
+// they concern when possible. When the program ran, the tools whose types
+// were reflected are in the map even if others failed (a panic in one
+// hook hides nothing else); a tool with a problem never is. When the
+// program could not be built or run, the map is nil.
 func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest) (map[string]toolSchemas, []*Error) {
 	if err := ctx.Err(); err != nil {
 		return nil, []*Error{{Msg: "reflecting JSON Schemas: " + context.Cause(ctx).Error()}}
@@ -135,12 +138,11 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 				s.Output = nodes[i]
 			}
 		}
-		out[r.Tool] = s
+		if (r.Input == nil || s.Input != nil) && (r.Output == nil || s.Output != nil) {
+			out[r.Tool] = s
+		}
 	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return out, nil
+	return out, errs
 }
 
 // bootstrapTypes checks the requests and returns the distinct types they
@@ -330,6 +332,16 @@ import (
 	}
 	w(`)
 
+// values holds a nil pointer to each type to reflect, in the order of the
+// results: a table of static data compiles much faster than code.
+var values = [...]any{
+`)
+	for i, t := range types {
+		lines.types[line] = i
+		w("\t(*" + alias[t.PkgPath] + "." + t.Name + ")(nil),\n")
+	}
+	w(`}
+
 type result struct {
 	Schema json.RawMessage ` + "`json:\"schema,omitempty\"`" + `
 	Error  string          ` + "`json:\"error,omitempty\"`" + `
@@ -354,18 +366,11 @@ func run(args []string) error {
 	if err := json.Unmarshal(data, &comments); err != nil {
 		return err
 	}
-	types := []reflect.Type{
-`)
-	for i, t := range types {
-		lines.types[line] = i
-		w("\t\treflect.TypeOf((*" + alias[t.PkgPath] + "." + t.Name + ")(nil)).Elem(),\n")
-	}
-	w(`	}
-	results := make([]result, len(types))
-	for i, t := range types {
+	results := make([]result, len(values))
+	for i, v := range values {
 		// schema.Reflect recovers a panic in a hook and returns it as an
 		// error, so one failing type does not hide the others.
-		s, err := schema.Reflect(t, comments)
+		s, err := schema.Reflect(reflect.TypeOf(v).Elem(), comments)
 		if err != nil {
 			results[i].Error = err.Error()
 			continue
@@ -408,26 +413,31 @@ func bootstrapCompileLine(s string) (int, string, bool) {
 func bootstrapCompileErrors(reqs []schemaRequest, types []bootstrapType, lines bootstrapLines, output string, err error) []*Error {
 	byType := map[int][]string{}
 	general := false
+	var last []int // the types of the previous message, for its continuation lines
 	for l := range strings.SplitSeq(output, "\n") {
 		if l == "" || strings.HasPrefix(l, "# ") {
 			continue
 		}
-		n, msg, ok := bootstrapCompileLine(l)
-		if !ok {
-			general = true
-			continue
-		}
-		if idx, ok := lines.types[n]; ok {
-			byType[idx] = append(byType[idx], msg)
-			continue
-		}
-		if idxs, ok := lines.imports[n]; ok {
-			for _, i := range idxs {
-				byType[i] = append(byType[i], msg)
+		if strings.HasPrefix(l, "\t") && last != nil {
+			for _, i := range last {
+				msgs := byType[i]
+				msgs[len(msgs)-1] += " " + strings.TrimSpace(l)
 			}
 			continue
 		}
-		general = true
+		last = nil
+		n, msg, ok := bootstrapCompileLine(l)
+		if idx, found := lines.types[n]; ok && found {
+			last = []int{idx}
+		} else if idxs, found := lines.imports[n]; ok && found {
+			last = idxs
+		} else {
+			general = true
+			continue
+		}
+		for _, i := range last {
+			byType[i] = append(byType[i], msg)
+		}
 	}
 	var errs []*Error
 	for _, r := range reqs {
