@@ -546,3 +546,31 @@ func TestToolsAreJSONReady(t *testing.T) {
 		assert.NotContains(t, string(b), "null", name)
 	}
 }
+
+// FuzzSnippet checks that snippet never panics, keeps to its length, and
+// shows the first match whenever the match is short enough to fit.
+func FuzzSnippet(f *testing.F) {
+	f.Add("Alfama, tram 28, dinner in Bairro Alto.", "tram")
+	f.Add("ÉTÉ à Paris; l'été est chaud", "été")
+	f.Add("\xff\xfe bad \xc3 utf8 İstanbul", "istanbul")
+	f.Add("", "x")
+	const n = 40
+	f.Fuzz(func(t *testing.T, body, query string) {
+		terms := Terms(query)
+		got := snippet(body, terms, n)
+		runes := []rune(got)
+		require.LessOrEqual(t, len(runes), n+2, "at most n runes and two ellipses")
+		assert.NotContains(t, got, "\n")
+		lower := []rune(strings.ToLower(strings.Join(strings.Fields(body), " ")))
+		first, size := -1, 0
+		for _, term := range terms {
+			if i := indexRunes(lower, []rune(term)); i >= 0 && (first < 0 || i < first) {
+				first, size = i, len([]rune(term))
+			}
+		}
+		if first >= 0 && size <= 3*n/4 {
+			shown := strings.ToLower(strings.Trim(got, "…"))
+			assert.Contains(t, shown, string(lower[first:first+size]))
+		}
+	})
+}

@@ -173,3 +173,29 @@ func TestPlaceJSON(t *testing.T) {
 		})
 	}
 }
+
+// FuzzPlace checks that UnmarshalJSON never panics, that what it accepts
+// is in range and survives a round trip, and that its errors never repeat
+// the input.
+func FuzzPlace(f *testing.F) {
+	for _, s := range []string{`"Lisbon"`, `{"lat":1,"lon":2}`, `null`, `[1,2]`, `{"lat":1e999,"lon":0}`, `"\u0000"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var p Place
+		if err := p.UnmarshalJSON(data); err != nil {
+			if len(data) >= 8 {
+				assert.NotContains(t, err.Error(), string(data))
+			}
+			return
+		}
+		if p.Name == "" {
+			assert.True(t, p.Lat >= -90 && p.Lat <= 90 && p.Lon >= -180 && p.Lon <= 180, "%+v", p)
+		}
+		b, err := json.Marshal(p)
+		require.NoError(t, err)
+		var back Place
+		require.NoError(t, back.UnmarshalJSON(b))
+		assert.Equal(t, p, back)
+	})
+}
