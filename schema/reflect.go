@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -70,7 +71,7 @@ func qualifiedName(t reflect.Type) string {
 type PanicError struct {
 	Type  reflect.Type // the type being reflected
 	Value any          // the value passed to panic
-	Site  string       // "file:line (function)" of the panicking code outside invopop and this package, or ""
+	Site  string       // "file.go:line in pkg.Func" for the innermost panicking frame outside the runtime, invopop and this package (file base name and short function name, so messages do not depend on the machine), or ""
 }
 
 // Error names the type, the panic value and where it panicked.
@@ -121,7 +122,11 @@ func panicSite() string {
 	for {
 		f, more := frames.Next()
 		if f.Function != "" && !internalFrame(f.Function) {
-			return fmt.Sprintf("%s:%d (%s)", f.File, f.Line, f.Function)
+			fn := f.Function
+			if i := strings.LastIndexByte(fn, '/'); i >= 0 {
+				fn = fn[i+1:]
+			}
+			return fmt.Sprintf("%s:%d in %s", path.Base(filepath.ToSlash(f.File)), f.Line, fn)
 		}
 		if !more {
 			return ""

@@ -125,7 +125,7 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 			}
 			s.Input = n
 		} else if i := index[*r.Input]; typeErrs[i] != "" {
-			errs = append(errs, errorf(r.Pos, "tool %s: no JSON Schema for its input %s: %s", r.Tool, *r.Input, typeErrs[i]))
+			errs = append(errs, errorf(r.Pos, "tool %s: no input schema: %s", r.Tool, typeErrs[i]))
 		} else if typ := nodes[i].Get("type"); typ == nil || typ.Kind != schema.StringKind || typ.Text != "object" {
 			errs = append(errs, errorf(r.Pos, "tool %s: the JSON Schema of its input %s is not an object schema (%s): tool arguments are a JSON object", r.Tool, *r.Input, bootstrapAbbrev(nodes[i].Compact())))
 		} else {
@@ -133,7 +133,7 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 		}
 		if r.Output != nil {
 			if i := index[*r.Output]; typeErrs[i] != "" {
-				errs = append(errs, errorf(r.Pos, "tool %s: no JSON Schema for its output %s: %s", r.Tool, *r.Output, typeErrs[i]))
+				errs = append(errs, errorf(r.Pos, "tool %s: no output schema: %s", r.Tool, typeErrs[i]))
 			} else {
 				s.Output = nodes[i]
 			}

@@ -90,22 +90,23 @@ func TestBootstrapSchemas(t *testing.T) {
 		{Tool: "secret", Pos: bootstrapPos(9), Input: bootstrapFixtureType("a", "Secret")},
 		{Tool: "nooutput", Pos: bootstrapPos(10), Input: bootstrapFixtureType("a", "SearchInput")},
 		{Tool: "bare", Pos: bootstrapPos(11)},
+		{Tool: "boomout", Pos: bootstrapPos(12), Input: bootstrapFixtureType("a", "Item"), Output: bootstrapFixtureType("a", "BoomInput")},
 	}
 	got, errs := runBootstrap(context.Background(), bootstrapConfig{Dir: dir, Comments: comments}, reqs)
 
 	t.Run("failures are reported at their tools", func(t *testing.T) {
-		require.Len(t, errs, 2, errorMessages(errs))
+		require.Len(t, errs, 3, errorMessages(errs))
 		assert.Equal(t, bootstrapPos(3), errs[0].Pos)
-		assert.Contains(t, errs[0].Msg, "tool boom: no JSON Schema for its input "+bootstrapPkg+"/a.BoomInput: ")
-		assert.Contains(t, errs[0].Msg, "reflecting the JSON Schema of a.BoomInput panicked: boom from a hook")
-		assert.Contains(t, errs[0].Msg, "a.go:", "the hook's position")
+		assert.Regexp(t, `^tool boom: no input schema: reflecting the JSON Schema of a\.BoomInput panicked: boom from a hook \(at a\.go:\d+ in a\.Boom\.JSONSchemaExtend\)$`, errs[0].Msg)
 		assert.Equal(t, bootstrapPos(8), errs[1].Pos)
 		assert.Contains(t, errs[1].Msg, `tool word: the JSON Schema of its input `+bootstrapPkg+`/a.Word is not an object schema ({"type":"string"})`)
+		assert.Equal(t, bootstrapPos(12), errs[2].Pos)
+		assert.Regexp(t, `^tool boomout: no output schema: reflecting the JSON Schema of a\.BoomInput panicked: boom from a hook`, errs[2].Msg)
 	})
 	t.Run("a failure hides no other tool", func(t *testing.T) {
 		for _, r := range reqs {
 			_, ok := got[r.Tool]
-			assert.Equal(t, r.Tool != "boom" && r.Tool != "word", ok, r.Tool)
+			assert.Equal(t, r.Tool != "boom" && r.Tool != "word" && r.Tool != "boomout", ok, r.Tool)
 		}
 	})
 	t.Run("schemas equal schema.Reflect in this process", func(t *testing.T) {
