@@ -105,13 +105,13 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 			if !t.hasAvail {
 				continue
 			}
-			nilCheck := jen.Null()
-			if t.pointer {
-				nilCheck = jen.Id("t").Dot(fields[t]).Op("!=").Nil().Op("&&")
-			}
-			b.If(nilCheck, jen.Err().Op(":=").Id("t").Dot(fields[t]).Dot("Available").Call(), jen.Err().Op("!=").Nil()).Block(
+			set := jen.If(jen.Err().Op(":=").Id("t").Dot(fields[t]).Dot("Available").Call(), jen.Err().Op("!=").Nil()).Block(
 				jen.Id("out").Index(jen.Lit(t.name)).Op("=").Err(),
 			)
+			if t.pointer {
+				set = jen.If(jen.Id("t").Dot(fields[t]).Op("!=").Nil()).Block(set)
+			}
+			b.Add(set)
 		}
 		b.Return(jen.Id("out"))
 	})
@@ -279,7 +279,7 @@ func specLit(t *toolModel, field string) jen.Code {
 		}
 	}
 	if t.timeout > 0 {
-		d[jen.Id("Timeout")] = jen.Lit(int64(t.timeout)).Comment(t.timeout.String())
+		d[jen.Id("Timeout")] = jen.Qual("time", "Duration").Call(jen.Lit(int64(t.timeout)))
 	}
 	if len(t.permissions) > 0 {
 		var ps []jen.Code
