@@ -191,6 +191,9 @@ func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 		return fail("reflecting JSON Schemas: %v", err)
 	}
 	defer os.RemoveAll(dir)
+	if dir, err = filepath.Abs(dir); err != nil { // the go command and the program run elsewhere
+		return fail("reflecting JSON Schemas: %v", err)
+	}
 
 	comments := cfg.Comments
 	if comments == nil {

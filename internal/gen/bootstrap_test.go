@@ -239,7 +239,8 @@ func TestBootstrapRuntimeFailure(t *testing.T) {
 	require.NoError(t, err)
 	before := bootstrapListing(t, dir)
 	reqs := []schemaRequest{{Tool: "exit", Pos: bootstrapPos(1), Input: bootstrapFixtureType("exit", "Input")}}
-	got, errs := runBootstrap(context.Background(), bootstrapConfig{Dir: dir}, reqs)
+	// A relative Dir works too.
+	got, errs := runBootstrap(context.Background(), bootstrapConfig{Dir: bootstrapFixtures}, reqs)
 	assert.Nil(t, got)
 	require.Len(t, errs, 1)
 	assert.Equal(t, token.Position{}, errs[0].Pos)
