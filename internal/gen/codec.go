@@ -315,6 +315,9 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token
 	if !g.check(s, obj, pos, where) {
 		return name
 	}
+	saved := g.tmp
+	g.tmp = 0
+	defer func() { g.tmp = saved }()
 	props := obj.get("properties")
 	required := map[string]bool{}
 	if r := obj.get("required"); r != nil {
@@ -366,8 +369,8 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token
 	}
 	var cases []jen.Code
 	for i, p := range list {
-		word, bit := i/64, uint64(1)<<(i%64)
-		seenBit := jen.Id("seen").Index(jen.Lit(word)).Op("&").Lit(bit)
+		word, bit := i/64, jen.Op(fmt.Sprintf("(1 << %d)", i%64))
+		seenBit := jen.Id("seen").Index(jen.Lit(word)).Op("&").Add(bit)
 		fieldWhere := where + "." + p.f.goName
 		var inner []jen.Code
 		inner = append(inner, g.decodeSite(p.f.shape, viewOf(p.node, root), root, jen.Id("v").Dot(p.f.goName), !required[p.name], p.f.pos, fieldWhere)...)
@@ -377,7 +380,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token
 				jen.Id("d").Dot("Duplicate").Call(),
 				jen.Id("d").Dot("Skip").Call(),
 			).Else().Block(append([]jen.Code{
-				jen.Id("seen").Index(jen.Lit(word)).Op("|=").Lit(bit),
+				jen.Id("seen").Index(jen.Lit(word)).Op("|=").Op(fmt.Sprintf("1 << %d", i%64)),
 			}, inner...)...),
 			jen.Id("d").Dot("Pop").Call(),
 		))
@@ -414,8 +417,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token
 	body = append(body, loop)
 	for i, p := range list {
 		if required[p.name] {
-			word, bit := i/64, uint64(1)<<(i%64)
-			body = append(body, jen.If(jen.Id("seen").Index(jen.Lit(word)).Op("&").Lit(bit).Op("==").Lit(0)).Block(
+			body = append(body, jen.If(jen.Id("seen").Index(jen.Lit(i/64)).Op("&").Op(fmt.Sprintf("(1 << %d)", i%64)).Op("==").Lit(0)).Block(
 				jen.Id("d").Dot("Missing").Call(jen.Lit(p.name)),
 			))
 		}
@@ -461,7 +463,7 @@ func (g *codecGen) decodeSite(s *shape, w view, root *schema.Node, target *jen.S
 			g.decodeValue(s.elem, w, root, jen.Op("*").Id(p), pos, where)...)
 		val = append(val, target.Clone().Op("=").Id(p))
 		if optional || w.nullable {
-			return []jen.Code{jen.If(jen.Id("d").Dot("Null").Call()).Block(nullAssign(s, target, optional)...).Else().Block(val...)}
+			return []jen.Code{ifNull(s, target, optional, val)}
 		}
 		return val
 	}
@@ -470,18 +472,18 @@ func (g *codecGen) decodeSite(s *shape, w view, root *schema.Node, target *jen.S
 	}
 	val := g.decodeValue(s, w, root, target, pos, where)
 	if optional || w.nullable {
-		return []jen.Code{jen.If(jen.Id("d").Dot("Null").Call()).Block(nullAssign(s, target, optional)...).Else().Block(val...)}
+		return []jen.Code{ifNull(s, target, optional, val)}
 	}
 	return val
 }
 
-// nullAssign is what null does: nothing for an optional property (null
-// means absent), the zero value for a nullable one.
-func nullAssign(s *shape, target *jen.Statement, optional bool) []jen.Code {
+// ifNull wraps the statements decoding a value with the handling of null:
+// absent for an optional property, the zero value for a nullable one.
+func ifNull(s *shape, target *jen.Statement, optional bool, val []jen.Code) jen.Code {
 	if optional {
-		return nil
+		return jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(val...)
 	}
-	return []jen.Code{target.Clone().Op("=").Add(zero(s.typ))}
+	return jen.If(jen.Id("d").Dot("Null").Call()).Block(target.Clone().Op("=").Add(zero(s.typ))).Else().Block(val...)
 }
 
 // zero is the zero value of t as an expression.
@@ -511,7 +513,7 @@ func (g *codecGen) decodeValue(s *shape, w view, root *schema.Node, target *jen.
 	wnt := jen.Lit(want(s, w))
 	assign := func(x jen.Code) jen.Code { return target.Clone().Op("=").Add(x) }
 	conv := func(x string) jen.Code {
-		if isBasicType(s.typ) {
+		if decodedAs(s) {
 			return jen.Id(x)
 		}
 		return typeCode(s.typ).Call(jen.Id(x))
@@ -584,6 +586,31 @@ func (g *codecGen) decodeValue(s *shape, w view, root *schema.Node, target *jen.
 	return nil
 }
 
+// decodedAs reports whether the decoder method for s returns exactly the
+// Go type s has, so that no conversion is needed.
+func decodedAs(s *shape) bool {
+	var want types.Type
+	switch s.kind {
+	case kBool:
+		want = types.Typ[types.Bool]
+	case kString, kTextMethod:
+		want = types.Typ[types.String]
+	case kInt:
+		want = types.Typ[types.Int64]
+	case kUint:
+		want = types.Typ[types.Uint64]
+	case kFloat:
+		want = types.Typ[types.Float64]
+	case kTime:
+		return true
+	case kBytes:
+		want = types.NewSlice(types.Typ[types.Byte])
+	default:
+		return true
+	}
+	return types.Identical(s.typ, want)
+}
+
 func kindConst(t string) string {
 	switch t {
 	case "string":
@@ -652,14 +679,14 @@ func (g *codecGen) itemChecks(s *shape, w view, sl string, pos token.Position, w
 // countChecks enforces minItems and maxItems on n.
 func (g *codecGen) countChecks(w view, n jen.Code, noun string, pos token.Position, where string) []jen.Code {
 	var out []jen.Code
-	for _, kw := range []struct{ key, op, msg string }{{"minItems", "<", "must have at least %d %ss"}, {"maxItems", ">", "must have at most %d %ss"}} {
+	for _, kw := range []struct{ key, op, msg string }{{"minItems", "<", "must have at least "}, {"maxItems", ">", "must have at most "}} {
 		for _, v := range w.all(kw.key) {
 			k, ok := g.count(v, pos, where, kw.key)
 			if !ok {
 				continue
 			}
 			out = append(out, jen.If(jen.Add(n).Op(kw.op).Lit(k)).Block(
-				jen.Id("d").Dot("Problem").Call(jen.Lit(fmt.Sprintf(kw.msg, k, noun))),
+				jen.Id("d").Dot("Problem").Call(jen.Lit(kw.msg+plural(k, noun))),
 			))
 		}
 	}
@@ -741,9 +768,9 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, pos token.Position, 
 			if !ok {
 				continue
 			}
-			op, msg := "<", fmt.Sprintf("must be at least %d characters long", n)
+			op, msg := "<", "must be at least "+plural(n, "character")+" long"
 			if m.Key == "maxLength" {
-				op, msg = ">", fmt.Sprintf("must be at most %d characters long", n)
+				op, msg = ">", "must be at most "+plural(n, "character")+" long"
 			}
 			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Id(x)).Op(op).Lit(n)).Block(problem(msg)))
 		case "pattern":
@@ -831,11 +858,11 @@ func (g *codecGen) enumLit(s *shape, v *schema.Node, pos token.Position, where s
 		}
 	case kInt:
 		if n, ok := intLit(v); ok {
-			return jen.Lit(n), true
+			return jen.Op(strconv.FormatInt(n, 10)), true
 		}
 	case kUint:
 		if n, ok := intLit(v); ok && n >= 0 {
-			return jen.Lit(uint64(n)), true
+			return jen.Op(strconv.FormatInt(n, 10)), true
 		}
 	case kFloat:
 		if v.Kind == schema.NumberKind {
@@ -880,11 +907,7 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, pos token.Position, 
 				continue
 			}
 			if n, ok := intLit(m.Value); ok && s.kind != kFloat {
-				lit := jen.Lit(n)
-				if s.kind == kUint {
-					lit = jen.Lit(uint64(n))
-				}
-				out = append(out, jen.If(jen.Id(x).Op("%").Add(lit).Op("!=").Lit(0)).Block(problem("must be a multiple of "+m.Value.Text)))
+				out = append(out, jen.If(jen.Id(x).Op("%").Op(strconv.FormatInt(n, 10)).Op("!=").Lit(0)).Block(problem("must be a multiple of "+m.Value.Text)))
 			} else {
 				out = append(out, jen.If(jen.Op("!").Qual(codecPkg, "MultipleOf").Call(jen.Float64().Parens(jen.Id(x)), jen.Op(m.Value.Text))).Block(problem("must be a multiple of "+m.Value.Text)))
 			}
@@ -907,13 +930,9 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, pos token.Position, 
 // an integer the value's type can hold, float comparison otherwise.
 func (g *codecGen) compare(s *shape, x, op string, bound *schema.Node) jen.Code {
 	if n, ok := intLit(bound); ok {
-		switch s.kind {
-		case kInt:
-			return jen.Id(x).Op(op).Lit(n)
-		case kUint:
-			if n >= 0 {
-				return jen.Id(x).Op(op).Lit(uint64(n))
-			}
+		switch {
+		case s.kind == kInt, s.kind == kUint && n >= 0:
+			return jen.Id(x).Op(op).Op(strconv.FormatInt(n, 10))
 		}
 	}
 	f, _ := strconv.ParseFloat(bound.Text, 64)
@@ -936,6 +955,9 @@ func (g *codecGen) encodeStruct(s *shape, obj view, root *schema.Node, pos token
 	}
 	name := g.funcName("encode", s.typ, "Struct")
 	g.funcs[key] = name
+	saved := g.tmp
+	g.tmp = 0
+	defer func() { g.tmp = saved }()
 	props := obj.get("properties")
 	body := []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}
 	for _, f := range s.fields {
@@ -1112,6 +1134,14 @@ func isBasicType(t types.Type) bool {
 // typeString prints a type for messages: package name, not path.
 func typeString(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// plural is "1 item" or "2 items".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // exportedIdent turns a package name into an identifier fragment.

@@ -200,10 +200,10 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 		}
 	}
 	if d.kind == "read" {
+		if d.destructive && !d.readOnly {
+			errs = append(errs, errorf(seen["destructive"], "//tool:destructive conflicts with //tool:kind read"))
+		}
 		d.readOnly = true // read implies readonly
-	}
-	if d.kind == "read" && d.destructive {
-		errs = append(errs, errorf(seen["destructive"], "//tool:destructive conflicts with //tool:kind read"))
 	}
 	return d, errs
 }

@@ -106,8 +106,8 @@ func TestDuplicateThroughGoGenerate(t *testing.T) {
 	cmd.Dir = "testdata/cases/duplicate"
 	out, err := cmd.CombinedOutput()
 	require.Error(t, err, "go generate must fail on a duplicate tool name")
-	assert.Contains(t, string(out), `a.go:9:1: duplicate tool name "same_name" (other declaration at b.go:7:1)`)
-	assert.Contains(t, string(out), `b.go:7:1: duplicate tool name "same_name" (other declaration at a.go:9:1)`)
+	assert.Contains(t, string(out), `a.go:10:1: duplicate tool name "same_name" (other declaration at b.go:7:1)`)
+	assert.Contains(t, string(out), `b.go:7:1: duplicate tool name "same_name" (other declaration at a.go:10:1)`)
 	_, statErr := os.Stat("testdata/cases/duplicate/want/registry_gen.go")
 	assert.True(t, os.IsNotExist(statErr), "nothing is written when there are problems")
 }

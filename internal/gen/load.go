@@ -58,9 +58,7 @@ func load(ctx context.Context, opts *Options) (*loaded, []*Error) {
 			l.outPath = p.PkgPath
 			continue // the output package: stale or not, it is not input
 		}
-		for _, e := range p.Errors {
-			errs = append(errs, packageError(e))
-		}
+		errs = append(errs, packageErrors(p.Errors)...)
 		l.pkgs = append(l.pkgs, p)
 	}
 	if l.module != nil && l.outPath == "" {
@@ -73,6 +71,25 @@ func load(ctx context.Context, opts *Options) (*loaded, []*Error) {
 		return nil, errs
 	}
 	return l, nil
+}
+
+// packageErrors turns a package's errors into problems. The go command
+// repeats the type checker's errors in one unpositioned error; when there
+// are positioned ones, that copy is dropped.
+func packageErrors(list []packages.Error) []*Error {
+	var out, unpositioned []*Error
+	for _, e := range list {
+		pe := packageError(e)
+		if pe.Pos.Filename == "" {
+			unpositioned = append(unpositioned, pe)
+		} else {
+			out = append(out, pe)
+		}
+	}
+	if len(out) == 0 {
+		return unpositioned
+	}
+	return out
 }
 
 // packageError turns a go list or type-checker error into a positioned

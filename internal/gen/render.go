@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
@@ -51,9 +52,9 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 	reg.Comment("them indented.")
 	reg.Const().DefsFunc(func(d *jen.Group) {
 		for _, t := range m.tools {
-			d.Id(fields[t] + "Input").Op("=").Add(rawString(t.inNode.Compact()))
+			d.Id(schemaConst(fields[t], "Input")).Op("=").Add(rawString(t.inNode.Compact()))
 			if t.outNode != nil {
-				d.Id(fields[t] + "Output").Op("=").Add(rawString(t.outNode.Compact()))
+				d.Id(schemaConst(fields[t], "Output")).Op("=").Add(rawString(t.outNode.Compact()))
 			}
 		}
 	})
@@ -174,7 +175,7 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 		cf.Comment("Patterns of the schemas, compiled once.")
 		cf.Var().DefsFunc(func(d *jen.Group) {
 			for _, src := range srcs {
-				d.Id(g.patterns[src]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(src))
+				d.Id(g.patterns[src]).Op("=").Qual("regexp", "MustCompile").Call(rawString([]byte(src)))
 			}
 		})
 		cf.Line()
@@ -250,55 +251,79 @@ func (s *shape) deref() *shape {
 	return s
 }
 
-// specLit is the tool.Spec literal of t.
+// specLit is the tool.Spec literal of t, fields in tool.Spec's order and
+// zero values left out.
 func specLit(t *toolModel, field string) jen.Code {
-	d := jen.Dict{
-		jen.Id("Name"):        jen.Lit(t.name),
-		jen.Id("Group"):       jen.Lit(t.group),
-		jen.Id("Kind"):        jen.Qual(toolPkg, "Kind"+exportedIdent(t.kind)),
-		jen.Id("Description"): jen.Lit(t.description),
-		jen.Id("InputSchema"): jen.Index().Byte().Parens(jen.Id(field + "Input")),
-		jen.Id("Package"):     jen.Lit(t.pkg.PkgPath),
-		jen.Id("Type"):        jen.Lit(t.obj.Name()),
-	}
+	var kv []jen.Code
+	add := func(key string, v jen.Code) { kv = append(kv, jen.Id(key).Op(":").Add(v)) }
+	add("Name", jen.Lit(t.name))
 	if t.title != "" {
-		d[jen.Id("Title")] = jen.Lit(t.title)
+		add("Title", jen.Lit(t.title))
 	}
 	if t.verb != "" {
-		d[jen.Id("Verb")] = jen.Lit(t.verb)
+		add("Verb", jen.Lit(t.verb))
 	}
+	add("Group", jen.Lit(t.group))
 	if t.weight != 0 {
-		d[jen.Id("Weight")] = jen.Lit(t.weight)
+		add("Weight", jen.Lit(t.weight))
 	}
+	add("Kind", jen.Qual(toolPkg, "Kind"+exportedIdent(t.kind)))
 	for _, h := range []struct {
 		name string
 		on   bool
 	}{{"ReadOnly", t.readOnly}, {"Destructive", t.destructive}, {"Idempotent", t.idempotent}, {"OpenWorld", t.openWorld}} {
 		if h.on {
-			d[jen.Id(h.name)] = jen.True()
+			add(h.name, jen.True())
 		}
 	}
 	if t.timeout > 0 {
-		d[jen.Id("Timeout")] = jen.Qual("time", "Duration").Call(jen.Lit(int64(t.timeout)))
+		add("Timeout", durationCode(t.timeout))
 	}
 	if len(t.permissions) > 0 {
 		var ps []jen.Code
 		for _, p := range t.permissions {
 			ps = append(ps, jen.Lit(p))
 		}
-		d[jen.Id("Permissions")] = jen.Index().String().Values(ps...)
+		add("Permissions", jen.Index().String().Values(ps...))
 	}
 	if len(t.meta) > 0 {
 		var ms []jen.Code
-		for _, kv := range t.meta {
-			ms = append(ms, jen.Values(jen.Dict{jen.Id("Key"): jen.Lit(kv[0]), jen.Id("Value"): jen.Lit(kv[1])}))
+		for _, m := range t.meta {
+			ms = append(ms, jen.Values(jen.Id("Key").Op(":").Lit(m[0]), jen.Id("Value").Op(":").Lit(m[1])))
 		}
-		d[jen.Id("Meta")] = jen.Index().Qual(toolPkg, "Meta").Values(ms...)
+		add("Meta", jen.Index().Qual(toolPkg, "Meta").Values(ms...))
 	}
+	add("Description", jen.Lit(t.description))
+	add("InputSchema", jen.Index().Byte().Parens(jen.Id(schemaConst(field, "Input"))))
 	if t.outNode != nil {
-		d[jen.Id("OutputSchema")] = jen.Index().Byte().Parens(jen.Id(field + "Output"))
+		add("OutputSchema", jen.Index().Byte().Parens(jen.Id(schemaConst(field, "Output"))))
 	}
-	return jen.Qual(toolPkg, "Spec").Values(d)
+	add("Package", jen.Lit(t.pkg.PkgPath))
+	add("Type", jen.Lit(t.obj.Name()))
+	var lines []jen.Code
+	for _, c := range kv {
+		lines = append(lines, jen.Line().Add(c))
+	}
+	return jen.Qual(toolPkg, "Spec").Values(append(lines, jen.Line())...)
+}
+
+// schemaConst names the constant holding a schema: unexported, since the
+// specs are the API.
+func schemaConst(field, which string) string {
+	return strings.ToLower(field[:1]) + field[1:] + which + "Schema"
+}
+
+// durationCode writes a duration the way a person would: 5 * time.Second.
+func durationCode(d time.Duration) jen.Code {
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
+		if d%u.d == 0 {
+			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
 }
 
 // toolType is the field type that holds a tool in Tools: a pointer when

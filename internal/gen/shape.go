@@ -72,7 +72,7 @@ func newAnalyzer(fset *token.FileSet) *analyzer {
 // that make it unsupported, reported at pos or at the offending field.
 func (a *analyzer) analyze(t types.Type, dir direction, pos token.Position) (*shape, []*Error) {
 	var errs []*Error
-	s := a.shapeOf(t, dir, pos, &errs, types.TypeString(t, nil))
+	s := a.shapeOf(t, dir, pos, &errs, typeString(t))
 	return s, errs
 }
 
@@ -212,7 +212,7 @@ func (a *analyzer) fields(st *types.Struct, dir direction, errs *[]*Error, where
 			ft := f.Type()
 			if p, ok := ft.(*types.Pointer); ok {
 				if isStructType(p.Elem()) {
-					*errs = append(*errs, errorf(pos, "%s: embedded pointer %s is not supported; embed the struct by value or give the field a name", where, types.TypeString(ft, nil)))
+					*errs = append(*errs, errorf(pos, "%s: embedded pointer %s is not supported; embed the struct by value or give the field a name", where, typeString(ft)))
 					continue
 				}
 			}

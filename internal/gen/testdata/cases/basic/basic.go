@@ -87,14 +87,14 @@ type Embedded struct {
 
 // Output is structured.
 type Output struct {
-	Items []Item           `json:"items"`
-	Total int              `json:"total"`
-	Next  *string          `json:"next,omitempty"`
-	At    time.Time        `json:"at"`
-	Meta  map[string]any   `json:"meta"`
-	Code  Code             `json:"code"`
-	Tree  Tree             `json:"tree"`
-	Score float32          `json:"score"`
+	Items []Item         `json:"items"`
+	Total int            `json:"total"`
+	Next  *string        `json:"next,omitempty"`
+	At    time.Time      `json:"at"`
+	Meta  map[string]any `json:"meta"`
+	Code  Code           `json:"code"`
+	Tree  Tree           `json:"tree"`
+	Score float32        `json:"score"`
 }
 
 // Search searches everything.
@@ -141,7 +141,9 @@ type DeleteInput struct {
 }
 
 // Call deletes.
-func (*Delete) Call(ctx context.Context, in DeleteInput) ([]string, error) { return []string{in.Name}, nil }
+func (*Delete) Call(ctx context.Context, in DeleteInput) ([]string, error) {
+	return []string{in.Name}, nil
+}
 
 // Remote needs a key.
 //

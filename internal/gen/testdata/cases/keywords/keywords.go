@@ -6,9 +6,8 @@ import "context"
 // In has unenforceable keywords.
 type In struct {
 	Email string            `json:"email" jsonschema:"format=email"`
-	Code  string            `json:"code" jsonschema:"pattern=^(?<x>a)$"`
+	Code  string            `json:"code" jsonschema:"pattern=^(?=a)$"`
 	Attrs map[string]string `json:"attrs" jsonschema_extras:"minProperties=1"`
-	Count int               `json:"count" jsonschema:"enum=a"`
 	Kind  string            `json:"kind" jsonschema:"type=integer"`
 	Pairs []map[string]int  `json:"pairs" jsonschema:"uniqueItems=true"`
 }

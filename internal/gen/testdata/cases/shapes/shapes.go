@@ -11,16 +11,16 @@ type Stringer interface{ String() string }
 
 // In has fields toolgen refuses.
 type In struct {
-	Ch     chan int        `json:"ch"`
-	Fn     func()          `json:"fn"`
-	C      complex128      `json:"c"`
-	ByInt  map[int]string  `json:"by_int"`
-	S      Stringer        `json:"s"`
-	Quoted int             `json:"quoted,string"`
-	Num    json.Number     `json:"num"`
-	PP     **int           `json:"pp"`
-	Dup    string          `json:"dup"`
-	Dup2   string          `json:"dup"`
+	Ch     chan int       `json:"ch"`
+	Fn     func()         `json:"fn"`
+	C      complex128     `json:"c"`
+	ByInt  map[int]string `json:"by_int"`
+	S      Stringer       `json:"s"`
+	Quoted int            `json:"quoted,string"`
+	Num    json.Number    `json:"num"`
+	PP     **int          `json:"pp"`
+	Dup    string         `json:"dup"`
+	Dup2   string         `json:"dup"`
 	*Embed
 }
 

@@ -63,7 +63,9 @@ func (NotStruct) Call(ctx context.Context, in string) (string, error) { return "
 type AnonOut struct{}
 
 // Call runs it.
-func (AnonOut) Call(ctx context.Context, in In) (struct{ A int }, error) { return struct{ A int }{}, nil }
+func (AnonOut) Call(ctx context.Context, in In) (struct{ A int }, error) {
+	return struct{ A int }{}, nil
+}
 
 // BadAvail has a wrong Available.
 //
