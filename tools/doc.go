@@ -58,3 +58,5 @@
 // [github.com/toolgen-go/toolgen/runtime/tool]; any other error reaches the
 // model only as "the tool failed" and is kept for the logs.
 package tools
+
+//go:generate go run ../cmd/toolgen -out ../generated ./...

@@ -460,7 +460,7 @@ func (g *codecGen) decodeSite(s *shape, w view, root *schema.Node, target *jen.S
 		// same as the element's, with nil for null.
 		p := g.v("p")
 		val := append([]jen.Code{jen.Id(p).Op(":=").New(typeCode(s.elem.typ))},
-			g.decodeValue(s.elem, w, root, jen.Op("*").Id(p), pos, where)...)
+			g.decodeValue(s.elem, w, root, jen.Parens(jen.Op("*").Id(p)), pos, where)...)
 		val = append(val, target.Clone().Op("=").Id(p))
 		if optional || w.nullable {
 			return []jen.Code{ifNull(s, target, optional, val)}

@@ -441,7 +441,7 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				if !d.Null() {
 					p13 := new(time.Time)
 					if t14, ok15 := d.Time("string (format date-time)"); ok15 {
-						*p13 = t14
+						(*p13) = t14
 					}
 					v.Since = p13
 				}
@@ -538,7 +538,7 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				seen[0] |= 1 << 11
 				if !d.Null() {
 					p26 := new(basic.Tree)
-					decodeBasicTree(d, &*p26)
+					decodeBasicTree(d, &(*p26))
 					v.Tree = p26
 				}
 			}
@@ -627,7 +627,7 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				} else {
 					p37 := new(string)
 					if s38, ok39 := d.String("string or null"); ok39 {
-						*p37 = s38
+						(*p37) = s38
 					}
 					v.Maybe = p37
 				}
