@@ -59,7 +59,8 @@ type schemaRequest struct {
 	Output *bootstrapType // nil: no output schema
 }
 
-// toolSchemas are the published schemas of one tool.
+// toolSchemas are the published schemas of one tool. Tools that use the
+// same type share its *schema.Node: treat the nodes as read-only.
 type toolSchemas struct{ Input, Output *schema.Node } // Output nil when not requested
 
 // bootstrapConfig configures runBootstrap.
