@@ -1,0 +1,241 @@
+package generated_test
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/examples/demo"
+	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/schema"
+	"github.com/toolgen-go/toolgen/tools/clock"
+	"github.com/toolgen-go/toolgen/tools/notes"
+	"github.com/toolgen-go/toolgen/tools/weather"
+)
+
+// types maps every sample tool to its Go input and output types: what
+// invopop reflects at test time for the parity check. A nil input is a
+// tool without arguments; a nil output has no output schema.
+var types = map[string]struct{ in, out reflect.Type }{
+	"clock_now":        {nil, reflect.TypeFor[clock.Now]()},
+	"clock_sync":       {nil, reflect.TypeFor[clock.Sync]()},
+	"clock_zones":      {reflect.TypeFor[clock.ZonesInput](), nil},
+	"notes_create":     {reflect.TypeFor[notes.CreateInput](), reflect.TypeFor[notes.Note]()},
+	"notes_delete":     {reflect.TypeFor[notes.DeleteInput](), reflect.TypeFor[notes.DeleteOutput]()},
+	"notes_get":        {reflect.TypeFor[notes.GetInput](), reflect.TypeFor[notes.Note]()},
+	"notes_outline":    {reflect.TypeFor[notes.OutlineInput](), reflect.TypeFor[notes.Outline]()},
+	"notes_render":     {reflect.TypeFor[notes.RenderInput](), nil},
+	"notes_search":     {reflect.TypeFor[notes.SearchInput](), reflect.TypeFor[notes.SearchOutput]()},
+	"notes_tag":        {reflect.TypeFor[notes.TagInput](), reflect.TypeFor[notes.TagOutput]()},
+	"notes_update":     {reflect.TypeFor[notes.UpdateInput](), reflect.TypeFor[notes.Note]()},
+	"weather_forecast": {reflect.TypeFor[weather.ForecastInput](), reflect.TypeFor[weather.Forecast]()},
+}
+
+var now = time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC)
+
+// allTools is every sample tool, clock_sync included (it has a reference
+// clock here).
+func allTools() generated.Tools {
+	t := demo.Tools(notes.NewDemoStore(), demo.FixedClock(now))
+	t.ClockSync.Reference = demo.ReferenceClock(demo.FixedClock(now.Add(2 * time.Second)))
+	return t
+}
+
+func registry(t *testing.T) *tool.Static {
+	t.Helper()
+	reg, err := generated.New(allTools())
+	require.NoError(t, err)
+	return reg
+}
+
+// comments reads the doc comments of the tools packages as toolgen does.
+func comments(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, pkg := range []string{"clock", "notes", "weather"} {
+		dir := filepath.Join("..", "tools", pkg)
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		fset := token.NewFileSet()
+		var files []*ast.File
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
+			require.NoError(t, err)
+			files = append(files, f)
+		}
+		require.NoError(t, schema.AddComments(out, fset, "github.com/toolgen-go/toolgen/tools/"+pkg, files))
+	}
+	return out
+}
+
+// TestSchemaParity: every published schema equals what invopop reflects at
+// test time from the same Go type, under toolgen's settings plus exactly
+// the post-processing steps documented in package schema.
+func TestSchemaParity(t *testing.T) {
+	reg := registry(t)
+	docs := comments(t)
+	require.Len(t, reg.Tools(), len(types), "every sample tool is listed here")
+	for _, spec := range reg.Tools() {
+		tt, ok := types[spec.Name]
+		require.True(t, ok, "tool %s is missing from the parity table", spec.Name)
+		if tt.in == nil {
+			assert.JSONEq(t, `{"type":"object","properties":{},"additionalProperties":false}`, string(spec.InputSchema), spec.Name)
+		} else {
+			want, err := schema.Reflect(tt.in, docs)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(spec.InputSchema), "input schema of %s", spec.Name)
+		}
+		if tt.out == nil {
+			assert.Nil(t, spec.OutputSchema, "%s has no output schema", spec.Name)
+		} else {
+			want, err := schema.Reflect(tt.out, docs)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(spec.OutputSchema), "output schema of %s", spec.Name)
+		}
+	}
+}
+
+// TestSpecsFromDirectives checks the catalog against the directives in
+// tools/.
+func TestSpecsFromDirectives(t *testing.T) {
+	reg := registry(t)
+	var names []string
+	for _, s := range reg.Tools() {
+		names = append(names, s.Name)
+	}
+	assert.IsIncreasing(t, names, "sorted by name")
+
+	del, ok := reg.Lookup("notes_delete")
+	require.True(t, ok)
+	assert.Equal(t, tool.KindPropose, del.Kind)
+	assert.True(t, del.Destructive)
+	assert.True(t, del.Idempotent)
+	assert.False(t, del.ReadOnly)
+	assert.NotEmpty(t, del.Permissions)
+	assert.NotEmpty(t, del.Meta)
+
+	search, _ := reg.Lookup("notes_search")
+	assert.Equal(t, tool.KindRead, search.Kind)
+	assert.True(t, search.ReadOnly)
+	assert.Equal(t, "notes", search.Group)
+
+	create, _ := reg.Lookup("notes_create")
+	assert.Equal(t, 5*time.Second, create.Timeout)
+	assert.NotEmpty(t, create.Title)
+	assert.NotEmpty(t, create.Verb)
+
+	render, _ := reg.Lookup("notes_render")
+	assert.Equal(t, tool.KindDisplay, render.Kind)
+
+	sync, _ := reg.Lookup("clock_sync")
+	assert.Equal(t, "time", sync.Group)
+	assert.True(t, sync.OpenWorld)
+	assert.NotZero(t, sync.Weight)
+	for _, s := range reg.Tools() {
+		assert.NotContains(t, s.Description, "//tool:", "directives are not part of %s's description", s.Name)
+		assert.Equal(t, reflect.TypeOf(s.Kind), reflect.TypeOf(tool.KindRead))
+	}
+}
+
+// TestUnavailable: a tool whose Available method fails is neither listed
+// nor callable, and Unavailable says why.
+func TestUnavailable(t *testing.T) {
+	tools := demo.Tools(notes.NewDemoStore(), nil) // no reference clock
+	tools.WeatherForecast.APIKey = ""
+	reg, err := generated.New(tools)
+	require.NoError(t, err)
+	for _, name := range []string{"clock_sync", "weather_forecast"} {
+		_, listed := reg.Lookup(name)
+		assert.False(t, listed, name)
+		_, err := reg.Call(context.Background(), name, []byte(`{}`))
+		assert.Equal(t, tool.CodeUnknownTool, tool.CodeOf(err), name)
+	}
+	why := generated.Unavailable(tools)
+	assert.Len(t, why, 2)
+	assert.Error(t, why["clock_sync"])
+	assert.Error(t, why["weather_forecast"])
+}
+
+// TestNewRefusesNil: a pointer tool left nil is a construction error that
+// names the field.
+func TestNewRefusesNil(t *testing.T) {
+	tools := allTools()
+	tools.NotesGet = nil
+	_, err := generated.New(tools)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Tools.NotesGet (tool notes_get) is nil")
+}
+
+// goodCalls calls every tool with valid arguments.
+var goodCalls = map[string]string{
+	"clock_now":        `{}`,
+	"clock_sync":       ``,
+	"clock_zones":      `{"prefix":"Europe/"}`,
+	"notes_get":        `{"id":"n1"}`,
+	"notes_outline":    `{"id":"n1"}`,
+	"notes_render":     `{"id":"n1","format":"plain"}`,
+	"notes_search":     `{"query":"go","limit":2,"tags":["go"],"since":"2025-01-01T00:00:00Z","sort":"newest"}`,
+	"notes_tag":        `{"id":"n2","add":["errands"],"remove":["home"]}`,
+	"notes_update":     `{"id":"n3","title":"Renamed","priority":2,"color":"#336699","attributes":{"k":"v"},"data":{"any":[1,"two",null]}}`,
+	"weather_forecast": `{"place":"Lisbon","days":2}`,
+}
+
+// TestOutputsValidate calls every tool that runs at once and validates its
+// structured output against its published output schema.
+func TestOutputsValidate(t *testing.T) {
+	reg := registry(t)
+	for _, spec := range reg.Tools() {
+		if spec.Kind == tool.KindPropose {
+			continue
+		}
+		args, ok := goodCalls[spec.Name]
+		require.True(t, ok, "no good call for %s", spec.Name)
+		res, err := reg.Call(context.Background(), spec.Name, []byte(args))
+		require.NoError(t, err, "%s: %s", spec.Name, res.Text())
+		assert.Equal(t, spec.OutputSchema != nil, res.Structured, spec.Name)
+		if spec.OutputSchema == nil {
+			continue
+		}
+		sch := compile(t, spec.Name, spec.OutputSchema)
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(res.Content))
+		require.NoError(t, err)
+		assert.NoError(t, sch.Validate(v), "output of %s: %s", spec.Name, res.Text())
+	}
+}
+
+func compile(t *testing.T, name string, raw []byte) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	url := "mem://" + name + ".json"
+	require.NoError(t, c.AddResource(url, doc))
+	sch, err := c.Compile(url)
+	require.NoError(t, err)
+	return sch
+}
+
+// TestInputSchemasCompile: every input schema is a valid 2020-12 schema
+// of an object.
+func TestInputSchemasCompile(t *testing.T) {
+	for _, spec := range registry(t).Tools() {
+		compile(t, spec.Name, spec.InputSchema)
+		assert.True(t, strings.Contains(string(spec.InputSchema), `"type":"object"`), spec.Name)
+	}
+}
