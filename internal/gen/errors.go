@@ -39,7 +39,8 @@ func formatPos(p token.Position, dir string) string {
 	}
 	name := p.Filename
 	if dir != "" {
-		if rel, err := filepath.Rel(dir, name); err == nil && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		// As go build does: the relative path when it is shorter.
+		if rel, err := filepath.Rel(dir, name); err == nil && len(rel) < len(name) {
 			name = rel
 		}
 	}

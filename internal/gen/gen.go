@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
 )
@@ -67,6 +68,9 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 	}
 	if opts.Package == "" {
 		opts.Package = filepath.Base(opts.outDir())
+	}
+	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
+		return nil, []*Error{{Msg: fmt.Sprintf("the output package name %q is not a Go identifier; name it with -pkg", opts.Package)}}
 	}
 	l, errs := load(ctx, &opts)
 	if len(errs) > 0 {
