@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -85,13 +88,17 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestGeneratedCompiles builds the golden output of the success cases:
-// generated code that does not compile is a toolgen bug.
-func TestGeneratedCompiles(t *testing.T) {
+// TestGeneratedRuns vets the golden output of the basic case and runs the
+// tests beside it (testdata/cases/basic/want/run_test.go), which call the
+// generated registry: generated code that does not compile, or decodes
+// wrongly, is a toolgen bug.
+func TestGeneratedRuns(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds generated code")
+		t.Skip("builds and runs generated code")
 	}
 	out, err := exec.Command("go", "vet", "./testdata/cases/basic/want").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	out, err = exec.Command("go", "test", "-count=1", "./testdata/cases/basic/want").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 }
 
@@ -110,4 +117,34 @@ func TestDuplicateThroughGoGenerate(t *testing.T) {
 	assert.Contains(t, string(out), `b.go:7:1: duplicate tool name "same_name" (other declaration at a.go:10:1)`)
 	_, statErr := os.Stat("testdata/cases/duplicate/want/registry_gen.go")
 	assert.True(t, os.IsNotExist(statErr), "nothing is written when there are problems")
+}
+
+// TestNoReflectionOnTheCallPath: the generated code and the runtime
+// packages it calls import neither reflect nor encoding/json (which is
+// reflection).
+func TestNoReflectionOnTheCallPath(t *testing.T) {
+	var files []string
+	for _, glob := range []string{
+		"testdata/cases/basic/want/*_gen.go",
+		"../../generated/*_gen.go",
+		"../../runtime/tool/*.go",
+		"../../runtime/codec/*.go",
+	} {
+		m, err := filepath.Glob(glob)
+		require.NoError(t, err)
+		require.NotEmpty(t, m, glob)
+		files = append(files, m...)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		require.NoError(t, err)
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			assert.NotContains(t, []string{"reflect", "encoding/json"}, path, "%s imports %s", name, path)
+		}
+	}
 }
