@@ -231,7 +231,7 @@ func (g *codecGen) check(s *shape, w view, pos token.Position, where string) boo
 			g.fail(pos, where, "the schema type %s is not supported; use one type (optionally with null via the nullable tag)", string(t.Compact()))
 			ok = false
 		case s.kind == kJSONMethod:
-		case t.Text != want && !(want == "integer" && t.Text == "number" && false):
+		case t.Text != want:
 			g.fail(pos, where, "the schema says type %q but the Go type %s is decoded as %q", t.Text, typeString(s.typ), want)
 			ok = false
 		}

@@ -25,6 +25,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Options configure one run.
@@ -78,7 +79,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 	}
 	m, errs := buildModel(l)
 	if len(m.tools) == 0 && len(errs) == 0 {
-		errs = append(errs, &Error{Msg: fmt.Sprintf("no tools found in %v: declare a type with a //tool:name directive in its doc comment", opts.Patterns)})
+		errs = append(errs, &Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
 	}
 	errs = append(errs, checkImports(l)...)
 	if len(errs) > 0 {

@@ -37,7 +37,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 	if l.module != nil && !within(l.module.Dir, dir) {
 		dir = l.module.Dir
 	}
-	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags}, reqs)
+	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags, Env: opts.Env}, reqs)
 	errs = append(errs, es...)
 	if len(errs) > 0 {
 		return errs
