@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolgen-go/toolgen/internal/editdist"
 )
 
 // directivePrefix starts every toolgen directive. Like //go: directives it
@@ -231,30 +233,9 @@ func isKind(s string) bool {
 func closest(s string, candidates []string) string {
 	best, bestDist := "", max(1, len(s)/2)+1
 	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestDist {
+		if d := editdist.Distance(s, c); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/internal/editdist"
 )
 
 const (
@@ -84,7 +86,7 @@ func suggest(offered []*Spec, q string) []string {
 	var found []match
 	for _, s := range offered {
 		nc := normalize(s.Name)
-		d := editDistance(nq, nc)
+		d := editdist.Distance(nq, nc)
 		if t := tier(nq, nc, d); t != tierNone {
 			found = append(found, match{name: s.Name, tier: t, dist: d})
 		}
@@ -154,36 +156,4 @@ func commonPrefix(a, b string) int {
 		n++
 	}
 	return n
-}
-
-// editDistance returns the optimal string alignment distance between a and
-// b in bytes: insertions, deletions, substitutions and transpositions of
-// adjacent bytes each cost one.
-func editDistance(a, b string) int {
-	if len(a) == 0 {
-		return len(b)
-	}
-	if len(b) == 0 {
-		return len(a)
-	}
-	rows := make([]int, 3*(len(b)+1))
-	prev2, prev, cur := rows[:len(b)+1], rows[len(b)+1:2*(len(b)+1)], rows[2*(len(b)+1):]
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
