@@ -1,0 +1,65 @@
+// Package mcpserver serves a tool.Registry to MCP clients through the
+// official Go SDK (github.com/modelcontextprotocol/go-sdk), over stdio or
+// streamable HTTP.
+//
+//	reg, err := generated.New(generated.Tools{...})
+//	if err != nil {
+//		return err
+//	}
+//	srv, err := mcpserver.New(reg, &mcpserver.Options{Name: "notes"})
+//	if err != nil {
+//		return err
+//	}
+//	defer srv.Close()
+//	return srv.Run(ctx, &mcp.StdioTransport{}) // or srv.ListenAndServe(ctx, "127.0.0.1:8080", nil)
+//
+// # How requests are answered
+//
+// The SDK's tool registration (the generic mcp.AddTool, and even the
+// low-level Server.AddTool) decodes every schema into Go values when a tool
+// is added: for a thousand tools that is most of a server's start-up time
+// and memory. A registry already holds the exact schema bytes, so Server
+// registers no tool with the SDK: it declares the tools capability and
+// answers tools/list and tools/call itself, in a receiving middleware of the
+// SDK server, before the SDK's own handlers. Everything else (the
+// handshake, protocol versions, sessions, transports, cancellation, ping)
+// is the SDK's.
+//
+// tools/list is answered from bytes written once per version of the tool
+// set, on the first listing that needs them, by concatenating the tools'
+// fields and their schema bytes as they are: no schema is decoded,
+// inferred or resolved, at start or per request. The tools come sorted by
+// name, in pages of Options.PageSize with an opaque cursor; each carries its
+// title, description, inputSchema, outputSchema (only when the tool has
+// one) and the four annotations, readOnlyHint, destructiveHint,
+// idempotentHint and openWorldHint, always published as true or false.
+//
+// tools/call hands the raw arguments to Registry.Call and maps its Result:
+// a structured result becomes structuredContent and the same JSON in a
+// text block; any other output a text block. Every *tool.Error becomes a
+// result with isError set and the error's Message, which is written for
+// the model (invalid arguments list every problem, never the value sent,
+// so that the model can correct its call); only an unknown tool is a
+// protocol error (JSON-RPC invalid params), as the MCP specification asks.
+// A panic or a timeout is an isError result and the server keeps serving.
+// The error's Cause goes to Options.Logger, never to the client.
+//
+// # Changing tool sets
+//
+// A Registry whose tools can change implements Source: the server then
+// declares listChanged, listens for changes while it is open, and sends
+// notifications/tools/list_changed to every session when the source
+// reports one (through the SDK, which debounces bursts of changes and
+// routes the notification for each protocol version).
+//
+// # HTTP
+//
+// Handler returns the streamable HTTP handler, with the SDK's DNS
+// rebinding protection (a request reaching a loopback address must name a
+// loopback Host), an Origin check (a browser request must come from the
+// server's own origin or one listed in HTTPOptions.AllowedOrigins) and a
+// request size limit. ListenAndServe binds 127.0.0.1 unless the address
+// names another host, serves the handler at HTTPOptions.Path, and shuts
+// down gracefully when its context ends (for SIGINT and SIGTERM, pass a
+// context from signal.NotifyContext).
+package mcpserver

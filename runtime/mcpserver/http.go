@@ -1,0 +1,226 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTP defaults.
+const (
+	// DefaultAddr is where ListenAndServe listens when addr is empty.
+	DefaultAddr = "127.0.0.1:8080"
+	// DefaultPath is where ListenAndServe serves the MCP endpoint when
+	// HTTPOptions.Path is empty.
+	DefaultPath = "/mcp"
+	// DefaultMaxRequestBytes is the request size limit when
+	// HTTPOptions.MaxRequestBytes is zero: the SDK's default, 4 MiB.
+	DefaultMaxRequestBytes = mcp.DefaultMaxRequestBodyBytes
+	// DefaultShutdownTimeout bounds a graceful shutdown when
+	// HTTPOptions.ShutdownTimeout is zero.
+	DefaultShutdownTimeout = 5 * time.Second
+)
+
+// HTTPOptions configures the streamable HTTP transport. The zero value is
+// usable.
+type HTTPOptions struct {
+	// Path is where Serve and ListenAndServe serve the MCP endpoint; empty
+	// means DefaultPath. Handler ignores it.
+	Path string
+	// MaxRequestBytes limits the body of one request; a larger one is
+	// refused with 413 Request Entity Too Large. Zero means
+	// DefaultMaxRequestBytes; it must not be negative.
+	MaxRequestBytes int64
+	// AllowedOrigins lists the origins ("https://app.example.com", scheme
+	// and host with an optional port) besides the server's own that a
+	// browser may call the server from. A request with another Origin is
+	// refused with 403 Forbidden; requests without one (clients other than
+	// browsers) are not affected.
+	AllowedOrigins []string
+	// Stateless serves every request in a session of its own: no session
+	// IDs, and no notifications outside a request's response.
+	Stateless bool
+	// JSONResponse answers POST requests with application/json rather than
+	// an event stream.
+	JSONResponse bool
+	// SessionTimeout closes sessions idle for this long; zero means never.
+	SessionTimeout time.Duration
+	// ShutdownTimeout bounds how long Serve waits for requests in flight
+	// when its context ends; zero means DefaultShutdownTimeout.
+	ShutdownTimeout time.Duration
+}
+
+// Handler returns the streamable HTTP handler of the server's MCP endpoint.
+// It refuses, with 403 Forbidden, a request that reaches a loopback address
+// with a Host that is not a loopback name (the SDK's protection against DNS
+// rebinding) and a browser request from an origin other than the server's
+// own or one in opts.AllowedOrigins (checked for every method, and again by
+// net/http's CrossOriginProtection, as the SDK recommends); it refuses a
+// body over opts.MaxRequestBytes with 413.
+func (s *Server) Handler(opts *HTTPOptions) (http.Handler, error) {
+	var o HTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxRequestBytes < 0 {
+		return nil, fmt.Errorf("mcp http handler: negative request size limit %d", o.MaxRequestBytes)
+	}
+	if o.MaxRequestBytes == 0 {
+		o.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	cop := http.NewCrossOriginProtection()
+	trusted := make(map[string]bool, len(o.AllowedOrigins))
+	for _, origin := range o.AllowedOrigins {
+		if err := cop.AddTrustedOrigin(origin); err != nil {
+			return nil, fmt.Errorf("mcp http handler: allowed origins: %w", err)
+		}
+		trusted[origin] = true
+	}
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, &mcp.StreamableHTTPOptions{
+		Stateless:           o.Stateless,
+		JSONResponse:        o.JSONResponse,
+		Logger:              s.log,
+		SessionTimeout:      o.SessionTimeout,
+		MaxRequestBodyBytes: o.MaxRequestBytes,
+	})
+	return &originGuard{next: sdk, cop: cop, trusted: trusted}, nil
+}
+
+// originGuard refuses browser requests from foreign origins.
+type originGuard struct {
+	next    http.Handler
+	cop     *http.CrossOriginProtection
+	trusted map[string]bool
+}
+
+// ServeHTTP checks the request's Origin, then serves it.
+func (g *originGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if origin := r.Header.Get("Origin"); origin != "" && !g.trusted[origin] && !sameOrigin(origin, r.Host) {
+		http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", origin), http.StatusForbidden)
+		return
+	}
+	if err := g.cop.Check(r); err != nil {
+		http.Error(w, "Forbidden: "+err.Error(), http.StatusForbidden)
+		return
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+// sameOrigin reports whether origin names the host the request was sent
+// to. The Host itself is vouched for by the DNS rebinding protection.
+func sameOrigin(origin, host string) bool {
+	u, err := url.Parse(origin)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Host == host
+}
+
+// Listen listens on addr over TCP; an addr without a host (":8080") or an
+// empty one (DefaultAddr) binds 127.0.0.1, so that the server is reachable
+// from this machine only unless addr names another interface explicitly
+// ("0.0.0.0:8080").
+func Listen(ctx context.Context, addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("mcp listen: %w", err)
+	}
+	if host == "" {
+		addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("mcp listen: %w", err)
+	}
+	return ln, nil
+}
+
+// ListenAndServe listens on addr as Listen does and serves as Serve does.
+func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOptions) error {
+	ln, err := Listen(ctx, addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, ln, opts)
+}
+
+// Serve serves the MCP endpoint at opts.Path over streamable HTTP on ln
+// until ctx ends, then shuts down gracefully: it stops accepting requests,
+// ends the standalone event streams, waits up to opts.ShutdownTimeout for
+// the requests in flight, and closes the server's HTTP sessions. It closes
+// ln. It returns nil after a shutdown that completed in time.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
+	var o HTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Path == "" {
+		o.Path = DefaultPath
+	}
+	if o.ShutdownTimeout <= 0 {
+		o.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	h, err := s.Handler(&o)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	// A GET request holds a session's event stream open for as long as the
+	// client wants: end those when the shutdown starts, while POST
+	// requests run to their end.
+	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
+	defer endStreams()
+	mux := http.NewServeMux()
+	mux.Handle(o.Path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			rctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			stop := context.AfterFunc(streams, cancel)
+			defer stop()
+			r = r.WithContext(rctx)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          nil,
+	}
+	srv.RegisterOnShutdown(endStreams)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("mcp http server: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	s.closeHTTPSessions()
+	if err != nil {
+		srv.Close()
+		return fmt.Errorf("mcp http server shutdown: %w", err)
+	}
+	return nil
+}
+
+// closeHTTPSessions closes the sessions that have a session ID: those of
+// stateful streamable HTTP (stdio and in-memory sessions have none).
+func (s *Server) closeHTTPSessions() {
+	for ss := range s.sdk.Sessions() {
+		if ss.ID() != "" {
+			ss.Close()
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// emptyInputSchema is published for a tool without an input schema: MCP
+// requires one, of type object.
+var emptyInputSchema = []byte(`{"type":"object"}`)
+
+// listing is the tools/list answer for one version of the tool set: the
+// tools' JSON, written once and served as is.
+type listing struct {
+	// version is Server.version when the listing was built.
+	version uint64
+	// tools is the slice Registry.Tools returned; the listing is current
+	// while Tools returns the same one.
+	tools []*tool.Spec
+	// pages holds the JSON array of each page of pageSize tools.
+	pages [][]byte
+	// elems holds each tool's JSON object, slices of pages.
+	elems [][]byte
+	// next holds the cursor that follows each page; "" after the last.
+	next []string
+	// scope is the cacheScope of the results.
+	scope string
+}
+
+// sameTools reports whether a and b are the same slice (not merely equal).
+func sameTools(a, b []*tool.Spec) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// current returns the listing of the registry's tools now, building it when
+// the last one is stale.
+func (s *Server) current() (*listing, error) {
+	v := s.version.Load()
+	tools := s.reg.Tools()
+	if l := s.listing.Load(); l != nil && l.version == v && sameTools(l.tools, tools) {
+		return l, nil
+	}
+	l, err := buildListing(tools, s.pageSize)
+	if err != nil {
+		return nil, err
+	}
+	l.version = v
+	l.scope = "public"
+	if s.cancel != nil {
+		// A changing tool set may be one person's: let no intermediary
+		// share it.
+		l.scope = "private"
+	}
+	s.listing.Store(l)
+	return l, nil
+}
+
+// buildListing writes the JSON of every tool, in pages of pageSize.
+func buildListing(tools []*tool.Spec, pageSize int) (*listing, error) {
+	n := len(tools)
+	npages := (n + pageSize - 1) / pageSize
+	if npages == 0 {
+		npages = 1 // one empty page
+	}
+	l := &listing{
+		tools: tools,
+		pages: make([][]byte, npages),
+		elems: make([][]byte, n),
+		next:  make([]string, npages),
+	}
+	e := codec.NewEncoder()
+	offsets := make([]int, 0, pageSize+1)
+	for p := range npages {
+		lo, hi := p*pageSize, min((p+1)*pageSize, n)
+		var page []byte
+		offsets = offsets[:0]
+		page = append(page, '[')
+		for i := lo; i < hi; i++ {
+			if i > lo {
+				page = append(page, ',')
+			}
+			if i > 0 && tools[i-1].Name >= tools[i].Name {
+				return nil, fmt.Errorf("list tools: tools not sorted by name: %q before %q", tools[i-1].Name, tools[i].Name)
+			}
+			e.Reset()
+			if err := encodeTool(e, tools[i]); err != nil {
+				return nil, err
+			}
+			offsets = append(offsets, len(page))
+			page = append(page, e.Bytes()...)
+		}
+		offsets = append(offsets, len(page)+1) // past the last ','
+		page = append(page, ']')
+		for j := range hi - lo {
+			l.elems[lo+j] = page[offsets[j] : offsets[j+1]-1 : offsets[j+1]-1]
+		}
+		l.pages[p] = page
+		if hi < n {
+			l.next[p] = encodeCursor(tools[hi-1].Name)
+		}
+	}
+	return l, nil
+}
+
+// encodeTool writes one tool as MCP lists it.
+func encodeTool(e *codec.Encoder, sp *tool.Spec) error {
+	if sp == nil {
+		return errors.New("list tools: nil spec")
+	}
+	in := sp.InputSchema
+	if len(in) == 0 {
+		in = emptyInputSchema
+	}
+	if t := bytes.TrimLeft(in, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return fmt.Errorf("list tools: tool %s: input schema is not a JSON object", sp.Name)
+	}
+	e.ObjectStart()
+	e.Key("name")
+	e.String(sp.Name)
+	if sp.Title != "" {
+		e.Key("title")
+		e.String(sp.Title)
+	}
+	if sp.Description != "" {
+		e.Key("description")
+		e.String(sp.Description)
+	}
+	e.Key("inputSchema")
+	e.JSON(in, nil)
+	if len(sp.OutputSchema) > 0 {
+		e.Key("outputSchema")
+		e.JSON(sp.OutputSchema, nil)
+	}
+	e.Key("annotations")
+	e.ObjectStart()
+	if sp.Title != "" {
+		// For clients of protocol versions before the top-level title.
+		e.Key("title")
+		e.String(sp.Title)
+	}
+	e.Key("readOnlyHint")
+	e.Bool(sp.ReadOnly)
+	e.Key("destructiveHint")
+	e.Bool(sp.Destructive)
+	e.Key("idempotentHint")
+	e.Bool(sp.Idempotent)
+	e.Key("openWorldHint")
+	e.Bool(sp.OpenWorld)
+	e.ObjectEnd()
+	e.ObjectEnd()
+	if err := e.Err(); err != nil {
+		return fmt.Errorf("list tools: tool %s: %w", sp.Name, err)
+	}
+	return nil
+}
+
+// encodeCursor returns the cursor of the page after the tool named last.
+func encodeCursor(last string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(last))
+}
+
+// decodeCursor returns the name of the tool a page starts after.
+func decodeCursor(cursor string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil || !utf8.Valid(b) {
+		return "", fmt.Errorf("invalid cursor %q", cursor)
+	}
+	return string(b), nil
+}
+
+// page returns the JSON array of the page starting after the tool named
+// after ("" for the first page) and the cursor of the next page.
+func (l *listing) page(after string, first bool, pageSize int) (tools []byte, next string) {
+	if first {
+		return l.pages[0], l.next[0]
+	}
+	// The cursor names the last tool of the previous page; when the tools
+	// changed since, the page starts after where that tool would be.
+	i := sort.Search(len(l.tools), func(i int) bool { return l.tools[i].Name > after })
+	if i%pageSize == 0 && i/pageSize < len(l.pages) {
+		return l.pages[i/pageSize], l.next[i/pageSize]
+	}
+	hi := min(i+pageSize, len(l.tools))
+	size := 2
+	for _, el := range l.elems[i:hi] {
+		size += len(el) + 1
+	}
+	buf := make([]byte, 0, size)
+	buf = append(buf, '[')
+	for j, el := range l.elems[i:hi] {
+		if j > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, el...)
+	}
+	buf = append(buf, ']')
+	if hi < len(l.tools) {
+		next = encodeCursor(l.tools[hi-1].Name)
+	}
+	return buf, next
+}
+
+// list answers tools/list.
+func (s *Server) list(params *mcp.ListToolsParams) (mcp.Result, error) {
+	l, err := s.current()
+	if err != nil {
+		s.log.Error("mcp server: tools/list failed", "error", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server cannot list its tools"}
+	}
+	var after string
+	first := params == nil || params.Cursor == ""
+	if !first {
+		if after, err = decodeCursor(params.Cursor); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+	}
+	res := &listResult{}
+	res.tools, res.NextCursor = l.page(after, first, s.pageSize)
+	res.CacheScope = l.scope
+	return res, nil
+}
+
+// listResult is a tools/list result whose tools are JSON written
+// beforehand. The SDK may set the embedded result's other fields (_meta,
+// resultType) after the middleware returns; MarshalJSON writes them as the
+// SDK would and splices the tools in.
+type listResult struct {
+	mcp.ListToolsResult
+	tools []byte
+}
+
+// emptyToolsTail ends the JSON of a ListToolsResult without tools: Tools is
+// its last field.
+var emptyToolsTail = []byte(`"tools":[]}`)
+
+// MarshalJSON writes the result with the tools spliced in.
+func (r *listResult) MarshalJSON() ([]byte, error) {
+	head := r.ListToolsResult
+	head.Tools = []*mcp.Tool{}
+	b, err := json.Marshal(&head)
+	if err != nil {
+		return nil, fmt.Errorf("marshal tools/list result: %w", err)
+	}
+	if !bytes.HasSuffix(b, emptyToolsTail) {
+		return nil, fmt.Errorf("marshal tools/list result: unexpected layout %s", b)
+	}
+	b = b[:len(b)-len(`[]}`)]
+	out := make([]byte, 0, len(b)+len(r.tools)+1)
+	out = append(out, b...)
+	out = append(out, r.tools...)
+	return append(out, '}'), nil
+}

@@ -1,0 +1,203 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// DefaultPageSize is the number of tools in a tools/list page when
+// Options.PageSize is zero: the SDK's default page size.
+const DefaultPageSize = mcp.DefaultPageSize
+
+// Method names the server answers itself.
+const (
+	methodListTools = "tools/list"
+	methodCallTool  = "tools/call"
+)
+
+// changeMarker is the name of the one tool registered with the SDK. It is
+// never listed or called (tools/list and tools/call are answered before
+// the SDK's handlers); re-adding it is how the server has the SDK send
+// notifications/tools/list_changed, which the SDK offers no other way to
+// send.
+const changeMarker = "toolgen_tools_changed"
+
+// Source is a Registry whose offered tools can change: a palette that
+// follows a conversation, say, or a service whose tools come and go. A
+// Server serving a Source declares the listChanged capability and tells
+// its clients when the tools change.
+type Source interface {
+	tool.Registry
+	// Subscribe arranges for changed to be called after every change of
+	// the offered tools (what Tools returns, or a spec in it), until the
+	// returned cancel function is called. changed may be called from any
+	// goroutine, also concurrently; it does not block. cancel may be called
+	// more than once.
+	//
+	// After a change, Tools must return a different slice: a Server keeps
+	// its tools/list bytes for as long as Tools returns the same one.
+	Subscribe(changed func()) (cancel func())
+}
+
+// Options configures a Server. The zero value is usable.
+type Options struct {
+	// Name identifies the server to clients (serverInfo.name); empty means
+	// "toolgen".
+	Name string
+	// Title is the server's display name (serverInfo.title), if any.
+	Title string
+	// Version is the server's version (serverInfo.version); empty means
+	// "devel".
+	Version string
+	// Instructions tells clients how to use the server, if anything.
+	Instructions string
+	// PageSize is the largest number of tools in one tools/list page; zero
+	// means DefaultPageSize.
+	PageSize int
+	// Logger receives the cause of every failed call (tool.Error.Cause,
+	// which never reaches the client) and the SDK's own log; nil discards.
+	Logger *slog.Logger
+	// KeepAlive, when positive, pings every session at this interval and
+	// closes a session whose client stops answering.
+	KeepAlive time.Duration
+}
+
+// Server serves a tool.Registry over MCP. Create it with New; it is safe
+// for concurrent use and may serve any number of sessions at once, over
+// Run (stdio, in-memory or any other mcp.Transport), Handler or
+// ListenAndServe.
+type Server struct {
+	reg      tool.Registry
+	sdk      *mcp.Server
+	log      *slog.Logger
+	pageSize int
+
+	// version counts the changes a Source reported; a listing built at
+	// another version is stale.
+	version atomic.Uint64
+	// listing is the last tools/list snapshot, built on first use.
+	listing atomic.Pointer[listing]
+
+	closeOnce sync.Once
+	cancel    func() // ends the Source subscription; nil for a Registry
+}
+
+// New returns a Server serving reg. When reg is a Source, the server
+// subscribes to its changes until Close.
+func New(reg tool.Registry, opts *Options) (*Server, error) {
+	if reg == nil {
+		return nil, errors.New("new mcp server: nil registry")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.PageSize < 0 {
+		return nil, fmt.Errorf("new mcp server: negative page size %d", o.PageSize)
+	}
+	if o.PageSize == 0 {
+		o.PageSize = DefaultPageSize
+	}
+	if o.Name == "" {
+		o.Name = "toolgen"
+	}
+	if o.Version == "" {
+		o.Version = "devel"
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	src, changing := reg.(Source)
+	s := &Server{reg: reg, log: o.Logger, pageSize: o.PageSize}
+	s.sdk = mcp.NewServer(
+		&mcp.Implementation{Name: o.Name, Title: o.Title, Version: o.Version},
+		&mcp.ServerOptions{
+			Instructions: o.Instructions,
+			Logger:       o.Logger,
+			KeepAlive:    o.KeepAlive,
+			PageSize:     o.PageSize,
+			// Only the tools capability: the registry is all this server
+			// offers.
+			Capabilities: &mcp.ServerCapabilities{
+				Tools: &mcp.ToolCapabilities{ListChanged: changing},
+			},
+		})
+	s.sdk.AddReceivingMiddleware(s.middleware)
+	if changing {
+		s.cancel = src.Subscribe(s.changed)
+	}
+	return s, nil
+}
+
+// SDK returns the underlying SDK server, to connect transports of one's
+// own or add prompts and resources. Tools added to it are not served:
+// tools/list and tools/call answer from the registry.
+func (s *Server) SDK() *mcp.Server { return s.sdk }
+
+// Run serves one session over t (&mcp.StdioTransport{} for stdio) until
+// the client disconnects or ctx ends; it returns ctx's error in the
+// latter case.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	if err := s.sdk.Run(ctx, t); err != nil {
+		return fmt.Errorf("mcp server: %w", err)
+	}
+	return nil
+}
+
+// Close ends the subscription to a Source's changes. Sessions are not
+// closed: Run and ListenAndServe end theirs when their context ends.
+// Close is idempotent.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		if s.cancel != nil {
+			s.cancel()
+		}
+	})
+	return nil
+}
+
+// changed is a Source's change callback: it makes the next listing be
+// rebuilt and has the SDK notify every session (debounced, so that a
+// burst of changes sends one notification).
+func (s *Server) changed() {
+	s.version.Add(1)
+	s.sdk.AddTool(&mcp.Tool{
+		Name:        changeMarker,
+		Description: "Never listed or called; re-added to announce a change of the tool list.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+	}, markerHandler)
+}
+
+// markerHandler would answer calls of the change marker, were they not
+// answered by the middleware first.
+func markerHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, errors.New("mcpserver: the change marker is not a tool")
+}
+
+// middleware answers tools/list and tools/call from the registry and hands
+// every other method to the SDK.
+func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case methodListTools:
+			if r, ok := req.(*mcp.ListToolsRequest); ok {
+				return s.list(r.Params)
+			}
+		case methodCallTool:
+			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+				return s.call(ctx, r.Params.Name, r.Params.Arguments)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
