@@ -1,0 +1,109 @@
+// Package provider projects tool specs onto the tool definitions that model
+// providers' APIs take: OpenAI (Chat Completions function tools and
+// Responses function tools), Anthropic (Messages tools) and Gemini
+// (function declarations). Each projection is pure and deterministic: it
+// reads a *tool.Spec (name, description, input schema bytes), edits the
+// schema as an ordered JSON tree (schema.Node, never a Go map) and returns
+// the definition as exact compact bytes, so that a prompt cache keyed on
+// the tools prefix keeps hitting across processes and releases.
+//
+// toolgen calls the projection functions (OpenAIChat, OpenAIResponses,
+// Anthropic, Gemini) at generation time to list the results in tools.json;
+// at run time NewSet computes every definition of a registry once and
+// serves each provider's whole tools array as precomputed bytes. The
+// subpackages openaitools, anthropictools and geminitools hand those bytes
+// to the official Go SDKs; this package imports none of them.
+//
+// # OpenAI
+//
+// A definition is
+//
+//	{"type":"function","function":{"name":N,"description":D,"parameters":P,"strict":S}}  // Chat Completions
+//	{"type":"function","name":N,"description":D,"parameters":P,"strict":S}                // Responses
+//
+// with "strict" always written (the Responses API defaults it to true).
+// Strict mode constrains sampling to the schema, but only accepts a subset
+// of JSON Schema. The projection rewrites the input schema into that subset
+// when it can, and then sets "strict":true:
+//
+//   - every object lists all its properties in "required"; a property that
+//     was optional becomes nullable ("type":["string","null"] for a scalar,
+//     {"anyOf":[S,{"type":"null"}]} otherwise, null added to an "enum"), and
+//     toolgen's decoders treat null on an optional property as absent, so
+//     the arguments decode into the same Go values;
+//   - every object has "additionalProperties":false;
+//   - a "$ref" with sibling keywords is replaced by the definition it names,
+//     merged with the siblings (strict mode refuses siblings next to $ref);
+//     a bare "$ref" stays, so recursive types still work;
+//   - invopop's nullable form {"oneOf":[S,{"type":"null"}]} becomes anyOf;
+//   - only the keywords strict mode documents are kept: type, properties,
+//     required, additionalProperties, items, enum, const, anyOf, $ref,
+//     $defs, description, title, pattern, format (date-time, time, date,
+//     duration, email, hostname, ipv4, ipv6, uuid), minimum, maximum,
+//     exclusiveMinimum, exclusiveMaximum, multipleOf, minItems, maxItems.
+//     Other annotations and assertions (default, examples, minLength,
+//     maxLength, uniqueItems, contentEncoding, other formats...) are left
+//     out and listed in Projection.Dropped: the generated decoder still
+//     enforces every one of them, so a call that breaks one gets the usual
+//     correctable error.
+//
+// A schema that cannot be written in the subset keeps its input schema, as
+// is, with "strict":false and Projection.Reason saying why: a map (an
+// object whose additionalProperties is a schema), a value that accepts any
+// JSON (no type), a type union other than T-or-null, oneOf, allOf, not,
+// conditionals, tuples, pattern properties, or a schema over strict mode's
+// size limits (5000 properties, 10 levels of nested objects, 1000 enum
+// values, 120,000 characters of names and enum values, 15,000 characters
+// for an enum of more than 250 values).
+//
+// # Anthropic
+//
+// A definition is {"name":N,"description":D,"input_schema":S} with the
+// input schema exactly as toolgen published it: the Messages API takes
+// JSON Schema draft 2020-12 as is, as long as the root is an object schema
+// without anyOf, oneOf or allOf at the top level.
+//
+// # Gemini
+//
+// A definition is a function declaration with its members in byte order,
+// as the Go SDK (google.golang.org/genai) writes them:
+//
+//	{"description":D,"name":N,"parameters":P}            // the OpenAPI subset
+//	{"description":D,"name":N,"parametersJsonSchema":P}  // the fallback
+//
+// Gemini offers two fields. "parameters" takes the OpenAPI 3.0 Schema
+// subset: one upper-case type ("STRING", "OBJECT"...), "nullable" instead
+// of type unions, string-only enums, no $ref, $defs or
+// additionalProperties. "parametersJsonSchema" takes JSON Schema but is
+// newer, and not every model and endpoint honours it. So the projection
+// uses "parameters" whenever the input schema translates into the subset
+// without changing its structure, because every Gemini model and both
+// backends (the Gemini API and Vertex AI) accept it: $refs are inlined,
+// T-or-null becomes T with "nullable":true, "examples" gives "example",
+// "propertyOrdering" records the declared order of the properties (the
+// SDK sends properties as a map, so in byte order), and keywords outside
+// the subset (additionalProperties:false, uniqueItems, exclusiveMinimum,
+// multipleOf, contentEncoding, formats other than date-time, enum, int32,
+// int64, float and double...) are left out and listed in
+// Projection.Dropped; the decoder still enforces them.
+//
+// The fallback rule: the projection uses "parametersJsonSchema" — the input
+// schema with "propertyOrdering" added to each object with properties —
+// and says why in Projection.Reason when the structure cannot be written in
+// the subset: a recursive type (inlining would never end), a map, a value
+// that accepts any JSON, a type union other than T-or-null, an enum or
+// const of non-strings, oneOf, allOf, not, conditionals, tuples, pattern
+// properties.
+//
+// In both forms members are sorted byte-wise at every level and numbers are
+// written as float64 values in encoding/json's format: the SDK turns every
+// request into a map[string]any before sending it, so these are exactly
+// the bytes it sends, and they stay stable.
+//
+// # Names
+//
+// Every provider checks the tool's name: OpenAI and Anthropic take
+// ^[a-zA-Z0-9_-]{1,64}$, Gemini ^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$. A name
+// outside the pattern, or an input schema that is not a JSON object schema,
+// is an *Error: no definition can be sent at all.
+package provider
