@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,7 +72,7 @@ func (s *Server) failure(ctx context.Context, name string, err error) (mcp.Resul
 	}
 	attrs := []slog.Attr{slog.String("tool", name), slog.String("code", te.Code.String())}
 	if te.Cause != nil {
-		attrs = append(attrs, slog.String("cause", te.Cause.Error()))
+		attrs = append(attrs, slog.String("cause", causeText(te.Cause)))
 	}
 	s.log.LogAttrs(ctx, level, "mcp server: tool call failed", attrs...)
 	return errorResult(te.Error()), nil
@@ -80,4 +81,17 @@ func (s *Server) failure(ctx context.Context, name string, err error) (mcp.Resul
 // errorResult is a tool result with isError set and msg as its text.
 func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
+}
+
+// causeText returns err's message followed by those of the errors it wraps
+// that its message does not already contain (a *tool.ModelError's message
+// is the model's, its cause is not in it).
+func causeText(err error) string {
+	text := err.Error()
+	for u := errors.Unwrap(err); u != nil; u = errors.Unwrap(u) {
+		if m := u.Error(); !strings.Contains(text, m) {
+			text += " (cause: " + m + ")"
+		}
+	}
+	return text
 }
