@@ -1,0 +1,380 @@
+// Command synth writes the synthetic module the catalog benchmarks use: a
+// Go module of annotated tools (1,000 by default, across 20 packages), a
+// program that builds their registry and lists it, an empty program to
+// compare its start-up with, a program with an empty registry to measure
+// the binary size per tool, and benchmarks of listing the catalog. The
+// module is written to a directory of the caller's choosing (a temporary
+// one in scripts/catalog.sh) and never committed.
+//
+// Usage:
+//
+//	go run ./scripts/synth -out DIR -repo PATH [-packages 20] [-tools 50]
+//
+// PATH is the toolgen repository, which the module's go.mod replaces
+// github.com/toolgen-go/toolgen with. Run toolgen in DIR afterwards:
+//
+//	go run github.com/toolgen-go/toolgen/cmd/toolgen -out generated ./tools/...
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"go/format"
+	"os"
+	"path/filepath"
+	"text/template"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "synth:", err)
+		os.Exit(1)
+	}
+}
+
+// config is what the flags say.
+type config struct {
+	out, repo        string
+	packages, perPkg int
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
+	var c config
+	fs.StringVar(&c.out, "out", "", "output `directory` (created; must be empty or absent)")
+	fs.StringVar(&c.repo, "repo", "", "`path` of the toolgen repository")
+	fs.IntVar(&c.packages, "packages", 20, "number of tool packages")
+	fs.IntVar(&c.perPkg, "tools", 50, "tools per package")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if c.out == "" || c.repo == "" {
+		return errors.New("-out and -repo are required")
+	}
+	if c.packages < 1 || c.perPkg < 1 {
+		return errors.New("-packages and -tools must be positive")
+	}
+	repo, err := filepath.Abs(c.repo)
+	if err != nil {
+		return err
+	}
+	c.repo = repo
+	return write(c)
+}
+
+// write writes every file of the module.
+func write(c config) error {
+	if entries, err := os.ReadDir(c.out); err == nil && len(entries) > 0 {
+		return fmt.Errorf("%s is not empty", c.out)
+	}
+	sum, err := os.ReadFile(filepath.Join(c.repo, "go.sum"))
+	if err != nil {
+		return fmt.Errorf("read the repository's go.sum: %w", err)
+	}
+	files := map[string][]byte{
+		"go.mod": fmt.Appendf(nil, goMod, c.repo),
+		"go.sum": sum,
+	}
+	type pkgData struct {
+		Pkg   string
+		Index int
+		Tools []int
+	}
+	var pkgs []pkgData
+	for p := range c.packages {
+		d := pkgData{Pkg: fmt.Sprintf("p%02d", p), Index: p}
+		for t := range c.perPkg {
+			d.Tools = append(d.Tools, t)
+		}
+		pkgs = append(pkgs, d)
+	}
+	for _, d := range pkgs {
+		src, err := render(toolsTemplate, d)
+		if err != nil {
+			return err
+		}
+		files[filepath.Join("tools", d.Pkg, "tools.go")] = src
+	}
+	for name, tmpl := range map[string]*template.Template{
+		"cmd/list/main.go":          listTemplate,
+		"cmd/empty/main.go":         emptyTemplate,
+		"cmd/none/main.go":          noneTemplate,
+		"generated/catalog_test.go": catalogTestTemplate,
+		"tools/doc.go":              docTemplate,
+	} {
+		src, err := render(tmpl, struct {
+			config
+			Total int
+			Last  string
+		}{c, c.packages * c.perPkg, fmt.Sprintf("p%02d_t%03d", c.packages-1, c.perPkg-1)})
+		if err != nil {
+			return err
+		}
+		files[name] = src
+	}
+	for name, data := range files {
+		path := filepath.Join(c.out, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// render executes tmpl with data and gofmts Go source.
+func render(tmpl *template.Template, data any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, data); err != nil {
+		return nil, fmt.Errorf("template %s: %w", tmpl.Name(), err)
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("template %s: gofmt: %w\n%s", tmpl.Name(), err, b.Bytes())
+	}
+	return src, nil
+}
+
+const goMod = `module example.com/synth
+
+go 1.26.0
+
+require github.com/toolgen-go/toolgen v0.0.0
+
+replace github.com/toolgen-go/toolgen => %s
+
+tool github.com/toolgen-go/toolgen/cmd/toolgen
+`
+
+var docTemplate = template.Must(template.New("doc").Parse(`// Package tools holds the synthetic tool packages.
+package tools
+`))
+
+// toolsTemplate is one package of tools: each tool has an input of five
+// constrained fields and a structured output.
+var toolsTemplate = template.Must(template.New("tools").Parse(`// Package {{.Pkg}} is synthetic tool package {{.Index}}.
+package {{.Pkg}}
+
+import (
+	"context"
+	"time"
+)
+{{range .Tools}}
+// Looks up records of kind {{$.Pkg}}-{{.}} matching a query, newest first,
+// and returns their IDs and how many matched.
+//
+//tool:name {{$.Pkg}}_t{{printf "%03d" .}}
+//tool:readonly
+//tool:title Tool {{.}} of {{$.Pkg}}
+type T{{printf "%03d" .}} struct{}
+
+// In{{printf "%03d" .}} holds the arguments of {{$.Pkg}}_t{{printf "%03d" .}}.
+type In{{printf "%03d" .}} struct {
+	// Words to look for.
+	Query string ` + "`" + `json:"query" jsonschema:"minLength=1,maxLength=200"` + "`" + `
+	// How many records to return.
+	Limit int ` + "`" + `json:"limit,omitempty" jsonschema:"minimum=1,maximum=100"` + "`" + `
+	// Order of the results.
+	Sort string ` + "`" + `json:"sort,omitempty" jsonschema:"enum=newest,enum=oldest"` + "`" + `
+	// Only records carrying these tags.
+	Tags []string ` + "`" + `json:"tags,omitempty" jsonschema:"maxItems=10,uniqueItems=true"` + "`" + `
+	// Only records changed since then.
+	Since *time.Time ` + "`" + `json:"since,omitempty"` + "`" + `
+}
+
+// Out{{printf "%03d" .}} is the result of {{$.Pkg}}_t{{printf "%03d" .}}.
+type Out{{printf "%03d" .}} struct {
+	// The matching records' IDs.
+	IDs []string ` + "`" + `json:"ids"` + "`" + `
+	// How many records match in all.
+	Total int ` + "`" + `json:"total"` + "`" + `
+}
+
+// Call answers with no records.
+func (T{{printf "%03d" .}}) Call(ctx context.Context, in In{{printf "%03d" .}}) (Out{{printf "%03d" .}}, error) {
+	return Out{{printf "%03d" .}}{IDs: []string{}}, nil
+}
+{{end}}`))
+
+// listTemplate builds the registry and lists it: the program whose start-up
+// the catalog measurement compares with an empty program.
+var listTemplate = template.Must(template.New("list").Parse(`// Command list builds the synthetic registry and prints how many tools it
+// lists and the size of their input schemas.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/synth/generated"
+)
+
+func main() {
+	reg, err := generated.New(generated.Tools{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	n := 0
+	for _, sp := range reg.Tools() {
+		n += len(sp.InputSchema)
+	}
+	fmt.Println(len(reg.Tools()), n)
+}
+`))
+
+// emptyTemplate is the empty Go program of the start-up comparison.
+var emptyTemplate = template.Must(template.New("empty").Parse(`// Command empty does nothing: the start-up baseline.
+package main
+
+func main() {}
+`))
+
+// noneTemplate links the runtime with an empty registry and prints as list
+// does: the size baseline for the binary size per tool.
+var noneTemplate = template.Must(template.New("none").Parse(`// Command none builds an empty registry and prints as list does: the
+// binary-size baseline.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+func main() {
+	reg, err := tool.NewStatic(nil, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+		return 0, nil
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	n := 0
+	for _, sp := range reg.Tools() {
+		n += len(sp.InputSchema)
+	}
+	fmt.Println(len(reg.Tools()), n)
+}
+`))
+
+// catalogTestTemplate benchmarks listing the catalog.
+var catalogTestTemplate = template.Must(template.New("catalog").Parse(`package generated
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// listed is one tool as a tools/list answer carries it.
+type listed struct {
+	Name        string          ` + "`" + `json:"name"` + "`" + `
+	Title       string          ` + "`" + `json:"title,omitempty"` + "`" + `
+	Description string          ` + "`" + `json:"description"` + "`" + `
+	InputSchema json.RawMessage ` + "`" + `json:"inputSchema"` + "`" + `
+}
+
+// list returns the catalog as a tools/list answer would carry it.
+func list(specs []*tool.Spec) []listed {
+	out := make([]listed, len(specs))
+	for i, sp := range specs {
+		out[i] = listed{Name: sp.Name, Title: sp.Title, Description: sp.Description, InputSchema: sp.InputSchema}
+	}
+	return out
+}
+
+func registry(b *testing.B) *tool.Static {
+	b.Helper()
+	reg, err := New(Tools{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n := len(reg.Tools()); n != {{.Total}} {
+		b.Fatalf("%d tools, want {{.Total}}", n)
+	}
+	return reg
+}
+
+var (
+	sinkSpecs []*tool.Spec
+	sinkBytes []byte
+)
+
+// BenchmarkNew measures building the registry: what a program pays at
+// start-up.
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		reg, err := New(Tools{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkSpecs = reg.Tools()
+	}
+}
+
+// BenchmarkTools measures Static.Tools, the catalog as specs.
+func BenchmarkTools(b *testing.B) {
+	reg := registry(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkSpecs = reg.Tools()
+	}
+}
+
+// BenchmarkListMarshal measures encoding the tools list with encoding/json
+// on every turn.
+func BenchmarkListMarshal(b *testing.B) {
+	reg := registry(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		data, err := json.Marshal(list(reg.Tools()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkBytes = data
+	}
+}
+
+// BenchmarkListPrecomputed measures serving the tools list from bytes
+// encoded once: a copy into a reused buffer.
+func BenchmarkListPrecomputed(b *testing.B) {
+	reg := registry(b)
+	pre, err := json.Marshal(list(reg.Tools()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := make([]byte, 0, len(pre))
+	b.SetBytes(int64(len(pre)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = append(buf[:0], pre...)
+	}
+	sinkBytes = buf
+}
+
+// BenchmarkCall measures one call through the 1,000-tool registry.
+func BenchmarkCall(b *testing.B) {
+	reg := registry(b)
+	ctx := context.Background()
+	args := []byte(` + "`" + `{"query":"paper clips","limit":5,"tags":["a","b"]}` + "`" + `)
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := reg.Call(ctx, "{{.Last}}", args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkBytes = res.Content
+	}
+}
+`))
