@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/examples/demo"
+)
+
+// waitLimit turns a hang into a failure.
+const waitLimit = 60 * time.Second
+
+// newClient returns an MCP client for the tests.
+func newClient() *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "example-test", Version: "1"}, nil)
+}
+
+// exercise lists the tools and makes a good and a bad call.
+func exercise(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	reg, err := demo.Registry()
+	require.NoError(t, err)
+	res, err := cs.ListTools(t.Context(), nil)
+	require.NoError(t, err)
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	var want []string
+	for _, sp := range reg.Tools() {
+		want = append(want, sp.Name)
+	}
+	assert.Equal(t, want, names)
+
+	good, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "notes_search", Arguments: map[string]any{"query": "go"}})
+	require.NoError(t, err)
+	assert.False(t, good.IsError)
+	assert.NotNil(t, good.StructuredContent)
+
+	bad, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "notes_search", Arguments: map[string]any{"limit": 500}})
+	require.NoError(t, err)
+	assert.True(t, bad.IsError)
+	require.Len(t, bad.Content, 1)
+	assert.Contains(t, bad.Content[0].(*mcp.TextContent).Text, "/query")
+}
+
+func TestStdio(t *testing.T) {
+	t.Parallel()
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(t.Context(), nil, serverIn, serverOut, io.Discard)
+		serverOut.Close()
+	}()
+	cs, err := newClient().Connect(t.Context(), &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	require.NoError(t, err)
+	exercise(t, cs)
+	require.NoError(t, cs.Close()) // closes stdin: the server's session ends
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(waitLimit):
+		t.Fatal("the server did not stop when the client left")
+	}
+}
+
+// lineWriter hands each line written to it to a channel.
+type lineWriter struct {
+	mu    sync.Mutex
+	buf   []byte
+	lines chan string
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		select {
+		case w.lines <- string(w.buf[:i]):
+		default: // nobody listens any more
+		}
+		w.buf = w.buf[i+1:]
+	}
+}
+
+// servingURL matches the line that announces the endpoint.
+var servingURL = regexp.MustCompile(`serving \d+ tools at (http://\S+)`)
+
+// awaitURL returns the endpoint announced on lines.
+func awaitURL(t *testing.T, lines <-chan string) string {
+	t.Helper()
+	timeout := time.After(waitLimit)
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatal("the server ended before announcing its endpoint")
+			}
+			if m := servingURL.FindStringSubmatch(line); m != nil {
+				return m[1]
+			}
+		case <-timeout:
+			t.Fatal("the server did not announce its endpoint")
+		}
+	}
+}
+
+func TestHTTP(t *testing.T) {
+	t.Parallel()
+	ctx, stop := context.WithCancel(t.Context())
+	defer stop()
+	stderr := &lineWriter{lines: make(chan string, 64)}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"-http", "127.0.0.1:0"}, nil, io.Discard, stderr) }()
+	url := awaitURL(t, stderr.lines)
+	assert.Regexp(t, `^http://127\.0\.0\.1:\d+/mcp$`, url)
+
+	cs, err := newClient().Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	exercise(t, cs)
+
+	stop()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(waitLimit):
+		t.Fatal("the server did not shut down")
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"-nope"}, {"extra"}, {"-http", "no-port"}} {
+		assert.Error(t, run(t.Context(), args, nil, io.Discard, io.Discard), "%q", args)
+	}
+}
+
+// TestSignals builds the command and stops it with SIGTERM and SIGINT
+// while a client is connected over HTTP: it must exit 0.
+func TestSignals(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM on Windows")
+	}
+	bin := filepath.Join(t.TempDir(), "mcpserver")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.CommandContext(t.Context(), bin, "-http", "127.0.0.1:0")
+			stderr, err := cmd.StderrPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			lines := make(chan string, 64)
+			go func() {
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			url := awaitURL(t, lines)
+			cs, err := newClient().Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+			require.NoError(t, err)
+			defer cs.Close()
+			_, err = cs.ListTools(t.Context(), nil)
+			require.NoError(t, err)
+
+			require.NoError(t, cmd.Process.Signal(sig))
+			var rest []string
+			for line := range lines {
+				rest = append(rest, line)
+			}
+			require.NoError(t, cmd.Wait(), "stderr: %q", rest)
+			assert.Contains(t, rest, "mcpserver: shut down")
+		})
+	}
+}
