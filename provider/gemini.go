@@ -61,7 +61,7 @@ func Gemini(spec *tool.Spec) (Projection, error) {
 	if len(gp.reasons) > 0 {
 		addPropertyOrdering(root)
 		params = root
-		p = Projection{Form: FormJSONSchema, Reason: "parametersJsonSchema: " + strings.Join(gp.reasons, "; ")}
+		p = Projection{Form: FormJSONSchema, Reason: strings.Join(gp.reasons, "; ")}
 	}
 	def := object(
 		schema.Member{Key: "description", Value: description(spec)},
@@ -149,6 +149,12 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 			out.Members = append(out.Members, schema.Member{Key: "nullable", Value: boolean(true)})
 		}
 	}
+	// bad: a keyword of this very schema failed; say nothing more about it.
+	bad := false
+	failHere := func(ptr, format string, args ...any) {
+		bad = true
+		g.fail(ptr, format, args...)
+	}
 	for _, m := range n.Members {
 		at := pointer(ptr, m.Key)
 		v := m.Value
@@ -156,7 +162,7 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 		case m.Key == "type":
 		case m.Key == "properties":
 			if v.Kind != schema.ObjectKind {
-				g.fail(at, "is not an object")
+				failHere(at, "is not an object")
 				continue
 			}
 			props := &schema.Node{Kind: schema.ObjectKind, Members: make([]schema.Member, 0, len(v.Members))}
@@ -178,19 +184,19 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 			case v.Kind == schema.BoolKind && !v.Bool:
 				g.dropped = append(g.dropped, at)
 			case v.Kind == schema.BoolKind:
-				g.fail(ptr, "accepts any property (additionalProperties true), which parameters cannot express")
+				failHere(ptr, "accepts any property (additionalProperties true), which parameters cannot express")
 			default:
-				g.fail(ptr, "is a map (additionalProperties is a schema), which parameters cannot express")
+				failHere(ptr, "is a map (additionalProperties is a schema), which parameters cannot express")
 			}
 		case m.Key == "items":
 			if v.Kind == schema.ArrayKind {
-				g.fail(at, "is a tuple, which parameters cannot express")
+				failHere(at, "is a tuple, which parameters cannot express")
 				continue
 			}
 			out.Members = append(out.Members, schema.Member{Key: "items", Value: g.schema(v, at, refs)})
 		case m.Key == "anyOf":
 			if v.Kind != schema.ArrayKind || len(v.Items) == 0 {
-				g.fail(at, "is not a non-empty array")
+				failHere(at, "is not a non-empty array")
 				continue
 			}
 			alt := &schema.Node{Kind: schema.ArrayKind, Items: make([]*schema.Node, len(v.Items))}
@@ -200,7 +206,7 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 			out.Members = append(out.Members, schema.Member{Key: "anyOf", Value: alt})
 		case m.Key == "enum":
 			if v.Kind != schema.ArrayKind || !allStrings(v.Items) {
-				g.fail(at, "has values that are not strings, which parameters cannot express (its enums are strings)")
+				failHere(at, "has values that are not strings, which parameters cannot express (its enums are strings)")
 				continue
 			}
 			if len(v.Items) > 0 {
@@ -208,7 +214,7 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 			}
 		case m.Key == "const":
 			if v.Kind != schema.StringKind {
-				g.fail(at, "is not a string, which parameters cannot express (its enums are strings)")
+				failHere(at, "is not a string, which parameters cannot express (its enums are strings)")
 				continue
 			}
 			out.Members = append(out.Members, schema.Member{Key: "enum", Value: &schema.Node{Kind: schema.ArrayKind, Items: []*schema.Node{v}}})
@@ -230,10 +236,13 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 			}
 			out.Members = append(out.Members, m)
 		case geminiUnsupported[m.Key]:
-			g.fail(ptr, "uses %s, which parameters cannot express", m.Key)
+			failHere(ptr, "uses %s, which parameters cannot express", m.Key)
 		default:
 			g.dropped = append(g.dropped, at)
 		}
+	}
+	if bad {
+		return out
 	}
 	if typ == "" {
 		switch {

@@ -105,7 +105,7 @@ func openAIParameters(spec *tool.Spec) (*schema.Node, Projection, error) {
 		if err != nil {
 			return nil, Projection{}, &Error{Provider: ProviderOpenAI, Tool: spec.Name, Msg: "invalid input schema", Err: err}
 		}
-		return orig, Projection{Reason: "not strict: " + strings.Join(sp.reasons, "; ")}, nil
+		return orig, Projection{Reason: strings.Join(sp.reasons, "; ")}, nil
 	}
 	return out, Projection{Strict: true, Dropped: sp.dropped}, nil
 }
@@ -148,6 +148,12 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 	var props *schema.Node
 	var required []string
 	hasAP, hasType, hasAlt := false, false, false // additionalProperties false, type, an alternative to type
+	// bad: a keyword of this very schema failed; say nothing more about it.
+	bad := false
+	failHere := func(ptr, format string, args ...any) {
+		bad = true
+		p.fail(ptr, format, args...)
+	}
 	for _, m := range n.Members {
 		at := pointer(ptr, m.Key)
 		switch {
@@ -155,7 +161,7 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 			hasType = true
 		case m.Key == "properties":
 			if m.Value.Kind != schema.ObjectKind {
-				p.fail(at, "is not an object")
+				failHere(at, "is not an object")
 				continue
 			}
 			props = m.Value
@@ -177,20 +183,20 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 			case m.Value.Kind == schema.BoolKind && !m.Value.Bool:
 				hasAP = true
 			case m.Value.Kind == schema.BoolKind:
-				p.fail(ptr, "accepts any property (additionalProperties true), which strict mode cannot express")
+				failHere(ptr, "accepts any property (additionalProperties true), which strict mode cannot express")
 			default:
-				p.fail(ptr, "is a map (additionalProperties is a schema), which strict mode cannot express")
+				failHere(ptr, "is a map (additionalProperties is a schema), which strict mode cannot express")
 			}
 		case m.Key == "items":
 			if m.Value.Kind == schema.ArrayKind {
-				p.fail(at, "is a tuple, which strict mode cannot express")
+				failHere(at, "is a tuple, which strict mode cannot express")
 				continue
 			}
 			m.Value = p.schema(m.Value, at)
 		case m.Key == "anyOf":
 			hasAlt = true
 			if m.Value.Kind != schema.ArrayKind || len(m.Value.Items) == 0 {
-				p.fail(at, "is not a non-empty array")
+				failHere(at, "is not a non-empty array")
 				continue
 			}
 			for i, it := range m.Value.Items {
@@ -199,7 +205,7 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 		case m.Key == "oneOf":
 			s := nullablePair(n, "oneOf")
 			if s == nil {
-				p.fail(ptr, "uses oneOf, which strict mode does not support")
+				failHere(ptr, "uses oneOf, which strict mode does not support")
 				continue
 			}
 			// S or null, exactly one: the same as anyOf, as S excludes null.
@@ -209,7 +215,7 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 			}}}
 		case m.Key == "$defs" || m.Key == "definitions":
 			if m.Value.Kind != schema.ObjectKind {
-				p.fail(at, "is not an object")
+				failHere(at, "is not an object")
 				continue
 			}
 			for i := range m.Value.Members {
@@ -226,13 +232,16 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 				hasAlt = true
 			}
 		case strictUnsupported[m.Key]:
-			p.fail(ptr, "uses %s, which strict mode does not support", m.Key)
+			failHere(ptr, "uses %s, which strict mode does not support", m.Key)
 			continue
 		default:
 			p.dropped = append(p.dropped, at)
 			continue
 		}
 		out.Members = append(out.Members, m)
+	}
+	if bad {
+		return out
 	}
 	if !hasType && !hasAlt {
 		if props == nil {
@@ -247,9 +256,7 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 	}
 	if props == nil {
 		if !hasAP {
-			if n.Get("additionalProperties") == nil {
-				p.fail(ptr, "accepts any object, which strict mode cannot express")
-			}
+			p.fail(ptr, "accepts any object, which strict mode cannot express")
 			return out
 		}
 		props = &schema.Node{Kind: schema.ObjectKind, Members: []schema.Member{}}
