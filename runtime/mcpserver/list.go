@@ -57,7 +57,7 @@ func (s *Server) current() (*listing, error) {
 	}
 	l.version = v
 	l.scope = "public"
-	if s.cancel != nil {
+	if s.changing {
 		// A changing tool set may be one person's: let no intermediary
 		// share it.
 		l.scope = "private"

@@ -145,7 +145,7 @@ func TestListLatestProtocolKeepsSDKFields(t *testing.T) {
 	assert.False(t, *res.Tools[2].Annotations.OpenWorldHint)
 }
 
-func TestListInvalidCursor(t *testing.T) {
+func TestListCursors(t *testing.T) {
 	t.Parallel()
 	srv, err := mcpserver.New(newStatic(t, listedTools()...), nil)
 	require.NoError(t, err)
@@ -158,6 +158,11 @@ func TestListInvalidCursor(t *testing.T) {
 	// The session survives.
 	_, err = c.call(t.Context(), "tools/list", `{}`)
 	assert.NoError(t, err)
+
+	// A cursor past the last tool (the tools changed since) lists nothing.
+	res, err := c.call(t.Context(), "tools/list", `{"cursor":"`+base64.RawURLEncoding.EncodeToString([]byte("zzz"))+`"}`)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"ttlMs":0,"cacheScope":"public","tools":[]}`, string(res))
 }
 
 func TestListCursorAcrossChange(t *testing.T) {

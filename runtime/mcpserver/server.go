@@ -44,8 +44,9 @@ type Source interface {
 	// goroutine, also concurrently; it does not block. cancel may be called
 	// more than once.
 	//
-	// After a change, Tools must return a different slice: a Server keeps
-	// its tools/list bytes for as long as Tools returns the same one.
+	// A Server writes its tools/list bytes again after each change it is
+	// told of, and whenever Tools returns another slice than the one they
+	// were written from.
 	Subscribe(changed func()) (cancel func())
 }
 
@@ -81,6 +82,7 @@ type Server struct {
 	sdk      *mcp.Server
 	log      *slog.Logger
 	pageSize int
+	changing bool // reg is a Source
 
 	// version counts the changes a Source reported; a listing built at
 	// another version is stale.
@@ -118,7 +120,7 @@ func New(reg tool.Registry, opts *Options) (*Server, error) {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	src, changing := reg.(Source)
-	s := &Server{reg: reg, log: o.Logger, pageSize: o.PageSize}
+	s := &Server{reg: reg, log: o.Logger, pageSize: o.PageSize, changing: changing}
 	s.sdk = mcp.NewServer(
 		&mcp.Implementation{Name: o.Name, Title: o.Title, Version: o.Version},
 		&mcp.ServerOptions{
