@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -169,6 +170,87 @@ func BenchmarkListTools(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			list(b, c)
+		}
+	})
+}
+
+// jsonrpcMarshal marshals a result as the SDK's JSON-RPC layer does.
+func jsonrpcMarshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return buf.Bytes(), err
+}
+
+// BenchmarkListToolsServerSide measures what the server itself does for one
+// tools/list of all the tools, without a transport: answering the request
+// and marshaling the result as the SDK's JSON-RPC layer does. For
+// "sdk-addtool-1000" that is marshaling a ListToolsResult of the tools as
+// Server.AddTool keeps them (raw schemas).
+func BenchmarkListToolsServerSide(b *testing.B) {
+	tools := newBenchTools()
+	b.Run("toolgen-1000", func(b *testing.B) {
+		srv, err := mcpserver.New(newStatic(b, tools...), nil)
+		require.NoError(b, err)
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := mcpserver.ListFirstPage(srv)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out, err := jsonrpcMarshal(res)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(out)))
+		}
+	})
+	b.Run("toolgen-1000-answer-only", func(b *testing.B) {
+		// The middleware's part alone: the answer and its MarshalJSON,
+		// without the SDK's validation and copy of the bytes.
+		srv, err := mcpserver.New(newStatic(b, tools...), nil)
+		require.NoError(b, err)
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := mcpserver.ListFirstPage(srv)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out, err := res.(json.Marshaler).MarshalJSON()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(out)))
+		}
+	})
+	b.Run("sdk-addtool-1000", func(b *testing.B) {
+		res := &mcp.ListToolsResult{}
+		res.CacheScope = "public"
+		for _, ft := range tools {
+			sp := ft.spec
+			destructive, openWorld := sp.Destructive, sp.OpenWorld
+			res.Tools = append(res.Tools, &mcp.Tool{
+				Name:        sp.Name,
+				Title:       sp.Title,
+				Description: sp.Description,
+				InputSchema: json.RawMessage(sp.InputSchema),
+				Annotations: &mcp.ToolAnnotations{
+					Title:           sp.Title,
+					ReadOnlyHint:    sp.ReadOnly,
+					DestructiveHint: &destructive,
+					IdempotentHint:  sp.Idempotent,
+					OpenWorldHint:   &openWorld,
+				},
+			})
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			out, err := jsonrpcMarshal(res)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(out)))
 		}
 	})
 }

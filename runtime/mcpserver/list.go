@@ -28,14 +28,24 @@ type listing struct {
 	// tools is the slice Registry.Tools returned; the listing is current
 	// while Tools returns the same one.
 	tools []*tool.Spec
-	// pages holds the JSON array of each page of pageSize tools.
-	pages [][]byte
-	// elems holds each tool's JSON object, slices of pages.
+	// pages holds each page of pageSize tools.
+	pages []page
+	// elems holds each tool's JSON object, slices of the pages.
 	elems [][]byte
-	// next holds the cursor that follows each page; "" after the last.
-	next []string
 	// scope is the cacheScope of the results.
 	scope string
+}
+
+// page is one page of a listing.
+type page struct {
+	// result is the whole tools/list result as the SDK writes it when it
+	// adds no field of its own (no _meta, no resultType): what the
+	// initialize-handshake protocol versions are served.
+	result []byte
+	// tools is the JSON array of the page's tools, a slice of result.
+	tools []byte
+	// next is the cursor of the next page; "" after the last.
+	next string
 }
 
 // sameTools reports whether a and b are the same slice (not merely equal).
@@ -51,23 +61,39 @@ func (s *Server) current() (*listing, error) {
 	if l := s.listing.Load(); l != nil && l.version == v && sameTools(l.tools, tools) {
 		return l, nil
 	}
-	l, err := buildListing(tools, s.pageSize)
+	scope := "public"
+	if s.changing {
+		// A changing tool set may be one person's: let no intermediary
+		// share it.
+		scope = "private"
+	}
+	l, err := buildListing(tools, s.pageSize, scope)
 	if err != nil {
 		return nil, err
 	}
 	l.version = v
-	l.scope = "public"
-	if s.changing {
-		// A changing tool set may be one person's: let no intermediary
-		// share it.
-		l.scope = "private"
-	}
 	s.listing.Store(l)
 	return l, nil
 }
 
-// buildListing writes the JSON of every tool, in pages of pageSize.
-func buildListing(tools []*tool.Spec, pageSize int) (*listing, error) {
+// resultHead returns the JSON of a tools/list result without its tools,
+// up to the tools' array: the SDK's layout, whatever fields it sets.
+func resultHead(res *mcp.ListToolsResult) ([]byte, error) {
+	head := *res
+	head.Tools = []*mcp.Tool{}
+	b, err := json.Marshal(&head)
+	if err != nil {
+		return nil, fmt.Errorf("marshal tools/list result: %w", err)
+	}
+	if !bytes.HasSuffix(b, emptyToolsTail) {
+		return nil, fmt.Errorf("marshal tools/list result: unexpected layout %s", b)
+	}
+	return b[:len(b)-len(`[]}`)], nil
+}
+
+// buildListing writes the JSON of every tool, in pages of pageSize whose
+// results have the given cacheScope.
+func buildListing(tools []*tool.Spec, pageSize int, scope string) (*listing, error) {
 	n := len(tools)
 	npages := (n + pageSize - 1) / pageSize
 	if npages == 0 {
@@ -75,20 +101,30 @@ func buildListing(tools []*tool.Spec, pageSize int) (*listing, error) {
 	}
 	l := &listing{
 		tools: tools,
-		pages: make([][]byte, npages),
+		pages: make([]page, npages),
 		elems: make([][]byte, n),
-		next:  make([]string, npages),
+		scope: scope,
 	}
 	e := codec.NewEncoder()
 	offsets := make([]int, 0, pageSize+1)
 	for p := range npages {
 		lo, hi := p*pageSize, min((p+1)*pageSize, n)
-		var page []byte
+		pg := &l.pages[p]
+		if hi < n {
+			pg.next = encodeCursor(tools[hi-1].Name)
+		}
+		var res mcp.ListToolsResult
+		res.CacheScope, res.NextCursor = scope, pg.next
+		buf, err := resultHead(&res)
+		if err != nil {
+			return nil, err
+		}
+		start := len(buf)
 		offsets = offsets[:0]
-		page = append(page, '[')
+		buf = append(buf, '[')
 		for i := lo; i < hi; i++ {
 			if i > lo {
-				page = append(page, ',')
+				buf = append(buf, ',')
 			}
 			if i > 0 && tools[i-1].Name >= tools[i].Name {
 				return nil, fmt.Errorf("list tools: tools not sorted by name: %q before %q", tools[i-1].Name, tools[i].Name)
@@ -97,18 +133,18 @@ func buildListing(tools []*tool.Spec, pageSize int) (*listing, error) {
 			if err := encodeTool(e, tools[i]); err != nil {
 				return nil, err
 			}
-			offsets = append(offsets, len(page))
-			page = append(page, e.Bytes()...)
+			offsets = append(offsets, len(buf))
+			buf = append(buf, e.Bytes()...)
 		}
-		offsets = append(offsets, len(page)+1) // past the last ','
-		page = append(page, ']')
+		offsets = append(offsets, len(buf)+1) // past the last ','
+		buf = append(buf, ']')
+		end := len(buf)
+		buf = append(buf, '}')
 		for j := range hi - lo {
-			l.elems[lo+j] = page[offsets[j] : offsets[j+1]-1 : offsets[j+1]-1]
+			l.elems[lo+j] = buf[offsets[j] : offsets[j+1]-1 : offsets[j+1]-1]
 		}
-		l.pages[p] = page
-		if hi < n {
-			l.next[p] = encodeCursor(tools[hi-1].Name)
-		}
+		pg.result = buf
+		pg.tools = buf[start:end:end]
 	}
 	return l, nil
 }
@@ -179,17 +215,18 @@ func decodeCursor(cursor string) (string, error) {
 	return string(b), nil
 }
 
-// page returns the JSON array of the page starting after the tool named
-// after ("" for the first page) and the cursor of the next page.
-func (l *listing) page(after string, first bool, pageSize int) (tools []byte, next string) {
+// page returns the page starting after the tool named after (first: the
+// first page): a precomputed one when the cursor falls on a page boundary,
+// else (the tools changed since the cursor was handed out) one written now.
+func (l *listing) page(after string, first bool, pageSize int) page {
 	if first {
-		return l.pages[0], l.next[0]
+		return l.pages[0]
 	}
 	// The cursor names the last tool of the previous page; when the tools
 	// changed since, the page starts after where that tool would be.
 	i := sort.Search(len(l.tools), func(i int) bool { return l.tools[i].Name > after })
 	if i%pageSize == 0 && i/pageSize < len(l.pages) {
-		return l.pages[i/pageSize], l.next[i/pageSize]
+		return l.pages[i/pageSize]
 	}
 	hi := min(i+pageSize, len(l.tools))
 	size := 2
@@ -205,10 +242,12 @@ func (l *listing) page(after string, first bool, pageSize int) (tools []byte, ne
 		buf = append(buf, el...)
 	}
 	buf = append(buf, ']')
+	var pg page
+	pg.tools = buf
 	if hi < len(l.tools) {
-		next = encodeCursor(l.tools[hi-1].Name)
+		pg.next = encodeCursor(l.tools[hi-1].Name)
 	}
-	return buf, next
+	return pg
 }
 
 // list answers tools/list.
@@ -225,8 +264,8 @@ func (s *Server) list(params *mcp.ListToolsParams) (mcp.Result, error) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
 	}
-	res := &listResult{}
-	res.tools, res.NextCursor = l.page(after, first, s.pageSize)
+	res := &listResult{page: l.page(after, first, s.pageSize)}
+	res.NextCursor = res.page.next
 	res.CacheScope = l.scope
 	return res, nil
 }
@@ -237,27 +276,27 @@ func (s *Server) list(params *mcp.ListToolsParams) (mcp.Result, error) {
 // SDK would and splices the tools in.
 type listResult struct {
 	mcp.ListToolsResult
-	tools []byte
+	page page
 }
 
 // emptyToolsTail ends the JSON of a ListToolsResult without tools: Tools is
 // its last field.
 var emptyToolsTail = []byte(`"tools":[]}`)
 
-// MarshalJSON writes the result with the tools spliced in.
+// MarshalJSON writes the result with the tools spliced in: the page's
+// precomputed result when the SDK added nothing to it, else the fields as
+// the SDK writes them followed by the page's tools.
 func (r *listResult) MarshalJSON() ([]byte, error) {
-	head := r.ListToolsResult
-	head.Tools = []*mcp.Tool{}
-	b, err := json.Marshal(&head)
+	head, err := resultHead(&r.ListToolsResult)
 	if err != nil {
-		return nil, fmt.Errorf("marshal tools/list result: %w", err)
+		return nil, err
 	}
-	if !bytes.HasSuffix(b, emptyToolsTail) {
-		return nil, fmt.Errorf("marshal tools/list result: unexpected layout %s", b)
+	pg := r.page
+	if pg.result != nil && len(pg.result) == len(head)+len(pg.tools)+1 && bytes.Equal(head, pg.result[:len(head)]) {
+		return pg.result, nil // shared: the caller only reads it
 	}
-	b = b[:len(b)-len(`[]}`)]
-	out := make([]byte, 0, len(b)+len(r.tools)+1)
-	out = append(out, b...)
-	out = append(out, r.tools...)
+	out := make([]byte, 0, len(head)+len(pg.tools)+1)
+	out = append(out, head...)
+	out = append(out, pg.tools...)
 	return append(out, '}'), nil
 }
