@@ -21,8 +21,14 @@ run: generate
 	$(GO) run ./examples/catalog
 
 ## test: vet, check-generated, and every test with the race detector
-test: lint check-generated
+## (the MCP interop tests need the pinned node packages: installed first)
+test: lint check-generated interop/node_modules
 	$(GO) test -race -count=1 ./...
+
+## interop/node_modules: the node packages of the MCP interop tests, from the lock file
+interop/node_modules: interop/package-lock.json
+	cd interop && npm ci --no-audit --no-fund
+	@touch interop/node_modules
 
 ## test-short: the fast tests only (no builds of generated code)
 test-short:
