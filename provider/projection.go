@@ -43,7 +43,10 @@ type Projection struct {
 	Reason string
 	// Dropped lists, as JSON Pointers into the tool's input schema, the
 	// keywords that the definition leaves out because the provider's subset
-	// lacks them. The generated decoder still enforces them.
+	// lacks them; the generated decoder still enforces them. A keyword of a
+	// definition that the projection inlines at a "$ref" is reported under
+	// the referring schema's pointer, as if the definition were written
+	// there.
 	Dropped []string
 }
 
