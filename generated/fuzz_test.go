@@ -57,7 +57,7 @@ import (
 
 // fuzzLimits are the limits of the fuzzed registry and decoders: small, so
 // that inputs over them are small too.
-var fuzzLimits = codec.Limits{MaxBytes: 4096, MaxDepth: 16}
+var fuzzLimits = codec.Limits{MaxBytes: 1024, MaxDepth: 16}
 
 // fuzzBases are valid arguments for every sample tool: the seeds, and the
 // material the bad-input seeds are made from.
@@ -258,12 +258,12 @@ func fuzzSeedsFor(t testing.TB, name string) [][]byte {
 	}
 	for _, base := range fuzzBases[name] {
 		add(base)
-		add(base[:len(base)-1])                         // truncated
-		add(base + " ")                                 // trailing space
-		add(`{"zz_unknown":1,` + base[1:])              // unknown property
-		add(`{"\xff":1,` + base[1:])                    // invalid UTF-8 in a name
-		add(`{"` + string(rune(0x7f)) + `":1}`)         // odd name
-		add(base + strings.Repeat(" ", 4097-len(base))) // too large (whitespace)
+		add(base[:len(base)-1])                                          // truncated
+		add(base + " ")                                                  // trailing space
+		add(`{"zz_unknown":1,` + base[1:])                               // unknown property
+		add(`{"\xff":1,` + base[1:])                                     // invalid UTF-8 in a name
+		add(`{"` + string(rune(0x7f)) + `":1}`)                          // odd name
+		add(base + strings.Repeat(" ", fuzzLimits.MaxBytes+1-len(base))) // too large (whitespace)
 		var members map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal([]byte(base), &members))
 		for k, v := range members {
