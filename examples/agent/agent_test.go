@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/examples/demo"
+	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/provider"
+	"github.com/toolgen-go/toolgen/provider/anthropictools"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/tools/notes"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/transcript.txt")
+
+// setup returns the demo registry (over store) and its definitions.
+func setup(t *testing.T, store *notes.Store) (*tool.Static, *provider.Set) {
+	t.Helper()
+	reg, err := generated.New(demo.Tools(store, demo.FixedClock(demoTime)))
+	require.NoError(t, err)
+	set, err := provider.NewSet(reg)
+	require.NoError(t, err)
+	return reg, set
+}
+
+// newAgent returns an agent on reg talking to the fake at url.
+func newAgent(url string, reg tool.Registry, tools []anthropic.ToolUnionParam) *agent {
+	return &agent{
+		client:    anthropic.NewClient(option.WithBaseURL(url), option.WithAPIKey("test-key"), option.WithMaxRetries(0)),
+		model:     anthropic.ModelClaudeSonnet4_5,
+		registry:  reg,
+		tools:     tools,
+		maxTokens: 512,
+		maxTurns:  10,
+	}
+}
+
+// startFake serves a fake of the script on 127.0.0.1.
+func startFake(t *testing.T, tools []byte) (*fake, string) {
+	t.Helper()
+	f := newFake(tools, demoPrompt, demoScript())
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return f, srv.URL
+}
+
+// TestScriptedExchange runs the agent through the real SDK against the
+// fake Messages API: a multi-turn exchange with a call whose bad arguments
+// the model corrects after reading the error, two calls in one turn, and a
+// propose tool that needs confirmation.
+func TestScriptedExchange(t *testing.T) {
+	t.Parallel()
+	reg, set := setup(t, notes.NewDemoStore())
+	f, url := startFake(t, set.Anthropic())
+	var live []event
+	a := newAgent(url, reg, anthropictools.Tools(set))
+	a.observe = func(e event) { live = append(live, e) }
+
+	events, err := a.run(context.Background(), demoPrompt)
+	require.NoError(t, err)
+	assert.True(t, f.done(), "the whole script was played")
+	assert.Equal(t, events, live, "observe sees every event as it happens")
+
+	type step struct {
+		kind     eventKind
+		tool     string
+		input    string // for a call
+		isError  bool   // for a result
+		contains string // a part of the text
+	}
+	want := []step{
+		{kind: eventUser, contains: demoPrompt},
+		{kind: eventText, contains: "Let me search your notes."},
+		{kind: eventCall, tool: "notes_search", input: `{"query":"go","limit":"five"}`},
+		{kind: eventResult, tool: "notes_search", isError: true, contains: "invalid arguments: /limit: expected integer (maximum 50, minimum 1), got string"},
+		{kind: eventText, contains: "The limit has to be a number"},
+		{kind: eventCall, tool: "notes_search", input: `{"query":"go","limit":5}`},
+		{kind: eventResult, tool: "notes_search", contains: `"total":3`},
+		{kind: eventText, contains: "reading the two about it"},
+		{kind: eventCall, tool: "notes_outline", input: `{"id":"n1"}`},
+		{kind: eventResult, tool: "notes_outline", contains: `{"heading":"Pitfalls","level":1,"line":13}`},
+		{kind: eventCall, tool: "notes_get", input: `{"id":"n4"}`},
+		{kind: eventResult, tool: "notes_get", contains: `"title":"Quarterly review"`},
+		{kind: eventCall, tool: "notes_create", input: `{"title":"Go study plan","body":"# Week 1\n\nType parameters and constraints.\n\n# Week 2\n\nInference and the pitfalls.\n","tags":["go","study"]}`},
+		{kind: eventResult, tool: "notes_create", isError: true, contains: "tool notes_create needs a person's confirmation; nothing was run"},
+		{kind: eventText, contains: "it is saved once you confirm it."},
+	}
+	require.Len(t, events, len(want))
+	for i, w := range want {
+		e := events[i]
+		assert.Equal(t, w.kind, e.Kind, "event %d", i)
+		assert.Equal(t, w.tool, e.Tool, "event %d", i)
+		assert.Equal(t, w.input, e.Input, "event %d", i)
+		assert.Equal(t, w.isError, e.IsError, "event %d", i)
+		assert.Contains(t, e.Text, w.contains, "event %d", i)
+	}
+	ans, err := answer(events)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(ans, "Two of your notes are about Go."), ans)
+
+	// Nothing was created: the propose tool only validated its arguments.
+	res, err := reg.Call(context.Background(), "notes_search", []byte(`{"query":"study plan"}`))
+	require.NoError(t, err)
+	assert.Contains(t, res.Text(), `"total":0`)
+
+	var buf bytes.Buffer
+	for _, e := range events {
+		require.NoError(t, render(&buf, e))
+	}
+	golden(t, buf.Bytes())
+}
+
+// golden compares got with testdata/transcript.txt, or rewrites it.
+func golden(t *testing.T, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "transcript.txt")
+	if *update {
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "missing golden file; run go test ./examples/agent -update")
+	assert.Equal(t, string(want), string(got), "the transcript changed; run go test ./examples/agent -update and review the diff")
+}
+
+// TestFakeChecksRequests checks that the fake refuses requests that
+// deviate from the script, so the exchange above proves what it claims.
+func TestFakeChecksRequests(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cases := []struct {
+		name  string
+		agent func(t *testing.T) (*agent, string)
+		err   string
+	}{
+		{"a tool left out", func(t *testing.T) (*agent, string) {
+			reg, set := setup(t, notes.NewDemoStore())
+			_, url := startFake(t, set.Anthropic())
+			return newAgent(url, reg, anthropictools.Tools(set)[1:]), demoPrompt
+		}, "fake: turn 1: the tools differ from the registry's precomputed definitions"},
+		{"another prompt", func(t *testing.T) (*agent, string) {
+			reg, set := setup(t, notes.NewDemoStore())
+			_, url := startFake(t, set.Anthropic())
+			return newAgent(url, reg, anthropictools.Tools(set)), "Hello"
+		}, `fake: turn 1: message 1 is not the prompt`},
+		{"other tool results", func(t *testing.T) (*agent, string) {
+			reg, set := setup(t, notes.NewStore(nil)) // no notes: the search finds nothing
+			_, url := startFake(t, set.Anthropic())
+			return newAgent(url, reg, anthropictools.Tools(set)), demoPrompt
+		}, "fake: turn 3: the result for toolu_02 does not contain"},
+		{"too few turns", func(t *testing.T) (*agent, string) {
+			reg, set := setup(t, notes.NewDemoStore())
+			_, url := startFake(t, set.Anthropic())
+			a := newAgent(url, reg, anthropictools.Tools(set))
+			a.maxTurns = 2
+			return a, demoPrompt
+		}, "agent: no answer after 2 turns"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			a, prompt := c.agent(t)
+			_, err := a.run(ctx, prompt)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.err)
+		})
+	}
+}
+
+// TestRun checks the command: -fake plays the scripted exchange, and
+// -base-url with a key talks to any endpoint, here the same fake.
+func TestRun(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	noEnv := func(string) string { return "" }
+	want, err := os.ReadFile(filepath.Join("testdata", "transcript.txt"))
+	require.NoError(t, err)
+
+	t.Run("fake", func(t *testing.T) {
+		t.Parallel()
+		var out bytes.Buffer
+		require.NoError(t, run(ctx, []string{"-fake"}, &out, noEnv))
+		header, transcript, ok := strings.Cut(out.String(), "\n\n")
+		require.True(t, ok, out.String())
+		assert.Regexp(t, `^A scripted fake of the Messages API is listening on http://127\.0\.0\.1:\d+; no key needed\.$`, header)
+		assert.Equal(t, string(want), transcript)
+	})
+	t.Run("base url and key", func(t *testing.T) {
+		t.Parallel()
+		_, set := setup(t, notes.NewDemoStore())
+		f, url := startFake(t, set.Anthropic())
+		env := map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": url}
+		var out bytes.Buffer
+		require.NoError(t, run(ctx, nil, &out, func(k string) string { return env[k] }))
+		assert.Equal(t, string(want), out.String())
+		assert.True(t, f.done())
+	})
+	for _, c := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		err  string
+	}{
+		{"no key", nil, nil, errNoKey.Error()},
+		{"fake with a prompt", []string{"-fake", "-prompt", "Hello"}, nil, "-fake plays a scripted exchange: it cannot take -prompt"},
+		{"unknown flag", []string{"-verbose"}, nil, "flag provided but not defined: -verbose"},
+		{"extra arguments", []string{"-fake", "now"}, nil, `unexpected arguments ["now"]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			err := run(ctx, c.args, &out, func(k string) string { return c.env[k] })
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.err)
+		})
+	}
+}
