@@ -3,6 +3,7 @@ package codec
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Limits bound what a Decoder accepts. Zero fields mean the defaults.
@@ -57,10 +58,11 @@ type Decoder struct {
 	path     []pathToken
 	ptr      []byte // scratch for building pointers
 
-	scratch  []byte  // unescaped strings
-	frames   []frame // open containers while skipping
-	names    []byte  // member names of the open objects while refusing duplicates
-	nameEnds []int   // end of each name in names
+	scratch  []byte          // unescaped strings
+	block    strings.Builder // where String carves strings from; see makeString
+	frames   []frame         // open containers while skipping
+	names    []byte          // member names of the open objects while refusing duplicates
+	nameEnds []int           // end of each name in names
 }
 
 // NewDecoder returns a Decoder with no input; call Reset before reading.
@@ -83,6 +85,7 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 		d.maxDepth = DefaultMaxDepth
 	}
 	d.data = data
+	d.block = strings.Builder{} // strings of the last input alias it: never reuse it
 	d.pos = 0
 	d.depth = 0
 	d.first = false

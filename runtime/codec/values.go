@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -87,15 +88,52 @@ func (d *Decoder) StringBytes(want string) ([]byte, bool) {
 	return d.readString()
 }
 
-// String reads a string. It allocates the result unless it is empty. On
-// another kind of value it records a problem, skips the value and returns
-// ok false.
+// String reads a string. On another kind of value it records a problem,
+// skips the value and returns ok false.
+//
+// Strings of up to maxBlockString bytes share blocks of memory allocated
+// for the input being read (see makeString): decoding an object with many
+// short strings allocates once or twice rather than once per string. A
+// string kept after the call keeps its block alive, at most blockSize
+// bytes.
 func (d *Decoder) String(want string) (string, bool) {
 	b, ok := d.StringBytes(want)
 	if !ok || len(b) == 0 {
 		return "", ok
 	}
-	return string(b), true
+	return d.makeString(b), true
+}
+
+// blockSize caps the blocks makeString allocates; maxBlockString is the
+// longest string it copies into one (longer ones are allocated alone).
+const (
+	blockSize      = 4096
+	maxBlockString = 512
+)
+
+// makeString returns a string holding the bytes of b. Short strings are
+// appended to d.block, a strings.Builder, and alias its buffer: a Builder
+// only ever appends, so the strings stay immutable, and a full block is
+// replaced rather than grown. Reset drops the block rather than reuse it. A
+// new block holds b and half of what is left of the input (string values
+// are rarely more than half of a JSON text: keys, quotes and punctuation
+// take the rest), at most blockSize bytes; Builder.Grow allocates it
+// without zeroing it. Sized to the whole rest of the input, blocks cost
+// more time in allocated bytes than they saved in allocations.
+func (d *Decoder) makeString(b []byte) string {
+	switch {
+	case len(b) == 0:
+		return ""
+	case len(b) > maxBlockString:
+		return string(b)
+	}
+	if d.block.Cap()-d.block.Len() < len(b) {
+		d.block = strings.Builder{}
+		d.block.Grow(min((len(d.data)-d.pos)/2+len(b), blockSize))
+	}
+	start := d.block.Len()
+	d.block.Write(b)
+	return d.block.String()[start:]
 }
 
 // Time reads a string holding an RFC 3339 date-time, as
@@ -461,7 +499,7 @@ func (d *Decoder) anyValue() any {
 			if !ok {
 				break
 			}
-			name := string(key)
+			name := d.makeString(key)
 			d.Push(name)
 			if _, dup := m[name]; dup {
 				d.Duplicate()
