@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# catalog.sh measures toolgen at catalog scale on a synthetic module of
+# 1,000 annotated tools across 20 packages, written afresh into a temporary
+# directory by ./synth (never committed):
+#
+#   1. toolgen's wall time with a warm build cache, and its peak RSS
+#      (/usr/bin/time -v: the largest of toolgen and the processes it runs);
+#   2. the time to compile the generated package into a program, and the
+#      binary size per tool;
+#   3. the start-up of a program that builds and lists the registry against
+#      an empty Go program (hyperfine, or /usr/bin/time over many runs);
+#   4. the catalog benchmarks (building the registry, listing it, encoding
+#      the tools list, copying precomputed list bytes, one call).
+#
+# Usage: scripts/catalog.sh [packages [tools-per-package]]  (from bench/)
+# KEEP=1 keeps the temporary directory; RUNS sets the start-up runs (500).
+set -euo pipefail
+
+packages=${1:-20}
+per=${2:-50}
+runs=${RUNS:-500}
+bench=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$bench/.." && pwd)
+work=$(mktemp -d)
+if [ "${KEEP:-}" = 1 ]; then
+	echo "keeping $work"
+else
+	trap 'rm -rf "$work"' EXIT
+fi
+
+cd "$bench"
+go run ./scripts/synth -out "$work/synth" -repo "$repo" -packages "$packages" -tools "$per"
+cd "$work/synth"
+go mod tidy -e >/dev/null 2>&1 || true
+go build -o "$work/toolgen" github.com/toolgen-go/toolgen/cmd/toolgen
+
+# Warm the build cache (the tools packages, the bootstrap's dependencies),
+# then measure a generation from scratch.
+"$work/toolgen" -out generated ./tools/...
+rm -f generated/registry_gen.go generated/codec_gen.go generated/tools.json
+/usr/bin/time -v "$work/toolgen" -out generated ./tools/... 2>"$work/toolgen.time"
+wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/toolgen.time")
+rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/toolgen.time")
+
+# Compile the generated package (new to the cache) into the list program.
+/usr/bin/time -f "%e %M" -o "$work/build.time" go build -o bin/list ./cmd/list
+read -r build_s build_kb <"$work/build.time"
+go build -o bin/empty ./cmd/empty
+go build -o bin/none ./cmd/none
+size_list=$(stat -c %s bin/list)
+size_none=$(stat -c %s bin/none)
+size_empty=$(stat -c %s bin/empty)
+total=$((packages * per))
+gen_bytes=$(cat generated/registry_gen.go generated/codec_gen.go | wc -c)
+
+echo
+echo "## toolgen on $total tools in $packages packages"
+echo "toolgen wall time (warm cache): $wall; peak RSS: $((rss / 1024)) MiB"
+echo "generated Go: $((gen_bytes / 1024)) KiB; compiling it into bin/list: ${build_s} s, peak RSS $((build_kb / 1024)) MiB"
+echo "binaries: empty $size_empty B, runtime with an empty registry $size_none B, list $size_list B"
+echo "binary size per tool: $(((size_list - size_none) / total)) B"
+
+echo
+echo "## start-up: ./bin/list (builds and lists $total tools) vs ./bin/empty"
+./bin/list
+if command -v hyperfine >/dev/null; then
+	hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/startup.json" ./bin/empty ./bin/none ./bin/list
+	python3 - "$work/startup.json" <<'PY' || true
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+e = r["./bin/empty"]
+for name in ("./bin/none", "./bin/list"):
+    x = r[name]
+    print(f"{name}: mean {x['mean']*1e3:.2f} ms, median {x['median']*1e3:.2f} ms, user {x['user']*1e3:.2f} ms; "
+          f"ratio to empty: mean {x['mean']/e['mean']:.2f}, median {x['median']/e['median']:.2f}")
+print(f"./bin/empty: mean {e['mean']*1e3:.2f} ms, median {e['median']*1e3:.2f} ms, user {e['user']*1e3:.2f} ms")
+PY
+else
+	for b in empty none list; do
+		start=$(date +%s%N)
+		for _ in $(seq "$runs"); do ./bin/$b >/dev/null; done
+		end=$(date +%s%N)
+		echo "$b: $(((end - start) / runs / 1000)) µs per run over $runs runs"
+	done
+fi
+for b in empty none list; do
+	/usr/bin/time -f "$b: peak RSS %M KiB, %R minor page faults" ./bin/$b >/dev/null
+done
+
+echo
+echo "## catalog benchmarks"
+go test -run='^$' -bench=. -benchmem -count="${COUNT:-6}" ./generated/ | tee "$work/catalog.txt"
