@@ -56,7 +56,7 @@ func Gemini(spec *tool.Spec) (Projection, error) {
 		return Projection{}, err
 	}
 	gp := &geminiProjector{root: root}
-	params := gp.schema(root, "", nil)
+	params := gp.schema(root, "", []*schema.Node{root})
 	p := Projection{Form: FormParameters, Dropped: gp.dropped}
 	if len(gp.reasons) > 0 {
 		addPropertyOrdering(root)
@@ -79,6 +79,7 @@ type geminiProjector struct {
 	root    *schema.Node
 	reasons []string // why the schema needs parametersJsonSchema, in order
 	dropped []string // pointers of the keywords left out
+	visits  int      // schemas translated so far, against the growth of inlined references
 }
 
 // fail records why the subset cannot express the schema.
@@ -98,6 +99,12 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 		return n
 	case n.Kind != schema.ObjectKind:
 		g.fail(ptr, "is not a schema")
+		return n
+	}
+	if g.visits++; g.visits > maxVisits {
+		if g.visits == maxVisits+1 {
+			g.fail("", "grows over %d schemas once its references are inlined", maxVisits)
+		}
 		return n
 	}
 	if ref := n.Get("$ref"); ref != nil {

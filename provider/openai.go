@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -113,9 +114,10 @@ func openAIParameters(spec *tool.Spec) (*schema.Node, Projection, error) {
 // strictProjector rewrites a schema into OpenAI's strict subset, in place.
 type strictProjector struct {
 	root    *schema.Node
-	reasons []string // why the schema cannot be strict, in order
-	dropped []string // pointers of the keywords left out
-	merges  int      // nesting of $ref merges, against reference loops
+	reasons []string       // why the schema cannot be strict, in order
+	dropped []string       // pointers of the keywords left out
+	merging []*schema.Node // the definitions being merged into referring schemas, innermost last
+	visits  int            // schemas projected so far, against the growth of merged references
 }
 
 // fail records why the schema cannot be strict.
@@ -135,6 +137,12 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 		return n
 	case n.Kind != schema.ObjectKind:
 		p.fail(ptr, "is not a schema")
+		return n
+	}
+	if p.visits++; p.visits > maxVisits {
+		if p.visits == maxVisits+1 {
+			p.fail("", "grows over %d schemas once its references are merged", maxVisits)
+		}
 		return n
 	}
 	if ref := n.Get("$ref"); ref != nil {
@@ -314,18 +322,22 @@ func (p *strictProjector) ref(n, ref *schema.Node, ptr string) *schema.Node {
 	if len(n.Members) == 1 {
 		return n
 	}
-	if p.merges > 64 {
-		p.fail(ptr, "has references nested too deeply")
-		return n
-	}
-	merged := clone(target)
-	for _, m := range n.Members {
-		if m.Key != "$ref" {
-			set(merged, m.Key, m.Value)
+	if slices.Contains(p.merging, target) {
+		// A recursive reference with siblings: strict mode takes a bare
+		// $ref only, and merging would never end, so the siblings go.
+		for _, m := range n.Members {
+			if m.Key != "$ref" {
+				p.dropped = append(p.dropped, pointer(ptr, m.Key))
+			}
 		}
+		return &schema.Node{Kind: schema.ObjectKind, Members: []schema.Member{{Key: "$ref", Value: ref}}}
 	}
-	p.merges++
-	defer func() { p.merges-- }()
+	merged := merge(target, n, "$ref")
+	// The definitions stay where they are (references are absolute).
+	merged.Members = slices.DeleteFunc(merged.Members, func(m schema.Member) bool { return m.Key == "$defs" || m.Key == "definitions" })
+	merged = clone(merged)
+	p.merging = append(p.merging, target)
+	defer func() { p.merging = p.merging[:len(p.merging)-1] }()
 	return p.schema(merged, ptr)
 }
 

@@ -79,6 +79,10 @@ var (
 	geminiNamePattern    = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
 )
 
+// maxVisits bounds the schemas a projection goes through: merging or
+// inlining references can make a small schema grow exponentially.
+const maxVisits = 20_000
+
 // errNilSpec is the cause of the Error for a nil spec.
 var errNilSpec = errors.New("nil spec")
 

@@ -34,6 +34,8 @@ var syntheticSchemas = []struct{ name, schema string }{
 	{"open_object", `{"type":"object","properties":{},"additionalProperties":true}`},
 	{"dangling_ref", `{"type":"object","properties":{"v":{"$ref":"#/$defs/Missing"}}}`},
 	{"int_enum", `{"type":"object","properties":{"p":{"type":"integer","enum":[1,2,3]}},"required":["p"],"additionalProperties":false}`},
+	{"recursive_ref_siblings", `{"type":"object","properties":{"node":{"$ref":"#/$defs/N","description":"Top."}},"required":["node"],"additionalProperties":false,"$defs":{"N":{"type":"object","properties":{"parent":{"$ref":"#/$defs/N","description":"Up."}},"additionalProperties":false}}}`},
+	{"root_ref", `{"type":"object","properties":{"name":{"type":"string"},"child":{"$ref":"#","description":"A child."}},"required":["name"],"additionalProperties":false,"$defs":{"Unused":{"type":"string"}}}`},
 	{"number_const", `{"type":"object","properties":{"p":{"type":"integer","const":1}},"required":["p"],"additionalProperties":false}`},
 }
 
@@ -88,6 +90,25 @@ func TestOpenAIStrictProjection(t *testing.T) {
 		{
 			name: "int_enum",
 			want: `{"type":"object","properties":{"p":{"type":"integer","enum":[1,2,3]}},"additionalProperties":false,"required":["p"]}`,
+		},
+		{
+			// A recursive reference with siblings is merged once, then kept
+			// bare: strict mode takes no keyword beside $ref.
+			name: "recursive_ref_siblings",
+			want: `{"type":"object","properties":{` +
+				`"node":{"type":"object","properties":{"parent":{"anyOf":[{"$ref":"#/$defs/N"},{"type":"null"}]}},"additionalProperties":false,"required":["parent"],"description":"Top."}},` +
+				`"additionalProperties":false,"required":["node"],"$defs":{"N":{"type":"object","properties":{` +
+				`"parent":{"anyOf":[{"type":"object","properties":{"parent":{"anyOf":[{"$ref":"#/$defs/N"},{"type":"null"}]}},"additionalProperties":false,"required":["parent"]},{"type":"null"}],"description":"Up."}},` +
+				`"additionalProperties":false,"required":["parent"]}}}`,
+			dropped: []string{"/properties/node/properties/parent/description", "/$defs/N/properties/parent/properties/parent/description"},
+		},
+		{
+			// Merging the root into a property leaves its $defs at the root.
+			name: "root_ref",
+			want: `{"type":"object","properties":{"name":{"type":"string"},` +
+				`"child":{"anyOf":[{"type":"object","properties":{"name":{"type":"string"},"child":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"additionalProperties":false,"required":["name","child"]},{"type":"null"}],"description":"A child."}},` +
+				`"additionalProperties":false,"required":["name","child"],"$defs":{"Unused":{"type":"string"}}}`,
+			dropped: []string{"/properties/child/properties/child/description"},
 		},
 	}
 	for _, c := range cases {
@@ -196,6 +217,27 @@ func TestOpenAILimits(t *testing.T) {
 	}
 }
 
+// TestReferenceGrowth checks that a schema whose references multiply when
+// merged or inlined stops the projection instead of exhausting memory.
+func TestReferenceGrowth(t *testing.T) {
+	t.Parallel()
+	var defs strings.Builder
+	const levels = 24
+	for i := range levels {
+		fmt.Fprintf(&defs, `"D%d":{"type":"object","properties":{"a":{"$ref":"#/$defs/D%d","description":"a"},"b":{"$ref":"#/$defs/D%d","description":"b"}},"required":["a","b"],"additionalProperties":false},`, i, i+1, i+1)
+	}
+	fmt.Fprintf(&defs, `"D%d":{"type":"string"}`, levels)
+	spec := &tool.Spec{Name: "growth", InputSchema: []byte(`{"type":"object","properties":{"x":{"$ref":"#/$defs/D0","description":"x"}},"required":["x"],"additionalProperties":false,"$defs":{` + defs.String() + `}}`)}
+	p, err := provider.OpenAIChat(spec)
+	require.NoError(t, err)
+	assert.False(t, p.Strict)
+	assert.Equal(t, "the root grows over 20000 schemas once its references are merged", p.Reason)
+	g, err := provider.Gemini(spec)
+	require.NoError(t, err)
+	assert.Equal(t, provider.FormJSONSchema, g.Form)
+	assert.Equal(t, "the root grows over 20000 schemas once its references are inlined", g.Reason)
+}
+
 func TestGeminiParameters(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -261,6 +303,8 @@ func TestGeminiFallback(t *testing.T) {
 		{"dangling_ref", `/properties/v has the reference "#/$defs/Missing", which does not resolve to a local definition`},
 		{"int_enum", "/properties/p/enum has values that are not strings, which parameters cannot express (its enums are strings)"},
 		{"number_const", "/properties/p/const is not a string, which parameters cannot express (its enums are strings)"},
+		{"recursive_ref_siblings", "/properties/node/properties/parent is recursive (through #/$defs/N): inlining it into parameters would never end"},
+		{"root_ref", "/properties/child is recursive (through #): inlining it into parameters would never end"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
