@@ -34,7 +34,9 @@
 //   - every object has "additionalProperties":false;
 //   - a "$ref" with sibling keywords is replaced by the definition it names,
 //     merged with the siblings (strict mode refuses siblings next to $ref);
-//     a bare "$ref" stays, so recursive types still work;
+//     a bare "$ref" stays, so recursive types still work, and a recursive
+//     reference met again inside its own merge is kept bare, its siblings
+//     listed in Projection.Dropped;
 //   - invopop's nullable form {"oneOf":[S,{"type":"null"}]} becomes anyOf;
 //   - only the keywords strict mode documents are kept: type, properties,
 //     required, additionalProperties, items, enum, const, anyOf, $ref,
@@ -51,10 +53,11 @@
 // is, with "strict":false and Projection.Reason saying why: a map (an
 // object whose additionalProperties is a schema), a value that accepts any
 // JSON (no type), a type union other than T-or-null, oneOf, allOf, not,
-// conditionals, tuples, pattern properties, or a schema over strict mode's
+// conditionals, tuples, pattern properties, a schema over strict mode's
 // size limits (5000 properties, 10 levels of nested objects, 1000 enum
 // values, 120,000 characters of names and enum values, 15,000 characters
-// for an enum of more than 250 values).
+// for an enum of more than 250 values), or references that multiply past
+// 20,000 schemas once merged.
 //
 // # Anthropic
 //
@@ -88,12 +91,13 @@
 // Projection.Dropped; the decoder still enforces them.
 //
 // The fallback rule: the projection uses "parametersJsonSchema" — the input
-// schema with "propertyOrdering" added to each object with properties —
-// and says why in Projection.Reason when the structure cannot be written in
-// the subset: a recursive type (inlining would never end), a map, a value
-// that accepts any JSON, a type union other than T-or-null, an enum or
-// const of non-strings, oneOf, allOf, not, conditionals, tuples, pattern
-// properties.
+// schema with "propertyOrdering" added to each schema with two properties
+// or more — and says why in Projection.Reason when the structure cannot be
+// written in the subset: a recursive type (inlining would never end), a
+// map, a value that accepts any JSON, a type union other than T-or-null,
+// an enum or const of non-strings, oneOf, allOf, not, conditionals, tuples,
+// pattern properties, or references that multiply past 20,000 schemas once
+// inlined.
 //
 // In both forms members are sorted byte-wise at every level and numbers are
 // written as float64 values in encoding/json's format: the SDK turns every
