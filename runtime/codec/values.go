@@ -105,10 +105,13 @@ func (d *Decoder) String(want string) (string, bool) {
 }
 
 // blockSize caps the blocks makeString allocates; maxBlockString is the
-// longest string it copies into one (longer ones are allocated alone).
+// longest string it copies into one (longer ones are allocated alone);
+// with less than minBlockRest bytes of input left it starts no block (a
+// lone short string costs less from Go's tiny allocator).
 const (
 	blockSize      = 4096
 	maxBlockString = 512
+	minBlockRest   = 64
 )
 
 // makeString returns a string holding the bytes of b. Short strings are
@@ -128,8 +131,12 @@ func (d *Decoder) makeString(b []byte) string {
 		return string(b)
 	}
 	if d.block.Cap()-d.block.Len() < len(b) {
+		rest := len(d.data) - d.pos
+		if rest < minBlockRest {
+			return string(b) // too little input left for a block to pay
+		}
 		d.block = strings.Builder{}
-		d.block.Grow(min((len(d.data)-d.pos)/2+len(b), blockSize))
+		d.block.Grow(min(rest/2+len(b), blockSize))
 	}
 	start := d.block.Len()
 	d.block.Write(b)
