@@ -39,24 +39,44 @@ type Set struct {
 // of reg.Tools (sorted by name). It fails with an *Error when a tool
 // cannot be offered to one of the providers.
 func NewSet(reg tool.Registry) (*Set, error) {
+	return NewSetFrom(reg, nil)
+}
+
+// Precomputed is one tool's definitions as toolgen computed them at
+// generation time, with the description and input schema they were
+// computed from. Generated provider packages hold one per tool.
+type Precomputed struct {
+	Description     string
+	InputSchema     string
+	OpenAIChat      Projection
+	OpenAIResponses Projection
+	Anthropic       Projection
+	Gemini          Projection
+}
+
+// NewSetFrom is NewSet with definitions computed ahead of time: for each
+// tool reg offers, pre returns toolgen's precomputed definitions, which
+// are used as they are when they were computed from the spec's description
+// and input schema, so starting costs nothing per tool. A tool pre does
+// not know, or whose spec differs, is projected here as NewSet does. pre
+// may be nil.
+func NewSetFrom(reg tool.Registry, pre func(name string) (*Precomputed, bool)) (*Set, error) {
 	specs := reg.Tools()
 	s := &Set{tools: make([]Tool, len(specs))}
 	for i, spec := range specs {
 		t := &s.tools[i]
 		t.Spec = spec
-		var err error
-		if t.OpenAIChat, err = OpenAIChat(spec); err != nil {
+		if pre != nil {
+			if p, ok := pre(spec.Name); ok && p.Description == spec.Description && p.InputSchema == string(spec.InputSchema) {
+				t.OpenAIChat, t.OpenAIResponses, t.Anthropic, t.Gemini = p.OpenAIChat, p.OpenAIResponses, p.Anthropic, p.Gemini
+				continue
+			}
+		}
+		p, err := Compute(spec)
+		if err != nil {
 			return nil, fmt.Errorf("new provider set: %w", err)
 		}
-		if t.OpenAIResponses, err = OpenAIResponses(spec); err != nil {
-			return nil, fmt.Errorf("new provider set: %w", err)
-		}
-		if t.Anthropic, err = Anthropic(spec); err != nil {
-			return nil, fmt.Errorf("new provider set: %w", err)
-		}
-		if t.Gemini, err = Gemini(spec); err != nil {
-			return nil, fmt.Errorf("new provider set: %w", err)
-		}
+		t.OpenAIChat, t.OpenAIResponses, t.Anthropic, t.Gemini = p.OpenAIChat, p.OpenAIResponses, p.Anthropic, p.Gemini
 	}
 	s.openAIChat = joinArray(s.tools, func(t *Tool) []byte { return t.OpenAIChat.JSON })
 	s.openAIResponses = joinArray(s.tools, func(t *Tool) []byte { return t.OpenAIResponses.JSON })
@@ -67,6 +87,26 @@ func NewSet(reg tool.Registry) (*Set, error) {
 		s.gemini = slices.Concat([]byte(`[{"functionDeclarations":`), decls, []byte(`}]`))
 	}
 	return s, nil
+}
+
+// Compute projects one tool for every provider: what toolgen runs at
+// generation time and NewSet at start-up.
+func Compute(spec *tool.Spec) (*Precomputed, error) {
+	p := &Precomputed{Description: spec.Description, InputSchema: string(spec.InputSchema)}
+	var err error
+	if p.OpenAIChat, err = OpenAIChat(spec); err != nil {
+		return nil, err
+	}
+	if p.OpenAIResponses, err = OpenAIResponses(spec); err != nil {
+		return nil, err
+	}
+	if p.Anthropic, err = Anthropic(spec); err != nil {
+		return nil, err
+	}
+	if p.Gemini, err = Gemini(spec); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // joinArray writes the definitions def picks as a JSON array.

@@ -3,6 +3,7 @@ package gen
 import (
 	"strconv"
 
+	"github.com/toolgen-go/toolgen/provider"
 	"github.com/toolgen-go/toolgen/schema"
 )
 
@@ -11,7 +12,7 @@ import (
 // hints, timeout, permissions, meta). It is pretty-printed for code review:
 // a change to what the model sees shows up in the diff. The generated Go
 // holds the exact compact bytes.
-func manifest(tools []*toolModel) []byte {
+func manifest(tools []*toolModel, proj map[*toolModel]*provider.Precomputed) []byte {
 	var list []*schema.Node
 	for _, t := range tools {
 		o := &schema.Node{Kind: schema.ObjectKind}
@@ -51,6 +52,10 @@ func manifest(tools []*toolModel) []byte {
 		add("package", str(t.pkg.PkgPath))
 		add("type", str(t.obj.Name()))
 		add("description", str(t.description))
+		if p := proj[t]; p != nil {
+			add("openai", providerNote("strict", boolean(p.OpenAIChat.Strict), p.OpenAIChat))
+			add("gemini", providerNote("form", str(string(p.Gemini.Form)), p.Gemini))
+		}
 		add("inputSchema", t.inNode)
 		if t.outNode != nil {
 			add("outputSchema", t.outNode)
@@ -59,6 +64,24 @@ func manifest(tools []*toolModel) []byte {
 	}
 	root := &schema.Node{Kind: schema.ArrayKind, Items: list}
 	return append(root.Indent("", "  "), '\n')
+}
+
+// providerNote is what a reviewer needs to know of one provider's
+// definition: strictness or form, why, and which keywords it leaves out
+// (the decoder still enforces them).
+func providerNote(key string, value *schema.Node, p provider.Projection) *schema.Node {
+	o := &schema.Node{Kind: schema.ObjectKind, Members: []schema.Member{{Key: key, Value: value}}}
+	if p.Reason != "" {
+		o.Members = append(o.Members, schema.Member{Key: "reason", Value: str(p.Reason)})
+	}
+	if len(p.Dropped) > 0 {
+		d := &schema.Node{Kind: schema.ArrayKind}
+		for _, ptr := range p.Dropped {
+			d.Items = append(d.Items, str(ptr))
+		}
+		o.Members = append(o.Members, schema.Member{Key: "dropped", Value: d})
+	}
+	return o
 }
 
 func str(s string) *schema.Node   { return &schema.Node{Kind: schema.StringKind, Text: s} }

@@ -210,7 +210,15 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 		}
 		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: buf.Bytes()})
 	}
-	files = append(files, File{Path: filepath.Join(opts.outDir(), manifestFile), Data: manifest(m.tools)})
+	proj, errs := projectTools(m.tools)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	pf, err := renderProviders(l, m, opts, proj)
+	if err != nil {
+		return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", providersFile, err)}}
+	}
+	files = append(files, pf, File{Path: filepath.Join(opts.outDir(), manifestFile), Data: manifest(m.tools, proj)})
 	return files, nil
 }
 

@@ -1,0 +1,119 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen-go/toolgen/provider"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+const (
+	providerPkg   = "github.com/toolgen-go/toolgen/provider"
+	providersDir  = "providers"
+	providersFile = "providers_gen.go"
+)
+
+// projectTools computes every tool's definitions for the providers
+// (OpenAI, Anthropic, Gemini) at generation time, from exactly the
+// description and input schema the registry publishes. A tool that a
+// provider cannot be offered fails generation at its declaration.
+func projectTools(tools []*toolModel) (map[*toolModel]*provider.Precomputed, []*Error) {
+	out := map[*toolModel]*provider.Precomputed{}
+	var errs []*Error
+	for _, t := range tools {
+		p, err := provider.Compute(&tool.Spec{Name: t.name, Description: t.description, InputSchema: t.inNode.Compact()})
+		if err != nil {
+			errs = append(errs, errorf(t.pos, "%v", err))
+			continue
+		}
+		out[t] = p
+	}
+	return out, errs
+}
+
+// renderProviders writes the providers subpackage: the precomputed
+// definitions and NewSet, which hands them to provider.NewSetFrom. It is a
+// package of its own so that programs that never talk to a provider's API
+// do not link the provider code.
+func renderProviders(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed) (File, error) {
+	path := l.outPath + "/" + providersDir
+	f := jen.NewFilePathName(path, providersDir)
+	f.HeaderComment(header)
+	f.PackageComment(fmt.Sprintf(`Package providers holds the definitions of the tools of package %s for
+the providers' APIs (OpenAI Chat Completions and Responses, Anthropic,
+Gemini), computed by toolgen at generation time: exact, byte-stable bytes,
+so a prompt cache keyed on the tools prefix keeps hitting across processes
+and releases. tools.json beside package %s says which OpenAI definitions are
+strict and why the others are not.
+
+	set, err := providers.NewSet(reg)
+	body := set.Anthropic() // the request's "tools" array`, opts.Package, opts.Package))
+	f.ImportName(providerPkg, "provider")
+	f.ImportName(toolPkg, "tool")
+
+	f.Comment("NewSet returns the provider definitions of the tools reg offers, from the")
+	f.Comment("bytes toolgen precomputed; a tool it does not know, or whose spec differs,")
+	f.Comment("is projected at run time.")
+	f.Func().Id("NewSet").Params(jen.Id("reg").Qual(toolPkg, "Registry")).Params(jen.Op("*").Qual(providerPkg, "Set"), jen.Error()).Block(
+		jen.Return(jen.Qual(providerPkg, "NewSetFrom").Call(jen.Id("reg"), jen.Id("precomputed"))),
+	)
+	f.Line()
+	f.Comment("precomputed returns the definitions of the named tool.")
+	f.Func().Id("precomputed").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).Block(
+		jen.Switch(jen.Id("name")).BlockFunc(func(sw *jen.Group) {
+			for _, t := range m.tools {
+				p := proj[t]
+				sw.Case(jen.Lit(t.name)).Block(jen.Return(jen.Op("&").Qual(providerPkg, "Precomputed").Values(
+					jen.Line().Id("Description").Op(":").Lit(p.Description),
+					jen.Line().Id("InputSchema").Op(":").Add(rawString([]byte(p.InputSchema))),
+					jen.Line().Id("OpenAIChat").Op(":").Add(projectionLit(p.OpenAIChat)),
+					jen.Line().Id("OpenAIResponses").Op(":").Add(projectionLit(p.OpenAIResponses)),
+					jen.Line().Id("Anthropic").Op(":").Add(projectionLit(p.Anthropic)),
+					jen.Line().Id("Gemini").Op(":").Add(projectionLit(p.Gemini)),
+					jen.Line(),
+				), jen.True()))
+			}
+		}),
+		jen.Return(jen.Nil(), jen.False()),
+	)
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return File{}, err
+	}
+	return File{Path: filepath.Join(opts.outDir(), providersDir, providersFile), Data: buf.Bytes()}, nil
+}
+
+// projectionLit is the provider.Projection literal of p.
+func projectionLit(p provider.Projection) jen.Code {
+	var kv []jen.Code
+	add := func(k string, v jen.Code) { kv = append(kv, jen.Line().Id(k).Op(":").Add(v)) }
+	add("JSON", jen.Index().Byte().Parens(rawString(p.JSON)))
+	if p.Strict {
+		add("Strict", jen.True())
+	}
+	if p.Form != "" {
+		add("Form", jen.Qual(providerPkg, formConst(p.Form)))
+	}
+	if p.Reason != "" {
+		add("Reason", jen.Lit(p.Reason))
+	}
+	if len(p.Dropped) > 0 {
+		var ds []jen.Code
+		for _, d := range p.Dropped {
+			ds = append(ds, jen.Lit(d))
+		}
+		add("Dropped", jen.Index().String().Values(ds...))
+	}
+	return jen.Qual(providerPkg, "Projection").Values(append(kv, jen.Line())...)
+}
+
+func formConst(f provider.GeminiForm) string {
+	if f == provider.FormParameters {
+		return "FormParameters"
+	}
+	return "FormJSONSchema"
+}
