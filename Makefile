@@ -16,9 +16,11 @@ generate:
 check-generated:
 	$(TOOLGEN) -check ./...
 
-## run: generate, then list the catalog and make a few calls
+## run: generate, list the catalog and make a few calls, then run the agent
+## example against a scripted fake of the Anthropic Messages API (no key)
 run: generate
 	$(GO) run ./examples/catalog
+	$(GO) run ./examples/agent -fake
 
 ## test: vet, check-generated, and every test with the race detector
 ## (the MCP interop tests need the pinned node packages: installed first)
