@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/generated/providers"
 	"github.com/toolgen-go/toolgen/provider"
 	"github.com/toolgen-go/toolgen/provider/anthropictools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -30,7 +31,7 @@ func setup(t *testing.T, store *notes.Store) (*tool.Static, *provider.Set) {
 	t.Helper()
 	reg, err := generated.New(demo.Tools(store, demo.FixedClock(demoTime)))
 	require.NoError(t, err)
-	set, err := provider.NewSet(reg)
+	set, err := providers.NewSet(reg) // the definitions toolgen precomputed
 	require.NoError(t, err)
 	return reg, set
 }

@@ -34,7 +34,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
-	"github.com/toolgen-go/toolgen/provider"
+	"github.com/toolgen-go/toolgen/generated/providers"
 	"github.com/toolgen-go/toolgen/provider/anthropictools"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	if err != nil {
 		return err
 	}
-	set, err := provider.NewSet(reg)
+	set, err := providers.NewSet(reg) // the definitions toolgen precomputed
 	if err != nil {
 		return err
 	}
