@@ -29,7 +29,7 @@ func BenchmarkCall(b *testing.B) {
 	for _, tc := range []struct {
 		name string
 		args []byte
-	}{{"small", SmallArgs}, {"medium", MediumArgs}} {
+	}{{"small", tools.SmallArgs}, {"medium", tools.MediumArgs}} {
 		for _, name := range order {
 			p := ps[name]
 			b.Run(tc.name+"/"+name, func(b *testing.B) {
@@ -91,7 +91,7 @@ func BenchmarkDecode(b *testing.B) {
 	for _, tc := range []struct {
 		name string
 		args []byte
-	}{{"small", SmallArgs}, {"medium", MediumArgs}} {
+	}{{"small", tools.SmallArgs}, {"medium", tools.MediumArgs}} {
 		b.Run(tc.name+"/toolgen", func(b *testing.B) {
 			b.SetBytes(int64(len(tc.args)))
 			b.ReportAllocs()

@@ -42,8 +42,8 @@ func TestPathsAgree(t *testing.T) {
 		args []byte
 		want any
 	}{
-		{"small", SmallArgs, tools.SmallOutput{Query: "paper clips", Limit: 5}},
-		{"medium", MediumArgs, mediumWant(t)},
+		{"small", tools.SmallArgs, tools.SmallOutput{Query: "paper clips", Limit: 5}},
+		{"medium", tools.MediumArgs, mediumWant(t)},
 	} {
 		want, err := json.Marshal(tc.want)
 		require.NoError(t, err)
@@ -63,7 +63,7 @@ func TestPathsRefuse(t *testing.T) {
 	ps := paths(t)
 	ctx := context.Background()
 	var base map[string]any
-	require.NoError(t, json.Unmarshal(MediumArgs, &base))
+	require.NoError(t, json.Unmarshal(tools.MediumArgs, &base))
 	for _, tc := range []struct {
 		name  string
 		edit  func(m map[string]any)
@@ -88,7 +88,7 @@ func TestPathsRefuse(t *testing.T) {
 		tool, args := "small", []byte(tc.small)
 		if tc.edit != nil {
 			m := map[string]any{}
-			require.NoError(t, json.Unmarshal(MediumArgs, &m))
+			require.NoError(t, json.Unmarshal(tools.MediumArgs, &m))
 			tc.edit(m)
 			var err error
 			args, err = json.Marshal(m)
@@ -107,9 +107,9 @@ func TestPathsRefuse(t *testing.T) {
 func TestEasyMirrorsTools(t *testing.T) {
 	t.Parallel()
 	var a easy.MediumInput
-	require.NoError(t, a.UnmarshalJSON(MediumArgs))
+	require.NoError(t, a.UnmarshalJSON(tools.MediumArgs))
 	var b tools.MediumInput
-	require.NoError(t, json.Unmarshal(MediumArgs, &b))
+	require.NoError(t, json.Unmarshal(tools.MediumArgs, &b))
 	ja, err := json.Marshal(a)
 	require.NoError(t, err)
 	jb, err := json.Marshal(b)
@@ -117,7 +117,7 @@ func TestEasyMirrorsTools(t *testing.T) {
 	assert.JSONEq(t, string(jb), string(ja))
 }
 
-// mediumWant is the output of the medium tool on MediumArgs, computed from
+// mediumWant is the output of the medium tool on tools.MediumArgs, computed from
 // the Go value it stands for.
 func mediumWant(t *testing.T) tools.MediumOutput {
 	t.Helper()

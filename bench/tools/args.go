@@ -1,4 +1,4 @@
-package compare
+package tools
 
 // SmallArgs are the small benchmark's arguments (33 bytes).
 var SmallArgs = []byte(`{"query":"paper clips","limit":5}`)
