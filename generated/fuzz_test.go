@@ -165,10 +165,10 @@ func (o *oracle) resolve(sch map[string]any) map[string]any {
 		if !ok {
 			return sch
 		}
-		const prefix = "#/$defs/"
+		name, found := strings.CutPrefix(ref, "#/$defs/")
 		defs, _ := o.root["$defs"].(map[string]any)
-		next, ok := defs[ref[len(prefix):]].(map[string]any)
-		if len(ref) <= len(prefix) || ref[:len(prefix)] != prefix || !ok {
+		next, ok := defs[name].(map[string]any)
+		if !found || !ok {
 			return sch
 		}
 		sch = next
