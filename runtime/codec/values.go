@@ -143,15 +143,20 @@ func (d *Decoder) makeString(b []byte) string {
 	return d.block.String()[start:]
 }
 
-// Time reads a string holding an RFC 3339 date-time, as
-// time.Time.UnmarshalJSON accepts it (but with JSON escapes decoded first).
+// Time reads a string holding an RFC 3339 date-time: one that the JSON
+// Schema format "date-time" accepts (see IsDateTime) and that
+// time.Time.UnmarshalJSON accepts (but with JSON escapes decoded first).
+// Both are needed: Go's parser also takes a one-digit hour ("T9:00:00")
+// and a comma before the fraction, which the published format refuses, and
+// it refuses a leap second and a lower-case "t" or "z", which the format
+// allows but a time.Time cannot hold or encoding/json would not read.
 func (d *Decoder) Time(want string) (time.Time, bool) {
 	b, ok := d.StringBytes(want)
 	if !ok {
 		return time.Time{}, false
 	}
 	var t time.Time
-	if err := t.UnmarshalText(b); err != nil {
+	if !IsDateTime(string(b)) || t.UnmarshalText(b) != nil {
 		d.Problem("expected " + want + ", got a string that is not an RFC 3339 date-time")
 		return time.Time{}, false
 	}
