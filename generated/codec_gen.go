@@ -12,15 +12,22 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
 
-// Patterns of the schemas, compiled once.
+// Patterns of the schemas, each compiled once, on first use.
 var (
-	pattern0 = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-	pattern1 = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
-	pattern2 = regexp.MustCompile(`^n[1-9][0-9]*$`)
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	})
+	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
+	})
+	pattern2 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^n[1-9][0-9]*$`)
+	})
 )
 
 // decodeNoArguments accepts the arguments of a tool without any: an empty object.
@@ -166,26 +173,38 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 				seen[0] |= 1 << 2
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						s6 := []string{}
-						for i5 := 0; d.Next(); i5++ {
+						var buf6 [4]string
+						s7 := buf6[:0]
+						i5 := 0
+						for ; d.Next(); i5++ {
 							d.PushIndex(i5)
-							var e7 string
-							if s8, ok9 := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); ok9 {
-								if !pattern0.MatchString(s8) {
-									d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
+							if i5 < 10 {
+								var e8 string
+								if s9, ok10 := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); ok10 {
+									if !pattern0().MatchString(s9) {
+										d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
+									}
+									e8 = s9
 								}
-								e7 = s8
+								s7 = append(s7, e8)
+							} else {
+								d.Skip()
 							}
-							s6 = append(s6, e7)
 							d.Pop()
 						}
-						if len(s6) > 10 {
+						if i5 > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if codec.HasDuplicates(s6) {
-							d.Problem("items must be unique")
+						if i5 <= 10 {
+							if codec.HasDuplicates(s7) {
+								d.Problem("items must be unique")
+							}
 						}
-						v.Tags = s6
+						if len(s7) == 0 {
+							v.Tags = []string{}
+						} else {
+							v.Tags = append([]string(nil), s7...)
+						}
 					}
 				}
 			}
@@ -198,13 +217,13 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 			} else {
 				seen[0] |= 1 << 3
 				if !d.Null() {
-					if n10, ok11 := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); ok11 {
-						switch n10 {
+					if n11, ok12 := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); ok12 {
+						switch n11 {
 						case 1, 2, 3, 4, 5:
 						default:
 							d.Problem("must be one of 1, 2, 3, 4, 5")
 						}
-						v.Priority = notes.Priority(n10)
+						v.Priority = notes.Priority(n11)
 					}
 				}
 			}
@@ -217,11 +236,11 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 			} else {
 				seen[0] |= 1 << 4
 				if !d.Null() {
-					p12 := new(time.Time)
-					if t13, ok14 := d.Time("string (format date-time)"); ok14 {
-						(*p12) = t13
+					p13 := new(time.Time)
+					if t14, ok15 := d.Time("string (format date-time)"); ok15 {
+						(*p13) = t14
 					}
-					v.Due = p12
+					v.Due = p13
 				}
 			}
 			d.Pop()
@@ -233,16 +252,16 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 			} else {
 				seen[0] |= 1 << 5
 				if !d.Null() {
-					p15 := new(notes.Color)
-					if s16, ok17 := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); ok17 {
-						if !pattern1.MatchString(s16) {
+					p16 := new(notes.Color)
+					if s17, ok18 := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); ok18 {
+						if !pattern1().MatchString(s17) {
 							d.Problem("must match the pattern ^#[0-9a-fA-F]{6}$")
 						}
-						if err := (*p15).UnmarshalText([]byte(s16)); err != nil {
+						if err := (*p16).UnmarshalText([]byte(s17)); err != nil {
 							d.Problem("must be a valid notes.Color")
 						}
 					}
-					v.Color = p15
+					v.Color = p16
 				}
 			}
 			d.Pop()
@@ -255,27 +274,27 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 				seen[0] |= 1 << 6
 				if !d.Null() {
 					if d.Object("object") {
-						m18 := make(map[string]string)
+						m19 := make(map[string]string)
 						for {
-							k19, ok20 := d.Key()
-							if !ok20 {
+							k20, ok21 := d.Key()
+							if !ok21 {
 								break
 							}
-							key21 := string(k19)
-							d.Push(key21)
-							if _, dup := m18[key21]; dup {
+							key22 := string(k20)
+							d.Push(key22)
+							if _, dup := m19[key22]; dup {
 								d.Duplicate()
 								d.Skip()
 							} else {
-								var e22 string
-								if s23, ok24 := d.String("string"); ok24 {
-									e22 = s23
+								var e23 string
+								if s24, ok25 := d.String("string"); ok25 {
+									e23 = s24
 								}
-								m18[key21] = e22
+								m19[key22] = e23
 							}
 							d.Pop()
 						}
-						v.Attributes = m18
+						v.Attributes = m19
 					}
 				}
 			}
@@ -381,7 +400,7 @@ func decodeNotesDeleteInput(d *codec.Decoder, v *notes.DeleteInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2.MatchString(s1) {
+					if !pattern2().MatchString(s1) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
 					v.ID = notes.NoteID(s1)
@@ -427,7 +446,7 @@ func decodeNotesGetInput(d *codec.Decoder, v *notes.GetInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2.MatchString(s1) {
+					if !pattern2().MatchString(s1) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
 					v.ID = notes.NoteID(s1)
@@ -463,7 +482,7 @@ func decodeNotesOutlineInput(d *codec.Decoder, v *notes.OutlineInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2.MatchString(s1) {
+					if !pattern2().MatchString(s1) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
 					v.ID = notes.NoteID(s1)
@@ -535,7 +554,7 @@ func decodeNotesRenderInput(d *codec.Decoder, v *notes.RenderInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2.MatchString(s1) {
+					if !pattern2().MatchString(s1) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
 					v.ID = notes.NoteID(s1)
@@ -629,23 +648,35 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 				seen[0] |= 1 << 2
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						s6 := []string{}
-						for i5 := 0; d.Next(); i5++ {
+						var buf6 [4]string
+						s7 := buf6[:0]
+						i5 := 0
+						for ; d.Next(); i5++ {
 							d.PushIndex(i5)
-							var e7 string
-							if s8, ok9 := d.String("string"); ok9 {
-								e7 = s8
+							if i5 < 10 {
+								var e8 string
+								if s9, ok10 := d.String("string"); ok10 {
+									e8 = s9
+								}
+								s7 = append(s7, e8)
+							} else {
+								d.Skip()
 							}
-							s6 = append(s6, e7)
 							d.Pop()
 						}
-						if len(s6) > 10 {
+						if i5 > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if codec.HasDuplicates(s6) {
-							d.Problem("items must be unique")
+						if i5 <= 10 {
+							if codec.HasDuplicates(s7) {
+								d.Problem("items must be unique")
+							}
 						}
-						v.Tags = s6
+						if len(s7) == 0 {
+							v.Tags = []string{}
+						} else {
+							v.Tags = append([]string(nil), s7...)
+						}
 					}
 				}
 			}
@@ -658,11 +689,11 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 			} else {
 				seen[0] |= 1 << 3
 				if !d.Null() {
-					p10 := new(time.Time)
-					if t11, ok12 := d.Time("string (format date-time)"); ok12 {
-						(*p10) = t11
+					p11 := new(time.Time)
+					if t12, ok13 := d.Time("string (format date-time)"); ok13 {
+						(*p11) = t12
 					}
-					v.Since = p10
+					v.Since = p11
 				}
 			}
 			d.Pop()
@@ -674,13 +705,13 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 			} else {
 				seen[0] |= 1 << 4
 				if !d.Null() {
-					if s13, ok14 := d.String("string (one of \"relevance\", \"newest\", \"oldest\")"); ok14 {
-						switch s13 {
+					if s14, ok15 := d.String("string (one of \"relevance\", \"newest\", \"oldest\")"); ok15 {
+						switch s14 {
 						case "relevance", "newest", "oldest":
 						default:
 							d.Problem("must be one of \"relevance\", \"newest\", \"oldest\"")
 						}
-						v.Sort = notes.Sort(s13)
+						v.Sort = notes.Sort(s14)
 					}
 				}
 			}
@@ -762,7 +793,7 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2.MatchString(s1) {
+					if !pattern2().MatchString(s1) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
 					v.ID = notes.NoteID(s1)
@@ -778,26 +809,38 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 				seen[0] |= 1 << 1
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						s4 := []string{}
-						for i3 := 0; d.Next(); i3++ {
+						var buf4 [4]string
+						s5 := buf4[:0]
+						i3 := 0
+						for ; d.Next(); i3++ {
 							d.PushIndex(i3)
-							var e5 string
-							if s6, ok7 := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); ok7 {
-								if !pattern0.MatchString(s6) {
-									d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
+							if i3 < 10 {
+								var e6 string
+								if s7, ok8 := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); ok8 {
+									if !pattern0().MatchString(s7) {
+										d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
+									}
+									e6 = s7
 								}
-								e5 = s6
+								s5 = append(s5, e6)
+							} else {
+								d.Skip()
 							}
-							s4 = append(s4, e5)
 							d.Pop()
 						}
-						if len(s4) > 10 {
+						if i3 > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if codec.HasDuplicates(s4) {
-							d.Problem("items must be unique")
+						if i3 <= 10 {
+							if codec.HasDuplicates(s5) {
+								d.Problem("items must be unique")
+							}
 						}
-						v.Add = s4
+						if len(s5) == 0 {
+							v.Add = []string{}
+						} else {
+							v.Add = append([]string(nil), s5...)
+						}
 					}
 				}
 			}
@@ -811,23 +854,35 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 				seen[0] |= 1 << 2
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						s9 := []string{}
-						for i8 := 0; d.Next(); i8++ {
-							d.PushIndex(i8)
-							var e10 string
-							if s11, ok12 := d.String("string"); ok12 {
-								e10 = s11
+						var buf10 [4]string
+						s11 := buf10[:0]
+						i9 := 0
+						for ; d.Next(); i9++ {
+							d.PushIndex(i9)
+							if i9 < 10 {
+								var e12 string
+								if s13, ok14 := d.String("string"); ok14 {
+									e12 = s13
+								}
+								s11 = append(s11, e12)
+							} else {
+								d.Skip()
 							}
-							s9 = append(s9, e10)
 							d.Pop()
 						}
-						if len(s9) > 10 {
+						if i9 > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if codec.HasDuplicates(s9) {
-							d.Problem("items must be unique")
+						if i9 <= 10 {
+							if codec.HasDuplicates(s11) {
+								d.Problem("items must be unique")
+							}
 						}
-						v.Remove = s9
+						if len(s11) == 0 {
+							v.Remove = []string{}
+						} else {
+							v.Remove = append([]string(nil), s11...)
+						}
 					}
 				}
 			}
@@ -877,7 +932,7 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2.MatchString(s1) {
+					if !pattern2().MatchString(s1) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
 					v.ID = notes.NoteID(s1)
@@ -956,7 +1011,7 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 				if !d.Null() {
 					p12 := new(notes.Color)
 					if s13, ok14 := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); ok14 {
-						if !pattern1.MatchString(s13) {
+						if !pattern1().MatchString(s13) {
 							d.Problem("must match the pattern ^#[0-9a-fA-F]{6}$")
 						}
 						if err := (*p12).UnmarshalText([]byte(s13)); err != nil {

@@ -59,6 +59,181 @@ const (
 	weatherForecastOutputSchema = `{"properties":{"place":{"properties":{"name":{"type":"string","description":"The city's name; for a point its coordinates"},"coordinates":{"items":{"type":"number"},"type":"array","maxItems":2,"minItems":2,"description":"Latitude and longitude in degrees"}},"additionalProperties":false,"type":"object","required":["name","coordinates"],"description":"The place the forecast is for."},"units":{"type":"string","description":"The units of the numbers in days: metric or imperial."},"days":{"items":{"$ref":"#/$defs/Day"},"type":"array","description":"One entry per day, starting today."},"issued":{"type":"string","format":"date-time","description":"When the forecast was issued."}},"additionalProperties":false,"type":"object","required":["place","units","days","issued"],"description":"Forecast is the result of weather_forecast.","$defs":{"Day":{"properties":{"date":{"type":"string","description":"The date, YYYY-MM-DD."},"summary":{"type":"string","description":"The sky in a few words."},"high":{"type":"number","description":"Highest temperature, °C or °F."},"low":{"type":"number","description":"Lowest temperature, °C or °F."},"rain_chance":{"type":"integer","description":"Chance of rain, in percent."},"rain":{"type":"number","description":"Expected rain, in mm or inches."},"wind":{"type":"number","description":"Wind speed, in km/h or mph."}},"additionalProperties":false,"type":"object","required":["date","summary","high","low","rain_chance","rain","wind"],"description":"Day is the forecast for one day."}}}`
 )
 
+// specs describes every tool, sorted by name: a table the compiler lays out,
+// so that a registry of many tools costs nothing to start. It is shared
+// by every registry New returns and never modified.
+var specs = [12]tool.Spec{
+	{
+		Name:         "clock_now",
+		Title:        "Current time",
+		Verb:         "Checking the time",
+		Group:        "clock",
+		Kind:         tool.KindRead,
+		ReadOnly:     true,
+		Description:  "Tells the current date and time: the timestamp, the time zone and its\noffset from UTC, the weekday, the ISO week and the day of the year.",
+		InputSchema:  []byte(clockNowInputSchema),
+		OutputSchema: []byte(clockNowOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/clock",
+		Type:         "NowTool",
+	},
+	{
+		Name:         "clock_sync",
+		Title:        "Check clock",
+		Verb:         "Comparing clocks",
+		Group:        "time",
+		Weight:       2,
+		Kind:         tool.KindRead,
+		ReadOnly:     true,
+		OpenWorld:    true,
+		Timeout:      3 * time.Second,
+		Description:  "Compares this machine's clock with a trusted reference clock and tells\nhow far off it is. Use it when times look wrong or before relying on\nexact timestamps.",
+		InputSchema:  []byte(clockSyncInputSchema),
+		OutputSchema: []byte(clockSyncOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/clock",
+		Type:         "SyncTool",
+	},
+	{
+		Name:        "clock_zones",
+		Title:       "Time zones",
+		Group:       "clock",
+		Kind:        tool.KindRead,
+		ReadOnly:    true,
+		Description: "Lists the time zones clock tools know, as IANA names such as\n\"Europe/Lisbon\", optionally only those whose name starts with a prefix.",
+		InputSchema: []byte(clockZonesInputSchema),
+		Package:     "github.com/toolgen-go/toolgen/tools/clock",
+		Type:        "ZonesTool",
+	},
+	{
+		Name:         "notes_create",
+		Title:        "Create note",
+		Verb:         "Creating a note",
+		Group:        "notes",
+		Kind:         tool.KindPropose,
+		Timeout:      5 * time.Second,
+		Permissions:  []string{"notes.write"},
+		Description:  "Creates a note. The user confirms the new note before it is saved; the\nresult is the note as stored, with its ID.",
+		InputSchema:  []byte(notesCreateInputSchema),
+		OutputSchema: []byte(notesCreateOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/notes",
+		Type:         "CreateTool",
+	},
+	{
+		Name:         "notes_delete",
+		Title:        "Delete note",
+		Verb:         "Deleting the note",
+		Group:        "notes",
+		Kind:         tool.KindPropose,
+		Destructive:  true,
+		Idempotent:   true,
+		Permissions:  []string{"notes.write", "notes.delete"},
+		Meta:         []tool.Meta{{Key: "audit", Value: "high"}, {Key: "confirm-text", Value: "Delete this note? This cannot be undone."}},
+		Description:  "Deletes a note for good. The user confirms before anything is deleted.\nDeleting a note that does not exist succeeds with deleted set to false, so\nrepeating a deletion is safe.",
+		InputSchema:  []byte(notesDeleteInputSchema),
+		OutputSchema: []byte(notesDeleteOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/notes",
+		Type:         "DeleteTool",
+	},
+	{
+		Name:         "notes_get",
+		Title:        "Open note",
+		Verb:         "Opening the note",
+		Group:        "notes",
+		Kind:         tool.KindRead,
+		ReadOnly:     true,
+		Permissions:  []string{"notes.read"},
+		Description:  "Returns one note with everything it carries: title, body, tags, priority,\ncolor, due date, attributes, author, revision and timestamps.",
+		InputSchema:  []byte(notesGetInputSchema),
+		OutputSchema: []byte(notesGetOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/notes",
+		Type:         "GetTool",
+	},
+	{
+		Name:         "notes_outline",
+		Title:        "Outline note",
+		Verb:         "Outlining the note",
+		Group:        "notes",
+		Kind:         tool.KindRead,
+		ReadOnly:     true,
+		Permissions:  []string{"notes.read"},
+		Description:  "Lists the headings of a note as a tree of sections, to find one's way\naround a long note without reading all of it.",
+		InputSchema:  []byte(notesOutlineInputSchema),
+		OutputSchema: []byte(notesOutlineOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/notes",
+		Type:         "OutlineTool",
+	},
+	{
+		Name:        "notes_render",
+		Title:       "Show note",
+		Verb:        "Rendering the note",
+		Group:       "notes",
+		Kind:        tool.KindDisplay,
+		ReadOnly:    true,
+		Permissions: []string{"notes.read"},
+		Description: "Shows a note to the user, formatted as Markdown (the default) or plain\ntext, with its tags, priority and due date.",
+		InputSchema: []byte(notesRenderInputSchema),
+		Package:     "github.com/toolgen-go/toolgen/tools/notes",
+		Type:        "RenderTool",
+	},
+	{
+		Name:         "notes_search",
+		Title:        "Search notes",
+		Verb:         "Searching notes",
+		Group:        "notes",
+		Weight:       10,
+		Kind:         tool.KindRead,
+		ReadOnly:     true,
+		Permissions:  []string{"notes.read"},
+		Description:  "Finds the user's notes that contain every word of a query, in their title,\nbody or tags, best matches first. It returns short summaries; use\nnotes_get for a whole note.",
+		InputSchema:  []byte(notesSearchInputSchema),
+		OutputSchema: []byte(notesSearchOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/notes",
+		Type:         "SearchTool",
+	},
+	{
+		Name:         "notes_tag",
+		Title:        "Tag note",
+		Verb:         "Tagging the note",
+		Group:        "notes",
+		Kind:         tool.KindAction,
+		Idempotent:   true,
+		Permissions:  []string{"notes.write"},
+		Description:  "Adds tags to a note and removes tags from it, and returns the note's tags.\nAdding a tag the note has, or removing one it lacks, is not an error.",
+		InputSchema:  []byte(notesTagInputSchema),
+		OutputSchema: []byte(notesTagOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/notes",
+		Type:         "TagTool",
+	},
+	{
+		Name:         "notes_update",
+		Title:        "Update note",
+		Verb:         "Updating the note",
+		Group:        "notes",
+		Kind:         tool.KindAction,
+		Permissions:  []string{"notes.write"},
+		Description:  "Changes a note's title, body, priority, color, attributes or data; what is\nomitted stays as it is. Pass the checksum from notes_get to refuse the\nupdate if someone changed the text in between.",
+		InputSchema:  []byte(notesUpdateInputSchema),
+		OutputSchema: []byte(notesUpdateOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/notes",
+		Type:         "UpdateTool",
+	},
+	{
+		Name:         "weather_forecast",
+		Title:        "Weather forecast",
+		Verb:         "Checking the forecast",
+		Group:        "weather",
+		Kind:         tool.KindRead,
+		ReadOnly:     true,
+		OpenWorld:    true,
+		Timeout:      10 * time.Second,
+		Meta:         []tool.Meta{{Key: "provider", Value: "example-weather"}},
+		Description:  "Gives the daily weather forecast for a city or a point on Earth, today\nand up to six days ahead: the sky, high and low temperatures, rain and\nwind.",
+		InputSchema:  []byte(weatherForecastInputSchema),
+		OutputSchema: []byte(weatherForecastOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/tools/weather",
+		Type:         "ForecastTool",
+	},
+}
+
 // Tools holds one value of every tool in the registry. Fill each field
 // with a ready tool, its dependencies set, and pass it to New.
 type Tools struct {
@@ -101,181 +276,21 @@ func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
 	if t.NotesRender == nil {
 		return nil, errors.New("generated.New: Tools.NotesRender (tool notes_render) is nil")
 	}
-	specs := make([]tool.Spec, 0, 12)
-	specs = append(specs, tool.Spec{
-		Name:         "clock_now",
-		Title:        "Current time",
-		Verb:         "Checking the time",
-		Group:        "clock",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Description:  "Tells the current date and time: the timestamp, the time zone and its\noffset from UTC, the weekday, the ISO week and the day of the year.",
-		InputSchema:  []byte(clockNowInputSchema),
-		OutputSchema: []byte(clockNowOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/tools/clock",
-		Type:         "NowTool",
-	})
-	if t.ClockSync.Available() == nil {
-		specs = append(specs, tool.Spec{
-			Name:         "clock_sync",
-			Title:        "Check clock",
-			Verb:         "Comparing clocks",
-			Group:        "time",
-			Weight:       2,
-			Kind:         tool.KindRead,
-			ReadOnly:     true,
-			OpenWorld:    true,
-			Timeout:      3 * time.Second,
-			Description:  "Compares this machine's clock with a trusted reference clock and tells\nhow far off it is. Use it when times look wrong or before relying on\nexact timestamps.",
-			InputSchema:  []byte(clockSyncInputSchema),
-			OutputSchema: []byte(clockSyncOutputSchema),
-			Package:      "github.com/toolgen-go/toolgen/tools/clock",
-			Type:         "SyncTool",
-		})
+	list := make([]tool.Spec, 0, len(specs))
+	for i := range specs {
+		switch specs[i].Name {
+		case "clock_sync":
+			if t.ClockSync.Available() != nil {
+				continue
+			}
+		case "weather_forecast":
+			if t.WeatherForecast.Available() != nil {
+				continue
+			}
+		}
+		list = append(list, specs[i])
 	}
-	specs = append(specs, tool.Spec{
-		Name:        "clock_zones",
-		Title:       "Time zones",
-		Group:       "clock",
-		Kind:        tool.KindRead,
-		ReadOnly:    true,
-		Description: "Lists the time zones clock tools know, as IANA names such as\n\"Europe/Lisbon\", optionally only those whose name starts with a prefix.",
-		InputSchema: []byte(clockZonesInputSchema),
-		Package:     "github.com/toolgen-go/toolgen/tools/clock",
-		Type:        "ZonesTool",
-	})
-	specs = append(specs, tool.Spec{
-		Name:         "notes_create",
-		Title:        "Create note",
-		Verb:         "Creating a note",
-		Group:        "notes",
-		Kind:         tool.KindPropose,
-		Timeout:      5 * time.Second,
-		Permissions:  []string{"notes.write"},
-		Description:  "Creates a note. The user confirms the new note before it is saved; the\nresult is the note as stored, with its ID.",
-		InputSchema:  []byte(notesCreateInputSchema),
-		OutputSchema: []byte(notesCreateOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/tools/notes",
-		Type:         "CreateTool",
-	})
-	specs = append(specs, tool.Spec{
-		Name:         "notes_delete",
-		Title:        "Delete note",
-		Verb:         "Deleting the note",
-		Group:        "notes",
-		Kind:         tool.KindPropose,
-		Destructive:  true,
-		Idempotent:   true,
-		Permissions:  []string{"notes.write", "notes.delete"},
-		Meta:         []tool.Meta{{Key: "audit", Value: "high"}, {Key: "confirm-text", Value: "Delete this note? This cannot be undone."}},
-		Description:  "Deletes a note for good. The user confirms before anything is deleted.\nDeleting a note that does not exist succeeds with deleted set to false, so\nrepeating a deletion is safe.",
-		InputSchema:  []byte(notesDeleteInputSchema),
-		OutputSchema: []byte(notesDeleteOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/tools/notes",
-		Type:         "DeleteTool",
-	})
-	specs = append(specs, tool.Spec{
-		Name:         "notes_get",
-		Title:        "Open note",
-		Verb:         "Opening the note",
-		Group:        "notes",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Permissions:  []string{"notes.read"},
-		Description:  "Returns one note with everything it carries: title, body, tags, priority,\ncolor, due date, attributes, author, revision and timestamps.",
-		InputSchema:  []byte(notesGetInputSchema),
-		OutputSchema: []byte(notesGetOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/tools/notes",
-		Type:         "GetTool",
-	})
-	specs = append(specs, tool.Spec{
-		Name:         "notes_outline",
-		Title:        "Outline note",
-		Verb:         "Outlining the note",
-		Group:        "notes",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Permissions:  []string{"notes.read"},
-		Description:  "Lists the headings of a note as a tree of sections, to find one's way\naround a long note without reading all of it.",
-		InputSchema:  []byte(notesOutlineInputSchema),
-		OutputSchema: []byte(notesOutlineOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/tools/notes",
-		Type:         "OutlineTool",
-	})
-	specs = append(specs, tool.Spec{
-		Name:        "notes_render",
-		Title:       "Show note",
-		Verb:        "Rendering the note",
-		Group:       "notes",
-		Kind:        tool.KindDisplay,
-		ReadOnly:    true,
-		Permissions: []string{"notes.read"},
-		Description: "Shows a note to the user, formatted as Markdown (the default) or plain\ntext, with its tags, priority and due date.",
-		InputSchema: []byte(notesRenderInputSchema),
-		Package:     "github.com/toolgen-go/toolgen/tools/notes",
-		Type:        "RenderTool",
-	})
-	specs = append(specs, tool.Spec{
-		Name:         "notes_search",
-		Title:        "Search notes",
-		Verb:         "Searching notes",
-		Group:        "notes",
-		Weight:       10,
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Permissions:  []string{"notes.read"},
-		Description:  "Finds the user's notes that contain every word of a query, in their title,\nbody or tags, best matches first. It returns short summaries; use\nnotes_get for a whole note.",
-		InputSchema:  []byte(notesSearchInputSchema),
-		OutputSchema: []byte(notesSearchOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/tools/notes",
-		Type:         "SearchTool",
-	})
-	specs = append(specs, tool.Spec{
-		Name:         "notes_tag",
-		Title:        "Tag note",
-		Verb:         "Tagging the note",
-		Group:        "notes",
-		Kind:         tool.KindAction,
-		Idempotent:   true,
-		Permissions:  []string{"notes.write"},
-		Description:  "Adds tags to a note and removes tags from it, and returns the note's tags.\nAdding a tag the note has, or removing one it lacks, is not an error.",
-		InputSchema:  []byte(notesTagInputSchema),
-		OutputSchema: []byte(notesTagOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/tools/notes",
-		Type:         "TagTool",
-	})
-	specs = append(specs, tool.Spec{
-		Name:         "notes_update",
-		Title:        "Update note",
-		Verb:         "Updating the note",
-		Group:        "notes",
-		Kind:         tool.KindAction,
-		Permissions:  []string{"notes.write"},
-		Description:  "Changes a note's title, body, priority, color, attributes or data; what is\nomitted stays as it is. Pass the checksum from notes_get to refuse the\nupdate if someone changed the text in between.",
-		InputSchema:  []byte(notesUpdateInputSchema),
-		OutputSchema: []byte(notesUpdateOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/tools/notes",
-		Type:         "UpdateTool",
-	})
-	if t.WeatherForecast.Available() == nil {
-		specs = append(specs, tool.Spec{
-			Name:         "weather_forecast",
-			Title:        "Weather forecast",
-			Verb:         "Checking the forecast",
-			Group:        "weather",
-			Kind:         tool.KindRead,
-			ReadOnly:     true,
-			OpenWorld:    true,
-			Timeout:      10 * time.Second,
-			Meta:         []tool.Meta{{Key: "provider", Value: "example-weather"}},
-			Description:  "Gives the daily weather forecast for a city or a point on Earth, today\nand up to six days ahead: the sky, high and low temperatures, rain and\nwind.",
-			InputSchema:  []byte(weatherForecastInputSchema),
-			OutputSchema: []byte(weatherForecastOutputSchema),
-			Package:      "github.com/toolgen-go/toolgen/tools/weather",
-			Type:         "ForecastTool",
-		})
-	}
-	return tool.NewStatic(specs, (&t).dispatch, opts...)
+	return tool.NewStatic(list, (&t).dispatch, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the

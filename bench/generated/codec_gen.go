@@ -227,21 +227,31 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 			} else {
 				seen[0] |= 1 << 4
 				if d.Array("array (maxItems 50, minItems 1)") {
-					s8 := []tools.Item{}
-					for i7 := 0; d.Next(); i7++ {
+					var buf8 [4]tools.Item
+					s9 := buf8[:0]
+					i7 := 0
+					for ; d.Next(); i7++ {
 						d.PushIndex(i7)
-						var e9 tools.Item
-						decodeToolsItem(d, &e9)
-						s8 = append(s8, e9)
+						if i7 < 50 {
+							var e10 tools.Item
+							decodeToolsItem(d, &e10)
+							s9 = append(s9, e10)
+						} else {
+							d.Skip()
+						}
 						d.Pop()
 					}
-					if len(s8) < 1 {
+					if i7 < 1 {
 						d.Problem("must have at least 1 item")
 					}
-					if len(s8) > 50 {
+					if i7 > 50 {
 						d.Problem("must have at most 50 items")
 					}
-					v.Items = s8
+					if len(s9) == 0 {
+						v.Items = []tools.Item{}
+					} else {
+						v.Items = append([]tools.Item(nil), s9...)
+					}
 				}
 			}
 			d.Pop()
@@ -254,23 +264,35 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 				seen[0] |= 1 << 5
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						s11 := []string{}
-						for i10 := 0; d.Next(); i10++ {
-							d.PushIndex(i10)
-							var e12 string
-							if s13, ok14 := d.String("string"); ok14 {
-								e12 = s13
+						var buf12 [4]string
+						s13 := buf12[:0]
+						i11 := 0
+						for ; d.Next(); i11++ {
+							d.PushIndex(i11)
+							if i11 < 10 {
+								var e14 string
+								if s15, ok16 := d.String("string"); ok16 {
+									e14 = s15
+								}
+								s13 = append(s13, e14)
+							} else {
+								d.Skip()
 							}
-							s11 = append(s11, e12)
 							d.Pop()
 						}
-						if len(s11) > 10 {
+						if i11 > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if codec.HasDuplicates(s11) {
-							d.Problem("items must be unique")
+						if i11 <= 10 {
+							if codec.HasDuplicates(s13) {
+								d.Problem("items must be unique")
+							}
 						}
-						v.Tags = s11
+						if len(s13) == 0 {
+							v.Tags = []string{}
+						} else {
+							v.Tags = append([]string(nil), s13...)
+						}
 					}
 				}
 			}
@@ -284,27 +306,27 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 				seen[0] |= 1 << 6
 				if !d.Null() {
 					if d.Object("object") {
-						m15 := make(map[string]string)
+						m17 := make(map[string]string)
 						for {
-							k16, ok17 := d.Key()
-							if !ok17 {
+							k18, ok19 := d.Key()
+							if !ok19 {
 								break
 							}
-							key18 := string(k16)
-							d.Push(key18)
-							if _, dup := m15[key18]; dup {
+							key20 := string(k18)
+							d.Push(key20)
+							if _, dup := m17[key20]; dup {
 								d.Duplicate()
 								d.Skip()
 							} else {
-								var e19 string
-								if s20, ok21 := d.String("string"); ok21 {
-									e19 = s20
+								var e21 string
+								if s22, ok23 := d.String("string"); ok23 {
+									e21 = s22
 								}
-								m15[key18] = e19
+								m17[key20] = e21
 							}
 							d.Pop()
 						}
-						v.Labels = m15
+						v.Labels = m17
 					}
 				}
 			}
@@ -316,8 +338,8 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 				d.Skip()
 			} else {
 				seen[0] |= 1 << 7
-				if t22, ok23 := d.Time("string (format date-time)"); ok23 {
-					v.Created = t22
+				if t24, ok25 := d.Time("string (format date-time)"); ok25 {
+					v.Created = t24
 				}
 			}
 			d.Pop()
@@ -329,11 +351,11 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 			} else {
 				seen[0] |= 1 << 8
 				if !d.Null() {
-					p24 := new(time.Time)
-					if t25, ok26 := d.Time("string (format date-time)"); ok26 {
-						(*p24) = t25
+					p26 := new(time.Time)
+					if t27, ok28 := d.Time("string (format date-time)"); ok28 {
+						(*p26) = t27
 					}
-					v.Due = p24
+					v.Due = p26
 				}
 			}
 			d.Pop()
@@ -345,17 +367,17 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 			} else {
 				seen[0] |= 1 << 9
 				if !d.Null() {
-					p27 := new(float64)
-					if n28, ok29 := d.Float("number (maximum 1000000, minimum 0)", 64); ok29 {
-						if n28 > 1000000 {
+					p29 := new(float64)
+					if n30, ok31 := d.Float("number (maximum 1000000, minimum 0)", 64); ok31 {
+						if n30 > 1000000 {
 							d.Problem("must be at most 1000000")
 						}
-						if n28 < 0 {
+						if n30 < 0 {
 							d.Problem("must be at least 0")
 						}
-						(*p27) = n28
+						(*p29) = n30
 					}
-					v.Budget = p27
+					v.Budget = p29
 				}
 			}
 			d.Pop()
@@ -367,11 +389,11 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 			} else {
 				seen[0] |= 1 << 10
 				if !d.Null() {
-					p30 := new(bool)
-					if b31, ok32 := d.Bool("boolean"); ok32 {
-						(*p30) = b31
+					p32 := new(bool)
+					if b33, ok34 := d.Bool("boolean"); ok34 {
+						(*p32) = b33
 					}
-					v.Notify = p30
+					v.Notify = p32
 				}
 			}
 			d.Pop()
@@ -382,14 +404,14 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 				d.Skip()
 			} else {
 				seen[0] |= 1 << 11
-				if n33, ok34 := d.Float("number (maximum 1, minimum 0)", 64); ok34 {
-					if n33 > 1 {
+				if n35, ok36 := d.Float("number (maximum 1, minimum 0)", 64); ok36 {
+					if n35 > 1 {
 						d.Problem("must be at most 1")
 					}
-					if n33 < 0 {
+					if n35 < 0 {
 						d.Problem("must be at least 0")
 					}
-					v.Discount = n33
+					v.Discount = n35
 				}
 			}
 			d.Pop()

@@ -35,6 +35,33 @@ const (
 	smallOutputSchema  = `{"properties":{"query":{"type":"string","description":"The query, as received."},"limit":{"type":"integer","description":"The limit in force."}},"additionalProperties":false,"type":"object","required":["query","limit"],"description":"SmallOutput is the small benchmark output."}`
 )
 
+// specs describes every tool, sorted by name: a table the compiler lays out,
+// so that a registry of many tools costs nothing to start. It is shared
+// by every registry New returns and never modified.
+var specs = [2]tool.Spec{
+	{
+		Name:         "medium",
+		Group:        "tools",
+		Kind:         tool.KindAction,
+		Description:  "Places an order.",
+		InputSchema:  []byte(mediumInputSchema),
+		OutputSchema: []byte(mediumOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/bench/tools",
+		Type:         "MediumTool",
+	},
+	{
+		Name:         "small",
+		Group:        "tools",
+		Kind:         tool.KindRead,
+		ReadOnly:     true,
+		Description:  "Looks up orders matching a query.",
+		InputSchema:  []byte(smallInputSchema),
+		OutputSchema: []byte(smallOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/bench/tools",
+		Type:         "SmallTool",
+	},
+}
+
 // Tools holds one value of every tool in the registry. Fill each field
 // with a ready tool, its dependencies set, and pass it to New.
 type Tools struct {
@@ -48,29 +75,11 @@ type Tools struct {
 // Available method reports an error is left out: neither listed nor
 // callable (Unavailable says why). New fails when a pointer field of t is nil.
 func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
-	specs := make([]tool.Spec, 0, 2)
-	specs = append(specs, tool.Spec{
-		Name:         "medium",
-		Group:        "tools",
-		Kind:         tool.KindAction,
-		Description:  "Places an order.",
-		InputSchema:  []byte(mediumInputSchema),
-		OutputSchema: []byte(mediumOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/bench/tools",
-		Type:         "MediumTool",
-	})
-	specs = append(specs, tool.Spec{
-		Name:         "small",
-		Group:        "tools",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Description:  "Looks up orders matching a query.",
-		InputSchema:  []byte(smallInputSchema),
-		OutputSchema: []byte(smallOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/bench/tools",
-		Type:         "SmallTool",
-	})
-	return tool.NewStatic(specs, (&t).dispatch, opts...)
+	list := make([]tool.Spec, 0, len(specs))
+	for i := range specs {
+		list = append(list, specs[i])
+	}
+	return tool.NewStatic(list, (&t).dispatch, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the

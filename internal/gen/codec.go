@@ -635,20 +635,49 @@ func (g *codecGen) decodeArray(s *shape, w view, root *schema.Node, target *jen.
 	i := g.v("i")
 	var body []jen.Code
 	if s.kind == kSlice {
-		sl := g.v("s")
-		e := g.v("e")
-		body = append(body,
-			jen.Id(sl).Op(":=").Add(typeCode(s.typ)).Values(),
-			jen.For(jen.Id(i).Op(":=").Lit(0), d.Clone().Dot("Next").Call(), jen.Id(i).Op("++")).Block(append(append([]jen.Code{
-				d.Clone().Dot("PushIndex").Call(jen.Id(i)),
-				jen.Var().Id(e).Add(typeCode(s.elem.typ)),
-			}, g.decodeSite(s.elem, items, root, jen.Id(e), false, pos, where+"[]")...),
-				jen.Id(sl).Op("=").Append(jen.Id(sl), jen.Id(e)),
-				d.Clone().Dot("Pop").Call(),
-			)...),
+		// Elements are collected in a small stack buffer and copied once
+		// into a slice of the right length: one allocation for a short
+		// array. Past the smallest maxItems they are skipped, not kept, so
+		// memory follows the schema rather than the input.
+		buf, sl, e := g.v("buf"), g.v("s"), g.v("e")
+		limit := -1
+		for _, v := range w.all("maxItems") {
+			if n, ok := intLit(v); ok && n >= 0 && (limit < 0 || int(n) < limit) {
+				limit = int(n)
+			}
+		}
+		decode := append(append([]jen.Code{
+			jen.Var().Id(e).Add(typeCode(s.elem.typ)),
+		}, g.decodeSite(s.elem, items, root, jen.Id(e), false, pos, where+"[]")...),
+			jen.Id(sl).Op("=").Append(jen.Id(sl), jen.Id(e)),
 		)
-		body = append(body, g.itemChecks(s, w, sl, pos, where)...)
-		body = append(body, target.Clone().Op("=").Id(sl))
+		var step jen.Code = jen.Block(decode...)
+		if limit >= 0 {
+			step = jen.If(jen.Id(i).Op("<").Lit(limit)).Block(decode...).Else().Block(d.Clone().Dot("Skip").Call())
+		}
+		body = append(body,
+			jen.Var().Id(buf).Index(jen.Lit(4)).Add(typeCode(s.elem.typ)),
+			jen.Id(sl).Op(":=").Id(buf).Index(jen.Op(":").Lit(0)),
+			jen.Id(i).Op(":=").Lit(0),
+			jen.For(jen.Op(";").Add(d.Clone().Dot("Next").Call()).Op(";").Id(i).Op("++")).Block(
+				d.Clone().Dot("PushIndex").Call(jen.Id(i)),
+				step,
+				d.Clone().Dot("Pop").Call(),
+			),
+		)
+		body = append(body, g.countChecks(w, jen.Id(i), "item", pos, where)...)
+		if u := w.get("uniqueItems"); u != nil && u.Kind == schema.BoolKind && u.Bool {
+			check := g.uniqueCheck(s, jen.Id(sl), pos, where)
+			if limit >= 0 {
+				check = []jen.Code{jen.If(jen.Id(i).Op("<=").Lit(limit)).Block(check...)}
+			}
+			body = append(body, check...)
+		}
+		body = append(body, jen.If(jen.Len(jen.Id(sl)).Op("==").Lit(0)).Block(
+			target.Clone().Op("=").Add(typeCode(s.typ)).Values(),
+		).Else().Block(
+			target.Clone().Op("=").Append(typeCode(s.typ).Parens(jen.Nil()), jen.Id(sl).Op("...")),
+		))
 	} else {
 		body = append(body,
 			jen.Id(i).Op(":=").Lit(0),
@@ -666,14 +695,6 @@ func (g *codecGen) decodeArray(s *shape, w view, root *schema.Node, target *jen.
 		}
 	}
 	return []jen.Code{jen.If(d.Clone().Dot("Array").Call(jen.Lit(want(s, w)))).Block(body...)}
-}
-
-func (g *codecGen) itemChecks(s *shape, w view, sl string, pos token.Position, where string) []jen.Code {
-	out := g.countChecks(w, jen.Len(jen.Id(sl)), "item", pos, where)
-	if u := w.get("uniqueItems"); u != nil && u.Kind == schema.BoolKind && u.Bool {
-		out = append(out, g.uniqueCheck(s, jen.Id(sl), pos, where)...)
-	}
-	return out
 }
 
 // countChecks enforces minItems and maxItems on n.
@@ -783,7 +804,7 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, pos token.Position, 
 				continue
 			}
 			v := g.pattern(m.Value.Text)
-			out = append(out, jen.If(jen.Op("!").Id(v).Dot("MatchString").Call(jen.Id(x))).Block(problem("must match the pattern "+m.Value.Text)))
+			out = append(out, jen.If(jen.Op("!").Id(v).Call().Dot("MatchString").Call(jen.Id(x))).Block(problem("must match the pattern "+m.Value.Text)))
 		case "format":
 			if m.Value.Text == "date-time" {
 				out = append(out, jen.If(jen.Op("!").Qual(codecPkg, "IsDateTime").Call(jen.Id(x))).Block(problem("must be a date-time (RFC 3339)")))
@@ -793,8 +814,9 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, pos token.Position, 
 	return append(out, g.enumChecks(s, w, x, pos, where)...)
 }
 
-// pattern returns the package-level variable holding the compiled regexp.
-// Patterns are compiled once, when the generated package is initialised.
+// pattern returns the package-level function returning the compiled
+// regexp. Patterns are compiled once, on first use, so that a registry of
+// many tools starts without compiling them all.
 func (g *codecGen) pattern(src string) string {
 	if v, ok := g.patterns[src]; ok {
 		return v

@@ -60,6 +60,18 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 	})
 	reg.Line()
 
+	// The spec table, initialised by the compiler, not at start-up.
+	reg.Comment("specs describes every tool, sorted by name: a table the compiler lays out,")
+	reg.Comment("so that a registry of many tools costs nothing to start. It is shared")
+	reg.Comment("by every registry New returns and never modified.")
+	reg.Var().Id("specs").Op("=").Index(jen.Lit(len(m.tools))).Qual(toolPkg, "Spec").ValuesFunc(func(v *jen.Group) {
+		for _, t := range m.tools {
+			v.Line().Add(specBody(t, fields[t]))
+		}
+		v.Line()
+	})
+	reg.Line()
+
 	// Tools.
 	reg.Comment("Tools holds one value of every tool in the registry. Fill each field")
 	reg.Comment("with a ready tool, its dependencies set, and pass it to New.")
@@ -83,16 +95,21 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 				)
 			}
 		}
-		b.Id("specs").Op(":=").Make(jen.Index().Qual(toolPkg, "Spec"), jen.Lit(0), jen.Lit(len(m.tools)))
+		b.Id("list").Op(":=").Make(jen.Index().Qual(toolPkg, "Spec"), jen.Lit(0), jen.Len(jen.Id("specs")))
+		var avail []jen.Code
 		for _, t := range m.tools {
-			add := jen.Id("specs").Op("=").Append(jen.Id("specs"), specLit(t, fields[t]))
 			if t.hasAvail {
-				b.If(jen.Id("t").Dot(fields[t]).Dot("Available").Call().Op("==").Nil()).Block(add)
-			} else {
-				b.Add(add)
+				avail = append(avail, jen.Case(jen.Lit(t.name)).Block(
+					jen.If(jen.Id("t").Dot(fields[t]).Dot("Available").Call().Op("!=").Nil()).Block(jen.Continue()),
+				))
 			}
 		}
-		b.Return(jen.Qual(toolPkg, "NewStatic").Call(jen.Id("specs"), jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), jen.Id("opts").Op("...")))
+		loop := []jen.Code{jen.Id("list").Op("=").Append(jen.Id("list"), jen.Id("specs").Index(jen.Id("i")))}
+		if len(avail) > 0 {
+			loop = append([]jen.Code{jen.Switch(jen.Id("specs").Index(jen.Id("i")).Dot("Name")).Block(avail...)}, loop...)
+		}
+		b.For(jen.Id("i").Op(":=").Range().Id("specs")).Block(loop...)
+		b.Return(jen.Qual(toolPkg, "NewStatic").Call(jen.Id("list"), jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), jen.Id("opts").Op("...")))
 	})
 	reg.Line()
 
@@ -172,10 +189,12 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 			srcs = append(srcs, src)
 		}
 		slices.SortFunc(srcs, func(a, b string) int { return strings.Compare(g.patterns[a], g.patterns[b]) })
-		cf.Comment("Patterns of the schemas, compiled once.")
+		cf.Comment("Patterns of the schemas, each compiled once, on first use.")
 		cf.Var().DefsFunc(func(d *jen.Group) {
 			for _, src := range srcs {
-				d.Id(g.patterns[src]).Op("=").Qual("regexp", "MustCompile").Call(rawString([]byte(src)))
+				d.Id(g.patterns[src]).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
+					jen.Return(jen.Qual("regexp", "MustCompile").Call(rawString([]byte(src)))),
+				))
 			}
 		})
 		cf.Line()
@@ -259,9 +278,9 @@ func (s *shape) deref() *shape {
 	return s
 }
 
-// specLit is the tool.Spec literal of t, fields in tool.Spec's order and
-// zero values left out.
-func specLit(t *toolModel, field string) jen.Code {
+// specBody is the tool.Spec literal of t (without the type, as an element
+// of the specs table), fields in tool.Spec's order and zero values left out.
+func specBody(t *toolModel, field string) jen.Code {
 	var kv []jen.Code
 	add := func(key string, v jen.Code) { kv = append(kv, jen.Id(key).Op(":").Add(v)) }
 	add("Name", jen.Lit(t.name))
@@ -312,7 +331,7 @@ func specLit(t *toolModel, field string) jen.Code {
 	for _, c := range kv {
 		lines = append(lines, jen.Line().Add(c))
 	}
-	return jen.Qual(toolPkg, "Spec").Values(append(lines, jen.Line())...)
+	return jen.Values(append(lines, jen.Line())...)
 }
 
 // schemaConst names the constant holding a schema: unexported, since the

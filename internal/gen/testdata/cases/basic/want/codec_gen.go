@@ -10,13 +10,16 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
 
-// Patterns of the schemas, compiled once.
+// Patterns of the schemas, each compiled once, on first use.
 var (
-	pattern0 = regexp.MustCompile(`^[a-z]+$`)
+	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[a-z]+$`)
+	})
 )
 
 // decodeNoArguments accepts the arguments of a tool without any: an empty object.
@@ -122,7 +125,7 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 					if utf8.RuneCountInString(s1) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					if !pattern0.MatchString(s1) {
+					if !pattern0().MatchString(s1) {
 						d.Problem("must match the pattern ^[a-z]+$")
 					}
 					v.Name = s1
@@ -155,23 +158,35 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 				seen[0] |= 1 << 2
 				if !d.Null() {
 					if d.Array("array (maxItems 4)") {
-						s6 := []string{}
-						for i5 := 0; d.Next(); i5++ {
+						var buf6 [4]string
+						s7 := buf6[:0]
+						i5 := 0
+						for ; d.Next(); i5++ {
 							d.PushIndex(i5)
-							var e7 string
-							if s8, ok9 := d.String("string"); ok9 {
-								e7 = s8
+							if i5 < 4 {
+								var e8 string
+								if s9, ok10 := d.String("string"); ok10 {
+									e8 = s9
+								}
+								s7 = append(s7, e8)
+							} else {
+								d.Skip()
 							}
-							s6 = append(s6, e7)
 							d.Pop()
 						}
-						if len(s6) > 4 {
+						if i5 > 4 {
 							d.Problem("must have at most 4 items")
 						}
-						if codec.HasDuplicates(s6) {
-							d.Problem("items must be unique")
+						if i5 <= 4 {
+							if codec.HasDuplicates(s7) {
+								d.Problem("items must be unique")
+							}
 						}
-						v.Tags = s6
+						if len(s7) == 0 {
+							v.Tags = []string{}
+						} else {
+							v.Tags = append([]string(nil), s7...)
+						}
 					}
 				}
 			}
@@ -185,27 +200,27 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 				seen[0] |= 1 << 3
 				if !d.Null() {
 					if d.Object("object") {
-						m10 := make(map[string]string)
+						m11 := make(map[string]string)
 						for {
-							k11, ok12 := d.Key()
-							if !ok12 {
+							k12, ok13 := d.Key()
+							if !ok13 {
 								break
 							}
-							key13 := string(k11)
-							d.Push(key13)
-							if _, dup := m10[key13]; dup {
+							key14 := string(k12)
+							d.Push(key14)
+							if _, dup := m11[key14]; dup {
 								d.Duplicate()
 								d.Skip()
 							} else {
-								var e14 string
-								if s15, ok16 := d.String("string"); ok16 {
-									e14 = s15
+								var e15 string
+								if s16, ok17 := d.String("string"); ok17 {
+									e15 = s16
 								}
-								m10[key13] = e14
+								m11[key14] = e15
 							}
 							d.Pop()
 						}
-						v.Attrs = m10
+						v.Attrs = m11
 					}
 				}
 			}
@@ -252,15 +267,23 @@ func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
 				seen[0] |= 1 << 1
 				if !d.Null() {
 					if d.Array("array") {
-						s4 := []basic.Tree{}
-						for i3 := 0; d.Next(); i3++ {
+						var buf4 [4]basic.Tree
+						s5 := buf4[:0]
+						i3 := 0
+						for ; d.Next(); i3++ {
 							d.PushIndex(i3)
-							var e5 basic.Tree
-							decodeBasicTree(d, &e5)
-							s4 = append(s4, e5)
+							{
+								var e6 basic.Tree
+								decodeBasicTree(d, &e6)
+								s5 = append(s5, e6)
+							}
 							d.Pop()
 						}
-						v.Children = s4
+						if len(s5) == 0 {
+							v.Children = []basic.Tree{}
+						} else {
+							v.Children = append([]basic.Tree(nil), s5...)
+						}
 					}
 				}
 			}
@@ -482,18 +505,26 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				seen[0] |= 1 << 9
 				if !d.Null() {
 					if d.Array("array (minItems 1)") {
-						s21 := []basic.Item{}
-						for i20 := 0; d.Next(); i20++ {
+						var buf21 [4]basic.Item
+						s22 := buf21[:0]
+						i20 := 0
+						for ; d.Next(); i20++ {
 							d.PushIndex(i20)
-							var e22 basic.Item
-							decodeBasicItem(d, &e22)
-							s21 = append(s21, e22)
+							{
+								var e23 basic.Item
+								decodeBasicItem(d, &e23)
+								s22 = append(s22, e23)
+							}
 							d.Pop()
 						}
-						if len(s21) < 1 {
+						if i20 < 1 {
 							d.Problem("must have at least 1 item")
 						}
-						v.Items = s21
+						if len(s22) == 0 {
+							v.Items = []basic.Item{}
+						} else {
+							v.Items = append([]basic.Item(nil), s22...)
+						}
 					}
 				}
 			}
@@ -507,22 +538,22 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				seen[0] |= 1 << 10
 				if !d.Null() {
 					if d.Array("array (maxItems 2, minItems 2)") {
-						i23 := 0
-						for ; d.Next(); i23++ {
-							d.PushIndex(i23)
-							if i23 < 2 {
-								if n24, ok25 := d.Int("integer", strconv.IntSize); ok25 {
-									v.Pair[i23] = int(n24)
+						i24 := 0
+						for ; d.Next(); i24++ {
+							d.PushIndex(i24)
+							if i24 < 2 {
+								if n25, ok26 := d.Int("integer", strconv.IntSize); ok26 {
+									v.Pair[i24] = int(n25)
 								}
 							} else {
 								d.Skip()
 							}
 							d.Pop()
 						}
-						if i23 < 2 {
+						if i24 < 2 {
 							d.Problem("must have at least 2 items")
 						}
-						if i23 > 2 {
+						if i24 > 2 {
 							d.Problem("must have at most 2 items")
 						}
 					}
@@ -537,9 +568,9 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			} else {
 				seen[0] |= 1 << 11
 				if !d.Null() {
-					p26 := new(basic.Tree)
-					decodeBasicTree(d, &(*p26))
-					v.Tree = p26
+					p27 := new(basic.Tree)
+					decodeBasicTree(d, &(*p27))
+					v.Tree = p27
 				}
 			}
 			d.Pop()
@@ -550,8 +581,8 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				d.Skip()
 			} else {
 				seen[0] |= 1 << 12
-				if x27, ok28 := d.Any(); ok28 {
-					v.Extra = x27
+				if x28, ok29 := d.Any(); ok29 {
+					v.Extra = x28
 				}
 			}
 			d.Pop()
@@ -563,8 +594,8 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			} else {
 				seen[0] |= 1 << 13
 				if !d.Null() {
-					if raw29, ok30 := d.Raw(); ok30 {
-						if err := v.Raw.UnmarshalJSON(raw29); err != nil {
+					if raw30, ok31 := d.Raw(); ok31 {
+						if err := v.Raw.UnmarshalJSON(raw30); err != nil {
 							d.Problem("must be a valid json.RawMessage")
 						}
 					}
@@ -579,8 +610,8 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			} else {
 				seen[0] |= 1 << 14
 				if !d.Null() {
-					if s31, ok32 := d.String("string"); ok32 {
-						if err := v.Code.UnmarshalText([]byte(s31)); err != nil {
+					if s32, ok33 := d.String("string"); ok33 {
+						if err := v.Code.UnmarshalText([]byte(s32)); err != nil {
 							d.Problem("must be a valid basic.Code")
 						}
 					}
@@ -595,8 +626,8 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			} else {
 				seen[0] |= 1 << 15
 				if !d.Null() {
-					if b33, ok34 := d.Base64("string"); ok34 {
-						v.Blob = b33
+					if b34, ok35 := d.Base64("string"); ok35 {
+						v.Blob = b34
 					}
 				}
 			}
@@ -609,8 +640,8 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			} else {
 				seen[0] |= 1 << 16
 				if !d.Null() {
-					if b35, ok36 := d.Bool("boolean"); ok36 {
-						v.Flag = b35
+					if b36, ok37 := d.Bool("boolean"); ok37 {
+						v.Flag = b36
 					}
 				}
 			}
@@ -625,11 +656,11 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				if d.Null() {
 					v.Maybe = nil
 				} else {
-					p37 := new(string)
-					if s38, ok39 := d.String("string or null"); ok39 {
-						(*p37) = s38
+					p38 := new(string)
+					if s39, ok40 := d.String("string or null"); ok40 {
+						(*p38) = s39
 					}
-					v.Maybe = p37
+					v.Maybe = p38
 				}
 			}
 			d.Pop()
@@ -653,8 +684,8 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			} else {
 				seen[0] |= 1 << 19
 				if !d.Null() {
-					if s40, ok41 := d.String("string"); ok41 {
-						v.Note = s40
+					if s41, ok42 := d.String("string"); ok42 {
+						v.Note = s41
 					}
 				}
 			}

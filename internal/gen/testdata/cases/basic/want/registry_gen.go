@@ -39,6 +39,61 @@ const (
 	basicSearchOutputSchema = `{"properties":{"items":{"items":{"$ref":"#/$defs/Item"},"type":"array"},"total":{"type":"integer"},"next":{"type":"string"},"at":{"type":"string","format":"date-time"},"meta":{"type":"object"},"code":{"type":"string"},"tree":{"$ref":"#/$defs/Tree"},"score":{"type":"number"}},"additionalProperties":false,"type":"object","required":["items","total","at","meta","code","tree","score"],"description":"Output is structured.","$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Name names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"Item is one entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Tree is recursive."}}}`
 )
 
+// specs describes every tool, sorted by name: a table the compiler lays out,
+// so that a registry of many tools costs nothing to start. It is shared
+// by every registry New returns and never modified.
+var specs = [4]tool.Spec{
+	{
+		Name:        "basic_delete",
+		Group:       "danger",
+		Kind:        tool.KindPropose,
+		Destructive: true,
+		OpenWorld:   true,
+		Description: "Delete deletes an item.",
+		InputSchema: []byte(basicDeleteInputSchema),
+		Package:     "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
+		Type:        "Delete",
+	},
+	{
+		Name:        "basic_ping",
+		Group:       "basic",
+		Kind:        tool.KindDisplay,
+		Idempotent:  true,
+		Description: "Ping answers pong.",
+		InputSchema: []byte(basicPingInputSchema),
+		Package:     "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
+		Type:        "Ping",
+	},
+	{
+		Name:         "basic_remote",
+		Group:        "basic",
+		Kind:         tool.KindRead,
+		ReadOnly:     true,
+		Description:  "Remote needs a key.",
+		InputSchema:  []byte(basicRemoteInputSchema),
+		OutputSchema: []byte(basicRemoteOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
+		Type:         "Remote",
+	},
+	{
+		Name:         "basic_search",
+		Title:        "Search",
+		Verb:         "Searching",
+		Group:        "basic",
+		Weight:       3,
+		Kind:         tool.KindRead,
+		ReadOnly:     true,
+		Timeout:      2 * time.Second,
+		Permissions:  []string{"basic.read"},
+		Meta:         []tool.Meta{{Key: "team", Value: "search"}},
+		Description:  "Search searches everything.\n\nIt is the golden case's main tool.",
+		InputSchema:  []byte(basicSearchInputSchema),
+		OutputSchema: []byte(basicSearchOutputSchema),
+		Package:      "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
+		Type:         "Search",
+	},
+}
+
 // Tools holds one value of every tool in the registry. Fill each field
 // with a ready tool, its dependencies set, and pass it to New.
 type Tools struct {
@@ -65,59 +120,17 @@ func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
 	if t.BasicSearch == nil {
 		return nil, errors.New("want.New: Tools.BasicSearch (tool basic_search) is nil")
 	}
-	specs := make([]tool.Spec, 0, 4)
-	specs = append(specs, tool.Spec{
-		Name:        "basic_delete",
-		Group:       "danger",
-		Kind:        tool.KindPropose,
-		Destructive: true,
-		OpenWorld:   true,
-		Description: "Delete deletes an item.",
-		InputSchema: []byte(basicDeleteInputSchema),
-		Package:     "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
-		Type:        "Delete",
-	})
-	specs = append(specs, tool.Spec{
-		Name:        "basic_ping",
-		Group:       "basic",
-		Kind:        tool.KindDisplay,
-		Idempotent:  true,
-		Description: "Ping answers pong.",
-		InputSchema: []byte(basicPingInputSchema),
-		Package:     "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
-		Type:        "Ping",
-	})
-	if t.BasicRemote.Available() == nil {
-		specs = append(specs, tool.Spec{
-			Name:         "basic_remote",
-			Group:        "basic",
-			Kind:         tool.KindRead,
-			ReadOnly:     true,
-			Description:  "Remote needs a key.",
-			InputSchema:  []byte(basicRemoteInputSchema),
-			OutputSchema: []byte(basicRemoteOutputSchema),
-			Package:      "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
-			Type:         "Remote",
-		})
+	list := make([]tool.Spec, 0, len(specs))
+	for i := range specs {
+		switch specs[i].Name {
+		case "basic_remote":
+			if t.BasicRemote.Available() != nil {
+				continue
+			}
+		}
+		list = append(list, specs[i])
 	}
-	specs = append(specs, tool.Spec{
-		Name:         "basic_search",
-		Title:        "Search",
-		Verb:         "Searching",
-		Group:        "basic",
-		Weight:       3,
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Timeout:      2 * time.Second,
-		Permissions:  []string{"basic.read"},
-		Meta:         []tool.Meta{{Key: "team", Value: "search"}},
-		Description:  "Search searches everything.\n\nIt is the golden case's main tool.",
-		InputSchema:  []byte(basicSearchInputSchema),
-		OutputSchema: []byte(basicSearchOutputSchema),
-		Package:      "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
-		Type:         "Search",
-	})
-	return tool.NewStatic(specs, (&t).dispatch, opts...)
+	return tool.NewStatic(list, (&t).dispatch, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
