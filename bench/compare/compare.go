@@ -19,7 +19,6 @@ import (
 	"github.com/toolgen-go/toolgen/bench/easy"
 	"github.com/toolgen-go/toolgen/bench/generated"
 	"github.com/toolgen-go/toolgen/bench/tools"
-	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 // Path runs one tool call: name and JSON arguments in, encoded output out.
@@ -162,11 +161,4 @@ func EasyJSON() Path {
 		}
 		return w.Buffer.BuildBytes(), nil
 	}
-}
-
-// IsToolError reports whether err is a failure a Path reports for bad
-// arguments, as opposed to a broken set-up.
-func IsToolError(err error) bool {
-	var te *tool.Error
-	return errors.As(err, &te)
 }
