@@ -339,15 +339,15 @@ func TestLimitsUnderAttack(t *testing.T) {
 		{"1e6 map members", "notes_create", manyMembers, nil, "arguments are larger than 1048576 bytes", 64 << 10},
 		{"10,000-deep under a 1 GB size limit", "notes_update", deep,
 			[]tool.Option{tool.WithLimits(codec.Limits{MaxBytes: 1 << 30})}, "nesting deeper than 64 levels", 64 << 10},
-		// Arrays within the size limit are bounded by the input's size, not
-		// by the schema: the generated decoders collect every element, and
-		// check maxItems and uniqueItems (a set past 16 elements) at the
-		// end, so 4 input bytes per element cost about 36 bytes today.
+		// Arrays within the size limit: the generated decoders keep at most
+		// maxItems elements and skip the rest, so memory follows the
+		// schema, not the input.
 		{"1 MiB array under the default limit", "notes_search", fullItems, nil,
-			"/tags: must have at most 10 items", 40 * uint64(len(fullItems))},
+			"/tags: must have at most 10 items", 64 << 10},
 		{"1e6-element array under a 16 MiB limit", "notes_search", manyItems,
-			[]tool.Option{tool.WithLimits(codec.Limits{MaxBytes: 16 << 20})}, "/tags: must have at most 10 items",
-			40 * uint64(len(manyItems))},
+			[]tool.Option{tool.WithLimits(codec.Limits{MaxBytes: 16 << 20})}, "/tags: must have at most 10 items", 64 << 10},
+		// A map member's name is made a string before the duplicate check:
+		// 16 bytes per member, under the size limit.
 		{"1e6 duplicate map members under a 16 MiB limit", "notes_create", manyMembers,
 			[]tool.Option{tool.WithLimits(codec.Limits{MaxBytes: 16 << 20})}, "/attributes/k: duplicate property",
 			4 * uint64(len(manyMembers))},
