@@ -4,7 +4,7 @@ GO ?= go
 # command with -check.
 TOOLGEN = cd tools && $(GO) run ../cmd/toolgen -out ../generated
 
-.PHONY: all generate check-generated run test test-short bench lint fuzz
+.PHONY: all generate check-generated run test test-short bench bench-catalog lint fuzz
 
 all: generate test
 
@@ -36,10 +36,20 @@ interop/node_modules: interop/package-lock.json
 test-short:
 	$(GO) test -short ./...
 
-## bench: the benchmark suite
+## bench: the call path side by side with easyjson, encoding/json, jsonschema
+## and the MCP SDK (the bench module, six interleaved runs, one benchstat
+## table and the ratios), then the MCP start-up and provider benchmarks
+BENCHSTAT = $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem -count=6 ./... | tee bench.txt
-	$(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da bench.txt
+	cd bench && for i in 1 2 3 4 5 6; do $(GO) test -run='^$$' -bench=. -benchmem -count=1 ./compare/ ./generated/; done | tee bench.txt
+	cd bench && $(BENCHSTAT) bench.txt
+	cd bench && $(GO) run ./scripts/ratios < bench.txt
+	$(GO) test -run='^$$' -bench=. -benchmem -count=6 ./runtime/mcpserver/ ./generated/providers/ | tee bench-runtime.txt
+	$(BENCHSTAT) bench-runtime.txt
+
+## bench-catalog: toolgen, start-up and listing on a synthetic module of 1,000 tools
+bench-catalog:
+	cd bench && scripts/catalog.sh
 
 ## lint: gofmt and go vet
 lint:
