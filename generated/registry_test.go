@@ -49,9 +49,7 @@ var now = time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC)
 // allTools is every sample tool, clock_sync included (it has a reference
 // clock here).
 func allTools() generated.Tools {
-	t := demo.Tools(notes.NewDemoStore(), demo.FixedClock(now))
-	t.ClockSync.Reference = demo.ReferenceClock(demo.FixedClock(now.Add(2 * time.Second)))
-	return t
+	return demo.All(notes.NewDemoStore(), demo.FixedClock(now))
 }
 
 func registry(t *testing.T) *tool.Static {

@@ -35,6 +35,17 @@ func Tools(store *notes.Store, now func() time.Time) generated.Tools {
 	return t
 }
 
+// All returns every sample tool with its dependencies set, clock_sync
+// included: its reference clock reads now, so every tool is offered.
+func All(store *notes.Store, now func() time.Time) generated.Tools {
+	if now == nil {
+		now = time.Now
+	}
+	t := Tools(store, now)
+	t.ClockSync.Reference = ReferenceClock(now)
+	return t
+}
+
 // Registry returns the registry of the sample tools over a fresh demo
 // store.
 func Registry(opts ...tool.Option) (*tool.Static, error) {

@@ -2,7 +2,6 @@ package providers
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,8 +14,7 @@ import (
 
 func registry(t testing.TB) *generated.Tools {
 	t.Helper()
-	tools := demo.Tools(notes.NewDemoStore(), nil)
-	tools.ClockSync.Reference = demo.ReferenceClock(time.Now)
+	tools := demo.All(notes.NewDemoStore(), nil)
 	return &tools
 }
 

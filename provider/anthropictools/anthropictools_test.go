@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
 	"github.com/toolgen-go/toolgen/provider"
 	"github.com/toolgen-go/toolgen/provider/anthropictools"
@@ -28,20 +29,7 @@ import (
 // registry returns the sample tools over a fresh demo store.
 func registry(t *testing.T) *tool.Static {
 	t.Helper()
-	store := notes.NewDemoStore()
-	tools := generated.Tools{
-		NotesCreate:  notes.CreateTool{Store: store},
-		NotesDelete:  &notes.DeleteTool{Store: store},
-		NotesGet:     &notes.GetTool{Store: store},
-		NotesOutline: notes.OutlineTool{Store: store},
-		NotesRender:  &notes.RenderTool{Store: store},
-		NotesSearch:  notes.SearchTool{Store: store},
-		NotesTag:     notes.TagTool{Store: store},
-		NotesUpdate:  notes.UpdateTool{Store: store},
-	}
-	tools.ClockNow.Clock = func() time.Time { return time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC) }
-	tools.WeatherForecast.APIKey = "test"
-	reg, err := generated.New(tools)
+	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC))))
 	require.NoError(t, err)
 	return reg
 }
