@@ -1165,8 +1165,8 @@ func decodeWeatherForecastInput(d *codec.Decoder, v *weather.ForecastInput) {
 	}
 }
 
-// encodeStruct encodes struct{Name string "json:\"name\" jsonschema:\"description=The city's name; for a point its coordinates\""; Coordinates [2]float64 "json:\"coordinates\" jsonschema:\"description=Latitude and longitude in degrees\""} as its output schema requires.
-func encodeStruct(e *codec.Encoder, v *struct {
+// encodeForecastPlace encodes struct{Name string "json:\"name\" jsonschema:\"description=The city's name; for a point its coordinates\""; Coordinates [2]float64 "json:\"coordinates\" jsonschema:\"description=Latitude and longitude in degrees\""} as its output schema requires.
+func encodeForecastPlace(e *codec.Encoder, v *struct {
 	Name        string     `json:"name" jsonschema:"description=The city's name; for a point its coordinates"`
 	Coordinates [2]float64 `json:"coordinates" jsonschema:"description=Latitude and longitude in degrees"`
 }) {
@@ -1206,7 +1206,7 @@ func encodeWeatherDay(e *codec.Encoder, v *weather.Day) {
 func encodeWeatherForecast(e *codec.Encoder, v *weather.Forecast) {
 	e.ObjectStart()
 	e.Key("place")
-	encodeStruct(e, &v.Place)
+	encodeForecastPlace(e, &v.Place)
 	e.Key("units")
 	e.String(v.Units)
 	e.Key("days")

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 
@@ -310,7 +311,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token
 	if name, ok := g.funcs[key]; ok {
 		return name
 	}
-	name := g.funcName("decode", s.typ, "Struct")
+	name := g.funcName("decode", s.typ, identFrom(where))
 	g.funcs[key] = name
 	if !g.check(s, obj, pos, where) {
 		return name
@@ -975,7 +976,7 @@ func (g *codecGen) encodeStruct(s *shape, obj view, root *schema.Node, pos token
 	if name, ok := g.funcs[key]; ok {
 		return name
 	}
-	name := g.funcName("encode", s.typ, "Struct")
+	name := g.funcName("encode", s.typ, identFrom(where))
 	g.funcs[key] = name
 	saved := g.tmp
 	g.tmp = 0
@@ -1156,6 +1157,29 @@ func isBasicType(t types.Type) bool {
 // typeString prints a type for messages: package name, not path.
 func typeString(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// identFrom names an unnamed struct after where it is declared:
+// Forecast.Place becomes ForecastPlace.
+func identFrom(where string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range where {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+			if up {
+				r = unicode.ToUpper(r)
+				up = false
+			}
+			b.WriteRune(r)
+		default:
+			up = true
+		}
+	}
+	if b.Len() == 0 {
+		return "Struct"
+	}
+	return b.String()
 }
 
 // plural is "1 item" or "2 items".

@@ -297,8 +297,8 @@ func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
 	}
 }
 
-// decodeStruct decodes struct{On bool "json:\"on\""}, checking it against its published schema.
-func decodeStruct(d *codec.Decoder, v *struct {
+// decodeInputNested decodes struct{On bool "json:\"on\""}, checking it against its published schema.
+func decodeInputNested(d *codec.Decoder, v *struct {
 	On bool `json:"on"`
 }) {
 	if !d.Object("object") {
@@ -672,7 +672,7 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			} else {
 				seen[0] |= 1 << 18
 				if !d.Null() {
-					decodeStruct(d, &v.Nested)
+					decodeInputNested(d, &v.Nested)
 				}
 			}
 			d.Pop()
