@@ -8,8 +8,10 @@
 //	model.go       check each tool's declaration and Call method
 //	shape.go       map the input and output types to JSON shapes
 //	bootstrap.go   run invopop/jsonschema on those types (a generated program)
+//	schemas.go     hand the bootstrap its requests and keep its schemas
 //	codec.go       derive decoders and encoders from shapes and schemas
 //	render.go      write the registry with jennifer
+//	providers.go   precompute the OpenAI, Anthropic and Gemini definitions
 //	manifest.go    write tools.json, what reviewers see
 //	errors.go      positioned problems
 //
