@@ -38,7 +38,7 @@ func decodeNoArguments(d *codec.Decoder) {
 	for {
 		key, ok := d.Key()
 		if !ok {
-			return
+			break
 		}
 		d.Unknown(key)
 	}

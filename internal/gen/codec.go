@@ -386,36 +386,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token
 			jen.Id("d").Dot("Pop").Call(),
 		))
 	}
-	if closed {
-		cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Unknown").Call(jen.Id("key"))))
-	} else {
-		cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Skip").Call()))
-	}
-	keyVar := "key"
-	if len(list) == 0 && !closed {
-		keyVar = "_"
-	}
-	loop := jen.For().Block(
-		jen.List(jen.Id(keyVar), jen.Id("ok")).Op(":=").Id("d").Dot("Key").Call(),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-		jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
-	)
-	if len(list) == 0 {
-		if closed {
-			loop = jen.For().Block(
-				jen.List(jen.Id("key"), jen.Id("ok")).Op(":=").Id("d").Dot("Key").Call(),
-				jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-				jen.Id("d").Dot("Unknown").Call(jen.Id("key")),
-			)
-		} else {
-			loop = jen.For().Block(
-				jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("d").Dot("Key").Call(),
-				jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-				jen.Id("d").Dot("Skip").Call(),
-			)
-		}
-	}
-	body = append(body, loop)
+	body = append(body, memberLoop(cases, closed))
 	for i, p := range list {
 		if required[p.name] {
 			body = append(body, jen.If(jen.Id("seen").Index(jen.Lit(i/64)).Op("&").Op(fmt.Sprintf("(1 << %d)", i%64)).Op("==").Lit(0)).Block(
@@ -429,6 +400,27 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token
 		jen.Line(),
 	)
 	return name
+}
+
+// memberLoop reads an object's members: each named property by its case,
+// any other member refused (closed) or skipped.
+func memberLoop(cases []jen.Code, closed bool) jen.Code {
+	other := jen.Id("d").Dot("Skip").Call()
+	keyVar := "_"
+	if closed {
+		other = jen.Id("d").Dot("Unknown").Call(jen.Id("key"))
+		keyVar = "key"
+	}
+	var handle jen.Code = other
+	if len(cases) > 0 {
+		keyVar = "key"
+		handle = jen.Switch(jen.String().Parens(jen.Id("key"))).Block(append(cases, jen.Default().Block(other))...)
+	}
+	return jen.For().Block(
+		jen.List(jen.Id(keyVar), jen.Id("ok")).Op(":=").Id("d").Dot("Key").Call(),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
+		handle,
+	)
 }
 
 // viewKey identifies a schema view for function reuse.

@@ -210,7 +210,7 @@ func (t *toolModel) checkCall(l *loaded, named *types.Named) []*Error {
 			} else {
 				errs = append(errs, bad("the input must be a named struct type, not %s", types.TypeString(in, qualifier(t.pkg.Types)))...)
 			}
-		case !isStruct(n):
+		case !isStructType(n):
 			errs = append(errs, bad("the input type %s is not a struct", types.TypeString(in, qualifier(t.pkg.Types)))...)
 		case !n.Obj().Exported():
 			errs = append(errs, bad("the input type %s is unexported; the generated registry must name it: export it", n.Obj().Name())...)
@@ -230,7 +230,7 @@ func (t *toolModel) checkCall(l *loaded, named *types.Named) []*Error {
 	if p, ok := out.(*types.Pointer); ok {
 		base = p.Elem()
 	}
-	if n, ok := base.(*types.Named); ok && isStruct(n) && !hasJSONMethods(n) && !isTime(n) {
+	if n, ok := base.(*types.Named); ok && isStructType(n) && !hasJSONMethods(n) && !isTime(n) {
 		t.outKind = outStructured
 		t.outStruct = n
 		switch {
@@ -277,8 +277,6 @@ func isNamed(t types.Type, pkg, name string) bool {
 	n, ok := t.(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
-
-func isStruct(n *types.Named) bool { return isStructType(n) }
 
 func isStructType(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Struct)

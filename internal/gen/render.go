@@ -203,11 +203,7 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 		cf.Comment("decodeNoArguments accepts the arguments of a tool without any: an empty object.")
 		cf.Func().Id("decodeNoArguments").Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder")).Block(
 			jen.If(jen.Op("!").Id("d").Dot("Object").Call(jen.Lit("object"))).Block(jen.Return()),
-			jen.For().Block(
-				jen.List(jen.Id("key"), jen.Id("ok")).Op(":=").Id("d").Dot("Key").Call(),
-				jen.If(jen.Op("!").Id("ok")).Block(jen.Return()),
-				jen.Id("d").Dot("Unknown").Call(jen.Id("key")),
-			),
+			memberLoop(nil, true),
 		)
 		cf.Line()
 	}
