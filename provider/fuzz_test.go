@@ -18,6 +18,8 @@ func FuzzProjections(f *testing.F) {
 	}
 	f.Add([]byte(`{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}`))
 	f.Add([]byte(`{"type":"object","$defs":{"A":{"$ref":"#/$defs/A","description":"x"}},"properties":{"a":{"$ref":"#/$defs/A","title":"t"}}}`))
+	// Found by fuzzing in CI: "enum" written twice.
+	f.Add([]byte(`{"type":"object","properties":{"0":{"type":"000000"},"2":{"type":"string","enum":"","const":""}}}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		spec := &tool.Spec{Name: "fuzz", Description: "Fuzz.", InputSchema: in}
 		for _, project := range []func(*tool.Spec) (provider.Projection, error){

@@ -123,8 +123,10 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 		}
 		return g.schema(merge(target, n, "$ref"), ptr, append(refs, target))
 	}
+	// S or null, as oneOf or anyOf, but not both: with the other beside
+	// it, null is not necessarily accepted.
 	for _, key := range []string{"oneOf", "anyOf"} {
-		if s := nullablePair(n, key); s != nil {
+		if s := nullablePair(n, key); s != nil && (n.Get("oneOf") == nil || n.Get("anyOf") == nil) {
 			out := g.schema(merge(s, n, key), ptr, refs)
 			if out.Kind == schema.ObjectKind {
 				set(out, "nullable", boolean(true))
@@ -211,8 +213,10 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 				alt.Items[i] = g.schema(it, pointer(at, strconv.Itoa(i)), refs)
 			}
 			out.Members = append(out.Members, schema.Member{Key: "anyOf", Value: alt})
+		case m.Key == "enum" && v.Kind != schema.ArrayKind:
+			failHere(at, "is not an array")
 		case m.Key == "enum":
-			if v.Kind != schema.ArrayKind || !allStrings(v.Items) {
+			if !allStrings(v.Items) {
 				failHere(at, "has values that are not strings, which parameters cannot express (its enums are strings)")
 				continue
 			}
@@ -220,6 +224,10 @@ func (g *geminiProjector) schema(n *schema.Node, ptr string, refs []*schema.Node
 				out.Members = append(out.Members, m)
 			}
 		case m.Key == "const":
+			if n.Get("enum") != nil {
+				failHere(ptr, "has both enum and const, which parameters cannot express (const becomes an enum)")
+				continue
+			}
 			if v.Kind != schema.StringKind {
 				failHere(at, "is not a string, which parameters cannot express (its enums are strings)")
 				continue

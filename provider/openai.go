@@ -211,6 +211,10 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 				m.Value.Items[i] = p.schema(it, pointer(at, fmt.Sprint(i)))
 			}
 		case m.Key == "oneOf":
+			if n.Get("anyOf") != nil {
+				failHere(ptr, "uses oneOf beside anyOf, which strict mode cannot express")
+				continue
+			}
 			s := nullablePair(n, "oneOf")
 			if s == nil {
 				failHere(ptr, "uses oneOf, which strict mode does not support")
@@ -235,6 +239,9 @@ func (p *strictProjector) schema(n *schema.Node, ptr string) *schema.Node {
 				p.dropped = append(p.dropped, at)
 				continue
 			}
+		case m.Key == "enum" && m.Value.Kind != schema.ArrayKind:
+			failHere(at, "is not an array")
+			continue
 		case strictKept[m.Key]:
 			if m.Key == "enum" || m.Key == "const" {
 				hasAlt = true
@@ -369,6 +376,9 @@ func nullableStrict(n *schema.Node) *schema.Node {
 		case "null":
 			return n
 		case "string", "number", "integer", "boolean":
+			if n.Get("const") != nil && n.Get("enum") != nil {
+				break // both: the anyOf wrapper below keeps them as they are
+			}
 			set(n, "type", &schema.Node{Kind: schema.ArrayKind, Items: []*schema.Node{str(t.Text), str("null")}})
 			if e := n.Get("enum"); e != nil && e.Kind == schema.ArrayKind && !hasNull(e) {
 				e.Items = append(e.Items, &schema.Node{Kind: schema.NullKind})

@@ -37,6 +37,11 @@ var syntheticSchemas = []struct{ name, schema string }{
 	{"recursive_ref_siblings", `{"type":"object","properties":{"node":{"$ref":"#/$defs/N","description":"Top."}},"required":["node"],"additionalProperties":false,"$defs":{"N":{"type":"object","properties":{"parent":{"$ref":"#/$defs/N","description":"Up."}},"additionalProperties":false}}}`},
 	{"root_ref", `{"type":"object","properties":{"name":{"type":"string"},"child":{"$ref":"#","description":"A child."}},"required":["name"],"additionalProperties":false,"$defs":{"Unused":{"type":"string"}}}`},
 	{"number_const", `{"type":"object","properties":{"p":{"type":"integer","const":1}},"required":["p"],"additionalProperties":false}`},
+	// Found by FuzzProjections: each once produced a definition with a
+	// member named twice.
+	{"enum_and_const", `{"type":"object","properties":{"c":{"type":"string","enum":["x","y"],"const":"x","description":"C."}},"additionalProperties":false}`},
+	{"enum_not_array", `{"type":"object","properties":{"e":{"type":"string","enum":"x"}},"required":["e"],"additionalProperties":false}`},
+	{"one_of_beside_any_of", `{"type":"object","properties":{"v":{"anyOf":[{"type":"string"}],"oneOf":[{"type":"string"},{"type":"null"}]}},"required":["v"],"additionalProperties":false}`},
 }
 
 // synthetic returns the spec of the synthetic schema name.
@@ -92,6 +97,12 @@ func TestOpenAIStrictProjection(t *testing.T) {
 			want: `{"type":"object","properties":{"p":{"type":"integer","enum":[1,2,3]}},"additionalProperties":false,"required":["p"]}`,
 		},
 		{
+			// enum and const together: null cannot be added to both, so
+			// the schema is wrapped as it is.
+			name: "enum_and_const",
+			want: `{"type":"object","properties":{"c":{"anyOf":[{"type":"string","enum":["x","y"],"const":"x"},{"type":"null"}],"description":"C."}},"additionalProperties":false,"required":["c"]}`,
+		},
+		{
 			// A recursive reference with siblings is merged once, then kept
 			// bare: strict mode takes no keyword beside $ref.
 			name: "recursive_ref_siblings",
@@ -143,6 +154,8 @@ func TestOpenAINotStrict(t *testing.T) {
 		{"free_object", "/properties/v accepts any object, which strict mode cannot express"},
 		{"open_object", "the root accepts any property (additionalProperties true), which strict mode cannot express"},
 		{"dangling_ref", `/properties/v has the reference "#/$defs/Missing", which does not resolve to a local definition`},
+		{"enum_not_array", "/properties/e/enum is not an array"},
+		{"one_of_beside_any_of", "/properties/v uses oneOf beside anyOf, which strict mode cannot express"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -305,6 +318,9 @@ func TestGeminiFallback(t *testing.T) {
 		{"number_const", "/properties/p/const is not a string, which parameters cannot express (its enums are strings)"},
 		{"recursive_ref_siblings", "/properties/node/properties/parent is recursive (through #/$defs/N): inlining it into parameters would never end"},
 		{"root_ref", "/properties/child is recursive (through #): inlining it into parameters would never end"},
+		{"enum_and_const", "/properties/c has both enum and const, which parameters cannot express (const becomes an enum)"},
+		{"enum_not_array", "/properties/e/enum is not an array"},
+		{"one_of_beside_any_of", "/properties/v uses oneOf, which parameters cannot express"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
