@@ -47,21 +47,21 @@ func decodeNoArguments(d *codec.Decoder) {
 // encodeClockNow encodes clock.Now as its output schema requires.
 func encodeClockNow(e *codec.Encoder, v *clock.Now) {
 	e.ObjectStart()
-	e.Key("time")
+	e.RawKey(`"time":`)
 	e.Time(v.Time)
-	e.Key("unix")
+	e.RawKey(`"unix":`)
 	e.Int(int64(v.Unix))
-	e.Key("location")
+	e.RawKey(`"location":`)
 	e.String(v.Location)
-	e.Key("zone")
+	e.RawKey(`"zone":`)
 	e.String(v.Zone)
-	e.Key("offset")
+	e.RawKey(`"offset":`)
 	e.Int(int64(v.Offset))
-	e.Key("weekday")
+	e.RawKey(`"weekday":`)
 	e.String(v.Weekday)
-	e.Key("iso_week")
+	e.RawKey(`"iso_week":`)
 	e.Uint(uint64(v.ISOWeek))
-	e.Key("year_day")
+	e.RawKey(`"year_day":`)
 	e.Uint(uint64(v.YearDay))
 	e.ObjectEnd()
 }
@@ -69,15 +69,15 @@ func encodeClockNow(e *codec.Encoder, v *clock.Now) {
 // encodeClockSync encodes clock.Sync as its output schema requires.
 func encodeClockSync(e *codec.Encoder, v *clock.Sync) {
 	e.ObjectStart()
-	e.Key("local")
+	e.RawKey(`"local":`)
 	e.Time(v.Local)
-	e.Key("reference")
+	e.RawKey(`"reference":`)
 	e.Time(v.Reference)
-	e.Key("offset")
+	e.RawKey(`"offset":`)
 	e.Int(int64(v.Offset))
-	e.Key("round_trip")
+	e.RawKey(`"round_trip":`)
 	e.Int(int64(v.RoundTrip))
-	e.Key("in_sync")
+	e.RawKey(`"in_sync":`)
 	e.Bool(v.InSync)
 	e.ObjectEnd()
 }
@@ -103,7 +103,7 @@ func decodeClockZonesInput(d *codec.Decoder, v *clock.ZonesInput) {
 				seen[0] |= 1 << 0
 				if !d.Null() {
 					if s1, ok2 := d.String("string (maxLength 64)"); ok2 {
-						if utf8.RuneCountInString(s1) > 64 {
+						if len(s1) > 64 && utf8.RuneCountInString(s1) > 64 {
 							d.Problem("must be at most 64 characters long")
 						}
 						v.Prefix = s1
@@ -137,10 +137,10 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (maxLength 200, minLength 1)"); ok2 {
-					if utf8.RuneCountInString(s1) > 200 {
+					if len(s1) > 200 && utf8.RuneCountInString(s1) > 200 {
 						d.Problem("must be at most 200 characters long")
 					}
-					if utf8.RuneCountInString(s1) < 1 {
+					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
 					v.Title = s1
@@ -156,7 +156,7 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 				seen[0] |= 1 << 1
 				if !d.Null() {
 					if s3, ok4 := d.String("string (maxLength 20000)"); ok4 {
-						if utf8.RuneCountInString(s3) > 20000 {
+						if len(s3) > 20000 && utf8.RuneCountInString(s3) > 20000 {
 							d.Problem("must be at most 20000 characters long")
 						}
 						v.Body = s3
@@ -311,10 +311,10 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 // encodeNotesPerson encodes notes.Person as its output schema requires.
 func encodeNotesPerson(e *codec.Encoder, v *notes.Person) {
 	e.ObjectStart()
-	e.Key("name")
+	e.RawKey(`"name":`)
 	e.String(v.Name)
 	if v.Email != "" {
-		e.Key("email")
+		e.RawKey(`"email":`)
 		e.String(v.Email)
 	}
 	e.ObjectEnd()
@@ -323,22 +323,22 @@ func encodeNotesPerson(e *codec.Encoder, v *notes.Person) {
 // encodeNotesNote encodes notes.Note as its output schema requires.
 func encodeNotesNote(e *codec.Encoder, v *notes.Note) {
 	e.ObjectStart()
-	e.Key("id")
+	e.RawKey(`"id":`)
 	e.String(string(v.ID))
-	e.Key("title")
+	e.RawKey(`"title":`)
 	e.String(v.Title)
-	e.Key("body")
+	e.RawKey(`"body":`)
 	e.String(v.Body)
-	e.Key("tags")
+	e.RawKey(`"tags":`)
 	e.ArrayStart()
 	for i1 := range v.Tags {
 		e.String(v.Tags[i1])
 	}
 	e.ArrayEnd()
-	e.Key("priority")
+	e.RawKey(`"priority":`)
 	e.Int(int64(v.Priority))
 	if v.Color != nil {
-		e.Key("color")
+		e.RawKey(`"color":`)
 		if v.Color == nil {
 			e.Fail(errors.New("Note.Color is nil, but the output schema requires a value; mark the field omitempty or nullable"))
 		} else {
@@ -346,7 +346,7 @@ func encodeNotesNote(e *codec.Encoder, v *notes.Note) {
 		}
 	}
 	if v.Due != nil {
-		e.Key("due")
+		e.RawKey(`"due":`)
 		if v.Due == nil {
 			e.Fail(errors.New("Note.Due is nil, but the output schema requires a value; mark the field omitempty or nullable"))
 		} else {
@@ -354,7 +354,7 @@ func encodeNotesNote(e *codec.Encoder, v *notes.Note) {
 		}
 	}
 	if len(v.Attributes) != 0 {
-		e.Key("attributes")
+		e.RawKey(`"attributes":`)
 		e.ObjectStart()
 		for _, k2 := range slices.Sorted(maps.Keys(v.Attributes)) {
 			v3 := v.Attributes[k2]
@@ -363,19 +363,19 @@ func encodeNotesNote(e *codec.Encoder, v *notes.Note) {
 		}
 		e.ObjectEnd()
 	}
-	e.Key("author")
+	e.RawKey(`"author":`)
 	encodeNotesPerson(e, &v.Author)
-	e.Key("revision")
+	e.RawKey(`"revision":`)
 	e.Uint(uint64(v.Revision))
-	e.Key("checksum")
+	e.RawKey(`"checksum":`)
 	e.Base64(v.Checksum)
 	if len(v.Data) != 0 {
-		e.Key("data")
+		e.RawKey(`"data":`)
 		e.JSON(v.Data.MarshalJSON())
 	}
-	e.Key("created")
+	e.RawKey(`"created":`)
 	e.Time(v.Created)
-	e.Key("updated")
+	e.RawKey(`"updated":`)
 	e.Time(v.Updated)
 	e.ObjectEnd()
 }
@@ -419,9 +419,9 @@ func decodeNotesDeleteInput(d *codec.Decoder, v *notes.DeleteInput) {
 // encodeNotesDeleteOutput encodes notes.DeleteOutput as its output schema requires.
 func encodeNotesDeleteOutput(e *codec.Encoder, v *notes.DeleteOutput) {
 	e.ObjectStart()
-	e.Key("id")
+	e.RawKey(`"id":`)
 	e.String(string(v.ID))
-	e.Key("deleted")
+	e.RawKey(`"deleted":`)
 	e.Bool(v.Deleted)
 	e.ObjectEnd()
 }
@@ -501,14 +501,14 @@ func decodeNotesOutlineInput(d *codec.Decoder, v *notes.OutlineInput) {
 // encodeNotesSection encodes notes.Section as its output schema requires.
 func encodeNotesSection(e *codec.Encoder, v *notes.Section) {
 	e.ObjectStart()
-	e.Key("heading")
+	e.RawKey(`"heading":`)
 	e.String(v.Heading)
-	e.Key("level")
+	e.RawKey(`"level":`)
 	e.Int(int64(v.Level))
-	e.Key("line")
+	e.RawKey(`"line":`)
 	e.Int(int64(v.Line))
 	if len(v.Sections) != 0 {
-		e.Key("sections")
+		e.RawKey(`"sections":`)
 		e.ArrayStart()
 		for i1 := range v.Sections {
 			encodeNotesSection(e, &v.Sections[i1])
@@ -521,11 +521,11 @@ func encodeNotesSection(e *codec.Encoder, v *notes.Section) {
 // encodeNotesOutline encodes notes.Outline as its output schema requires.
 func encodeNotesOutline(e *codec.Encoder, v *notes.Outline) {
 	e.ObjectStart()
-	e.Key("id")
+	e.RawKey(`"id":`)
 	e.String(string(v.ID))
-	e.Key("title")
+	e.RawKey(`"title":`)
 	e.String(v.Title)
-	e.Key("sections")
+	e.RawKey(`"sections":`)
 	e.ArrayStart()
 	for i1 := range v.Sections {
 		encodeNotesSection(e, &v.Sections[i1])
@@ -609,10 +609,10 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (maxLength 200, minLength 1)"); ok2 {
-					if utf8.RuneCountInString(s1) > 200 {
+					if len(s1) > 200 && utf8.RuneCountInString(s1) > 200 {
 						d.Problem("must be at most 200 characters long")
 					}
-					if utf8.RuneCountInString(s1) < 1 {
+					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
 					v.Query = s1
@@ -728,25 +728,25 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 // encodeNotesSummary encodes notes.Summary as its output schema requires.
 func encodeNotesSummary(e *codec.Encoder, v *notes.Summary) {
 	e.ObjectStart()
-	e.Key("id")
+	e.RawKey(`"id":`)
 	e.String(string(v.ID))
-	e.Key("title")
+	e.RawKey(`"title":`)
 	e.String(v.Title)
-	e.Key("snippet")
+	e.RawKey(`"snippet":`)
 	e.String(v.Snippet)
-	e.Key("tags")
+	e.RawKey(`"tags":`)
 	e.ArrayStart()
 	for i1 := range v.Tags {
 		e.String(v.Tags[i1])
 	}
 	e.ArrayEnd()
-	e.Key("priority")
+	e.RawKey(`"priority":`)
 	e.Int(int64(v.Priority))
-	e.Key("score")
+	e.RawKey(`"score":`)
 	e.Float(float64(v.Score), 64)
-	e.Key("created")
+	e.RawKey(`"created":`)
 	e.Time(v.Created)
-	e.Key("updated")
+	e.RawKey(`"updated":`)
 	e.Time(v.Updated)
 	e.ObjectEnd()
 }
@@ -754,15 +754,15 @@ func encodeNotesSummary(e *codec.Encoder, v *notes.Summary) {
 // encodeNotesSearchOutput encodes notes.SearchOutput as its output schema requires.
 func encodeNotesSearchOutput(e *codec.Encoder, v *notes.SearchOutput) {
 	e.ObjectStart()
-	e.Key("notes")
+	e.RawKey(`"notes":`)
 	e.ArrayStart()
 	for i1 := range v.Notes {
 		encodeNotesSummary(e, &v.Notes[i1])
 	}
 	e.ArrayEnd()
-	e.Key("total")
+	e.RawKey(`"total":`)
 	e.Int(int64(v.Total))
-	e.Key("tag_counts")
+	e.RawKey(`"tag_counts":`)
 	e.ObjectStart()
 	for _, k2 := range slices.Sorted(maps.Keys(v.TagCounts)) {
 		v3 := v.TagCounts[k2]
@@ -899,15 +899,15 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 // encodeNotesTagOutput encodes notes.TagOutput as its output schema requires.
 func encodeNotesTagOutput(e *codec.Encoder, v *notes.TagOutput) {
 	e.ObjectStart()
-	e.Key("id")
+	e.RawKey(`"id":`)
 	e.String(string(v.ID))
-	e.Key("tags")
+	e.RawKey(`"tags":`)
 	e.ArrayStart()
 	for i1 := range v.Tags {
 		e.String(v.Tags[i1])
 	}
 	e.ArrayEnd()
-	e.Key("revision")
+	e.RawKey(`"revision":`)
 	e.Uint(uint64(v.Revision))
 	e.ObjectEnd()
 }
@@ -949,10 +949,10 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 				if !d.Null() {
 					p3 := new(string)
 					if s4, ok5 := d.String("string (maxLength 200, minLength 1)"); ok5 {
-						if utf8.RuneCountInString(s4) > 200 {
+						if len(s4) > 200 && utf8.RuneCountInString(s4) > 200 {
 							d.Problem("must be at most 200 characters long")
 						}
-						if utf8.RuneCountInString(s4) < 1 {
+						if len(s4) < 4 && utf8.RuneCountInString(s4) < 1 {
 							d.Problem("must be at least 1 character long")
 						}
 						(*p3) = s4
@@ -971,7 +971,7 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 				if !d.Null() {
 					p6 := new(string)
 					if s7, ok8 := d.String("string (maxLength 20000)"); ok8 {
-						if utf8.RuneCountInString(s7) > 20000 {
+						if len(s7) > 20000 && utf8.RuneCountInString(s7) > 20000 {
 							d.Problem("must be at most 20000 characters long")
 						}
 						(*p6) = s7
@@ -1171,9 +1171,9 @@ func encodeForecastPlace(e *codec.Encoder, v *struct {
 	Coordinates [2]float64 `json:"coordinates" jsonschema:"description=Latitude and longitude in degrees"`
 }) {
 	e.ObjectStart()
-	e.Key("name")
+	e.RawKey(`"name":`)
 	e.String(v.Name)
-	e.Key("coordinates")
+	e.RawKey(`"coordinates":`)
 	e.ArrayStart()
 	for i1 := range v.Coordinates {
 		e.Float(float64(v.Coordinates[i1]), 64)
@@ -1185,19 +1185,19 @@ func encodeForecastPlace(e *codec.Encoder, v *struct {
 // encodeWeatherDay encodes weather.Day as its output schema requires.
 func encodeWeatherDay(e *codec.Encoder, v *weather.Day) {
 	e.ObjectStart()
-	e.Key("date")
+	e.RawKey(`"date":`)
 	e.String(v.Date)
-	e.Key("summary")
+	e.RawKey(`"summary":`)
 	e.String(v.Summary)
-	e.Key("high")
+	e.RawKey(`"high":`)
 	e.Float(float64(v.High), 64)
-	e.Key("low")
+	e.RawKey(`"low":`)
 	e.Float(float64(v.Low), 64)
-	e.Key("rain_chance")
+	e.RawKey(`"rain_chance":`)
 	e.Uint(uint64(v.RainChance))
-	e.Key("rain")
+	e.RawKey(`"rain":`)
 	e.Float(float64(v.Rain), 32)
-	e.Key("wind")
+	e.RawKey(`"wind":`)
 	e.Float(float64(v.Wind), 32)
 	e.ObjectEnd()
 }
@@ -1205,17 +1205,17 @@ func encodeWeatherDay(e *codec.Encoder, v *weather.Day) {
 // encodeWeatherForecast encodes weather.Forecast as its output schema requires.
 func encodeWeatherForecast(e *codec.Encoder, v *weather.Forecast) {
 	e.ObjectStart()
-	e.Key("place")
+	e.RawKey(`"place":`)
 	encodeForecastPlace(e, &v.Place)
-	e.Key("units")
+	e.RawKey(`"units":`)
 	e.String(v.Units)
-	e.Key("days")
+	e.RawKey(`"days":`)
 	e.ArrayStart()
 	for i1 := range v.Days {
 		encodeWeatherDay(e, &v.Days[i1])
 	}
 	e.ArrayEnd()
-	e.Key("issued")
+	e.RawKey(`"issued":`)
 	e.Time(v.Issued)
 	e.ObjectEnd()
 }

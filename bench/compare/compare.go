@@ -29,11 +29,29 @@ type Path func(ctx context.Context, name string, args []byte) ([]byte, error)
 // ErrUnknownTool is returned by the paths that look tools up themselves.
 var ErrUnknownTool = errors.New("unknown tool")
 
-// Toolgen returns the generated registry's Call as a Path.
+// Toolgen returns the generated registry's AppendCall as a Path, with the
+// output encoded into one buffer reused from call to call (as the easyjson
+// path reuses its writer's).
 func Toolgen() (Path, error) {
 	reg, err := generated.New(generated.Tools{})
 	if err != nil {
 		return nil, fmt.Errorf("toolgen path: %w", err)
+	}
+	var buf []byte
+	return func(ctx context.Context, name string, args []byte) ([]byte, error) {
+		res, err := reg.AppendCall(ctx, buf[:0], name, args)
+		buf = res.Content
+		return res.Content, err
+	}, nil
+}
+
+// ToolgenCall returns the generated registry's Call as a Path: the output
+// is copied into a new slice the caller owns, so the path is safe for
+// concurrent use as it is.
+func ToolgenCall() (Path, error) {
+	reg, err := generated.New(generated.Tools{})
+	if err != nil {
+		return nil, fmt.Errorf("toolgen call path: %w", err)
 	}
 	return func(ctx context.Context, name string, args []byte) ([]byte, error) {
 		res, err := reg.Call(ctx, name, args)

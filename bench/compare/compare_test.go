@@ -17,16 +17,19 @@ func paths(t testing.TB) map[string]Path {
 	ctx := context.Background()
 	tg, err := Toolgen()
 	require.NoError(t, err)
+	tc, err := ToolgenCall()
+	require.NoError(t, err)
 	js, err := JSONSchema()
 	require.NoError(t, err)
 	m, err := NewMCP(ctx)
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, m.Close()) })
 	return map[string]Path{
-		"toolgen":    tg,
-		"jsonschema": js,
-		"easyjson":   EasyJSON(),
-		"mcp":        m.Path(),
+		"toolgen":      tg,
+		"toolgen_call": tc,
+		"jsonschema":   js,
+		"easyjson":     EasyJSON(),
+		"mcp":          m.Path(),
 	}
 }
 

@@ -30,10 +30,10 @@ func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (maxLength 100, minLength 1)"); ok2 {
-					if utf8.RuneCountInString(s1) > 100 {
+					if len(s1) > 100 && utf8.RuneCountInString(s1) > 100 {
 						d.Problem("must be at most 100 characters long")
 					}
-					if utf8.RuneCountInString(s1) < 1 {
+					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
 					v.Name = s1
@@ -49,7 +49,7 @@ func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
 				seen[0] |= 1 << 1
 				if !d.Null() {
 					if s3, ok4 := d.String("string (maxLength 254)"); ok4 {
-						if utf8.RuneCountInString(s3) > 254 {
+						if len(s3) > 254 && utf8.RuneCountInString(s3) > 254 {
 							d.Problem("must be at most 254 characters long")
 						}
 						v.Email = s3
@@ -86,10 +86,10 @@ func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (maxLength 32, minLength 1)"); ok2 {
-					if utf8.RuneCountInString(s1) > 32 {
+					if len(s1) > 32 && utf8.RuneCountInString(s1) > 32 {
 						d.Problem("must be at most 32 characters long")
 					}
-					if utf8.RuneCountInString(s1) < 1 {
+					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
 					v.SKU = s1
@@ -164,10 +164,10 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (maxLength 200, minLength 1)"); ok2 {
-					if utf8.RuneCountInString(s1) > 200 {
+					if len(s1) > 200 && utf8.RuneCountInString(s1) > 200 {
 						d.Problem("must be at most 200 characters long")
 					}
-					if utf8.RuneCountInString(s1) < 1 {
+					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
 					v.Title = s1
@@ -445,13 +445,13 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 // encodeToolsMediumOutput encodes tools.MediumOutput as its output schema requires.
 func encodeToolsMediumOutput(e *codec.Encoder, v *tools.MediumOutput) {
 	e.ObjectStart()
-	e.Key("id")
+	e.RawKey(`"id":`)
 	e.String(v.ID)
-	e.Key("lines")
+	e.RawKey(`"lines":`)
 	e.Int(int64(v.Lines))
-	e.Key("total")
+	e.RawKey(`"total":`)
 	e.Float(float64(v.Total), 64)
-	e.Key("within_budget")
+	e.RawKey(`"within_budget":`)
 	e.Bool(v.WithinBudget)
 	e.ObjectEnd()
 }
@@ -476,10 +476,10 @@ func decodeToolsSmallInput(d *codec.Decoder, v *tools.SmallInput) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (maxLength 200, minLength 1)"); ok2 {
-					if utf8.RuneCountInString(s1) > 200 {
+					if len(s1) > 200 && utf8.RuneCountInString(s1) > 200 {
 						d.Problem("must be at most 200 characters long")
 					}
-					if utf8.RuneCountInString(s1) < 1 {
+					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
 					v.Query = s1
@@ -518,9 +518,9 @@ func decodeToolsSmallInput(d *codec.Decoder, v *tools.SmallInput) {
 // encodeToolsSmallOutput encodes tools.SmallOutput as its output schema requires.
 func encodeToolsSmallOutput(e *codec.Encoder, v *tools.SmallOutput) {
 	e.ObjectStart()
-	e.Key("query")
+	e.RawKey(`"query":`)
 	e.String(v.Query)
-	e.Key("limit")
+	e.RawKey(`"limit":`)
 	e.Int(int64(v.Limit))
 	e.ObjectEnd()
 }

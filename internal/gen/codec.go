@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/schema"
 )
 
@@ -782,11 +784,21 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, pos token.Position, 
 			if !ok {
 				continue
 			}
-			op, msg := "<", "must be at least "+plural(n, "character")+" long"
-			if m.Key == "maxLength" {
-				op, msg = ">", "must be at most "+plural(n, "character")+" long"
+			// A string of b bytes holds between b/4 and b characters, so
+			// most strings pass on their length alone, without counting.
+			count := jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Id(x))
+			var cond *jen.Statement
+			msg := "must be at least " + plural(n, "character") + " long"
+			switch {
+			case m.Key == "maxLength":
+				msg = "must be at most " + plural(n, "character") + " long"
+				cond = jen.Len(jen.Id(x)).Op(">").Lit(n).Op("&&").Add(count).Op(">").Lit(n)
+			case n <= math.MaxInt/utf8.UTFMax:
+				cond = jen.Len(jen.Id(x)).Op("<").Lit(n * utf8.UTFMax).Op("&&").Add(count).Op("<").Lit(n)
+			default:
+				cond = count.Op("<").Lit(n)
 			}
-			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Id(x)).Op(op).Lit(n)).Block(problem(msg)))
+			out = append(out, jen.If(cond).Block(problem(msg)))
 		case "pattern":
 			if m.Value.Kind != schema.StringKind {
 				g.fail(pos, where, "pattern must be a string")
@@ -981,7 +993,7 @@ func (g *codecGen) encodeStruct(s *shape, obj view, root *schema.Node, pos token
 			pw = viewOf(props.Get(f.jsonName), root)
 		}
 		sel := jen.Id("v").Dot(f.goName)
-		write := append([]jen.Code{jen.Id("e").Dot("Key").Call(jen.Lit(f.jsonName))},
+		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(keyLit(f.jsonName))},
 			g.encodeValue(f.shape, pw, root, sel, obj.ref != nil || props != nil, f.pos, where+"."+f.goName)...)
 		switch {
 		case f.omitEmpty:
@@ -1188,4 +1200,22 @@ func exportedIdent(s string) string {
 		return ""
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// keyText returns the JSON text Encoder.Key writes for the member name,
+// for the generated code's Encoder.RawKey.
+func keyText(name string) string {
+	e := codec.NewEncoder()
+	e.Key(name)
+	return string(e.Bytes())
+}
+
+// keyLit returns keyText(name) as a Go string literal: a raw one, such as
+// `"query":`, when it can be.
+func keyLit(name string) jen.Code {
+	text := keyText(name)
+	if strconv.CanBackquote(text) {
+		return jen.Op("`" + text + "`")
+	}
+	return jen.Lit(text)
 }

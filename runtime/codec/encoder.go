@@ -42,6 +42,18 @@ func (e *Encoder) Reset() {
 	e.err = nil
 }
 
+// ResetAppend is Reset, but what is encoded next is appended to buf, after
+// its contents, in buf's memory: Bytes then returns buf followed by the
+// encoded bytes, and Len counts buf's bytes too. The encoder writes into
+// buf's spare capacity (and whatever memory it grows into) until
+// ResetAppend is called with other memory; Reset empties the current
+// buffer and keeps writing into its memory.
+func (e *Encoder) ResetAppend(buf []byte) {
+	e.buf = buf
+	e.needComma = false
+	e.err = nil
+}
+
 // Bytes returns the encoded bytes. They alias the buffer: they are valid
 // until the next write or Reset.
 func (e *Encoder) Bytes() []byte { return e.buf }
@@ -101,6 +113,16 @@ func (e *Encoder) Key(name string) {
 	e.comma()
 	e.buf = appendString(e.buf, name)
 	e.buf = append(e.buf, ':')
+	e.needComma = false
+}
+
+// RawKey writes a member name given as its JSON text and ':', such as
+// `"query":`, exactly as Key would write it: generated code computes the
+// text once, at generation time, and RawKey saves the escaping. The text
+// is not checked.
+func (e *Encoder) RawKey(text string) {
+	e.comma()
+	e.buf = append(e.buf, text...)
 	e.needComma = false
 }
 

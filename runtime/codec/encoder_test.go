@@ -229,6 +229,54 @@ func TestEncodeStructure(t *testing.T) {
 	assert.Equal(t, "1 plain\ntext", string(e.Bytes()))
 }
 
+// TestEncodeRawKey: RawKey writes the commas Key writes.
+func TestEncodeRawKey(t *testing.T) {
+	t.Parallel()
+	e := NewEncoder()
+	e.ObjectStart()
+	e.RawKey(`"a":`)
+	e.Int(1)
+	e.RawKey(`"b\"c":`)
+	e.ObjectStart()
+	e.RawKey(`"d":`)
+	e.ArrayStart()
+	e.ArrayEnd()
+	e.ObjectEnd()
+	e.ObjectEnd()
+	assert.Equal(t, `{"a":1,"b\"c":{"d":[]}}`, string(e.Bytes()))
+}
+
+// TestEncodeResetAppend: after ResetAppend the encoder appends to the
+// given buffer, in its memory, with no comma first; it keeps using that
+// memory until given other memory.
+func TestEncodeResetAppend(t *testing.T) {
+	t.Parallel()
+	e := NewEncoder()
+	e.Int(1) // a comma would be due next
+	e.Fail(errors.New("old failure"))
+
+	buf := make([]byte, 0, 64)
+	buf = append(buf, "xs="...)
+	e.ResetAppend(buf)
+	require.NoError(t, e.Err(), "ResetAppend forgets the failure")
+	e.ArrayStart()
+	e.Int(2)
+	e.ArrayEnd()
+	assert.Equal(t, "xs=[2]", string(e.Bytes()))
+	assert.Equal(t, 6, e.Len(), "Len counts the buffer's bytes")
+	assert.Same(t, &buf[:1][0], &e.Bytes()[0], "written in buf's memory")
+	assert.Equal(t, "xs=", string(buf), "the caller's bytes are left alone")
+
+	e.Reset()
+	e.Int(3)
+	assert.Same(t, &buf[:1][0], &e.Bytes()[0], "Reset keeps the memory")
+
+	e.ResetAppend(nil)
+	e.Int(4)
+	assert.Equal(t, "4", string(e.Bytes()))
+	assert.Equal(t, byte('3'), buf[:1][0], "other memory: buf is no longer written")
+}
+
 func TestEncodeAny(t *testing.T) {
 	t.Parallel()
 	values := []any{

@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
@@ -99,6 +98,10 @@ func WithMaxOutputBytes(n int) Option {
 type codecs struct {
 	in  *codec.Decoder
 	out *codec.Encoder
+	// own is the encoder's own memory while it appends to a caller's
+	// buffer (AppendCall); release gives it back.
+	own      []byte
+	appended bool
 }
 
 // Static is the Registry a generated package builds: a fixed, sorted set of
@@ -169,17 +172,24 @@ func NewStatic(specs []Spec, dispatch Dispatch, opts ...Option) (*Static, error)
 // shared: callers must not modify them.
 func (s *Static) Tools() []*Spec { return s.tools }
 
-// Lookup returns the tool with the given name, by binary search.
+// Lookup returns the tool with the given name, by binary search (written
+// out: on the call path, slices.BinarySearchFunc's comparison through a
+// function value cost more than the search).
 func (s *Static) Lookup(name string) (*Spec, bool) {
-	i, ok := slices.BinarySearchFunc(s.tools, name, compareName)
-	if !ok {
-		return nil, false
+	i, j := 0, len(s.specs)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if s.specs[h].Name < name {
+			i = h + 1
+		} else {
+			j = h
+		}
 	}
-	return s.tools[i], true
+	if i < len(s.specs) && s.specs[i].Name == name {
+		return &s.specs[i], true
+	}
+	return nil, false
 }
-
-// compareName orders a spec against a name for Lookup.
-func compareName(sp *Spec, name string) int { return strings.Compare(sp.Name, name) }
 
 // Call runs the named tool with JSON arguments (empty arguments mean {}).
 //
@@ -191,21 +201,38 @@ func compareName(sp *Spec, name string) int { return strings.Compare(sp.Name, na
 // CodeNeedsConfirmation), a tool error (its *ModelError message, else "the
 // tool failed"), a panic, a timeout (Spec.Timeout), an output over the cap.
 func (s *Static) Call(ctx context.Context, name string, args []byte) (Result, error) {
+	return s.call(ctx, name, args, nil, false)
+}
+
+// AppendCall is Call with the Result's Content appended to dst: the
+// output is encoded straight into dst's spare capacity (growing it as
+// append does), with no copy, and on failure the error's Message is
+// appended instead. Content is dst extended, so a caller that reuses one
+// buffer across calls, as AppendCall(ctx, buf[:0], ...), pays for no
+// allocation of the output once the buffer has grown. The bytes of dst
+// before len(dst) are never changed.
+func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (Result, error) {
+	return s.call(ctx, name, args, dst, true)
+}
+
+// call is Call and AppendCall: with appendTo, the output is encoded into
+// dst; without, it is copied out of the pooled encoder.
+func (s *Static) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (Result, error) {
 	spec, ok := s.Lookup(name)
 	if !ok {
-		return failure(unknownTool(s.tools, name))
+		return failure(dst, unknownTool(s.tools, name))
 	}
 	if spec.Kind == KindPropose {
 		if e := s.check(ctx, spec, args); e != nil {
-			return failure(e)
+			return failure(dst, e)
 		}
-		return failure(&Error{
+		return failure(dst, &Error{
 			Code:    CodeNeedsConfirmation,
 			Tool:    spec.Name,
 			Message: "tool " + spec.Name + " needs a person's confirmation; nothing was run",
 		})
 	}
-	return s.call(ctx, spec, args)
+	return s.run(ctx, spec, args, dst, appendTo)
 }
 
 // Check validates the arguments of the named tool (ModeCheck) and runs
@@ -222,10 +249,10 @@ func (s *Static) Check(ctx context.Context, name string, args []byte) error {
 	return nil
 }
 
-// failure returns e as Call reports it: a Result the model can be sent and
-// the error itself.
-func failure(e *Error) (Result, error) {
-	return Result{Content: []byte(e.Message), IsError: true}, e
+// failure returns e as Call (dst nil) and AppendCall report it: a Result
+// the model can be sent, its Message appended to dst, and the error itself.
+func failure(dst []byte, e *Error) (Result, error) {
+	return Result{Content: append(dst, e.Message...), IsError: true}, e
 }
 
 // timeoutCause marks a context that expired because of Spec.Timeout.
@@ -234,8 +261,8 @@ type timeoutCause struct{ tool string }
 // Error says which tool's timeout passed.
 func (c *timeoutCause) Error() string { return "timeout of tool " + c.tool + " passed" }
 
-// call runs a tool that may run (every kind but propose).
-func (s *Static) call(ctx context.Context, spec *Spec, args []byte) (Result, error) {
+// run runs a tool that may run (every kind but propose).
+func (s *Static) run(ctx context.Context, spec *Spec, args, dst []byte, appendTo bool) (Result, error) {
 	var cause *timeoutCause
 	if spec.Timeout > 0 {
 		cause = &timeoutCause{tool: spec.Name}
@@ -244,35 +271,44 @@ func (s *Static) call(ctx context.Context, spec *Spec, args []byte) (Result, err
 		defer cancel()
 	}
 	c := s.pool.Get().(*codecs)
-	out, pe, err := s.run(ctx, spec.Name, ModeCall, c, args)
+	if appendTo {
+		c.own, c.appended = c.out.Bytes()[:0], true
+		c.out.ResetAppend(dst)
+	} else {
+		c.out.Reset()
+	}
+	out, pe, err := s.dispatchSafely(ctx, spec.Name, ModeCall, c, args)
 	switch {
 	case pe != nil:
 		// The codecs may be in any state: leave them to the collector.
-		return failure(&Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe})
+		return failure(dst, &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe})
 	case err != nil:
 		s.release(c)
 		if cause != nil && context.Cause(ctx) == error(cause) && !passesThrough(err) {
-			return failure(&Error{
+			return failure(dst, &Error{
 				Code:    CodeTimeout,
 				Tool:    spec.Name,
 				Message: "the tool timed out after " + spec.Timeout.String(),
 				Cause:   err,
 			})
 		}
-		return failure(toolError(spec.Name, err))
+		return failure(dst, toolError(spec.Name, err))
 	}
 	if err := c.out.Err(); err != nil {
 		s.release(c)
-		return failure(&Error{
+		return failure(dst, &Error{
 			Code:    CodeFailed,
 			Tool:    spec.Name,
 			Message: "the tool failed",
 			Cause:   fmt.Errorf("encode output of tool %s: %w", spec.Name, err),
 		})
 	}
-	if n := c.out.Len(); n > s.opts.maxOutput {
-		// Do not keep an oversized buffer in the pool.
-		return failure(&Error{
+	if n := c.out.Len() - len(dst); n > s.opts.maxOutput {
+		if appendTo {
+			s.release(c) // the oversized memory is the caller's
+		}
+		// Otherwise do not keep an oversized buffer in the pool.
+		return failure(dst, &Error{
 			Code:    CodeOutputTooLarge,
 			Tool:    spec.Name,
 			Message: "the tool's output exceeds " + strconv.Itoa(s.opts.maxOutput) + " bytes",
@@ -281,14 +317,17 @@ func (s *Static) call(ctx context.Context, spec *Spec, args []byte) (Result, err
 	}
 	if out < OutputText || out > OutputStructured {
 		s.release(c)
-		return failure(&Error{
+		return failure(dst, &Error{
 			Code:    CodeFailed,
 			Tool:    spec.Name,
 			Message: "the tool failed",
 			Cause:   fmt.Errorf("dispatch of tool %s returned invalid %s", spec.Name, out),
 		})
 	}
-	res := Result{Content: bytes.Clone(c.out.Bytes()), Structured: out == OutputStructured}
+	res := Result{Content: c.out.Bytes(), Structured: out == OutputStructured}
+	if !appendTo {
+		res.Content = bytes.Clone(res.Content)
+	}
 	s.release(c)
 	return res, nil
 }
@@ -297,7 +336,8 @@ func (s *Static) call(ctx context.Context, spec *Spec, args []byte) (Result, err
 // failure as Call reports it.
 func (s *Static) check(ctx context.Context, spec *Spec, args []byte) *Error {
 	c := s.pool.Get().(*codecs)
-	_, pe, err := s.run(ctx, spec.Name, ModeCheck, c, args)
+	c.out.Reset()
+	_, pe, err := s.dispatchSafely(ctx, spec.Name, ModeCheck, c, args)
 	switch {
 	case pe != nil:
 		return &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe}
@@ -309,9 +349,10 @@ func (s *Static) check(ctx context.Context, spec *Spec, args []byte) *Error {
 	return nil
 }
 
-// run resets the codecs and dispatches, recovering a panic anywhere in the
-// decoder, the tool or the encoder as pe.
-func (s *Static) run(ctx context.Context, name string, mode Mode, c *codecs, args []byte) (out Output, pe *PanicError, err error) {
+// dispatchSafely resets the decoder and dispatches, recovering a panic
+// anywhere in the decoder, the tool or the encoder as pe. The encoder is
+// already reset.
+func (s *Static) dispatchSafely(ctx context.Context, name string, mode Mode, c *codecs, args []byte) (out Output, pe *PanicError, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			out, pe, err = 0, &PanicError{Value: v, Stack: debug.Stack()}, nil
@@ -321,15 +362,18 @@ func (s *Static) run(ctx context.Context, name string, mode Mode, c *codecs, arg
 		args = s.emptyArgs
 	}
 	c.in.Reset(args, s.opts.limits)
-	c.out.Reset()
 	out, err = s.dispatch(ctx, name, mode, c.in, c.out)
 	return out, nil, err
 }
 
 // release returns healthy codecs to the pool, without a reference to the
-// call's arguments.
+// call's arguments or to a caller's buffer.
 func (s *Static) release(c *codecs) {
 	c.in.Reset(s.emptyArgs, s.opts.limits)
+	if c.appended {
+		c.out.ResetAppend(c.own)
+		c.own, c.appended = nil, false
+	}
 	s.pool.Put(c)
 }
 

@@ -259,6 +259,66 @@ func TestStaticCallResultIsACopy(t *testing.T) {
 	assert.Equal(t, "first", first.Text())
 }
 
+// TestStaticAppendCall checks that AppendCall appends what Call returns,
+// success or failure, after the caller's bytes, leaving them alone, and
+// that the pooled encoder never writes into a caller's buffer afterwards.
+func TestStaticAppendCall(t *testing.T) {
+	t.Parallel()
+	_, s := newFixture(t, tool.WithMaxOutputBytes(1<<10))
+	tests := []struct {
+		name, tool, args string
+	}{
+		{"text", "echo", `{"text":"hello"}`},
+		{"structured", "notes_search", `{"text":"go"}`},
+		{"output at the cap", "big", `{"n":1024}`},
+		{"unknown tool", "ech", `{}`},
+		{"invalid arguments", "echo", `{"text":1}`},
+		{"malformed arguments", "echo", `{"text"`},
+		{"propose", "notes_delete", `{"id":1}`},
+		{"tool error", "fail_model", `{}`},
+		{"encoder failure", "nan", `{}`},
+		{"panic", "boom", `{}`},
+		{"output over the cap", "big", `{"n":1025}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			want, wantErr := s.Call(t.Context(), tt.tool, []byte(tt.args))
+			for _, spare := range []int{0, 8, 4096} {
+				dst := make([]byte, 3, 3+spare)
+				copy(dst, "pre")
+				got, err := s.AppendCall(t.Context(), dst, tt.tool, []byte(tt.args))
+				assert.Equal(t, tool.CodeOf(wantErr), tool.CodeOf(err), "spare %d", spare)
+				assert.Equal(t, want.IsError, got.IsError)
+				assert.Equal(t, want.Structured, got.Structured)
+				assert.Equal(t, "pre"+want.Text(), got.Text(), "spare %d", spare)
+				assert.Equal(t, "pre", string(dst), "the caller's bytes are left alone")
+			}
+		})
+	}
+
+	t.Run("reused buffer", func(t *testing.T) {
+		t.Parallel()
+		buf := make([]byte, 0, 64)
+		first, err := s.AppendCall(t.Context(), buf, "echo", []byte(`{"text":"first"}`))
+		require.NoError(t, err)
+		require.Equal(t, "first", first.Text())
+		// Later calls through the pool (Call, and AppendCall into other
+		// memory) must not write into buf.
+		for i := range 20 {
+			_, err = s.Call(t.Context(), "echo", []byte(`{"text":"XXXXXXXXXX"}`))
+			require.NoError(t, err)
+			_, err = s.AppendCall(t.Context(), nil, "big", []byte(`{"n":`+strconv.Itoa(i)+`}`))
+			require.NoError(t, err)
+		}
+		assert.Equal(t, "first", first.Text())
+		second, err := s.AppendCall(t.Context(), first.Content[:0], "echo", []byte(`{"text":"again"}`))
+		require.NoError(t, err)
+		assert.Equal(t, "again", second.Text())
+		assert.Same(t, &buf[:1][0], &second.Content[0], "the buffer's memory is reused")
+	})
+}
+
 func TestStaticCallCancelled(t *testing.T) {
 	t.Parallel()
 	_, s := newFixture(t)

@@ -73,6 +73,7 @@ type Input struct {
 	Code   Code            `json:"code,omitempty"`
 	Blob   []byte          `json:"blob,omitempty"`
 	Flag   bool            `json:"flag,omitempty"`
+	Short  string          `json:"short,omitempty" jsonschema:"minLength=2,maxLength=3"`
 	Maybe  *string         `json:"maybe" jsonschema:"nullable"`
 	Nested struct {
 		On bool `json:"on"`

@@ -72,14 +72,14 @@ func decodeBasicDeleteInput(d *codec.Decoder, v *basic.DeleteInput) {
 // encodeBasicItem encodes basic.Item as its output schema requires.
 func encodeBasicItem(e *codec.Encoder, v *basic.Item) {
 	e.ObjectStart()
-	e.Key("name")
+	e.RawKey(`"name":`)
 	e.String(v.Name)
 	if v.Count != 0 {
-		e.Key("count")
+		e.RawKey(`"count":`)
 		e.Uint(uint64(v.Count))
 	}
 	if len(v.Tags) != 0 {
-		e.Key("tags")
+		e.RawKey(`"tags":`)
 		e.ArrayStart()
 		for i1 := range v.Tags {
 			e.String(v.Tags[i1])
@@ -87,7 +87,7 @@ func encodeBasicItem(e *codec.Encoder, v *basic.Item) {
 		e.ArrayEnd()
 	}
 	if len(v.Attrs) != 0 {
-		e.Key("attrs")
+		e.RawKey(`"attrs":`)
 		e.ObjectStart()
 		for _, k2 := range slices.Sorted(maps.Keys(v.Attrs)) {
 			v3 := v.Attrs[k2]
@@ -119,10 +119,10 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (maxLength 40, minLength 1, pattern ^[a-z]+$)"); ok2 {
-					if utf8.RuneCountInString(s1) > 40 {
+					if len(s1) > 40 && utf8.RuneCountInString(s1) > 40 {
 						d.Problem("must be at most 40 characters long")
 					}
-					if utf8.RuneCountInString(s1) < 1 {
+					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
 					if !pattern0().MatchString(s1) {
@@ -352,7 +352,7 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			} else {
 				seen[0] |= 1 << 0
 				if s1, ok2 := d.String("string (minLength 1)"); ok2 {
-					if utf8.RuneCountInString(s1) < 1 {
+					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
 					v.Query = s1
@@ -646,31 +646,51 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				}
 			}
 			d.Pop()
-		case "maybe":
-			d.Push("maybe")
+		case "short":
+			d.Push("short")
 			if seen[0]&(1<<17) != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
 				seen[0] |= 1 << 17
-				if d.Null() {
-					v.Maybe = nil
-				} else {
-					p38 := new(string)
-					if s39, ok40 := d.String("string or null"); ok40 {
-						(*p38) = s39
+				if !d.Null() {
+					if s38, ok39 := d.String("string (maxLength 3, minLength 2)"); ok39 {
+						if len(s38) > 3 && utf8.RuneCountInString(s38) > 3 {
+							d.Problem("must be at most 3 characters long")
+						}
+						if len(s38) < 8 && utf8.RuneCountInString(s38) < 2 {
+							d.Problem("must be at least 2 characters long")
+						}
+						v.Short = s38
 					}
-					v.Maybe = p38
 				}
 			}
 			d.Pop()
-		case "nested":
-			d.Push("nested")
+		case "maybe":
+			d.Push("maybe")
 			if seen[0]&(1<<18) != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
 				seen[0] |= 1 << 18
+				if d.Null() {
+					v.Maybe = nil
+				} else {
+					p40 := new(string)
+					if s41, ok42 := d.String("string or null"); ok42 {
+						(*p40) = s41
+					}
+					v.Maybe = p40
+				}
+			}
+			d.Pop()
+		case "nested":
+			d.Push("nested")
+			if seen[0]&(1<<19) != 0 {
+				d.Duplicate()
+				d.Skip()
+			} else {
+				seen[0] |= 1 << 19
 				if !d.Null() {
 					decodeInputNested(d, &v.Nested)
 				}
@@ -678,14 +698,14 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			d.Pop()
 		case "note":
 			d.Push("note")
-			if seen[0]&(1<<19) != 0 {
+			if seen[0]&(1<<20) != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 19
+				seen[0] |= 1 << 20
 				if !d.Null() {
-					if s41, ok42 := d.String("string"); ok42 {
-						v.Note = s41
+					if s43, ok44 := d.String("string"); ok44 {
+						v.Note = s43
 					}
 				}
 			}
@@ -700,7 +720,7 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 	if seen[0]&(1<<7) == 0 {
 		d.Missing("when")
 	}
-	if seen[0]&(1<<17) == 0 {
+	if seen[0]&(1<<18) == 0 {
 		d.Missing("maybe")
 	}
 }
@@ -708,10 +728,10 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 // encodeBasicTree encodes basic.Tree as its output schema requires.
 func encodeBasicTree(e *codec.Encoder, v *basic.Tree) {
 	e.ObjectStart()
-	e.Key("label")
+	e.RawKey(`"label":`)
 	e.String(v.Label)
 	if len(v.Children) != 0 {
-		e.Key("children")
+		e.RawKey(`"children":`)
 		e.ArrayStart()
 		for i1 := range v.Children {
 			encodeBasicTree(e, &v.Children[i1])
@@ -724,25 +744,25 @@ func encodeBasicTree(e *codec.Encoder, v *basic.Tree) {
 // encodeBasicOutput encodes basic.Output as its output schema requires.
 func encodeBasicOutput(e *codec.Encoder, v *basic.Output) {
 	e.ObjectStart()
-	e.Key("items")
+	e.RawKey(`"items":`)
 	e.ArrayStart()
 	for i1 := range v.Items {
 		encodeBasicItem(e, &v.Items[i1])
 	}
 	e.ArrayEnd()
-	e.Key("total")
+	e.RawKey(`"total":`)
 	e.Int(int64(v.Total))
 	if v.Next != nil {
-		e.Key("next")
+		e.RawKey(`"next":`)
 		if v.Next == nil {
 			e.Fail(errors.New("Output.Next is nil, but the output schema requires a value; mark the field omitempty or nullable"))
 		} else {
 			e.String((*v.Next))
 		}
 	}
-	e.Key("at")
+	e.RawKey(`"at":`)
 	e.Time(v.At)
-	e.Key("meta")
+	e.RawKey(`"meta":`)
 	e.ObjectStart()
 	for _, k2 := range slices.Sorted(maps.Keys(v.Meta)) {
 		v3 := v.Meta[k2]
@@ -750,11 +770,11 @@ func encodeBasicOutput(e *codec.Encoder, v *basic.Output) {
 		e.Any(v3)
 	}
 	e.ObjectEnd()
-	e.Key("code")
+	e.RawKey(`"code":`)
 	e.Text(v.Code.MarshalText())
-	e.Key("tree")
+	e.RawKey(`"tree":`)
 	encodeBasicTree(e, &v.Tree)
-	e.Key("score")
+	e.RawKey(`"score":`)
 	e.Float(float64(v.Score), 32)
 	e.ObjectEnd()
 }

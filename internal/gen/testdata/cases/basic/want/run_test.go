@@ -51,6 +51,39 @@ func TestRequiredOutputsPresent(t *testing.T) {
 	assert.Equal(t, `{"items":[],"total":0,"at":"2025-01-02T03:04:05Z","meta":{},"code":"","tree":{"label":"p:q"},"score":0}`, res.Text())
 }
 
+// TestLengthsCountCharacters: minLength and maxLength count characters,
+// not bytes, also when the byte length alone would decide.
+func TestLengthsCountCharacters(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		short, problem string
+	}{
+		{"ab", ""},
+		{"abc", ""},
+		{"a", "/short: must be at least 2 characters long"},
+		{"abcd", "/short: must be at most 3 characters long"},
+		{"é", "/short: must be at least 2 characters long"}, // 2 bytes, 1 character
+		{"éé", ""},  // 4 bytes
+		{"ééé", ""}, // 6 bytes, 3 characters
+		{"éééé", "/short: must be at most 3 characters long"}, // 8 bytes
+		{"𝄞", "/short: must be at least 2 characters long"},   // 4 bytes
+		{"𝄞𝄞", ""},  // 8 bytes: at least 2 characters
+		{"𝄞𝄞𝄞", ""}, // 12 bytes, 3 characters
+		{"𝄞𝄞𝄞𝄞", "/short: must be at most 3 characters long"}, // 16 bytes
+		{`\u00e9\u00e9`, ""}, // escapes: 2 characters
+		{`\u00e9\u00e9\u00e9\u00e9`, "/short: must be at most 3 characters long"},
+	} {
+		args := `{"query":"q","when":"2025-01-02T03:04:05Z","maybe":null,"short":"` + c.short + `"}`
+		res, err := reg.Call(context.Background(), "basic_search", []byte(args))
+		if c.problem == "" {
+			assert.NoError(t, err, "%s: %s", c.short, res.Text())
+			continue
+		}
+		assert.Equal(t, tool.CodeInvalidArguments, tool.CodeOf(err), c.short)
+		assert.Contains(t, res.Text(), c.problem, c.short)
+	}
+}
+
 func TestEveryProblemAtOnce(t *testing.T) {
 	reg := registry(t)
 	args := `{"query":"","limit":0,"ratio":1,"step":7,"sort":"up","level":9,"when":"yesterday",
