@@ -276,19 +276,26 @@ func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
 	if t.NotesRender == nil {
 		return nil, errors.New("generated.New: Tools.NotesRender (tool notes_render) is nil")
 	}
-	list := make([]tool.Spec, 0, len(specs))
-	for i := range specs {
-		switch specs[i].Name {
-		case "clock_sync":
-			if t.ClockSync.Available() != nil {
-				continue
+	// off[k] is set when the k-th tool with an Available method is not.
+	var off [2]bool
+	off[0] = t.ClockSync.Available() != nil
+	off[1] = t.WeatherForecast.Available() != nil
+	list := specs[:]
+	if off != ([2]bool{}) {
+		list = make([]tool.Spec, 0, len(specs))
+		for i := range specs {
+			switch specs[i].Name {
+			case "clock_sync":
+				if off[0] {
+					continue
+				}
+			case "weather_forecast":
+				if off[1] {
+					continue
+				}
 			}
-		case "weather_forecast":
-			if t.WeatherForecast.Available() != nil {
-				continue
-			}
+			list = append(list, specs[i])
 		}
-		list = append(list, specs[i])
 	}
 	return tool.NewStatic(list, (&t).dispatch, opts...)
 }

@@ -170,6 +170,30 @@ func TestUnavailable(t *testing.T) {
 	assert.Error(t, why["weather_forecast"])
 }
 
+// TestNewSharesTheTable: while every tool is available, registries serve
+// the package's static spec table itself, with no copy; with one left out,
+// each gets its own list of the others, in order.
+func TestNewSharesTheTable(t *testing.T) {
+	a, err := generated.New(allTools())
+	require.NoError(t, err)
+	b, err := generated.New(allTools())
+	require.NoError(t, err)
+	require.Len(t, b.Tools(), len(a.Tools()))
+	for i := range a.Tools() {
+		assert.Same(t, a.Tools()[i], b.Tools()[i])
+	}
+
+	tools := allTools()
+	tools.WeatherForecast.APIKey = ""
+	c, err := generated.New(tools)
+	require.NoError(t, err)
+	require.Len(t, c.Tools(), len(a.Tools())-1)
+	for i, sp := range c.Tools() {
+		assert.Equal(t, a.Tools()[i].Name, sp.Name, "weather_forecast is the last tool")
+		assert.NotSame(t, a.Tools()[i], sp)
+	}
+}
+
 // TestNewRefusesNil: a pointer tool left nil is a construction error that
 // names the field.
 func TestNewRefusesNil(t *testing.T) {

@@ -75,11 +75,7 @@ type Tools struct {
 // Available method reports an error is left out: neither listed nor
 // callable (Unavailable says why). New fails when a pointer field of t is nil.
 func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
-	list := make([]tool.Spec, 0, len(specs))
-	for i := range specs {
-		list = append(list, specs[i])
-	}
-	return tool.NewStatic(list, (&t).dispatch, opts...)
+	return tool.NewStatic(specs[:], (&t).dispatch, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the

@@ -95,20 +95,32 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 				)
 			}
 		}
-		b.Id("list").Op(":=").Make(jen.Index().Qual(toolPkg, "Spec"), jen.Lit(0), jen.Len(jen.Id("specs")))
-		var avail []jen.Code
+		// The static table itself while every tool is available: no copy.
+		var avail []*toolModel
 		for _, t := range m.tools {
 			if t.hasAvail {
-				avail = append(avail, jen.Case(jen.Lit(t.name)).Block(
-					jen.If(jen.Id("t").Dot(fields[t]).Dot("Available").Call().Op("!=").Nil()).Block(jen.Continue()),
-				))
+				avail = append(avail, t)
 			}
 		}
-		loop := []jen.Code{jen.Id("list").Op("=").Append(jen.Id("list"), jen.Id("specs").Index(jen.Id("i")))}
-		if len(avail) > 0 {
-			loop = append([]jen.Code{jen.Switch(jen.Id("specs").Index(jen.Id("i")).Dot("Name")).Block(avail...)}, loop...)
+		if len(avail) == 0 {
+			b.Return(jen.Qual(toolPkg, "NewStatic").Call(jen.Id("specs").Op("[:]"), jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), jen.Id("opts").Op("...")))
+			return
 		}
-		b.For(jen.Id("i").Op(":=").Range().Id("specs")).Block(loop...)
+		b.Comment("off[k] is set when the k-th tool with an Available method is not.")
+		b.Var().Id("off").Index(jen.Lit(len(avail))).Bool()
+		cases := make([]jen.Code, len(avail))
+		for k, t := range avail {
+			b.Id("off").Index(jen.Lit(k)).Op("=").Id("t").Dot(fields[t]).Dot("Available").Call().Op("!=").Nil()
+			cases[k] = jen.Case(jen.Lit(t.name)).Block(jen.If(jen.Id("off").Index(jen.Lit(k))).Block(jen.Continue()))
+		}
+		b.Id("list").Op(":=").Id("specs").Op("[:]")
+		b.If(jen.Id("off").Op("!=").Parens(jen.Index(jen.Lit(len(avail))).Bool().Values())).Block(
+			jen.Id("list").Op("=").Make(jen.Index().Qual(toolPkg, "Spec"), jen.Lit(0), jen.Len(jen.Id("specs"))),
+			jen.For(jen.Id("i").Op(":=").Range().Id("specs")).Block(
+				jen.Switch(jen.Id("specs").Index(jen.Id("i")).Dot("Name")).Block(cases...),
+				jen.Id("list").Op("=").Append(jen.Id("list"), jen.Id("specs").Index(jen.Id("i"))),
+			),
+		)
 		b.Return(jen.Qual(toolPkg, "NewStatic").Call(jen.Id("list"), jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), jen.Id("opts").Op("...")))
 	})
 	reg.Line()

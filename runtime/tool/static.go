@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"sync"
 
@@ -122,8 +121,9 @@ var _ Registry = (*Static)(nil)
 // must have non-empty names, sorted by byte-wise string comparison and
 // unique, and valid kinds: toolgen and the generated switch guarantee this
 // already, and NewStatic refuses anything else rather than serve a registry
-// whose Lookup would miss tools. The specs are copied; the slices they hold
-// are shared.
+// whose Lookup would miss tools. NewStatic keeps specs as they are, without
+// a copy (a generated package passes its static table): neither they nor
+// what they hold may be modified afterwards.
 func NewStatic(specs []Spec, dispatch Dispatch, opts ...Option) (*Static, error) {
 	if dispatch == nil {
 		return nil, errors.New("new static tool registry: nil dispatch")
@@ -153,7 +153,7 @@ func NewStatic(specs []Spec, dispatch Dispatch, opts ...Option) (*Static, error)
 		}
 	}
 	s := &Static{
-		specs:     slices.Clone(specs),
+		specs:     specs,
 		dispatch:  dispatch,
 		opts:      o,
 		emptyArgs: []byte("{}"),

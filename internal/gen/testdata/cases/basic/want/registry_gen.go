@@ -120,15 +120,21 @@ func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
 	if t.BasicSearch == nil {
 		return nil, errors.New("want.New: Tools.BasicSearch (tool basic_search) is nil")
 	}
-	list := make([]tool.Spec, 0, len(specs))
-	for i := range specs {
-		switch specs[i].Name {
-		case "basic_remote":
-			if t.BasicRemote.Available() != nil {
-				continue
+	// off[k] is set when the k-th tool with an Available method is not.
+	var off [1]bool
+	off[0] = t.BasicRemote.Available() != nil
+	list := specs[:]
+	if off != ([1]bool{}) {
+		list = make([]tool.Spec, 0, len(specs))
+		for i := range specs {
+			switch specs[i].Name {
+			case "basic_remote":
+				if off[0] {
+					continue
+				}
 			}
+			list = append(list, specs[i])
 		}
-		list = append(list, specs[i])
 	}
 	return tool.NewStatic(list, (&t).dispatch, opts...)
 }
