@@ -280,18 +280,17 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 							if !ok21 {
 								break
 							}
+							if _, dup := m19[string(k20)]; dup {
+								d.DuplicateMember(k20)
+								continue
+							}
 							key22 := string(k20)
 							d.Push(key22)
-							if _, dup := m19[key22]; dup {
-								d.Duplicate()
-								d.Skip()
-							} else {
-								var e23 string
-								if s24, ok25 := d.String("string"); ok25 {
-									e23 = s24
-								}
-								m19[key22] = e23
+							var e23 string
+							if s24, ok25 := d.String("string"); ok25 {
+								e23 = s24
 							}
+							m19[key22] = e23
 							d.Pop()
 						}
 						v.Attributes = m19
@@ -1037,18 +1036,17 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 							if !ok17 {
 								break
 							}
+							if _, dup := m15[string(k16)]; dup {
+								d.DuplicateMember(k16)
+								continue
+							}
 							key18 := string(k16)
 							d.Push(key18)
-							if _, dup := m15[key18]; dup {
-								d.Duplicate()
-								d.Skip()
-							} else {
-								var e19 string
-								if s20, ok21 := d.String("string"); ok21 {
-									e19 = s20
-								}
-								m15[key18] = e19
+							var e19 string
+							if s20, ok21 := d.String("string"); ok21 {
+								e19 = s20
 							}
+							m15[key18] = e19
 							d.Pop()
 						}
 						v.Attributes = m15

@@ -312,18 +312,17 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 							if !ok19 {
 								break
 							}
+							if _, dup := m17[string(k18)]; dup {
+								d.DuplicateMember(k18)
+								continue
+							}
 							key20 := string(k18)
 							d.Push(key20)
-							if _, dup := m17[key20]; dup {
-								d.Duplicate()
-								d.Skip()
-							} else {
-								var e21 string
-								if s22, ok23 := d.String("string"); ok23 {
-									e21 = s22
-								}
-								m17[key20] = e21
+							var e21 string
+							if s22, ok23 := d.String("string"); ok23 {
+								e21 = s22
 							}
+							m17[key20] = e21
 							d.Pop()
 						}
 						v.Labels = m17

@@ -757,16 +757,17 @@ func (g *codecGen) decodeMap(s *shape, w view, root *schema.Node, target *jen.St
 		jen.For().Block(
 			jen.List(jen.Id(k), jen.Id(ok)).Op(":=").Add(d.Clone()).Dot("Key").Call(),
 			jen.If(jen.Op("!").Id(ok)).Block(jen.Break()),
+			// Looked up before it becomes a string: a duplicate costs no
+			// allocation.
+			jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(keyExpr), jen.Id("dup")).Block(
+				d.Clone().Dot("DuplicateMember").Call(jen.Id(k)),
+				jen.Continue(),
+			),
 			jen.Id(key).Op(":=").Add(keyExpr),
 			d.Clone().Dot("Push").Call(pushKey),
-			jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(key)), jen.Id("dup")).Block(
-				d.Clone().Dot("Duplicate").Call(),
-				d.Clone().Dot("Skip").Call(),
-			).Else().Block(append(append([]jen.Code{
-				jen.Var().Id(e).Add(typeCode(s.elem.typ)),
-			}, g.decodeSite(s.elem, vals, root, jen.Id(e), false, pos, where+"[key]")...),
-				jen.Id(m).Index(jen.Id(key)).Op("=").Id(e),
-			)...),
+			jen.Var().Id(e).Add(typeCode(s.elem.typ)),
+			jen.Add(g.decodeSite(s.elem, vals, root, jen.Id(e), false, pos, where+"[key]")...),
+			jen.Id(m).Index(jen.Id(key)).Op("=").Id(e),
 			d.Clone().Dot("Pop").Call(),
 		),
 		target.Clone().Op("=").Id(m),

@@ -150,10 +150,9 @@ func (d *Decoder) Pop() {
 // Problem records msg at the current path. After a fatal problem it does
 // nothing: the input was not read to the end, so checks are meaningless.
 func (d *Decoder) Problem(msg string) {
-	if d.fatal {
-		return
+	if d.room() {
+		d.addProblem(d.pointer(), msg)
 	}
-	d.addProblem(d.pointer(), msg)
 }
 
 // Missing records that the required property name of the object at the
@@ -176,8 +175,39 @@ func (d *Decoder) Unknown(name []byte) {
 	if d.fatal {
 		return
 	}
-	d.addProblem(d.pointerWith(string(name)), "unknown property (additional properties are not allowed)")
+	if d.room() {
+		d.addProblem(d.pointerWith(string(name)), "unknown property (additional properties are not allowed)")
+	}
 	d.Skip()
+}
+
+// DuplicateMember records that the object at the current path (a map) has
+// the member name twice, then skips the member's value. Unlike Push and
+// Duplicate it takes the name as Key returned it, and makes a string of it
+// only for a problem that is kept, so that many duplicates cost no
+// allocation each.
+func (d *Decoder) DuplicateMember(name []byte) {
+	if d.fatal {
+		return
+	}
+	if d.room() {
+		d.addProblem(d.pointerWith(string(name)), "duplicate property")
+	}
+	d.Skip()
+}
+
+// room reports whether a new non-fatal problem would be kept; when it
+// would not, it counts it as omitted, so the caller need not build its
+// pointer.
+func (d *Decoder) room() bool {
+	if d.fatal {
+		return false
+	}
+	if len(d.problems) >= maxProblems {
+		d.omitted++
+		return false
+	}
+	return true
 }
 
 // addProblem records a non-fatal problem, keeping at most maxProblems.

@@ -763,6 +763,40 @@ func TestProblemCap(t *testing.T) {
 	assert.Equal(t, "(root): malformed JSON at byte 124: unexpected end of input", ae.Problems[maxProblems].String())
 }
 
+// TestDuplicateMember: a map's repeated member name is reported at its
+// pointer and its value skipped, whatever the value.
+func TestDuplicateMember(t *testing.T) {
+	t.Parallel()
+	d := NewDecoder()
+	d.Reset([]byte(`{"m":{"a/b":1,"a/b":{"x":[1,2]},"c":2}}`), Limits{})
+	require.True(t, d.Object("object"))
+	key, ok := d.Key()
+	require.True(t, ok)
+	d.Push(string(key))
+	require.True(t, d.Object("object"))
+	seen := map[string]bool{}
+	for {
+		k, ok := d.Key()
+		if !ok {
+			break
+		}
+		if seen[string(k)] {
+			d.DuplicateMember(k)
+			continue
+		}
+		seen[string(k)] = true
+		d.Push(string(k))
+		d.Int("integer", 64)
+		d.Pop()
+	}
+	d.Pop()
+	_, ok = d.Key()
+	require.False(t, ok)
+	d.End()
+	assert.Equal(t, []string{"/m/a~1b: duplicate property"}, problems(t, d.Err()))
+
+}
+
 func TestFatalStopsEverything(t *testing.T) {
 	t.Parallel()
 	d := NewDecoder()
@@ -808,6 +842,7 @@ func TestFatalStopsEverything(t *testing.T) {
 	d.Missing("b")
 	d.Duplicate()
 	d.Unknown([]byte("c"))
+	d.DuplicateMember([]byte("d"))
 	d.End()
 	assert.Equal(t, want, problems(t, d.Err()), "nothing is recorded after a fatal problem")
 }

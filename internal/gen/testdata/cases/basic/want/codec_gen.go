@@ -206,18 +206,17 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 							if !ok13 {
 								break
 							}
+							if _, dup := m11[string(k12)]; dup {
+								d.DuplicateMember(k12)
+								continue
+							}
 							key14 := string(k12)
 							d.Push(key14)
-							if _, dup := m11[key14]; dup {
-								d.Duplicate()
-								d.Skip()
-							} else {
-								var e15 string
-								if s16, ok17 := d.String("string"); ok17 {
-									e15 = s16
-								}
-								m11[key14] = e15
+							var e15 string
+							if s16, ok17 := d.String("string"); ok17 {
+								e15 = s16
 							}
+							m11[key14] = e15
 							d.Pop()
 						}
 						v.Attrs = m11
