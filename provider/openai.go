@@ -20,7 +20,10 @@ const (
 	strictMaxLargeEnumChars = 15_000  // ...has at most this many characters of string values
 )
 
-// strictFormats are the string formats strict mode supports.
+// strictFormats are the string formats strict mode supports: the list of
+// OpenAI's Structured Outputs guide (platform.openai.com/docs/guides/
+// structured-outputs, "Supported properties", string restrictions), which
+// SDKs generated from it repeat.
 var strictFormats = map[string]bool{
 	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
 	"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,

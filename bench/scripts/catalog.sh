@@ -46,6 +46,7 @@ rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/toolgen.time")
 /usr/bin/time -f "%e %M" -o "$work/build.time" go build -o bin/list ./cmd/list
 read -r build_s build_kb <"$work/build.time"
 go build -o bin/empty ./cmd/empty
+go build -o bin/hello ./cmd/hello
 go build -o bin/none ./cmd/none
 size_list=$(stat -c %s bin/list)
 size_none=$(stat -c %s bin/none)
@@ -64,26 +65,27 @@ echo
 echo "## start-up: ./bin/list (builds and lists $total tools) vs ./bin/empty"
 ./bin/list
 if command -v hyperfine >/dev/null; then
-	hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/startup.json" ./bin/empty ./bin/none ./bin/list
+	hyperfine -N --warmup 20 --runs "$runs" --export-json "$work/startup.json" ./bin/empty ./bin/hello ./bin/none ./bin/list
 	python3 - "$work/startup.json" <<'PY' || true
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-e = r["./bin/empty"]
-for name in ("./bin/none", "./bin/list"):
+e, h = r["./bin/empty"], r["./bin/hello"]
+for name in ("./bin/hello", "./bin/none", "./bin/list"):
     x = r[name]
     print(f"{name}: mean {x['mean']*1e3:.2f} ms, median {x['median']*1e3:.2f} ms, user {x['user']*1e3:.2f} ms; "
-          f"ratio to empty: mean {x['mean']/e['mean']:.2f}, median {x['median']/e['median']:.2f}")
+          f"ratio to empty: mean {x['mean']/e['mean']:.2f}, median {x['median']/e['median']:.2f}; "
+          f"to hello: median {x['median']/h['median']:.2f}")
 print(f"./bin/empty: mean {e['mean']*1e3:.2f} ms, median {e['median']*1e3:.2f} ms, user {e['user']*1e3:.2f} ms")
 PY
 else
-	for b in empty none list; do
+	for b in empty hello none list; do
 		start=$(date +%s%N)
 		for _ in $(seq "$runs"); do ./bin/$b >/dev/null; done
 		end=$(date +%s%N)
 		echo "$b: $(((end - start) / runs / 1000)) µs per run over $runs runs"
 	done
 fi
-for b in empty none list; do
+for b in empty hello none list; do
 	/usr/bin/time -f "$b: peak RSS %M KiB, %R minor page faults" ./bin/$b >/dev/null
 done
 

@@ -100,6 +100,7 @@ func write(c config) error {
 	for name, tmpl := range map[string]*template.Template{
 		"cmd/list/main.go":          listTemplate,
 		"cmd/empty/main.go":         emptyTemplate,
+		"cmd/hello/main.go":         helloTemplate,
 		"cmd/none/main.go":          noneTemplate,
 		"generated/catalog_test.go": catalogTestTemplate,
 		"tools/doc.go":              docTemplate,
@@ -232,6 +233,19 @@ var emptyTemplate = template.Must(template.New("empty").Parse(`// Command empty 
 package main
 
 func main() {}
+`))
+
+// helloTemplate prints a line as list does, with fmt, and does nothing
+// else: what printing alone costs at start-up.
+var helloTemplate = template.Must(template.New("hello").Parse(`// Command hello prints a line as list does and nothing else: the start-up
+// of a program that prints, without a registry.
+package main
+
+import "fmt"
+
+func main() {
+	fmt.Println(0, 0)
+}
 `))
 
 // noneTemplate links the runtime with an empty registry and prints as list

@@ -15,7 +15,7 @@ func TestWrite(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "synth")
 	require.NoError(t, run([]string{"-out", out, "-repo", "../../..", "-packages", "3", "-tools", "4"}))
 	for _, name := range []string{"go.mod", "go.sum", "tools/doc.go", "tools/p00/tools.go", "tools/p02/tools.go",
-		"cmd/list/main.go", "cmd/empty/main.go", "cmd/none/main.go", "generated/catalog_test.go"} {
+		"cmd/list/main.go", "cmd/empty/main.go", "cmd/hello/main.go", "cmd/none/main.go", "generated/catalog_test.go"} {
 		assert.FileExists(t, filepath.Join(out, name))
 	}
 	src, err := os.ReadFile(filepath.Join(out, "tools/p01/tools.go"))
