@@ -246,7 +246,8 @@ func TestFuzzExceptions(t *testing.T) {
 }
 
 // TestConcurrentCalls sends calls of every outcome through one registry
-// from 8 goroutines, 100,000 calls each, and checks every result; run with
+// from 8 goroutines, 100,000 calls each (half of them with Call, half with
+// AppendCall into a buffer each reuses), and checks every result; run with
 // -race it shows that a registry shares no mutable state between calls.
 func TestConcurrentCalls(t *testing.T) {
 	reg := hardRegistry(t)
@@ -278,10 +279,18 @@ func TestConcurrentCalls(t *testing.T) {
 	failures := make(chan string, goroutines)
 	for g := range goroutines {
 		wg.Go(func() {
+			var buf []byte // odd goroutines append to their own buffer
 			for n := range perGoroutine {
 				i := (g + n) % len(calls)
 				c := calls[i]
-				res, err := reg.Call(ctx, c.tool, []byte(c.args))
+				var res tool.Result
+				var err error
+				if g%2 == 0 {
+					res, err = reg.Call(ctx, c.tool, []byte(c.args))
+				} else {
+					res, err = reg.AppendCall(ctx, buf[:0], c.tool, []byte(c.args))
+					buf = res.Content
+				}
 				if tool.CodeOf(err) != c.code || res.IsError != want[i].IsError ||
 					res.Structured != want[i].Structured || !bytes.Equal(res.Content, want[i].Content) {
 					failures <- fmt.Sprintf("goroutine %d call %d (%s): got %q, %v", g, n, c.tool, res.Content, err)

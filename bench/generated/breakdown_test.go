@@ -131,5 +131,17 @@ func BenchmarkBreakdown(b *testing.B) {
 				sinkBytes = res.Content
 			}
 		})
+		b.Run(tc.name+"/appendcall", func(b *testing.B) {
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				res, err := reg.AppendCall(ctx, buf[:0], tc.name, tc.args)
+				if err != nil {
+					b.Fatal(err)
+				}
+				buf = res.Content
+			}
+			sinkBytes = buf
+		})
 	}
 }
