@@ -148,3 +148,28 @@ func BenchmarkEncoder(b *testing.B) {
 	}
 	b.SetBytes(int64(e.Len()))
 }
+
+// BenchmarkLongString reads and writes a 4 KiB string of plain text, such
+// as a note's body: eight bytes are tested at a time.
+func BenchmarkLongString(b *testing.B) {
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 91)
+	in := []byte(`"` + text + `"`)
+	b.Run("decode", func(b *testing.B) {
+		d := NewDecoder()
+		b.SetBytes(int64(len(in)))
+		for b.Loop() {
+			d.Reset(in, Limits{})
+			if _, ok := d.StringBytes("string"); !ok {
+				b.Fatal(d.Err())
+			}
+		}
+	})
+	b.Run("encode", func(b *testing.B) {
+		e := NewEncoder()
+		b.SetBytes(int64(len(in)))
+		for b.Loop() {
+			e.Reset()
+			e.String(text)
+		}
+	})
+}

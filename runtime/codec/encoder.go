@@ -397,6 +397,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// load8 returns the eight bytes of s at i as a little-endian word (one
+// load: the compiler combines the shifts).
+func load8[S ~string | ~[]byte](s S, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 // hexDigits are the digits of \u escapes, lower case as in encoding/json.
 const hexDigits = "0123456789abcdef"
 
@@ -406,6 +414,10 @@ func appendString[S ~string | ~[]byte](dst []byte, src S) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(src); {
+		if i+8 <= len(src) && !special8(load8(src, i)) {
+			i += 8 // eight bytes copied as they are
+			continue
+		}
 		c := src[i]
 		if c < utf8.RuneSelf {
 			if c >= ' ' && c != '"' && c != '\\' {

@@ -64,7 +64,11 @@ func (d *Decoder) literal(lit string) bool {
 func (d *Decoder) readString() ([]byte, bool) {
 	data := d.data
 	start := d.pos + 1
-	for i := start; i < len(data); i++ {
+	i := start
+	for i+8 <= len(data) && !special8(load8(data, i)) {
+		i += 8
+	}
+	for ; i < len(data); i++ {
 		c := data[i]
 		if c == '"' {
 			d.pos = i + 1
@@ -76,6 +80,16 @@ func (d *Decoder) readString() ([]byte, bool) {
 	}
 	d.syntaxError(len(data), "unterminated string")
 	return nil, false
+}
+
+// special8 reports whether any of the 8 bytes in v needs more than a copy
+// in a JSON string: '"', '\\', a control character (below 0x20) or a byte
+// that is not ASCII. It tests the eight at once (the "has a byte less
+// than" and "has a zero byte" word tricks, exact as a yes or no).
+func special8(v uint64) bool {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := v^('"'*lsb), v^('\\'*lsb)
+	return ((v-0x20*lsb)&^v|(quote-lsb)&^quote|(backslash-lsb)&^backslash|v)&msb != 0
 }
 
 // readStringSlow continues readString at data[i], a byte that needs more
