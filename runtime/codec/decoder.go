@@ -158,10 +158,9 @@ func (d *Decoder) Problem(msg string) {
 // Missing records that the required property name of the object at the
 // current path is missing.
 func (d *Decoder) Missing(name string) {
-	if d.fatal {
-		return
+	if d.room() {
+		d.addProblem(d.pointerWith(name), "required property is missing")
 	}
-	d.addProblem(d.pointerWith(name), "required property is missing")
 }
 
 // Duplicate records that the property at the current path occurs twice.
@@ -172,13 +171,7 @@ func (d *Decoder) Duplicate() {
 // Unknown records that the object at the current path has a member name
 // that is not allowed, then skips the member's value.
 func (d *Decoder) Unknown(name []byte) {
-	if d.fatal {
-		return
-	}
-	if d.room() {
-		d.addProblem(d.pointerWith(string(name)), "unknown property (additional properties are not allowed)")
-	}
-	d.Skip()
+	d.skipMember(name, "unknown property (additional properties are not allowed)")
 }
 
 // DuplicateMember records that the object at the current path (a map) has
@@ -187,18 +180,22 @@ func (d *Decoder) Unknown(name []byte) {
 // only for a problem that is kept, so that many duplicates cost no
 // allocation each.
 func (d *Decoder) DuplicateMember(name []byte) {
-	if d.fatal {
-		return
-	}
+	d.skipMember(name, "duplicate property")
+}
+
+// skipMember records msg at the member name of the object at the current
+// path, then skips the member's value.
+func (d *Decoder) skipMember(name []byte, msg string) {
 	if d.room() {
-		d.addProblem(d.pointerWith(string(name)), "duplicate property")
+		d.addProblem(d.pointerWith(string(name)), msg)
 	}
 	d.Skip()
 }
 
-// room reports whether a new non-fatal problem would be kept; when it
-// would not, it counts it as omitted, so the caller need not build its
-// pointer.
+// room reports whether a new non-fatal problem is to be recorded: not
+// after a fatal one, and past maxProblems only counted as omitted, so that
+// callers build a problem's pointer only when it is kept. Every non-fatal
+// problem goes through room, then addProblem.
 func (d *Decoder) room() bool {
 	if d.fatal {
 		return false
@@ -210,15 +207,8 @@ func (d *Decoder) room() bool {
 	return true
 }
 
-// addProblem records a non-fatal problem, keeping at most maxProblems.
+// addProblem records a non-fatal problem that room has let in.
 func (d *Decoder) addProblem(ptr, msg string) {
-	if d.fatal {
-		return
-	}
-	if len(d.problems) >= maxProblems {
-		d.omitted++
-		return
-	}
 	d.problems = append(d.problems, Problem{Pointer: ptr, Message: msg})
 }
 

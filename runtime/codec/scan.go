@@ -394,7 +394,9 @@ func (d *Decoder) member(dups bool, expected string) (ok, fine bool) {
 	f := &d.frames[len(d.frames)-1]
 	fine = true
 	if d.seenName(f, name) {
-		d.addProblem(d.skipPointer(name), "duplicate property")
+		if d.room() {
+			d.addProblem(d.skipPointer(name), "duplicate property")
+		}
 		fine = false
 	}
 	// Kept even when a duplicate: skipPointer takes the member being read

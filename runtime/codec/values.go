@@ -40,7 +40,7 @@ func (d *Decoder) refuse(want string, c byte) {
 		d.syntaxError(d.pos, "expected a JSON value")
 		return
 	}
-	if d.skip(false) {
+	if d.skip(false) && d.room() {
 		d.addProblem(d.pointer(), "expected "+want+", got "+k.String())
 	}
 }
