@@ -29,6 +29,13 @@
 //	}
 //	reply(res.Content, res.Structured, res.IsError)
 //
+// A loop or server that handles one call at a time per goroutine can use
+// AppendCall instead, with a buffer it reuses: the output is encoded into
+// it directly, with no copy and, once the buffer has grown, no allocation:
+//
+//	res, err := reg.AppendCall(ctx, buf[:0], name, args)
+//	buf = res.Content // valid until the next AppendCall into buf
+//
 // # Failures
 //
 // Call never panics and never reports a failure in the Result alone: on
