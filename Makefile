@@ -2,6 +2,7 @@
 GO ?= go
 # The go:generate line lives in tools/doc.go; check-generated runs the same
 # command with -check.
+INTEROP = runtime/mcpserver/testdata/interop
 TOOLGEN = cd tools && $(GO) run ../cmd/toolgen -out ../generated
 
 .PHONY: all generate check-generated run test test-short bench bench-catalog bench-test lint fuzz
@@ -23,14 +24,17 @@ run: generate
 	$(GO) run ./examples/agent -fake
 
 ## test: vet, check-generated, and every test with the race detector
-## (the MCP interop tests need the pinned node packages: installed first)
-test: lint check-generated interop/node_modules
+## (the MCP interop tests need the pinned node packages: installed first);
+## then the schema tests that need the sample tools' hook files, which are
+## built only with the toolgen tag (as toolgen's bootstrap program builds)
+test: lint check-generated $(INTEROP)/node_modules
 	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -tags toolgen ./tools/... ./generated/...
 
-## interop/node_modules: the node packages of the MCP interop tests, from the lock file
-interop/node_modules: interop/package-lock.json
-	cd interop && npm ci --no-audit --no-fund
-	@touch interop/node_modules
+## node_modules of $(INTEROP): the node packages of the MCP interop tests, from the lock file
+$(INTEROP)/node_modules: $(INTEROP)/package-lock.json
+	cd $(INTEROP) && npm ci --no-audit --no-fund
+	@touch $(INTEROP)/node_modules
 
 ## test-short: the fast tests only (no builds of generated code)
 test-short:
@@ -56,6 +60,7 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags toolgen ./tools/... ./generated/...
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 20s). A target
 ## fails only when it writes a reproducer to testdata/fuzz: Go 1.26's fuzz

@@ -5,6 +5,7 @@ package generated
 import (
 	"errors"
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 	clock "github.com/toolgen-go/toolgen/tools/clock"
 	notes "github.com/toolgen-go/toolgen/tools/notes"
 	weather "github.com/toolgen-go/toolgen/tools/weather"
@@ -16,6 +17,10 @@ import (
 	"time"
 	"unicode/utf8"
 )
+
+// This guard fails to compile when this file and the toolgen runtime it
+// targets disagree: regenerate it with the toolgen version in your go.mod.
+const _ = tool.SupportPackageIsVersion1
 
 // Patterns of the schemas, each compiled once, on first use.
 var (

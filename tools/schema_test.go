@@ -1,3 +1,5 @@
+//go:build toolgen
+
 package tools_test
 
 import (
@@ -7,7 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolgen-go/toolgen/schema"
+	"github.com/toolgen-go/toolgen/internal/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/tools/clock"
 	"github.com/toolgen-go/toolgen/tools/notes"
 	"github.com/toolgen-go/toolgen/tools/weather"
@@ -136,7 +139,7 @@ func TestSchemas(t *testing.T) {
 			t.Parallel()
 			b, err := schema.Reflect(tt.typ, nil)
 			require.NoError(t, err)
-			root, err := schema.Parse(b)
+			root, err := jsontree.Parse(b)
 			require.NoError(t, err)
 			for _, c := range tt.checks {
 				n := root

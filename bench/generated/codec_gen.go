@@ -5,10 +5,15 @@ package generated
 import (
 	tools "github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 	"strconv"
 	"time"
 	"unicode/utf8"
 )
+
+// This guard fails to compile when this file and the toolgen runtime it
+// targets disagree: regenerate it with the toolgen version in your go.mod.
+const _ = tool.SupportPackageIsVersion1
 
 // decodeToolsPerson decodes tools.Person, checking it against its published schema.
 func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
-	"github.com/toolgen-go/toolgen/provider/anthropictools"
+	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 

@@ -18,8 +18,8 @@ import (
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
 	"github.com/toolgen-go/toolgen/generated/providers"
-	"github.com/toolgen-go/toolgen/provider"
-	"github.com/toolgen-go/toolgen/provider/anthropictools"
+	"github.com/toolgen-go/toolgen/runtime/provider"
+	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )

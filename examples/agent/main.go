@@ -1,7 +1,7 @@
 // Command agent is a tool-using agent on the Anthropic Messages API, built
 // on the official SDK (github.com/anthropics/anthropic-sdk-go/v2): it sends
 // the sample registry's tool definitions (precomputed bytes, see
-// provider/anthropictools), runs the tool calls the model asks for through
+// runtime/provider/anthropictools), runs the tool calls the model asks for through
 // the registry, sends the results back, and loops until the model answers.
 // A propose tool, such as notes_create, answers that it needs a person's
 // confirmation.
@@ -35,7 +35,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
 	"github.com/toolgen-go/toolgen/generated/providers"
-	"github.com/toolgen-go/toolgen/provider/anthropictools"
+	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 

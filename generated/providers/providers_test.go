@@ -8,7 +8,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
-	"github.com/toolgen-go/toolgen/provider"
+	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 

@@ -3,7 +3,9 @@ package gen
 // The bootstrap phase: toolgen reads tool types from source, but invopop
 // derives JSON Schemas by reflection, so (as ent does) toolgen writes a
 // small Go program that imports the tools packages, reflects every input
-// and output type with schema.Reflect, and writes the schemas to a file.
+// and output type with invopop (schema.ReflectRaw, whose file is copied into
+// the program), and writes the raw schemas to a file; toolgen then applies
+// schema.PostProcessTree to each.
 //
 // Consequences worth knowing:
 //
@@ -43,7 +45,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgen-go/toolgen/schema"
+	"github.com/toolgen-go/toolgen/internal/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
 // bootstrapType is an exported, non-generic named type of a tools package.
@@ -60,8 +63,8 @@ type schemaRequest struct {
 }
 
 // toolSchemas are the published schemas of one tool. Tools that use the
-// same type share its *schema.Node: treat the nodes as read-only.
-type toolSchemas struct{ Input, Output *schema.Node } // Output nil when not requested
+// same type share its *jsontree.Node: treat the nodes as read-only.
+type toolSchemas struct{ Input, Output *jsontree.Node } // Output nil when not requested
 
 // bootstrapConfig configures runBootstrap.
 type bootstrapConfig struct {
@@ -70,7 +73,7 @@ type bootstrapConfig struct {
 	// The program is written in a temporary subdirectory of it, removed
 	// afterwards, even on failure or cancellation.
 	Dir string
-	// Comments is the CommentMap for schema.Reflect.
+	// Comments is the CommentMap for schema.Reflector.
 	Comments map[string]string
 	// BuildFlags are passed to go build (for example -tags=x).
 	BuildFlags []string
@@ -86,7 +89,8 @@ const schemaNoInput = `{"type":"object","properties":{},"additionalProperties":f
 const (
 	bootstrapDirPattern  = ".toolgen-bootstrap-*"
 	bootstrapSourceName  = "main.go"
-	bootstrapSchemaPath  = "github.com/toolgen-go/toolgen/schema"
+	bootstrapReflectName = "reflector.go"
+	bootstrapInvopopPath = "github.com/invopop/jsonschema"
 	bootstrapOutputLimit = 16 << 10 // bytes of go build or program output kept for messages
 )
 
@@ -104,7 +108,7 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	var nodes []*schema.Node
+	var nodes []*jsontree.Node
 	var typeErrs []string
 	if len(types) > 0 {
 		nodes, typeErrs, errs = bootstrapRun(ctx, cfg, reqs, types)
@@ -120,14 +124,14 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	for _, r := range reqs {
 		var s toolSchemas
 		if r.Input == nil {
-			n, err := schema.Parse([]byte(schemaNoInput))
+			n, err := jsontree.Parse([]byte(schemaNoInput))
 			if err != nil {
 				return nil, []*Error{errorf(r.Pos, "toolgen bug: %v", err)}
 			}
 			s.Input = n
 		} else if i := index[*r.Input]; typeErrs[i] != "" {
 			errs = append(errs, errorf(r.Pos, "tool %s: no input schema: %s", r.Tool, typeErrs[i]))
-		} else if typ := nodes[i].Get("type"); typ == nil || typ.Kind != schema.StringKind || typ.Text != "object" {
+		} else if typ := nodes[i].Get("type"); typ == nil || typ.Kind != jsontree.StringKind || typ.Text != "object" {
 			errs = append(errs, errorf(r.Pos, "tool %s: the JSON Schema of its input %s is not an object schema (%s): tool arguments are a JSON object", r.Tool, *r.Input, bootstrapAbbrev(nodes[i].Compact())))
 		} else {
 			s.Input = nodes[i]
@@ -182,8 +186,8 @@ func bootstrapTypes(reqs []schemaRequest) ([]bootstrapType, []*Error) {
 
 // bootstrapRun builds and runs the program for types and returns, for each
 // type, its schema or the reason it has none.
-func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]*schema.Node, []string, []*Error) {
-	fail := func(format string, args ...any) ([]*schema.Node, []string, []*Error) {
+func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]*jsontree.Node, []string, []*Error) {
+	fail := func(format string, args ...any) ([]*jsontree.Node, []string, []*Error) {
 		return nil, nil, []*Error{{Msg: fmt.Sprintf(format, args...)}}
 	}
 	src, lines := bootstrapSource(types)
@@ -210,7 +214,7 @@ func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	if runtime.GOOS == "windows" {
 		exe += ".exe"
 	}
-	for name, data := range map[string][]byte{bootstrapSourceName: src, "comments.json": commentsJSON} {
+	for name, data := range map[string][]byte{bootstrapSourceName: src, bootstrapReflectName: schema.BootstrapSource(), "comments.json": commentsJSON} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
 			return fail("reflecting JSON Schemas: %v", err)
 		}
@@ -222,7 +226,7 @@ func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	}
 	env = append(slices.Clip(env), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
 
-	args := append([]string{"build", "-buildvcs=false", "-ldflags=-s -w"}, cfg.BuildFlags...)
+	args := append([]string{"build", "-buildvcs=false", "-ldflags=-s -w"}, bootstrapBuildFlags(cfg.BuildFlags)...)
 	args = append(args, "-o", exe, ".")
 	build := exec.CommandContext(ctx, "go", args...)
 	build.Dir = dir
@@ -259,24 +263,59 @@ func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	return nodes, typeErrs, nil
 }
 
+// BootstrapTag is the build tag the bootstrap program is built with. Files
+// that hold only JSON Schema hooks (JSONSchema, JSONSchemaExtend, ...) can
+// carry `//go:build toolgen`: toolgen still runs them, and the programs
+// that serve the generated registry do not link them or invopop.
+const BootstrapTag = "toolgen"
+
+// bootstrapBuildFlags returns the user's build flags with BootstrapTag
+// added to their -tags (or a -tags flag of its own).
+func bootstrapBuildFlags(flags []string) []string {
+	out := make([]string, 0, len(flags)+1)
+	tagged := false
+	for i := 0; i < len(flags); i++ {
+		f := flags[i]
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(f, "-"), "=")
+		if name != "tags" && name != "-tags" {
+			out = append(out, f)
+			continue
+		}
+		if !hasValue && i+1 < len(flags) {
+			i++
+			value = flags[i]
+		}
+		tags := slices.DeleteFunc(strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }), func(t string) bool { return t == BootstrapTag })
+		out = append(out, "-tags="+strings.Join(append(tags, BootstrapTag), ","))
+		tagged = true
+	}
+	if !tagged {
+		out = append(out, "-tags="+BootstrapTag)
+	}
+	return out
+}
+
 // bootstrapResults reads the program's results: an array with, for each
 // type, {"schema": ...} or {"error": "..."}.
-func bootstrapResults(data []byte, n int) ([]*schema.Node, []string, error) {
-	root, err := schema.Parse(data)
+func bootstrapResults(data []byte, n int) ([]*jsontree.Node, []string, error) {
+	root, err := jsontree.Parse(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	if root.Kind != schema.ArrayKind || len(root.Items) != n {
+	if root.Kind != jsontree.ArrayKind || len(root.Items) != n {
 		return nil, nil, fmt.Errorf("want an array of %d results, got %s", n, bootstrapAbbrev(data))
 	}
-	nodes := make([]*schema.Node, n)
+	nodes := make([]*jsontree.Node, n)
 	typeErrs := make([]string, n)
 	for i, it := range root.Items {
 		s, e := it.Get("schema"), it.Get("error")
 		switch {
-		case e != nil && e.Kind == schema.StringKind && e.Text != "":
+		case e != nil && e.Kind == jsontree.StringKind && e.Text != "":
 			typeErrs[i] = e.Text
-		case s != nil && s.Kind == schema.ObjectKind:
+		case s != nil && s.Kind == jsontree.ObjectKind:
+			if err := schema.PostProcessTree(s); err != nil {
+				return nil, nil, fmt.Errorf("result %d: %w", i, err)
+			}
 			nodes[i] = s
 		default:
 			return nil, nil, fmt.Errorf("result %d is neither a schema nor an error: %s", i, bootstrapAbbrev(it.Compact()))
@@ -314,8 +353,6 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-
-	"` + bootstrapSchemaPath + `"
 
 `)
 	alias := map[string]string{}
@@ -372,9 +409,9 @@ func run(args []string) error {
 	}
 	results := make([]result, len(values))
 	for i, v := range values {
-		// schema.Reflect recovers a panic in a hook and returns it as an
-		// error, so one failing type does not hide the others.
-		s, err := schema.Reflect(reflect.TypeOf(v).Elem(), comments)
+		// ReflectRaw (reflector.go) recovers a panic in a hook and returns
+		// it as an error, so one failing type does not hide the others.
+		s, err := ReflectRaw(reflect.TypeOf(v).Elem(), comments)
 		if err != nil {
 			results[i].Error = err.Error()
 			continue
@@ -460,8 +497,8 @@ func bootstrapCompileErrors(reqs []schemaRequest, types []bootstrapType, lines b
 	}
 	if general || len(errs) == 0 {
 		msg := fmt.Sprintf("the JSON Schema bootstrap program does not build (%v):\n%s", err, strings.TrimRight(output, "\n"))
-		if strings.Contains(output, "provides package "+bootstrapSchemaPath) || strings.Contains(output, "package "+bootstrapSchemaPath+" is not in std") {
-			msg += "\nthe module must require github.com/toolgen-go/toolgen: run `go get github.com/toolgen-go/toolgen`"
+		if strings.Contains(output, "package "+bootstrapInvopopPath) || strings.Contains(output, "providing package "+bootstrapInvopopPath) {
+			msg += "\nthe module must require " + bootstrapInvopopPath + " (toolgen's bootstrap program imports it): install toolgen as a tool with `go get -tool github.com/toolgen-go/toolgen/cmd/toolgen`, or run `go get " + bootstrapInvopopPath + "`"
 		}
 		errs = append(errs, &Error{Msg: msg})
 	}

@@ -18,7 +18,8 @@ import (
 
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/bootstrap/a"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/bootstrap/b"
-	"github.com/toolgen-go/toolgen/schema"
+	"github.com/toolgen-go/toolgen/internal/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
 // The bootstrap tests that build a program do not run in parallel: each
@@ -123,7 +124,7 @@ func TestBootstrapSchemas(t *testing.T) {
 			}
 			for _, side := range []struct {
 				t    *bootstrapType
-				node *schema.Node
+				node *jsontree.Node
 			}{{r.Input, s.Input}, {r.Output, s.Output}} {
 				if side.t == nil {
 					continue
@@ -157,7 +158,7 @@ func TestBootstrapSchemas(t *testing.T) {
 		assert.Equal(t, []string{"count"}, bootstrapKeys(in.Get("properties").Get("b").Resolve(in).Get("properties")))
 	})
 	t.Run("recursive types", func(t *testing.T) {
-		for _, n := range []*schema.Node{got["tree"].Input, got["tree"].Output} {
+		for _, n := range []*jsontree.Node{got["tree"].Input, got["tree"].Output} {
 			require.NotNil(t, n)
 			items := n.Get("properties").Get("children").Get("items")
 			assert.Equal(t, "#/$defs/Tree", items.Get("$ref").Text)
@@ -187,7 +188,7 @@ func TestBootstrapSchemas(t *testing.T) {
 	})
 }
 
-func bootstrapKeys(n *schema.Node) []string {
+func bootstrapKeys(n *jsontree.Node) []string {
 	var ks []string
 	for _, m := range n.Members {
 		ks = append(ks, m.Key)
@@ -427,11 +428,11 @@ func TestBootstrapCompileErrorParsing(t *testing.T) {
 			want:   []string{"the JSON Schema bootstrap program does not build (exit status 1):\n# example.com/m/a\na/a.go:3:1: syntax error"},
 		},
 		{
-			name:   "toolgen not required",
-			output: "main.go:10:2: no required module provides package github.com/toolgen-go/toolgen/schema; to add it:\n\tgo get github.com/toolgen-go/toolgen/schema\n",
+			name:   "invopop not required",
+			output: "reflector.go:21:2: missing go.sum entry for module providing package github.com/invopop/jsonschema (imported by example.com/m/.toolgen-bootstrap-1); to add:\n\tgo get example.com/m/.toolgen-bootstrap-1\n",
 			want: []string{"the JSON Schema bootstrap program does not build (exit status 1):\n" +
-				"main.go:10:2: no required module provides package github.com/toolgen-go/toolgen/schema; to add it:\n\tgo get github.com/toolgen-go/toolgen/schema\n" +
-				"the module must require github.com/toolgen-go/toolgen: run `go get github.com/toolgen-go/toolgen`"},
+				"reflector.go:21:2: missing go.sum entry for module providing package github.com/invopop/jsonschema (imported by example.com/m/.toolgen-bootstrap-1); to add:\n\tgo get example.com/m/.toolgen-bootstrap-1\n" +
+				"the module must require github.com/invopop/jsonschema (toolgen's bootstrap program imports it): install toolgen as a tool with `go get -tool github.com/toolgen-go/toolgen/cmd/toolgen`, or run `go get github.com/invopop/jsonschema`"},
 		},
 	}
 	for _, tt := range tests {
@@ -547,5 +548,21 @@ func BenchmarkBootstrap(b *testing.B) {
 		if len(errs) > 0 || len(got) != len(reqs) {
 			b.Fatalf("got %d schemas, problems: %v", len(got), errorMessages(errs))
 		}
+	}
+}
+
+func TestBootstrapBuildFlags(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in, want []string
+	}{
+		{nil, []string{"-tags=toolgen"}},
+		{[]string{"-race"}, []string{"-race", "-tags=toolgen"}},
+		{[]string{"-tags=a,b"}, []string{"-tags=a,b,toolgen"}},
+		{[]string{"-tags", "a b", "-v"}, []string{"-tags=a,b,toolgen", "-v"}},
+		{[]string{"--tags=toolgen"}, []string{"-tags=toolgen"}},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, bootstrapBuildFlags(tt.in), "%q", tt.in)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
 // The decoders toolgen writes are derived from the published schema, mapped
@@ -81,12 +81,12 @@ func (g *codecGen) funcName(prefix string, t types.Type, hint string) string {
 // view is a schema position: the keywords at a site merged with those of
 // the definition it references, and whether null is allowed there.
 type view struct {
-	kw       []schema.Member // site keywords then the referenced definition's
+	kw       []jsontree.Member // site keywords then the referenced definition's
 	nullable bool
-	ref      *schema.Node // the referenced definition, if any
+	ref      *jsontree.Node // the referenced definition, if any
 }
 
-func (w view) get(key string) *schema.Node {
+func (w view) get(key string) *jsontree.Node {
 	for _, m := range w.kw {
 		if m.Key == key {
 			return m.Value
@@ -97,8 +97,8 @@ func (w view) get(key string) *schema.Node {
 
 // all returns every value of key (a $ref sibling and its target may both
 // carry one; both must hold).
-func (w view) all(key string) []*schema.Node {
-	var out []*schema.Node
+func (w view) all(key string) []*jsontree.Node {
+	var out []*jsontree.Node
 	for _, m := range w.kw {
 		if m.Key == key {
 			out = append(out, m.Value)
@@ -110,18 +110,18 @@ func (w view) all(key string) []*schema.Node {
 // viewOf resolves a schema position against root. It recognises invopop's
 // nullable form, {"oneOf":[S,{"type":"null"}]}, and a type list holding
 // "null".
-func viewOf(n, root *schema.Node) view {
+func viewOf(n, root *jsontree.Node) view {
 	var w view
 	if n == nil {
 		return w
 	}
-	if one := n.Get("oneOf"); one != nil && one.Kind == schema.ArrayKind && len(one.Items) == 2 {
-		if t := one.Items[1].Get("type"); t != nil && t.Kind == schema.StringKind && t.Text == "null" && len(one.Items[1].Members) == 1 {
+	if one := n.Get("oneOf"); one != nil && one.Kind == jsontree.ArrayKind && len(one.Items) == 2 {
+		if t := one.Items[1].Get("type"); t != nil && t.Kind == jsontree.StringKind && t.Text == "null" && len(one.Items[1].Members) == 1 {
 			inner := viewOf(one.Items[0], root)
 			inner.nullable = true
 			for _, m := range n.Members {
 				if m.Key != "oneOf" {
-					inner.kw = append([]schema.Member{m}, inner.kw...)
+					inner.kw = append([]jsontree.Member{m}, inner.kw...)
 				}
 			}
 			return inner
@@ -142,10 +142,10 @@ func viewOf(n, root *schema.Node) view {
 			w.nullable = w.nullable || inner.nullable
 		}
 	}
-	if t := w.get("type"); t != nil && t.Kind == schema.ArrayKind {
-		var rest []*schema.Node
+	if t := w.get("type"); t != nil && t.Kind == jsontree.ArrayKind {
+		var rest []*jsontree.Node
 		for _, it := range t.Items {
-			if it.Kind == schema.StringKind && it.Text == "null" {
+			if it.Kind == jsontree.StringKind && it.Text == "null" {
 				w.nullable = true
 			} else {
 				rest = append(rest, it)
@@ -154,7 +154,7 @@ func viewOf(n, root *schema.Node) view {
 		if len(rest) == 1 {
 			for i, m := range w.kw {
 				if m.Key == "type" {
-					w.kw[i] = schema.Member{Key: "type", Value: rest[0]}
+					w.kw[i] = jsontree.Member{Key: "type", Value: rest[0]}
 				}
 			}
 		}
@@ -230,7 +230,7 @@ func (g *codecGen) check(s *shape, w view, pos token.Position, where string) boo
 	if t := w.get("type"); t != nil {
 		want := jsonType(s.kind)
 		switch {
-		case t.Kind != schema.StringKind:
+		case t.Kind != jsontree.StringKind:
 			g.fail(pos, where, "the schema type %s is not supported; use one type (optionally with null via the nullable tag)", string(t.Compact()))
 			ok = false
 		case s.kind == kJSONMethod:
@@ -255,7 +255,7 @@ func (g *codecGen) check(s *shape, w view, pos token.Position, where string) boo
 // want describes what a site declares, for "expected <want>, got <kind>".
 func want(s *shape, w view) string {
 	base := jsonType(s.kind)
-	if t := w.get("type"); t != nil && t.Kind == schema.StringKind {
+	if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
 		base = t.Text
 	}
 	if base == "" {
@@ -289,14 +289,14 @@ func want(s *shape, w view) string {
 	return base
 }
 
-func literal(n *schema.Node) string {
-	if n.Kind == schema.StringKind {
+func literal(n *jsontree.Node) string {
+	if n.Kind == jsontree.StringKind {
 		return n.Text
 	}
 	return string(n.Compact())
 }
 
-func enumList(n *schema.Node) string {
+func enumList(n *jsontree.Node) string {
 	var vals []string
 	for _, it := range n.Items {
 		vals = append(vals, string(it.Compact()))
@@ -308,7 +308,7 @@ func enumList(n *schema.Node) string {
 
 // decodeStruct returns the name of the function decoding shape s (a
 // struct) against the object schema obj, writing it on first use.
-func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token.Position, where string) string {
+func (g *codecGen) decodeStruct(s *shape, obj view, root *jsontree.Node, pos token.Position, where string) string {
 	key := "dec\x00" + types.TypeString(s.typ, nil) + "\x00" + viewKey(obj)
 	if name, ok := g.funcs[key]; ok {
 		return name
@@ -331,9 +331,9 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token
 	closed := false
 	if ap := obj.get("additionalProperties"); ap != nil {
 		switch {
-		case ap.Kind == schema.BoolKind && !ap.Bool:
+		case ap.Kind == jsontree.BoolKind && !ap.Bool:
 			closed = true
-		case ap.Kind == schema.BoolKind || (ap.Kind == schema.ObjectKind && len(ap.Members) == 0):
+		case ap.Kind == jsontree.BoolKind || (ap.Kind == jsontree.ObjectKind && len(ap.Members) == 0):
 		default:
 			g.fail(pos, where, "additionalProperties with a schema is not supported on a struct; only false (the default) or true")
 		}
@@ -345,7 +345,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *schema.Node, pos token
 	type prop struct {
 		name string
 		f    *field
-		node *schema.Node
+		node *jsontree.Node
 	}
 	var list []prop
 	if props != nil {
@@ -446,7 +446,7 @@ func viewKey(w view) string {
 // decodeSite returns statements decoding the next value into target (an
 // addressable expression). An optional property treats null as absent; a
 // nullable site sets the zero value.
-func (g *codecGen) decodeSite(s *shape, w view, root *schema.Node, target *jen.Statement, optional bool, pos token.Position, where string) []jen.Code {
+func (g *codecGen) decodeSite(s *shape, w view, root *jsontree.Node, target *jen.Statement, optional bool, pos token.Position, where string) []jen.Code {
 	if s == nil {
 		return nil
 	}
@@ -500,7 +500,7 @@ func zero(t types.Type) jen.Code {
 }
 
 // decodeValue returns statements decoding a non-null value of shape s.
-func (g *codecGen) decodeValue(s *shape, w view, root *schema.Node, target *jen.Statement, pos token.Position, where string) []jen.Code {
+func (g *codecGen) decodeValue(s *shape, w view, root *jsontree.Node, target *jen.Statement, pos token.Position, where string) []jen.Code {
 	if !g.check(s, w, pos, where) {
 		return nil
 	}
@@ -560,7 +560,7 @@ func (g *codecGen) decodeValue(s *shape, w view, root *schema.Node, target *jen.
 			jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalJSON").Call(jen.Id(x)), jen.Err().Op("!=").Nil()).Block(
 				d.Clone().Dot("Problem").Call(jen.Lit("must be a valid " + typeString(s.typ))),
 			))
-		if t := w.get("type"); t != nil && t.Kind == schema.StringKind {
+		if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
 			k := g.v("k")
 			return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(codecPkg, kindConst(t.Text))).Block(
 				d.Clone().Dot("Problem").Call(jen.Lit("expected "+want(s, w)+", got ").Op("+").Id(k).Dot("String").Call()),
@@ -624,7 +624,7 @@ func kindConst(t string) string {
 	return "Invalid"
 }
 
-func (g *codecGen) decodeArray(s *shape, w view, root *schema.Node, target *jen.Statement, pos token.Position, where string) []jen.Code {
+func (g *codecGen) decodeArray(s *shape, w view, root *jsontree.Node, target *jen.Statement, pos token.Position, where string) []jen.Code {
 	d := jen.Id("d")
 	items := viewOf(w.get("items"), root)
 	i := g.v("i")
@@ -661,7 +661,7 @@ func (g *codecGen) decodeArray(s *shape, w view, root *schema.Node, target *jen.
 			),
 		)
 		body = append(body, g.countChecks(w, jen.Id(i), "item", pos, where)...)
-		if u := w.get("uniqueItems"); u != nil && u.Kind == schema.BoolKind && u.Bool {
+		if u := w.get("uniqueItems"); u != nil && u.Kind == jsontree.BoolKind && u.Bool {
 			check := g.uniqueCheck(s, jen.Id(sl), pos, where)
 			if limit >= 0 {
 				check = []jen.Code{jen.If(jen.Id(i).Op("<=").Lit(limit)).Block(check...)}
@@ -685,7 +685,7 @@ func (g *codecGen) decodeArray(s *shape, w view, root *schema.Node, target *jen.
 			),
 		)
 		body = append(body, g.countChecks(w, jen.Id(i), "item", pos, where)...)
-		if u := w.get("uniqueItems"); u != nil && u.Kind == schema.BoolKind && u.Bool {
+		if u := w.get("uniqueItems"); u != nil && u.Kind == jsontree.BoolKind && u.Bool {
 			body = append(body, g.uniqueCheck(s, target.Clone().Index(jen.Op(":")), pos, where)...)
 		}
 	}
@@ -709,9 +709,9 @@ func (g *codecGen) countChecks(w view, n jen.Code, noun string, pos token.Positi
 	return out
 }
 
-func (g *codecGen) count(v *schema.Node, pos token.Position, where, key string) (int, bool) {
+func (g *codecGen) count(v *jsontree.Node, pos token.Position, where, key string) (int, bool) {
 	n, err := strconv.Atoi(v.Text)
-	if v.Kind != schema.NumberKind || err != nil || n < 0 {
+	if v.Kind != jsontree.NumberKind || err != nil || n < 0 {
 		g.fail(pos, where, "%s must be a non-negative integer", key)
 		return 0, false
 	}
@@ -732,10 +732,10 @@ func (g *codecGen) uniqueCheck(s *shape, sl jen.Code, pos token.Position, where 
 	)}
 }
 
-func (g *codecGen) decodeMap(s *shape, w view, root *schema.Node, target *jen.Statement, pos token.Position, where string) []jen.Code {
+func (g *codecGen) decodeMap(s *shape, w view, root *jsontree.Node, target *jen.Statement, pos token.Position, where string) []jen.Code {
 	d := jen.Id("d")
 	vals := viewOf(w.get("additionalProperties"), root)
-	if ap := w.get("additionalProperties"); ap != nil && ap.Kind == schema.BoolKind {
+	if ap := w.get("additionalProperties"); ap != nil && ap.Kind == jsontree.BoolKind {
 		if !ap.Bool {
 			g.fail(pos, where, "additionalProperties false on a map allows no entry at all; remove it")
 			return nil
@@ -801,7 +801,7 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, pos token.Position, 
 			}
 			out = append(out, jen.If(cond).Block(problem(msg)))
 		case "pattern":
-			if m.Value.Kind != schema.StringKind {
+			if m.Value.Kind != jsontree.StringKind {
 				g.fail(pos, where, "pattern must be a string")
 				continue
 			}
@@ -836,16 +836,16 @@ func (g *codecGen) pattern(src string) string {
 func (g *codecGen) enumChecks(s *shape, w view, x string, pos token.Position, where string) []jen.Code {
 	var out []jen.Code
 	for _, m := range w.kw {
-		var vals []*schema.Node
+		var vals []*jsontree.Node
 		switch m.Key {
 		case "enum":
-			if m.Value.Kind != schema.ArrayKind || len(m.Value.Items) == 0 {
+			if m.Value.Kind != jsontree.ArrayKind || len(m.Value.Items) == 0 {
 				g.fail(pos, where, "enum must be a non-empty array")
 				continue
 			}
 			vals = m.Value.Items
 		case "const":
-			vals = []*schema.Node{m.Value}
+			vals = []*jsontree.Node{m.Value}
 		default:
 			continue
 		}
@@ -874,14 +874,14 @@ func (g *codecGen) enumChecks(s *shape, w view, x string, pos token.Position, wh
 
 // enumLit is the Go literal of an enum value for the shape, or a problem
 // when the value can never match.
-func (g *codecGen) enumLit(s *shape, v *schema.Node, pos token.Position, where string) (jen.Code, bool) {
+func (g *codecGen) enumLit(s *shape, v *jsontree.Node, pos token.Position, where string) (jen.Code, bool) {
 	switch s.kind {
 	case kString, kTextMethod:
-		if v.Kind == schema.StringKind {
+		if v.Kind == jsontree.StringKind {
 			return jen.Lit(v.Text), true
 		}
 	case kBool:
-		if v.Kind == schema.BoolKind {
+		if v.Kind == jsontree.BoolKind {
 			return jen.Lit(v.Bool), true
 		}
 	case kInt:
@@ -893,7 +893,7 @@ func (g *codecGen) enumLit(s *shape, v *schema.Node, pos token.Position, where s
 			return jen.Op(strconv.FormatInt(n, 10)), true
 		}
 	case kFloat:
-		if v.Kind == schema.NumberKind {
+		if v.Kind == jsontree.NumberKind {
 			return jen.Op(v.Text), true
 		}
 	}
@@ -901,8 +901,8 @@ func (g *codecGen) enumLit(s *shape, v *schema.Node, pos token.Position, where s
 	return nil, false
 }
 
-func intLit(v *schema.Node) (int64, bool) {
-	if v.Kind != schema.NumberKind {
+func intLit(v *jsontree.Node) (int64, bool) {
+	if v.Kind != jsontree.NumberKind {
 		return 0, false
 	}
 	r, ok := new(big.Rat).SetString(v.Text)
@@ -930,7 +930,7 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, pos token.Position, 
 			op, msg = ">=", "must be less than "
 		case "multipleOf":
 			f, err := strconv.ParseFloat(m.Value.Text, 64)
-			if m.Value.Kind != schema.NumberKind || err != nil || f <= 0 {
+			if m.Value.Kind != jsontree.NumberKind || err != nil || f <= 0 {
 				g.fail(pos, where, "multipleOf must be a positive number")
 				continue
 			}
@@ -943,7 +943,7 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, pos token.Position, 
 		default:
 			continue
 		}
-		if m.Value.Kind != schema.NumberKind {
+		if m.Value.Kind != jsontree.NumberKind {
 			g.fail(pos, where, "%s must be a number", m.Key)
 			continue
 		}
@@ -956,7 +956,7 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, pos token.Position, 
 
 // compare builds "x op bound" exactly: integer comparison when the bound is
 // an integer the value's type can hold, float comparison otherwise.
-func (g *codecGen) compare(s *shape, x, op string, bound *schema.Node) jen.Code {
+func (g *codecGen) compare(s *shape, x, op string, bound *jsontree.Node) jen.Code {
 	if n, ok := intLit(bound); ok {
 		switch {
 		case s.kind == kInt, s.kind == kUint && n >= 0:
@@ -976,7 +976,7 @@ func (g *codecGen) compare(s *shape, x, op string, bound *schema.Node) jen.Code 
 // ---- encoders ----
 
 // encodeStruct returns the name of the function encoding shape s.
-func (g *codecGen) encodeStruct(s *shape, obj view, root *schema.Node, pos token.Position, where string) string {
+func (g *codecGen) encodeStruct(s *shape, obj view, root *jsontree.Node, pos token.Position, where string) string {
 	key := "enc\x00" + types.TypeString(s.typ, nil) + "\x00" + viewKey(obj)
 	if name, ok := g.funcs[key]; ok {
 		return name
@@ -1069,7 +1069,7 @@ func (g *codecGen) nonZero(f *field, x *jen.Statement) jen.Code {
 // encodeValue returns statements writing x (an addressable expression).
 // strict is true under an output schema: a nil pointer in a place that
 // does not allow null is an error instead of an invalid document.
-func (g *codecGen) encodeValue(s *shape, w view, root *schema.Node, x *jen.Statement, strict bool, pos token.Position, where string) []jen.Code {
+func (g *codecGen) encodeValue(s *shape, w view, root *jsontree.Node, x *jen.Statement, strict bool, pos token.Position, where string) []jen.Code {
 	e := jen.Id("e")
 	if s == nil {
 		return nil

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgen-go/toolgen/internal/editdist"
+	"github.com/toolgen-go/toolgen/runtime/editdist"
 )
 
 // directivePrefix starts every toolgen directive. Like //go: directives it

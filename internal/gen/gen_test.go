@@ -148,3 +148,21 @@ func TestNoReflectionOnTheCallPath(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryFileHasTheVersionGuard: each generated Go file refers to the
+// runtime's version constant, so a skew between the generator and the
+// runtime fails to compile whichever file a program links.
+func TestEveryFileHasTheVersionGuard(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"testdata/cases/*/want/*_gen.go", "testdata/cases/*/want/*/*_gen.go", "../../generated/*_gen.go", "../../generated/*/*_gen.go"} {
+		m, err := filepath.Glob(glob)
+		require.NoError(t, err)
+		files = append(files, m...)
+	}
+	require.GreaterOrEqual(t, len(files), 6)
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		require.NoError(t, err)
+		assert.Contains(t, string(b), "const _ = tool.SupportPackageIsVersion1", name)
+	}
+}

@@ -3,8 +3,8 @@ package gen
 import (
 	"strconv"
 
-	"github.com/toolgen-go/toolgen/provider"
-	"github.com/toolgen-go/toolgen/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+	"github.com/toolgen-go/toolgen/runtime/provider"
 )
 
 // manifest renders tools.json: every tool, sorted by name, with what the
@@ -13,10 +13,10 @@ import (
 // a change to what the model sees shows up in the diff. The generated Go
 // holds the exact compact bytes.
 func manifest(tools []*toolModel, proj map[*toolModel]*provider.Precomputed) []byte {
-	var list []*schema.Node
+	var list []*jsontree.Node
 	for _, t := range tools {
-		o := &schema.Node{Kind: schema.ObjectKind}
-		add := func(k string, v *schema.Node) { o.Members = append(o.Members, schema.Member{Key: k, Value: v}) }
+		o := &jsontree.Node{Kind: jsontree.ObjectKind}
+		add := func(k string, v *jsontree.Node) { o.Members = append(o.Members, jsontree.Member{Key: k, Value: v}) }
 		add("name", str(t.name))
 		if t.title != "" {
 			add("title", str(t.title))
@@ -25,7 +25,7 @@ func manifest(tools []*toolModel, proj map[*toolModel]*provider.Precomputed) []b
 			add("verb", str(t.verb))
 		}
 		add("group", str(t.group))
-		add("weight", &schema.Node{Kind: schema.NumberKind, Text: strconv.Itoa(t.weight)})
+		add("weight", &jsontree.Node{Kind: jsontree.NumberKind, Text: strconv.Itoa(t.weight)})
 		add("kind", str(t.kind))
 		add("readOnly", boolean(t.readOnly))
 		add("destructive", boolean(t.destructive))
@@ -35,16 +35,16 @@ func manifest(tools []*toolModel, proj map[*toolModel]*provider.Precomputed) []b
 			add("timeout", str(t.timeout.String()))
 		}
 		if len(t.permissions) > 0 {
-			ps := &schema.Node{Kind: schema.ArrayKind}
+			ps := &jsontree.Node{Kind: jsontree.ArrayKind}
 			for _, p := range t.permissions {
 				ps.Items = append(ps.Items, str(p))
 			}
 			add("permissions", ps)
 		}
 		if len(t.meta) > 0 {
-			ms := &schema.Node{Kind: schema.ObjectKind}
+			ms := &jsontree.Node{Kind: jsontree.ObjectKind}
 			for _, kv := range t.meta {
-				ms.Members = append(ms.Members, schema.Member{Key: kv[0], Value: str(kv[1])})
+				ms.Members = append(ms.Members, jsontree.Member{Key: kv[0], Value: str(kv[1])})
 			}
 			add("meta", ms)
 		}
@@ -62,27 +62,27 @@ func manifest(tools []*toolModel, proj map[*toolModel]*provider.Precomputed) []b
 		}
 		list = append(list, o)
 	}
-	root := &schema.Node{Kind: schema.ArrayKind, Items: list}
+	root := &jsontree.Node{Kind: jsontree.ArrayKind, Items: list}
 	return append(root.Indent("", "  "), '\n')
 }
 
 // providerNote is what a reviewer needs to know of one provider's
 // definition: strictness or form, why, and which keywords it leaves out
 // (the decoder still enforces them).
-func providerNote(key string, value *schema.Node, p provider.Projection) *schema.Node {
-	o := &schema.Node{Kind: schema.ObjectKind, Members: []schema.Member{{Key: key, Value: value}}}
+func providerNote(key string, value *jsontree.Node, p provider.Projection) *jsontree.Node {
+	o := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: key, Value: value}}}
 	if p.Reason != "" {
-		o.Members = append(o.Members, schema.Member{Key: "reason", Value: str(p.Reason)})
+		o.Members = append(o.Members, jsontree.Member{Key: "reason", Value: str(p.Reason)})
 	}
 	if len(p.Dropped) > 0 {
-		d := &schema.Node{Kind: schema.ArrayKind}
+		d := &jsontree.Node{Kind: jsontree.ArrayKind}
 		for _, ptr := range p.Dropped {
 			d.Items = append(d.Items, str(ptr))
 		}
-		o.Members = append(o.Members, schema.Member{Key: "dropped", Value: d})
+		o.Members = append(o.Members, jsontree.Member{Key: "dropped", Value: d})
 	}
 	return o
 }
 
-func str(s string) *schema.Node   { return &schema.Node{Kind: schema.StringKind, Text: s} }
-func boolean(b bool) *schema.Node { return &schema.Node{Kind: schema.BoolKind, Bool: b} }
+func str(s string) *jsontree.Node   { return &jsontree.Node{Kind: jsontree.StringKind, Text: s} }
+func boolean(b bool) *jsontree.Node { return &jsontree.Node{Kind: jsontree.BoolKind, Bool: b} }

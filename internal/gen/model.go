@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/toolgen-go/toolgen/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
 // outputKind says how a tool's result reaches the model.
@@ -43,7 +43,7 @@ type toolModel struct {
 	inShape  *shape
 	outShape *shape
 
-	inNode, outNode *schema.Node // published schemas; outNode nil unless structured
+	inNode, outNode *jsontree.Node // published schemas; outNode nil unless structured
 }
 
 // model is everything the render phase needs.

@@ -7,12 +7,12 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/toolgen-go/toolgen/provider"
+	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 const (
-	providerPkg   = "github.com/toolgen-go/toolgen/provider"
+	providerPkg   = "github.com/toolgen-go/toolgen/runtime/provider"
 	providersDir  = "providers"
 	providersFile = "providers_gen.go"
 )
@@ -52,6 +52,8 @@ strict and why the others are not.
 
 	set, err := providers.NewSet(reg)
 	body := set.Anthropic() // the request's "tools" array`, opts.Package, opts.Package))
+	f.ImportName(toolPkg, "tool")
+	versionGuard(f)
 	f.ImportName(providerPkg, "provider")
 	f.ImportName(toolPkg, "tool")
 

@@ -32,6 +32,15 @@ const (
 
 // render writes the generated package: the registry (specs, the Tools
 // struct, New and the dispatch switch), the codecs, and the manifest.
+// versionGuard writes the runtime version guard that every generated file
+// carries.
+func versionGuard(f *jen.File) {
+	f.Comment("This guard fails to compile when this file and the toolgen runtime it")
+	f.Comment("targets disagree: regenerate it with the toolgen version in your go.mod.")
+	f.Const().Id("_").Op("=").Qual(toolPkg, "SupportPackageIsVersion1")
+	f.Line()
+}
+
 func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 	g := newCodecGen(l.fset)
 	fields := fieldNames(m.tools)
@@ -42,10 +51,7 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 	reg.ImportName(toolPkg, "tool")
 	reg.ImportName(codecPkg, "codec")
 
-	reg.Comment("This guard fails to compile when this file and the toolgen runtime it")
-	reg.Comment("targets disagree: regenerate it with the toolgen version in your go.mod.")
-	reg.Const().Id("_").Op("=").Qual(toolPkg, "SupportPackageIsVersion1")
-	reg.Line()
+	versionGuard(reg)
 
 	// Schemas, as the exact compact bytes sent to models.
 	reg.Comment("The published schemas: the exact bytes sent to models. tools.json shows")
@@ -195,6 +201,8 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 	cf := jen.NewFilePathName(l.outPath, opts.Package)
 	cf.HeaderComment(header)
 	cf.ImportName(codecPkg, "codec")
+	cf.ImportName(toolPkg, "tool")
+	versionGuard(cf)
 	if len(g.patterns) > 0 {
 		srcs := make([]string, 0, len(g.patterns))
 		for src := range g.patterns {

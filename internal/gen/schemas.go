@@ -5,7 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolgen-go/toolgen/schema"
+	"github.com/toolgen-go/toolgen/internal/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
 // reflectSchemas runs the bootstrap program over every tool's input and
@@ -42,7 +43,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 	if len(errs) > 0 {
 		return errs
 	}
-	empty, err := schema.Parse([]byte(emptyInput))
+	empty, err := jsontree.Parse([]byte(emptyInput))
 	if err != nil {
 		return []*Error{{Msg: "toolgen bug: " + err.Error()}}
 	}

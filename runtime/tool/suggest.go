@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/toolgen-go/toolgen/internal/editdist"
+	"github.com/toolgen-go/toolgen/runtime/editdist"
 )
 
 const (

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/invopop/jsonschema"
 )
 
 // NoteID identifies a note: "n" followed by a number without leading
@@ -51,12 +49,6 @@ const (
 	MaxPriority     Priority = 5
 )
 
-// JSONSchemaExtend restricts the schema of every Priority to the values
-// 1 to 5. invopop/jsonschema calls it wherever a Priority appears.
-func (Priority) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{1, 2, 3, 4, 5}
-}
-
 // Color is an RGB label color. In JSON it is a string "#rrggbb", through
 // its MarshalText and UnmarshalText methods.
 type Color struct {
@@ -88,16 +80,6 @@ func (c *Color) UnmarshalText(text []byte) error {
 	}
 	*c = Color{R: rgb[0], G: rgb[1], B: rgb[2]}
 	return nil
-}
-
-// JSONSchema describes a Color as the string its MarshalText writes;
-// without it invopop/jsonschema would describe the struct's fields.
-func (Color) JSONSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{
-		Type:     "string",
-		Pattern:  "^#[0-9a-fA-F]{6}$",
-		Examples: []any{"#ff8800"},
-	}
 }
 
 // Person is the author of a note.

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/invopop/jsonschema"
 )
 
 // Place is where a forecast is for: a city, or a point given by its
@@ -78,17 +76,4 @@ func (p *Place) UnmarshalJSON(data []byte) error {
 		return errPlace
 	}
 	return nil
-}
-
-// JSONSchema describes the two forms UnmarshalJSON accepts to the model,
-// in words and examples; without it invopop/jsonschema would describe the
-// struct's Go fields. It publishes no constraint (no type, no oneOf):
-// UnmarshalJSON enforces them, and toolgen only publishes keywords that its
-// generated decoders check themselves.
-func (Place) JSONSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{
-		Description: `A city's name in English, such as "Lisbon", or coordinates in degrees: ` +
-			`{"lat": 38.72, "lon": -9.14} with lat from -90 to 90 (north positive) and lon from -180 to 180 (east positive).`,
-		Examples: []any{"Lisbon", map[string]any{"lat": 38.72, "lon": -9.14}},
-	}
 }

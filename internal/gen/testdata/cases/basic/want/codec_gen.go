@@ -6,6 +6,7 @@ import (
 	"errors"
 	basic "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic"
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 	"maps"
 	"regexp"
 	"slices"
@@ -14,6 +15,10 @@ import (
 	"time"
 	"unicode/utf8"
 )
+
+// This guard fails to compile when this file and the toolgen runtime it
+// targets disagree: regenerate it with the toolgen version in your go.mod.
+const _ = tool.SupportPackageIsVersion1
 
 // Patterns of the schemas, each compiled once, on first use.
 var (

@@ -1,0 +1,93 @@
+//go:build toolgen
+
+package generated_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/internal/schema"
+	clock "github.com/toolgen-go/toolgen/tools/clock"
+	notes "github.com/toolgen-go/toolgen/tools/notes"
+	weather "github.com/toolgen-go/toolgen/tools/weather"
+)
+
+// The schema parity test reflects the sample types with invopop, hooks
+// included: the hooks live in files built only with the toolgen tag, as
+// toolgen's bootstrap program builds them (make test runs this file).
+
+// types maps every sample tool to its Go input and output types: what
+// invopop reflects at test time for the parity check. A nil input is a
+// tool without arguments; a nil output has no output schema.
+var types = map[string]struct{ in, out reflect.Type }{
+	"clock_now":        {nil, reflect.TypeFor[clock.Now]()},
+	"clock_sync":       {nil, reflect.TypeFor[clock.Sync]()},
+	"clock_zones":      {reflect.TypeFor[clock.ZonesInput](), nil},
+	"notes_create":     {reflect.TypeFor[notes.CreateInput](), reflect.TypeFor[notes.Note]()},
+	"notes_delete":     {reflect.TypeFor[notes.DeleteInput](), reflect.TypeFor[notes.DeleteOutput]()},
+	"notes_get":        {reflect.TypeFor[notes.GetInput](), reflect.TypeFor[notes.Note]()},
+	"notes_outline":    {reflect.TypeFor[notes.OutlineInput](), reflect.TypeFor[notes.Outline]()},
+	"notes_render":     {reflect.TypeFor[notes.RenderInput](), nil},
+	"notes_search":     {reflect.TypeFor[notes.SearchInput](), reflect.TypeFor[notes.SearchOutput]()},
+	"notes_tag":        {reflect.TypeFor[notes.TagInput](), reflect.TypeFor[notes.TagOutput]()},
+	"notes_update":     {reflect.TypeFor[notes.UpdateInput](), reflect.TypeFor[notes.Note]()},
+	"weather_forecast": {reflect.TypeFor[weather.ForecastInput](), reflect.TypeFor[weather.Forecast]()},
+}
+
+// comments reads the doc comments of the tools packages as toolgen does.
+func comments(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, pkg := range []string{"clock", "notes", "weather"} {
+		dir := filepath.Join("..", "tools", pkg)
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		fset := token.NewFileSet()
+		var files []*ast.File
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ParseComments)
+			require.NoError(t, err)
+			files = append(files, f)
+		}
+		require.NoError(t, schema.AddComments(out, fset, "github.com/toolgen-go/toolgen/tools/"+pkg, files))
+	}
+	return out
+}
+
+// TestSchemaParity: every published schema equals what invopop reflects at
+// test time from the same Go type, under toolgen's settings plus exactly
+// the post-processing steps documented in package schema.
+func TestSchemaParity(t *testing.T) {
+	reg := registry(t)
+	docs := comments(t)
+	require.Len(t, reg.Tools(), len(types), "every sample tool is listed here")
+	for _, spec := range reg.Tools() {
+		tt, ok := types[spec.Name]
+		require.True(t, ok, "tool %s is missing from the parity table", spec.Name)
+		if tt.in == nil {
+			assert.JSONEq(t, `{"type":"object","properties":{},"additionalProperties":false}`, string(spec.InputSchema), spec.Name)
+		} else {
+			want, err := schema.Reflect(tt.in, docs)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(spec.InputSchema), "input schema of %s", spec.Name)
+		}
+		if tt.out == nil {
+			assert.Nil(t, spec.OutputSchema, "%s has no output schema", spec.Name)
+		} else {
+			want, err := schema.Reflect(tt.out, docs)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(spec.OutputSchema), "output schema of %s", spec.Name)
+		}
+	}
+}

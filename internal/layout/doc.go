@@ -1,0 +1,16 @@
+// Package layout holds the module's architecture tests and nothing else:
+// which packages may depend on which, measured with `go list -deps` (every
+// package a program links, not only direct imports).
+//
+// The floors, from the bottom:
+//
+//   - runtime/: everything a program links (the registry runtime, the
+//     codec, the MCP server, the provider projections and their SDK
+//     adapters, the JSON tree they share). It imports nothing of this
+//     module outside runtime/.
+//   - internal/ and cmd/toolgen: everything `go generate` runs (loading
+//     packages, directives, invopop reflection, rendering).
+//   - tools/, generated/, examples/: the sample tools, their generated
+//     registry and the programs that serve it; they link runtime/ and never
+//     the generator.
+package layout

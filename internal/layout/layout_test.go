@@ -1,0 +1,158 @@
+package layout
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/toolgen-go/toolgen"
+
+// generatorDeps are the generator's own dependencies: no program that
+// serves tools may link them.
+var generatorDeps = []string{
+	"github.com/invopop/jsonschema",
+	"go.yaml.in/yaml/", "gopkg.in/yaml", "github.com/goccy/go-yaml", "sigs.k8s.io/yaml",
+	"go/parser", "go/ast", "go/doc", "go/types",
+	"golang.org/x/tools/",
+}
+
+// sdkRoots are third-party SDKs that an adapter or example wraps: what they
+// link themselves is theirs (anthropic-sdk-go imports invopop/jsonschema
+// for its own tool helpers), and is not counted against the package that
+// imports them. Anything else the package links is.
+var sdkRoots = []string{
+	"github.com/anthropics/anthropic-sdk-go/v2",
+}
+
+// deps returns what `go list -deps` prints for the packages.
+func deps(t *testing.T, pkgs ...string) []string {
+	t.Helper()
+	args := append([]string{"list", "-deps", "-f", "{{.ImportPath}}"}, pkgs...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	require.NoError(t, err, "go list -deps %s", strings.Join(pkgs, " "))
+	return strings.Fields(string(out))
+}
+
+// list returns the packages a pattern matches.
+func list(t *testing.T, pattern string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", pattern)
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	require.NoError(t, err, "go list %s", pattern)
+	return strings.Fields(string(out))
+}
+
+// banned returns the deps that match a prefix of the banned list: a
+// prefix ending in '/' matches the packages below it, any other must match
+// a whole path or a path below it.
+func banned(deps, bannedList []string) []string {
+	var out []string
+	for _, d := range deps {
+		for _, b := range bannedList {
+			if d == strings.TrimSuffix(b, "/") || strings.HasPrefix(d, strings.TrimSuffix(b, "/")+"/") || (strings.HasSuffix(b, "/") && strings.HasPrefix(d, b)) {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ownDeps returns deps(pkg) less what the SDKs it links link themselves.
+func ownDeps(t *testing.T, pkg string) []string {
+	t.Helper()
+	all := deps(t, pkg)
+	var theirs []string
+	for _, root := range sdkRoots {
+		if slices.Contains(all, root) {
+			theirs = append(theirs, deps(t, root)...)
+		}
+	}
+	return slices.DeleteFunc(all, func(d string) bool { return slices.Contains(theirs, d) })
+}
+
+// TestRuntimeImportsOnlyRuntime: no package under runtime/ links a package
+// of this module outside runtime/.
+func TestRuntimeImportsOnlyRuntime(t *testing.T) {
+	t.Parallel()
+	pkgs := list(t, "./runtime/...")
+	require.NotEmpty(t, pkgs)
+	for _, p := range pkgs {
+		for _, d := range deps(t, p) {
+			if strings.HasPrefix(d, module+"/") {
+				assert.True(t, strings.HasPrefix(d, module+"/runtime/"), "%s links %s, outside runtime/", p, d)
+			}
+		}
+	}
+}
+
+// TestCoreLinksNothingOfTheGenerator: the registry runtime, the codec, the
+// JSON tree and the provider projections link neither the generator's
+// dependencies nor encoding/json.
+func TestCoreLinksNothingOfTheGenerator(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{"runtime/tool", "runtime/codec", "runtime/jsontree", "runtime/editdist", "runtime/provider"} {
+		got := banned(deps(t, module+"/"+p), append(slices.Clone(generatorDeps), "encoding/json"))
+		assert.Empty(t, got, "%s links the generator's dependencies or encoding/json", p)
+	}
+}
+
+// TestProgramsLinkNothingOfTheGenerator: every other runtime package, the
+// generated registry and its providers package, and the example programs
+// link none of the generator's dependencies (encoding/json is allowed:
+// the MCP and provider SDKs use it, and so may tools).
+func TestProgramsLinkNothingOfTheGenerator(t *testing.T) {
+	t.Parallel()
+	pkgs := append(list(t, "./runtime/..."), list(t, "./examples/...")...)
+	pkgs = append(pkgs, module+"/generated", module+"/generated/providers")
+	for _, p := range pkgs {
+		got := banned(ownDeps(t, p), generatorDeps)
+		assert.Empty(t, got, "%s links the generator's dependencies", p)
+	}
+}
+
+// TestRegistryWithoutEncodingJSON: a registry generated from tools that use
+// no encoding/json (the nojson golden case) links no encoding/json at all.
+func TestRegistryWithoutEncodingJSON(t *testing.T) {
+	t.Parallel()
+	want := module + "/internal/gen/testdata/cases/nojson/want"
+	all := deps(t, want, want+"/providers")
+	require.Contains(t, all, module+"/runtime/tool", "the fixture is a generated registry")
+	assert.NotContains(t, all, "encoding/json")
+	assert.Empty(t, banned(all, generatorDeps))
+}
+
+// TestBannedMatchesWhatItShould keeps the matcher honest.
+func TestBannedMatchesWhatItShould(t *testing.T) {
+	t.Parallel()
+	got := banned([]string{"go/ast", "go/astx", "go/types", "golang.org/x/tools/go/packages", "golang.org/x/toolsy", "go.yaml.in/yaml/v4", "encoding/json", "github.com/invopop/jsonschema"}, generatorDeps)
+	assert.Equal(t, []string{"go/ast", "go/types", "golang.org/x/tools/go/packages", "go.yaml.in/yaml/v4", "github.com/invopop/jsonschema"}, got)
+}
+
+// TestTopLevel: the top level holds the design card's entries, internal/,
+// bench/ (its own module), LICENSE, CHANGELOG.md and dot files only.
+func TestTopLevel(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command("git", "ls-files")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skip("not a git checkout")
+	}
+	allowed := []string{"go.mod", "go.sum", "cmd", "runtime", "tools", "generated", "examples", "Makefile", "README.md", "internal", "bench", "LICENSE", "CHANGELOG.md"}
+	for _, f := range strings.Fields(string(out)) {
+		top, _, _ := strings.Cut(f, "/")
+		if strings.HasPrefix(top, ".") {
+			continue
+		}
+		assert.Contains(t, allowed, top, "%s is not an entry of the layout", f)
+	}
+}

@@ -1,0 +1,328 @@
+package schema
+
+import (
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+
+	"fmt"
+	"path"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// Reflect returns the published JSON Schema of t (a struct type, or any
+// type for outputs; a pointer is reflected as the type it points to):
+// ReflectRaw's schema under Reflector's settings, post-processed by
+// PostProcess, as compact bytes with keys in a stable order (struct field
+// order for properties, never via a Go map). This is what toolgen
+// publishes: its bootstrap program runs ReflectRaw and toolgen runs
+// PostProcess on the result.
+//
+// Reflect runs the type's hooks (JSONSchema, JSONSchemaExtend, ...). A
+// panic in one of them, or in invopop, is returned as a *PanicError, never
+// as a schema reflected without the hook.
+func Reflect(t reflect.Type, comments map[string]string) ([]byte, error) {
+	raw, err := ReflectRaw(t, comments)
+	if err != nil {
+		return nil, err
+	}
+	out, err := PostProcess(raw)
+	if err != nil {
+		return nil, fmt.Errorf("schema: post-process the JSON Schema of %s: %w", t, err)
+	}
+	return out, nil
+}
+
+// Where a keyword's value holds schemas (JSON Schema 2020-12, plus the
+// older spellings invopop users may write in custom schemas). Only these
+// positions are post-processed: "enum", "const", "default", "examples" and
+// unknown keywords hold data, which is never touched.
+const (
+	notSchema   = iota
+	schemaValue // the value is a schema ("items" may also be an array of them)
+	schemaArray // the value is an array of schemas
+	schemaMap   // the value is an object whose member values are schemas
+)
+
+func keywordClass(key string) int {
+	switch key {
+	case "additionalProperties", "items", "not", "if", "then", "else", "contains",
+		"propertyNames", "contentSchema", "additionalItems", "unevaluatedItems",
+		"unevaluatedProperties":
+		return schemaValue
+	case "allOf", "anyOf", "oneOf", "prefixItems":
+		return schemaArray
+	case "properties", "patternProperties", "dependentSchemas", "$defs", "definitions":
+		return schemaMap
+	default:
+		return notSchema
+	}
+}
+
+// walkSchemas calls visit on n and every schema below it, parents first.
+func walkSchemas(n *jsontree.Node, visit func(*jsontree.Node)) {
+	if n == nil {
+		return
+	}
+	visit(n)
+	if n.Kind != jsontree.ObjectKind {
+		return
+	}
+	for _, m := range n.Members {
+		v := m.Value
+		switch class := keywordClass(m.Key); {
+		case class == schemaValue && v.Kind == jsontree.ArrayKind, class == schemaArray && v.Kind == jsontree.ArrayKind:
+			for _, it := range v.Items {
+				walkSchemas(it, visit)
+			}
+		case class == schemaValue:
+			walkSchemas(v, visit)
+		case class == schemaMap && v.Kind == jsontree.ObjectKind:
+			for _, mm := range v.Members {
+				walkSchemas(mm.Value, visit)
+			}
+		}
+	}
+}
+
+const defsPrefix = "#/$defs/"
+
+// PostProcess applies exactly these steps to invopop's output (the bytes
+// of json.Marshal(Reflector(c).ReflectFromType(t))), and nothing else:
+//
+//  1. The root is inlined: a root "$ref" to a definition is replaced by
+//     that definition's members, so the root of a struct is
+//     {"type":"object","properties":...} as MCP and provider APIs expect.
+//     A "$defs" entry is kept only while something still references it,
+//     transitively from the root (so a type that refers to itself keeps
+//     its entry), and "$defs" goes last among the root's members.
+//  2. "additionalProperties": false on every struct is invopop's own
+//     doing under Reflector's settings and is kept as is.
+//  3. Definitions, named "import/path.Type" by Reflector's Namer, are
+//     renamed to the shortest unambiguous name within the schema: "Type"
+//     when no other definition has that name, else "<last path
+//     element>.Type", else the import path with '/' replaced by '.' and
+//     ".Type"; the fully qualified name is the last resort. Every "$ref"
+//     is rewritten (names are escaped as JSON Pointer tokens), and "$defs"
+//     is sorted by the new names, as encoding/json sorts the map invopop
+//     writes. The result depends only on the set of definitions.
+//  4. Recursive types need nothing more: their definitions stay
+//     referenced (step 1), so every "$ref" stays valid.
+//  5. Every boolean true schema in a schema position (invopop's encoding
+//     of an empty schema, for any, interface{} and json.RawMessage)
+//     becomes {}, because some clients reject a boolean property schema.
+//     false (as in "additionalProperties": false) stays false.
+//  6. "$schema" is removed from the root: MCP defaults to JSON Schema
+//     2020-12, which is what invopop writes, and several provider APIs
+//     reject unknown root keys.
+//
+// The result is compact, with invopop's member order and encoding/json's
+// string escaping.
+func PostProcess(raw []byte) ([]byte, error) {
+	root, err := jsontree.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := PostProcessTree(root); err != nil {
+		return nil, err
+	}
+	return root.Compact(), nil
+}
+
+// PostProcessTree applies PostProcess's steps to a parsed schema, in place.
+func PostProcessTree(root *jsontree.Node) error {
+	if root.Kind != jsontree.ObjectKind {
+		return fmt.Errorf("schema: the root is %s, want an object", root.Kind)
+	}
+
+	// Step 6.
+	root.Members = slices.DeleteFunc(root.Members, func(m jsontree.Member) bool { return m.Key == "$schema" })
+
+	var defs []jsontree.Member
+	if d := root.Get("$defs"); d != nil {
+		if d.Kind != jsontree.ObjectKind {
+			return fmt.Errorf("schema: $defs is %s, want an object", d.Kind)
+		}
+		defs = d.Members
+	}
+	defIndex := func(key string) int {
+		return slices.IndexFunc(defs, func(m jsontree.Member) bool { return m.Key == key })
+	}
+
+	// Step 1: replace the root "$ref" with a copy of its definition.
+	if ref := root.Get("$ref"); ref != nil && ref.Kind == jsontree.StringKind && strings.HasPrefix(ref.Text, defsPrefix) {
+		i := defIndex(strings.TrimPrefix(ref.Text, defsPrefix))
+		if i < 0 {
+			return fmt.Errorf("schema: the root refers to %q, which is not in $defs", ref.Text)
+		}
+		defKey := defs[i].Key
+		def := defs[i].Value.Clone()
+		if def.Kind == jsontree.BoolKind && def.Bool {
+			def = &jsontree.Node{Kind: jsontree.ObjectKind}
+		}
+		if def.Kind != jsontree.ObjectKind {
+			return fmt.Errorf("schema: the root's definition %q is %s, want an object", defKey, def.Kind)
+		}
+		var members []jsontree.Member
+		for _, m := range root.Members {
+			switch m.Key {
+			case "$ref":
+				members = append(members, def.Members...)
+			case "$defs":
+			default:
+				members = append(members, m)
+			}
+		}
+		for i, m := range members {
+			if m.Key == "$defs" || slices.ContainsFunc(members[:i], func(o jsontree.Member) bool { return o.Key == m.Key }) {
+				return fmt.Errorf("schema: the root's definition %q has a member %q that the root already has", defKey, m.Key)
+			}
+		}
+		root.Members = members
+	} else {
+		root.Members = slices.DeleteFunc(root.Members, func(m jsontree.Member) bool { return m.Key == "$defs" })
+	}
+
+	// Step 3: names, then "$ref" rewriting; step 5 in the same walk.
+	keys := make([]string, len(defs))
+	for i, m := range defs {
+		keys[i] = m.Key
+	}
+	names := shortNames(keys)
+	rewrite := func(n *jsontree.Node) {
+		if n.Kind == jsontree.BoolKind && n.Bool {
+			*n = jsontree.Node{Kind: jsontree.ObjectKind}
+			return
+		}
+		if ref := n.Get("$ref"); ref != nil && ref.Kind == jsontree.StringKind {
+			ref.Text = renameRef(ref.Text, keys, names)
+		}
+	}
+	walkSchemas(root, rewrite)
+	for _, m := range defs {
+		walkSchemas(m.Value, rewrite)
+	}
+
+	// Step 1, continued: keep the definitions the root still needs.
+	byName := make(map[string]*jsontree.Node, len(defs))
+	for i, m := range defs {
+		byName[names[i]] = m.Value
+	}
+	kept := map[string]bool{}
+	queue := []*jsontree.Node{root}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		walkSchemas(n, func(s *jsontree.Node) {
+			ref := s.Get("$ref")
+			if ref == nil || ref.Kind != jsontree.StringKind {
+				return
+			}
+			rest, ok := strings.CutPrefix(ref.Text, defsPrefix)
+			if !ok {
+				return
+			}
+			name, _, _ := strings.Cut(rest, "/")
+			name = jsontree.UnescapeToken(name)
+			if def, ok := byName[name]; ok && !kept[name] {
+				kept[name] = true
+				queue = append(queue, def)
+			}
+		})
+	}
+	var out []jsontree.Member
+	for i, m := range defs {
+		if kept[names[i]] {
+			out = append(out, jsontree.Member{Key: names[i], Value: m.Value})
+		}
+	}
+	if len(out) > 0 {
+		slices.SortFunc(out, func(a, b jsontree.Member) int { return strings.Compare(a.Key, b.Key) })
+		root.Members = append(root.Members, jsontree.Member{Key: "$defs", Value: &jsontree.Node{Kind: jsontree.ObjectKind, Members: out}})
+	}
+	return nil
+}
+
+// renameRef rewrites a "#/$defs/KEY[/...]" reference to a renamed
+// definition. invopop writes the key unescaped, and a fully qualified key
+// contains '/', so the longest key that matches wins.
+func renameRef(ref string, keys, names []string) string {
+	rest, ok := strings.CutPrefix(ref, defsPrefix)
+	if !ok {
+		return ref
+	}
+	best := -1
+	for i, k := range keys {
+		if (rest == k || strings.HasPrefix(rest, k+"/")) && (best < 0 || len(k) > len(keys[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ref
+	}
+	return defsPrefix + jsontree.EscapeToken(names[best]) + rest[len(keys[best]):]
+}
+
+// shortNames gives each definition key ("import/path.Type", or a bare name)
+// the shortest unambiguous name among the keys: every key starts at the
+// bare type name and the keys that share a name move up one level, until
+// no two share one. Levels: "Type", "<last path element>.Type", the import
+// path with '/' replaced by '.' then ".Type", the key itself. The keys are
+// distinct, so this ends; the result depends only on the set of keys.
+func shortNames(keys []string) []string {
+	levels := make([]int, len(keys))
+	names := make([]string, len(keys))
+	for {
+		for i, k := range keys {
+			names[i] = levelName(k, levels[i])
+		}
+		count := make(map[string]int, len(names))
+		for _, n := range names {
+			count[n]++
+		}
+		bumped := false
+		for i, n := range names {
+			if count[n] > 1 && levels[i] < 3 {
+				levels[i]++
+				bumped = true
+			}
+		}
+		if !bumped {
+			return names
+		}
+	}
+}
+
+// levelName is the name of key at a level of qualification (see
+// shortNames).
+func levelName(key string, level int) string {
+	pkg, name := splitQualified(key)
+	if pkg == "" {
+		return key
+	}
+	switch level {
+	case 0:
+		return name
+	case 1:
+		return path.Base(pkg) + "." + name
+	case 2:
+		return strings.ReplaceAll(pkg, "/", ".") + "." + name
+	default:
+		return key
+	}
+}
+
+// splitQualified splits "import/path.Type" at the dot before the type
+// name. A generic instance's name holds its type arguments in brackets
+// ("Page[example.com/m/a.Item]"), so the dot is searched before the '['.
+func splitQualified(key string) (pkg, name string) {
+	end := strings.IndexByte(key, '[')
+	if end < 0 {
+		end = len(key)
+	}
+	dot := strings.LastIndexByte(key[:end], '.')
+	if dot < 0 {
+		return "", key
+	}
+	return key[:dot], key[dot+1:]
+}

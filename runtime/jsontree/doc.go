@@ -1,0 +1,12 @@
+// Package jsontree is an ordered JSON tree for toolgen and the code it
+// generates: Parse reads JSON text into Nodes that keep the order of object
+// members (so a schema's properties stay in struct field order), and
+// Compact and Indent write it back, never going through a Go map. The
+// provider projections (runtime/provider) rewrite published schemas with
+// it at run time, and toolgen's generator post-processes and projects them
+// with it at generation time.
+//
+// It is deliberately small: no encoding/json, no reflection, nothing of the
+// generator. Programs reach it through the provider packages; it is not
+// meant as a general-purpose JSON library.
+package jsontree

@@ -1,0 +1,690 @@
+package jsontree
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// NodeKind is the kind of a JSON value held by a Node.
+type NodeKind uint8
+
+// The kinds of JSON values. The zero NodeKind is NullKind, so a zero Node is
+// the JSON null.
+const (
+	NullKind   NodeKind = iota // null
+	BoolKind                   // true or false, in Node.Bool
+	NumberKind                 // a number, its literal in Node.Text
+	StringKind                 // a string, its decoded value in Node.Text
+	ObjectKind                 // an object, its members in Node.Members
+	ArrayKind                  // an array, its elements in Node.Items
+)
+
+// String returns the JSON name of the kind: "null", "boolean", "number",
+// "string", "object" or "array".
+func (k NodeKind) String() string {
+	switch k {
+	case NullKind:
+		return "null"
+	case BoolKind:
+		return "boolean"
+	case NumberKind:
+		return "number"
+	case StringKind:
+		return "string"
+	case ObjectKind:
+		return "object"
+	case ArrayKind:
+		return "array"
+	default:
+		return "NodeKind(" + strconv.Itoa(int(k)) + ")"
+	}
+}
+
+// Node is an ordered JSON value: objects keep their members in the order
+// they were read or built. Parse, Compact and Indent never go through a Go
+// map, so a schema keeps the order invopop wrote (struct field order for
+// properties) from the bootstrap program to the generated code.
+type Node struct {
+	Kind    NodeKind
+	Bool    bool     // the value of a BoolKind node
+	Text    string   // the literal of a NumberKind node, the decoded value of a StringKind node
+	Members []Member // the members of an ObjectKind node, in order
+	Items   []*Node  // the elements of an ArrayKind node
+}
+
+// Member is one member (name and value) of a JSON object.
+type Member struct {
+	Key   string
+	Value *Node
+}
+
+// SyntaxError reports input that Parse refuses: malformed JSON, a duplicate
+// member name or data after the value.
+type SyntaxError struct {
+	Offset int    // the byte offset in the input where the problem was found
+	Msg    string // what is wrong
+}
+
+// Error describes the problem and where it is.
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("schema: invalid JSON at byte %d: %s", e.Offset, e.Msg)
+}
+
+// parseMaxDepth bounds how deeply Parse nests, so that hostile input cannot
+// exhaust the stack. JSON Schemas of Go types are far shallower.
+const parseMaxDepth = 10000
+
+// Parse reads one JSON value (RFC 8259) into a Node. It is strict: it
+// refuses duplicate member names in an object, data after the value
+// (other than white space), invalid UTF-8 and escapes of unpaired
+// surrogates (encoding/json would replace those with U+FFFD; invopop's
+// output never contains them). Problems are reported as *SyntaxError.
+func Parse(data []byte) (*Node, error) {
+	p := parser{data: data}
+	p.skipSpace()
+	n, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos < len(p.data) {
+		return nil, p.errorf("unexpected data after the top-level value")
+	}
+	return n, nil
+}
+
+type parser struct {
+	data []byte
+	pos  int
+}
+
+func (p *parser) errorf(format string, args ...any) *SyntaxError {
+	return &SyntaxError{Offset: p.pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (*Node, error) {
+	if p.pos >= len(p.data) {
+		return nil, p.errorf("unexpected end of input, expected a value")
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return &Node{Kind: StringKind, Text: s}, nil
+	case c == '-' || ('0' <= c && c <= '9'):
+		return p.number()
+	case c == 't':
+		return p.literal("true", &Node{Kind: BoolKind, Bool: true})
+	case c == 'f':
+		return p.literal("false", &Node{Kind: BoolKind})
+	case c == 'n':
+		return p.literal("null", &Node{Kind: NullKind})
+	default:
+		return nil, p.errorf("unexpected character %q, expected a value", c)
+	}
+}
+
+func (p *parser) literal(word string, n *Node) (*Node, error) {
+	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
+		return nil, p.errorf("invalid literal, expected %s", word)
+	}
+	p.pos += len(word)
+	return n, nil
+}
+
+func (p *parser) object(depth int) (*Node, error) {
+	if depth > parseMaxDepth {
+		return nil, p.errorf("nesting deeper than %d levels", parseMaxDepth)
+	}
+	p.pos++ // '{'
+	n := &Node{Kind: ObjectKind, Members: []Member{}}
+	var seen map[string]bool // only for large objects; order lives in Members
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return n, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, p.errorf("expected a member name")
+		}
+		keyPos := p.pos
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if seen == nil && len(n.Members) >= 8 {
+			seen = make(map[string]bool, 2*len(n.Members))
+			for _, m := range n.Members {
+				seen[m.Key] = true
+			}
+		}
+		dup := false
+		if seen != nil {
+			dup = seen[key]
+			seen[key] = true
+		} else {
+			for _, m := range n.Members {
+				if m.Key == key {
+					dup = true
+					break
+				}
+			}
+		}
+		if dup {
+			return nil, &SyntaxError{Offset: keyPos, Msg: fmt.Sprintf("duplicate member name %q", key)}
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.errorf("expected ':' after a member name")
+		}
+		p.pos++
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		n.Members = append(n.Members, Member{Key: key, Value: v})
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input, expected ',' or '}'")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return n, nil
+		default:
+			return nil, p.errorf("expected ',' or '}'")
+		}
+	}
+}
+
+func (p *parser) array(depth int) (*Node, error) {
+	if depth > parseMaxDepth {
+		return nil, p.errorf("nesting deeper than %d levels", parseMaxDepth)
+	}
+	p.pos++ // '['
+	n := &Node{Kind: ArrayKind, Items: []*Node{}}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return n, nil
+	}
+	for {
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		n.Items = append(n.Items, v)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input, expected ',' or ']'")
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return n, nil
+		default:
+			return nil, p.errorf("expected ',' or ']'")
+		}
+	}
+}
+
+func (p *parser) number() (*Node, error) {
+	start := p.pos
+	d := p.data
+	i := p.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && '1' <= d[i] && d[i] <= '9':
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+	default:
+		p.pos = i
+		return nil, p.errorf("invalid number, expected a digit")
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			p.pos = i
+			return nil, p.errorf("invalid number, expected a digit after the decimal point")
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			p.pos = i
+			return nil, p.errorf("invalid number, expected a digit in the exponent")
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+	}
+	p.pos = i
+	return &Node{Kind: NumberKind, Text: string(d[start:i])}, nil
+}
+
+// str reads a string starting at the opening quote and returns its value.
+func (p *parser) str() (string, error) {
+	p.pos++ // '"'
+	start := p.pos
+	d := p.data
+	// Fast path: no escapes, ASCII or valid UTF-8.
+	for i := start; i < len(d); {
+		c := d[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			return string(d[start:i]), nil
+		case c == '\\':
+			return p.strSlow(start)
+		case c < 0x20:
+			p.pos = i
+			return "", p.errorf("control character %#02x in a string", c)
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size == 1 {
+				p.pos = i
+				return "", p.errorf("invalid UTF-8 in a string")
+			}
+			i += size
+		}
+	}
+	p.pos = len(d)
+	return "", p.errorf("unexpected end of input in a string")
+}
+
+func (p *parser) strSlow(start int) (string, error) {
+	d := p.data
+	var b strings.Builder
+	i := start
+	for i < len(d) {
+		c := d[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			return b.String(), nil
+		case c == '\\':
+			if i+1 >= len(d) {
+				p.pos = len(d)
+				return "", p.errorf("unexpected end of input in a string")
+			}
+			switch e := d[i+1]; e {
+			case '"', '\\', '/':
+				b.WriteByte(e)
+				i += 2
+			case 'b':
+				b.WriteByte('\b')
+				i += 2
+			case 'f':
+				b.WriteByte('\f')
+				i += 2
+			case 'n':
+				b.WriteByte('\n')
+				i += 2
+			case 'r':
+				b.WriteByte('\r')
+				i += 2
+			case 't':
+				b.WriteByte('\t')
+				i += 2
+			case 'u':
+				r, ok := hex4(d, i+2)
+				if !ok {
+					p.pos = i
+					return "", p.errorf("invalid \\u escape in a string")
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					r2, ok := rune(0), false
+					if i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+						r2, ok = hex4(d, i+2)
+					}
+					dec := utf16.DecodeRune(r, r2)
+					if !ok || dec == utf8.RuneError {
+						p.pos = i - 6
+						return "", p.errorf("unpaired surrogate escape in a string")
+					}
+					r = dec
+					i += 6
+				}
+				b.WriteRune(r)
+			default:
+				p.pos = i
+				return "", p.errorf("invalid escape %q in a string", "\\"+string(rune(e)))
+			}
+		case c < 0x20:
+			p.pos = i
+			return "", p.errorf("control character %#02x in a string", c)
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size == 1 {
+				p.pos = i
+				return "", p.errorf("invalid UTF-8 in a string")
+			}
+			b.Write(d[i : i+size])
+			i += size
+		}
+	}
+	p.pos = len(d)
+	return "", p.errorf("unexpected end of input in a string")
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// Get returns the value of the member named key, or nil when n is nil, not
+// an object, or has no such member.
+func (n *Node) Get(key string) *Node {
+	if n == nil || n.Kind != ObjectKind {
+		return nil
+	}
+	for _, m := range n.Members {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// Compact returns n as compact JSON. Strings are escaped exactly as
+// encoding/json's Marshal escapes them (HTML-safe, U+2028 and U+2029
+// escaped, invalid UTF-8 replaced by U+FFFD), numbers are written as their
+// literal, and object members keep their order: for the output of
+// json.Marshal, Parse followed by Compact gives the same bytes back.
+func (n *Node) Compact() []byte {
+	var b []byte
+	return n.appendCompact(b)
+}
+
+func (n *Node) appendCompact(b []byte) []byte {
+	if n == nil {
+		return append(b, "null"...)
+	}
+	switch n.Kind {
+	case BoolKind:
+		if n.Bool {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case NumberKind:
+		return append(b, n.Text...)
+	case StringKind:
+		return appendString(b, n.Text)
+	case ObjectKind:
+		b = append(b, '{')
+		for i, m := range n.Members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, m.Key)
+			b = append(b, ':')
+			b = m.Value.appendCompact(b)
+		}
+		return append(b, '}')
+	case ArrayKind:
+		b = append(b, '[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = it.appendCompact(b)
+		}
+		return append(b, ']')
+	default:
+		return append(b, "null"...)
+	}
+}
+
+// Indent returns n as indented JSON, laid out exactly as json.Indent lays
+// out the compact form: each element on a new line that begins with prefix
+// followed by one copy of indent per nesting level, "key": value members,
+// empty objects and arrays as {} and [], no prefix before the first line and
+// no final newline. This is the form tools.json shows reviewers.
+func (n *Node) Indent(prefix, indent string) []byte {
+	var b []byte
+	return n.appendIndent(b, prefix, indent, 0)
+}
+
+func (n *Node) appendIndent(b []byte, prefix, indent string, depth int) []byte {
+	newline := func(b []byte, depth int) []byte {
+		b = append(b, '\n')
+		b = append(b, prefix...)
+		for range depth {
+			b = append(b, indent...)
+		}
+		return b
+	}
+	switch {
+	case n != nil && n.Kind == ObjectKind && len(n.Members) > 0:
+		b = append(b, '{')
+		for i, m := range n.Members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, depth+1)
+			b = appendString(b, m.Key)
+			b = append(b, ": "...)
+			b = m.Value.appendIndent(b, prefix, indent, depth+1)
+		}
+		b = newline(b, depth)
+		return append(b, '}')
+	case n != nil && n.Kind == ArrayKind && len(n.Items) > 0:
+		b = append(b, '[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, depth+1)
+			b = it.appendIndent(b, prefix, indent, depth+1)
+		}
+		b = newline(b, depth)
+		return append(b, ']')
+	default:
+		return n.appendCompact(b)
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string, escaped as encoding/json does by
+// default.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// Resolve follows n's "$ref" against root: a reference "#/$defs/NAME" (or
+// any other JSON Pointer fragment "#/...", with ~0 and ~1 unescaped) gives
+// the node it points to in root, and references are followed until a node
+// without "$ref" is reached. Resolve returns n itself when n has no "$ref"
+// member, and nil when a reference is not a local fragment, points nowhere,
+// or the references form a cycle. Members next to "$ref" (such as a
+// "description") are not merged into the result.
+func (n *Node) Resolve(root *Node) *Node {
+	for hops := 0; n != nil; hops++ {
+		ref := n.Get("$ref")
+		if ref == nil || ref.Kind != StringKind {
+			return n
+		}
+		if hops > 64 {
+			return nil // a cycle of references
+		}
+		n = pointer(root, ref.Text)
+	}
+	return nil
+}
+
+// pointer evaluates a URI fragment holding a JSON Pointer ("#", "#/a/b")
+// against root, or returns nil.
+func pointer(root *Node, ref string) *Node {
+	if ref == "#" {
+		return root
+	}
+	rest, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return nil
+	}
+	n := root
+	for tok := range strings.SplitSeq(rest, "/") {
+		tok = UnescapeToken(tok)
+		switch {
+		case n == nil:
+			return nil
+		case n.Kind == ObjectKind:
+			n = n.Get(tok)
+		case n.Kind == ArrayKind:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.Items) || strconv.Itoa(i) != tok {
+				return nil
+			}
+			n = n.Items[i]
+		default:
+			return nil
+		}
+	}
+	return n
+}
+
+// EscapeToken escapes a JSON Pointer reference token (RFC 6901).
+func EscapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// UnescapeToken undoes EscapeToken.
+func UnescapeToken(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+}
+
+// Clone returns a deep copy of n.
+func (n *Node) Clone() *Node {
+	if n == nil {
+		return nil
+	}
+	c := &Node{Kind: n.Kind, Bool: n.Bool, Text: n.Text}
+	if n.Members != nil {
+		c.Members = make([]Member, len(n.Members))
+		for i, m := range n.Members {
+			c.Members[i] = Member{Key: m.Key, Value: m.Value.Clone()}
+		}
+	}
+	if n.Items != nil {
+		c.Items = make([]*Node, len(n.Items))
+		for i, it := range n.Items {
+			c.Items[i] = it.Clone()
+		}
+	}
+	return c
+}

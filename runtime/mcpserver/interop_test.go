@@ -1,0 +1,164 @@
+package mcpserver_test
+
+// The interoperability tests check examples/mcpserver against clients
+// written elsewhere: the official TypeScript MCP client
+// (testdata/interop/client.mjs) over stdio and streamable HTTP, and the
+// generic server scenarios of the MCP conformance suite
+// (testdata/interop/conformance.mjs) over HTTP. The node dependencies are
+// pinned in testdata/interop/package-lock.json; `make test` installs them
+// with `npm ci` (CI does too). Without node_modules the tests skip, except
+// under CI, where they fail.
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// interopDir holds the node scripts and their pinned dependencies.
+const interopDir = "testdata/interop"
+
+// scriptLimit bounds one node script; it only turns a hang into a failure.
+const scriptLimit = 5 * time.Minute
+
+// example is the package of the server under test.
+const example = "github.com/toolgen-go/toolgen/examples/mcpserver"
+
+// requireNode returns the node executable, skipping the test when the node
+// dependencies are not installed, outside CI only.
+func requireNode(t *testing.T) string {
+	t.Helper()
+	for _, dep := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance", "ajv", "ajv-formats"} {
+		if _, err := os.Stat(filepath.Join(interopDir, "node_modules", filepath.FromSlash(dep), "package.json")); err != nil {
+			if os.Getenv("CI") == "" {
+				t.Skipf("interop: node_modules/%s is absent: run `npm ci` in runtime/mcpserver/testdata/interop (or `make test`) to run the interoperability tests (CI always runs them)", dep)
+			}
+			t.Fatalf("interop: CI is set but node_modules/%s is absent (is `npm ci` in runtime/mcpserver/testdata/interop missing from .ci/run?): %v", dep, err)
+		}
+	}
+	node, err := exec.LookPath("node")
+	require.NoError(t, err, "interop: node_modules is installed but node is not on PATH")
+	return node
+}
+
+// buildExample builds examples/mcpserver into a temporary directory.
+func buildExample(t *testing.T) string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	require.NoError(t, err)
+	bin := filepath.Join(t.TempDir(), "mcpserver")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	out, err := exec.CommandContext(t.Context(), goCmd, "build", "-o", bin, example).CombinedOutput()
+	require.NoError(t, err, "go build %s:\n%s", example, out)
+	return bin
+}
+
+// runNode runs a node script of interopDir and fails the test with its
+// output when it fails.
+func runNode(t *testing.T, node string, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), scriptLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Dir = interopDir
+	out, err := cmd.CombinedOutput()
+	t.Logf("node %s:\n%s", strings.Join(args, " "), out)
+	require.NoError(t, err, "node %s failed:\n%s", strings.Join(args, " "), out)
+}
+
+func TestInterop(t *testing.T) {
+	node := requireNode(t)
+	bin := buildExample(t)
+
+	t.Run("stdio", func(t *testing.T) {
+		t.Parallel()
+		runNode(t, node, "client.mjs", "stdio", bin)
+	})
+
+	t.Run("http", func(t *testing.T) {
+		t.Parallel()
+		url, stop := startHTTP(t, bin)
+		runNode(t, node, "client.mjs", "http", url)
+		runNode(t, node, "conformance.mjs", url)
+		stop()
+	})
+}
+
+// servingURL matches the line where the example announces its endpoint.
+var servingURL = regexp.MustCompile(`serving \d+ tools at (http://\S+)`)
+
+// startHTTP starts the example over HTTP on a free loopback port and
+// returns its endpoint, and stop, which sends SIGTERM and requires a clean
+// exit.
+func startHTTP(t *testing.T, bin string) (url string, stop func()) {
+	t.Helper()
+	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	lines := make(chan string, 256)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			default:
+			}
+		}
+		_, _ = io.Copy(io.Discard, stderr)
+		close(lines)
+		exited <- cmd.Wait()
+	}()
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	})
+	timeout := time.After(scriptLimit)
+	for url == "" {
+		select {
+		case line, ok := <-lines:
+			require.True(t, ok, "the server exited before announcing its endpoint")
+			t.Log("server: " + line)
+			if m := servingURL.FindStringSubmatch(line); m != nil {
+				url = m[1]
+			}
+		case <-timeout:
+			t.Fatal("the server did not announce its endpoint")
+		}
+	}
+	return url, func() {
+		t.Helper()
+		stopped = true
+		if runtime.GOOS == "windows" {
+			_ = cmd.Process.Kill()
+			<-exited
+			return
+		}
+		require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+		select {
+		case err := <-exited:
+			assert.NoError(t, err, "the server exits cleanly on SIGTERM")
+		case <-time.After(scriptLimit):
+			_ = cmd.Process.Kill()
+			t.Fatal("the server did not exit on SIGTERM")
+		}
+	}
+}

@@ -1,0 +1,87 @@
+// Package anthropictools hands the Messages API tool definitions of a
+// provider.Set to github.com/anthropics/anthropic-sdk-go/v2, and runs the
+// tool calls a response asks for through a tool.Registry.
+//
+// The definitions are not rebuilt as SDK structs: each one is the set's
+// precomputed bytes behind the SDK's param.Override escape hatch, which the
+// SDK writes into the request as they are. So the "tools" member of every
+// request is exactly provider.Set.Anthropic, byte for byte, and a prompt
+// cache keyed on it keeps hitting.
+//
+//	set, err := provider.NewSet(reg)
+//	...
+//	msg, err := client.Messages.New(ctx, anthropic.MessageNewParams{
+//		Model:     anthropic.ModelClaudeSonnet4_6,
+//		MaxTokens: 1024,
+//		Messages:  messages,
+//		Tools:     anthropictools.Tools(set),
+//	})
+//	...
+//	for _, block := range msg.Content {
+//		if use, ok := block.AsAny().(anthropic.ToolUseBlock); ok {
+//			result, err := anthropictools.Call(ctx, reg, use) // err is for logs
+//			results = append(results, result)
+//		}
+//	}
+package anthropictools
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+
+	"github.com/toolgen-go/toolgen/runtime/provider"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// Tools returns the set's tools as the SDK's tool params, in the set's
+// order. Each is written into a request as the set's bytes.
+func Tools(set *provider.Set) []anthropic.ToolUnionParam {
+	tools := set.Tools()
+	out := make([]anthropic.ToolUnionParam, len(tools))
+	for i := range tools {
+		out[i] = Tool(tools[i].Anthropic)
+	}
+	return out
+}
+
+// CachedTools is Tools with a cache breakpoint on the last tool
+// ("cache_control":{"type":"ephemeral"}), so that the Messages API caches
+// the prompt prefix up to and including the tools.
+func CachedTools(set *provider.Set) []anthropic.ToolUnionParam {
+	out := Tools(set)
+	if n := len(out); n > 0 {
+		def := set.Tools()[n-1].Anthropic.JSON
+		cached := slices.Concat(def[:len(def)-1], []byte(`,"cache_control":{"type":"ephemeral"}}`))
+		out[n-1] = param.Override[anthropic.ToolUnionParam](json.RawMessage(cached))
+	}
+	return out
+}
+
+// Tool returns one Anthropic definition (provider.Anthropic's JSON) as the
+// SDK's tool param.
+func Tool(p provider.Projection) anthropic.ToolUnionParam {
+	return param.Override[anthropic.ToolUnionParam](json.RawMessage(p.JSON))
+}
+
+// Call runs the tool a tool_use block asks for through reg, passing the
+// block's input bytes as they came, and returns the tool_result block to
+// send back in the next user message, whatever happened. A failure
+// (invalid arguments, an unknown tool, a tool that needs confirmation...)
+// is a result with is_error set and the registry's message, written for
+// the model so that it can correct the call; the error is returned too,
+// for logs (a *tool.Error, whose Cause the model never sees).
+func Call(ctx context.Context, reg tool.Registry, use anthropic.ToolUseBlock) (anthropic.ContentBlockParamUnion, error) {
+	res, err := reg.Call(ctx, use.Name, use.Input)
+	block := anthropic.ToolResultBlockParam{ToolUseID: use.ID}
+	if res.IsError {
+		block.IsError = anthropic.Bool(true)
+	}
+	if len(res.Content) > 0 { // the API refuses empty text blocks
+		block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: res.Text()}}}
+	}
+	return anthropic.ContentBlockParamUnion{OfToolResult: &block}, err
+}

@@ -1,0 +1,124 @@
+// Package geminitools hands the function declarations of a provider.Set to
+// google.golang.org/genai, and runs the function calls a response asks for
+// through a tool.Registry.
+//
+// A declaration in the parametersJsonSchema form carries the set's schema
+// bytes as a json.RawMessage; one in the parameters form is decoded into
+// the SDK's *genai.Schema, the only type the SDK takes there. Either way
+// the SDK turns the whole request into a map[string]any before sending it,
+// so what it sends is the set's bytes exactly when they are already in
+// that form: members sorted, numbers as float64s. provider.Gemini writes
+// them so, and the tests check that the "tools" member of the request the
+// SDK sends is provider.Set.Gemini, byte for byte.
+//
+//	set, err := provider.NewSet(reg)
+//	...
+//	tools, err := geminitools.Tools(set)
+//	...
+//	resp, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", contents,
+//		&genai.GenerateContentConfig{Tools: tools})
+//	...
+//	var parts []*genai.Part
+//	for _, call := range resp.FunctionCalls() {
+//		part, err := geminitools.Call(ctx, reg, call) // err is for logs
+//		parts = append(parts, part)
+//	}
+//	contents = append(contents, resp.Candidates[0].Content, genai.NewContentFromParts(parts, genai.RoleUser))
+package geminitools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"google.golang.org/genai"
+
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+	"github.com/toolgen-go/toolgen/runtime/provider"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// Tools returns the set's function declarations as one genai.Tool, or no
+// tool when the set is empty.
+func Tools(set *provider.Set) ([]*genai.Tool, error) {
+	tools := set.Tools()
+	if len(tools) == 0 {
+		return nil, nil
+	}
+	decls := make([]*genai.FunctionDeclaration, len(tools))
+	for i := range tools {
+		d, err := Declaration(tools[i].Gemini)
+		if err != nil {
+			return nil, err
+		}
+		decls[i] = d
+	}
+	return []*genai.Tool{{FunctionDeclarations: decls}}, nil
+}
+
+// Declaration returns one Gemini definition (provider.Gemini's result) as
+// the SDK's function declaration.
+func Declaration(p provider.Projection) (*genai.FunctionDeclaration, error) {
+	n, err := jsontree.Parse(p.JSON)
+	if err != nil {
+		return nil, fmt.Errorf("gemini function declaration: %w", err)
+	}
+	name := n.Get("name")
+	if name == nil || name.Kind != jsontree.StringKind {
+		return nil, fmt.Errorf("gemini function declaration: no name in %.80s", p.JSON)
+	}
+	d := &genai.FunctionDeclaration{Name: name.Text}
+	if desc := n.Get("description"); desc != nil {
+		d.Description = desc.Text
+	}
+	params := n.Get(string(p.Form))
+	switch {
+	case params == nil:
+		return nil, fmt.Errorf("gemini function declaration %s: no %q member", d.Name, p.Form)
+	case p.Form == provider.FormJSONSchema:
+		d.ParametersJsonSchema = json.RawMessage(params.Compact())
+	case p.Form == provider.FormParameters:
+		var s genai.Schema
+		if err := json.Unmarshal(params.Compact(), &s); err != nil {
+			return nil, fmt.Errorf("gemini function declaration %s: parameters: %w", d.Name, err)
+		}
+		d.Parameters = &s
+	default:
+		return nil, fmt.Errorf("gemini function declaration %s: unknown form %q", d.Name, p.Form)
+	}
+	return d, nil
+}
+
+// Call runs the function a function call asks for through reg and returns
+// the function response part to send back, whatever happened: the tool's
+// output under "output" (a structured output as its JSON object, any other
+// output as a string), or, on
+// failure (invalid arguments, an unknown tool, a tool that needs
+// confirmation...), the registry's message for the model under "error",
+// so that it can correct the call. The error is returned too, for logs.
+//
+// The SDK hands the arguments over as a map; Call encodes them back to
+// JSON for the registry's decoder.
+func Call(ctx context.Context, reg tool.Registry, call *genai.FunctionCall) (*genai.Part, error) {
+	var args []byte // empty means {}
+	if call.Args != nil {
+		b, err := json.Marshal(call.Args)
+		if err != nil {
+			return nil, fmt.Errorf("gemini function call %s: encode arguments: %w", call.Name, err)
+		}
+		args = b
+	}
+	res, err := reg.Call(ctx, call.Name, args)
+	var response map[string]any
+	switch {
+	case res.IsError:
+		response = map[string]any{"error": res.Text()}
+	case res.Structured: // a JSON object
+		response = map[string]any{"output": json.RawMessage(res.Content)}
+	default:
+		response = map[string]any{"output": res.Text()}
+	}
+	part := genai.NewPartFromFunctionResponse(call.Name, response)
+	part.FunctionResponse.ID = call.ID
+	return part, err
+}

@@ -1,0 +1,537 @@
+package provider
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// Strict mode's documented size limits.
+const (
+	strictMaxProperties     = 5000    // object properties in the whole schema
+	strictMaxDepth          = 10      // levels of nested objects
+	strictMaxEnumValues     = 1000    // enum values in the whole schema
+	strictMaxStringSize     = 120_000 // characters of property names, definition names, enum and const values
+	strictLargeEnum         = 250     // an enum with more values than this...
+	strictMaxLargeEnumChars = 15_000  // ...has at most this many characters of string values
+)
+
+// strictFormats are the string formats strict mode supports: the list of
+// OpenAI's Structured Outputs guide (platform.openai.com/docs/guides/
+// structured-outputs, "Supported properties", string restrictions), which
+// SDKs generated from it repeat.
+var strictFormats = map[string]bool{
+	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
+	"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
+}
+
+// strictKept are the keywords strict mode supports that the projection
+// copies as they are (the structural ones are handled one by one).
+var strictKept = map[string]bool{
+	"description": true, "title": true, "enum": true, "const": true, "pattern": true,
+	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true,
+	"multipleOf": true, "minItems": true, "maxItems": true,
+}
+
+// strictUnsupported are the applicators strict mode lacks: a schema that
+// uses one cannot be made strict (dropping it would change the structure).
+var strictUnsupported = map[string]bool{
+	"allOf": true, "not": true, "if": true, "then": true, "else": true,
+	"dependentSchemas": true, "patternProperties": true, "propertyNames": true,
+	"prefixItems": true, "contains": true, "unevaluatedItems": true,
+	"unevaluatedProperties": true, "additionalItems": true,
+}
+
+// OpenAIChat returns spec's Chat Completions function tool:
+//
+//	{"type":"function","function":{"name":N,"description":D,"parameters":P,"strict":S}}
+//
+// with the parameters projected onto the strict subset when they can be
+// (see the package documentation), else as published, with the reason.
+func OpenAIChat(spec *tool.Spec) (Projection, error) {
+	params, p, err := openAIParameters(spec)
+	if err != nil {
+		return Projection{}, err
+	}
+	def := object(
+		jsontree.Member{Key: "type", Value: str("function")},
+		jsontree.Member{Key: "function", Value: object(
+			jsontree.Member{Key: "name", Value: str(spec.Name)},
+			jsontree.Member{Key: "description", Value: description(spec)},
+			jsontree.Member{Key: "parameters", Value: params},
+			jsontree.Member{Key: "strict", Value: boolean(p.Strict)},
+		)},
+	)
+	p.JSON = def.Compact()
+	return p, nil
+}
+
+// OpenAIResponses returns spec's Responses API function tool:
+//
+//	{"type":"function","name":N,"description":D,"parameters":P,"strict":S}
+//
+// with the same parameters as OpenAIChat.
+func OpenAIResponses(spec *tool.Spec) (Projection, error) {
+	params, p, err := openAIParameters(spec)
+	if err != nil {
+		return Projection{}, err
+	}
+	def := object(
+		jsontree.Member{Key: "type", Value: str("function")},
+		jsontree.Member{Key: "name", Value: str(spec.Name)},
+		jsontree.Member{Key: "description", Value: description(spec)},
+		jsontree.Member{Key: "parameters", Value: params},
+		jsontree.Member{Key: "strict", Value: boolean(p.Strict)},
+	)
+	p.JSON = def.Compact()
+	return p, nil
+}
+
+// openAIParameters returns the parameters of spec's OpenAI definition and
+// the Projection without its JSON.
+func openAIParameters(spec *tool.Spec) (*jsontree.Node, Projection, error) {
+	root, err := inputSchema(ProviderOpenAI, spec, openAINamePattern)
+	if err != nil {
+		return nil, Projection{}, err
+	}
+	sp := &strictProjector{root: root}
+	out := sp.schema(root, "")
+	if len(sp.reasons) == 0 {
+		sp.limits(out)
+	}
+	if len(sp.reasons) > 0 {
+		// Strict mode is off: send the schema as published.
+		orig, err := jsontree.Parse(spec.InputSchema)
+		if err != nil {
+			return nil, Projection{}, &Error{Provider: ProviderOpenAI, Tool: spec.Name, Msg: "invalid input schema", Err: err}
+		}
+		return orig, Projection{Reason: strings.Join(sp.reasons, "; ")}, nil
+	}
+	return out, Projection{Strict: true, Dropped: sp.dropped}, nil
+}
+
+// strictProjector rewrites a schema into OpenAI's strict subset, in place.
+type strictProjector struct {
+	root    *jsontree.Node
+	reasons []string         // why the schema cannot be strict, in order
+	dropped []string         // pointers of the keywords left out
+	merging []*jsontree.Node // the definitions being merged into referring schemas, innermost last
+	visits  int              // schemas projected so far, against the growth of merged references
+}
+
+// fail records why the schema cannot be strict.
+func (p *strictProjector) fail(ptr, format string, args ...any) {
+	p.reasons = append(p.reasons, where(ptr)+" "+fmt.Sprintf(format, args...))
+}
+
+// schema projects the schema n found at ptr and returns its projection
+// (n itself, edited, or a replacement).
+func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
+	switch {
+	case n.Kind == jsontree.BoolKind && n.Bool:
+		p.fail(ptr, "accepts any JSON value, which strict mode cannot express")
+		return n
+	case n.Kind == jsontree.BoolKind:
+		p.fail(ptr, "accepts no value (the schema false), which strict mode cannot express")
+		return n
+	case n.Kind != jsontree.ObjectKind:
+		p.fail(ptr, "is not a schema")
+		return n
+	}
+	if p.visits++; p.visits > maxVisits {
+		if p.visits == maxVisits+1 {
+			p.fail("", "grows over %d schemas once its references are merged", maxVisits)
+		}
+		return n
+	}
+	if ref := n.Get("$ref"); ref != nil {
+		return p.ref(n, ref, ptr)
+	}
+	typ, ok := p.typeOf(n, ptr)
+	if !ok {
+		return n
+	}
+	out := &jsontree.Node{Kind: jsontree.ObjectKind, Members: make([]jsontree.Member, 0, len(n.Members)+2)}
+	var props *jsontree.Node
+	var required []string
+	hasAP, hasType, hasAlt := false, false, false // additionalProperties false, type, an alternative to type
+	// bad: a keyword of this very schema failed; say nothing more about it.
+	bad := false
+	failHere := func(ptr, format string, args ...any) {
+		bad = true
+		p.fail(ptr, format, args...)
+	}
+	for _, m := range n.Members {
+		at := pointer(ptr, m.Key)
+		switch {
+		case m.Key == "type":
+			hasType = true
+		case m.Key == "properties":
+			if m.Value.Kind != jsontree.ObjectKind {
+				failHere(at, "is not an object")
+				continue
+			}
+			props = m.Value
+			for i := range props.Members {
+				pm := &props.Members[i]
+				pm.Value = p.schema(pm.Value, pointer(at, pm.Key))
+			}
+		case m.Key == "required":
+			if m.Value.Kind == jsontree.ArrayKind {
+				for _, it := range m.Value.Items {
+					if it.Kind == jsontree.StringKind {
+						required = append(required, it.Text)
+					}
+				}
+			}
+			continue // rewritten below, after properties
+		case m.Key == "additionalProperties":
+			switch {
+			case m.Value.Kind == jsontree.BoolKind && !m.Value.Bool:
+				hasAP = true
+			case m.Value.Kind == jsontree.BoolKind:
+				failHere(ptr, "accepts any property (additionalProperties true), which strict mode cannot express")
+			default:
+				failHere(ptr, "is a map (additionalProperties is a schema), which strict mode cannot express")
+			}
+		case m.Key == "items":
+			if m.Value.Kind == jsontree.ArrayKind {
+				failHere(at, "is a tuple, which strict mode cannot express")
+				continue
+			}
+			m.Value = p.schema(m.Value, at)
+		case m.Key == "anyOf":
+			hasAlt = true
+			if m.Value.Kind != jsontree.ArrayKind || len(m.Value.Items) == 0 {
+				failHere(at, "is not a non-empty array")
+				continue
+			}
+			for i, it := range m.Value.Items {
+				m.Value.Items[i] = p.schema(it, pointer(at, fmt.Sprint(i)))
+			}
+		case m.Key == "oneOf":
+			if n.Get("anyOf") != nil {
+				failHere(ptr, "uses oneOf beside anyOf, which strict mode cannot express")
+				continue
+			}
+			s := nullablePair(n, "oneOf")
+			if s == nil {
+				failHere(ptr, "uses oneOf, which strict mode does not support")
+				continue
+			}
+			// S or null, exactly one: the same as anyOf, as S excludes null.
+			hasAlt = true
+			m = jsontree.Member{Key: "anyOf", Value: &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{
+				p.schema(s, pointer(at, "0")), {Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "type", Value: str("null")}}},
+			}}}
+		case m.Key == "$defs" || m.Key == "definitions":
+			if m.Value.Kind != jsontree.ObjectKind {
+				failHere(at, "is not an object")
+				continue
+			}
+			for i := range m.Value.Members {
+				dm := &m.Value.Members[i]
+				dm.Value = p.schema(dm.Value, pointer(at, dm.Key))
+			}
+		case m.Key == "format":
+			if m.Value.Kind != jsontree.StringKind || !strictFormats[m.Value.Text] {
+				p.dropped = append(p.dropped, at)
+				continue
+			}
+		case m.Key == "enum" && m.Value.Kind != jsontree.ArrayKind:
+			failHere(at, "is not an array")
+			continue
+		case strictKept[m.Key]:
+			if m.Key == "enum" || m.Key == "const" {
+				hasAlt = true
+			}
+		case strictUnsupported[m.Key]:
+			failHere(ptr, "uses %s, which strict mode does not support", m.Key)
+			continue
+		default:
+			p.dropped = append(p.dropped, at)
+			continue
+		}
+		out.Members = append(out.Members, m)
+	}
+	if bad {
+		return out
+	}
+	if !hasType && !hasAlt {
+		if props == nil {
+			p.fail(ptr, "accepts any JSON value (it has no type), which strict mode cannot express")
+			return out
+		}
+		typ = "object"
+		out.Members = append([]jsontree.Member{{Key: "type", Value: str("object")}}, out.Members...)
+	}
+	if typ != "object" {
+		return out
+	}
+	if props == nil {
+		if !hasAP {
+			p.fail(ptr, "accepts any object, which strict mode cannot express")
+			return out
+		}
+		props = &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{}}
+		insertAfter(out, "type", "properties", props)
+	}
+	if !hasAP {
+		insertAfter(out, "properties", "additionalProperties", boolean(false))
+	}
+	all := &jsontree.Node{Kind: jsontree.ArrayKind, Items: make([]*jsontree.Node, 0, len(props.Members))}
+	for i := range props.Members {
+		pm := &props.Members[i]
+		all.Items = append(all.Items, str(pm.Key))
+		if !contains(required, pm.Key) {
+			pm.Value = nullableStrict(pm.Value)
+		}
+	}
+	insertAfter(out, "additionalProperties", "required", all)
+	return out
+}
+
+// typeOf reads n's type name ("" when absent; T for the list [T,"null"]).
+// A type list other than [T,"null"] cannot be strict.
+func (p *strictProjector) typeOf(n *jsontree.Node, ptr string) (typ string, ok bool) {
+	t := n.Get("type")
+	switch {
+	case t == nil:
+		return "", true
+	case t.Kind == jsontree.StringKind:
+		return t.Text, true
+	case t.Kind == jsontree.ArrayKind:
+		if name, ok := typeOrNull(t); ok {
+			return name, true
+		}
+		p.fail(ptr, "has the type union %s, which strict mode cannot express", t.Compact())
+		return "", false
+	}
+	p.fail(pointer(ptr, "type"), "is not a type name")
+	return "", false
+}
+
+// ref projects a schema holding "$ref". A bare reference stays (strict
+// mode follows local references, recursive ones included); a reference
+// with sibling keywords is replaced by its target merged with the
+// siblings, which strict mode requires.
+func (p *strictProjector) ref(n, ref *jsontree.Node, ptr string) *jsontree.Node {
+	if ref.Kind != jsontree.StringKind {
+		p.fail(pointer(ptr, "$ref"), "is not a string")
+		return n
+	}
+	target := localRef(p.root, ref.Text)
+	if target == nil {
+		p.fail(ptr, "has the reference %q, which does not resolve to a local definition", ref.Text)
+		return n
+	}
+	if len(n.Members) == 1 {
+		return n
+	}
+	if slices.Contains(p.merging, target) {
+		// A recursive reference with siblings: strict mode takes a bare
+		// $ref only, and merging would never end, so the siblings go.
+		for _, m := range n.Members {
+			if m.Key != "$ref" {
+				p.dropped = append(p.dropped, pointer(ptr, m.Key))
+			}
+		}
+		return &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "$ref", Value: ref}}}
+	}
+	merged := merge(target, n, "$ref")
+	// The definitions stay where they are (references are absolute).
+	merged.Members = slices.DeleteFunc(merged.Members, func(m jsontree.Member) bool { return m.Key == "$defs" || m.Key == "definitions" })
+	merged = clone(merged)
+	p.merging = append(p.merging, target)
+	defer func() { p.merging = p.merging[:len(p.merging)-1] }()
+	return p.schema(merged, ptr)
+}
+
+// nullableStrict makes an optional property's projected schema accept null
+// too: a type list for scalars (with null added to an enum, and a const
+// turned into an enum), otherwise {"anyOf":[S,{"type":"null"}]} with the
+// description and title lifted to the wrapper.
+func nullableStrict(n *jsontree.Node) *jsontree.Node {
+	if n.Kind != jsontree.ObjectKind {
+		return n
+	}
+	t := n.Get("type")
+	if t != nil && t.Kind == jsontree.ArrayKind {
+		for _, it := range t.Items {
+			if it.Kind == jsontree.StringKind && it.Text == "null" {
+				return n // already nullable
+			}
+		}
+	}
+	if alt := n.Get("anyOf"); alt != nil && alt.Kind == jsontree.ArrayKind {
+		for _, it := range alt.Items {
+			if isNullSchema(it) {
+				return n
+			}
+		}
+	}
+	if t != nil && t.Kind == jsontree.StringKind {
+		switch t.Text {
+		case "null":
+			return n
+		case "string", "number", "integer", "boolean":
+			if n.Get("const") != nil && n.Get("enum") != nil {
+				break // both: the anyOf wrapper below keeps them as they are
+			}
+			set(n, "type", &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{str(t.Text), str("null")}})
+			if e := n.Get("enum"); e != nil && e.Kind == jsontree.ArrayKind && !hasNull(e) {
+				e.Items = append(e.Items, &jsontree.Node{Kind: jsontree.NullKind})
+			}
+			for i, m := range n.Members {
+				if m.Key == "const" {
+					n.Members[i] = jsontree.Member{Key: "enum", Value: &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{m.Value, {Kind: jsontree.NullKind}}}}
+				}
+			}
+			return n
+		}
+	}
+	inner := &jsontree.Node{Kind: jsontree.ObjectKind}
+	wrapper := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "anyOf", Value: &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{
+		inner, {Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "type", Value: str("null")}}},
+	}}}}}
+	for _, m := range n.Members {
+		if m.Key == "description" || m.Key == "title" {
+			wrapper.Members = append(wrapper.Members, m)
+		} else {
+			inner.Members = append(inner.Members, m)
+		}
+	}
+	if len(inner.Members) == 1 && inner.Members[0].Key == "anyOf" {
+		// An anyOf alone: add null as one more alternative.
+		alt := inner.Members[0].Value
+		alt.Items = append(alt.Items, wrapper.Members[0].Value.Items[1])
+		wrapper.Members[0].Value = alt
+	}
+	return wrapper
+}
+
+// hasNull reports whether the array node holds null.
+func hasNull(a *jsontree.Node) bool {
+	for _, it := range a.Items {
+		if it.Kind == jsontree.NullKind {
+			return true
+		}
+	}
+	return false
+}
+
+// contains reports whether list holds s.
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// limits checks the projected schema against strict mode's size limits.
+func (p *strictProjector) limits(root *jsontree.Node) {
+	var c struct{ props, enums, chars int }
+	largeEnum := ""
+	var walk func(n *jsontree.Node, ptr string)
+	walk = func(n *jsontree.Node, ptr string) {
+		if n == nil || n.Kind != jsontree.ObjectKind {
+			return
+		}
+		for _, m := range n.Members {
+			at := pointer(ptr, m.Key)
+			switch m.Key {
+			case "properties", "$defs", "definitions":
+				if m.Value.Kind != jsontree.ObjectKind {
+					continue
+				}
+				for _, pm := range m.Value.Members {
+					if m.Key == "properties" {
+						c.props++
+					}
+					c.chars += utf8.RuneCountInString(pm.Key)
+					walk(pm.Value, pointer(at, pm.Key))
+				}
+			case "items":
+				walk(m.Value, at)
+			case "anyOf":
+				for i, it := range m.Value.Items {
+					walk(it, pointer(at, fmt.Sprint(i)))
+				}
+			case "enum":
+				chars := 0
+				for _, it := range m.Value.Items {
+					if it.Kind == jsontree.StringKind {
+						chars += utf8.RuneCountInString(it.Text)
+					}
+				}
+				c.enums += len(m.Value.Items)
+				c.chars += chars
+				if len(m.Value.Items) > strictLargeEnum && chars > strictMaxLargeEnumChars && largeEnum == "" {
+					largeEnum = at
+				}
+			case "const":
+				if m.Value.Kind == jsontree.StringKind {
+					c.chars += utf8.RuneCountInString(m.Value.Text)
+				}
+			}
+		}
+	}
+	walk(root, "")
+	switch {
+	case c.props > strictMaxProperties:
+		p.fail("", "has %d properties, over strict mode's limit of %d", c.props, strictMaxProperties)
+	case c.enums > strictMaxEnumValues:
+		p.fail("", "has %d enum values, over strict mode's limit of %d", c.enums, strictMaxEnumValues)
+	case c.chars > strictMaxStringSize:
+		p.fail("", "has %d characters of names and enum values, over strict mode's limit of %d", c.chars, strictMaxStringSize)
+	case largeEnum != "":
+		p.fail(largeEnum, "has more than %d values with over %d characters, over strict mode's limit", strictLargeEnum, strictMaxLargeEnumChars)
+	}
+	if d := depth(p.root, root, map[*jsontree.Node]bool{}); d > strictMaxDepth {
+		p.fail("", "nests %d levels of objects, over strict mode's limit of %d", d, strictMaxDepth)
+	}
+}
+
+// depth returns how many levels of object schemas n nests, following
+// local references (resolved against root) except into a schema already
+// on the path.
+func depth(root, n *jsontree.Node, onPath map[*jsontree.Node]bool) int {
+	if n == nil || n.Kind != jsontree.ObjectKind || onPath[n] {
+		return 0
+	}
+	if ref := n.Get("$ref"); ref != nil && ref.Kind == jsontree.StringKind {
+		if target := localRef(root, ref.Text); target != nil && target != n {
+			onPath[n] = true
+			d := depth(root, target, onPath)
+			delete(onPath, n)
+			return d
+		}
+		return 0
+	}
+	onPath[n] = true
+	defer delete(onPath, n)
+	deepest := 0
+	if props := n.Get("properties"); props != nil && props.Kind == jsontree.ObjectKind {
+		for _, pm := range props.Members {
+			deepest = max(deepest, depth(root, pm.Value, onPath))
+		}
+	}
+	if it := n.Get("items"); it != nil {
+		deepest = max(deepest, depth(root, it, onPath))
+	}
+	if alt := n.Get("anyOf"); alt != nil && alt.Kind == jsontree.ArrayKind {
+		for _, it := range alt.Items {
+			deepest = max(deepest, depth(root, it, onPath))
+		}
+	}
+	if n.Get("properties") != nil {
+		return deepest + 1
+	}
+	return deepest
+}

@@ -1,0 +1,98 @@
+// Package openaitools hands the function tool definitions of a
+// provider.Set to github.com/openai/openai-go/v3, for Chat Completions and
+// for the Responses API, and runs the calls a response asks for through a
+// tool.Registry.
+//
+// The definitions are not rebuilt as SDK structs: each one is the set's
+// precomputed bytes behind the SDK's param.Override escape hatch, which the
+// SDK writes into the request as they are. So the "tools" member of every
+// request is exactly provider.Set.OpenAIChat (or OpenAIResponses), byte
+// for byte, with "strict":true wherever the schema fits strict mode.
+//
+//	set, err := provider.NewSet(reg)
+//	...
+//	completion, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
+//		Model:    openai.ChatModelGPT5,
+//		Messages: messages,
+//		Tools:    openaitools.ChatTools(set),
+//	})
+//	...
+//	msg := completion.Choices[0].Message
+//	messages = append(messages, msg.ToParam())
+//	for _, call := range msg.ToolCalls {
+//		result, err := openaitools.ChatCall(ctx, reg, call) // err is for logs
+//		messages = append(messages, result)
+//	}
+//
+// Strict mode makes the model send null for an optional property it leaves
+// out; toolgen's decoders read null there as absent, so the arguments
+// decode into the same Go values.
+package openaitools
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/toolgen-go/toolgen/runtime/provider"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// ChatTools returns the set's Chat Completions function tools as the SDK's
+// tool params, in the set's order. Each is written into a request as the
+// set's bytes.
+func ChatTools(set *provider.Set) []openai.ChatCompletionToolUnionParam {
+	tools := set.Tools()
+	out := make([]openai.ChatCompletionToolUnionParam, len(tools))
+	for i := range tools {
+		out[i] = ChatTool(tools[i].OpenAIChat)
+	}
+	return out
+}
+
+// ChatTool returns one Chat Completions definition (provider.OpenAIChat's
+// JSON) as the SDK's tool param.
+func ChatTool(p provider.Projection) openai.ChatCompletionToolUnionParam {
+	return param.Override[openai.ChatCompletionToolUnionParam](json.RawMessage(p.JSON))
+}
+
+// ResponsesTools returns the set's Responses API function tools as the
+// SDK's tool params, in the set's order.
+func ResponsesTools(set *provider.Set) []responses.ToolUnionParam {
+	tools := set.Tools()
+	out := make([]responses.ToolUnionParam, len(tools))
+	for i := range tools {
+		out[i] = ResponsesTool(tools[i].OpenAIResponses)
+	}
+	return out
+}
+
+// ResponsesTool returns one Responses API definition
+// (provider.OpenAIResponses's JSON) as the SDK's tool param.
+func ResponsesTool(p provider.Projection) responses.ToolUnionParam {
+	return param.Override[responses.ToolUnionParam](json.RawMessage(p.JSON))
+}
+
+// ChatCall runs the function a Chat Completions tool call asks for through
+// reg, passing its arguments bytes as they came, and returns the tool
+// message to send back, whatever happened: on failure (invalid arguments,
+// an unknown tool, a tool that needs confirmation...) its content is the
+// registry's message, written for the model so that it can correct the
+// call, and the error is returned too, for logs.
+func ChatCall(ctx context.Context, reg tool.Registry, call openai.ChatCompletionMessageToolCallUnion) (openai.ChatCompletionMessageParamUnion, error) {
+	res, err := reg.Call(ctx, call.Function.Name, []byte(call.Function.Arguments))
+	return openai.ToolMessage(res.Text(), call.ID), err
+}
+
+// ResponsesCall runs the function a Responses API function_call item asks
+// for through reg and returns the function_call_output item to send back,
+// as ChatCall does.
+func ResponsesCall(ctx context.Context, reg tool.Registry, call responses.ResponseFunctionToolCall) (responses.ResponseInputItemUnionParam, error) {
+	res, err := reg.Call(ctx, call.Name, []byte(call.Arguments))
+	item := responses.ResponseInputItemParamOfFunctionCallOutput(res.Text())
+	item.OfFunctionCallOutput.CallID = openai.String(call.CallID)
+	return item, err
+}

@@ -1,0 +1,265 @@
+package provider
+
+import (
+	"errors"
+	"regexp"
+
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// The providers, as Error.Provider names them.
+const (
+	ProviderOpenAI    = "openai"
+	ProviderAnthropic = "anthropic"
+	ProviderGemini    = "gemini"
+)
+
+// GeminiForm names the member of a Gemini function declaration that holds
+// the parameters.
+type GeminiForm string
+
+const (
+	// FormParameters is "parameters": the OpenAPI 3.0 Schema subset.
+	FormParameters GeminiForm = "parameters"
+	// FormJSONSchema is "parametersJsonSchema": JSON Schema, the fallback.
+	FormJSONSchema GeminiForm = "parametersJsonSchema"
+)
+
+// Projection is one tool's definition for one provider: the exact bytes to
+// send and what the projection had to change to get them.
+type Projection struct {
+	// JSON is the definition, compact: one element of the provider's tools
+	// array (for Gemini, of a tool's functionDeclarations).
+	JSON []byte
+	// Strict is set for an OpenAI definition whose parameters are in the
+	// strict subset, sent with "strict":true.
+	Strict bool
+	// Form is, for Gemini, the member that holds the parameters; empty for
+	// the other providers.
+	Form GeminiForm
+	// Reason says why an OpenAI definition is not strict, or why a Gemini
+	// one falls back to parametersJsonSchema; empty otherwise.
+	Reason string
+	// Dropped lists, as JSON Pointers into the tool's input schema, the
+	// keywords that the definition leaves out because the provider's subset
+	// lacks them; the generated decoder still enforces them. A keyword of a
+	// definition that the projection inlines at a "$ref" is reported under
+	// the referring schema's pointer, as if the definition were written
+	// there.
+	Dropped []string
+}
+
+// Error reports a tool that cannot be offered to a provider at all: its
+// name breaks the provider's pattern, or its input schema is not a JSON
+// object schema.
+type Error struct {
+	Provider string // ProviderOpenAI, ProviderAnthropic or ProviderGemini
+	Tool     string // the tool's name
+	Msg      string // what is wrong
+	Err      error  // the underlying error, if any (such as a *jsontree.SyntaxError)
+}
+
+// Error says which tool cannot be offered to which provider, and why.
+func (e *Error) Error() string {
+	s := "provider " + e.Provider + ": tool " + e.Tool + ": " + e.Msg
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// The name patterns the providers document.
+var (
+	openAINamePattern    = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	anthropicNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	geminiNamePattern    = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
+)
+
+// maxVisits bounds the schemas a projection goes through: merging or
+// inlining references can make a small schema grow exponentially.
+const maxVisits = 20_000
+
+// errNilSpec is the cause of the Error for a nil spec.
+var errNilSpec = errors.New("nil spec")
+
+// inputSchema checks spec's name against pattern and parses its input
+// schema, which must be a JSON object schema: an object whose "type" is
+// "object". The tree is the caller's to edit.
+func inputSchema(provider string, spec *tool.Spec, pattern *regexp.Regexp) (*jsontree.Node, error) {
+	if spec == nil {
+		return nil, &Error{Provider: provider, Msg: "no spec", Err: errNilSpec}
+	}
+	if !pattern.MatchString(spec.Name) {
+		return nil, &Error{Provider: provider, Tool: spec.Name, Msg: "the name does not match " + pattern.String()}
+	}
+	root, err := jsontree.Parse(spec.InputSchema)
+	if err != nil {
+		return nil, &Error{Provider: provider, Tool: spec.Name, Msg: "invalid input schema", Err: err}
+	}
+	if t := root.Get("type"); t == nil || t.Kind != jsontree.StringKind || t.Text != "object" {
+		return nil, &Error{Provider: provider, Tool: spec.Name, Msg: `the input schema is not an object schema ("type":"object")`}
+	}
+	return root, nil
+}
+
+// str returns a string node.
+func str(s string) *jsontree.Node { return &jsontree.Node{Kind: jsontree.StringKind, Text: s} }
+
+// boolean returns a boolean node.
+func boolean(b bool) *jsontree.Node { return &jsontree.Node{Kind: jsontree.BoolKind, Bool: b} }
+
+// object builds an object node from members, leaving out nil values.
+func object(members ...jsontree.Member) *jsontree.Node {
+	n := &jsontree.Node{Kind: jsontree.ObjectKind, Members: make([]jsontree.Member, 0, len(members))}
+	for _, m := range members {
+		if m.Value != nil {
+			n.Members = append(n.Members, m)
+		}
+	}
+	return n
+}
+
+// description returns the description member's value, or nil when the
+// spec has none (the member is left out).
+func description(spec *tool.Spec) *jsontree.Node {
+	if spec.Description == "" {
+		return nil
+	}
+	return str(spec.Description)
+}
+
+// clone returns a deep copy of n.
+func clone(n *jsontree.Node) *jsontree.Node {
+	if n == nil {
+		return nil
+	}
+	c := &jsontree.Node{Kind: n.Kind, Bool: n.Bool, Text: n.Text}
+	if n.Members != nil {
+		c.Members = make([]jsontree.Member, len(n.Members))
+		for i, m := range n.Members {
+			c.Members[i] = jsontree.Member{Key: m.Key, Value: clone(m.Value)}
+		}
+	}
+	if n.Items != nil {
+		c.Items = make([]*jsontree.Node, len(n.Items))
+		for i, it := range n.Items {
+			c.Items[i] = clone(it)
+		}
+	}
+	return c
+}
+
+// set replaces the value of the member named key, or appends the member.
+func set(n *jsontree.Node, key string, v *jsontree.Node) {
+	for i := range n.Members {
+		if n.Members[i].Key == key {
+			n.Members[i].Value = v
+			return
+		}
+	}
+	n.Members = append(n.Members, jsontree.Member{Key: key, Value: v})
+}
+
+// insertAfter inserts the member key after the member named after (or
+// appends it when there is none); n must not have a member named key.
+func insertAfter(n *jsontree.Node, after, key string, v *jsontree.Node) {
+	for i := range n.Members {
+		if n.Members[i].Key == after {
+			n.Members = append(n.Members[:i+1], append([]jsontree.Member{{Key: key, Value: v}}, n.Members[i+1:]...)...)
+			return
+		}
+	}
+	n.Members = append(n.Members, jsontree.Member{Key: key, Value: v})
+}
+
+// pointer appends a reference token to a JSON Pointer, escaped (RFC 6901).
+func pointer(base, token string) string {
+	b := []byte(base)
+	b = append(b, '/')
+	for i := 0; i < len(token); i++ {
+		switch token[i] {
+		case '~':
+			b = append(b, '~', '0')
+		case '/':
+			b = append(b, '~', '1')
+		default:
+			b = append(b, token[i])
+		}
+	}
+	return string(b)
+}
+
+// where names a schema position for a reason: its pointer, or "the root".
+func where(ptr string) string {
+	if ptr == "" {
+		return "the root"
+	}
+	return ptr
+}
+
+// isNullSchema reports whether n is exactly {"type":"null"}.
+func isNullSchema(n *jsontree.Node) bool {
+	if n == nil || n.Kind != jsontree.ObjectKind || len(n.Members) != 1 {
+		return false
+	}
+	t := n.Get("type")
+	return t != nil && t.Kind == jsontree.StringKind && t.Text == "null"
+}
+
+// nullablePair returns S when n's member key is [S,{"type":"null"}] or
+// [{"type":"null"},S] (invopop's nullable form, under oneOf or anyOf).
+func nullablePair(n *jsontree.Node, key string) *jsontree.Node {
+	v := n.Get(key)
+	if v == nil || v.Kind != jsontree.ArrayKind || len(v.Items) != 2 {
+		return nil
+	}
+	switch {
+	case isNullSchema(v.Items[1]) && !isNullSchema(v.Items[0]):
+		return v.Items[0]
+	case isNullSchema(v.Items[0]) && !isNullSchema(v.Items[1]):
+		return v.Items[1]
+	}
+	return nil
+}
+
+// localRef resolves a "$ref" value against root: only local fragments
+// ("#", "#/$defs/NAME", any "#/..." pointer) resolve; it returns nil for
+// anything else or a dangling reference.
+func localRef(root *jsontree.Node, ref string) *jsontree.Node {
+	probe := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "$ref", Value: str(ref)}}}
+	n := probe.Resolve(root)
+	if n == probe {
+		return nil
+	}
+	return n
+}
+
+// typeOrNull reads a type list that is [T], [T,"null"] or ["null",T] (or
+// ["null"]): it returns T ("null" for ["null"]) and whether the list has
+// that form.
+func typeOrNull(t *jsontree.Node) (string, bool) {
+	name, null := "", false
+	for _, it := range t.Items {
+		switch {
+		case it.Kind != jsontree.StringKind:
+			return "", false
+		case it.Text == "null" && !null:
+			null = true
+		case name == "" && it.Text != "null":
+			name = it.Text
+		default:
+			return "", false
+		}
+	}
+	switch {
+	case name != "":
+		return name, true
+	case null:
+		return "null", true
+	}
+	return "", false
+}
