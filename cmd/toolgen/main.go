@@ -25,7 +25,16 @@
 //
 // Usage:
 //
-//	toolgen [-out dir] [-pkg name] [-tags list] [-check] [packages]
+//	toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-version] [packages]
+//
+// The flags:
+//
+//	-out dir      output directory of the generated package (default "generated")
+//	-pkg name     output package name (default: the output directory's base name)
+//	-tags list    comma-separated build tags for loading the packages
+//	-check        write nothing; exit 1 when the generated files are stale (for CI)
+//	-v            print the files written
+//	-version      print toolgen's module version (from the build information)
 //
 // toolgen loads the packages (default "."), checks every declaration and
 // reports every problem in one run as path:line:col: message. It exits 0 on

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"runtime/debug"
 
 	"github.com/toolgen-go/toolgen/internal/gen"
 )
@@ -29,8 +29,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	tags := fs.String("tags", "", "comma-separated build `tags` for loading the packages")
 	check := fs.Bool("check", false, "write nothing; exit 1 when the generated files are stale")
 	verbose := fs.Bool("v", false, "print the files written")
+	version := fs.Bool("version", false, "print toolgen's module version and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: toolgen [-out dir] [-pkg name] [-tags list] [-check] [packages]\n\n")
+		fmt.Fprintf(stderr, "usage: toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-version] [packages]\n\n")
 		fmt.Fprintf(stderr, "toolgen writes a static tool registry for the //tool: types in packages (default \".\").\n\n")
 		fs.PrintDefaults()
 	}
@@ -39,6 +40,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		return exitUsage
+	}
+	if *version {
+		fmt.Fprintln(stdout, "toolgen", moduleVersion(debug.ReadBuildInfo()))
+		return exitOK
 	}
 	if *out == "" {
 		fmt.Fprintln(stderr, "toolgen: -out must not be empty")
@@ -88,9 +93,50 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// rel returns path relative to dir, as the go command prints paths
+// ("../generated/registry_gen.go"), or path itself when it has no relative
+// form (another volume).
 func rel(dir, path string) string {
-	if r, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(r, "..") {
+	if r, err := filepath.Rel(dir, path); err == nil {
 		return r
 	}
 	return path
+}
+
+// modulePath is toolgen's module.
+const modulePath = "github.com/toolgen-go/toolgen"
+
+// moduleVersion returns the version of toolgen's module in the build info
+// of this binary: the main module's when toolgen is built inside its own
+// repository, else the dependency's (go get -tool records it), with a
+// replacement's version or "(replaced by DIR)" when the module is
+// replaced. The generated files never carry it: their header is the same
+// for every version, so upgrading toolgen changes only what changed.
+func moduleVersion(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "(unknown: no build information)"
+	}
+	mod := &info.Main
+	if mod.Path != modulePath {
+		mod = nil
+		for _, d := range info.Deps {
+			if d.Path == modulePath {
+				mod = d
+				break
+			}
+		}
+	}
+	if mod == nil {
+		return "(unknown: " + modulePath + " is not in the build information)"
+	}
+	if r := mod.Replace; r != nil {
+		if r.Version != "" {
+			return r.Version
+		}
+		return mod.Version + " (replaced by " + r.Path + ")"
+	}
+	if mod.Version == "" {
+		return "(devel)"
+	}
+	return mod.Version
 }

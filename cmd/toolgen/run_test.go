@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,6 +42,10 @@ func TestCheck(t *testing.T) {
 	code, _, stderr = runToolgen(t, "-check", "-pkg", "reg", "-out", empty, "../../tools/...")
 	assert.Equal(t, exitProblems, code)
 	assert.Contains(t, stderr, "registry_gen.go: stale; run go generate")
+	relEmpty, err := filepath.Rel(mustGetwd(t), empty)
+	require.NoError(t, err)
+	assert.Contains(t, stderr, filepath.Join(relEmpty, "registry_gen.go")+": stale", "paths are relative, like every other message")
+	assert.NotRegexp(t, `(?m)^/`, stderr, "no absolute path")
 	entries, err := os.ReadDir(empty)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "-check writes nothing")
@@ -81,4 +86,47 @@ func TestWriteOnlyChanged(t *testing.T) {
 	code, stdout, stderr = runToolgen(t, "-v", "-out", out, "../../internal/gen/testdata/cases/basic")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Empty(t, stdout, "unchanged files are not rewritten")
+}
+
+// TestHelpListsEveryFlag: -h prints each flag the command defines.
+func TestHelpListsEveryFlag(t *testing.T) {
+	code, _, stderr := runToolgen(t, "-h")
+	assert.Equal(t, exitOK, code)
+	for _, f := range []string{"-out", "-pkg", "-tags", "-check", "-v", "-version"} {
+		assert.Regexp(t, `\n  `+f+`\s`, stderr, "the flag list shows %s", f)
+		assert.Contains(t, stderr, "["+f, "the usage line shows %s", f)
+	}
+}
+
+// TestVersion: -version prints the module version and touches nothing.
+func TestVersion(t *testing.T) {
+	code, stdout, stderr := runToolgen(t, "-version")
+	assert.Equal(t, exitOK, code, stderr)
+	assert.Regexp(t, `^toolgen \S`, stdout)
+}
+
+func TestModuleVersion(t *testing.T) {
+	tests := []struct {
+		name string
+		info *debug.BuildInfo
+		want string
+	}{
+		{"main module", &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: "v1.2.3"}}, "v1.2.3"},
+		{"main module, no version", &debug.BuildInfo{Main: debug.Module{Path: modulePath}}, "(devel)"},
+		{"dependency", &debug.BuildInfo{Main: debug.Module{Path: "example.com/m"}, Deps: []*debug.Module{{Path: "golang.org/x/tools", Version: "v0.1.0"}, {Path: modulePath, Version: "v0.4.0"}}}, "v0.4.0"},
+		{"replaced by a directory", &debug.BuildInfo{Main: debug.Module{Path: "example.com/m"}, Deps: []*debug.Module{{Path: modulePath, Version: "v0.0.0", Replace: &debug.Module{Path: "../toolgen"}}}}, "v0.0.0 (replaced by ../toolgen)"},
+		{"replaced by a version", &debug.BuildInfo{Main: debug.Module{Path: "example.com/m"}, Deps: []*debug.Module{{Path: modulePath, Version: "v0.4.0", Replace: &debug.Module{Path: "example.com/fork", Version: "v0.4.1"}}}}, "v0.4.1"},
+		{"absent", &debug.BuildInfo{Main: debug.Module{Path: "example.com/m"}}, "(unknown: github.com/toolgen-go/toolgen is not in the build information)"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, moduleVersion(tt.info, true), tt.name)
+	}
+	assert.Equal(t, "(unknown: no build information)", moduleVersion(nil, false))
+}
+
+func mustGetwd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	return wd
 }

@@ -105,8 +105,14 @@ func (e *ModelError) Unwrap() error { return e.Cause }
 
 // Errorf returns a *ModelError whose Message is the formatted text. As in
 // fmt.Errorf, %w verbs keep their operands as the cause for logs (errors.Is
-// and errors.As see them); their text is part of the Message too, so wrap
-// only errors whose text a model may read.
+// and errors.As see them), but their text stays out of the Message: a
+// wrapped error may hold a connection string, a path or a secret, and the
+// model reads the Message. In the Message each %w operand is written as
+// Withheld, unless it is itself a *ModelError (written for the model),
+// whose Message is used. To show an error's text on purpose, format it
+// with %v (or return a *ModelError with the Message you choose).
+//
+//	tool.Errorf("no note %d: %w", id, err) // Message: "no note 7: [error withheld]"; Cause: err
 func Errorf(format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
 	me := &ModelError{Message: err.Error()}
@@ -116,7 +122,76 @@ func Errorf(format string, args ...any) error {
 	case interface{ Unwrap() []error }:
 		me.Cause = err
 	}
+	if me.Cause != nil {
+		me.Message = withholdWrapped(format, args)
+	}
 	return me
+}
+
+// Withheld stands for a wrapped error's text in the Message of Errorf.
+const Withheld = "[error withheld]"
+
+// withheld formats as Withheld whatever verb formats it.
+type withheld struct{}
+
+func (withheld) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(Withheld)) }
+
+// withholdWrapped formats format with every %w operand replaced: by the
+// Message of a *ModelError, else by Withheld. The verbs' argument indexes
+// follow fmt's rules (explicit [n] indexes, * widths and precisions).
+func withholdWrapped(format string, args []any) string {
+	safe := make([]any, len(args))
+	copy(safe, args)
+	var b []byte
+	arg := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		b = append(b, c)
+		if c != '%' {
+			continue
+		}
+		// Flags, argument indexes, widths and precisions, up to the verb.
+	verb:
+		for i+1 < len(format) {
+			i++
+			c = format[i]
+			switch {
+			case c == '[':
+				end := i + 1
+				for end < len(format) && format[end] != ']' {
+					end++
+				}
+				if n, err := strconv.Atoi(format[i+1 : min(end, len(format))]); err == nil && n >= 1 {
+					arg = n - 1
+				}
+				b = append(b, format[i:min(end+1, len(format))]...)
+				i = min(end, len(format)-1)
+				continue
+			case c == '*':
+				arg++
+			case c == '+' || c == '-' || c == '#' || c == ' ' || c == '0' || c == '.' || (c >= '1' && c <= '9'):
+			default: // the verb
+				if c == 'w' {
+					c = 'v'
+					if arg < len(safe) {
+						var me *ModelError
+						if e, ok := safe[arg].(error); ok && errors.As(e, &me) {
+							safe[arg] = me.Message
+						} else {
+							safe[arg] = withheld{}
+						}
+					}
+				}
+				if c != '%' {
+					arg++
+				}
+				b = append(b, c)
+				break verb
+			}
+			b = append(b, c)
+		}
+	}
+	return fmt.Sprintf(string(b), safe...)
 }
 
 // InvalidArguments turns a decoding failure into the *Error Call reports for

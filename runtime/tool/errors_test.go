@@ -70,6 +70,7 @@ func TestCodeOf(t *testing.T) {
 func TestErrorf(t *testing.T) {
 	t.Parallel()
 	errA, errB := errors.New("a"), errors.New("b")
+	errSecret := errors.New("dial postgres://app:hunter2@db/notes: refused")
 	tests := []struct {
 		name    string
 		err     error
@@ -78,9 +79,16 @@ func TestErrorf(t *testing.T) {
 		noCause bool
 	}{
 		{"no cause", tool.Errorf("no note %d", 7), "no note 7", nil, true},
-		{"one cause", tool.Errorf("no note %d: %w", 7, errA), "no note 7: a", []error{errA}, false},
-		{"two causes", tool.Errorf("%w and %w", errA, errB), "a and b", []error{errA, errB}, false},
+		{"one cause", tool.Errorf("no note %d: %w", 7, errA), "no note 7: [error withheld]", []error{errA}, false},
+		{"two causes", tool.Errorf("%w and %w", errA, errB), "[error withheld] and [error withheld]", []error{errA, errB}, false},
 		{"%v keeps no cause", tool.Errorf("lost: %v", errA), "lost: a", nil, true},
+		{"a secret stays in the cause", tool.Errorf("query notes: %w", errSecret), "query notes: [error withheld]", []error{errSecret}, false},
+		{"a wrapped model error keeps its message", tool.Errorf("cannot save: %w", tool.Errorf("title too long")), "cannot save: title too long", nil, false},
+		{"a model error deeper in the chain", tool.Errorf("cannot save: %w", fmt.Errorf("store: password=s3cret: %w", tool.Errorf("title too long"))), "cannot save: title too long", nil, false},
+		{"explicit indexes", tool.Errorf("%[2]d: %[1]w", errSecret, 7), "7: [error withheld]", []error{errSecret}, false},
+		{"star width before %w", tool.Errorf("%*d %w %s", 3, 7, errSecret, "x"), "  7 [error withheld] x", []error{errSecret}, false},
+		{"percent sign", tool.Errorf("100%% %w", errSecret), "100% [error withheld]", []error{errSecret}, false},
+		{"flags on %w", tool.Errorf("%+w!", errSecret), "[error withheld]!", []error{errSecret}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

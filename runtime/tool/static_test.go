@@ -658,7 +658,7 @@ func TestStaticToolErrors(t *testing.T) {
 		message string
 		is      error // in the chain of the *Error, for logs
 	}{
-		{"model error", "fail_model", `{"id":7}`, tool.CodeFailed, "no note with id 7: not found", errNotFound},
+		{"model error", "fail_model", `{"id":7}`, tool.CodeFailed, "no note with id 7: [error withheld]", errNotFound},
 		{"wrapped model error", "fail_wrapped_model", `{}`, tool.CodeFailed, "try a shorter query", nil},
 		{"plain error", "fail_plain", `{}`, tool.CodeFailed, "the tool failed", errNotFound},
 		{"encoder failure", "nan", `{}`, tool.CodeFailed, "the tool failed", nil},
