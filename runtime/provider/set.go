@@ -22,6 +22,9 @@ type Tool struct {
 	Gemini Projection
 }
 
+// Name returns the tool's name, as every provider's definition spells it.
+func (t *Tool) Name() string { return t.Spec.Name }
+
 // Set holds the definitions of a registry's tools for every provider,
 // computed once: each method returns the value of a request's "tools"
 // member as precomputed bytes, without allocating. A Set is a snapshot of

@@ -1,0 +1,46 @@
+package provider_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/toolgen-go/toolgen/examples/demo"
+	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/generated/providers"
+	"github.com/toolgen-go/toolgen/runtime/provider"
+	"github.com/toolgen-go/toolgen/tools/notes"
+)
+
+// A program that talks to a provider's API builds a Set once, at start-up,
+// and sends its bytes as the request's "tools" member on every turn. The
+// generated providers.NewSet starts from the definitions toolgen
+// precomputed; provider.NewSet projects them at start-up instead (for a
+// registry that has no generated providers package, or tools that differ
+// from the generated ones). Both give the same bytes.
+func ExampleNewSet() {
+	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, 3, 20, 12, 0, 0, 0, time.UTC))))
+	if err != nil {
+		panic(err)
+	}
+	precomputed, err := providers.NewSet(reg) // no projection at start-up
+	if err != nil {
+		panic(err)
+	}
+	projected, err := provider.NewSet(reg) // every tool projected now
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(precomputed.Len(), "tools; same bytes:", string(precomputed.Anthropic()) == string(projected.Anthropic()))
+
+	search, _ := precomputed.Lookup("notes_search")
+	fmt.Println(search.Name(), "strict for OpenAI:", search.OpenAIChat.Strict)
+	for _, t := range precomputed.Tools()[:3] {
+		fmt.Println(t.Name())
+	}
+	// Output:
+	// 12 tools; same bytes: true
+	// notes_search strict for OpenAI: true
+	// clock_now
+	// clock_sync
+	// clock_zones
+}
