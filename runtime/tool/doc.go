@@ -8,10 +8,19 @@
 //
 // # Using a generated registry
 //
-// A generated package exposes New, which takes the values that implement
-// its tools and returns a *Static, a Registry:
+// A generated package exposes a Tools struct with one field per tool,
+// named after the tool (notes_search is NotesSearch) and typed as the tool's
+// Go type (a pointer when Call has a pointer receiver), and New, which
+// takes the values that implement the tools and returns a *Static, a
+// Registry. With this repository's sample tools:
 //
-//	reg, err := generated.New(generated.Tools{Notes: notes.NewService(db)})
+//	store := notes.NewStore(time.Now)
+//	reg, err := generated.New(generated.Tools{
+//		NotesSearch: notes.SearchTool{Store: store},
+//		NotesGet:    &notes.GetTool{Store: store},
+//		ClockNow:    clock.NowTool{Clock: time.Now},
+//		// ... every tool, with its dependencies
+//	})
 //	if err != nil {
 //		return err
 //	}
