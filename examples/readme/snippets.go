@@ -1,0 +1,92 @@
+// Package readme holds the Go snippets of the repository's README.md that
+// show calls, as code that compiles: each region between a "README:begin
+// NAME" and a "README:end" comment appears verbatim (less one level of
+// indentation) in a ```go block of README.md, and readme_test.go checks
+// that it does. Edit a snippet here, then copy it into the README.
+//
+// Nothing here is meant to run: the functions exist to be compiled and
+// vetted with the rest of the module.
+package readme
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"google.golang.org/genai"
+
+	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/generated/providers"
+	"github.com/toolgen-go/toolgen/runtime/mcpserver"
+	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
+	"github.com/toolgen-go/toolgen/runtime/provider/geminitools"
+	"github.com/toolgen-go/toolgen/runtime/provider/openaitools"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/tools/notes"
+)
+
+// writingATool is the call snippet of "Writing a tool".
+func writingATool(ctx context.Context) (tool.Result, error) {
+	store := notes.NewStore(time.Now)
+	// README:begin new-and-call
+	reg, err := generated.New(generated.Tools{
+		NotesSearch: notes.SearchTool{Store: store},
+		// ... every tool, with its dependencies
+	})
+	if err != nil {
+		return tool.Result{}, err
+	}
+	res, err := reg.Call(ctx, "notes_search", []byte(`{"query":"go"}`))
+	// README:end
+	return res, err
+}
+
+// servingOverMCP is the snippet of "Serving tools over MCP".
+func servingOverMCP(ctx context.Context, tools generated.Tools) error {
+	// README:begin mcp
+	reg, err := generated.New(tools)
+	if err != nil {
+		return err
+	}
+	srv, err := mcpserver.New(reg, &mcpserver.Options{Name: "my-tools", Version: "1.0.0"})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	err = srv.Run(ctx, &mcp.StdioTransport{}) // stdio: the client starts this process
+
+	// or streamable HTTP at http://127.0.0.1:8080/mcp, shutting down gracefully when ctx ends
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = srv.ListenAndServe(ctx, "127.0.0.1:8080", nil)
+	// README:end
+	return err
+}
+
+// providerAPIs is the snippet of "Handing tools to a provider's API".
+func providerAPIs(ctx context.Context, reg tool.Registry, claude anthropic.Client, gpt openai.Client, gemini *genai.Client, contents []*genai.Content) error {
+	// README:begin providers
+	set, err := providers.NewSet(reg) // the precomputed definitions of the tools reg offers
+	if err != nil {
+		return err
+	}
+
+	// Anthropic (github.com/anthropics/anthropic-sdk-go/v2)
+	_, err = claude.Messages.New(ctx, anthropic.MessageNewParams{ /* ... */ Tools: anthropictools.Tools(set)})
+	// OpenAI (github.com/openai/openai-go/v3)
+	_, err = gpt.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{ /* ... */ Tools: openaitools.ChatTools(set)})
+	_, err = gpt.Responses.New(ctx, responses.ResponseNewParams{ /* ... */ Tools: openaitools.ResponsesTools(set)})
+	// Gemini (google.golang.org/genai)
+	tools, err := geminitools.Tools(set)
+	_, err = gemini.Models.GenerateContent(ctx, "gemini-2.5-flash", contents, &genai.GenerateContentConfig{Tools: tools})
+	// Raw HTTP: set.Anthropic(), set.OpenAIChat(), set.OpenAIResponses() and set.Gemini()
+	// are each request's "tools" array as bytes.
+	// README:end
+	return err
+}
