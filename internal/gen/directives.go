@@ -100,10 +100,13 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 		}
 		if !isKnownDirective(key) {
 			msg := "unknown directive //tool:" + key
+			e := errorf(pos, "%s", msg)
 			if s := closest(key, knownDirectives); s != "" {
-				msg += "; did you mean //tool:" + s + "?"
+				e.Msg += "; did you mean //tool:" + s + "?"
+				start := c.Slash + token.Pos(len(directivePrefix))
+				e.Fix = &Edit{Pos: start, End: start + token.Pos(len(key)), New: s}
 			}
-			errs = append(errs, errorf(pos, "%s", msg))
+			errs = append(errs, e)
 			continue
 		}
 		if key != "permission" && key != "meta" {
