@@ -104,7 +104,7 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 			if s := closest(key, knownDirectives); s != "" {
 				e.Msg += "; did you mean //tool:" + s + "?"
 				start := c.Slash + token.Pos(len(directivePrefix))
-				e.Fix = &Edit{Pos: start, End: start + token.Pos(len(key)), New: s}
+				e.Fix = &Edit{Pos: start, End: start + token.Pos(len(key)), New: s, Title: "Replace //tool:" + key + " with //tool:" + s}
 			}
 			errs = append(errs, e)
 			continue

@@ -24,10 +24,11 @@ type Error struct {
 }
 
 // Edit replaces the source between Pos and End (positions of the file set
-// the problem was found with) by New.
+// the problem was found with) by New; Title says what it does.
 type Edit struct {
 	Pos, End token.Pos
 	New      string
+	Title    string
 }
 
 // Error formats the problem with the positions as recorded.
