@@ -148,7 +148,9 @@ func fileIndex(pass *analysis.Pass) map[string]*token.File {
 // report turns one of toolgen's problems into a diagnostic. The message is
 // toolgen's, the other declaration of a duplicate named relative to the
 // directory of the file, as toolgen names it relative to where it runs
-// (go:generate runs it in the package's directory).
+// (go:generate runs it in the package's directory). The other declaration
+// is in the message only, not also in Diagnostic.Related, which go vet
+// would print as a second line: the output stays toolgen's, line for line.
 func report(pass *analysis.Pass, files map[string]*token.File, e *gen.Error) {
 	pos := tokenPos(files, e.Pos)
 	d := analysis.Diagnostic{Pos: pos, Message: e.Message(filepath.Dir(e.Pos.Filename))}
@@ -157,11 +159,6 @@ func report(pass *analysis.Pass, files map[string]*token.File, e *gen.Error) {
 		// cause it): report at the package clause, with the position said.
 		d.Pos = pass.Files[0].Package
 		d.Message = e.Relative("")
-	}
-	if e.Other.Filename != "" {
-		if other := tokenPos(files, e.Other); other.IsValid() {
-			d.Related = []analysis.RelatedInformation{{Pos: other, Message: "other declaration"}}
-		}
 	}
 	if e.Fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{{
