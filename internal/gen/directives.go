@@ -99,8 +99,7 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 			return true
 		}
 		if !isKnownDirective(key) {
-			msg := "unknown directive //tool:" + key
-			e := errorf(pos, "%s", msg)
+			e := errorf(pos, "unknown directive //tool:%s", key)
 			if s := closest(key, knownDirectives); s != "" {
 				e.Msg += "; did you mean //tool:" + s + "?"
 				start := c.Slash + token.Pos(len(directivePrefix))
