@@ -99,11 +99,13 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 			return true
 		}
 		if !isKnownDirective(key) {
-			msg := "unknown directive //tool:" + key
+			e := errorf(pos, "unknown directive //tool:%s", key)
 			if s := closest(key, knownDirectives); s != "" {
-				msg += "; did you mean //tool:" + s + "?"
+				e.Msg += "; did you mean //tool:" + s + "?"
+				start := c.Slash + token.Pos(len(directivePrefix))
+				e.Fix = &Edit{Pos: start, End: start + token.Pos(len(key)), New: s, Title: "Replace //tool:" + key + " with //tool:" + s}
 			}
-			errs = append(errs, errorf(pos, "%s", msg))
+			errs = append(errs, e)
 			continue
 		}
 		if key != "permission" && key != "meta" {

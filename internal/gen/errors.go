@@ -18,6 +18,17 @@ type Error struct {
 	// Other is a second place the problem involves, such as the other
 	// declaration of a duplicated tool name; zero when there is none.
 	Other token.Position
+	// Fix, when not nil, is the edit a "did you mean" suggests; go vet's
+	// analyzer offers it as a suggested fix.
+	Fix *Edit
+}
+
+// Edit replaces the source between Pos and End (positions of the file set
+// the problem was found with) by New; Title says what it does.
+type Edit struct {
+	Pos, End token.Pos
+	New      string
+	Title    string
 }
 
 // Error formats the problem with the positions as recorded.
@@ -26,11 +37,16 @@ func (e *Error) Error() string { return e.Relative("") }
 // Relative formats the problem with its paths relative to dir, as go build
 // prints paths below the working directory.
 func (e *Error) Relative(dir string) string {
-	s := formatPos(e.Pos, dir) + e.Msg
-	if e.Other.Filename != "" {
-		s += " (other declaration at " + strings.TrimSuffix(formatPos(e.Other, dir), ": ") + ")"
+	return formatPos(e.Pos, dir) + e.Message(dir)
+}
+
+// Message is the problem without its position: Msg, and Other relative to
+// dir when there is one.
+func (e *Error) Message(dir string) string {
+	if e.Other.Filename == "" {
+		return e.Msg
 	}
-	return s
+	return e.Msg + " (other declaration at " + strings.TrimSuffix(formatPos(e.Other, dir), ": ") + ")"
 }
 
 func formatPos(p token.Position, dir string) string {

@@ -15,6 +15,10 @@
 //	manifest.go    write tools.json, what reviewers see
 //	errors.go      positioned problems
 //
+// check.go runs the directive, model and shape phases on one package that
+// another driver type-checked: it is what go vet's analyzer
+// (cmd/toolgen/analyzer) reports.
+//
 // Generate collects every problem of a run before it returns, so a user
 // fixes them all at once; cmd/toolgen prints them and writes the files.
 package gen
