@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"go/token"
 	"go/types"
 	"math"
@@ -45,21 +44,82 @@ type codecGen struct {
 	funcs    map[string]string // dedup key -> function name
 	names    map[string]bool   // function and variable names in use
 	patterns map[string]string // regexp source -> package-level variable
-	tmp      int
+	locals   map[string]bool   // names in use in the function being written
+	fn       string            // the name of the function being written
 }
 
 func newCodecGen(fset *token.FileSet) *codecGen {
 	return &codecGen{fset: fset, funcs: map[string]string{}, names: map[string]bool{}, patterns: map[string]string{}}
 }
 
-func (g *codecGen) fail(pos token.Position, where, format string, args ...any) {
-	g.errs = append(g.errs, errorf(pos, "%s: "+format, append([]any{where}, args...)...))
+// site is the place a value is decoded or encoded at: the schema its $refs
+// resolve against, the Go path problems name, and the name its temporaries
+// are built from.
+type site struct {
+	root  *jsontree.Node // the document $refs resolve against
+	pos   token.Position // where problems are reported
+	where string         // the Go path in messages: Input.Items[]
+	name  string         // the stem of its temporaries: items, itemsElem
 }
 
-// v returns a fresh local variable name with the given stem.
-func (g *codecGen) v(stem string) string {
-	g.tmp++
-	return stem + strconv.Itoa(g.tmp)
+// elem is the site of an element of the value at s.
+func (s site) elem(where, name string) site {
+	s.where += where
+	s.name = name
+	return s
+}
+
+func (g *codecGen) fail(at site, format string, args ...any) {
+	g.errs = append(g.errs, errorf(at.pos, "%s: "+format, append([]any{at.where}, args...)...))
+}
+
+// fixedLocals are the names the generated functions declare themselves.
+var fixedLocals = []string{"d", "e", "v", "seen", "key", "ok", "dup", "ctx", "t", "name", "mode", "in", "out", "err"}
+
+// startFunc begins a generated function: its temporaries are named afresh.
+// It returns the function restoring the enclosing function's names, for
+// a decoder written while another one is (a nested struct).
+func (g *codecGen) startFunc(name string) (restore func()) {
+	saved, savedFn := g.locals, g.fn
+	g.fn = name
+	g.locals = map[string]bool{}
+	for _, n := range fixedLocals {
+		g.locals[n] = true
+	}
+	return func() { g.locals, g.fn = saved, savedFn }
+}
+
+// local names a temporary after the value it serves: stem (the field's
+// path, such as itemsElem) then role (Val, OK, Len...). Temporaries are
+// named by their field, not numbered across the function, so adding a
+// field changes only that field's lines. A role always starts with an
+// upper-case letter, so a temporary never takes one of the fixed names;
+// two fields whose stems coincide (URL and Url) are told apart by a
+// number, given in field order.
+func (g *codecGen) local(stem, role string) string {
+	name := stem + role
+	for i := 2; g.locals[name]; i++ {
+		name = stem + role + strconv.Itoa(i)
+	}
+	g.locals[name] = true
+	return name
+}
+
+// lowerCamel is the stem of an identifier: Query becomes query, URLPath
+// urlPath, ID id.
+func lowerCamel(s string) string {
+	r := []rune(s)
+	n := 0
+	for n < len(r) && unicode.IsUpper(r[n]) {
+		n++
+	}
+	if n > 1 && n < len(r) && unicode.IsLower(r[n]) {
+		n-- // URLPath: keep the P of Path
+	}
+	for i := range n {
+		r[i] = unicode.ToLower(r[i])
+	}
+	return string(r)
 }
 
 // funcName returns an unused function name built from the type's name.
@@ -217,36 +277,36 @@ func jsonType(k shapeKind) string {
 
 // check reports every keyword at w that the shape cannot enforce, and a
 // type that does not match the Go type.
-func (g *codecGen) check(s *shape, w view, pos token.Position, where string) bool {
+func (g *codecGen) check(s *shape, w view, at site) bool {
 	ok := true
 	ak := allowed(s.kind)
 	for _, m := range w.kw {
 		if annotations[m.Key] || ak[m.Key] || (m.Key == "$defs" && s.kind == kStruct) {
 			continue
 		}
-		g.fail(pos, where, "the schema keyword %q is published but toolgen cannot enforce it on %s; remove it (toolgen never publishes a constraint it does not check)", m.Key, typeString(s.typ))
+		g.fail(at, "the schema keyword %q is published but toolgen cannot enforce it on %s; remove it (toolgen never publishes a constraint it does not check)", m.Key, typeString(s.typ))
 		ok = false
 	}
 	if t := w.get("type"); t != nil {
 		want := jsonType(s.kind)
 		switch {
 		case t.Kind != jsontree.StringKind:
-			g.fail(pos, where, "the schema type %s is not supported; use one type (optionally with null via the nullable tag)", string(t.Compact()))
+			g.fail(at, "the schema type %s is not supported; use one type (optionally with null via the nullable tag)", string(t.Compact()))
 			ok = false
 		case s.kind == kJSONMethod:
 		case t.Text != want:
-			g.fail(pos, where, "the schema says type %q but the Go type %s is decoded as %q", t.Text, typeString(s.typ), want)
+			g.fail(at, "the schema says type %q but the Go type %s is decoded as %q", t.Text, typeString(s.typ), want)
 			ok = false
 		}
 	}
 	if f := w.get("format"); f != nil && (s.kind == kString || s.kind == kTextMethod || s.kind == kTime) {
 		if f.Text != "date-time" {
-			g.fail(pos, where, "format %q is not enforced by toolgen (only date-time is); remove it or check the value in Call and return tool.Errorf", f.Text)
+			g.fail(at, "format %q is not enforced by toolgen (only date-time is); remove it or check the value in Call and return tool.Errorf", f.Text)
 			ok = false
 		}
 	}
 	if c := w.get("contentEncoding"); c != nil && c.Text != "base64" {
-		g.fail(pos, where, "contentEncoding %q is not supported (only base64)", c.Text)
+		g.fail(at, "contentEncoding %q is not supported (only base64)", c.Text)
 		ok = false
 	}
 	return ok
@@ -308,19 +368,17 @@ func enumList(n *jsontree.Node) string {
 
 // decodeStruct returns the name of the function decoding shape s (a
 // struct) against the object schema obj, writing it on first use.
-func (g *codecGen) decodeStruct(s *shape, obj view, root *jsontree.Node, pos token.Position, where string) string {
+func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 	key := "dec\x00" + types.TypeString(s.typ, nil) + "\x00" + viewKey(obj)
 	if name, ok := g.funcs[key]; ok {
 		return name
 	}
-	name := g.funcName("decode", s.typ, identFrom(where))
+	name := g.funcName("decode", s.typ, identFrom(at.where))
 	g.funcs[key] = name
-	if !g.check(s, obj, pos, where) {
+	if !g.check(s, obj, at) {
 		return name
 	}
-	saved := g.tmp
-	g.tmp = 0
-	defer func() { g.tmp = saved }()
+	defer g.startFunc(name)()
 	props := obj.get("properties")
 	required := map[string]bool{}
 	if r := obj.get("required"); r != nil {
@@ -335,7 +393,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *jsontree.Node, pos tok
 			closed = true
 		case ap.Kind == jsontree.BoolKind || (ap.Kind == jsontree.ObjectKind && len(ap.Members) == 0):
 		default:
-			g.fail(pos, where, "additionalProperties with a schema is not supported on a struct; only false (the default) or true")
+			g.fail(at, "additionalProperties with a schema is not supported on a struct; only false (the default) or true")
 		}
 	}
 	byName := map[string]*field{}
@@ -352,7 +410,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *jsontree.Node, pos tok
 		for _, m := range props.Members {
 			f := byName[m.Key]
 			if f == nil {
-				g.fail(pos, where, "the schema has a property %q that no Go field decodes (a JSONSchema hook added it?)", m.Key)
+				g.fail(at, "the schema has a property %q that no Go field decodes (a JSONSchema hook added it?)", m.Key)
 				continue
 			}
 			list = append(list, prop{m.Key, f, m.Value})
@@ -360,41 +418,42 @@ func (g *codecGen) decodeStruct(s *shape, obj view, root *jsontree.Node, pos tok
 	}
 	for r := range required {
 		if props == nil || props.Get(r) == nil {
-			g.fail(pos, where, "the schema requires %q, which is not a property", r)
+			g.fail(at, "the schema requires %q, which is not a property", r)
 		}
 	}
-	words := (len(list) + 63) / 64
 	body := []jen.Code{
 		jen.If(jen.Op("!").Id("d").Dot("Object").Call(jen.Lit(want(s, obj)))).Block(jen.Return()),
 	}
-	if words > 0 {
-		body = append(body, jen.Var().Id("seen").Index(jen.Lit(words)).Uint64())
-	}
-	var cases []jen.Code
-	for i, p := range list {
-		word, bit := i/64, jen.Op(fmt.Sprintf("(1 << %d)", i%64))
-		seenBit := jen.Id("seen").Index(jen.Lit(word)).Op("&").Add(bit)
-		fieldWhere := where + "." + p.f.goName
-		var inner []jen.Code
-		inner = append(inner, g.decodeSite(p.f.shape, viewOf(p.node, root), root, jen.Id("v").Dot(p.f.goName), !required[p.name], p.f.pos, fieldWhere)...)
-		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
-			jen.Id("d").Dot("Push").Call(jen.Lit(p.name)),
-			jen.If(jen.Add(seenBit).Op("!=").Lit(0)).Block(
-				jen.Id("d").Dot("Duplicate").Call(),
-				jen.Id("d").Dot("Skip").Call(),
-			).Else().Block(append([]jen.Code{
-				jen.Id("seen").Index(jen.Lit(word)).Op("|=").Op(fmt.Sprintf("1 << %d", i%64)),
-			}, inner...)...),
-			jen.Id("d").Dot("Pop").Call(),
-		))
-	}
-	body = append(body, memberLoop(cases, closed))
-	for i, p := range list {
-		if required[p.name] {
-			body = append(body, jen.If(jen.Id("seen").Index(jen.Lit(i/64)).Op("&").Op(fmt.Sprintf("(1 << %d)", i%64)).Op("==").Lit(0)).Block(
-				jen.Id("d").Dot("Missing").Call(jen.Lit(p.name)),
+	bits := seenBits(len(list))
+	if len(list) > 0 {
+		names := make([]string, len(list))
+		for i, p := range list {
+			names[i] = g.local("seen", identFrom(p.f.goName))
+		}
+		body = append(body, bits.decl(names)...)
+		var cases []jen.Code
+		for i, p := range list {
+			fieldAt := site{root: at.root, pos: p.f.pos, where: at.where + "." + p.f.goName, name: lowerCamel(p.f.goName)}
+			inner := g.decodeSite(p.f.shape, viewOf(p.node, at.root), jen.Id("v").Dot(p.f.goName), !required[p.name], fieldAt)
+			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
+				jen.Id("d").Dot("Push").Call(jen.Lit(p.name)),
+				jen.If(bits.test(names[i]).Op("!=").Lit(0)).Block(
+					jen.Id("d").Dot("Duplicate").Call(),
+					jen.Id("d").Dot("Skip").Call(),
+				).Else().Block(append([]jen.Code{bits.set(names[i])}, inner...)...),
+				jen.Id("d").Dot("Pop").Call(),
 			))
 		}
+		body = append(body, memberLoop(cases, closed))
+		for i, p := range list {
+			if required[p.name] {
+				body = append(body, jen.If(bits.test(names[i]).Op("==").Lit(0)).Block(
+					jen.Id("d").Dot("Missing").Call(jen.Lit(p.name)),
+				))
+			}
+		}
+	} else {
+		body = append(body, memberLoop(nil, closed))
 	}
 	g.decls = append(g.decls,
 		jen.Commentf("%s decodes %s, checking it against its published schema.", name, typeString(s.typ)),
@@ -425,6 +484,53 @@ func memberLoop(cases []jen.Code, closed bool) jen.Code {
 	)
 }
 
+// seenBits writes the set of properties a decoder has read: a bit per
+// property in one uint64, or in an array of them past 64 properties. Each
+// bit is a constant named after its field, so that adding a field adds
+// one constant and renumbers nothing the reader sees.
+type seenBits int
+
+// decl declares the constants, one per name, and the set.
+func (n seenBits) decl(names []string) []jen.Code {
+	var consts []jen.Code
+	for i, name := range names {
+		switch {
+		case i > 0:
+			consts = append(consts, jen.Id(name))
+		case n <= 64:
+			consts = append(consts, jen.Id(name).Op("=").Lit(1).Op("<<").Iota())
+		default:
+			consts = append(consts, jen.Id(name).Op("=").Iota())
+		}
+	}
+	set := jen.Var().Id("seen").Uint64()
+	if n > 64 {
+		set = jen.Var().Id("seen").Index(jen.Lit((int(n) + 63) / 64)).Uint64()
+	}
+	return []jen.Code{
+		jen.Comment("seen records the properties read: a second one is refused, a"),
+		jen.Comment("missing required one reported."),
+		jen.Const().Defs(consts...),
+		set,
+	}
+}
+
+// test is the bit of name in the set (non-zero when it was read).
+func (n seenBits) test(name string) *jen.Statement {
+	if n <= 64 {
+		return jen.Id("seen").Op("&").Id(name)
+	}
+	return jen.Id("seen").Index(jen.Id(name).Op("/").Lit(64)).Op("&").Parens(jen.Lit(1).Op("<<").Parens(jen.Id(name).Op("%").Lit(64)))
+}
+
+// set records name as read.
+func (n seenBits) set(name string) jen.Code {
+	if n <= 64 {
+		return jen.Id("seen").Op("|=").Id(name)
+	}
+	return jen.Id("seen").Index(jen.Id(name).Op("/").Lit(64)).Op("|=").Lit(1).Op("<<").Parens(jen.Id(name).Op("%").Lit(64))
+}
+
 // viewKey identifies a schema view for function reuse.
 func viewKey(w view) string {
 	var b strings.Builder
@@ -446,16 +552,16 @@ func viewKey(w view) string {
 // decodeSite returns statements decoding the next value into target (an
 // addressable expression). An optional property treats null as absent; a
 // nullable site sets the zero value.
-func (g *codecGen) decodeSite(s *shape, w view, root *jsontree.Node, target *jen.Statement, optional bool, pos token.Position, where string) []jen.Code {
+func (g *codecGen) decodeSite(s *shape, w view, target *jen.Statement, optional bool, at site) []jen.Code {
 	if s == nil {
 		return nil
 	}
 	if s.kind == kPtr {
 		// A pointer publishes its element's schema; null handling is the
 		// same as the element's, with nil for null.
-		p := g.v("p")
+		p := g.local(at.name, "Ptr")
 		val := append([]jen.Code{jen.Id(p).Op(":=").New(typeCode(s.elem.typ))},
-			g.decodeValue(s.elem, w, root, jen.Parens(jen.Op("*").Id(p)), pos, where)...)
+			g.decodeValue(s.elem, w, jen.Parens(jen.Op("*").Id(p)), at)...)
 		val = append(val, target.Clone().Op("=").Id(p))
 		if optional || w.nullable {
 			return []jen.Code{ifNull(s, target, optional, val)}
@@ -463,9 +569,9 @@ func (g *codecGen) decodeSite(s *shape, w view, root *jsontree.Node, target *jen
 		return val
 	}
 	if s.kind == kAny || (s.kind == kJSONMethod && !optional) {
-		return g.decodeValue(s, w, root, target, pos, where)
+		return g.decodeValue(s, w, target, at)
 	}
-	val := g.decodeValue(s, w, root, target, pos, where)
+	val := g.decodeValue(s, w, target, at)
 	if optional || w.nullable {
 		return []jen.Code{ifNull(s, target, optional, val)}
 	}
@@ -500,8 +606,8 @@ func zero(t types.Type) jen.Code {
 }
 
 // decodeValue returns statements decoding a non-null value of shape s.
-func (g *codecGen) decodeValue(s *shape, w view, root *jsontree.Node, target *jen.Statement, pos token.Position, where string) []jen.Code {
-	if !g.check(s, w, pos, where) {
+func (g *codecGen) decodeValue(s *shape, w view, target *jen.Statement, at site) []jen.Code {
+	if !g.check(s, w, at) {
 		return nil
 	}
 	d := jen.Id("d")
@@ -515,13 +621,13 @@ func (g *codecGen) decodeValue(s *shape, w view, root *jsontree.Node, target *je
 	}
 	switch s.kind {
 	case kBool:
-		x, ok := g.v("b"), g.v("ok")
-		body := g.enumChecks(s, w, x, pos, where)
+		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
+		body := g.enumChecks(s, w, x, at)
 		body = append(body, assign(conv(x)))
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Bool").Call(wnt), jen.Id(ok)).Block(body...)}
 	case kString, kTextMethod:
-		x, ok := g.v("s"), g.v("ok")
-		body := g.stringChecks(s, w, x, pos, where)
+		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
+		body := g.stringChecks(s, w, x, at)
 		if s.kind == kTextMethod {
 			body = append(body, jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalText").Call(jen.Index().Byte().Parens(jen.Id(x))), jen.Err().Op("!=").Nil()).Block(
 				d.Clone().Dot("Problem").Call(jen.Lit("must be a valid "+typeString(s.typ))),
@@ -531,7 +637,7 @@ func (g *codecGen) decodeValue(s *shape, w view, root *jsontree.Node, target *je
 		}
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("String").Call(wnt), jen.Id(ok)).Block(body...)}
 	case kInt, kUint, kFloat:
-		x, ok := g.v("n"), g.v("ok")
+		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		method, bits := "Int", jen.Lit(s.bits)
 		switch s.kind {
 		case kUint:
@@ -542,26 +648,26 @@ func (g *codecGen) decodeValue(s *shape, w view, root *jsontree.Node, target *je
 		if s.bits == 0 {
 			bits = jen.Qual("strconv", "IntSize")
 		}
-		body := g.numberChecks(s, w, x, pos, where)
+		body := g.numberChecks(s, w, x, at)
 		body = append(body, assign(conv(x)))
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot(method).Call(wnt, bits), jen.Id(ok)).Block(body...)}
 	case kTime:
-		x, ok := g.v("t"), g.v("ok")
+		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Time").Call(wnt), jen.Id(ok)).Block(assign(conv(x)))}
 	case kBytes:
-		x, ok := g.v("b"), g.v("ok")
+		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Base64").Call(wnt), jen.Id(ok)).Block(assign(conv(x)))}
 	case kAny:
-		x, ok := g.v("x"), g.v("ok")
+		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Any").Call(), jen.Id(ok)).Block(assign(jen.Id(x)))}
 	case kJSONMethod:
-		x, ok := g.v("raw"), g.v("ok")
+		x, ok := g.local(at.name, "Raw"), g.local(at.name, "OK")
 		read := jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Raw").Call(), jen.Id(ok)).Block(
 			jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalJSON").Call(jen.Id(x)), jen.Err().Op("!=").Nil()).Block(
 				d.Clone().Dot("Problem").Call(jen.Lit("must be a valid " + typeString(s.typ))),
 			))
 		if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
-			k := g.v("k")
+			k := g.local(at.name, "Kind")
 			return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(codecPkg, kindConst(t.Text))).Block(
 				d.Clone().Dot("Problem").Call(jen.Lit("expected "+want(s, w)+", got ").Op("+").Id(k).Dot("String").Call()),
 				d.Clone().Dot("Skip").Call(),
@@ -569,14 +675,14 @@ func (g *codecGen) decodeValue(s *shape, w view, root *jsontree.Node, target *je
 		}
 		return []jen.Code{read}
 	case kStruct:
-		name := g.decodeStruct(s, w, root, pos, where)
+		name := g.decodeStruct(s, w, at)
 		return []jen.Code{jen.Id(name).Call(d, jen.Op("&").Add(target.Clone()))}
 	case kSlice, kArray:
-		return g.decodeArray(s, w, root, target, pos, where)
+		return g.decodeArray(s, w, target, at)
 	case kMap:
-		return g.decodeMap(s, w, root, target, pos, where)
+		return g.decodeMap(s, w, target, at)
 	case kPtr:
-		g.fail(pos, where, "pointers to pointers are not supported")
+		g.fail(at, "pointers to pointers are not supported")
 	}
 	return nil
 }
@@ -624,17 +730,17 @@ func kindConst(t string) string {
 	return "Invalid"
 }
 
-func (g *codecGen) decodeArray(s *shape, w view, root *jsontree.Node, target *jen.Statement, pos token.Position, where string) []jen.Code {
+func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site) []jen.Code {
 	d := jen.Id("d")
-	items := viewOf(w.get("items"), root)
-	i := g.v("i")
+	items := viewOf(w.get("items"), at.root)
+	i := g.local(at.name, "Len")
 	var body []jen.Code
 	if s.kind == kSlice {
 		// Elements are collected in a small stack buffer and copied once
 		// into a slice of the right length: one allocation for a short
 		// array. Past the smallest maxItems they are skipped, not kept, so
 		// memory follows the schema rather than the input.
-		buf, sl, e := g.v("buf"), g.v("s"), g.v("e")
+		buf, sl, e := g.local(at.name, "Buf"), g.local(at.name, "List"), g.local(at.name, "Elem")
 		limit := -1
 		for _, v := range w.all("maxItems") {
 			if n, ok := intLit(v); ok && n >= 0 && (limit < 0 || int(n) < limit) {
@@ -643,7 +749,7 @@ func (g *codecGen) decodeArray(s *shape, w view, root *jsontree.Node, target *je
 		}
 		decode := append(append([]jen.Code{
 			jen.Var().Id(e).Add(typeCode(s.elem.typ)),
-		}, g.decodeSite(s.elem, items, root, jen.Id(e), false, pos, where+"[]")...),
+		}, g.decodeSite(s.elem, items, jen.Id(e), false, at.elem("[]", e))...),
 			jen.Id(sl).Op("=").Append(jen.Id(sl), jen.Id(e)),
 		)
 		var step jen.Code = jen.Block(decode...)
@@ -660,9 +766,9 @@ func (g *codecGen) decodeArray(s *shape, w view, root *jsontree.Node, target *je
 				d.Clone().Dot("Pop").Call(),
 			),
 		)
-		body = append(body, g.countChecks(w, jen.Id(i), "item", pos, where)...)
+		body = append(body, g.countChecks(w, jen.Id(i), "item", at)...)
 		if u := w.get("uniqueItems"); u != nil && u.Kind == jsontree.BoolKind && u.Bool {
-			check := g.uniqueCheck(s, jen.Id(sl), pos, where)
+			check := g.uniqueCheck(s, jen.Id(sl), at)
 			if limit >= 0 {
 				check = []jen.Code{jen.If(jen.Id(i).Op("<=").Lit(limit)).Block(check...)}
 			}
@@ -679,25 +785,25 @@ func (g *codecGen) decodeArray(s *shape, w view, root *jsontree.Node, target *je
 			jen.For(jen.Op(";").Add(d.Clone().Dot("Next").Call()).Op(";").Id(i).Op("++")).Block(
 				d.Clone().Dot("PushIndex").Call(jen.Id(i)),
 				jen.If(jen.Id(i).Op("<").Lit(int(s.length))).Block(
-					g.decodeSite(s.elem, items, root, target.Clone().Index(jen.Id(i)), false, pos, where+"[]")...,
+					g.decodeSite(s.elem, items, target.Clone().Index(jen.Id(i)), false, at.elem("[]", at.name+"Elem"))...,
 				).Else().Block(d.Clone().Dot("Skip").Call()),
 				d.Clone().Dot("Pop").Call(),
 			),
 		)
-		body = append(body, g.countChecks(w, jen.Id(i), "item", pos, where)...)
+		body = append(body, g.countChecks(w, jen.Id(i), "item", at)...)
 		if u := w.get("uniqueItems"); u != nil && u.Kind == jsontree.BoolKind && u.Bool {
-			body = append(body, g.uniqueCheck(s, target.Clone().Index(jen.Op(":")), pos, where)...)
+			body = append(body, g.uniqueCheck(s, target.Clone().Index(jen.Op(":")), at)...)
 		}
 	}
 	return []jen.Code{jen.If(d.Clone().Dot("Array").Call(jen.Lit(want(s, w)))).Block(body...)}
 }
 
 // countChecks enforces minItems and maxItems on n.
-func (g *codecGen) countChecks(w view, n jen.Code, noun string, pos token.Position, where string) []jen.Code {
+func (g *codecGen) countChecks(w view, n jen.Code, noun string, at site) []jen.Code {
 	var out []jen.Code
 	for _, kw := range []struct{ key, op, msg string }{{"minItems", "<", "must have at least "}, {"maxItems", ">", "must have at most "}} {
 		for _, v := range w.all(kw.key) {
-			k, ok := g.count(v, pos, where, kw.key)
+			k, ok := g.count(v, at, kw.key)
 			if !ok {
 				continue
 			}
@@ -709,10 +815,10 @@ func (g *codecGen) countChecks(w view, n jen.Code, noun string, pos token.Positi
 	return out
 }
 
-func (g *codecGen) count(v *jsontree.Node, pos token.Position, where, key string) (int, bool) {
+func (g *codecGen) count(v *jsontree.Node, at site, key string) (int, bool) {
 	n, err := strconv.Atoi(v.Text)
 	if v.Kind != jsontree.NumberKind || err != nil || n < 0 {
-		g.fail(pos, where, "%s must be a non-negative integer", key)
+		g.fail(at, "%s must be a non-negative integer", key)
 		return 0, false
 	}
 	return n, true
@@ -720,11 +826,11 @@ func (g *codecGen) count(v *jsontree.Node, pos token.Position, where, key string
 
 // uniqueCheck enforces uniqueItems for elements Go can compare as JSON
 // compares them: strings, numbers and booleans.
-func (g *codecGen) uniqueCheck(s *shape, sl jen.Code, pos token.Position, where string) []jen.Code {
+func (g *codecGen) uniqueCheck(s *shape, sl jen.Code, at site) []jen.Code {
 	switch s.elem.kind {
 	case kString, kInt, kUint, kFloat, kBool:
 	default:
-		g.fail(pos, where, "uniqueItems is only enforced on arrays of strings, numbers or booleans, not of %s", typeString(s.elem.typ))
+		g.fail(at, "uniqueItems is only enforced on arrays of strings, numbers or booleans, not of %s", typeString(s.elem.typ))
 		return nil
 	}
 	return []jen.Code{jen.If(jen.Qual(codecPkg, "HasDuplicates").Call(sl)).Block(
@@ -732,17 +838,17 @@ func (g *codecGen) uniqueCheck(s *shape, sl jen.Code, pos token.Position, where 
 	)}
 }
 
-func (g *codecGen) decodeMap(s *shape, w view, root *jsontree.Node, target *jen.Statement, pos token.Position, where string) []jen.Code {
+func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) []jen.Code {
 	d := jen.Id("d")
-	vals := viewOf(w.get("additionalProperties"), root)
+	vals := viewOf(w.get("additionalProperties"), at.root)
 	if ap := w.get("additionalProperties"); ap != nil && ap.Kind == jsontree.BoolKind {
 		if !ap.Bool {
-			g.fail(pos, where, "additionalProperties false on a map allows no entry at all; remove it")
+			g.fail(at, "additionalProperties false on a map allows no entry at all; remove it")
 			return nil
 		}
 		vals = view{}
 	}
-	m, k, ok, key, e := g.v("m"), g.v("k"), g.v("ok"), g.v("key"), g.v("e")
+	m, k, ok, key, e := g.local(at.name, "Map"), g.local(at.name, "RawKey"), g.local(at.name, "OK"), g.local(at.name, "Key"), g.local(at.name, "Elem")
 	mt := s.typ.Underlying().(*types.Map)
 	keyExpr := jen.String().Parens(jen.Id(k))
 	if !isBasicType(mt.Key()) {
@@ -766,7 +872,7 @@ func (g *codecGen) decodeMap(s *shape, w view, root *jsontree.Node, target *jen.
 			jen.Id(key).Op(":=").Add(keyExpr),
 			d.Clone().Dot("Push").Call(pushKey),
 			jen.Var().Id(e).Add(typeCode(s.elem.typ)),
-			jen.Add(g.decodeSite(s.elem, vals, root, jen.Id(e), false, pos, where+"[key]")...),
+			jen.Add(g.decodeSite(s.elem, vals, jen.Id(e), false, at.elem("[key]", e))...),
 			jen.Id(m).Index(jen.Id(key)).Op("=").Id(e),
 			d.Clone().Dot("Pop").Call(),
 		),
@@ -775,13 +881,13 @@ func (g *codecGen) decodeMap(s *shape, w view, root *jsontree.Node, target *jen.
 }
 
 // stringChecks enforces the string keywords on the variable x.
-func (g *codecGen) stringChecks(s *shape, w view, x string, pos token.Position, where string) []jen.Code {
+func (g *codecGen) stringChecks(s *shape, w view, x string, at site) []jen.Code {
 	var out []jen.Code
 	problem := func(msg string) jen.Code { return jen.Id("d").Dot("Problem").Call(jen.Lit(msg)) }
 	for _, m := range w.kw {
 		switch m.Key {
 		case "minLength", "maxLength":
-			n, ok := g.count(m.Value, pos, where, m.Key)
+			n, ok := g.count(m.Value, at, m.Key)
 			if !ok {
 				continue
 			}
@@ -789,27 +895,30 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, pos token.Position, 
 			// most strings pass on their length alone, without counting.
 			count := jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.Id(x))
 			var cond *jen.Statement
+			var why jen.Code = jen.Null()
 			msg := "must be at least " + plural(n, "character") + " long"
 			switch {
 			case m.Key == "maxLength":
 				msg = "must be at most " + plural(n, "character") + " long"
+				why = jen.Comment("A string holds no more characters than bytes: count them only past the limit in bytes.")
 				cond = jen.Len(jen.Id(x)).Op(">").Lit(n).Op("&&").Add(count).Op(">").Lit(n)
 			case n <= math.MaxInt/utf8.UTFMax:
+				why = jen.Comment("A character is at most 4 bytes: count them only below 4 bytes a character.")
 				cond = jen.Len(jen.Id(x)).Op("<").Lit(n * utf8.UTFMax).Op("&&").Add(count).Op("<").Lit(n)
 			default:
 				cond = count.Op("<").Lit(n)
 			}
-			out = append(out, jen.If(cond).Block(problem(msg)))
+			out = append(out, why, jen.If(cond).Block(problem(msg)))
 		case "pattern":
 			if m.Value.Kind != jsontree.StringKind {
-				g.fail(pos, where, "pattern must be a string")
+				g.fail(at, "pattern must be a string")
 				continue
 			}
 			if _, err := regexp.Compile(m.Value.Text); err != nil {
-				g.fail(pos, where, "pattern %q does not compile as a Go regular expression: %v", m.Value.Text, err)
+				g.fail(at, "pattern %q does not compile as a Go regular expression: %v", m.Value.Text, err)
 				continue
 			}
-			v := g.pattern(m.Value.Text)
+			v := g.pattern(m.Value.Text, at)
 			out = append(out, jen.If(jen.Op("!").Id(v).Call().Dot("MatchString").Call(jen.Id(x))).Block(problem("must match the pattern "+m.Value.Text)))
 		case "format":
 			if m.Value.Text == "date-time" {
@@ -817,30 +926,37 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, pos token.Position, 
 			}
 		}
 	}
-	return append(out, g.enumChecks(s, w, x, pos, where)...)
+	return append(out, g.enumChecks(s, w, x, at)...)
 }
 
 // pattern returns the package-level function returning the compiled
-// regexp. Patterns are compiled once, on first use, so that a registry of
-// many tools starts without compiling them all.
-func (g *codecGen) pattern(src string) string {
+// regexp, named after the first field that uses the pattern (its
+// function and path: basicItemNamePattern). Patterns are
+// compiled once, on first use, so that a registry of many tools starts
+// without compiling them all.
+func (g *codecGen) pattern(src string, at site) string {
 	if v, ok := g.patterns[src]; ok {
 		return v
 	}
-	v := "pattern" + strconv.Itoa(len(g.patterns))
+	base := lowerCamel(strings.TrimPrefix(strings.TrimPrefix(g.fn, "decode"), "encode")) + exportedIdent(at.name) + "Pattern"
+	v := base
+	for i := 2; g.names[v]; i++ {
+		v = base + strconv.Itoa(i)
+	}
+	g.names[v] = true
 	g.patterns[src] = v
 	return v
 }
 
 // enumChecks enforces enum and const on the variable x.
-func (g *codecGen) enumChecks(s *shape, w view, x string, pos token.Position, where string) []jen.Code {
+func (g *codecGen) enumChecks(s *shape, w view, x string, at site) []jen.Code {
 	var out []jen.Code
 	for _, m := range w.kw {
 		var vals []*jsontree.Node
 		switch m.Key {
 		case "enum":
 			if m.Value.Kind != jsontree.ArrayKind || len(m.Value.Items) == 0 {
-				g.fail(pos, where, "enum must be a non-empty array")
+				g.fail(at, "enum must be a non-empty array")
 				continue
 			}
 			vals = m.Value.Items
@@ -851,7 +967,7 @@ func (g *codecGen) enumChecks(s *shape, w view, x string, pos token.Position, wh
 		}
 		var lits []jen.Code
 		for _, v := range vals {
-			lit, ok := g.enumLit(s, v, pos, where)
+			lit, ok := g.enumLit(s, v, at)
 			if !ok {
 				continue
 			}
@@ -874,7 +990,7 @@ func (g *codecGen) enumChecks(s *shape, w view, x string, pos token.Position, wh
 
 // enumLit is the Go literal of an enum value for the shape, or a problem
 // when the value can never match.
-func (g *codecGen) enumLit(s *shape, v *jsontree.Node, pos token.Position, where string) (jen.Code, bool) {
+func (g *codecGen) enumLit(s *shape, v *jsontree.Node, at site) (jen.Code, bool) {
 	switch s.kind {
 	case kString, kTextMethod:
 		if v.Kind == jsontree.StringKind {
@@ -897,7 +1013,7 @@ func (g *codecGen) enumLit(s *shape, v *jsontree.Node, pos token.Position, where
 			return jen.Op(v.Text), true
 		}
 	}
-	g.fail(pos, where, "enum value %s can never match %s", string(v.Compact()), typeString(s.typ))
+	g.fail(at, "enum value %s can never match %s", string(v.Compact()), typeString(s.typ))
 	return nil, false
 }
 
@@ -914,7 +1030,7 @@ func intLit(v *jsontree.Node) (int64, bool) {
 
 // numberChecks enforces the numeric keywords on x (int64, uint64 or
 // float64 as the decoder returned it).
-func (g *codecGen) numberChecks(s *shape, w view, x string, pos token.Position, where string) []jen.Code {
+func (g *codecGen) numberChecks(s *shape, w view, x string, at site) []jen.Code {
 	var out []jen.Code
 	problem := func(msg string) jen.Code { return jen.Id("d").Dot("Problem").Call(jen.Lit(msg)) }
 	for _, m := range w.kw {
@@ -931,7 +1047,7 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, pos token.Position, 
 		case "multipleOf":
 			f, err := strconv.ParseFloat(m.Value.Text, 64)
 			if m.Value.Kind != jsontree.NumberKind || err != nil || f <= 0 {
-				g.fail(pos, where, "multipleOf must be a positive number")
+				g.fail(at, "multipleOf must be a positive number")
 				continue
 			}
 			if n, ok := intLit(m.Value); ok && s.kind != kFloat {
@@ -944,14 +1060,14 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, pos token.Position, 
 			continue
 		}
 		if m.Value.Kind != jsontree.NumberKind {
-			g.fail(pos, where, "%s must be a number", m.Key)
+			g.fail(at, "%s must be a number", m.Key)
 			continue
 		}
 		msg += m.Value.Text
 		cond := g.compare(s, x, op, m.Value)
 		out = append(out, jen.If(cond).Block(problem(msg)))
 	}
-	return append(out, g.enumChecks(s, w, x, pos, where)...)
+	return append(out, g.enumChecks(s, w, x, at)...)
 }
 
 // compare builds "x op bound" exactly: integer comparison when the bound is
@@ -976,26 +1092,24 @@ func (g *codecGen) compare(s *shape, x, op string, bound *jsontree.Node) jen.Cod
 // ---- encoders ----
 
 // encodeStruct returns the name of the function encoding shape s.
-func (g *codecGen) encodeStruct(s *shape, obj view, root *jsontree.Node, pos token.Position, where string) string {
+func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 	key := "enc\x00" + types.TypeString(s.typ, nil) + "\x00" + viewKey(obj)
 	if name, ok := g.funcs[key]; ok {
 		return name
 	}
-	name := g.funcName("encode", s.typ, identFrom(where))
+	name := g.funcName("encode", s.typ, identFrom(at.where))
 	g.funcs[key] = name
-	saved := g.tmp
-	g.tmp = 0
-	defer func() { g.tmp = saved }()
+	defer g.startFunc(name)()
 	props := obj.get("properties")
 	body := []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}
 	for _, f := range s.fields {
 		var pw view
 		if props != nil {
-			pw = viewOf(props.Get(f.jsonName), root)
+			pw = viewOf(props.Get(f.jsonName), at.root)
 		}
 		sel := jen.Id("v").Dot(f.goName)
 		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(keyLit(f.jsonName))},
-			g.encodeValue(f.shape, pw, root, sel, obj.ref != nil || props != nil, f.pos, where+"."+f.goName)...)
+			g.encodeValue(f.shape, pw, sel, obj.ref != nil || props != nil, site{root: at.root, pos: f.pos, where: at.where + "." + f.goName, name: lowerCamel(f.goName)})...)
 		switch {
 		case f.omitEmpty:
 			if cond := g.nonEmpty(f.shape, sel); cond != nil {
@@ -1062,14 +1176,14 @@ func (g *codecGen) nonZero(f *field, x *jen.Statement) jen.Code {
 			return x.Clone().Op("!=").Parens(typeCode(t).Values())
 		}
 	}
-	g.fail(f.pos, typeString(t), "omitzero needs a comparable type or an IsZero method")
+	g.fail(site{pos: f.pos, where: typeString(t)}, "omitzero needs a comparable type or an IsZero method")
 	return nil
 }
 
 // encodeValue returns statements writing x (an addressable expression).
 // strict is true under an output schema: a nil pointer in a place that
 // does not allow null is an error instead of an invalid document.
-func (g *codecGen) encodeValue(s *shape, w view, root *jsontree.Node, x *jen.Statement, strict bool, pos token.Position, where string) []jen.Code {
+func (g *codecGen) encodeValue(s *shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
 	e := jen.Id("e")
 	if s == nil {
 		return nil
@@ -1104,25 +1218,25 @@ func (g *codecGen) encodeValue(s *shape, w view, root *jsontree.Node, x *jen.Sta
 	case kPtr:
 		var null jen.Code = e.Clone().Dot("Null").Call()
 		if strict && !w.nullable && s.elem.kind != kAny && s.elem.kind != kJSONMethod {
-			null = e.Clone().Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(where + " is nil, but the output schema requires a value; mark the field omitempty or nullable")))
+			null = e.Clone().Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(at.where + " is nil, but the output schema requires a value; mark the field omitempty or nullable")))
 		}
 		return []jen.Code{jen.If(x.Clone().Op("==").Nil()).Block(null).Else().Block(
-			g.encodeValue(s.elem, w, root, jen.Parens(jen.Op("*").Add(x.Clone())), strict, pos, where)...)}
+			g.encodeValue(s.elem, w, jen.Parens(jen.Op("*").Add(x.Clone())), strict, at)...)}
 	case kStruct:
-		name := g.encodeStruct(s, w, root, pos, where)
+		name := g.encodeStruct(s, w, at)
 		return []jen.Code{jen.Id(name).Call(e, jen.Op("&").Add(x.Clone()))}
 	case kSlice, kArray:
-		i := g.v("i")
-		items := viewOf(w.get("items"), root)
+		i := g.local(at.name, "Idx")
+		items := viewOf(w.get("items"), at.root)
 		return []jen.Code{
 			e.Clone().Dot("ArrayStart").Call(),
 			jen.For(jen.Id(i).Op(":=").Range().Add(x.Clone())).Block(
-				g.encodeValue(s.elem, items, root, x.Clone().Index(jen.Id(i)), strict, pos, where+"[]")...),
+				g.encodeValue(s.elem, items, x.Clone().Index(jen.Id(i)), strict, at.elem("[]", at.name+"Elem"))...),
 			e.Clone().Dot("ArrayEnd").Call(),
 		}
 	case kMap:
-		k, v := g.v("k"), g.v("v")
-		vals := viewOf(w.get("additionalProperties"), root)
+		k, v := g.local(at.name, "Key"), g.local(at.name, "Elem")
+		vals := viewOf(w.get("additionalProperties"), at.root)
 		keyStr := jen.Id(k)
 		mt := s.typ.Underlying().(*types.Map)
 		if !isBasicType(mt.Key()) {
@@ -1133,7 +1247,7 @@ func (g *codecGen) encodeValue(s *shape, w view, root *jsontree.Node, x *jen.Sta
 			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x.Clone()))).Block(append([]jen.Code{
 				jen.Id(v).Op(":=").Add(x.Clone()).Index(jen.Id(k)),
 				e.Clone().Dot("Key").Call(keyStr),
-			}, g.encodeValue(s.elem, vals, root, jen.Id(v), strict, pos, where+"[key]")...)...),
+			}, g.encodeValue(s.elem, vals, jen.Id(v), strict, at.elem("[key]", v))...)...),
 			e.Clone().Dot("ObjectEnd").Call(),
 		}
 	}

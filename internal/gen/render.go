@@ -50,6 +50,7 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 	reg.PackageComment(packageDoc(opts.Package, m.tools))
 	reg.ImportName(toolPkg, "tool")
 	reg.ImportName(codecPkg, "codec")
+	importNames(reg, l)
 
 	versionGuard(reg)
 
@@ -171,7 +172,7 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 				callArgs := []jen.Code{jen.Id("ctx")}
 				if t.inShape != nil {
 					root := t.inNode
-					name := g.decodeStruct(t.inShape, viewOf(root, root), root, t.inputPos, t.input.Obj().Name())
+					name := g.decodeStruct(t.inShape, viewOf(root, root), site{root: root, pos: t.inputPos, where: t.input.Obj().Name(), name: "in"})
 					body = append(body,
 						jen.Var().Id("in").Add(typeCode(t.input)),
 						jen.Id(name).Call(jen.Id("d"), jen.Op("&").Id("in")),
@@ -202,13 +203,14 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 	cf.HeaderComment(header)
 	cf.ImportName(codecPkg, "codec")
 	cf.ImportName(toolPkg, "tool")
+	importNames(cf, l)
 	versionGuard(cf)
 	if len(g.patterns) > 0 {
 		srcs := make([]string, 0, len(g.patterns))
 		for src := range g.patterns {
 			srcs = append(srcs, src)
 		}
-		slices.SortFunc(srcs, func(a, b string) int { return strings.Compare(g.patterns[a], g.patterns[b]) })
+		slices.SortFunc(srcs, func(a, b string) int { return strings.Compare(g.patterns[a], g.patterns[b]) }) // by name
 		cf.Comment("Patterns of the schemas, each compiled once, on first use.")
 		cf.Var().DefsFunc(func(d *jen.Group) {
 			for _, src := range srcs {
@@ -275,13 +277,14 @@ func (g *codecGen) renderOutput(t *toolModel) []jen.Code {
 			))
 			x = jen.Id("out")
 		}
-		name := g.encodeStruct(t.outShape.deref(), viewOf(root, root), root, t.callPos, t.outStruct.Obj().Name())
+		name := g.encodeStruct(t.outShape.deref(), viewOf(root, root), site{root: root, pos: t.callPos, where: t.outStruct.Obj().Name(), name: "out"})
 		return append(out,
 			jen.Id(name).Call(jen.Id("e"), x),
 			jen.Return(jen.Qual(toolPkg, "OutputStructured"), jen.Nil()),
 		)
 	default:
-		return append(g.encodeValue(t.outShape, view{}, nil, jen.Id("out"), false, t.callPos, typeString(t.output)),
+		defer g.startFunc("dispatch")()
+		return append(g.encodeValue(t.outShape, view{}, jen.Id("out"), false, site{pos: t.callPos, where: typeString(t.output), name: "out"}),
 			jen.Return(jen.Qual(toolPkg, "OutputJSON"), jen.Nil()))
 	}
 }
@@ -447,6 +450,44 @@ func packageDoc(pkg string, tools []*toolModel) string {
 	b.WriteString("\tres, err := reg.Call(ctx, name, args)\n\n")
 	b.WriteString("See tools.json beside this file for what the model sees.")
 	return b.String()
+}
+
+// importNames tells f the name of every package the tools packages
+// import, and of the tools packages themselves, so that each is imported
+// without an alias when its name is the last element of its path (as
+// goimports writes it). jennifer adds an alias only where two packages
+// share a name.
+func importNames(f *jen.File, l *loaded) {
+	seen := map[*types.Package]bool{}
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		if p == nil || seen[p] {
+			return
+		}
+		seen[p] = true
+		if p.Name() == importBase(p.Path()) {
+			f.ImportName(p.Path(), p.Name())
+		} else {
+			f.ImportAlias(p.Path(), p.Name())
+		}
+		for _, q := range p.Imports() {
+			walk(q)
+		}
+	}
+	for _, p := range l.pkgs {
+		walk(p.Types)
+	}
+}
+
+// importBase is the last element of an import path, without a major
+// version suffix (example.com/x/v2 is x).
+func importBase(path string) string {
+	elems := strings.Split(path, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = elems[len(elems)-2]
+	}
+	return last
 }
 
 // typeCode renders a Go type expression, qualifying named types so that
