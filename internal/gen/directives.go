@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/editdist"
+	"golang.org/x/tools/go/packages"
 )
 
 // directivePrefix starts every toolgen directive. Like //go: directives it
@@ -47,6 +48,68 @@ type directives struct {
 	timeout     time.Duration
 	permissions []string
 	meta        [][2]string
+}
+
+// declared is a type declaration whose doc comment holds //tool: lines,
+// with the lines parsed.
+type declared struct {
+	pkg  *packages.Package
+	spec *ast.TypeSpec
+	doc  *ast.CommentGroup
+	directives
+}
+
+// findDirectives is the directives phase: it finds every type declaration
+// of the loaded packages whose doc comment holds //tool: lines, parses the
+// lines, and refuses //tool: lines anywhere else.
+func findDirectives(l *loaded) ([]declared, []*Error) {
+	var out []declared
+	var errs []*Error
+	for _, p := range l.pkgs {
+		for _, f := range p.Syntax {
+			docs := map[*ast.CommentGroup]bool{}
+			for _, decl := range f.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					if !hasDirectives(doc) {
+						continue
+					}
+					docs[doc] = true
+					d, es := parseDirectives(l.fset, doc)
+					errs = append(errs, es...)
+					out = append(out, declared{pkg: p, spec: ts, doc: doc, directives: d})
+				}
+			}
+			errs = append(errs, strayDirectives(l.fset, f, docs)...)
+		}
+	}
+	return out, errs
+}
+
+// strayDirectives reports //tool: lines outside the doc comment of a type
+// declaration (docs holds those).
+func strayDirectives(fset *token.FileSet, f *ast.File, docs map[*ast.CommentGroup]bool) []*Error {
+	var errs []*Error
+	for _, cg := range f.Comments {
+		if docs[cg] || !hasDirectives(cg) {
+			continue
+		}
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, directivePrefix) {
+				errs = append(errs, errorf(fset.Position(c.Slash), "//tool: directives belong in the doc comment of a type declaration"))
+				break
+			}
+		}
+	}
+	return errs
 }
 
 // hasDirectives reports whether a comment group holds any //tool: line.

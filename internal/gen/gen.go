@@ -79,22 +79,34 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	m, errs := buildModel(l)
+	errs = checkImports(l)
+	decls, es := findDirectives(l)
+	errs = append(errs, es...)
+	m, es := newModel(l, decls)
+	errs = append(errs, es...)
+	errs = append(errs, deriveShapes(l.fset, m)...)
 	if len(m.tools) == 0 && len(errs) == 0 {
 		errs = append(errs, &Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
 	}
-	errs = append(errs, checkImports(l)...)
 	if len(errs) > 0 {
 		return nil, sortErrors(errs)
 	}
 	if errs := reflectSchemas(ctx, l, m, &opts); len(errs) > 0 {
 		return nil, sortErrors(errs)
 	}
-	files, errs := render(l, m, &opts)
+	plan, errs := planCodecs(l.fset, m)
 	if len(errs) > 0 {
 		return nil, sortErrors(errs)
 	}
-	return files, nil
+	proj, errs := projectTools(m.tools)
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
+	}
+	files, errs := render(l, m, plan, proj, &opts)
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
+	}
+	return append(files, manifestOf(&opts, m, proj)), nil
 }
 
 // checkImports refuses a tools package that imports the generated package:

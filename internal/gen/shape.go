@@ -58,6 +58,27 @@ type field struct {
 	pos       token.Position
 }
 
+// deriveShapes is the shapes phase: it maps every tool's input and output
+// type to the JSON shape its codecs follow, or reports why a type cannot
+// travel as JSON. Types are analyzed once per direction.
+func deriveShapes(fset *token.FileSet, m *model) []*Error {
+	var errs []*Error
+	an := newAnalyzer(fset)
+	for _, t := range m.tools {
+		if t.input != nil {
+			s, es := an.analyze(t.input, dirIn, t.inputPos)
+			errs = append(errs, es...)
+			t.inShape = s
+		}
+		if t.output != nil {
+			s, es := an.analyze(t.output, dirOut, t.callPos)
+			errs = append(errs, es...)
+			t.outShape = s
+		}
+	}
+	return errs
+}
+
 // analyzer derives shapes, once per type and direction.
 type analyzer struct {
 	fset *token.FileSet
