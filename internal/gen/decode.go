@@ -20,48 +20,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 		return name
 	}
 	defer g.startFunc(name)()
-	props := obj.get("properties")
-	required := map[string]bool{}
-	if r := obj.get("required"); r != nil {
-		for _, it := range r.Items {
-			required[it.Text] = true
-		}
-	}
-	closed := false
-	if ap := obj.get("additionalProperties"); ap != nil {
-		switch {
-		case ap.Kind == jsontree.BoolKind && !ap.Bool:
-			closed = true
-		case ap.Kind == jsontree.BoolKind || (ap.Kind == jsontree.ObjectKind && len(ap.Members) == 0):
-		default:
-			g.fail(at, "additionalProperties with a schema is not supported on a struct; only false (the default) or true")
-		}
-	}
-	byName := map[string]*field{}
-	for _, f := range s.fields {
-		byName[f.jsonName] = f
-	}
-	type prop struct {
-		name string
-		f    *field
-		node *jsontree.Node
-	}
-	var list []prop
-	if props != nil {
-		for _, m := range props.Members {
-			f := byName[m.Key]
-			if f == nil {
-				g.fail(at, "the schema has a property %q that no Go field decodes (a JSONSchema hook added it?)", m.Key)
-				continue
-			}
-			list = append(list, prop{m.Key, f, m.Value})
-		}
-	}
-	for r := range required {
-		if props == nil || props.Get(r) == nil {
-			g.fail(at, "the schema requires %q, which is not a property", r)
-		}
-	}
+	list, required, closed := g.structProps(s, obj, at)
 	body := []jen.Code{
 		jen.If(jen.Op("!").Id("d").Dot("Object").Call(jen.Lit(want(s, obj)))).Block(jen.Return()),
 	}
@@ -102,6 +61,55 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 		jen.Line(),
 	)
 	return name
+}
+
+// prop is a property of an object schema and the Go field it decodes.
+type prop struct {
+	name string
+	f    *field
+	node *jsontree.Node
+}
+
+// structProps maps the properties of the object schema obj to the fields
+// of the struct shape s, in the schema's order, with the set of required
+// ones and whether other members are refused.
+func (g *codecGen) structProps(s *shape, obj view, at site) (list []prop, required map[string]bool, closed bool) {
+	props := obj.get("properties")
+	required = map[string]bool{}
+	if r := obj.get("required"); r != nil {
+		for _, it := range r.Items {
+			required[it.Text] = true
+		}
+	}
+	if ap := obj.get("additionalProperties"); ap != nil {
+		switch {
+		case ap.Kind == jsontree.BoolKind && !ap.Bool:
+			closed = true
+		case ap.Kind == jsontree.BoolKind || (ap.Kind == jsontree.ObjectKind && len(ap.Members) == 0):
+		default:
+			g.fail(at, "additionalProperties with a schema is not supported on a struct; only false (the default) or true")
+		}
+	}
+	byName := map[string]*field{}
+	for _, f := range s.fields {
+		byName[f.jsonName] = f
+	}
+	if props != nil {
+		for _, m := range props.Members {
+			f := byName[m.Key]
+			if f == nil {
+				g.fail(at, "the schema has a property %q that no Go field decodes (a JSONSchema hook added it?)", m.Key)
+				continue
+			}
+			list = append(list, prop{m.Key, f, m.Value})
+		}
+	}
+	for r := range required {
+		if props == nil || props.Get(r) == nil {
+			g.fail(at, "the schema requires %q, which is not a property", r)
+		}
+	}
+	return list, required, closed
 }
 
 // memberLoop reads an object's members: each named property by its case,
@@ -284,19 +292,7 @@ func (g *codecGen) decodeValue(s *shape, w view, target *jen.Statement, at site)
 		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Any").Call(), jen.Id(ok)).Block(assign(jen.Id(x)))}
 	case kJSONMethod:
-		x, ok := g.local(at.name, "Raw"), g.local(at.name, "OK")
-		read := jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Raw").Call(), jen.Id(ok)).Block(
-			jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalJSON").Call(jen.Id(x)), jen.Err().Op("!=").Nil()).Block(
-				d.Clone().Dot("Problem").Call(jen.Lit("must be a valid " + typeString(s.typ))),
-			))
-		if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
-			k := g.local(at.name, "Kind")
-			return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(codecPkg, kindConst(t.Text))).Block(
-				d.Clone().Dot("Problem").Call(jen.Lit("expected "+want(s, w)+", got ").Op("+").Id(k).Dot("String").Call()),
-				d.Clone().Dot("Skip").Call(),
-			).Else().Block(read)}
-		}
-		return []jen.Code{read}
+		return g.decodeJSONMethod(s, w, target, at)
 	case kStruct:
 		name := g.decodeStruct(s, w, at)
 		return []jen.Code{jen.Id(name).Call(d, jen.Op("&").Add(target.Clone()))}
@@ -308,6 +304,25 @@ func (g *codecGen) decodeValue(s *shape, w view, target *jen.Statement, at site)
 		g.fail(at, "pointers to pointers are not supported")
 	}
 	return nil
+}
+
+// decodeJSONMethod decodes a value of a type with UnmarshalJSON: its raw
+// JSON, after checking its kind when the schema publishes a type.
+func (g *codecGen) decodeJSONMethod(s *shape, w view, target *jen.Statement, at site) []jen.Code {
+	d := jen.Id("d")
+	x, ok := g.local(at.name, "Raw"), g.local(at.name, "OK")
+	read := jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Raw").Call(), jen.Id(ok)).Block(
+		jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalJSON").Call(jen.Id(x)), jen.Err().Op("!=").Nil()).Block(
+			d.Clone().Dot("Problem").Call(jen.Lit("must be a valid " + typeString(s.typ))),
+		))
+	if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
+		k := g.local(at.name, "Kind")
+		return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(codecPkg, kindConst(t.Text))).Block(
+			d.Clone().Dot("Problem").Call(jen.Lit("expected "+want(s, w)+", got ").Op("+").Id(k).Dot("String").Call()),
+			d.Clone().Dot("Skip").Call(),
+		).Else().Block(read)}
+	}
+	return []jen.Code{read}
 }
 
 // decodedAs reports whether the decoder method for s returns exactly the

@@ -1,19 +1,26 @@
 // Package gen is toolgen's core: it turns Go packages holding annotated
 // tool types into the files of a generated registry, in memory.
 //
-// The phases are files of this package, in the order they run:
+// Generate calls the phases in this order, each a
+// function whose result is a plain value the next one takes:
 //
-//	load.go        load and type-check the tools packages (go/packages)
-//	directives.go  parse the //tool: lines of each type's doc comment
-//	model.go       check each tool's declaration and Call method
-//	shape.go       map the input and output types to JSON shapes
-//	bootstrap.go   run invopop/jsonschema on those types (a generated program)
-//	schemas.go     hand the bootstrap its requests and keep its schemas
-//	codec.go       derive decoders and encoders from shapes and schemas
-//	render.go      write the registry with jennifer
-//	providers.go   precompute the OpenAI, Anthropic and Gemini definitions
-//	manifest.go    write tools.json, what reviewers see
-//	errors.go      positioned problems
+//	load        load.go        load     -> loaded: the type-checked tools packages
+//	directives  directives.go  findDirectives -> []declared: //tool: lines parsed
+//	model       model.go       newModel -> model: each tool's declaration and Call checked
+//	shapes      shape.go       deriveShapes: the JSON shape of each input and output type
+//	schemas     schemas.go     reflectSchemas: invopop/jsonschema run by a generated
+//	                           program (bootstrap.go); the published schemas
+//	codecs      codec.go       planCodecs -> codecPlan: the decoders and encoders to
+//	                           write (schemaview.go, checks.go, decode.go, encode.go,
+//	                           naming.go)
+//	providers   providers.go   projectTools: the OpenAI, Anthropic and Gemini definitions
+//	render      render.go      render -> []File: the plan and model printed with
+//	                           jennifer (gocode.go holds the Go expressions)
+//	manifest    manifest.go    manifestOf -> File: tools.json, what reviewers see
+//
+// errors.go holds the positioned problems every phase reports. The shapes
+// and schemas phases complete the model in place (each tool's shapes and
+// schema trees).
 //
 // Generate collects every problem of a run before it returns, so a user
 // fixes them all at once; cmd/toolgen prints them and writes the files.
