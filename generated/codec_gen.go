@@ -6,9 +6,9 @@ import (
 	"errors"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
-	clock "github.com/toolgen-go/toolgen/tools/clock"
-	notes "github.com/toolgen-go/toolgen/tools/notes"
-	weather "github.com/toolgen-go/toolgen/tools/weather"
+	"github.com/toolgen-go/toolgen/tools/clock"
+	"github.com/toolgen-go/toolgen/tools/notes"
+	"github.com/toolgen-go/toolgen/tools/weather"
 	"maps"
 	"regexp"
 	"slices"
@@ -24,13 +24,13 @@ const _ = tool.SupportPackageIsVersion1
 
 // Patterns of the schemas, each compiled once, on first use.
 var (
-	pattern0 = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-	})
-	pattern1 = sync.OnceValue(func() *regexp.Regexp {
+	notesCreateInputColorPattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 	})
-	pattern2 = sync.OnceValue(func() *regexp.Regexp {
+	notesCreateInputTagsElemPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	})
+	notesDeleteInputIdPattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^n[1-9][0-9]*$`)
 	})
 )
@@ -92,7 +92,12 @@ func decodeClockZonesInput(d *codec.Decoder, v *clock.ZonesInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenPrefix = 1 << iota
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -101,17 +106,18 @@ func decodeClockZonesInput(d *codec.Decoder, v *clock.ZonesInput) {
 		switch string(key) {
 		case "prefix":
 			d.Push("prefix")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenPrefix != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
+				seen |= seenPrefix
 				if !d.Null() {
-					if s1, ok2 := d.String("string (maxLength 64)"); ok2 {
-						if len(s1) > 64 && utf8.RuneCountInString(s1) > 64 {
+					if prefixVal, prefixOK := d.String("string (maxLength 64)"); prefixOK {
+						// A string holds no more characters than bytes: count them only past the limit in bytes.
+						if len(prefixVal) > 64 && utf8.RuneCountInString(prefixVal) > 64 {
 							d.Problem("must be at most 64 characters long")
 						}
-						v.Prefix = s1
+						v.Prefix = prefixVal
 					}
 				}
 			}
@@ -127,7 +133,18 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenTitle = 1 << iota
+		seenBody
+		seenTags
+		seenPriority
+		seenDue
+		seenColor
+		seenAttributes
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -136,79 +153,82 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 		switch string(key) {
 		case "title":
 			d.Push("title")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenTitle != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (maxLength 200, minLength 1)"); ok2 {
-					if len(s1) > 200 && utf8.RuneCountInString(s1) > 200 {
+				seen |= seenTitle
+				if titleVal, titleOK := d.String("string (maxLength 200, minLength 1)"); titleOK {
+					// A string holds no more characters than bytes: count them only past the limit in bytes.
+					if len(titleVal) > 200 && utf8.RuneCountInString(titleVal) > 200 {
 						d.Problem("must be at most 200 characters long")
 					}
-					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
+					// A character is at most 4 bytes: count them only below 4 bytes a character.
+					if len(titleVal) < 4 && utf8.RuneCountInString(titleVal) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					v.Title = s1
+					v.Title = titleVal
 				}
 			}
 			d.Pop()
 		case "body":
 			d.Push("body")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenBody != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenBody
 				if !d.Null() {
-					if s3, ok4 := d.String("string (maxLength 20000)"); ok4 {
-						if len(s3) > 20000 && utf8.RuneCountInString(s3) > 20000 {
+					if bodyVal, bodyOK := d.String("string (maxLength 20000)"); bodyOK {
+						// A string holds no more characters than bytes: count them only past the limit in bytes.
+						if len(bodyVal) > 20000 && utf8.RuneCountInString(bodyVal) > 20000 {
 							d.Problem("must be at most 20000 characters long")
 						}
-						v.Body = s3
+						v.Body = bodyVal
 					}
 				}
 			}
 			d.Pop()
 		case "tags":
 			d.Push("tags")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenTags != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
+				seen |= seenTags
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						var buf6 [4]string
-						s7 := buf6[:0]
-						i5 := 0
-						for ; d.Next(); i5++ {
-							d.PushIndex(i5)
-							if i5 < 10 {
-								var e8 string
-								if s9, ok10 := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); ok10 {
-									if !pattern0().MatchString(s9) {
+						var tagsBuf [4]string
+						tagsList := tagsBuf[:0]
+						tagsLen := 0
+						for ; d.Next(); tagsLen++ {
+							d.PushIndex(tagsLen)
+							if tagsLen < 10 {
+								var tagsElem string
+								if tagsElemVal, tagsElemOK := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); tagsElemOK {
+									if !notesCreateInputTagsElemPattern().MatchString(tagsElemVal) {
 										d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
 									}
-									e8 = s9
+									tagsElem = tagsElemVal
 								}
-								s7 = append(s7, e8)
+								tagsList = append(tagsList, tagsElem)
 							} else {
 								d.Skip()
 							}
 							d.Pop()
 						}
-						if i5 > 10 {
+						if tagsLen > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if i5 <= 10 {
-							if codec.HasDuplicates(s7) {
+						if tagsLen <= 10 {
+							if codec.HasDuplicates(tagsList) {
 								d.Problem("items must be unique")
 							}
 						}
-						if len(s7) == 0 {
+						if len(tagsList) == 0 {
 							v.Tags = []string{}
 						} else {
-							v.Tags = append([]string(nil), s7...)
+							v.Tags = append([]string(nil), tagsList...)
 						}
 					}
 				}
@@ -216,89 +236,89 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 			d.Pop()
 		case "priority":
 			d.Push("priority")
-			if seen[0]&(1<<3) != 0 {
+			if seen&seenPriority != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 3
+				seen |= seenPriority
 				if !d.Null() {
-					if n11, ok12 := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); ok12 {
-						switch n11 {
+					if priorityVal, priorityOK := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); priorityOK {
+						switch priorityVal {
 						case 1, 2, 3, 4, 5:
 						default:
 							d.Problem("must be one of 1, 2, 3, 4, 5")
 						}
-						v.Priority = notes.Priority(n11)
+						v.Priority = notes.Priority(priorityVal)
 					}
 				}
 			}
 			d.Pop()
 		case "due":
 			d.Push("due")
-			if seen[0]&(1<<4) != 0 {
+			if seen&seenDue != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 4
+				seen |= seenDue
 				if !d.Null() {
-					p13 := new(time.Time)
-					if t14, ok15 := d.Time("string (format date-time)"); ok15 {
-						(*p13) = t14
+					duePtr := new(time.Time)
+					if dueVal, dueOK := d.Time("string (format date-time)"); dueOK {
+						(*duePtr) = dueVal
 					}
-					v.Due = p13
+					v.Due = duePtr
 				}
 			}
 			d.Pop()
 		case "color":
 			d.Push("color")
-			if seen[0]&(1<<5) != 0 {
+			if seen&seenColor != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 5
+				seen |= seenColor
 				if !d.Null() {
-					p16 := new(notes.Color)
-					if s17, ok18 := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); ok18 {
-						if !pattern1().MatchString(s17) {
+					colorPtr := new(notes.Color)
+					if colorVal, colorOK := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); colorOK {
+						if !notesCreateInputColorPattern().MatchString(colorVal) {
 							d.Problem("must match the pattern ^#[0-9a-fA-F]{6}$")
 						}
-						if err := (*p16).UnmarshalText([]byte(s17)); err != nil {
+						if err := (*colorPtr).UnmarshalText([]byte(colorVal)); err != nil {
 							d.Problem("must be a valid notes.Color")
 						}
 					}
-					v.Color = p16
+					v.Color = colorPtr
 				}
 			}
 			d.Pop()
 		case "attributes":
 			d.Push("attributes")
-			if seen[0]&(1<<6) != 0 {
+			if seen&seenAttributes != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 6
+				seen |= seenAttributes
 				if !d.Null() {
 					if d.Object("object") {
-						m19 := make(map[string]string)
+						attributesMap := make(map[string]string)
 						for {
-							k20, ok21 := d.Key()
-							if !ok21 {
+							attributesRawKey, attributesOK := d.Key()
+							if !attributesOK {
 								break
 							}
-							if _, dup := m19[string(k20)]; dup {
-								d.DuplicateMember(k20)
+							if _, dup := attributesMap[string(attributesRawKey)]; dup {
+								d.DuplicateMember(attributesRawKey)
 								continue
 							}
-							key22 := string(k20)
-							d.Push(key22)
-							var e23 string
-							if s24, ok25 := d.String("string"); ok25 {
-								e23 = s24
+							attributesKey := string(attributesRawKey)
+							d.Push(attributesKey)
+							var attributesElem string
+							if attributesElemVal, attributesElemOK := d.String("string"); attributesElemOK {
+								attributesElem = attributesElemVal
 							}
-							m19[key22] = e23
+							attributesMap[attributesKey] = attributesElem
 							d.Pop()
 						}
-						v.Attributes = m19
+						v.Attributes = attributesMap
 					}
 				}
 			}
@@ -307,7 +327,7 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenTitle == 0 {
 		d.Missing("title")
 	}
 }
@@ -335,8 +355,8 @@ func encodeNotesNote(e *codec.Encoder, v *notes.Note) {
 	e.String(v.Body)
 	e.RawKey(`"tags":`)
 	e.ArrayStart()
-	for i1 := range v.Tags {
-		e.String(v.Tags[i1])
+	for tagsIdx := range v.Tags {
+		e.String(v.Tags[tagsIdx])
 	}
 	e.ArrayEnd()
 	e.RawKey(`"priority":`)
@@ -360,10 +380,10 @@ func encodeNotesNote(e *codec.Encoder, v *notes.Note) {
 	if len(v.Attributes) != 0 {
 		e.RawKey(`"attributes":`)
 		e.ObjectStart()
-		for _, k2 := range slices.Sorted(maps.Keys(v.Attributes)) {
-			v3 := v.Attributes[k2]
-			e.Key(k2)
-			e.String(v3)
+		for _, attributesKey := range slices.Sorted(maps.Keys(v.Attributes)) {
+			attributesElem := v.Attributes[attributesKey]
+			e.Key(attributesKey)
+			e.String(attributesElem)
 		}
 		e.ObjectEnd()
 	}
@@ -389,7 +409,12 @@ func decodeNotesDeleteInput(d *codec.Decoder, v *notes.DeleteInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenID = 1 << iota
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -398,16 +423,16 @@ func decodeNotesDeleteInput(d *codec.Decoder, v *notes.DeleteInput) {
 		switch string(key) {
 		case "id":
 			d.Push("id")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenID != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2().MatchString(s1) {
+				seen |= seenID
+				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
+					if !notesDeleteInputIdPattern().MatchString(idVal) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
-					v.ID = notes.NoteID(s1)
+					v.ID = notes.NoteID(idVal)
 				}
 			}
 			d.Pop()
@@ -415,7 +440,7 @@ func decodeNotesDeleteInput(d *codec.Decoder, v *notes.DeleteInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenID == 0 {
 		d.Missing("id")
 	}
 }
@@ -435,7 +460,12 @@ func decodeNotesGetInput(d *codec.Decoder, v *notes.GetInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenID = 1 << iota
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -444,16 +474,16 @@ func decodeNotesGetInput(d *codec.Decoder, v *notes.GetInput) {
 		switch string(key) {
 		case "id":
 			d.Push("id")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenID != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2().MatchString(s1) {
+				seen |= seenID
+				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
+					if !notesDeleteInputIdPattern().MatchString(idVal) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
-					v.ID = notes.NoteID(s1)
+					v.ID = notes.NoteID(idVal)
 				}
 			}
 			d.Pop()
@@ -461,7 +491,7 @@ func decodeNotesGetInput(d *codec.Decoder, v *notes.GetInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenID == 0 {
 		d.Missing("id")
 	}
 }
@@ -471,7 +501,12 @@ func decodeNotesOutlineInput(d *codec.Decoder, v *notes.OutlineInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenID = 1 << iota
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -480,16 +515,16 @@ func decodeNotesOutlineInput(d *codec.Decoder, v *notes.OutlineInput) {
 		switch string(key) {
 		case "id":
 			d.Push("id")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenID != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2().MatchString(s1) {
+				seen |= seenID
+				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
+					if !notesDeleteInputIdPattern().MatchString(idVal) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
-					v.ID = notes.NoteID(s1)
+					v.ID = notes.NoteID(idVal)
 				}
 			}
 			d.Pop()
@@ -497,7 +532,7 @@ func decodeNotesOutlineInput(d *codec.Decoder, v *notes.OutlineInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenID == 0 {
 		d.Missing("id")
 	}
 }
@@ -514,8 +549,8 @@ func encodeNotesSection(e *codec.Encoder, v *notes.Section) {
 	if len(v.Sections) != 0 {
 		e.RawKey(`"sections":`)
 		e.ArrayStart()
-		for i1 := range v.Sections {
-			encodeNotesSection(e, &v.Sections[i1])
+		for sectionsIdx := range v.Sections {
+			encodeNotesSection(e, &v.Sections[sectionsIdx])
 		}
 		e.ArrayEnd()
 	}
@@ -531,8 +566,8 @@ func encodeNotesOutline(e *codec.Encoder, v *notes.Outline) {
 	e.String(v.Title)
 	e.RawKey(`"sections":`)
 	e.ArrayStart()
-	for i1 := range v.Sections {
-		encodeNotesSection(e, &v.Sections[i1])
+	for sectionsIdx := range v.Sections {
+		encodeNotesSection(e, &v.Sections[sectionsIdx])
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -543,7 +578,13 @@ func decodeNotesRenderInput(d *codec.Decoder, v *notes.RenderInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenID = 1 << iota
+		seenFormat
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -552,34 +593,34 @@ func decodeNotesRenderInput(d *codec.Decoder, v *notes.RenderInput) {
 		switch string(key) {
 		case "id":
 			d.Push("id")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenID != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2().MatchString(s1) {
+				seen |= seenID
+				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
+					if !notesDeleteInputIdPattern().MatchString(idVal) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
-					v.ID = notes.NoteID(s1)
+					v.ID = notes.NoteID(idVal)
 				}
 			}
 			d.Pop()
 		case "format":
 			d.Push("format")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenFormat != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenFormat
 				if !d.Null() {
-					if s3, ok4 := d.String("string (one of \"markdown\", \"plain\")"); ok4 {
-						switch s3 {
+					if formatVal, formatOK := d.String("string (one of \"markdown\", \"plain\")"); formatOK {
+						switch formatVal {
 						case "markdown", "plain":
 						default:
 							d.Problem("must be one of \"markdown\", \"plain\"")
 						}
-						v.Format = s3
+						v.Format = formatVal
 					}
 				}
 			}
@@ -588,7 +629,7 @@ func decodeNotesRenderInput(d *codec.Decoder, v *notes.RenderInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenID == 0 {
 		d.Missing("id")
 	}
 }
@@ -598,7 +639,16 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenQuery = 1 << iota
+		seenLimit
+		seenTags
+		seenSince
+		seenSort
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -607,79 +657,81 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 		switch string(key) {
 		case "query":
 			d.Push("query")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenQuery != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (maxLength 200, minLength 1)"); ok2 {
-					if len(s1) > 200 && utf8.RuneCountInString(s1) > 200 {
+				seen |= seenQuery
+				if queryVal, queryOK := d.String("string (maxLength 200, minLength 1)"); queryOK {
+					// A string holds no more characters than bytes: count them only past the limit in bytes.
+					if len(queryVal) > 200 && utf8.RuneCountInString(queryVal) > 200 {
 						d.Problem("must be at most 200 characters long")
 					}
-					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
+					// A character is at most 4 bytes: count them only below 4 bytes a character.
+					if len(queryVal) < 4 && utf8.RuneCountInString(queryVal) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					v.Query = s1
+					v.Query = queryVal
 				}
 			}
 			d.Pop()
 		case "limit":
 			d.Push("limit")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenLimit != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenLimit
 				if !d.Null() {
-					if n3, ok4 := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); ok4 {
-						if n3 > 50 {
+					if limitVal, limitOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); limitOK {
+						if limitVal > 50 {
 							d.Problem("must be at most 50")
 						}
-						if n3 < 1 {
+						if limitVal < 1 {
 							d.Problem("must be at least 1")
 						}
-						v.Limit = int(n3)
+						v.Limit = int(limitVal)
 					}
 				}
 			}
 			d.Pop()
 		case "tags":
 			d.Push("tags")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenTags != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
+				seen |= seenTags
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						var buf6 [4]string
-						s7 := buf6[:0]
-						i5 := 0
-						for ; d.Next(); i5++ {
-							d.PushIndex(i5)
-							if i5 < 10 {
-								var e8 string
-								if s9, ok10 := d.String("string"); ok10 {
-									e8 = s9
+						var tagsBuf [4]string
+						tagsList := tagsBuf[:0]
+						tagsLen := 0
+						for ; d.Next(); tagsLen++ {
+							d.PushIndex(tagsLen)
+							if tagsLen < 10 {
+								var tagsElem string
+								if tagsElemVal, tagsElemOK := d.String("string"); tagsElemOK {
+									tagsElem = tagsElemVal
 								}
-								s7 = append(s7, e8)
+								tagsList = append(tagsList, tagsElem)
 							} else {
 								d.Skip()
 							}
 							d.Pop()
 						}
-						if i5 > 10 {
+						if tagsLen > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if i5 <= 10 {
-							if codec.HasDuplicates(s7) {
+						if tagsLen <= 10 {
+							if codec.HasDuplicates(tagsList) {
 								d.Problem("items must be unique")
 							}
 						}
-						if len(s7) == 0 {
+						if len(tagsList) == 0 {
 							v.Tags = []string{}
 						} else {
-							v.Tags = append([]string(nil), s7...)
+							v.Tags = append([]string(nil), tagsList...)
 						}
 					}
 				}
@@ -687,35 +739,35 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 			d.Pop()
 		case "since":
 			d.Push("since")
-			if seen[0]&(1<<3) != 0 {
+			if seen&seenSince != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 3
+				seen |= seenSince
 				if !d.Null() {
-					p11 := new(time.Time)
-					if t12, ok13 := d.Time("string (format date-time)"); ok13 {
-						(*p11) = t12
+					sincePtr := new(time.Time)
+					if sinceVal, sinceOK := d.Time("string (format date-time)"); sinceOK {
+						(*sincePtr) = sinceVal
 					}
-					v.Since = p11
+					v.Since = sincePtr
 				}
 			}
 			d.Pop()
 		case "sort":
 			d.Push("sort")
-			if seen[0]&(1<<4) != 0 {
+			if seen&seenSort != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 4
+				seen |= seenSort
 				if !d.Null() {
-					if s14, ok15 := d.String("string (one of \"relevance\", \"newest\", \"oldest\")"); ok15 {
-						switch s14 {
+					if sortVal, sortOK := d.String("string (one of \"relevance\", \"newest\", \"oldest\")"); sortOK {
+						switch sortVal {
 						case "relevance", "newest", "oldest":
 						default:
 							d.Problem("must be one of \"relevance\", \"newest\", \"oldest\"")
 						}
-						v.Sort = notes.Sort(s14)
+						v.Sort = notes.Sort(sortVal)
 					}
 				}
 			}
@@ -724,7 +776,7 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenQuery == 0 {
 		d.Missing("query")
 	}
 }
@@ -740,8 +792,8 @@ func encodeNotesSummary(e *codec.Encoder, v *notes.Summary) {
 	e.String(v.Snippet)
 	e.RawKey(`"tags":`)
 	e.ArrayStart()
-	for i1 := range v.Tags {
-		e.String(v.Tags[i1])
+	for tagsIdx := range v.Tags {
+		e.String(v.Tags[tagsIdx])
 	}
 	e.ArrayEnd()
 	e.RawKey(`"priority":`)
@@ -760,18 +812,18 @@ func encodeNotesSearchOutput(e *codec.Encoder, v *notes.SearchOutput) {
 	e.ObjectStart()
 	e.RawKey(`"notes":`)
 	e.ArrayStart()
-	for i1 := range v.Notes {
-		encodeNotesSummary(e, &v.Notes[i1])
+	for notesIdx := range v.Notes {
+		encodeNotesSummary(e, &v.Notes[notesIdx])
 	}
 	e.ArrayEnd()
 	e.RawKey(`"total":`)
 	e.Int(int64(v.Total))
 	e.RawKey(`"tag_counts":`)
 	e.ObjectStart()
-	for _, k2 := range slices.Sorted(maps.Keys(v.TagCounts)) {
-		v3 := v.TagCounts[k2]
-		e.Key(k2)
-		e.Int(int64(v3))
+	for _, tagCountsKey := range slices.Sorted(maps.Keys(v.TagCounts)) {
+		tagCountsElem := v.TagCounts[tagCountsKey]
+		e.Key(tagCountsKey)
+		e.Int(int64(tagCountsElem))
 	}
 	e.ObjectEnd()
 	e.ObjectEnd()
@@ -782,7 +834,14 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenID = 1 << iota
+		seenAdd
+		seenRemove
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -791,59 +850,59 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 		switch string(key) {
 		case "id":
 			d.Push("id")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenID != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2().MatchString(s1) {
+				seen |= seenID
+				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
+					if !notesDeleteInputIdPattern().MatchString(idVal) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
-					v.ID = notes.NoteID(s1)
+					v.ID = notes.NoteID(idVal)
 				}
 			}
 			d.Pop()
 		case "add":
 			d.Push("add")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenAdd != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenAdd
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						var buf4 [4]string
-						s5 := buf4[:0]
-						i3 := 0
-						for ; d.Next(); i3++ {
-							d.PushIndex(i3)
-							if i3 < 10 {
-								var e6 string
-								if s7, ok8 := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); ok8 {
-									if !pattern0().MatchString(s7) {
+						var addBuf [4]string
+						addList := addBuf[:0]
+						addLen := 0
+						for ; d.Next(); addLen++ {
+							d.PushIndex(addLen)
+							if addLen < 10 {
+								var addElem string
+								if addElemVal, addElemOK := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); addElemOK {
+									if !notesCreateInputTagsElemPattern().MatchString(addElemVal) {
 										d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
 									}
-									e6 = s7
+									addElem = addElemVal
 								}
-								s5 = append(s5, e6)
+								addList = append(addList, addElem)
 							} else {
 								d.Skip()
 							}
 							d.Pop()
 						}
-						if i3 > 10 {
+						if addLen > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if i3 <= 10 {
-							if codec.HasDuplicates(s5) {
+						if addLen <= 10 {
+							if codec.HasDuplicates(addList) {
 								d.Problem("items must be unique")
 							}
 						}
-						if len(s5) == 0 {
+						if len(addList) == 0 {
 							v.Add = []string{}
 						} else {
-							v.Add = append([]string(nil), s5...)
+							v.Add = append([]string(nil), addList...)
 						}
 					}
 				}
@@ -851,41 +910,41 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 			d.Pop()
 		case "remove":
 			d.Push("remove")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenRemove != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
+				seen |= seenRemove
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						var buf10 [4]string
-						s11 := buf10[:0]
-						i9 := 0
-						for ; d.Next(); i9++ {
-							d.PushIndex(i9)
-							if i9 < 10 {
-								var e12 string
-								if s13, ok14 := d.String("string"); ok14 {
-									e12 = s13
+						var removeBuf [4]string
+						removeList := removeBuf[:0]
+						removeLen := 0
+						for ; d.Next(); removeLen++ {
+							d.PushIndex(removeLen)
+							if removeLen < 10 {
+								var removeElem string
+								if removeElemVal, removeElemOK := d.String("string"); removeElemOK {
+									removeElem = removeElemVal
 								}
-								s11 = append(s11, e12)
+								removeList = append(removeList, removeElem)
 							} else {
 								d.Skip()
 							}
 							d.Pop()
 						}
-						if i9 > 10 {
+						if removeLen > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if i9 <= 10 {
-							if codec.HasDuplicates(s11) {
+						if removeLen <= 10 {
+							if codec.HasDuplicates(removeList) {
 								d.Problem("items must be unique")
 							}
 						}
-						if len(s11) == 0 {
+						if len(removeList) == 0 {
 							v.Remove = []string{}
 						} else {
-							v.Remove = append([]string(nil), s11...)
+							v.Remove = append([]string(nil), removeList...)
 						}
 					}
 				}
@@ -895,7 +954,7 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenID == 0 {
 		d.Missing("id")
 	}
 }
@@ -907,8 +966,8 @@ func encodeNotesTagOutput(e *codec.Encoder, v *notes.TagOutput) {
 	e.String(string(v.ID))
 	e.RawKey(`"tags":`)
 	e.ArrayStart()
-	for i1 := range v.Tags {
-		e.String(v.Tags[i1])
+	for tagsIdx := range v.Tags {
+		e.String(v.Tags[tagsIdx])
 	}
 	e.ArrayEnd()
 	e.RawKey(`"revision":`)
@@ -921,7 +980,19 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenID = 1 << iota
+		seenTitle
+		seenBody
+		seenPriority
+		seenColor
+		seenAttributes
+		seenData
+		seenIfChecksum
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -930,157 +1001,160 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 		switch string(key) {
 		case "id":
 			d.Push("id")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenID != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (pattern ^n[1-9][0-9]*$)"); ok2 {
-					if !pattern2().MatchString(s1) {
+				seen |= seenID
+				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
+					if !notesDeleteInputIdPattern().MatchString(idVal) {
 						d.Problem("must match the pattern ^n[1-9][0-9]*$")
 					}
-					v.ID = notes.NoteID(s1)
+					v.ID = notes.NoteID(idVal)
 				}
 			}
 			d.Pop()
 		case "title":
 			d.Push("title")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenTitle != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenTitle
 				if !d.Null() {
-					p3 := new(string)
-					if s4, ok5 := d.String("string (maxLength 200, minLength 1)"); ok5 {
-						if len(s4) > 200 && utf8.RuneCountInString(s4) > 200 {
+					titlePtr := new(string)
+					if titleVal, titleOK := d.String("string (maxLength 200, minLength 1)"); titleOK {
+						// A string holds no more characters than bytes: count them only past the limit in bytes.
+						if len(titleVal) > 200 && utf8.RuneCountInString(titleVal) > 200 {
 							d.Problem("must be at most 200 characters long")
 						}
-						if len(s4) < 4 && utf8.RuneCountInString(s4) < 1 {
+						// A character is at most 4 bytes: count them only below 4 bytes a character.
+						if len(titleVal) < 4 && utf8.RuneCountInString(titleVal) < 1 {
 							d.Problem("must be at least 1 character long")
 						}
-						(*p3) = s4
+						(*titlePtr) = titleVal
 					}
-					v.Title = p3
+					v.Title = titlePtr
 				}
 			}
 			d.Pop()
 		case "body":
 			d.Push("body")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenBody != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
+				seen |= seenBody
 				if !d.Null() {
-					p6 := new(string)
-					if s7, ok8 := d.String("string (maxLength 20000)"); ok8 {
-						if len(s7) > 20000 && utf8.RuneCountInString(s7) > 20000 {
+					bodyPtr := new(string)
+					if bodyVal, bodyOK := d.String("string (maxLength 20000)"); bodyOK {
+						// A string holds no more characters than bytes: count them only past the limit in bytes.
+						if len(bodyVal) > 20000 && utf8.RuneCountInString(bodyVal) > 20000 {
 							d.Problem("must be at most 20000 characters long")
 						}
-						(*p6) = s7
+						(*bodyPtr) = bodyVal
 					}
-					v.Body = p6
+					v.Body = bodyPtr
 				}
 			}
 			d.Pop()
 		case "priority":
 			d.Push("priority")
-			if seen[0]&(1<<3) != 0 {
+			if seen&seenPriority != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 3
+				seen |= seenPriority
 				if !d.Null() {
-					p9 := new(notes.Priority)
-					if n10, ok11 := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); ok11 {
-						switch n10 {
+					priorityPtr := new(notes.Priority)
+					if priorityVal, priorityOK := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); priorityOK {
+						switch priorityVal {
 						case 1, 2, 3, 4, 5:
 						default:
 							d.Problem("must be one of 1, 2, 3, 4, 5")
 						}
-						(*p9) = notes.Priority(n10)
+						(*priorityPtr) = notes.Priority(priorityVal)
 					}
-					v.Priority = p9
+					v.Priority = priorityPtr
 				}
 			}
 			d.Pop()
 		case "color":
 			d.Push("color")
-			if seen[0]&(1<<4) != 0 {
+			if seen&seenColor != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 4
+				seen |= seenColor
 				if !d.Null() {
-					p12 := new(notes.Color)
-					if s13, ok14 := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); ok14 {
-						if !pattern1().MatchString(s13) {
+					colorPtr := new(notes.Color)
+					if colorVal, colorOK := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); colorOK {
+						if !notesCreateInputColorPattern().MatchString(colorVal) {
 							d.Problem("must match the pattern ^#[0-9a-fA-F]{6}$")
 						}
-						if err := (*p12).UnmarshalText([]byte(s13)); err != nil {
+						if err := (*colorPtr).UnmarshalText([]byte(colorVal)); err != nil {
 							d.Problem("must be a valid notes.Color")
 						}
 					}
-					v.Color = p12
+					v.Color = colorPtr
 				}
 			}
 			d.Pop()
 		case "attributes":
 			d.Push("attributes")
-			if seen[0]&(1<<5) != 0 {
+			if seen&seenAttributes != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 5
+				seen |= seenAttributes
 				if !d.Null() {
 					if d.Object("object") {
-						m15 := make(map[string]string)
+						attributesMap := make(map[string]string)
 						for {
-							k16, ok17 := d.Key()
-							if !ok17 {
+							attributesRawKey, attributesOK := d.Key()
+							if !attributesOK {
 								break
 							}
-							if _, dup := m15[string(k16)]; dup {
-								d.DuplicateMember(k16)
+							if _, dup := attributesMap[string(attributesRawKey)]; dup {
+								d.DuplicateMember(attributesRawKey)
 								continue
 							}
-							key18 := string(k16)
-							d.Push(key18)
-							var e19 string
-							if s20, ok21 := d.String("string"); ok21 {
-								e19 = s20
+							attributesKey := string(attributesRawKey)
+							d.Push(attributesKey)
+							var attributesElem string
+							if attributesElemVal, attributesElemOK := d.String("string"); attributesElemOK {
+								attributesElem = attributesElemVal
 							}
-							m15[key18] = e19
+							attributesMap[attributesKey] = attributesElem
 							d.Pop()
 						}
-						v.Attributes = m15
+						v.Attributes = attributesMap
 					}
 				}
 			}
 			d.Pop()
 		case "data":
 			d.Push("data")
-			if seen[0]&(1<<6) != 0 {
+			if seen&seenData != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 6
-				if x22, ok23 := d.Any(); ok23 {
-					v.Data = x22
+				seen |= seenData
+				if dataVal, dataOK := d.Any(); dataOK {
+					v.Data = dataVal
 				}
 			}
 			d.Pop()
 		case "if_checksum":
 			d.Push("if_checksum")
-			if seen[0]&(1<<7) != 0 {
+			if seen&seenIfChecksum != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 7
+				seen |= seenIfChecksum
 				if !d.Null() {
-					if b24, ok25 := d.Base64("string"); ok25 {
-						v.IfChecksum = b24
+					if ifChecksumVal, ifChecksumOK := d.Base64("string"); ifChecksumOK {
+						v.IfChecksum = ifChecksumVal
 					}
 				}
 			}
@@ -1089,7 +1163,7 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenID == 0 {
 		d.Missing("id")
 	}
 }
@@ -1099,7 +1173,14 @@ func decodeWeatherForecastInput(d *codec.Decoder, v *weather.ForecastInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenPlace = 1 << iota
+		seenDays
+		seenUnits
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -1108,13 +1189,13 @@ func decodeWeatherForecastInput(d *codec.Decoder, v *weather.ForecastInput) {
 		switch string(key) {
 		case "place":
 			d.Push("place")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenPlace != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if raw1, ok2 := d.Raw(); ok2 {
-					if err := v.Place.UnmarshalJSON(raw1); err != nil {
+				seen |= seenPlace
+				if placeRaw, placeOK := d.Raw(); placeOK {
+					if err := v.Place.UnmarshalJSON(placeRaw); err != nil {
 						d.Problem("must be a valid weather.Place")
 					}
 				}
@@ -1122,39 +1203,39 @@ func decodeWeatherForecastInput(d *codec.Decoder, v *weather.ForecastInput) {
 			d.Pop()
 		case "days":
 			d.Push("days")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenDays != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenDays
 				if !d.Null() {
-					if n3, ok4 := d.Int("integer (maximum 7, minimum 1)", strconv.IntSize); ok4 {
-						if n3 > 7 {
+					if daysVal, daysOK := d.Int("integer (maximum 7, minimum 1)", strconv.IntSize); daysOK {
+						if daysVal > 7 {
 							d.Problem("must be at most 7")
 						}
-						if n3 < 1 {
+						if daysVal < 1 {
 							d.Problem("must be at least 1")
 						}
-						v.Days = int(n3)
+						v.Days = int(daysVal)
 					}
 				}
 			}
 			d.Pop()
 		case "units":
 			d.Push("units")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenUnits != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
+				seen |= seenUnits
 				if !d.Null() {
-					if s5, ok6 := d.String("string (one of \"metric\", \"imperial\")"); ok6 {
-						switch s5 {
+					if unitsVal, unitsOK := d.String("string (one of \"metric\", \"imperial\")"); unitsOK {
+						switch unitsVal {
 						case "metric", "imperial":
 						default:
 							d.Problem("must be one of \"metric\", \"imperial\"")
 						}
-						v.Units = s5
+						v.Units = unitsVal
 					}
 				}
 			}
@@ -1163,7 +1244,7 @@ func decodeWeatherForecastInput(d *codec.Decoder, v *weather.ForecastInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenPlace == 0 {
 		d.Missing("place")
 	}
 }
@@ -1178,8 +1259,8 @@ func encodeForecastPlace(e *codec.Encoder, v *struct {
 	e.String(v.Name)
 	e.RawKey(`"coordinates":`)
 	e.ArrayStart()
-	for i1 := range v.Coordinates {
-		e.Float(float64(v.Coordinates[i1]), 64)
+	for coordinatesIdx := range v.Coordinates {
+		e.Float(float64(v.Coordinates[coordinatesIdx]), 64)
 	}
 	e.ArrayEnd()
 	e.ObjectEnd()
@@ -1214,8 +1295,8 @@ func encodeWeatherForecast(e *codec.Encoder, v *weather.Forecast) {
 	e.String(v.Units)
 	e.RawKey(`"days":`)
 	e.ArrayStart()
-	for i1 := range v.Days {
-		encodeWeatherDay(e, &v.Days[i1])
+	for daysIdx := range v.Days {
+		encodeWeatherDay(e, &v.Days[daysIdx])
 	}
 	e.ArrayEnd()
 	e.RawKey(`"issued":`)

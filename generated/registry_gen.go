@@ -22,9 +22,9 @@ import (
 	"fmt"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
-	clock "github.com/toolgen-go/toolgen/tools/clock"
-	notes "github.com/toolgen-go/toolgen/tools/notes"
-	weather "github.com/toolgen-go/toolgen/tools/weather"
+	"github.com/toolgen-go/toolgen/tools/clock"
+	"github.com/toolgen-go/toolgen/tools/notes"
+	"github.com/toolgen-go/toolgen/tools/weather"
 	"time"
 )
 
@@ -364,8 +364,8 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 			return 0, err
 		}
 		e.ArrayStart()
-		for i1 := range out {
-			e.String(out[i1])
+		for outIdx := range out {
+			e.String(out[outIdx])
 		}
 		e.ArrayEnd()
 		return tool.OutputJSON, nil

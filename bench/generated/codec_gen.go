@@ -3,7 +3,7 @@
 package generated
 
 import (
-	tools "github.com/toolgen-go/toolgen/bench/tools"
+	"github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"strconv"
@@ -20,7 +20,13 @@ func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenName = 1 << iota
+		seenEmail
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -29,35 +35,38 @@ func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
 		switch string(key) {
 		case "name":
 			d.Push("name")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenName != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (maxLength 100, minLength 1)"); ok2 {
-					if len(s1) > 100 && utf8.RuneCountInString(s1) > 100 {
+				seen |= seenName
+				if nameVal, nameOK := d.String("string (maxLength 100, minLength 1)"); nameOK {
+					// A string holds no more characters than bytes: count them only past the limit in bytes.
+					if len(nameVal) > 100 && utf8.RuneCountInString(nameVal) > 100 {
 						d.Problem("must be at most 100 characters long")
 					}
-					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
+					// A character is at most 4 bytes: count them only below 4 bytes a character.
+					if len(nameVal) < 4 && utf8.RuneCountInString(nameVal) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					v.Name = s1
+					v.Name = nameVal
 				}
 			}
 			d.Pop()
 		case "email":
 			d.Push("email")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenEmail != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenEmail
 				if !d.Null() {
-					if s3, ok4 := d.String("string (maxLength 254)"); ok4 {
-						if len(s3) > 254 && utf8.RuneCountInString(s3) > 254 {
+					if emailVal, emailOK := d.String("string (maxLength 254)"); emailOK {
+						// A string holds no more characters than bytes: count them only past the limit in bytes.
+						if len(emailVal) > 254 && utf8.RuneCountInString(emailVal) > 254 {
 							d.Problem("must be at most 254 characters long")
 						}
-						v.Email = s3
+						v.Email = emailVal
 					}
 				}
 			}
@@ -66,7 +75,7 @@ func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenName == 0 {
 		d.Missing("name")
 	}
 }
@@ -76,7 +85,14 @@ func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenSKU = 1 << iota
+		seenQty
+		seenPrice
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -85,52 +101,54 @@ func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
 		switch string(key) {
 		case "sku":
 			d.Push("sku")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenSKU != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (maxLength 32, minLength 1)"); ok2 {
-					if len(s1) > 32 && utf8.RuneCountInString(s1) > 32 {
+				seen |= seenSKU
+				if skuVal, skuOK := d.String("string (maxLength 32, minLength 1)"); skuOK {
+					// A string holds no more characters than bytes: count them only past the limit in bytes.
+					if len(skuVal) > 32 && utf8.RuneCountInString(skuVal) > 32 {
 						d.Problem("must be at most 32 characters long")
 					}
-					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
+					// A character is at most 4 bytes: count them only below 4 bytes a character.
+					if len(skuVal) < 4 && utf8.RuneCountInString(skuVal) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					v.SKU = s1
+					v.SKU = skuVal
 				}
 			}
 			d.Pop()
 		case "qty":
 			d.Push("qty")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenQty != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
-				if n3, ok4 := d.Int("integer (maximum 1000, minimum 1)", strconv.IntSize); ok4 {
-					if n3 > 1000 {
+				seen |= seenQty
+				if qtyVal, qtyOK := d.Int("integer (maximum 1000, minimum 1)", strconv.IntSize); qtyOK {
+					if qtyVal > 1000 {
 						d.Problem("must be at most 1000")
 					}
-					if n3 < 1 {
+					if qtyVal < 1 {
 						d.Problem("must be at least 1")
 					}
-					v.Qty = int(n3)
+					v.Qty = int(qtyVal)
 				}
 			}
 			d.Pop()
 		case "price":
 			d.Push("price")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenPrice != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
-				if n5, ok6 := d.Float("number (minimum 0)", 64); ok6 {
-					if n5 < 0 {
+				seen |= seenPrice
+				if priceVal, priceOK := d.Float("number (minimum 0)", 64); priceOK {
+					if priceVal < 0 {
 						d.Problem("must be at least 0")
 					}
-					v.Price = n5
+					v.Price = priceVal
 				}
 			}
 			d.Pop()
@@ -138,13 +156,13 @@ func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenSKU == 0 {
 		d.Missing("sku")
 	}
-	if seen[0]&(1<<1) == 0 {
+	if seen&seenQty == 0 {
 		d.Missing("qty")
 	}
-	if seen[0]&(1<<2) == 0 {
+	if seen&seenPrice == 0 {
 		d.Missing("price")
 	}
 }
@@ -154,7 +172,23 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenTitle = 1 << iota
+		seenPriority
+		seenStatus
+		seenOwner
+		seenItems
+		seenTags
+		seenLabels
+		seenCreated
+		seenDue
+		seenBudget
+		seenNotify
+		seenDiscount
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -163,140 +197,142 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 		switch string(key) {
 		case "title":
 			d.Push("title")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenTitle != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (maxLength 200, minLength 1)"); ok2 {
-					if len(s1) > 200 && utf8.RuneCountInString(s1) > 200 {
+				seen |= seenTitle
+				if titleVal, titleOK := d.String("string (maxLength 200, minLength 1)"); titleOK {
+					// A string holds no more characters than bytes: count them only past the limit in bytes.
+					if len(titleVal) > 200 && utf8.RuneCountInString(titleVal) > 200 {
 						d.Problem("must be at most 200 characters long")
 					}
-					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
+					// A character is at most 4 bytes: count them only below 4 bytes a character.
+					if len(titleVal) < 4 && utf8.RuneCountInString(titleVal) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					v.Title = s1
+					v.Title = titleVal
 				}
 			}
 			d.Pop()
 		case "priority":
 			d.Push("priority")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenPriority != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
-				if n3, ok4 := d.Int("integer (maximum 5, minimum 1)", strconv.IntSize); ok4 {
-					if n3 > 5 {
+				seen |= seenPriority
+				if priorityVal, priorityOK := d.Int("integer (maximum 5, minimum 1)", strconv.IntSize); priorityOK {
+					if priorityVal > 5 {
 						d.Problem("must be at most 5")
 					}
-					if n3 < 1 {
+					if priorityVal < 1 {
 						d.Problem("must be at least 1")
 					}
-					v.Priority = int(n3)
+					v.Priority = int(priorityVal)
 				}
 			}
 			d.Pop()
 		case "status":
 			d.Push("status")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenStatus != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
-				if s5, ok6 := d.String("string (one of \"open\", \"pending\", \"closed\")"); ok6 {
-					switch s5 {
+				seen |= seenStatus
+				if statusVal, statusOK := d.String("string (one of \"open\", \"pending\", \"closed\")"); statusOK {
+					switch statusVal {
 					case "open", "pending", "closed":
 					default:
 						d.Problem("must be one of \"open\", \"pending\", \"closed\"")
 					}
-					v.Status = s5
+					v.Status = statusVal
 				}
 			}
 			d.Pop()
 		case "owner":
 			d.Push("owner")
-			if seen[0]&(1<<3) != 0 {
+			if seen&seenOwner != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 3
+				seen |= seenOwner
 				decodeToolsPerson(d, &v.Owner)
 			}
 			d.Pop()
 		case "items":
 			d.Push("items")
-			if seen[0]&(1<<4) != 0 {
+			if seen&seenItems != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 4
+				seen |= seenItems
 				if d.Array("array (maxItems 50, minItems 1)") {
-					var buf8 [4]tools.Item
-					s9 := buf8[:0]
-					i7 := 0
-					for ; d.Next(); i7++ {
-						d.PushIndex(i7)
-						if i7 < 50 {
-							var e10 tools.Item
-							decodeToolsItem(d, &e10)
-							s9 = append(s9, e10)
+					var itemsBuf [4]tools.Item
+					itemsList := itemsBuf[:0]
+					itemsLen := 0
+					for ; d.Next(); itemsLen++ {
+						d.PushIndex(itemsLen)
+						if itemsLen < 50 {
+							var itemsElem tools.Item
+							decodeToolsItem(d, &itemsElem)
+							itemsList = append(itemsList, itemsElem)
 						} else {
 							d.Skip()
 						}
 						d.Pop()
 					}
-					if i7 < 1 {
+					if itemsLen < 1 {
 						d.Problem("must have at least 1 item")
 					}
-					if i7 > 50 {
+					if itemsLen > 50 {
 						d.Problem("must have at most 50 items")
 					}
-					if len(s9) == 0 {
+					if len(itemsList) == 0 {
 						v.Items = []tools.Item{}
 					} else {
-						v.Items = append([]tools.Item(nil), s9...)
+						v.Items = append([]tools.Item(nil), itemsList...)
 					}
 				}
 			}
 			d.Pop()
 		case "tags":
 			d.Push("tags")
-			if seen[0]&(1<<5) != 0 {
+			if seen&seenTags != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 5
+				seen |= seenTags
 				if !d.Null() {
 					if d.Array("array (maxItems 10)") {
-						var buf12 [4]string
-						s13 := buf12[:0]
-						i11 := 0
-						for ; d.Next(); i11++ {
-							d.PushIndex(i11)
-							if i11 < 10 {
-								var e14 string
-								if s15, ok16 := d.String("string"); ok16 {
-									e14 = s15
+						var tagsBuf [4]string
+						tagsList := tagsBuf[:0]
+						tagsLen := 0
+						for ; d.Next(); tagsLen++ {
+							d.PushIndex(tagsLen)
+							if tagsLen < 10 {
+								var tagsElem string
+								if tagsElemVal, tagsElemOK := d.String("string"); tagsElemOK {
+									tagsElem = tagsElemVal
 								}
-								s13 = append(s13, e14)
+								tagsList = append(tagsList, tagsElem)
 							} else {
 								d.Skip()
 							}
 							d.Pop()
 						}
-						if i11 > 10 {
+						if tagsLen > 10 {
 							d.Problem("must have at most 10 items")
 						}
-						if i11 <= 10 {
-							if codec.HasDuplicates(s13) {
+						if tagsLen <= 10 {
+							if codec.HasDuplicates(tagsList) {
 								d.Problem("items must be unique")
 							}
 						}
-						if len(s13) == 0 {
+						if len(tagsList) == 0 {
 							v.Tags = []string{}
 						} else {
-							v.Tags = append([]string(nil), s13...)
+							v.Tags = append([]string(nil), tagsList...)
 						}
 					}
 				}
@@ -304,118 +340,118 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 			d.Pop()
 		case "labels":
 			d.Push("labels")
-			if seen[0]&(1<<6) != 0 {
+			if seen&seenLabels != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 6
+				seen |= seenLabels
 				if !d.Null() {
 					if d.Object("object") {
-						m17 := make(map[string]string)
+						labelsMap := make(map[string]string)
 						for {
-							k18, ok19 := d.Key()
-							if !ok19 {
+							labelsRawKey, labelsOK := d.Key()
+							if !labelsOK {
 								break
 							}
-							if _, dup := m17[string(k18)]; dup {
-								d.DuplicateMember(k18)
+							if _, dup := labelsMap[string(labelsRawKey)]; dup {
+								d.DuplicateMember(labelsRawKey)
 								continue
 							}
-							key20 := string(k18)
-							d.Push(key20)
-							var e21 string
-							if s22, ok23 := d.String("string"); ok23 {
-								e21 = s22
+							labelsKey := string(labelsRawKey)
+							d.Push(labelsKey)
+							var labelsElem string
+							if labelsElemVal, labelsElemOK := d.String("string"); labelsElemOK {
+								labelsElem = labelsElemVal
 							}
-							m17[key20] = e21
+							labelsMap[labelsKey] = labelsElem
 							d.Pop()
 						}
-						v.Labels = m17
+						v.Labels = labelsMap
 					}
 				}
 			}
 			d.Pop()
 		case "created":
 			d.Push("created")
-			if seen[0]&(1<<7) != 0 {
+			if seen&seenCreated != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 7
-				if t24, ok25 := d.Time("string (format date-time)"); ok25 {
-					v.Created = t24
+				seen |= seenCreated
+				if createdVal, createdOK := d.Time("string (format date-time)"); createdOK {
+					v.Created = createdVal
 				}
 			}
 			d.Pop()
 		case "due":
 			d.Push("due")
-			if seen[0]&(1<<8) != 0 {
+			if seen&seenDue != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 8
+				seen |= seenDue
 				if !d.Null() {
-					p26 := new(time.Time)
-					if t27, ok28 := d.Time("string (format date-time)"); ok28 {
-						(*p26) = t27
+					duePtr := new(time.Time)
+					if dueVal, dueOK := d.Time("string (format date-time)"); dueOK {
+						(*duePtr) = dueVal
 					}
-					v.Due = p26
+					v.Due = duePtr
 				}
 			}
 			d.Pop()
 		case "budget":
 			d.Push("budget")
-			if seen[0]&(1<<9) != 0 {
+			if seen&seenBudget != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 9
+				seen |= seenBudget
 				if !d.Null() {
-					p29 := new(float64)
-					if n30, ok31 := d.Float("number (maximum 1000000, minimum 0)", 64); ok31 {
-						if n30 > 1000000 {
+					budgetPtr := new(float64)
+					if budgetVal, budgetOK := d.Float("number (maximum 1000000, minimum 0)", 64); budgetOK {
+						if budgetVal > 1000000 {
 							d.Problem("must be at most 1000000")
 						}
-						if n30 < 0 {
+						if budgetVal < 0 {
 							d.Problem("must be at least 0")
 						}
-						(*p29) = n30
+						(*budgetPtr) = budgetVal
 					}
-					v.Budget = p29
+					v.Budget = budgetPtr
 				}
 			}
 			d.Pop()
 		case "notify":
 			d.Push("notify")
-			if seen[0]&(1<<10) != 0 {
+			if seen&seenNotify != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 10
+				seen |= seenNotify
 				if !d.Null() {
-					p32 := new(bool)
-					if b33, ok34 := d.Bool("boolean"); ok34 {
-						(*p32) = b33
+					notifyPtr := new(bool)
+					if notifyVal, notifyOK := d.Bool("boolean"); notifyOK {
+						(*notifyPtr) = notifyVal
 					}
-					v.Notify = p32
+					v.Notify = notifyPtr
 				}
 			}
 			d.Pop()
 		case "discount":
 			d.Push("discount")
-			if seen[0]&(1<<11) != 0 {
+			if seen&seenDiscount != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 11
-				if n35, ok36 := d.Float("number (maximum 1, minimum 0)", 64); ok36 {
-					if n35 > 1 {
+				seen |= seenDiscount
+				if discountVal, discountOK := d.Float("number (maximum 1, minimum 0)", 64); discountOK {
+					if discountVal > 1 {
 						d.Problem("must be at most 1")
 					}
-					if n35 < 0 {
+					if discountVal < 0 {
 						d.Problem("must be at least 0")
 					}
-					v.Discount = n35
+					v.Discount = discountVal
 				}
 			}
 			d.Pop()
@@ -423,25 +459,25 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenTitle == 0 {
 		d.Missing("title")
 	}
-	if seen[0]&(1<<1) == 0 {
+	if seen&seenPriority == 0 {
 		d.Missing("priority")
 	}
-	if seen[0]&(1<<2) == 0 {
+	if seen&seenStatus == 0 {
 		d.Missing("status")
 	}
-	if seen[0]&(1<<3) == 0 {
+	if seen&seenOwner == 0 {
 		d.Missing("owner")
 	}
-	if seen[0]&(1<<4) == 0 {
+	if seen&seenItems == 0 {
 		d.Missing("items")
 	}
-	if seen[0]&(1<<7) == 0 {
+	if seen&seenCreated == 0 {
 		d.Missing("created")
 	}
-	if seen[0]&(1<<11) == 0 {
+	if seen&seenDiscount == 0 {
 		d.Missing("discount")
 	}
 }
@@ -465,7 +501,13 @@ func decodeToolsSmallInput(d *codec.Decoder, v *tools.SmallInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenQuery = 1 << iota
+		seenLimit
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -474,38 +516,40 @@ func decodeToolsSmallInput(d *codec.Decoder, v *tools.SmallInput) {
 		switch string(key) {
 		case "query":
 			d.Push("query")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenQuery != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (maxLength 200, minLength 1)"); ok2 {
-					if len(s1) > 200 && utf8.RuneCountInString(s1) > 200 {
+				seen |= seenQuery
+				if queryVal, queryOK := d.String("string (maxLength 200, minLength 1)"); queryOK {
+					// A string holds no more characters than bytes: count them only past the limit in bytes.
+					if len(queryVal) > 200 && utf8.RuneCountInString(queryVal) > 200 {
 						d.Problem("must be at most 200 characters long")
 					}
-					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
+					// A character is at most 4 bytes: count them only below 4 bytes a character.
+					if len(queryVal) < 4 && utf8.RuneCountInString(queryVal) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					v.Query = s1
+					v.Query = queryVal
 				}
 			}
 			d.Pop()
 		case "limit":
 			d.Push("limit")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenLimit != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenLimit
 				if !d.Null() {
-					if n3, ok4 := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); ok4 {
-						if n3 > 50 {
+					if limitVal, limitOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); limitOK {
+						if limitVal > 50 {
 							d.Problem("must be at most 50")
 						}
-						if n3 < 1 {
+						if limitVal < 1 {
 							d.Problem("must be at least 1")
 						}
-						v.Limit = int(n3)
+						v.Limit = int(limitVal)
 					}
 				}
 			}
@@ -514,7 +558,7 @@ func decodeToolsSmallInput(d *codec.Decoder, v *tools.SmallInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenQuery == 0 {
 		d.Missing("query")
 	}
 }

@@ -17,7 +17,7 @@ package generated
 import (
 	"context"
 	"fmt"
-	tools "github.com/toolgen-go/toolgen/bench/tools"
+	"github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/editdist"
+	"golang.org/x/tools/go/packages"
 )
 
 // directivePrefix starts every toolgen directive. Like //go: directives it
@@ -49,6 +50,68 @@ type directives struct {
 	meta        [][2]string
 }
 
+// declared is a type declaration whose doc comment holds //tool: lines,
+// with the lines parsed.
+type declared struct {
+	pkg  *packages.Package
+	spec *ast.TypeSpec
+	doc  *ast.CommentGroup
+	directives
+}
+
+// findDirectives is the directives phase: it finds every type declaration
+// of the loaded packages whose doc comment holds //tool: lines, parses the
+// lines, and refuses //tool: lines anywhere else.
+func findDirectives(l *loaded) ([]declared, []*Error) {
+	var out []declared
+	var errs []*Error
+	for _, p := range l.pkgs {
+		for _, f := range p.Syntax {
+			docs := map[*ast.CommentGroup]bool{}
+			for _, decl := range f.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					if !hasDirectives(doc) {
+						continue
+					}
+					docs[doc] = true
+					d, es := parseDirectives(l.fset, doc)
+					errs = append(errs, es...)
+					out = append(out, declared{pkg: p, spec: ts, doc: doc, directives: d})
+				}
+			}
+			errs = append(errs, strayDirectives(l.fset, f, docs)...)
+		}
+	}
+	return out, errs
+}
+
+// strayDirectives reports //tool: lines outside the doc comment of a type
+// declaration (docs holds those).
+func strayDirectives(fset *token.FileSet, f *ast.File, docs map[*ast.CommentGroup]bool) []*Error {
+	var errs []*Error
+	for _, cg := range f.Comments {
+		if docs[cg] || !hasDirectives(cg) {
+			continue
+		}
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, directivePrefix) {
+				errs = append(errs, errorf(fset.Position(c.Slash), "//tool: directives belong in the doc comment of a type declaration"))
+				break
+			}
+		}
+	}
+	return errs
+}
+
 // hasDirectives reports whether a comment group holds any //tool: line.
 func hasDirectives(doc *ast.CommentGroup) bool {
 	if doc == nil {
@@ -81,23 +144,7 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 		line := strings.TrimPrefix(c.Text, directivePrefix)
 		key, arg, _ := strings.Cut(line, " ")
 		arg = strings.TrimSpace(arg)
-		bad := func(format string, args ...any) {
-			errs = append(errs, errorf(pos, "//tool:"+key+": "+format, args...))
-		}
-		noArg := func() bool {
-			if arg != "" {
-				bad("takes no argument")
-				return false
-			}
-			return true
-		}
-		needArg := func(what string) bool {
-			if arg == "" {
-				bad("missing %s", what)
-				return false
-			}
-			return true
-		}
+		ln := &directiveLine{key: key, arg: arg, pos: pos}
 		if !isKnownDirective(key) {
 			e := errorf(pos, "unknown directive //tool:%s", key)
 			if s := closest(key, knownDirectives); s != "" {
@@ -115,79 +162,122 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 			}
 			seen[key] = pos
 		}
-		switch key {
-		case "name":
-			if needArg("tool name") {
-				if !namePattern.MatchString(arg) {
-					bad("invalid tool name %q: a name is 1 to 64 letters, digits, '_' or '-', not starting with a digit or '-'", arg)
-				}
-				d.name, d.namePos = arg, pos
+		d.apply(ln)
+		errs = append(errs, ln.errs...)
+	}
+	return d, append(errs, d.finish(seen)...)
+}
+
+// directiveLine is one //tool: line being read, and its problems.
+type directiveLine struct {
+	key, arg string
+	pos      token.Position
+	errs     []*Error
+}
+
+// bad reports a problem with the line.
+func (ln *directiveLine) bad(format string, args ...any) {
+	ln.errs = append(ln.errs, errorf(ln.pos, "//tool:"+ln.key+": "+format, args...))
+}
+
+// noArg reports an argument given to a directive that takes none.
+func (ln *directiveLine) noArg() bool {
+	if ln.arg != "" {
+		ln.bad("takes no argument")
+		return false
+	}
+	return true
+}
+
+// needArg reports a missing argument, described by what.
+func (ln *directiveLine) needArg(what string) bool {
+	if ln.arg == "" {
+		ln.bad("missing %s", what)
+		return false
+	}
+	return true
+}
+
+// apply records one known directive.
+func (d *directives) apply(ln *directiveLine) {
+	switch ln.key {
+	case "name":
+		if ln.needArg("tool name") {
+			if !namePattern.MatchString(ln.arg) {
+				ln.bad("invalid tool name %q: a name is 1 to 64 letters, digits, '_' or '-', not starting with a digit or '-'", ln.arg)
 			}
-		case "readonly":
-			d.readOnly = noArg()
-		case "destructive":
-			d.destructive = noArg()
-		case "idempotent":
-			d.idempotent = noArg()
-		case "openworld":
-			d.openWorld = noArg()
-		case "kind":
-			if needArg("kind (read, display, propose or action)") {
-				if !isKind(arg) {
-					bad("unknown kind %q; want read, display, propose or action", arg)
-				} else {
-					d.kind, d.kindPos = arg, pos
-				}
-			}
-		case "title":
-			if needArg("title") {
-				d.title = arg
-			}
-		case "verb":
-			if needArg("verb") {
-				d.verb = arg
-			}
-		case "group":
-			if needArg("group name") {
-				if !namePattern.MatchString(arg) {
-					bad("invalid group name %q: use letters, digits, '_' or '-'", arg)
-				}
-				d.group = arg
-			}
-		case "weight":
-			if needArg("integer weight") {
-				n, err := strconv.Atoi(arg)
-				if err != nil {
-					bad("weight %q is not an integer", arg)
-				}
-				d.weight = n
-			}
-		case "timeout":
-			if needArg("duration, such as 30s") {
-				t, err := time.ParseDuration(arg)
-				switch {
-				case err != nil:
-					bad("invalid duration %q (time.ParseDuration syntax, such as 500ms or 2m)", arg)
-				case t <= 0:
-					bad("timeout must be positive")
-				default:
-					d.timeout = t
-				}
-			}
-		case "permission":
-			if needArg("permission name") {
-				if strings.ContainsAny(arg, " \t") {
-					bad("a permission is one word; write one //tool:permission line each")
-				}
-				d.permissions = append(d.permissions, arg)
-			}
-		case "meta":
-			if needArg("KEY VALUE") {
-				k, v, _ := strings.Cut(arg, " ")
-				d.meta = append(d.meta, [2]string{k, strings.TrimSpace(v)})
+			d.name, d.namePos = ln.arg, ln.pos
+		}
+	case "readonly":
+		d.readOnly = ln.noArg()
+	case "destructive":
+		d.destructive = ln.noArg()
+	case "idempotent":
+		d.idempotent = ln.noArg()
+	case "openworld":
+		d.openWorld = ln.noArg()
+	case "kind":
+		if ln.needArg("kind (read, display, propose or action)") {
+			if !isKind(ln.arg) {
+				ln.bad("unknown kind %q; want read, display, propose or action", ln.arg)
+			} else {
+				d.kind, d.kindPos = ln.arg, ln.pos
 			}
 		}
+	case "title":
+		if ln.needArg("title") {
+			d.title = ln.arg
+		}
+	case "verb":
+		if ln.needArg("verb") {
+			d.verb = ln.arg
+		}
+	case "group":
+		if ln.needArg("group name") {
+			if !namePattern.MatchString(ln.arg) {
+				ln.bad("invalid group name %q: use letters, digits, '_' or '-'", ln.arg)
+			}
+			d.group = ln.arg
+		}
+	case "weight":
+		if ln.needArg("integer weight") {
+			n, err := strconv.Atoi(ln.arg)
+			if err != nil {
+				ln.bad("weight %q is not an integer", ln.arg)
+			}
+			d.weight = n
+		}
+	case "timeout":
+		if ln.needArg("duration, such as 30s") {
+			t, err := time.ParseDuration(ln.arg)
+			switch {
+			case err != nil:
+				ln.bad("invalid duration %q (time.ParseDuration syntax, such as 500ms or 2m)", ln.arg)
+			case t <= 0:
+				ln.bad("timeout must be positive")
+			default:
+				d.timeout = t
+			}
+		}
+	case "permission":
+		if ln.needArg("permission name") {
+			if strings.ContainsAny(ln.arg, " \t") {
+				ln.bad("a permission is one word; write one //tool:permission line each")
+			}
+			d.permissions = append(d.permissions, ln.arg)
+		}
+	case "meta":
+		if ln.needArg("KEY VALUE") {
+			k, v, _ := strings.Cut(ln.arg, " ")
+			d.meta = append(d.meta, [2]string{k, strings.TrimSpace(v)})
+		}
 	}
+}
+
+// finish checks the directives as a set (a name, no conflicting hints) and
+// fills in the defaults. seen holds where each directive was written.
+func (d *directives) finish(seen map[string]token.Position) []*Error {
+	var errs []*Error
 	if d.name == "" && d.pos.Filename != "" {
 		errs = append(errs, errorf(d.pos, "missing //tool:name: every tool needs a name"))
 	}
@@ -209,7 +299,7 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 		}
 		d.readOnly = true // read implies readonly
 	}
-	return d, errs
+	return errs
 }
 
 func isKnownDirective(key string) bool {

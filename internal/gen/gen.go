@@ -1,19 +1,26 @@
 // Package gen is toolgen's core: it turns Go packages holding annotated
 // tool types into the files of a generated registry, in memory.
 //
-// The phases are files of this package, in the order they run:
+// Generate calls the phases in this order, each a
+// function whose result is a plain value the next one takes:
 //
-//	load.go        load and type-check the tools packages (go/packages)
-//	directives.go  parse the //tool: lines of each type's doc comment
-//	model.go       check each tool's declaration and Call method
-//	shape.go       map the input and output types to JSON shapes
-//	bootstrap.go   run invopop/jsonschema on those types (a generated program)
-//	schemas.go     hand the bootstrap its requests and keep its schemas
-//	codec.go       derive decoders and encoders from shapes and schemas
-//	render.go      write the registry with jennifer
-//	providers.go   precompute the OpenAI, Anthropic and Gemini definitions
-//	manifest.go    write tools.json, what reviewers see
-//	errors.go      positioned problems
+//	load        load.go        load     -> loaded: the type-checked tools packages
+//	directives  directives.go  findDirectives -> []declared: //tool: lines parsed
+//	model       model.go       newModel -> model: each tool's declaration and Call checked
+//	shapes      shape.go       deriveShapes: the JSON shape of each input and output type
+//	schemas     schemas.go     reflectSchemas: invopop/jsonschema run by a generated
+//	                           program (bootstrap.go); the published schemas
+//	codecs      codec.go       planCodecs -> codecPlan: the decoders and encoders to
+//	                           write (schemaview.go, checks.go, decode.go, encode.go,
+//	                           naming.go)
+//	providers   providers.go   projectTools: the OpenAI, Anthropic and Gemini definitions
+//	render      render.go      render -> []File: the plan and model printed with
+//	                           jennifer (gocode.go holds the Go expressions)
+//	manifest    manifest.go    manifestOf -> File: tools.json, what reviewers see
+//
+// errors.go holds the positioned problems every phase reports. The shapes
+// and schemas phases complete the model in place (each tool's shapes and
+// schema trees).
 //
 // check.go runs the directive, model and shape phases on one package that
 // another driver type-checked: it is what go vet's analyzer
@@ -83,22 +90,34 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	m, errs := buildModel(l)
+	errs = checkImports(l)
+	decls, es := findDirectives(l)
+	errs = append(errs, es...)
+	m, es := newModel(l, decls)
+	errs = append(errs, es...)
+	errs = append(errs, deriveShapes(l.fset, m)...)
 	if len(m.tools) == 0 && len(errs) == 0 {
 		errs = append(errs, &Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
 	}
-	errs = append(errs, checkImports(l)...)
 	if len(errs) > 0 {
 		return nil, sortErrors(errs)
 	}
 	if errs := reflectSchemas(ctx, l, m, &opts); len(errs) > 0 {
 		return nil, sortErrors(errs)
 	}
-	files, errs := render(l, m, &opts)
+	plan, errs := planCodecs(l.fset, m)
 	if len(errs) > 0 {
 		return nil, sortErrors(errs)
 	}
-	return files, nil
+	proj, errs := projectTools(m.tools)
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
+	}
+	files, errs := render(l, m, plan, proj, &opts)
+	if len(errs) > 0 {
+		return nil, sortErrors(errs)
+	}
+	return append(files, manifestOf(&opts, m, proj)), nil
 }
 
 // checkImports refuses a tools package that imports the generated package:

@@ -1,11 +1,17 @@
 package gen
 
 import (
+	"path/filepath"
 	"strconv"
 
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 )
+
+// manifestOf is the manifest phase: tools.json beside the registry.
+func manifestOf(opts *Options, m *model, proj map[*toolModel]*provider.Precomputed) File {
+	return File{Path: filepath.Join(opts.outDir(), manifestFile), Data: manifest(m.tools, proj)}
+}
 
 // manifest renders tools.json: every tool, sorted by name, with what the
 // model sees (name, description, schemas) and what the runtime reads (kind,

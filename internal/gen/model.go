@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -46,66 +45,34 @@ type toolModel struct {
 	inNode, outNode *jsontree.Node // published schemas; outNode nil unless structured
 }
 
-// model is everything the render phase needs.
+// model is the result of the model phase, completed by the shapes and
+// schemas phases: every tool, checked, sorted by name.
 type model struct {
 	tools []*toolModel // sorted by name
 }
 
-// buildModel finds every type with //tool: directives in the loaded
-// packages, checks its declaration and method, and derives the shapes of
-// its input and output types.
+// buildModel runs the directives, model and shapes phases over the loaded
+// packages: every type with //tool: directives, its declaration and Call
+// method checked, and the shapes of its input and output types. Generate
+// calls the three phases one by one; this is for callers that want the
+// model alone.
 func buildModel(l *loaded) (*model, []*Error) {
+	decls, errs := findDirectives(l)
+	m, es := newModel(l, decls)
+	errs = append(errs, es...)
+	return m, append(errs, deriveShapes(l.fset, m)...)
+}
+
+// newModel is the model phase: it checks each declared tool's type and
+// its Call and Available methods, and refuses a name declared twice.
+func newModel(l *loaded, decls []declared) (*model, []*Error) {
 	m := &model{}
 	var errs []*Error
-	an := newAnalyzer(l.fset)
-	for _, p := range l.pkgs {
-		for _, f := range p.Syntax {
-			docs := map[*ast.CommentGroup]bool{}
-			for _, decl := range f.Decls {
-				gd, ok := decl.(*ast.GenDecl)
-				if !ok || gd.Tok != token.TYPE {
-					continue
-				}
-				for _, spec := range gd.Specs {
-					ts := spec.(*ast.TypeSpec)
-					doc := ts.Doc
-					if doc == nil && len(gd.Specs) == 1 {
-						doc = gd.Doc
-					}
-					if !hasDirectives(doc) {
-						continue
-					}
-					docs[doc] = true
-					t, es := newTool(l, p, ts, doc)
-					errs = append(errs, es...)
-					if t != nil {
-						m.tools = append(m.tools, t)
-					}
-				}
-			}
-			for _, cg := range f.Comments {
-				if docs[cg] || !hasDirectives(cg) {
-					continue
-				}
-				for _, c := range cg.List {
-					if strings.HasPrefix(c.Text, directivePrefix) {
-						errs = append(errs, errorf(l.fset.Position(c.Slash), "//tool: directives belong in the doc comment of a type declaration"))
-						break
-					}
-				}
-			}
-		}
-	}
-	for _, t := range m.tools {
-		if t.input != nil {
-			s, es := an.analyze(t.input, dirIn, t.inputPos)
-			errs = append(errs, es...)
-			t.inShape = s
-		}
-		if t.output != nil {
-			s, es := an.analyze(t.output, dirOut, t.callPos)
-			errs = append(errs, es...)
-			t.outShape = s
+	for _, decl := range decls {
+		t, es := newTool(l, decl)
+		errs = append(errs, es...)
+		if t != nil {
+			m.tools = append(m.tools, t)
 		}
 	}
 	errs = append(errs, checkNames(m.tools)...)
@@ -133,8 +100,9 @@ func checkNames(tools []*toolModel) []*Error {
 }
 
 // newTool checks one annotated type declaration.
-func newTool(l *loaded, p *packages.Package, ts *ast.TypeSpec, doc *ast.CommentGroup) (*toolModel, []*Error) {
-	d, errs := parseDirectives(l.fset, doc)
+func newTool(l *loaded, decl declared) (*toolModel, []*Error) {
+	p, ts, doc, d := decl.pkg, decl.spec, decl.doc, decl.directives
+	var errs []*Error
 	pos := l.fset.Position(ts.Name.Pos())
 	t := &toolModel{directives: d, pkg: p, pos: pos, description: strings.TrimSpace(doc.Text())}
 	if t.group == "" {

@@ -53,9 +53,8 @@ strict and why the others are not.
 	set, err := providers.NewSet(reg)
 	body := set.Anthropic() // the request's "tools" array`, opts.Package, opts.Package))
 	f.ImportName(toolPkg, "tool")
-	versionGuard(f)
 	f.ImportName(providerPkg, "provider")
-	f.ImportName(toolPkg, "tool")
+	versionGuard(f)
 
 	f.Comment("NewSet returns the provider definitions of the tools reg offers, from the")
 	f.Comment("bytes toolgen precomputed; a tool it does not know, or whose spec differs,")

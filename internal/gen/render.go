@@ -3,14 +3,12 @@ package gen
 import (
 	"bytes"
 	"fmt"
-	"go/types"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
-	"unicode"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/runtime/provider"
 )
 
 const (
@@ -30,8 +28,6 @@ const (
 	manifestFile = "tools.json"
 )
 
-// render writes the generated package: the registry (specs, the Tools
-// struct, New and the dispatch switch), the codecs, and the manifest.
 // versionGuard writes the runtime version guard that every generated file
 // carries.
 func versionGuard(f *jen.File) {
@@ -41,15 +37,38 @@ func versionGuard(f *jen.File) {
 	f.Line()
 }
 
-func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
-	g := newCodecGen(l.fset)
-	fields := fieldNames(m.tools)
+// render prints the generated Go: the registry (schemas, specs, the Tools
+// struct, New, Unavailable and the dispatch switch), the codecs of the
+// plan, and the providers subpackage with the projections. It derives
+// nothing: every decision was made by the phases before it.
+func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.Precomputed, opts *Options) ([]File, []*Error) {
+	var files []File
+	for _, f := range []struct {
+		name string
+		file *jen.File
+	}{{registryFile, registryCode(l, m, plan, opts)}, {codecFile, codecCode(l, plan, opts)}} {
+		var buf bytes.Buffer
+		if err := f.file.Render(&buf); err != nil {
+			return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", f.name, err)}}
+		}
+		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: buf.Bytes()})
+	}
+	pf, err := renderProviders(l, m, opts, proj)
+	if err != nil {
+		return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", providersFile, err)}}
+	}
+	return append(files, pf), nil
+}
 
+// registryCode is registry_gen.go.
+func registryCode(l *loaded, m *model, plan *codecPlan, opts *Options) *jen.File {
+	fields := fieldNames(m.tools)
 	reg := jen.NewFilePathName(l.outPath, opts.Package)
 	reg.HeaderComment(header)
 	reg.PackageComment(packageDoc(opts.Package, m.tools))
 	reg.ImportName(toolPkg, "tool")
 	reg.ImportName(codecPkg, "codec")
+	importNames(reg, l)
 
 	versionGuard(reg)
 
@@ -89,11 +108,21 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 	})
 	reg.Line()
 
-	// New.
-	reg.Comment("New returns the registry of the tools in t, sorted by name. A tool whose")
-	reg.Comment("Available method reports an error is left out: neither listed nor")
-	reg.Comment("callable (Unavailable says why). New fails when a pointer field of t is nil.")
-	reg.Func().Id("New").Params(jen.Id("t").Id("Tools"), jen.Id("opts").Op("...").Qual(toolPkg, "Option")).Params(jen.Op("*").Qual(toolPkg, "Static"), jen.Error()).BlockFunc(func(b *jen.Group) {
+	reg.Add(newFunc(m, fields, opts))
+	reg.Line()
+	reg.Add(unavailableFunc(m, fields))
+	reg.Line()
+	reg.Add(dispatchFunc(m, fields, plan))
+	return reg
+}
+
+// newFunc is New, which builds the registry.
+func newFunc(m *model, fields map[*toolModel]string, opts *Options) jen.Code {
+	return doc(
+		"New returns the registry of the tools in t, sorted by name. A tool whose",
+		"Available method reports an error is left out: neither listed nor",
+		"callable (Unavailable says why). New fails when a pointer field of t is nil.",
+	).Func().Id("New").Params(jen.Id("t").Id("Tools"), jen.Id("opts").Op("...").Qual(toolPkg, "Option")).Params(jen.Op("*").Qual(toolPkg, "Static"), jen.Error()).BlockFunc(func(b *jen.Group) {
 		for _, t := range m.tools {
 			if t.pointer {
 				b.If(jen.Id("t").Dot(fields[t]).Op("==").Nil()).Block(
@@ -129,13 +158,16 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 		)
 		b.Return(jen.Qual(toolPkg, "NewStatic").Call(jen.Id("list"), jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), jen.Id("opts").Op("...")))
 	})
-	reg.Line()
 
-	// Unavailable.
-	reg.Comment("Unavailable reports, by tool name, why New leaves tools of t out: the")
-	reg.Comment("error of each tool's Available method. It is empty when every tool is")
-	reg.Comment("available.")
-	reg.Func().Id("Unavailable").Params(jen.Id("t").Id("Tools")).Map(jen.String()).Error().BlockFunc(func(b *jen.Group) {
+}
+
+// unavailableFunc is Unavailable, which says why tools are left out.
+func unavailableFunc(m *model, fields map[*toolModel]string) jen.Code {
+	return doc(
+		"Unavailable reports, by tool name, why New leaves tools of t out: the",
+		"error of each tool's Available method. It is empty when every tool is",
+		"available.",
+	).Func().Id("Unavailable").Params(jen.Id("t").Id("Tools")).Map(jen.String()).Error().BlockFunc(func(b *jen.Group) {
 		b.Id("out").Op(":=").Map(jen.String()).Error().Values()
 		for _, t := range m.tools {
 			if !t.hasAvail {
@@ -151,14 +183,17 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 		}
 		b.Return(jen.Id("out"))
 	})
-	reg.Line()
 
-	// Dispatch.
-	needEmpty := false
-	reg.Comment("dispatch decodes the arguments of the named tool, and in ModeCall runs it")
-	reg.Comment("and encodes its output. The switch is the second guard against a")
-	reg.Comment("duplicated name: two equal cases do not compile.")
-	reg.Func().Params(jen.Id("t").Op("*").Id("Tools")).Id("dispatch").Params(
+}
+
+// dispatchFunc is the dispatch method: per tool, the decoder the plan
+// names, the call, and the plan's encoding of the output.
+func dispatchFunc(m *model, fields map[*toolModel]string, plan *codecPlan) jen.Code {
+	return doc(
+		"dispatch decodes the arguments of the named tool, and in ModeCall runs it",
+		"and encodes its output. The switch is the second guard against a",
+		"duplicated name: two equal cases do not compile.",
+	).Func().Params(jen.Id("t").Op("*").Id("Tools")).Id("dispatch").Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("name").String(),
 		jen.Id("mode").Qual(toolPkg, "Mode"),
@@ -166,60 +201,69 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 		jen.Id("e").Op("*").Qual(codecPkg, "Encoder"),
 	).Params(jen.Qual(toolPkg, "Output"), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Switch(jen.Id("name")).BlockFunc(func(sw *jen.Group) {
-			for _, t := range m.tools {
-				var body []jen.Code
-				callArgs := []jen.Code{jen.Id("ctx")}
-				if t.inShape != nil {
-					root := t.inNode
-					name := g.decodeStruct(t.inShape, viewOf(root, root), root, t.inputPos, t.input.Obj().Name())
-					body = append(body,
-						jen.Var().Id("in").Add(typeCode(t.input)),
-						jen.Id(name).Call(jen.Id("d"), jen.Op("&").Id("in")),
-					)
-					callArgs = append(callArgs, jen.Id("in"))
-				} else {
-					needEmpty = true
-					body = append(body, jen.Id("decodeNoArguments").Call(jen.Id("d")))
-				}
-				body = append(body,
-					jen.Id("d").Dot("End").Call(),
-					jen.If(jen.Err().Op(":=").Id("d").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
-						jen.Return(jen.Lit(0), jen.Qual(toolPkg, "InvalidArguments").Call(jen.Err())),
-					),
-					jen.If(jen.Id("mode").Op("==").Qual(toolPkg, "ModeCheck")).Block(jen.Return(jen.Lit(0), jen.Nil())),
-					jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("t").Dot(fields[t]).Dot("Call").Call(callArgs...),
-					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
-				)
-				body = append(body, g.renderOutput(t)...)
-				sw.Case(jen.Lit(t.name)).Block(body...)
+			for i, t := range m.tools {
+				sw.Case(jen.Lit(t.name)).Block(dispatchCase(t, fields[t], plan.tools[i])...)
 			}
 		})
 		b.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool named %q in this registry"), jen.Id("name")))
 	})
+}
 
-	// Codecs.
+// dispatchCase is the body of one tool's case in dispatch.
+func dispatchCase(t *toolModel, field string, tc toolCodec) []jen.Code {
+	var body []jen.Code
+	callArgs := []jen.Code{jen.Id("ctx")}
+	if tc.decode != "" {
+		body = append(body,
+			jen.Var().Id("in").Add(typeCode(t.input)),
+			jen.Id(tc.decode).Call(jen.Id("d"), jen.Op("&").Id("in")),
+		)
+		callArgs = append(callArgs, jen.Id("in"))
+	} else {
+		body = append(body, jen.Id("decodeNoArguments").Call(jen.Id("d")))
+	}
+	body = append(body,
+		jen.Id("d").Dot("End").Call(),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Lit(0), jen.Qual(toolPkg, "InvalidArguments").Call(jen.Err())),
+		),
+		jen.If(jen.Id("mode").Op("==").Qual(toolPkg, "ModeCheck")).Block(jen.Return(jen.Lit(0), jen.Nil())),
+		jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("t").Dot(field).Dot("Call").Call(callArgs...),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
+	)
+	return append(body, tc.encode...)
+}
+
+// doc is a comment of the given lines, each followed by a new line, to
+// which the declaration it documents is added.
+func doc(lines ...string) *jen.Statement {
+	s := jen.Null()
+	for _, l := range lines {
+		s = s.Comment(l).Line()
+	}
+	return s
+}
+
+// codecCode is codec_gen.go: the plan's patterns, decoders and encoders.
+func codecCode(l *loaded, plan *codecPlan, opts *Options) *jen.File {
 	cf := jen.NewFilePathName(l.outPath, opts.Package)
 	cf.HeaderComment(header)
 	cf.ImportName(codecPkg, "codec")
 	cf.ImportName(toolPkg, "tool")
+	importNames(cf, l)
 	versionGuard(cf)
-	if len(g.patterns) > 0 {
-		srcs := make([]string, 0, len(g.patterns))
-		for src := range g.patterns {
-			srcs = append(srcs, src)
-		}
-		slices.SortFunc(srcs, func(a, b string) int { return strings.Compare(g.patterns[a], g.patterns[b]) })
+	if len(plan.patterns) > 0 {
 		cf.Comment("Patterns of the schemas, each compiled once, on first use.")
 		cf.Var().DefsFunc(func(d *jen.Group) {
-			for _, src := range srcs {
-				d.Id(g.patterns[src]).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
-					jen.Return(jen.Qual("regexp", "MustCompile").Call(rawString([]byte(src)))),
+			for _, p := range plan.patterns {
+				d.Id(p.name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
+					jen.Return(jen.Qual("regexp", "MustCompile").Call(rawString([]byte(p.src)))),
 				))
 			}
 		})
 		cf.Line()
 	}
-	if needEmpty {
+	if plan.needEmpty {
 		cf.Comment("decodeNoArguments accepts the arguments of a tool without any: an empty object.")
 		cf.Func().Id("decodeNoArguments").Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder")).Block(
 			jen.If(jen.Op("!").Id("d").Dot("Object").Call(jen.Lit("object"))).Block(jen.Return()),
@@ -227,63 +271,10 @@ func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 		)
 		cf.Line()
 	}
-	for _, d := range g.decls {
+	for _, d := range plan.funcs {
 		cf.Add(d)
 	}
-	if len(g.errs) > 0 {
-		return nil, g.errs
-	}
-
-	var files []File
-	for _, f := range []struct {
-		name string
-		file *jen.File
-	}{{registryFile, reg}, {codecFile, cf}} {
-		var buf bytes.Buffer
-		if err := f.file.Render(&buf); err != nil {
-			return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", f.name, err)}}
-		}
-		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: buf.Bytes()})
-	}
-	proj, errs := projectTools(m.tools)
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	pf, err := renderProviders(l, m, opts, proj)
-	if err != nil {
-		return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", providersFile, err)}}
-	}
-	files = append(files, pf, File{Path: filepath.Join(opts.outDir(), manifestFile), Data: manifest(m.tools, proj)})
-	return files, nil
-}
-
-// renderOutput encodes the variable out as the tool's output kind.
-func (g *codecGen) renderOutput(t *toolModel) []jen.Code {
-	switch t.outKind {
-	case outText:
-		return []jen.Code{
-			jen.Id("e").Dot("RawText").Call(jen.String().Parens(jen.Id("out"))),
-			jen.Return(jen.Qual(toolPkg, "OutputText"), jen.Nil()),
-		}
-	case outStructured:
-		root := t.outNode
-		var out []jen.Code
-		x := jen.Op("&").Id("out")
-		if _, ptr := t.output.(*types.Pointer); ptr {
-			out = append(out, jen.If(jen.Id("out").Op("==").Nil()).Block(
-				jen.Return(jen.Lit(0), jen.Qual("errors", "New").Call(jen.Lit("tool "+t.name+" returned a nil output"))),
-			))
-			x = jen.Id("out")
-		}
-		name := g.encodeStruct(t.outShape.deref(), viewOf(root, root), root, t.callPos, t.outStruct.Obj().Name())
-		return append(out,
-			jen.Id(name).Call(jen.Id("e"), x),
-			jen.Return(jen.Qual(toolPkg, "OutputStructured"), jen.Nil()),
-		)
-	default:
-		return append(g.encodeValue(t.outShape, view{}, nil, jen.Id("out"), false, t.callPos, typeString(t.output)),
-			jen.Return(jen.Qual(toolPkg, "OutputJSON"), jen.Nil()))
-	}
+	return cf
 }
 
 // deref is the shape behind a pointer.
@@ -350,25 +341,6 @@ func specBody(t *toolModel, field string) jen.Code {
 	return jen.Values(append(lines, jen.Line())...)
 }
 
-// schemaConst names the constant holding a schema: unexported, since the
-// specs are the API.
-func schemaConst(field, which string) string {
-	return strings.ToLower(field[:1]) + field[1:] + which + "Schema"
-}
-
-// durationCode writes a duration the way a person would: 5 * time.Second.
-func durationCode(d time.Duration) jen.Code {
-	for _, u := range []struct {
-		d    time.Duration
-		name string
-	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
-		if d%u.d == 0 {
-			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
-		}
-	}
-	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
-}
-
 // toolType is the field type that holds a tool in Tools: a pointer when
 // Call has a pointer receiver.
 func toolType(t *toolModel) jen.Code {
@@ -377,51 +349,6 @@ func toolType(t *toolModel) jen.Code {
 		return jen.Op("*").Add(q)
 	}
 	return q
-}
-
-// fieldNames derives the Tools field of each tool from its name, in
-// CamelCase; names that would collide get a numeric suffix, in name order.
-func fieldNames(tools []*toolModel) map[*toolModel]string {
-	out := map[*toolModel]string{}
-	used := map[string]bool{"New": true}
-	for _, t := range tools {
-		base := camel(t.name)
-		name := base
-		for i := 2; used[name]; i++ {
-			name = fmt.Sprintf("%s%d", base, i)
-		}
-		used[name] = true
-		out[t] = name
-	}
-	return out
-}
-
-// camel turns notes_search or notes-search into NotesSearch.
-func camel(s string) string {
-	var b strings.Builder
-	up := true
-	for _, r := range s {
-		if r == '_' || r == '-' {
-			up = true
-			continue
-		}
-		if up {
-			r = unicode.ToUpper(r)
-			up = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// rawString is a raw string literal when s allows one, for readable
-// schemas in the generated code, else an interpreted one.
-func rawString(b []byte) jen.Code {
-	s := string(b)
-	if !strings.ContainsAny(s, "`\r") {
-		return jen.Op("`" + s + "`")
-	}
-	return jen.Lit(s)
 }
 
 // packageDoc is the generated package's doc comment.
@@ -447,49 +374,4 @@ func packageDoc(pkg string, tools []*toolModel) string {
 	b.WriteString("\tres, err := reg.Call(ctx, name, args)\n\n")
 	b.WriteString("See tools.json beside this file for what the model sees.")
 	return b.String()
-}
-
-// typeCode renders a Go type expression, qualifying named types so that
-// jennifer manages the imports.
-func typeCode(t types.Type) *jen.Statement {
-	switch t := t.(type) {
-	case *types.Named:
-		if t.Obj().Pkg() == nil {
-			return jen.Id(t.Obj().Name()) // error
-		}
-		return jen.Qual(t.Obj().Pkg().Path(), t.Obj().Name())
-	case *types.Alias:
-		return typeCode(types.Unalias(t))
-	case *types.Basic:
-		return jen.Id(t.Name())
-	case *types.Pointer:
-		return jen.Op("*").Add(typeCode(t.Elem()))
-	case *types.Slice:
-		return jen.Index().Add(typeCode(t.Elem()))
-	case *types.Array:
-		return jen.Index(jen.Lit(int(t.Len()))).Add(typeCode(t.Elem()))
-	case *types.Map:
-		return jen.Map(typeCode(t.Key())).Add(typeCode(t.Elem()))
-	case *types.Interface:
-		if t.Empty() {
-			return jen.Any()
-		}
-	case *types.Struct:
-		return jen.StructFunc(func(g *jen.Group) {
-			for i := range t.NumFields() {
-				f := t.Field(i)
-				var st *jen.Statement
-				if f.Embedded() {
-					st = typeCode(f.Type())
-				} else {
-					st = jen.Id(f.Name()).Add(typeCode(f.Type()))
-				}
-				if tag := t.Tag(i); tag != "" {
-					st = st.Op("`" + tag + "`")
-				}
-				g.Add(st)
-			}
-		})
-	}
-	return jen.Id(types.TypeString(t, nil))
 }

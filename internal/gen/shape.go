@@ -58,6 +58,27 @@ type field struct {
 	pos       token.Position
 }
 
+// deriveShapes is the shapes phase: it maps every tool's input and output
+// type to the JSON shape its codecs follow, or reports why a type cannot
+// travel as JSON. Types are analyzed once per direction.
+func deriveShapes(fset *token.FileSet, m *model) []*Error {
+	var errs []*Error
+	an := newAnalyzer(fset)
+	for _, t := range m.tools {
+		if t.input != nil {
+			s, es := an.analyze(t.input, dirIn, t.inputPos)
+			errs = append(errs, es...)
+			t.inShape = s
+		}
+		if t.output != nil {
+			s, es := an.analyze(t.output, dirOut, t.callPos)
+			errs = append(errs, es...)
+			t.outShape = s
+		}
+	}
+	return errs
+}
+
 // analyzer derives shapes, once per type and direction.
 type analyzer struct {
 	fset *token.FileSet
@@ -98,50 +119,16 @@ func (a *analyzer) shapeOf(t types.Type, dir direction, pos token.Position, errs
 	if isTime(t) {
 		return a.put(t, dir, &shape{kind: kTime, typ: t})
 	}
-	if named, ok := t.(*types.Named); ok {
-		ptr := types.NewPointer(named)
-		switch dir {
-		case dirIn:
-			if hasMethod(ptr, "UnmarshalJSON") {
-				return a.put(t, dir, &shape{kind: kJSONMethod, typ: t})
-			}
-			if hasMethod(ptr, "UnmarshalText") {
-				return a.put(t, dir, &shape{kind: kTextMethod, typ: t})
-			}
-		case dirOut:
-			if hasMethod(ptr, "MarshalJSON") {
-				return a.put(t, dir, &shape{kind: kJSONMethod, typ: t})
-			}
-			if hasMethod(ptr, "MarshalText") {
-				return a.put(t, dir, &shape{kind: kTextMethod, typ: t})
-			}
-		}
+	if k := methodKind(t, dir); k != 0 {
+		return a.put(t, dir, &shape{kind: k, typ: t})
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		switch {
-		case u.Kind() == types.Bool:
-			return a.put(t, dir, &shape{kind: kBool, typ: t})
-		case u.Kind() == types.String:
-			return a.put(t, dir, &shape{kind: kString, typ: t})
-		case u.Kind() == types.Int:
-			return a.put(t, dir, &shape{kind: kInt, typ: t})
-		case u.Kind() >= types.Int8 && u.Kind() <= types.Int64:
-			return a.put(t, dir, &shape{kind: kInt, typ: t, bits: 8 << (u.Kind() - types.Int8)})
-		case u.Kind() == types.Uint:
-			return a.put(t, dir, &shape{kind: kUint, typ: t})
-		case u.Kind() >= types.Uint8 && u.Kind() <= types.Uint64:
-			return a.put(t, dir, &shape{kind: kUint, typ: t, bits: 8 << (u.Kind() - types.Uint8)})
-		case u.Kind() == types.Float32:
-			return a.put(t, dir, &shape{kind: kFloat, typ: t, bits: 32})
-		case u.Kind() == types.Float64:
-			return a.put(t, dir, &shape{kind: kFloat, typ: t, bits: 64})
-		case u.Kind() == types.Complex64 || u.Kind() == types.Complex128:
-			return fail("complex numbers have no JSON form")
-		case u.Kind() == types.Uintptr || u.Kind() == types.UnsafePointer:
-			return fail("%s has no JSON form", u.Name())
+		k, bits, msg := basicKind(u)
+		if msg != "" {
+			return fail("%s", msg)
 		}
-		return fail("unsupported type %s", u.Name())
+		return a.put(t, dir, &shape{kind: k, typ: t, bits: bits})
 	case *types.Interface:
 		if u.NumMethods() == 0 {
 			return a.put(t, dir, &shape{kind: kAny, typ: t})
@@ -186,6 +173,55 @@ func (a *analyzer) shapeOf(t types.Type, dir direction, pos token.Position, errs
 		return s
 	}
 	return fail("unsupported type %s", types.TypeString(t, nil))
+}
+
+// methodKind is kJSONMethod or kTextMethod when t (a named type)
+// marshals itself in direction dir, else 0.
+func methodKind(t types.Type, dir direction) shapeKind {
+	named, ok := t.(*types.Named)
+	if !ok {
+		return 0
+	}
+	ptr := types.NewPointer(named)
+	json, text := "UnmarshalJSON", "UnmarshalText"
+	if dir == dirOut {
+		json, text = "MarshalJSON", "MarshalText"
+	}
+	switch {
+	case hasMethod(ptr, json):
+		return kJSONMethod
+	case hasMethod(ptr, text):
+		return kTextMethod
+	}
+	return 0
+}
+
+// basicKind is the shape kind and bit size of a basic type, or why it has
+// no JSON form.
+func basicKind(u *types.Basic) (k shapeKind, bits int, msg string) {
+	switch {
+	case u.Kind() == types.Bool:
+		return kBool, 0, ""
+	case u.Kind() == types.String:
+		return kString, 0, ""
+	case u.Kind() == types.Int:
+		return kInt, 0, ""
+	case u.Kind() >= types.Int8 && u.Kind() <= types.Int64:
+		return kInt, 8 << (u.Kind() - types.Int8), ""
+	case u.Kind() == types.Uint:
+		return kUint, 0, ""
+	case u.Kind() >= types.Uint8 && u.Kind() <= types.Uint64:
+		return kUint, 8 << (u.Kind() - types.Uint8), ""
+	case u.Kind() == types.Float32:
+		return kFloat, 32, ""
+	case u.Kind() == types.Float64:
+		return kFloat, 64, ""
+	case u.Kind() == types.Complex64 || u.Kind() == types.Complex128:
+		return 0, 0, "complex numbers have no JSON form"
+	case u.Kind() == types.Uintptr || u.Kind() == types.UnsafePointer:
+		return 0, 0, u.Name() + " has no JSON form"
+	}
+	return 0, 0, "unsupported type " + u.Name()
 }
 
 func (a *analyzer) put(t types.Type, dir direction, s *shape) *shape {

@@ -4,7 +4,7 @@ package want
 
 import (
 	"errors"
-	basic "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic"
+	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"maps"
@@ -22,7 +22,7 @@ const _ = tool.SupportPackageIsVersion1
 
 // Patterns of the schemas, each compiled once, on first use.
 var (
-	pattern0 = sync.OnceValue(func() *regexp.Regexp {
+	basicItemNamePattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^[a-z]+$`)
 	})
 )
@@ -46,7 +46,12 @@ func decodeBasicDeleteInput(d *codec.Decoder, v *basic.DeleteInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenName = 1 << iota
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -55,13 +60,13 @@ func decodeBasicDeleteInput(d *codec.Decoder, v *basic.DeleteInput) {
 		switch string(key) {
 		case "name":
 			d.Push("name")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenName != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string"); ok2 {
-					v.Name = s1
+				seen |= seenName
+				if nameVal, nameOK := d.String("string"); nameOK {
+					v.Name = nameVal
 				}
 			}
 			d.Pop()
@@ -69,7 +74,7 @@ func decodeBasicDeleteInput(d *codec.Decoder, v *basic.DeleteInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenName == 0 {
 		d.Missing("name")
 	}
 }
@@ -86,18 +91,18 @@ func encodeBasicItem(e *codec.Encoder, v *basic.Item) {
 	if len(v.Tags) != 0 {
 		e.RawKey(`"tags":`)
 		e.ArrayStart()
-		for i1 := range v.Tags {
-			e.String(v.Tags[i1])
+		for tagsIdx := range v.Tags {
+			e.String(v.Tags[tagsIdx])
 		}
 		e.ArrayEnd()
 	}
 	if len(v.Attrs) != 0 {
 		e.RawKey(`"attrs":`)
 		e.ObjectStart()
-		for _, k2 := range slices.Sorted(maps.Keys(v.Attrs)) {
-			v3 := v.Attrs[k2]
-			e.Key(k2)
-			e.String(v3)
+		for _, attrsKey := range slices.Sorted(maps.Keys(v.Attrs)) {
+			attrsElem := v.Attrs[attrsKey]
+			e.Key(attrsKey)
+			e.String(attrsElem)
 		}
 		e.ObjectEnd()
 	}
@@ -109,7 +114,15 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenName = 1 << iota
+		seenCount
+		seenTags
+		seenAttrs
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -118,79 +131,81 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 		switch string(key) {
 		case "name":
 			d.Push("name")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenName != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (maxLength 40, minLength 1, pattern ^[a-z]+$)"); ok2 {
-					if len(s1) > 40 && utf8.RuneCountInString(s1) > 40 {
+				seen |= seenName
+				if nameVal, nameOK := d.String("string (maxLength 40, minLength 1, pattern ^[a-z]+$)"); nameOK {
+					// A string holds no more characters than bytes: count them only past the limit in bytes.
+					if len(nameVal) > 40 && utf8.RuneCountInString(nameVal) > 40 {
 						d.Problem("must be at most 40 characters long")
 					}
-					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
+					// A character is at most 4 bytes: count them only below 4 bytes a character.
+					if len(nameVal) < 4 && utf8.RuneCountInString(nameVal) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					if !pattern0().MatchString(s1) {
+					if !basicItemNamePattern().MatchString(nameVal) {
 						d.Problem("must match the pattern ^[a-z]+$")
 					}
-					v.Name = s1
+					v.Name = nameVal
 				}
 			}
 			d.Pop()
 		case "count":
 			d.Push("count")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenCount != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenCount
 				if !d.Null() {
-					if n3, ok4 := d.Uint("integer (maximum 10)", 8); ok4 {
-						if n3 > 10 {
+					if countVal, countOK := d.Uint("integer (maximum 10)", 8); countOK {
+						if countVal > 10 {
 							d.Problem("must be at most 10")
 						}
-						v.Count = uint8(n3)
+						v.Count = uint8(countVal)
 					}
 				}
 			}
 			d.Pop()
 		case "tags":
 			d.Push("tags")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenTags != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
+				seen |= seenTags
 				if !d.Null() {
 					if d.Array("array (maxItems 4)") {
-						var buf6 [4]string
-						s7 := buf6[:0]
-						i5 := 0
-						for ; d.Next(); i5++ {
-							d.PushIndex(i5)
-							if i5 < 4 {
-								var e8 string
-								if s9, ok10 := d.String("string"); ok10 {
-									e8 = s9
+						var tagsBuf [4]string
+						tagsList := tagsBuf[:0]
+						tagsLen := 0
+						for ; d.Next(); tagsLen++ {
+							d.PushIndex(tagsLen)
+							if tagsLen < 4 {
+								var tagsElem string
+								if tagsElemVal, tagsElemOK := d.String("string"); tagsElemOK {
+									tagsElem = tagsElemVal
 								}
-								s7 = append(s7, e8)
+								tagsList = append(tagsList, tagsElem)
 							} else {
 								d.Skip()
 							}
 							d.Pop()
 						}
-						if i5 > 4 {
+						if tagsLen > 4 {
 							d.Problem("must have at most 4 items")
 						}
-						if i5 <= 4 {
-							if codec.HasDuplicates(s7) {
+						if tagsLen <= 4 {
+							if codec.HasDuplicates(tagsList) {
 								d.Problem("items must be unique")
 							}
 						}
-						if len(s7) == 0 {
+						if len(tagsList) == 0 {
 							v.Tags = []string{}
 						} else {
-							v.Tags = append([]string(nil), s7...)
+							v.Tags = append([]string(nil), tagsList...)
 						}
 					}
 				}
@@ -198,33 +213,33 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 			d.Pop()
 		case "attrs":
 			d.Push("attrs")
-			if seen[0]&(1<<3) != 0 {
+			if seen&seenAttrs != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 3
+				seen |= seenAttrs
 				if !d.Null() {
 					if d.Object("object") {
-						m11 := make(map[string]string)
+						attrsMap := make(map[string]string)
 						for {
-							k12, ok13 := d.Key()
-							if !ok13 {
+							attrsRawKey, attrsOK := d.Key()
+							if !attrsOK {
 								break
 							}
-							if _, dup := m11[string(k12)]; dup {
-								d.DuplicateMember(k12)
+							if _, dup := attrsMap[string(attrsRawKey)]; dup {
+								d.DuplicateMember(attrsRawKey)
 								continue
 							}
-							key14 := string(k12)
-							d.Push(key14)
-							var e15 string
-							if s16, ok17 := d.String("string"); ok17 {
-								e15 = s16
+							attrsKey := string(attrsRawKey)
+							d.Push(attrsKey)
+							var attrsElem string
+							if attrsElemVal, attrsElemOK := d.String("string"); attrsElemOK {
+								attrsElem = attrsElemVal
 							}
-							m11[key14] = e15
+							attrsMap[attrsKey] = attrsElem
 							d.Pop()
 						}
-						v.Attrs = m11
+						v.Attrs = attrsMap
 					}
 				}
 			}
@@ -233,7 +248,7 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenName == 0 {
 		d.Missing("name")
 	}
 }
@@ -243,7 +258,13 @@ func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenLabel = 1 << iota
+		seenChildren
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -252,41 +273,41 @@ func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
 		switch string(key) {
 		case "label":
 			d.Push("label")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenLabel != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string"); ok2 {
-					v.Label = s1
+				seen |= seenLabel
+				if labelVal, labelOK := d.String("string"); labelOK {
+					v.Label = labelVal
 				}
 			}
 			d.Pop()
 		case "children":
 			d.Push("children")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenChildren != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenChildren
 				if !d.Null() {
 					if d.Array("array") {
-						var buf4 [4]basic.Tree
-						s5 := buf4[:0]
-						i3 := 0
-						for ; d.Next(); i3++ {
-							d.PushIndex(i3)
+						var childrenBuf [4]basic.Tree
+						childrenList := childrenBuf[:0]
+						childrenLen := 0
+						for ; d.Next(); childrenLen++ {
+							d.PushIndex(childrenLen)
 							{
-								var e6 basic.Tree
-								decodeBasicTree(d, &e6)
-								s5 = append(s5, e6)
+								var childrenElem basic.Tree
+								decodeBasicTree(d, &childrenElem)
+								childrenList = append(childrenList, childrenElem)
 							}
 							d.Pop()
 						}
-						if len(s5) == 0 {
+						if len(childrenList) == 0 {
 							v.Children = []basic.Tree{}
 						} else {
-							v.Children = append([]basic.Tree(nil), s5...)
+							v.Children = append([]basic.Tree(nil), childrenList...)
 						}
 					}
 				}
@@ -296,7 +317,7 @@ func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenLabel == 0 {
 		d.Missing("label")
 	}
 }
@@ -308,7 +329,12 @@ func decodeInputNested(d *codec.Decoder, v *struct {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenOn = 1 << iota
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -317,13 +343,13 @@ func decodeInputNested(d *codec.Decoder, v *struct {
 		switch string(key) {
 		case "on":
 			d.Push("on")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenOn != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if b1, ok2 := d.Bool("boolean"); ok2 {
-					v.On = b1
+				seen |= seenOn
+				if onVal, onOK := d.Bool("boolean"); onOK {
+					v.On = onVal
 				}
 			}
 			d.Pop()
@@ -331,7 +357,7 @@ func decodeInputNested(d *codec.Decoder, v *struct {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenOn == 0 {
 		d.Missing("on")
 	}
 }
@@ -341,7 +367,32 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenQuery = 1 << iota
+		seenLimit
+		seenRatio
+		seenStep
+		seenSort
+		seenLevel
+		seenSince
+		seenWhen
+		seenWait
+		seenItems
+		seenPair
+		seenTree
+		seenExtra
+		seenRaw
+		seenCode
+		seenBlob
+		seenFlag
+		seenShort
+		seenMaybe
+		seenNested
+		seenNote
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -350,184 +401,185 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 		switch string(key) {
 		case "query":
 			d.Push("query")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenQuery != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (minLength 1)"); ok2 {
-					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
+				seen |= seenQuery
+				if queryVal, queryOK := d.String("string (minLength 1)"); queryOK {
+					// A character is at most 4 bytes: count them only below 4 bytes a character.
+					if len(queryVal) < 4 && utf8.RuneCountInString(queryVal) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					v.Query = s1
+					v.Query = queryVal
 				}
 			}
 			d.Pop()
 		case "limit":
 			d.Push("limit")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenLimit != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenLimit
 				if !d.Null() {
-					if n3, ok4 := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); ok4 {
-						if n3 > 50 {
+					if limitVal, limitOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); limitOK {
+						if limitVal > 50 {
 							d.Problem("must be at most 50")
 						}
-						if n3 < 1 {
+						if limitVal < 1 {
 							d.Problem("must be at least 1")
 						}
-						v.Limit = int(n3)
+						v.Limit = int(limitVal)
 					}
 				}
 			}
 			d.Pop()
 		case "ratio":
 			d.Push("ratio")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenRatio != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
+				seen |= seenRatio
 				if !d.Null() {
-					if n5, ok6 := d.Float("number (exclusiveMaximum 1, exclusiveMinimum 0)", 64); ok6 {
-						if n5 >= 1 {
+					if ratioVal, ratioOK := d.Float("number (exclusiveMaximum 1, exclusiveMinimum 0)", 64); ratioOK {
+						if ratioVal >= 1 {
 							d.Problem("must be less than 1")
 						}
-						if n5 <= 0 {
+						if ratioVal <= 0 {
 							d.Problem("must be greater than 0")
 						}
-						v.Ratio = n5
+						v.Ratio = ratioVal
 					}
 				}
 			}
 			d.Pop()
 		case "step":
 			d.Push("step")
-			if seen[0]&(1<<3) != 0 {
+			if seen&seenStep != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 3
+				seen |= seenStep
 				if !d.Null() {
-					if n7, ok8 := d.Int("integer (multipleOf 5)", 64); ok8 {
-						if n7%5 != 0 {
+					if stepVal, stepOK := d.Int("integer (multipleOf 5)", 64); stepOK {
+						if stepVal%5 != 0 {
 							d.Problem("must be a multiple of 5")
 						}
-						v.Step = n7
+						v.Step = stepVal
 					}
 				}
 			}
 			d.Pop()
 		case "sort":
 			d.Push("sort")
-			if seen[0]&(1<<4) != 0 {
+			if seen&seenSort != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 4
+				seen |= seenSort
 				if !d.Null() {
-					if s9, ok10 := d.String("string (one of \"asc\", \"desc\")"); ok10 {
-						switch s9 {
+					if sortVal, sortOK := d.String("string (one of \"asc\", \"desc\")"); sortOK {
+						switch sortVal {
 						case "asc", "desc":
 						default:
 							d.Problem("must be one of \"asc\", \"desc\"")
 						}
-						v.Sort = s9
+						v.Sort = sortVal
 					}
 				}
 			}
 			d.Pop()
 		case "level":
 			d.Push("level")
-			if seen[0]&(1<<5) != 0 {
+			if seen&seenLevel != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 5
+				seen |= seenLevel
 				if !d.Null() {
-					if n11, ok12 := d.Int("integer (one of 1, 2, 3)", strconv.IntSize); ok12 {
-						switch n11 {
+					if levelVal, levelOK := d.Int("integer (one of 1, 2, 3)", strconv.IntSize); levelOK {
+						switch levelVal {
 						case 1, 2, 3:
 						default:
 							d.Problem("must be one of 1, 2, 3")
 						}
-						v.Level = basic.Level(n11)
+						v.Level = basic.Level(levelVal)
 					}
 				}
 			}
 			d.Pop()
 		case "since":
 			d.Push("since")
-			if seen[0]&(1<<6) != 0 {
+			if seen&seenSince != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 6
+				seen |= seenSince
 				if !d.Null() {
-					p13 := new(time.Time)
-					if t14, ok15 := d.Time("string (format date-time)"); ok15 {
-						(*p13) = t14
+					sincePtr := new(time.Time)
+					if sinceVal, sinceOK := d.Time("string (format date-time)"); sinceOK {
+						(*sincePtr) = sinceVal
 					}
-					v.Since = p13
+					v.Since = sincePtr
 				}
 			}
 			d.Pop()
 		case "when":
 			d.Push("when")
-			if seen[0]&(1<<7) != 0 {
+			if seen&seenWhen != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 7
-				if t16, ok17 := d.Time("string (format date-time)"); ok17 {
-					v.When = t16
+				seen |= seenWhen
+				if whenVal, whenOK := d.Time("string (format date-time)"); whenOK {
+					v.When = whenVal
 				}
 			}
 			d.Pop()
 		case "wait":
 			d.Push("wait")
-			if seen[0]&(1<<8) != 0 {
+			if seen&seenWait != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 8
+				seen |= seenWait
 				if !d.Null() {
-					if n18, ok19 := d.Int("integer", 64); ok19 {
-						v.Wait = time.Duration(n18)
+					if waitVal, waitOK := d.Int("integer", 64); waitOK {
+						v.Wait = time.Duration(waitVal)
 					}
 				}
 			}
 			d.Pop()
 		case "items":
 			d.Push("items")
-			if seen[0]&(1<<9) != 0 {
+			if seen&seenItems != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 9
+				seen |= seenItems
 				if !d.Null() {
 					if d.Array("array (minItems 1)") {
-						var buf21 [4]basic.Item
-						s22 := buf21[:0]
-						i20 := 0
-						for ; d.Next(); i20++ {
-							d.PushIndex(i20)
+						var itemsBuf [4]basic.Item
+						itemsList := itemsBuf[:0]
+						itemsLen := 0
+						for ; d.Next(); itemsLen++ {
+							d.PushIndex(itemsLen)
 							{
-								var e23 basic.Item
-								decodeBasicItem(d, &e23)
-								s22 = append(s22, e23)
+								var itemsElem basic.Item
+								decodeBasicItem(d, &itemsElem)
+								itemsList = append(itemsList, itemsElem)
 							}
 							d.Pop()
 						}
-						if i20 < 1 {
+						if itemsLen < 1 {
 							d.Problem("must have at least 1 item")
 						}
-						if len(s22) == 0 {
+						if len(itemsList) == 0 {
 							v.Items = []basic.Item{}
 						} else {
-							v.Items = append([]basic.Item(nil), s22...)
+							v.Items = append([]basic.Item(nil), itemsList...)
 						}
 					}
 				}
@@ -535,29 +587,29 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			d.Pop()
 		case "pair":
 			d.Push("pair")
-			if seen[0]&(1<<10) != 0 {
+			if seen&seenPair != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 10
+				seen |= seenPair
 				if !d.Null() {
 					if d.Array("array (maxItems 2, minItems 2)") {
-						i24 := 0
-						for ; d.Next(); i24++ {
-							d.PushIndex(i24)
-							if i24 < 2 {
-								if n25, ok26 := d.Int("integer", strconv.IntSize); ok26 {
-									v.Pair[i24] = int(n25)
+						pairLen := 0
+						for ; d.Next(); pairLen++ {
+							d.PushIndex(pairLen)
+							if pairLen < 2 {
+								if pairElemVal, pairElemOK := d.Int("integer", strconv.IntSize); pairElemOK {
+									v.Pair[pairLen] = int(pairElemVal)
 								}
 							} else {
 								d.Skip()
 							}
 							d.Pop()
 						}
-						if i24 < 2 {
+						if pairLen < 2 {
 							d.Problem("must have at least 2 items")
 						}
-						if i24 > 2 {
+						if pairLen > 2 {
 							d.Problem("must have at most 2 items")
 						}
 					}
@@ -566,40 +618,40 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			d.Pop()
 		case "tree":
 			d.Push("tree")
-			if seen[0]&(1<<11) != 0 {
+			if seen&seenTree != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 11
+				seen |= seenTree
 				if !d.Null() {
-					p27 := new(basic.Tree)
-					decodeBasicTree(d, &(*p27))
-					v.Tree = p27
+					treePtr := new(basic.Tree)
+					decodeBasicTree(d, &(*treePtr))
+					v.Tree = treePtr
 				}
 			}
 			d.Pop()
 		case "extra":
 			d.Push("extra")
-			if seen[0]&(1<<12) != 0 {
+			if seen&seenExtra != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 12
-				if x28, ok29 := d.Any(); ok29 {
-					v.Extra = x28
+				seen |= seenExtra
+				if extraVal, extraOK := d.Any(); extraOK {
+					v.Extra = extraVal
 				}
 			}
 			d.Pop()
 		case "raw":
 			d.Push("raw")
-			if seen[0]&(1<<13) != 0 {
+			if seen&seenRaw != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 13
+				seen |= seenRaw
 				if !d.Null() {
-					if raw30, ok31 := d.Raw(); ok31 {
-						if err := v.Raw.UnmarshalJSON(raw30); err != nil {
+					if rawRaw, rawOK := d.Raw(); rawOK {
+						if err := v.Raw.UnmarshalJSON(rawRaw); err != nil {
 							d.Problem("must be a valid json.RawMessage")
 						}
 					}
@@ -608,14 +660,14 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			d.Pop()
 		case "code":
 			d.Push("code")
-			if seen[0]&(1<<14) != 0 {
+			if seen&seenCode != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 14
+				seen |= seenCode
 				if !d.Null() {
-					if s32, ok33 := d.String("string"); ok33 {
-						if err := v.Code.UnmarshalText([]byte(s32)); err != nil {
+					if codeVal, codeOK := d.String("string"); codeOK {
+						if err := v.Code.UnmarshalText([]byte(codeVal)); err != nil {
 							d.Problem("must be a valid basic.Code")
 						}
 					}
@@ -624,77 +676,79 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			d.Pop()
 		case "blob":
 			d.Push("blob")
-			if seen[0]&(1<<15) != 0 {
+			if seen&seenBlob != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 15
+				seen |= seenBlob
 				if !d.Null() {
-					if b34, ok35 := d.Base64("string"); ok35 {
-						v.Blob = b34
+					if blobVal, blobOK := d.Base64("string"); blobOK {
+						v.Blob = blobVal
 					}
 				}
 			}
 			d.Pop()
 		case "flag":
 			d.Push("flag")
-			if seen[0]&(1<<16) != 0 {
+			if seen&seenFlag != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 16
+				seen |= seenFlag
 				if !d.Null() {
-					if b36, ok37 := d.Bool("boolean"); ok37 {
-						v.Flag = b36
+					if flagVal, flagOK := d.Bool("boolean"); flagOK {
+						v.Flag = flagVal
 					}
 				}
 			}
 			d.Pop()
 		case "short":
 			d.Push("short")
-			if seen[0]&(1<<17) != 0 {
+			if seen&seenShort != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 17
+				seen |= seenShort
 				if !d.Null() {
-					if s38, ok39 := d.String("string (maxLength 3, minLength 2)"); ok39 {
-						if len(s38) > 3 && utf8.RuneCountInString(s38) > 3 {
+					if shortVal, shortOK := d.String("string (maxLength 3, minLength 2)"); shortOK {
+						// A string holds no more characters than bytes: count them only past the limit in bytes.
+						if len(shortVal) > 3 && utf8.RuneCountInString(shortVal) > 3 {
 							d.Problem("must be at most 3 characters long")
 						}
-						if len(s38) < 8 && utf8.RuneCountInString(s38) < 2 {
+						// A character is at most 4 bytes: count them only below 4 bytes a character.
+						if len(shortVal) < 8 && utf8.RuneCountInString(shortVal) < 2 {
 							d.Problem("must be at least 2 characters long")
 						}
-						v.Short = s38
+						v.Short = shortVal
 					}
 				}
 			}
 			d.Pop()
 		case "maybe":
 			d.Push("maybe")
-			if seen[0]&(1<<18) != 0 {
+			if seen&seenMaybe != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 18
+				seen |= seenMaybe
 				if d.Null() {
 					v.Maybe = nil
 				} else {
-					p40 := new(string)
-					if s41, ok42 := d.String("string or null"); ok42 {
-						(*p40) = s41
+					maybePtr := new(string)
+					if maybeVal, maybeOK := d.String("string or null"); maybeOK {
+						(*maybePtr) = maybeVal
 					}
-					v.Maybe = p40
+					v.Maybe = maybePtr
 				}
 			}
 			d.Pop()
 		case "nested":
 			d.Push("nested")
-			if seen[0]&(1<<19) != 0 {
+			if seen&seenNested != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 19
+				seen |= seenNested
 				if !d.Null() {
 					decodeInputNested(d, &v.Nested)
 				}
@@ -702,14 +756,14 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			d.Pop()
 		case "note":
 			d.Push("note")
-			if seen[0]&(1<<20) != 0 {
+			if seen&seenNote != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 20
+				seen |= seenNote
 				if !d.Null() {
-					if s43, ok44 := d.String("string"); ok44 {
-						v.Note = s43
+					if noteVal, noteOK := d.String("string"); noteOK {
+						v.Note = noteVal
 					}
 				}
 			}
@@ -718,13 +772,13 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenQuery == 0 {
 		d.Missing("query")
 	}
-	if seen[0]&(1<<7) == 0 {
+	if seen&seenWhen == 0 {
 		d.Missing("when")
 	}
-	if seen[0]&(1<<18) == 0 {
+	if seen&seenMaybe == 0 {
 		d.Missing("maybe")
 	}
 }
@@ -737,8 +791,8 @@ func encodeBasicTree(e *codec.Encoder, v *basic.Tree) {
 	if len(v.Children) != 0 {
 		e.RawKey(`"children":`)
 		e.ArrayStart()
-		for i1 := range v.Children {
-			encodeBasicTree(e, &v.Children[i1])
+		for childrenIdx := range v.Children {
+			encodeBasicTree(e, &v.Children[childrenIdx])
 		}
 		e.ArrayEnd()
 	}
@@ -750,8 +804,8 @@ func encodeBasicOutput(e *codec.Encoder, v *basic.Output) {
 	e.ObjectStart()
 	e.RawKey(`"items":`)
 	e.ArrayStart()
-	for i1 := range v.Items {
-		encodeBasicItem(e, &v.Items[i1])
+	for itemsIdx := range v.Items {
+		encodeBasicItem(e, &v.Items[itemsIdx])
 	}
 	e.ArrayEnd()
 	e.RawKey(`"total":`)
@@ -768,10 +822,10 @@ func encodeBasicOutput(e *codec.Encoder, v *basic.Output) {
 	e.Time(v.At)
 	e.RawKey(`"meta":`)
 	e.ObjectStart()
-	for _, k2 := range slices.Sorted(maps.Keys(v.Meta)) {
-		v3 := v.Meta[k2]
-		e.Key(k2)
-		e.Any(v3)
+	for _, metaKey := range slices.Sorted(maps.Keys(v.Meta)) {
+		metaElem := v.Meta[metaKey]
+		e.Key(metaKey)
+		e.Any(metaElem)
 	}
 	e.ObjectEnd()
 	e.RawKey(`"code":`)

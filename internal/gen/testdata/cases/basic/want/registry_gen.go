@@ -18,7 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	basic "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic"
+	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"time"
@@ -172,8 +172,8 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 			return 0, err
 		}
 		e.ArrayStart()
-		for i1 := range out {
-			e.String(out[i1])
+		for outIdx := range out {
+			e.String(out[outIdx])
 		}
 		e.ArrayEnd()
 		return tool.OutputJSON, nil

@@ -3,7 +3,7 @@
 package want
 
 import (
-	nojson "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/nojson"
+	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/nojson"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"strconv"
@@ -33,7 +33,14 @@ func decodeNojsonReminder(d *codec.Decoder, v *nojson.Reminder) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenText = 1 << iota
+		seenAt
+		seenLabels
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -42,66 +49,68 @@ func decodeNojsonReminder(d *codec.Decoder, v *nojson.Reminder) {
 		switch string(key) {
 		case "text":
 			d.Push("text")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenText != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
-				if s1, ok2 := d.String("string (maxLength 200, minLength 1)"); ok2 {
-					if len(s1) > 200 && utf8.RuneCountInString(s1) > 200 {
+				seen |= seenText
+				if textVal, textOK := d.String("string (maxLength 200, minLength 1)"); textOK {
+					// A string holds no more characters than bytes: count them only past the limit in bytes.
+					if len(textVal) > 200 && utf8.RuneCountInString(textVal) > 200 {
 						d.Problem("must be at most 200 characters long")
 					}
-					if len(s1) < 4 && utf8.RuneCountInString(s1) < 1 {
+					// A character is at most 4 bytes: count them only below 4 bytes a character.
+					if len(textVal) < 4 && utf8.RuneCountInString(textVal) < 1 {
 						d.Problem("must be at least 1 character long")
 					}
-					v.Text = s1
+					v.Text = textVal
 				}
 			}
 			d.Pop()
 		case "at":
 			d.Push("at")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenAt != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
-				if t3, ok4 := d.Time("string (format date-time)"); ok4 {
-					v.At = t3
+				seen |= seenAt
+				if atVal, atOK := d.Time("string (format date-time)"); atOK {
+					v.At = atVal
 				}
 			}
 			d.Pop()
 		case "labels":
 			d.Push("labels")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenLabels != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
+				seen |= seenLabels
 				if !d.Null() {
 					if d.Array("array (maxItems 4)") {
-						var buf6 [4]string
-						s7 := buf6[:0]
-						i5 := 0
-						for ; d.Next(); i5++ {
-							d.PushIndex(i5)
-							if i5 < 4 {
-								var e8 string
-								if s9, ok10 := d.String("string"); ok10 {
-									e8 = s9
+						var labelsBuf [4]string
+						labelsList := labelsBuf[:0]
+						labelsLen := 0
+						for ; d.Next(); labelsLen++ {
+							d.PushIndex(labelsLen)
+							if labelsLen < 4 {
+								var labelsElem string
+								if labelsElemVal, labelsElemOK := d.String("string"); labelsElemOK {
+									labelsElem = labelsElemVal
 								}
-								s7 = append(s7, e8)
+								labelsList = append(labelsList, labelsElem)
 							} else {
 								d.Skip()
 							}
 							d.Pop()
 						}
-						if i5 > 4 {
+						if labelsLen > 4 {
 							d.Problem("must have at most 4 items")
 						}
-						if len(s7) == 0 {
+						if len(labelsList) == 0 {
 							v.Labels = []string{}
 						} else {
-							v.Labels = append([]string(nil), s7...)
+							v.Labels = append([]string(nil), labelsList...)
 						}
 					}
 				}
@@ -111,10 +120,10 @@ func decodeNojsonReminder(d *codec.Decoder, v *nojson.Reminder) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenText == 0 {
 		d.Missing("text")
 	}
-	if seen[0]&(1<<1) == 0 {
+	if seen&seenAt == 0 {
 		d.Missing("at")
 	}
 }
@@ -124,7 +133,14 @@ func decodeNojsonAddInput(d *codec.Decoder, v *nojson.AddInput) {
 	if !d.Object("object") {
 		return
 	}
-	var seen [1]uint64
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenReminder = 1 << iota
+		seenNotes
+		seenRepeat
+	)
+	var seen uint64
 	for {
 		key, ok := d.Key()
 		if !ok {
@@ -133,63 +149,63 @@ func decodeNojsonAddInput(d *codec.Decoder, v *nojson.AddInput) {
 		switch string(key) {
 		case "reminder":
 			d.Push("reminder")
-			if seen[0]&(1<<0) != 0 {
+			if seen&seenReminder != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 0
+				seen |= seenReminder
 				decodeNojsonReminder(d, &v.Reminder)
 			}
 			d.Pop()
 		case "notes":
 			d.Push("notes")
-			if seen[0]&(1<<1) != 0 {
+			if seen&seenNotes != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 1
+				seen |= seenNotes
 				if !d.Null() {
 					if d.Object("object") {
-						m1 := make(map[string]string)
+						notesMap := make(map[string]string)
 						for {
-							k2, ok3 := d.Key()
-							if !ok3 {
+							notesRawKey, notesOK := d.Key()
+							if !notesOK {
 								break
 							}
-							if _, dup := m1[string(k2)]; dup {
-								d.DuplicateMember(k2)
+							if _, dup := notesMap[string(notesRawKey)]; dup {
+								d.DuplicateMember(notesRawKey)
 								continue
 							}
-							key4 := string(k2)
-							d.Push(key4)
-							var e5 string
-							if s6, ok7 := d.String("string"); ok7 {
-								e5 = s6
+							notesKey := string(notesRawKey)
+							d.Push(notesKey)
+							var notesElem string
+							if notesElemVal, notesElemOK := d.String("string"); notesElemOK {
+								notesElem = notesElemVal
 							}
-							m1[key4] = e5
+							notesMap[notesKey] = notesElem
 							d.Pop()
 						}
-						v.Notes = m1
+						v.Notes = notesMap
 					}
 				}
 			}
 			d.Pop()
 		case "repeat":
 			d.Push("repeat")
-			if seen[0]&(1<<2) != 0 {
+			if seen&seenRepeat != 0 {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				seen[0] |= 1 << 2
+				seen |= seenRepeat
 				if !d.Null() {
-					if n8, ok9 := d.Int("integer (maximum 10, minimum 0)", strconv.IntSize); ok9 {
-						if n8 > 10 {
+					if repeatVal, repeatOK := d.Int("integer (maximum 10, minimum 0)", strconv.IntSize); repeatOK {
+						if repeatVal > 10 {
 							d.Problem("must be at most 10")
 						}
-						if n8 < 0 {
+						if repeatVal < 0 {
 							d.Problem("must be at least 0")
 						}
-						v.Repeat = int(n8)
+						v.Repeat = int(repeatVal)
 					}
 				}
 			}
@@ -198,7 +214,7 @@ func decodeNojsonAddInput(d *codec.Decoder, v *nojson.AddInput) {
 			d.Unknown(key)
 		}
 	}
-	if seen[0]&(1<<0) == 0 {
+	if seen&seenReminder == 0 {
 		d.Missing("reminder")
 	}
 }

@@ -17,7 +17,7 @@ package want
 import (
 	"context"
 	"fmt"
-	nojson "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/nojson"
+	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/nojson"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )

@@ -1,0 +1,151 @@
+package gen
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAddedFieldDiff generates the basic case, adds one field to a struct
+// in a copy of it, and generates again: the generated Go must change the
+// way a hand-written change would. No line goes away but the schema
+// constants (which hold the new property), and every run of added lines
+// names the new field. Temporaries numbered across a function, or bits
+// numbered by position, would renumber the fields after it and fail this.
+func TestAddedFieldDiff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the bootstrap program three times")
+	}
+	src, err := os.ReadFile("testdata/cases/basic/basic.go")
+	require.NoError(t, err)
+	base := generateCopy(t, string(src))
+	for _, c := range []struct {
+		name  string
+		after string // the line the field goes after
+		field string
+		stem  string // what every changed hunk names
+	}{
+		{"input slice", "\tLimit  int ", "\tMemo []string `json:\"memo,omitempty\" jsonschema:\"maxItems=3\"`", "memo"},
+		{"item map", "\tCount uint8 ", "\tLabels map[string]int `json:\"labels,omitempty\"`", "labels"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			i := strings.Index(string(src), c.after)
+			require.GreaterOrEqual(t, i, 0, "no line %q in basic.go", c.after)
+			eol := i + strings.IndexByte(string(src[i:]), '\n') + 1
+			changed := string(src[:eol]) + c.field + "\n" + string(src[eol:])
+			next := generateCopy(t, changed)
+			for _, name := range []string{codecFile, registryFile} {
+				checkAddedField(t, name, base[name], next[name], c.stem)
+			}
+		})
+	}
+}
+
+// generateCopy generates a copy of the basic case whose basic.go is src,
+// and returns the generated files by base name. The copy lives under
+// testdata, inside the module, so that it loads as the case does.
+func generateCopy(t *testing.T, src string) map[string]string {
+	t.Helper()
+	dir, err := os.MkdirTemp("testdata", "addfield-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	abs, err := filepath.Abs(dir)
+	require.NoError(t, err)
+	// Same directory name in every copy, so that the import paths agree.
+	abs = filepath.Join(abs, "basic")
+	require.NoError(t, os.MkdirAll(abs, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(abs, "basic.go"), []byte(src), 0o644))
+	files, errs := Generate(context.Background(), Options{Dir: abs, Output: "want"})
+	require.Empty(t, errs)
+	out := map[string]string{}
+	for _, f := range files {
+		// The import path of the copy differs from run to run: normalise it.
+		out[filepath.Base(f.Path)] = strings.ReplaceAll(string(f.Data), filepath.Base(dir), "addfield")
+	}
+	return out
+}
+
+// checkAddedField asserts that new differs from old only by added runs of
+// lines each naming stem, besides the schema constants.
+func checkAddedField(t *testing.T, name, old, new, stem string) {
+	t.Helper()
+	a, b := strings.Split(old, "\n"), strings.Split(new, "\n")
+	isSchema := func(line string) bool { return schemaLine.MatchString(line) }
+	var hunk []string
+	added := 0
+	flush := func() {
+		if len(hunk) == 0 {
+			return
+		}
+		named := false
+		for _, l := range hunk {
+			named = named || strings.Contains(strings.ToLower(l), stem)
+		}
+		assert.True(t, named, "%s: added lines that do not name %s:\n%s", name, stem, strings.Join(hunk, "\n"))
+		hunk = nil
+	}
+	for _, op := range lineDiff(a, b) {
+		switch {
+		case op.kind == '=':
+			flush()
+		case isSchema(op.line):
+			added++
+		case op.kind == '-':
+			assert.Fail(t, name+": a line changed or went away", "%s", op.line)
+		default:
+			hunk = append(hunk, op.line)
+			added++
+		}
+	}
+	flush()
+	assert.Positive(t, added, "%s: the new field changed nothing", name)
+}
+
+// schemaLine matches a line of the schema constants.
+var schemaLine = regexp.MustCompile("^\t[a-z][A-Za-z0-9]*Schema +=  ?`")
+
+// diffOp is one line of a diff: '=' kept, '-' removed, '+' added.
+type diffOp struct {
+	kind byte
+	line string
+}
+
+// lineDiff is a longest-common-subsequence diff of two line lists.
+func lineDiff(a, b []string) []diffOp {
+	n, m := len(a), len(b)
+	lcs := make([][]int, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var ops []diffOp
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && a[i] == b[j]:
+			ops = append(ops, diffOp{'=', a[i]})
+			i, j = i+1, j+1
+		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
+			ops = append(ops, diffOp{'+', b[j]})
+			j++
+		default:
+			ops = append(ops, diffOp{'-', a[i]})
+			i++
+		}
+	}
+	return ops
+}

@@ -1,0 +1,196 @@
+package gen
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+)
+
+// site is the place a value is decoded or encoded at: the schema its $refs
+// resolve against, the Go path problems name, and the name its temporaries
+// are built from.
+type site struct {
+	root  *jsontree.Node // the document $refs resolve against
+	pos   token.Position // where problems are reported
+	where string         // the Go path in messages: Input.Items[]
+	name  string         // the stem of its temporaries: items, itemsElem
+}
+
+// elem is the site of an element of the value at s.
+func (s site) elem(where, name string) site {
+	s.where += where
+	s.name = name
+	return s
+}
+
+// fixedLocals are the names the generated functions declare themselves.
+var fixedLocals = []string{"d", "e", "v", "seen", "key", "ok", "dup", "ctx", "t", "name", "mode", "in", "out", "err"}
+
+// startFunc begins a generated function: its temporaries are named afresh.
+// It returns the function restoring the enclosing function's names, for
+// a decoder written while another one is (a nested struct).
+func (g *codecGen) startFunc(name string) (restore func()) {
+	saved, savedFn := g.locals, g.fn
+	g.fn = name
+	g.locals = map[string]bool{}
+	for _, n := range fixedLocals {
+		g.locals[n] = true
+	}
+	return func() { g.locals, g.fn = saved, savedFn }
+}
+
+// local names a temporary after the value it serves: stem (the field's
+// path, such as itemsElem) then role (Val, OK, Len...). Temporaries are
+// named by their field, not numbered across the function, so adding a
+// field changes only that field's lines. A role always starts with an
+// upper-case letter, so a temporary never takes one of the fixed names;
+// two fields whose stems coincide (URL and Url) are told apart by a
+// number, given in field order.
+func (g *codecGen) local(stem, role string) string {
+	name := stem + role
+	for i := 2; g.locals[name]; i++ {
+		name = stem + role + strconv.Itoa(i)
+	}
+	g.locals[name] = true
+	return name
+}
+
+// lowerCamel is the stem of an identifier: Query becomes query, URLPath
+// urlPath, ID id.
+func lowerCamel(s string) string {
+	r := []rune(s)
+	n := 0
+	for n < len(r) && unicode.IsUpper(r[n]) {
+		n++
+	}
+	if n > 1 && n < len(r) && unicode.IsLower(r[n]) {
+		n-- // URLPath: keep the P of Path
+	}
+	for i := range n {
+		r[i] = unicode.ToLower(r[i])
+	}
+	return string(r)
+}
+
+// funcName returns an unused function name built from the type's name.
+func (g *codecGen) funcName(prefix string, t types.Type, hint string) string {
+	base := prefix + hint
+	if n, ok := t.(*types.Named); ok {
+		base = prefix + exportedIdent(n.Obj().Pkg().Name()) + n.Obj().Name()
+	}
+	name := base
+	for i := 2; g.names[name]; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	g.names[name] = true
+	return name
+}
+
+// pattern returns the package-level function returning the compiled
+// regexp, named after the first field that uses the pattern (its
+// function and path: basicItemNamePattern). Patterns are
+// compiled once, on first use, so that a registry of many tools starts
+// without compiling them all.
+func (g *codecGen) pattern(src string, at site) string {
+	if v, ok := g.patterns[src]; ok {
+		return v
+	}
+	base := lowerCamel(strings.TrimPrefix(strings.TrimPrefix(g.fn, "decode"), "encode")) + exportedIdent(at.name) + "Pattern"
+	v := base
+	for i := 2; g.names[v]; i++ {
+		v = base + strconv.Itoa(i)
+	}
+	g.names[v] = true
+	g.patterns[src] = v
+	return v
+}
+
+// typeString prints a type for messages: package name, not path.
+func typeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// identFrom names an unnamed struct after where it is declared:
+// Forecast.Place becomes ForecastPlace.
+func identFrom(where string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range where {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+			if up {
+				r = unicode.ToUpper(r)
+				up = false
+			}
+			b.WriteRune(r)
+		default:
+			up = true
+		}
+	}
+	if b.Len() == 0 {
+		return "Struct"
+	}
+	return b.String()
+}
+
+// plural is "1 item" or "2 items".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// exportedIdent turns a package name into an identifier fragment.
+func exportedIdent(s string) string {
+	if s == "" {
+		return ""
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// schemaConst names the constant holding a schema: unexported, since the
+// specs are the API.
+func schemaConst(field, which string) string {
+	return strings.ToLower(field[:1]) + field[1:] + which + "Schema"
+}
+
+// fieldNames derives the Tools field of each tool from its name, in
+// CamelCase; names that would collide get a numeric suffix, in name order.
+func fieldNames(tools []*toolModel) map[*toolModel]string {
+	out := map[*toolModel]string{}
+	used := map[string]bool{"New": true}
+	for _, t := range tools {
+		base := camel(t.name)
+		name := base
+		for i := 2; used[name]; i++ {
+			name = fmt.Sprintf("%s%d", base, i)
+		}
+		used[name] = true
+		out[t] = name
+	}
+	return out
+}
+
+// camel turns notes_search or notes-search into NotesSearch.
+func camel(s string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range s {
+		if r == '_' || r == '-' {
+			up = true
+			continue
+		}
+		if up {
+			r = unicode.ToUpper(r)
+			up = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,258 @@
+package gen
+
+import (
+	"strings"
+
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+)
+
+// annotations are keywords that constrain nothing.
+var annotations = map[string]bool{
+	"title": true, "description": true, "default": true, "examples": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true,
+	"$id": true, "$anchor": true, "contentMediaType": true,
+}
+
+// view is a schema position: the keywords at a site merged with those of
+// the definition it references, and whether null is allowed there.
+type view struct {
+	kw       []jsontree.Member // site keywords then the referenced definition's
+	nullable bool
+	ref      *jsontree.Node // the referenced definition, if any
+}
+
+func (w view) get(key string) *jsontree.Node {
+	for _, m := range w.kw {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// all returns every value of key (a $ref sibling and its target may both
+// carry one; both must hold).
+func (w view) all(key string) []*jsontree.Node {
+	var out []*jsontree.Node
+	for _, m := range w.kw {
+		if m.Key == key {
+			out = append(out, m.Value)
+		}
+	}
+	return out
+}
+
+// viewOf resolves a schema position against root. It recognises invopop's
+// nullable form, {"oneOf":[S,{"type":"null"}]}, and a type list holding
+// "null".
+func viewOf(n, root *jsontree.Node) view {
+	var w view
+	if n == nil {
+		return w
+	}
+	if one := n.Get("oneOf"); one != nil && one.Kind == jsontree.ArrayKind && len(one.Items) == 2 {
+		if t := one.Items[1].Get("type"); t != nil && t.Kind == jsontree.StringKind && t.Text == "null" && len(one.Items[1].Members) == 1 {
+			inner := viewOf(one.Items[0], root)
+			inner.nullable = true
+			for _, m := range n.Members {
+				if m.Key != "oneOf" {
+					inner.kw = append([]jsontree.Member{m}, inner.kw...)
+				}
+			}
+			return inner
+		}
+	}
+	for _, m := range n.Members {
+		if m.Key == "$ref" {
+			continue
+		}
+		w.kw = append(w.kw, m)
+	}
+	if r := n.Get("$ref"); r != nil {
+		def := n.Resolve(root)
+		if def != nil && def != n {
+			w.ref = def
+			inner := viewOf(def, root)
+			w.kw = append(w.kw, inner.kw...)
+			w.nullable = w.nullable || inner.nullable
+		}
+	}
+	if t := w.get("type"); t != nil && t.Kind == jsontree.ArrayKind {
+		var rest []*jsontree.Node
+		for _, it := range t.Items {
+			if it.Kind == jsontree.StringKind && it.Text == "null" {
+				w.nullable = true
+			} else {
+				rest = append(rest, it)
+			}
+		}
+		if len(rest) == 1 {
+			for i, m := range w.kw {
+				if m.Key == "type" {
+					w.kw[i] = jsontree.Member{Key: "type", Value: rest[0]}
+				}
+			}
+		}
+	}
+	return w
+}
+
+// allowed is the set of keywords a shape kind enforces.
+func allowed(k shapeKind) map[string]bool {
+	set := func(keys ...string) map[string]bool {
+		m := map[string]bool{"type": true}
+		for _, k := range keys {
+			m[k] = true
+		}
+		return m
+	}
+	switch k {
+	case kString:
+		return set("enum", "const", "minLength", "maxLength", "pattern", "format")
+	case kTextMethod:
+		return set("enum", "const", "minLength", "maxLength", "pattern", "format")
+	case kTime:
+		return set("format")
+	case kBytes:
+		return set("contentEncoding")
+	case kInt, kUint, kFloat:
+		return set("enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+	case kBool:
+		return set("enum", "const")
+	case kSlice, kArray:
+		return set("items", "minItems", "maxItems", "uniqueItems")
+	case kMap:
+		return set("additionalProperties")
+	case kStruct:
+		return set("properties", "required", "additionalProperties")
+	case kJSONMethod:
+		return set()
+	}
+	return map[string]bool{} // kAny: annotations only
+}
+
+// jsonType is the schema type a shape kind must publish.
+func jsonType(k shapeKind) string {
+	switch k {
+	case kString, kTextMethod, kTime, kBytes:
+		return "string"
+	case kInt, kUint:
+		return "integer"
+	case kFloat:
+		return "number"
+	case kBool:
+		return "boolean"
+	case kSlice, kArray:
+		return "array"
+	case kMap, kStruct:
+		return "object"
+	}
+	return ""
+}
+
+// check reports every keyword at w that the shape cannot enforce, and a
+// type that does not match the Go type.
+func (g *codecGen) check(s *shape, w view, at site) bool {
+	ok := true
+	ak := allowed(s.kind)
+	for _, m := range w.kw {
+		if annotations[m.Key] || ak[m.Key] || (m.Key == "$defs" && s.kind == kStruct) {
+			continue
+		}
+		g.fail(at, "the schema keyword %q is published but toolgen cannot enforce it on %s; remove it (toolgen never publishes a constraint it does not check)", m.Key, typeString(s.typ))
+		ok = false
+	}
+	if t := w.get("type"); t != nil {
+		want := jsonType(s.kind)
+		switch {
+		case t.Kind != jsontree.StringKind:
+			g.fail(at, "the schema type %s is not supported; use one type (optionally with null via the nullable tag)", string(t.Compact()))
+			ok = false
+		case s.kind == kJSONMethod:
+		case t.Text != want:
+			g.fail(at, "the schema says type %q but the Go type %s is decoded as %q", t.Text, typeString(s.typ), want)
+			ok = false
+		}
+	}
+	if f := w.get("format"); f != nil && (s.kind == kString || s.kind == kTextMethod || s.kind == kTime) {
+		if f.Text != "date-time" {
+			g.fail(at, "format %q is not enforced by toolgen (only date-time is); remove it or check the value in Call and return tool.Errorf", f.Text)
+			ok = false
+		}
+	}
+	if c := w.get("contentEncoding"); c != nil && c.Text != "base64" {
+		g.fail(at, "contentEncoding %q is not supported (only base64)", c.Text)
+		ok = false
+	}
+	return ok
+}
+
+// want describes what a site declares, for "expected <want>, got <kind>".
+func want(s *shape, w view) string {
+	base := jsonType(s.kind)
+	if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
+		base = t.Text
+	}
+	if base == "" {
+		base = "a JSON value"
+	}
+	var parts []string
+	for _, m := range w.kw {
+		switch m.Key {
+		case "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "pattern":
+			parts = append(parts, m.Key+" "+literal(m.Value))
+		case "format":
+			parts = append(parts, "format "+m.Value.Text)
+		case "enum":
+			parts = append(parts, "one of "+enumList(m.Value))
+		case "const":
+			parts = append(parts, "const "+string(m.Value.Compact()))
+		}
+	}
+	if s.kind == kTime {
+		base = "string"
+		if len(parts) == 0 {
+			parts = append(parts, "format date-time")
+		}
+	}
+	if w.nullable {
+		base += " or null"
+	}
+	if len(parts) > 0 {
+		return base + " (" + strings.Join(parts, ", ") + ")"
+	}
+	return base
+}
+
+func literal(n *jsontree.Node) string {
+	if n.Kind == jsontree.StringKind {
+		return n.Text
+	}
+	return string(n.Compact())
+}
+
+func enumList(n *jsontree.Node) string {
+	var vals []string
+	for _, it := range n.Items {
+		vals = append(vals, string(it.Compact()))
+	}
+	return strings.Join(vals, ", ")
+}
+
+// viewKey identifies a schema view for function reuse.
+func viewKey(w view) string {
+	var b strings.Builder
+	for _, m := range w.kw {
+		if m.Key == "$defs" {
+			continue
+		}
+		b.WriteString(m.Key)
+		b.WriteByte('=')
+		b.Write(m.Value.Compact())
+		b.WriteByte(';')
+	}
+	if w.nullable {
+		b.WriteString("null")
+	}
+	return b.String()
+}
