@@ -392,10 +392,10 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				seen[0] |= 1 << 2
 				if !d.Null() {
 					if n5, ok6 := d.Float("number (exclusiveMaximum 1, exclusiveMinimum 0)", 64); ok6 {
-						if n5 >= 1 {
+						if n5 >= 1 && (n5 > 1 || d.CompareNumber("1") >= 0) {
 							d.Problem("must be less than 1")
 						}
-						if n5 <= 0 {
+						if n5 <= 0 && (n5 < 0 || d.CompareNumber("0") <= 0) {
 							d.Problem("must be greater than 0")
 						}
 						v.Ratio = n5
@@ -710,6 +710,26 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				if !d.Null() {
 					if s43, ok44 := d.String("string"); ok44 {
 						v.Note = s43
+					}
+				}
+			}
+			d.Pop()
+		case "weight":
+			d.Push("weight")
+			if seen[0]&(1<<21) != 0 {
+				d.Duplicate()
+				d.Skip()
+			} else {
+				seen[0] |= 1 << 21
+				if !d.Null() {
+					if n45, ok46 := d.Float("number (maximum 2, minimum 0.1)", 32); ok46 {
+						if n45 >= 2 && (n45 > 2 || d.CompareNumber("2") > 0) {
+							d.Problem("must be at most 2")
+						}
+						if n45 <= float64(float32(0.1)) && (n45 < float64(float32(0.1)) || d.CompareNumber("0.1") < 0) {
+							d.Problem("must be at least 0.1")
+						}
+						v.Weight = float32(n45)
 					}
 				}
 			}
