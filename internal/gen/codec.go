@@ -967,9 +967,10 @@ func (g *codecGen) compare(s *shape, x, op string, bound *jsontree.Node) jen.Cod
 		}
 	}
 	bits, b := 64, jen.Op(bound.Text)
-	if f32, _ := strconv.ParseFloat(bound.Text, 32); s.kind == kFloat && s.bits == 32 {
+	if s.kind == kFloat && s.bits == 32 {
 		// x holds a float32: compare it with the bound rounded the same way.
 		bits = 32
+		f32, _ := strconv.ParseFloat(bound.Text, 32)
 		if f64, _ := strconv.ParseFloat(bound.Text, 64); f32 != f64 {
 			b = jen.Float64().Call(jen.Float32().Call(b))
 		}
@@ -983,7 +984,7 @@ func (g *codecGen) compare(s *shape, x, op string, bound *jsontree.Node) jen.Cod
 	if s.kind != kFloat {
 		v = jen.Float64().Parens(jen.Id(x))
 	}
-	return v.Clone().Op(op[:1]+"=").Add(b).Op("&&").Parens(v.Clone().Op(op[:1]).Add(b).Op("||").
+	return v.Clone().Op(op[:1] + "=").Add(b).Op("&&").Parens(v.Clone().Op(op[:1]).Add(b).Op("||").
 		Id("d").Dot("CompareNumber").Call(jen.Lit(bound.Text)).Op(op).Lit(0))
 }
 
