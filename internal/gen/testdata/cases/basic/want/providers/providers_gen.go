@@ -69,9 +69,8 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 				JSON: []byte(`{"name":"basic_ping","description":"Ping answers pong.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
 			},
 			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Ping answers pong.","name":"basic_ping","parameters":{"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
+				JSON: []byte(`{"description":"Ping answers pong.","name":"basic_ping"}`),
+				Form: provider.FormNone,
 			},
 		}, true
 	case "basic_remote":
