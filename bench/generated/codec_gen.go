@@ -127,7 +127,7 @@ func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
 			} else {
 				seen[0] |= 1 << 2
 				if n5, ok6 := d.Float("number (minimum 0)", 64); ok6 {
-					if n5 < 0 {
+					if n5 <= 0 && (n5 < 0 || d.CompareNumber("0") < 0) {
 						d.Problem("must be at least 0")
 					}
 					v.Price = n5
@@ -373,10 +373,10 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 				if !d.Null() {
 					p29 := new(float64)
 					if n30, ok31 := d.Float("number (maximum 1000000, minimum 0)", 64); ok31 {
-						if n30 > 1000000 {
+						if n30 >= 1000000 && (n30 > 1000000 || d.CompareNumber("1000000") > 0) {
 							d.Problem("must be at most 1000000")
 						}
-						if n30 < 0 {
+						if n30 <= 0 && (n30 < 0 || d.CompareNumber("0") < 0) {
 							d.Problem("must be at least 0")
 						}
 						(*p29) = n30
@@ -409,10 +409,10 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 			} else {
 				seen[0] |= 1 << 11
 				if n35, ok36 := d.Float("number (maximum 1, minimum 0)", 64); ok36 {
-					if n35 > 1 {
+					if n35 >= 1 && (n35 > 1 || d.CompareNumber("1") > 0) {
 						d.Problem("must be at most 1")
 					}
-					if n35 < 0 {
+					if n35 <= 0 && (n35 < 0 || d.CompareNumber("0") < 0) {
 						d.Problem("must be at least 0")
 					}
 					v.Discount = n35
