@@ -164,3 +164,25 @@ func isNumber(s string) bool {
 	_, ok := d.Number("number")
 	return ok && d.pos == len(s)
 }
+
+// BenchmarkCompareNumber measures a read that lands on a bound, where the
+// generated code calls CompareNumber, beside one that does not.
+func BenchmarkCompareNumber(b *testing.B) {
+	for _, c := range []struct{ name, in string }{
+		{"off_bound", `1.5`},
+		{"on_bound", `2.0000000000000001`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			data := []byte(c.in)
+			d := NewDecoder()
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Reset(data, Limits{})
+				f, _ := d.Float("number", 64)
+				if f >= 2 && (f > 2 || d.CompareNumber("2") > 0) {
+					d.Problem("must be at most 2")
+				}
+			}
+		})
+	}
+}
