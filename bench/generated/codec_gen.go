@@ -145,7 +145,7 @@ func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
 			} else {
 				seen |= seenPrice
 				if priceVal, priceOK := d.Float("number (minimum 0)", 64); priceOK {
-					if priceVal < 0 {
+					if priceVal <= 0 && (priceVal < 0 || d.CompareNumber("0") < 0) {
 						d.Problem("must be at least 0")
 					}
 					v.Price = priceVal
@@ -409,10 +409,10 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 				if !d.Null() {
 					budgetPtr := new(float64)
 					if budgetVal, budgetOK := d.Float("number (maximum 1000000, minimum 0)", 64); budgetOK {
-						if budgetVal > 1000000 {
+						if budgetVal >= 1000000 && (budgetVal > 1000000 || d.CompareNumber("1000000") > 0) {
 							d.Problem("must be at most 1000000")
 						}
-						if budgetVal < 0 {
+						if budgetVal <= 0 && (budgetVal < 0 || d.CompareNumber("0") < 0) {
 							d.Problem("must be at least 0")
 						}
 						(*budgetPtr) = budgetVal
@@ -445,10 +445,10 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 			} else {
 				seen |= seenDiscount
 				if discountVal, discountOK := d.Float("number (maximum 1, minimum 0)", 64); discountOK {
-					if discountVal > 1 {
+					if discountVal >= 1 && (discountVal > 1 || d.CompareNumber("1") > 0) {
 						d.Problem("must be at most 1")
 					}
-					if discountVal < 0 {
+					if discountVal <= 0 && (discountVal < 0 || d.CompareNumber("0") < 0) {
 						d.Problem("must be at least 0")
 					}
 					v.Discount = discountVal

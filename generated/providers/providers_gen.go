@@ -48,9 +48,8 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 				JSON: []byte(`{"name":"clock_now","description":"Tells the current date and time: the timestamp, the time zone and its\noffset from UTC, the weekday, the ISO week and the day of the year.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
 			},
 			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Tells the current date and time: the timestamp, the time zone and its\noffset from UTC, the weekday, the ISO week and the day of the year.","name":"clock_now","parameters":{"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
+				JSON: []byte(`{"description":"Tells the current date and time: the timestamp, the time zone and its\noffset from UTC, the weekday, the ISO week and the day of the year.","name":"clock_now"}`),
+				Form: provider.FormNone,
 			},
 		}, true
 	case "clock_sync":
@@ -69,9 +68,8 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 				JSON: []byte(`{"name":"clock_sync","description":"Compares this machine's clock with a trusted reference clock and tells\nhow far off it is. Use it when times look wrong or before relying on\nexact timestamps.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
 			},
 			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Compares this machine's clock with a trusted reference clock and tells\nhow far off it is. Use it when times look wrong or before relying on\nexact timestamps.","name":"clock_sync","parameters":{"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
+				JSON: []byte(`{"description":"Compares this machine's clock with a trusted reference clock and tells\nhow far off it is. Use it when times look wrong or before relying on\nexact timestamps.","name":"clock_sync"}`),
+				Form: provider.FormNone,
 			},
 		}, true
 	case "clock_zones":

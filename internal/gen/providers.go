@@ -113,8 +113,11 @@ func projectionLit(p provider.Projection) jen.Code {
 }
 
 func formConst(f provider.GeminiForm) string {
-	if f == provider.FormParameters {
+	switch f {
+	case provider.FormParameters:
 		return "FormParameters"
+	case provider.FormNone:
+		return "FormNone"
 	}
 	return "FormJSONSchema"
 }

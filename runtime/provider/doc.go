@@ -73,6 +73,7 @@
 //
 //	{"description":D,"name":N,"parameters":P}            // the OpenAPI subset
 //	{"description":D,"name":N,"parametersJsonSchema":P}  // the fallback
+//	{"description":D,"name":N}                           // no arguments
 //
 // Gemini offers two fields. "parameters" takes the OpenAPI 3.0 Schema
 // subset: one upper-case type ("STRING", "OBJECT"...), "nullable" instead
@@ -99,7 +100,13 @@
 // pattern properties, or references that multiply past 20,000 schemas once
 // inlined.
 //
-// In both forms members are sorted byte-wise at every level and numbers are
+// A tool without arguments — an input schema with no properties and
+// "additionalProperties":false, beside annotations such as a description —
+// is declared with neither member (Projection.Form is FormNone): both are
+// optional, and Gemini has refused "parameters" holding an object without
+// properties. An object schema open to any property is not such a tool.
+//
+// In every form members are sorted byte-wise at every level and numbers are
 // written as float64 values in encoding/json's format: the SDK turns every
 // request into a map[string]any before sending it, so these are exactly
 // the bytes it sends, and they stay stable.

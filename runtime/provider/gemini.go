@@ -45,15 +45,25 @@ var geminiUnsupported = map[string]bool{
 //
 //	{"description":D,"name":N,"parameters":P}
 //	{"description":D,"name":N,"parametersJsonSchema":P}
+//	{"description":D,"name":N}
 //
 // "parameters" when the input schema translates into the OpenAPI subset,
 // "parametersJsonSchema" otherwise, with the reason (see the package
-// documentation for the rule). Members are sorted at every level and
+// documentation for the rule), and neither when the tool takes no
+// arguments (see noArguments). Members are sorted at every level and
 // numbers written as float64s, as the Go SDK sends them.
 func Gemini(spec *tool.Spec) (Projection, error) {
 	root, err := inputSchema(ProviderGemini, spec, geminiNamePattern)
 	if err != nil {
 		return Projection{}, err
+	}
+	if dropped, ok := noArguments(root); ok {
+		def := object(
+			jsontree.Member{Key: "description", Value: description(spec)},
+			jsontree.Member{Key: "name", Value: str(spec.Name)},
+		)
+		canonical(def)
+		return Projection{JSON: def.Compact(), Form: FormNone, Dropped: dropped}, nil
 	}
 	gp := &geminiProjector{root: root}
 	params := gp.schema(root, "", []*jsontree.Node{root})
@@ -71,6 +81,52 @@ func Gemini(spec *tool.Spec) (Projection, error) {
 	canonical(def)
 	p.JSON = def.Compact()
 	return p, nil
+}
+
+// geminiAnnotations are the keywords of a root schema that say nothing of
+// the arguments: a tool without arguments may have them (see noArguments).
+var geminiAnnotations = map[string]bool{
+	"$schema": true, "$id": true, "$comment": true, "$defs": true, "definitions": true,
+	"title": true, "description": true, "default": true, "examples": true,
+}
+
+// noArguments reports whether the object schema root says the tool takes
+// no arguments: no properties (or none listed), none required, and
+// "additionalProperties":false, beside annotations only. Such a tool is
+// declared without parameters: the field is optional, and Gemini has
+// refused "parameters":{"type":"OBJECT"} (an object without properties).
+// dropped lists the annotations left out with the schema. An object open
+// to any property is not such a tool: it may take arguments by any name.
+func noArguments(root *jsontree.Node) (dropped []string, ok bool) {
+	closed := false
+	for _, m := range root.Members {
+		v := m.Value
+		switch {
+		case m.Key == "type":
+			// "object": inputSchema checked it.
+		case m.Key == "properties":
+			if v.Kind != jsontree.ObjectKind || len(v.Members) > 0 {
+				return nil, false
+			}
+		case m.Key == "required":
+			if v.Kind != jsontree.ArrayKind || len(v.Items) > 0 {
+				return nil, false
+			}
+		case m.Key == "additionalProperties":
+			if v.Kind != jsontree.BoolKind || v.Bool {
+				return nil, false
+			}
+			closed = true
+		case geminiAnnotations[m.Key]:
+			dropped = append(dropped, pointer("", m.Key))
+		default:
+			return nil, false
+		}
+	}
+	if !closed {
+		return nil, false
+	}
+	return dropped, true
 }
 
 // geminiProjector translates a JSON Schema into the OpenAPI subset,

@@ -24,6 +24,9 @@ const (
 	FormParameters GeminiForm = "parameters"
 	// FormJSONSchema is "parametersJsonSchema": JSON Schema, the fallback.
 	FormJSONSchema GeminiForm = "parametersJsonSchema"
+	// FormNone is neither: the declaration has no parameters, because the
+	// tool takes no arguments.
+	FormNone GeminiForm = "none"
 )
 
 // Projection is one tool's definition for one provider: the exact bytes to
@@ -35,8 +38,8 @@ type Projection struct {
 	// Strict is set for an OpenAI definition whose parameters are in the
 	// strict subset, sent with "strict":true.
 	Strict bool
-	// Form is, for Gemini, the member that holds the parameters; empty for
-	// the other providers.
+	// Form is, for Gemini, the member that holds the parameters, or
+	// FormNone for a tool without arguments; empty for the other providers.
 	Form GeminiForm
 	// Reason says why an OpenAI definition is not strict, or why a Gemini
 	// one falls back to parametersJsonSchema; empty otherwise.

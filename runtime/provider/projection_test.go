@@ -37,6 +37,11 @@ var syntheticSchemas = []struct{ name, schema string }{
 	{"recursive_ref_siblings", `{"type":"object","properties":{"node":{"$ref":"#/$defs/N","description":"Top."}},"required":["node"],"additionalProperties":false,"$defs":{"N":{"type":"object","properties":{"parent":{"$ref":"#/$defs/N","description":"Up."}},"additionalProperties":false}}}`},
 	{"root_ref", `{"type":"object","properties":{"name":{"type":"string"},"child":{"$ref":"#","description":"A child."}},"required":["name"],"additionalProperties":false,"$defs":{"Unused":{"type":"string"}}}`},
 	{"number_const", `{"type":"object","properties":{"p":{"type":"integer","const":1}},"required":["p"],"additionalProperties":false}`},
+	// Tools without arguments, and objects that only look like them.
+	{"no_arguments", `{"type":"object","properties":{},"additionalProperties":false}`},
+	{"no_arguments_annotated", `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","title":"None","description":"Nothing to pass.","required":[],"additionalProperties":false}`},
+	{"no_properties_open", `{"type":"object"}`},
+	{"no_properties_bounded", `{"type":"object","properties":{},"additionalProperties":false,"maxProperties":0}`},
 	// Found by FuzzProjections: each once produced a definition with a
 	// member named twice.
 	{"enum_and_const", `{"type":"object","properties":{"c":{"type":"string","enum":["x","y"],"const":"x","description":"C."}},"additionalProperties":false}`},
@@ -337,6 +342,38 @@ func TestGeminiFallback(t *testing.T) {
 // TestGeminiJSONSchemaForm checks the fallback's bytes: the input schema
 // sorted, with numbers as float64s and propertyOrdering in every schema
 // with properties, but not in values such as defaults and examples.
+// TestGeminiNoArguments checks that a tool without arguments is declared
+// without parameters, and that objects that accept some are not.
+func TestGeminiNoArguments(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		form    provider.GeminiForm
+		json    string
+		dropped []string
+	}{
+		{"no_arguments", provider.FormNone, `{"description":"A synthetic tool.","name":"no_arguments"}`, nil},
+		{"no_arguments_annotated", provider.FormNone, `{"description":"A synthetic tool.","name":"no_arguments_annotated"}`, []string{"/$schema", "/title", "/description"}},
+		{"no_properties_open", provider.FormJSONSchema, `{"description":"A synthetic tool.","name":"no_properties_open","parametersJsonSchema":{"type":"object"}}`, nil},
+		{"no_properties_bounded", provider.FormParameters, `{"description":"A synthetic tool.","name":"no_properties_bounded","parameters":{"maxProperties":0,"type":"OBJECT"}}`, []string{"/additionalProperties"}},
+		{"open_object", provider.FormJSONSchema, "", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := provider.Gemini(synthetic(t, c.name))
+			require.NoError(t, err)
+			assert.Equal(t, c.form, p.Form)
+			if c.json != "" {
+				assert.Equal(t, c.json, string(p.JSON))
+			}
+			assert.Equal(t, c.dropped, p.Dropped)
+			if c.form == provider.FormNone {
+				assert.Empty(t, p.Reason)
+			}
+		})
+	}
+}
+
 func TestGeminiJSONSchemaForm(t *testing.T) {
 	t.Parallel()
 	spec := &tool.Spec{Name: "fallback", Description: "D.", InputSchema: []byte(
@@ -424,7 +461,7 @@ func TestEmptyDescription(t *testing.T) {
 		{provider.OpenAIChat, `{"type":"function","function":{"name":"t","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`},
 		{provider.OpenAIResponses, `{"type":"function","name":"t","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`},
 		{provider.Anthropic, `{"name":"t","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`},
-		{provider.Gemini, `{"name":"t","parameters":{"type":"OBJECT"}}`},
+		{provider.Gemini, `{"name":"t"}`}, // no arguments: no parameters
 	} {
 		p, err := c.f(spec)
 		require.NoError(t, err)

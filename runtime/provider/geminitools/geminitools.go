@@ -2,7 +2,8 @@
 // google.golang.org/genai, and runs the function calls a response asks for
 // through a tool.Registry.
 //
-// A declaration in the parametersJsonSchema form carries the set's schema
+// A declaration of a tool without arguments has neither Parameters nor
+// ParametersJsonSchema. One in the parametersJsonSchema form carries the set's schema
 // bytes as a json.RawMessage; one in the parameters form is decoded into
 // the SDK's *genai.Schema, the only type the SDK takes there. Either way
 // the SDK turns the whole request into a map[string]any before sending it,
@@ -70,6 +71,15 @@ func Declaration(p provider.Projection) (*genai.FunctionDeclaration, error) {
 	d := &genai.FunctionDeclaration{Name: name.Text}
 	if desc := n.Get("description"); desc != nil {
 		d.Description = desc.Text
+	}
+	if p.Form == provider.FormNone {
+		// A tool without arguments: no Parameters, no ParametersJsonSchema.
+		for _, f := range []provider.GeminiForm{provider.FormParameters, provider.FormJSONSchema} {
+			if n.Get(string(f)) != nil {
+				return nil, fmt.Errorf("gemini function declaration %s: a %q member, but no parameters were expected", d.Name, f)
+			}
+		}
+		return d, nil
 	}
 	params := n.Get(string(p.Form))
 	switch {

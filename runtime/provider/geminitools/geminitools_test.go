@@ -63,6 +63,7 @@ func TestToolsOnTheWire(t *testing.T) {
 	}
 	require.Positive(t, forms[provider.FormParameters], "the sample has declarations in the parameters form")
 	require.Positive(t, forms[provider.FormJSONSchema], "and in the parametersJsonSchema form")
+	require.Positive(t, forms[provider.FormNone], "and without parameters (tools without arguments)")
 
 	tools, err := geminitools.Tools(set)
 	require.NoError(t, err)
@@ -115,11 +116,40 @@ func TestDeclarationErrors(t *testing.T) {
 		{"no parameters", provider.Projection{JSON: []byte(`{"name":"t"}`), Form: provider.FormParameters}, `gemini function declaration t: no "parameters" member`},
 		{"bad parameters", provider.Projection{JSON: []byte(`{"name":"t","parameters":{"enum":[1]}}`), Form: provider.FormParameters}, "gemini function declaration t: parameters: json: cannot unmarshal"},
 		{"unknown form", provider.Projection{JSON: []byte(`{"name":"t","x":{}}`), Form: "x"}, `gemini function declaration t: unknown form "x"`},
+		{"parameters without a form", provider.Projection{JSON: []byte(`{"name":"t","parameters":{"type":"OBJECT"}}`), Form: provider.FormNone}, `gemini function declaration t: a "parameters" member, but no parameters were expected`},
+		{"parametersJsonSchema without a form", provider.Projection{JSON: []byte(`{"name":"t","parametersJsonSchema":{}}`), Form: provider.FormNone}, `gemini function declaration t: a "parametersJsonSchema" member, but no parameters were expected`},
 	} {
 		_, err := geminitools.Declaration(c.p)
 		require.Error(t, err, c.name)
 		assert.Contains(t, err.Error(), c.msg, c.name)
 	}
+}
+
+// TestDeclarationWithoutArguments checks that a tool without arguments
+// becomes a FunctionDeclaration with neither Parameters nor
+// ParametersJsonSchema, sent as just its name and description.
+func TestDeclarationWithoutArguments(t *testing.T) {
+	t.Parallel()
+	set, err := provider.NewSet(registry(t))
+	require.NoError(t, err)
+	var none int
+	for _, tl := range set.Tools() {
+		d, err := geminitools.Declaration(tl.Gemini)
+		require.NoError(t, err, tl.Spec.Name)
+		if tl.Gemini.Form != provider.FormNone {
+			assert.True(t, d.Parameters != nil || d.ParametersJsonSchema != nil, tl.Spec.Name)
+			continue
+		}
+		none++
+		assert.Nil(t, d.Parameters, tl.Spec.Name)
+		assert.Nil(t, d.ParametersJsonSchema, tl.Spec.Name)
+		assert.NotEmpty(t, d.Description, tl.Spec.Name)
+		b, err := json.Marshal(d)
+		require.NoError(t, err)
+		assert.Equal(t, string(tl.Gemini.JSON), string(b), "the SDK writes the declaration as the set has it")
+		assert.NotContains(t, string(b), "arameters", tl.Spec.Name)
+	}
+	assert.Equal(t, 2, none, "clock_now and clock_sync take no arguments")
 }
 
 // TestCall checks the function responses Call makes, as the SDK writes them.

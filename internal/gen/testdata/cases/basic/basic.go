@@ -79,6 +79,7 @@ type Input struct {
 		On bool `json:"on"`
 	} `json:"nested,omitempty"`
 	Embedded
+	Weight float32 `json:"weight,omitempty" jsonschema:"minimum=0.1,maximum=2"`
 }
 
 // Embedded is flattened into Input.

@@ -391,6 +391,7 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 		seenMaybe
 		seenNested
 		seenNote
+		seenWeight
 	)
 	var seen uint64
 	for {
@@ -444,10 +445,10 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				seen |= seenRatio
 				if !d.Null() {
 					if ratioVal, ratioOK := d.Float("number (exclusiveMaximum 1, exclusiveMinimum 0)", 64); ratioOK {
-						if ratioVal >= 1 {
+						if ratioVal >= 1 && (ratioVal > 1 || d.CompareNumber("1") >= 0) {
 							d.Problem("must be less than 1")
 						}
-						if ratioVal <= 0 {
+						if ratioVal <= 0 && (ratioVal < 0 || d.CompareNumber("0") <= 0) {
 							d.Problem("must be greater than 0")
 						}
 						v.Ratio = ratioVal
@@ -764,6 +765,26 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 				if !d.Null() {
 					if noteVal, noteOK := d.String("string"); noteOK {
 						v.Note = noteVal
+					}
+				}
+			}
+			d.Pop()
+		case "weight":
+			d.Push("weight")
+			if seen&seenWeight != 0 {
+				d.Duplicate()
+				d.Skip()
+			} else {
+				seen |= seenWeight
+				if !d.Null() {
+					if weightVal, weightOK := d.Float("number (maximum 2, minimum 0.1)", 32); weightOK {
+						if weightVal >= 2 && (weightVal > 2 || d.CompareNumber("2") > 0) {
+							d.Problem("must be at most 2")
+						}
+						if weightVal <= float64(float32(0.1)) && (weightVal < float64(float32(0.1)) || d.CompareNumber("0.1") < 0) {
+							d.Problem("must be at least 0.1")
+						}
+						v.Weight = float32(weightVal)
 					}
 				}
 			}

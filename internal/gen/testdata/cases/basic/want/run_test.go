@@ -113,6 +113,48 @@ func TestEveryProblemAtOnce(t *testing.T) {
 	assert.False(t, strings.Contains(res.Text(), "ABC"))
 }
 
+// TestExactBounds: a number equal to a bound once rounded to a float is
+// judged as written, as a JSON Schema validator judges it; integers with a
+// fraction or an exponent are still refused.
+func TestExactBounds(t *testing.T) {
+	reg := registry(t)
+	for _, c := range []struct {
+		member, value, problem string
+	}{
+		// ratio: exclusiveMinimum 0, exclusiveMaximum 1 (float64).
+		{"ratio", "1e-400", ""}, // reads as 0, but is above 0
+		{"ratio", "0.99999999999999999", ""},
+		{"ratio", "-1e-400", "/ratio: must be greater than 0"},
+		{"ratio", "0e7", "/ratio: must be greater than 0"},
+		{"ratio", "-0.0", "/ratio: must be greater than 0"},
+		{"ratio", "1.0000000000000001", "/ratio: must be less than 1"},
+		{"ratio", "0.1e1", "/ratio: must be less than 1"},
+		// weight: minimum 0.1, maximum 2 (float32).
+		{"weight", "2", ""},
+		{"weight", "2.0e0", ""},
+		{"weight", "0.1", ""},
+		{"weight", "1e-1", ""},
+		{"weight", "0.1000000001", ""},
+		{"weight", "2.0000000000000001", "/weight: must be at most 2"},
+		{"weight", "2.00000001", "/weight: must be at most 2"}, // 2 as a float32
+		{"weight", "0.09999999999", "/weight: must be at least 0.1"},
+		{"weight", "-1e-400", "/weight: must be at least 0.1"},
+		// limit: minimum 1, maximum 50 (int).
+		{"limit", "50", ""},
+		{"limit", "50.0", "/limit: expected integer (maximum 50, minimum 1), got a number with a fraction or exponent"},
+		{"limit", "5e1", "/limit: expected integer (maximum 50, minimum 1), got a number with a fraction or exponent"},
+	} {
+		args := `{"query":"q","when":"2025-01-02T03:04:05Z","maybe":null,"` + c.member + `":` + c.value + `}`
+		res, err := reg.Call(context.Background(), "basic_search", []byte(args))
+		if c.problem == "" {
+			assert.NoError(t, err, "%s %s: %s", c.member, c.value, res.Text())
+			continue
+		}
+		assert.Equal(t, tool.CodeInvalidArguments, tool.CodeOf(err), "%s %s", c.member, c.value)
+		assert.Contains(t, res.Text(), c.problem, "%s %s", c.member, c.value)
+	}
+}
+
 func TestNullAndRequired(t *testing.T) {
 	reg := registry(t)
 	// Null on optional properties means absent; maybe is required but nullable.

@@ -69,9 +69,8 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 				JSON: []byte(`{"name":"nojson_hello","description":"Says hello.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
 			},
 			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Says hello.","name":"nojson_hello","parameters":{"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
+				JSON: []byte(`{"description":"Says hello.","name":"nojson_hello"}`),
+				Form: provider.FormNone,
 			},
 		}, true
 	}
