@@ -12,8 +12,19 @@
 #   4. the catalog benchmarks (building the registry, listing it, encoding
 #      the tools list, copying precomputed list bytes, one call).
 #
+# NESTED=1 writes the nested catalog instead (synth -nested: three tools in
+# four take a nested struct, a slice of structs or both) and, between 1 and
+# 2, builds side by side the program that lists the toolgen registry and
+# the program that registers the same types with the MCP Go SDK's
+# mcp.AddTool (./buildcost: BUILDS interleaved builds of each, 3 by
+# default, every one from a build cache holding only the dependencies;
+# wall time, the compiler's and the linker's peak RSS, the generated Go's
+# size, and the ratios).
+#
 # Usage: scripts/catalog.sh [packages [tools-per-package]]  (from bench/)
-# KEEP=1 keeps the temporary directory; RUNS sets the start-up runs (500).
+# KEEP=1 keeps the temporary directory; RUNS sets the start-up runs (500),
+# COUNT the runs of the catalog benchmarks (6), BUILDS the builds of each
+# program with NESTED=1 (3).
 set -euo pipefail
 
 packages=${1:-20}
@@ -29,7 +40,11 @@ else
 fi
 
 cd "$bench"
-go run ./scripts/synth -out "$work/synth" -repo "$repo" -packages "$packages" -tools "$per"
+nested=()
+if [ "${NESTED:-}" = 1 ]; then
+	nested=(-nested)
+fi
+go run ./scripts/synth -out "$work/synth" -repo "$repo" -packages "$packages" -tools "$per" "${nested[@]}"
 cd "$work/synth"
 go mod tidy -e >/dev/null 2>&1 || true
 go build -o "$work/toolgen" github.com/toolgen-go/toolgen/cmd/toolgen
@@ -41,6 +56,17 @@ rm -f generated/registry_gen.go generated/codec_gen.go generated/tools.json
 /usr/bin/time -v "$work/toolgen" -out generated ./tools/... 2>"$work/toolgen.time"
 wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/toolgen.time")
 rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/toolgen.time")
+total=$((packages * per))
+echo
+echo "## toolgen on $total tools in $packages packages"
+echo "toolgen wall time (warm cache): $wall; peak RSS: $((rss / 1024)) MiB"
+
+if [ "${NESTED:-}" = 1 ]; then
+	echo
+	echo "## building the toolgen program and the MCP SDK program side by side"
+	(cd "$bench" && go run ./scripts/buildcost -dir "$work/synth" -count "${BUILDS:-3}" \
+		'toolgen=./cmd/list:generated/*.go' 'sdk=./cmd/sdk:sdk/*/*.go')
+fi
 
 # Compile the generated package (new to the cache) into the list program.
 /usr/bin/time -f "%e %M" -o "$work/build.time" go build -o bin/list ./cmd/list
@@ -51,12 +77,10 @@ go build -o bin/none ./cmd/none
 size_list=$(stat -c %s bin/list)
 size_none=$(stat -c %s bin/none)
 size_empty=$(stat -c %s bin/empty)
-total=$((packages * per))
 gen_bytes=$(cat generated/registry_gen.go generated/codec_gen.go | wc -c)
 
 echo
-echo "## toolgen on $total tools in $packages packages"
-echo "toolgen wall time (warm cache): $wall; peak RSS: $((rss / 1024)) MiB"
+echo "## compiling the generated package into a program (warm cache otherwise)"
 echo "generated Go: $((gen_bytes / 1024)) KiB; compiling it into bin/list: ${build_s} s, peak RSS $((build_kb / 1024)) MiB"
 echo "binaries: empty $size_empty B, runtime with an empty registry $size_none B, list $size_list B"
 echo "binary size per tool: $(((size_list - size_none) / total)) B"

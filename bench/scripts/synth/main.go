@@ -6,9 +6,15 @@
 // module is written to a directory of the caller's choosing (a temporary
 // one in scripts/catalog.sh) and never committed.
 //
+// With -nested the tools' inputs and outputs nest (see nested.go): three
+// tools in four have a nested struct, a slice of structs or both, and the
+// module also holds cmd/sdk, which registers the same types with the
+// official MCP Go SDK's typed mcp.AddTool and lists them, so that
+// scripts/buildcost can build the two programs side by side.
+//
 // Usage:
 //
-//	go run ./scripts/synth -out DIR -repo PATH [-packages 20] [-tools 50]
+//	go run ./scripts/synth -out DIR -repo PATH [-packages 20] [-tools 50] [-nested]
 //
 // PATH is the toolgen repository, which the module's go.mod replaces
 // github.com/toolgen-go/toolgen with. Run toolgen in DIR afterwards:
@@ -38,6 +44,7 @@ func main() {
 type config struct {
 	out, repo        string
 	packages, perPkg int
+	nested           bool
 }
 
 func run(args []string) error {
@@ -47,6 +54,7 @@ func run(args []string) error {
 	fs.StringVar(&c.repo, "repo", "", "`path` of the toolgen repository")
 	fs.IntVar(&c.packages, "packages", 20, "number of tool packages")
 	fs.IntVar(&c.perPkg, "tools", 50, "tools per package")
+	fs.BoolVar(&c.nested, "nested", false, "nested inputs and outputs, and an MCP SDK program registering the same types")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -64,6 +72,37 @@ func run(args []string) error {
 	return write(c)
 }
 
+// pkgData is what a package's templates see.
+type pkgData struct {
+	Pkg   string
+	Index int
+	Tools []toolData
+}
+
+// toolData is one tool of a package. Scope and Filters say which nested
+// members a tool of the nested catalog has (see variant).
+type toolData struct {
+	N              int
+	Num            string // N as three digits
+	Scope, Filters bool
+	Nested         bool // Scope || Filters: the output nests too
+}
+
+// variant gives tool n of the nested catalog its shape, in turn: flat, a
+// nested struct, a slice of structs, both. Three tools in four nest.
+func variant(n int) (scope, filters bool) {
+	return n%4 == 1 || n%4 == 3, n%4 == 2 || n%4 == 3
+}
+
+// moduleData is what the module-wide templates see.
+type moduleData struct {
+	config
+	Total    int
+	Last     string // the name of the last tool, which BenchmarkCall calls
+	CallArgs string // arguments the last tool accepts
+	Pkgs     []string
+}
+
 // write writes every file of the module.
 func write(c config) error {
 	if entries, err := os.ReadDir(c.out); err == nil && len(entries) > 0 {
@@ -73,43 +112,67 @@ func write(c config) error {
 	if err != nil {
 		return fmt.Errorf("read the repository's go.sum: %w", err)
 	}
+	mod := fmt.Appendf(nil, goMod, c.repo)
+	if c.nested {
+		// The SDK program imports the SDK itself: require it directly
+		// (the version the repository's go.mod and go.sum pin).
+		mod = append(mod, "\nrequire github.com/modelcontextprotocol/go-sdk "+sdkVersion+"\n"...)
+	}
 	files := map[string][]byte{
-		"go.mod": fmt.Appendf(nil, goMod, c.repo),
+		"go.mod": mod,
 		"go.sum": sum,
 	}
-	type pkgData struct {
-		Pkg   string
-		Index int
-		Tools []int
+	toolsTmpl := toolsTemplate
+	if c.nested {
+		toolsTmpl = nestedToolsTemplate
 	}
-	var pkgs []pkgData
+	md := moduleData{
+		config:   c,
+		Total:    c.packages * c.perPkg,
+		Last:     fmt.Sprintf("p%02d_t%03d", c.packages-1, c.perPkg-1),
+		CallArgs: `{"query":"paper clips","limit":5,"tags":["a","b"]}`,
+	}
 	for p := range c.packages {
 		d := pkgData{Pkg: fmt.Sprintf("p%02d", p), Index: p}
 		for t := range c.perPkg {
-			d.Tools = append(d.Tools, t)
+			td := toolData{N: t, Num: fmt.Sprintf("%03d", t)}
+			if c.nested {
+				td.Scope, td.Filters = variant(t)
+				td.Nested = td.Scope || td.Filters
+			}
+			d.Tools = append(d.Tools, td)
 		}
-		pkgs = append(pkgs, d)
-	}
-	for _, d := range pkgs {
-		src, err := render(toolsTemplate, d)
+		md.Pkgs = append(md.Pkgs, d.Pkg)
+		src, err := render(toolsTmpl, d)
 		if err != nil {
 			return err
 		}
 		files[filepath.Join("tools", d.Pkg, "tools.go")] = src
+		if c.nested {
+			src, err := render(sdkRegisterTemplate, d)
+			if err != nil {
+				return err
+			}
+			files[filepath.Join("sdk", d.Pkg, "register.go")] = src
+		}
 	}
-	for name, tmpl := range map[string]*template.Template{
+	if c.nested {
+		md.CallArgs = nestedCallArgs(c.perPkg - 1)
+	}
+	templates := map[string]*template.Template{
 		"cmd/list/main.go":          listTemplate,
 		"cmd/empty/main.go":         emptyTemplate,
 		"cmd/hello/main.go":         helloTemplate,
 		"cmd/none/main.go":          noneTemplate,
 		"generated/catalog_test.go": catalogTestTemplate,
 		"tools/doc.go":              docTemplate,
-	} {
-		src, err := render(tmpl, struct {
-			config
-			Total int
-			Last  string
-		}{c, c.packages * c.perPkg, fmt.Sprintf("p%02d_t%03d", c.packages-1, c.perPkg-1)})
+	}
+	if c.nested {
+		templates["cmd/sdk/main.go"] = sdkMainTemplate
+		templates["sdk/doc.go"] = sdkDocTemplate
+	}
+	for name, tmpl := range templates {
+		src, err := render(tmpl, md)
 		if err != nil {
 			return err
 		}
@@ -165,16 +228,16 @@ import (
 	"time"
 )
 {{range .Tools}}
-// Looks up records of kind {{$.Pkg}}-{{.}} matching a query, newest first,
+// Looks up records of kind {{$.Pkg}}-{{.N}} matching a query, newest first,
 // and returns their IDs and how many matched.
 //
-//tool:name {{$.Pkg}}_t{{printf "%03d" .}}
+//tool:name {{$.Pkg}}_t{{.Num}}
 //tool:readonly
-//tool:title Tool {{.}} of {{$.Pkg}}
-type T{{printf "%03d" .}} struct{}
+//tool:title Tool {{.N}} of {{$.Pkg}}
+type T{{.Num}} struct{}
 
-// In{{printf "%03d" .}} holds the arguments of {{$.Pkg}}_t{{printf "%03d" .}}.
-type In{{printf "%03d" .}} struct {
+// In{{.Num}} holds the arguments of {{$.Pkg}}_t{{.Num}}.
+type In{{.Num}} struct {
 	// Words to look for.
 	Query string ` + "`" + `json:"query" jsonschema:"minLength=1,maxLength=200"` + "`" + `
 	// How many records to return.
@@ -187,8 +250,8 @@ type In{{printf "%03d" .}} struct {
 	Since *time.Time ` + "`" + `json:"since,omitempty"` + "`" + `
 }
 
-// Out{{printf "%03d" .}} is the result of {{$.Pkg}}_t{{printf "%03d" .}}.
-type Out{{printf "%03d" .}} struct {
+// Out{{.Num}} is the result of {{$.Pkg}}_t{{.Num}}.
+type Out{{.Num}} struct {
 	// The matching records' IDs.
 	IDs []string ` + "`" + `json:"ids"` + "`" + `
 	// How many records match in all.
@@ -196,8 +259,8 @@ type Out{{printf "%03d" .}} struct {
 }
 
 // Call answers with no records.
-func (T{{printf "%03d" .}}) Call(ctx context.Context, in In{{printf "%03d" .}}) (Out{{printf "%03d" .}}, error) {
-	return Out{{printf "%03d" .}}{IDs: []string{}}, nil
+func (T{{.Num}}) Call(ctx context.Context, in In{{.Num}}) (Out{{.Num}}, error) {
+	return Out{{.Num}}{IDs: []string{}}, nil
 }
 {{end}}`))
 
@@ -381,7 +444,7 @@ func BenchmarkListPrecomputed(b *testing.B) {
 func BenchmarkCall(b *testing.B) {
 	reg := registry(b)
 	ctx := context.Background()
-	args := []byte(` + "`" + `{"query":"paper clips","limit":5,"tags":["a","b"]}` + "`" + `)
+	args := []byte(` + "`" + `{{.CallArgs}}` + "`" + `)
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := reg.Call(ctx, "{{.Last}}", args)
