@@ -223,7 +223,10 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, at site) []jen.Code 
 }
 
 // compare builds "x op bound" exactly: integer comparison when the bound is
-// an integer the value's type can hold, float comparison otherwise.
+// an integer the value's type can hold, float comparison otherwise. Rounding
+// to a float never reverses an order, so the floats decide unless they are
+// equal; then the number as written does (codec's CompareNumber), as for
+// 2.0000000000000001 against a maximum of 2.
 func (g *codecGen) compare(s *shape, x, op string, bound *jsontree.Node) jen.Code {
 	if n, ok := intLit(bound); ok {
 		switch {
@@ -231,12 +234,24 @@ func (g *codecGen) compare(s *shape, x, op string, bound *jsontree.Node) jen.Cod
 			return jen.Id(x).Op(op).Op(strconv.FormatInt(n, 10))
 		}
 	}
-	f, _ := strconv.ParseFloat(bound.Text, 64)
-	if s.kind == kFloat {
-		return jen.Id(x).Op(op).Op(bound.Text)
+	bits, b := 64, jen.Op(bound.Text)
+	if s.kind == kFloat && s.bits == 32 {
+		// x holds a float32: compare it with the bound rounded the same way.
+		bits = 32
+		f32, _ := strconv.ParseFloat(bound.Text, 32)
+		if f64, _ := strconv.ParseFloat(bound.Text, 64); f32 != f64 {
+			b = jen.Float64().Call(jen.Float32().Call(b))
+		}
 	}
-	if math.IsInf(f, 0) {
-		return jen.Lit(false)
+	if f, _ := strconv.ParseFloat(bound.Text, bits); math.IsInf(f, 0) {
+		// Past the largest float, which Float refuses: any number read is
+		// below +Inf and above -Inf.
+		return jen.Lit(f > 0 == (op[0] == '<'))
 	}
-	return jen.Float64().Parens(jen.Id(x)).Op(op).Op(bound.Text)
+	v := jen.Id(x)
+	if s.kind != kFloat {
+		v = jen.Float64().Parens(jen.Id(x))
+	}
+	return v.Clone().Op(op[:1] + "=").Add(b).Op("&&").Parens(v.Clone().Op(op[:1]).Add(b).Op("||").
+		Id("d").Dot("CompareNumber").Call(jen.Lit(bound.Text)).Op(op).Lit(0))
 }
