@@ -120,6 +120,8 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 			if needArg("tool name") {
 				if !namePattern.MatchString(arg) {
 					bad("invalid tool name %q: a name is 1 to 64 letters, digits, '_' or '-', not starting with a digit or '-'", arg)
+				} else if p := fieldNameProblem(arg); p != "" {
+					bad("%s", p)
 				}
 				d.name, d.namePos = arg, pos
 			}
@@ -188,7 +190,7 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 			}
 		}
 	}
-	if d.name == "" && d.pos.Filename != "" {
+	if d.name == "" && d.pos.Filename != "" && !hasSpacedName(doc) {
 		errs = append(errs, errorf(d.pos, "missing //tool:name: every tool needs a name"))
 	}
 	switch {

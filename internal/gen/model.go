@@ -72,6 +72,7 @@ func buildModel(l *loaded) (*model, []*Error) {
 					if doc == nil && len(gd.Specs) == 1 {
 						doc = gd.Doc
 					}
+					errs = append(errs, spacedDirectives(l.fset, doc)...)
 					if !hasDirectives(doc) {
 						continue
 					}
@@ -113,7 +114,8 @@ func buildModel(l *loaded) (*model, []*Error) {
 	return m, errs
 }
 
-// checkNames reports every tool name declared twice, at both declarations.
+// checkNames reports every tool name declared twice, and two names with
+// one Go field (names.go), at both declarations.
 func checkNames(tools []*toolModel) []*Error {
 	var errs []*Error
 	first := map[string]*toolModel{}
@@ -129,7 +131,7 @@ func checkNames(tools []*toolModel) []*Error {
 		}
 		first[t.name] = t
 	}
-	return errs
+	return append(errs, checkFields(tools)...)
 }
 
 // newTool checks one annotated type declaration.

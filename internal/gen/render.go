@@ -43,7 +43,10 @@ func versionGuard(f *jen.File) {
 
 func render(l *loaded, m *model, opts *Options) ([]File, []*Error) {
 	g := newCodecGen(l.fset)
-	fields := fieldNames(m.tools)
+	fields, errs := fieldNames(m.tools)
+	if len(errs) > 0 {
+		return nil, errs
+	}
 
 	reg := jen.NewFilePathName(l.outPath, opts.Package)
 	reg.HeaderComment(header)
@@ -380,20 +383,21 @@ func toolType(t *toolModel) jen.Code {
 }
 
 // fieldNames derives the Tools field of each tool from its name, in
-// CamelCase; names that would collide get a numeric suffix, in name order.
-func fieldNames(tools []*toolModel) map[*toolModel]string {
+// camel case. The model phase refuses two names with one field
+// (checkFields), so a field is never numbered: adding a tool never
+// renames another's. Meeting one here is a toolgen bug.
+func fieldNames(tools []*toolModel) (map[*toolModel]string, []*Error) {
 	out := map[*toolModel]string{}
-	used := map[string]bool{"New": true}
+	used := map[string]*toolModel{}
 	for _, t := range tools {
-		base := camel(t.name)
-		name := base
-		for i := 2; used[name]; i++ {
-			name = fmt.Sprintf("%s%d", base, i)
+		name := camel(t.name)
+		if o, dup := used[name]; dup {
+			return nil, []*Error{{Pos: t.namePos, Other: o.namePos, Msg: fmt.Sprintf("tool names %q and %q both become the Go field %s (a toolgen bug: please report it)", t.name, o.name, name)}}
 		}
-		used[name] = true
+		used[name] = t
 		out[t] = name
 	}
-	return out
+	return out, nil
 }
 
 // camel turns notes_search or notes-search into NotesSearch.
