@@ -32,7 +32,7 @@ func spacedDirectives(fset *token.FileSet, doc *ast.CommentGroup) []*Error {
 		}
 		key := c.Text[m[2]:m[3]]
 		spaceEnd := m[2] - len("tool:")
-		e := errorf(fset.Position(c.Slash), "directive written as %q: write //tool:%s with no space after //, or toolgen does not see it (gofmt then keeps it at the end of the doc comment)", c.Text[:m[3]], key)
+		e := errorf(fset.Position(c.Slash), "directive written as %q, which toolgen does not see: write //tool:%s with no space after // (gofmt then keeps directives at the end of the doc comment)", c.Text[:m[3]], key)
 		e.Fix = &Edit{Pos: c.Slash + 2, End: c.Slash + token.Pos(spaceEnd), Title: "Remove the space in // tool:" + key}
 		errs = append(errs, e)
 	}
