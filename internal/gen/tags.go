@@ -359,7 +359,7 @@ func (tc *tagCheck) bounds(elems []tagElem, vals map[string]string, kind, elem t
 		}
 	case tkInteger, tkNumber:
 		lo, hi := numericBounds(vals, valueKind == tkInteger)
-		if lo != nil && hi != nil && (lo.r.Cmp(hi.r) > 0 || lo.r.Cmp(hi.r) == 0 && (lo.strict || hi.strict)) {
+		if lo != nil && hi != nil && lo.excludes(hi) {
 			tc.bad(`jsonschema %q and %q contradict: no %s could ever be valid`, lo.text, hi.text, noun)
 			return
 		}
@@ -393,6 +393,13 @@ type bound struct {
 	r      *big.Rat
 	strict bool
 	text   string
+}
+
+// excludes reports whether the lower bound b and the upper bound hi leave
+// no value between them.
+func (b *bound) excludes(hi *bound) bool {
+	c := b.r.Cmp(hi.r)
+	return c > 0 || c == 0 && (b.strict || hi.strict)
 }
 
 // below reports whether v is under the lower bound b.
