@@ -79,6 +79,7 @@ func findDirectives(l *loaded) ([]declared, []*Error) {
 					if doc == nil && len(gd.Specs) == 1 {
 						doc = gd.Doc
 					}
+					errs = append(errs, spacedDirectives(l.fset, doc)...)
 					if !hasDirectives(doc) {
 						continue
 					}
@@ -165,7 +166,7 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 		d.apply(ln)
 		errs = append(errs, ln.errs...)
 	}
-	return d, append(errs, d.finish(seen)...)
+	return d, append(errs, d.finish(seen, hasSpacedName(doc))...)
 }
 
 // directiveLine is one //tool: line being read, and its problems.
@@ -205,6 +206,8 @@ func (d *directives) apply(ln *directiveLine) {
 		if ln.needArg("tool name") {
 			if !namePattern.MatchString(ln.arg) {
 				ln.bad("invalid tool name %q: a name is 1 to 64 letters, digits, '_' or '-', not starting with a digit or '-'", ln.arg)
+			} else if p := fieldNameProblem(ln.arg); p != "" {
+				ln.bad("%s", p)
 			}
 			d.name, d.namePos = ln.arg, ln.pos
 		}
@@ -276,9 +279,11 @@ func (d *directives) apply(ln *directiveLine) {
 
 // finish checks the directives as a set (a name, no conflicting hints) and
 // fills in the defaults. seen holds where each directive was written.
-func (d *directives) finish(seen map[string]token.Position) []*Error {
+// spacedName says the doc comment has a "// tool:name" line, which
+// spacedDirectives reports: "missing //tool:name" would only repeat it.
+func (d *directives) finish(seen map[string]token.Position, spacedName bool) []*Error {
 	var errs []*Error
-	if d.name == "" && d.pos.Filename != "" {
+	if d.name == "" && d.pos.Filename != "" && !spacedName {
 		errs = append(errs, errorf(d.pos, "missing //tool:name: every tool needs a name"))
 	}
 	switch {

@@ -80,7 +80,8 @@ func newModel(l *loaded, decls []declared) (*model, []*Error) {
 	return m, errs
 }
 
-// checkNames reports every tool name declared twice, at both declarations.
+// checkNames reports every tool name declared twice, and two names with
+// one Go field (names.go), at both declarations.
 func checkNames(tools []*toolModel) []*Error {
 	var errs []*Error
 	first := map[string]*toolModel{}
@@ -96,7 +97,7 @@ func checkNames(tools []*toolModel) []*Error {
 		}
 		first[t.name] = t
 	}
-	return errs
+	return append(errs, checkFields(tools)...)
 }
 
 // newTool checks one annotated type declaration.

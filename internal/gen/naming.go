@@ -161,20 +161,21 @@ func schemaConst(field, which string) string {
 }
 
 // fieldNames derives the Tools field of each tool from its name, in
-// CamelCase; names that would collide get a numeric suffix, in name order.
-func fieldNames(tools []*toolModel) map[*toolModel]string {
+// camel case. The model phase refuses two names with one field
+// (checkFields), so a field is never numbered: adding a tool never
+// renames another's. Meeting one here is a toolgen bug.
+func fieldNames(tools []*toolModel) (map[*toolModel]string, []*Error) {
 	out := map[*toolModel]string{}
-	used := map[string]bool{"New": true}
+	used := map[string]*toolModel{}
 	for _, t := range tools {
-		base := camel(t.name)
-		name := base
-		for i := 2; used[name]; i++ {
-			name = fmt.Sprintf("%s%d", base, i)
+		name := camel(t.name)
+		if o, dup := used[name]; dup {
+			return nil, []*Error{{Pos: t.namePos, Other: o.namePos, Msg: fmt.Sprintf("tool names %q and %q both become the Go field %s (a toolgen bug: please report it)", t.name, o.name, name)}}
 		}
-		used[name] = true
+		used[name] = t
 		out[t] = name
 	}
-	return out
+	return out, nil
 }
 
 // camel turns notes_search or notes-search into NotesSearch.

@@ -42,11 +42,15 @@ func versionGuard(f *jen.File) {
 // plan, and the providers subpackage with the projections. It derives
 // nothing: every decision was made by the phases before it.
 func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.Precomputed, opts *Options) ([]File, []*Error) {
+	fields, errs := fieldNames(m.tools)
+	if len(errs) > 0 {
+		return nil, errs
+	}
 	var files []File
 	for _, f := range []struct {
 		name string
 		file *jen.File
-	}{{registryFile, registryCode(l, m, plan, opts)}, {codecFile, codecCode(l, plan, opts)}} {
+	}{{registryFile, registryCode(l, m, fields, plan, opts)}, {codecFile, codecCode(l, plan, opts)}} {
 		var buf bytes.Buffer
 		if err := f.file.Render(&buf); err != nil {
 			return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", f.name, err)}}
@@ -61,8 +65,7 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 }
 
 // registryCode is registry_gen.go.
-func registryCode(l *loaded, m *model, plan *codecPlan, opts *Options) *jen.File {
-	fields := fieldNames(m.tools)
+func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options) *jen.File {
 	reg := jen.NewFilePathName(l.outPath, opts.Package)
 	reg.HeaderComment(header)
 	reg.PackageComment(packageDoc(opts.Package, m.tools))

@@ -81,12 +81,13 @@ func deriveShapes(fset *token.FileSet, m *model) []*Error {
 
 // analyzer derives shapes, once per type and direction.
 type analyzer struct {
-	fset *token.FileSet
-	memo [2]map[types.Type]*shape
+	fset   *token.FileSet
+	memo   [2]map[types.Type]*shape
+	tagged map[*types.Var]bool // fields whose jsonschema tag is checked (tags.go)
 }
 
 func newAnalyzer(fset *token.FileSet) *analyzer {
-	return &analyzer{fset: fset, memo: [2]map[types.Type]*shape{{}, {}}}
+	return &analyzer{fset: fset, memo: [2]map[types.Type]*shape{{}, {}}, tagged: map[*types.Var]bool{}}
 }
 
 // analyze returns the shape of t used in direction dir, or the problems
@@ -243,6 +244,9 @@ func (a *analyzer) fields(st *types.Struct, dir direction, errs *[]*Error, where
 		}
 		if strings.Split(tag.Get("jsonschema"), ",")[0] == "-" {
 			continue // invopop leaves it out of the schema, so it is not accepted either
+		}
+		if f.Exported() || f.Embedded() {
+			*errs = append(*errs, a.checkSchemaTag(f, tag.Get("jsonschema"), f.Embedded() && name == "", pos, where+"."+f.Name())...)
 		}
 		if f.Embedded() && name == "" {
 			ft := f.Type()

@@ -7,7 +7,9 @@
 //   - the //tool: directive grammar: unknown directives (with a suggested
 //     fix when one is a likely typo: //tool:readnoly becomes
 //     //tool:readonly), missing or malformed arguments, repeated and
-//     conflicting directives, directives outside a type's doc comment;
+//     conflicting directives, directives outside a type's doc comment,
+//     directives written with a space after // (with a fix that removes
+//     it);
 //   - declarations: unexported, generic, alias and interface tool types,
 //     tools in package main, a missing description;
 //   - the Call and Available method signatures;
@@ -15,8 +17,12 @@
 //     funcs, complex numbers, non-string map keys, interfaces with methods,
 //     unexported types, json.Number, pointers to pointers, embedded
 //     pointers), the json ",string" option and two fields with one JSON name;
-//   - duplicate tool names within a package, and across packages when one
-//     imports the other (directly or not).
+//   - the jsonschema struct tags of those types: unknown keys, keywords
+//     that do not apply to the field's type, values invopop drops, bounds
+//     no argument could satisfy;
+//   - duplicate tool names, and names with one Go field (todo-list and
+//     todo_list), within a package, and across packages when one imports
+//     the other (directly or not).
 //
 // The analyzer does not replace toolgen, which remains the complete check:
 //

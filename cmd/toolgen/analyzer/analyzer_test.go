@@ -12,12 +12,16 @@ import (
 // declare in their // want comments: every directive mistake
 // (directives), every declaration and method mistake (decls, mainpkg),
 // unsupported types (shapes), a duplicate within a package (dup), a
-// duplicate across packages where one imports the other (crossa, crossb)
-// and a correct package whose test file is not checked (clean).
+// duplicate across packages where one imports the other (crossa, crossb),
+// a correct package whose test file is not checked (clean), directives
+// written with a space (spaced), jsonschema tags invopop would drop or no
+// argument could satisfy (tags), and tool names with one Go field or none
+// (fieldnames, and crossb against crossa).
 func TestAnalyzer(t *testing.T) {
 	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer,
-		"directives", "decls", "mainpkg", "shapes", "dup", "crossa", "crossb", "clean")
+		"directives", "decls", "mainpkg", "shapes", "dup", "crossa", "crossb", "clean",
+		"spaced", "tags", "fieldnames")
 }
 
 // TestSuggestedFixes applies the did-you-mean fixes of fix/fix.go and

@@ -26,7 +26,7 @@ const casesDir = "../../../internal/gen/testdata/cases"
 var (
 	// covered: every problem toolgen reports, the analyzer reports, at
 	// the same position in the same words.
-	covered = []string{"directives", "duplicate", "mainpkg", "shapes", "signature"}
+	covered = []string{"directives", "duplicate", "mainpkg", "shapes", "signature", "spaced", "tags", "fieldnames"}
 	// silent: correct tools (basic, nojson), or problems only toolgen can
 	// see: the keywords invopop publishes and hooks that panic need the
 	// bootstrap program (keywords, hookpanic), an import of the generated

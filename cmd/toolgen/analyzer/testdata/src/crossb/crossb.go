@@ -1,4 +1,4 @@
-// want package:`\) tools mine shared}$`
+// want package:`\) tools mine shared Other}$`
 
 // Package crossb imports crossa and declares one of its tool names again.
 package crossb
@@ -29,3 +29,13 @@ type Again struct{}
 
 // Call runs it.
 func (Again) Call(ctx context.Context) (string, error) { return "", nil }
+
+// want +4 `^tool names "Other" and "other" both become the Go field Other of Tools: rename one \(other declaration at \.\./crossa/crossa.go:\d+:1\)$`
+
+// Upper differs from crossa's other only by case: one field of Tools.
+//
+//tool:name Other
+type Upper struct{}
+
+// Call runs it.
+func (Upper) Call(ctx context.Context) (string, error) { return "", nil }

@@ -1,4 +1,4 @@
-// want package:`\) tools typos no_guess}$`
+// want package:`\) tools typos no_guess spaced}$`
 
 // Package fix misspells directives that have a likely intended spelling.
 package fix
@@ -38,3 +38,15 @@ type NoGuess struct{}
 
 // Call runs it.
 func (NoGuess) Call(ctx context.Context) (string, error) { return "", nil }
+
+// want +4 `^directive written as "// tool:readonly", which toolgen does not see: write //tool:readonly with no space after // \(gofmt then keeps directives at the end of the doc comment\)$`
+
+// Spaced has a space after // in a directive.
+//
+// tool:readonly
+//
+//tool:name spaced
+type Spaced struct{}
+
+// Call runs it.
+func (Spaced) Call(ctx context.Context) (string, error) { return "", nil }
