@@ -16,28 +16,27 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 	g.funcs[key] = name
 	defer g.startFunc(name)()
 	props := obj.get("properties")
+	required := requiredOf(obj)
 	body := []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}
 	for _, f := range s.fields {
 		var pw view
 		if props != nil {
 			pw = viewOf(props.Get(f.jsonName), at.root)
 		}
-		sel := jen.Id("v").Dot(f.goName)
+		sel := selectorOf(jen.Id("v"), f.goName)
 		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(keyLit(f.jsonName))},
-			g.encodeValue(f.shape, pw, sel, obj.ref != nil || props != nil, site{root: at.root, pos: f.pos, where: at.where + "." + f.goName, name: lowerCamel(f.goName)})...)
+			g.encodeValue(f.shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
 		switch {
 		case f.omitEmpty:
 			if cond := g.nonEmpty(f.shape, sel); cond != nil {
-				body = append(body, jen.If(cond).Block(write...))
-				continue
+				write = []jen.Code{jen.If(cond).Block(write...)}
 			}
 		case f.omitZero:
 			if cond := g.nonZero(f, sel); cond != nil {
-				body = append(body, jen.If(cond).Block(write...))
-				continue
+				write = []jen.Code{jen.If(cond).Block(write...)}
 			}
 		}
-		body = append(body, write...)
+		body = append(body, throughEmbedded(f, write, required[f.jsonName], at)...)
 	}
 	body = append(body, jen.Id("e").Dot("ObjectEnd").Call())
 	g.decls = append(g.decls,
@@ -46,6 +45,39 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 		jen.Line(),
 	)
 	return name
+}
+
+// throughEmbedded guards the statements writing field f, when it is
+// promoted through embedded pointers, against a nil one: encoding/json
+// leaves the field out, which an output schema that requires it refuses,
+// so then the encoder fails.
+func throughEmbedded(f *field, write []jen.Code, required bool, at site) []jen.Code {
+	if len(f.via) == 0 {
+		return write
+	}
+	if !required {
+		var cond *jen.Statement
+		for _, p := range f.via {
+			c := selectorOf(jen.Id("v"), p.sel).Op("!=").Nil()
+			if cond != nil {
+				c = cond.Op("&&").Add(c)
+			}
+			cond = c
+		}
+		return []jen.Code{jen.If(cond).Block(write...)}
+	}
+	var chain *jen.Statement
+	for _, p := range f.via {
+		msg := at.where + "." + p.sel + " is nil, but the output schema requires its promoted property " + quote(f.jsonName) + "; set it, or mark the promoted field omitempty"
+		cond := selectorOf(jen.Id("v"), p.sel).Op("==").Nil()
+		fail := jen.Id("e").Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(msg)))
+		if chain == nil {
+			chain = jen.If(cond).Block(fail)
+		} else {
+			chain = chain.Else().If(cond).Block(fail)
+		}
+	}
+	return []jen.Code{chain.Else().Block(write...)}
 }
 
 // nonEmpty is encoding/json's omitempty test, or nil when a value of the
