@@ -2,6 +2,7 @@ package gen
 
 import (
 	"go/types"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -17,7 +18,7 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 	defer g.startFunc(name)()
 	props := obj.get("properties")
 	required := requiredOf(obj)
-	body := []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}
+	fw := &fieldWriter{body: []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}}
 	for _, f := range s.fields {
 		var pw view
 		if props != nil {
@@ -36,9 +37,9 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 				write = []jen.Code{jen.If(cond).Block(write...)}
 			}
 		}
-		body = append(body, throughEmbedded(f, write, required[f.jsonName], at)...)
+		fw.add(f, write, required[f.jsonName], at)
 	}
-	body = append(body, jen.Id("e").Dot("ObjectEnd").Call())
+	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
 	g.decls = append(g.decls,
 		jen.Commentf("%s encodes %s as its output schema requires.", name, typeString(s.typ)),
 		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
@@ -47,37 +48,59 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 	return name
 }
 
-// throughEmbedded guards the statements writing field f, when it is
-// promoted through embedded pointers, against a nil one: encoding/json
-// leaves the field out, which an output schema that requires it refuses,
-// so then the encoder fails.
-func throughEmbedded(f *field, write []jen.Code, required bool, at site) []jen.Code {
-	if len(f.via) == 0 {
-		return write
+// fieldWriter collects the statements writing the fields of a struct,
+// guarding those promoted through embedded pointers against a nil one:
+// encoding/json leaves their fields out, which an output schema that
+// requires one of them refuses, so then the encoder fails. Consecutive
+// optional fields promoted through the same pointers share one check.
+type fieldWriter struct {
+	body  []jen.Code
+	via   []embedPtr // the pointers of the open group
+	group []jen.Code // the open group's statements
+}
+
+// add appends the statements writing field f.
+func (w *fieldWriter) add(f *field, write []jen.Code, required bool, at site) {
+	if len(f.via) == 0 || required || !slices.Equal(f.via, w.via) {
+		w.flush()
 	}
-	if !required {
-		var cond *jen.Statement
+	switch {
+	case len(f.via) == 0:
+		w.body = append(w.body, write...)
+	case required:
+		var chain *jen.Statement
 		for _, p := range f.via {
+			msg := at.where + "." + p.sel + " is nil, but the output schema requires its promoted property " + quote(f.jsonName) + "; set it, or mark the promoted field omitempty"
+			cond := selectorOf(jen.Id("v"), p.sel).Op("==").Nil()
+			fail := jen.Id("e").Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(msg)))
+			if chain == nil {
+				chain = jen.If(cond).Block(fail)
+			} else {
+				chain = chain.Else().If(cond).Block(fail)
+			}
+		}
+		w.body = append(w.body, chain.Else().Block(write...))
+	default:
+		w.via = f.via
+		w.group = append(w.group, write...)
+	}
+}
+
+// flush closes the open group and returns the statements so far.
+func (w *fieldWriter) flush() []jen.Code {
+	if len(w.via) > 0 {
+		var cond *jen.Statement
+		for _, p := range w.via {
 			c := selectorOf(jen.Id("v"), p.sel).Op("!=").Nil()
 			if cond != nil {
 				c = cond.Op("&&").Add(c)
 			}
 			cond = c
 		}
-		return []jen.Code{jen.If(cond).Block(write...)}
+		w.body = append(w.body, jen.If(cond).Block(w.group...))
 	}
-	var chain *jen.Statement
-	for _, p := range f.via {
-		msg := at.where + "." + p.sel + " is nil, but the output schema requires its promoted property " + quote(f.jsonName) + "; set it, or mark the promoted field omitempty"
-		cond := selectorOf(jen.Id("v"), p.sel).Op("==").Nil()
-		fail := jen.Id("e").Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(msg)))
-		if chain == nil {
-			chain = jen.If(cond).Block(fail)
-		} else {
-			chain = chain.Else().If(cond).Block(fail)
-		}
-	}
-	return []jen.Code{chain.Else().Block(write...)}
+	w.via, w.group = nil, nil
+	return w.body
 }
 
 // nonEmpty is encoding/json's omitempty test, or nil when a value of the

@@ -244,8 +244,12 @@ func (a *analyzer) put(t types.Type, dir direction, s *shape) *shape {
 func (a *analyzer) fields(t types.Type, st *types.Struct, dir direction, errs *[]*Error, where string) []*field {
 	fl := &flattening{depth: map[types.Type]int{}, errs: errs, where: where}
 	a.collect(fl, st, nil, nil, nil, []types.Type{types.Unalias(t)})
+	doms := fl.dominant()
+	// encoding/json's order: a field where it is declared, even when its
+	// name first appeared on a field it shadows.
+	slices.SortStableFunc(doms, func(a, b *member) int { return slices.Compare(a.index, b.index) })
 	var out []*field
-	for _, m := range fl.dominant() {
+	for _, m := range doms {
 		if f := a.field(t, m, dir, errs, where); f != nil {
 			out = append(out, f)
 		}
