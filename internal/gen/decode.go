@@ -33,8 +33,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 		body = append(body, bits.decl(names)...)
 		var cases []jen.Code
 		for i, p := range list {
-			fieldAt := site{root: at.root, pos: p.f.pos, where: at.where + "." + p.f.goName, name: lowerCamel(p.f.goName)}
-			inner := g.decodeSite(p.f.shape, viewOf(p.node, at.root), jen.Id("v").Dot(p.f.goName), !required[p.name], fieldAt)
+			inner := append(allocate(p.f), g.decodeSite(p.f.shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.goName), !required[p.name], fieldSite(at, p.f))...)
 			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
 				jen.Id("d").Dot("Push").Call(jen.Lit(p.name)),
 				jen.If(bits.test(names[i]).Op("!=").Lit(0)).Block(
@@ -63,6 +62,18 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 	return name
 }
 
+// allocate returns the statements allocating the embedded pointers a
+// promoted field is reached through, when they are nil: encoding/json
+// allocates them on the first promoted field present, null included.
+func allocate(f *field) []jen.Code {
+	var out []jen.Code
+	for _, p := range f.via {
+		x := selectorOf(jen.Id("v"), p.sel)
+		out = append(out, jen.If(x.Clone().Op("==").Nil()).Block(x.Clone().Op("=").New(typeCode(p.elem))))
+	}
+	return out
+}
+
 // prop is a property of an object schema and the Go field it decodes.
 type prop struct {
 	name string
@@ -75,12 +86,7 @@ type prop struct {
 // ones and whether other members are refused.
 func (g *codecGen) structProps(s *shape, obj view, at site) (list []prop, required map[string]bool, closed bool) {
 	props := obj.get("properties")
-	required = map[string]bool{}
-	if r := obj.get("required"); r != nil {
-		for _, it := range r.Items {
-			required[it.Text] = true
-		}
-	}
+	required = requiredOf(obj)
 	if ap := obj.get("additionalProperties"); ap != nil {
 		switch {
 		case ap.Kind == jsontree.BoolKind && !ap.Bool:

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"go/types"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -16,36 +17,90 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 	g.funcs[key] = name
 	defer g.startFunc(name)()
 	props := obj.get("properties")
-	body := []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}
+	required := requiredOf(obj)
+	fw := &fieldWriter{body: []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}}
 	for _, f := range s.fields {
 		var pw view
 		if props != nil {
 			pw = viewOf(props.Get(f.jsonName), at.root)
 		}
-		sel := jen.Id("v").Dot(f.goName)
+		sel := selectorOf(jen.Id("v"), f.goName)
 		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(keyLit(f.jsonName))},
-			g.encodeValue(f.shape, pw, sel, obj.ref != nil || props != nil, site{root: at.root, pos: f.pos, where: at.where + "." + f.goName, name: lowerCamel(f.goName)})...)
+			g.encodeValue(f.shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
 		switch {
 		case f.omitEmpty:
 			if cond := g.nonEmpty(f.shape, sel); cond != nil {
-				body = append(body, jen.If(cond).Block(write...))
-				continue
+				write = []jen.Code{jen.If(cond).Block(write...)}
 			}
 		case f.omitZero:
 			if cond := g.nonZero(f, sel); cond != nil {
-				body = append(body, jen.If(cond).Block(write...))
-				continue
+				write = []jen.Code{jen.If(cond).Block(write...)}
 			}
 		}
-		body = append(body, write...)
+		fw.add(f, write, required[f.jsonName], at)
 	}
-	body = append(body, jen.Id("e").Dot("ObjectEnd").Call())
+	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
 	g.decls = append(g.decls,
 		jen.Commentf("%s encodes %s as its output schema requires.", name, typeString(s.typ)),
 		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
 		jen.Line(),
 	)
 	return name
+}
+
+// fieldWriter collects the statements writing the fields of a struct,
+// guarding those promoted through embedded pointers against a nil one:
+// encoding/json leaves their fields out, which an output schema that
+// requires one of them refuses, so then the encoder fails. Consecutive
+// optional fields promoted through the same pointers share one check.
+type fieldWriter struct {
+	body  []jen.Code
+	via   []embedPtr // the pointers of the open group
+	group []jen.Code // the open group's statements
+}
+
+// add appends the statements writing field f.
+func (w *fieldWriter) add(f *field, write []jen.Code, required bool, at site) {
+	if len(f.via) == 0 || required || !slices.Equal(f.via, w.via) {
+		w.flush()
+	}
+	switch {
+	case len(f.via) == 0:
+		w.body = append(w.body, write...)
+	case required:
+		var chain *jen.Statement
+		for _, p := range f.via {
+			msg := at.where + "." + p.sel + " is nil, but the output schema requires its promoted property " + quote(f.jsonName) + "; set it, or mark the promoted field omitempty"
+			cond := selectorOf(jen.Id("v"), p.sel).Op("==").Nil()
+			fail := jen.Id("e").Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(msg)))
+			if chain == nil {
+				chain = jen.If(cond).Block(fail)
+			} else {
+				chain = chain.Else().If(cond).Block(fail)
+			}
+		}
+		w.body = append(w.body, chain.Else().Block(write...))
+	default:
+		w.via = f.via
+		w.group = append(w.group, write...)
+	}
+}
+
+// flush closes the open group and returns the statements so far.
+func (w *fieldWriter) flush() []jen.Code {
+	if len(w.via) > 0 {
+		var cond *jen.Statement
+		for _, p := range w.via {
+			c := selectorOf(jen.Id("v"), p.sel).Op("!=").Nil()
+			if cond != nil {
+				c = cond.Op("&&").Add(c)
+			}
+			cond = c
+		}
+		w.body = append(w.body, jen.If(cond).Block(w.group...))
+	}
+	w.via, w.group = nil, nil
+	return w.body
 }
 
 // nonEmpty is encoding/json's omitempty test, or nil when a value of the

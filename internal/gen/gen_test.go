@@ -88,17 +88,18 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestGeneratedRuns vets the golden output of the basic case and runs the
-// tests beside it (testdata/cases/basic/want/run_test.go), which call the
-// generated registry: generated code that does not compile, or decodes
+// TestGeneratedRuns vets the golden output of the cases whose generated
+// code is run, and runs the tests beside it (want/run_test.go), which call
+// the generated registry: generated code that does not compile, or decodes
 // wrongly, is a toolgen bug.
 func TestGeneratedRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs generated code")
 	}
-	out, err := exec.Command("go", "vet", "./testdata/cases/basic/want").CombinedOutput()
+	pkgs := []string{"./testdata/cases/basic/want", "./testdata/cases/embedded/want"}
+	out, err := exec.Command("go", append([]string{"vet"}, pkgs...)...).CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	out, err = exec.Command("go", "test", "-count=1", "./testdata/cases/basic/want").CombinedOutput()
+	out, err = exec.Command("go", append([]string{"test", "-count=1"}, pkgs...)...).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 }
 
@@ -125,7 +126,7 @@ func TestDuplicateThroughGoGenerate(t *testing.T) {
 func TestNoReflectionOnTheCallPath(t *testing.T) {
 	var files []string
 	for _, glob := range []string{
-		"testdata/cases/basic/want/*_gen.go",
+		"testdata/cases/*/want/*_gen.go",
 		"../../generated/*_gen.go",
 		"../../runtime/tool/*.go",
 		"../../runtime/codec/*.go",

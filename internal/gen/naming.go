@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -194,4 +195,17 @@ func camel(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// selectorOf is x followed by the selector sel (Note, or Audit.Note).
+func selectorOf(x *jen.Statement, sel string) *jen.Statement {
+	for _, name := range strings.Split(sel, ".") {
+		x = x.Dot(name)
+	}
+	return x
+}
+
+// fieldSite is the site of field f of the struct at at.
+func fieldSite(at site, f *field) site {
+	return site{root: at.root, pos: f.pos, where: at.where + "." + f.goName, name: lowerCamel(strings.ReplaceAll(f.goName, ".", ""))}
 }

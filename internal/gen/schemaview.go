@@ -42,6 +42,17 @@ func (w view) all(key string) []*jsontree.Node {
 	return out
 }
 
+// requiredOf is the set of properties the object schema at w requires.
+func requiredOf(w view) map[string]bool {
+	required := map[string]bool{}
+	if r := w.get("required"); r != nil {
+		for _, it := range r.Items {
+			required[it.Text] = true
+		}
+	}
+	return required
+}
+
 // viewOf resolves a schema position against root. It recognises invopop's
 // nullable form, {"oneOf":[S,{"type":"null"}]}, and a type list holding
 // "null".

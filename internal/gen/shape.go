@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -50,12 +51,20 @@ type shape struct {
 
 // field is one JSON property of a struct shape.
 type field struct {
-	goName    string // selector on the struct value (promoted through embedded structs)
+	goName    string     // selector on the struct value: Note, or Audit.Note where Go's promotion does not reach it
+	via       []embedPtr // the embedded pointers it is promoted through, outermost first
 	jsonName  string
 	omitEmpty bool
 	omitZero  bool
 	shape     *shape
 	pos       token.Position
+}
+
+// embedPtr is an embedded pointer to a struct that a promoted field is
+// reached through: nil until a promoted field is decoded.
+type embedPtr struct {
+	sel  string     // its selector on the outer struct value: Audit, Audit.Inner
+	elem types.Type // the struct type it points to
 }
 
 // deriveShapes is the shapes phase: it maps every tool's input and output
@@ -170,7 +179,7 @@ func (a *analyzer) shapeOf(t types.Type, dir direction, pos token.Position, errs
 		return s
 	case *types.Struct:
 		s := a.put(t, dir, &shape{kind: kStruct, typ: t})
-		s.fields = a.fields(u, dir, errs, where, map[string]*field{})
+		s.fields = a.fields(t, u, dir, errs, where)
 		return s
 	}
 	return fail("unsupported type %s", types.TypeString(t, nil))
@@ -230,10 +239,76 @@ func (a *analyzer) put(t types.Type, dir direction, s *shape) *shape {
 	return s
 }
 
-// fields lists the JSON properties of a struct by encoding/json's rules:
-// exported fields, json tags, embedded structs flattened.
-func (a *analyzer) fields(st *types.Struct, dir direction, errs *[]*Error, where string, seen map[string]*field) []*field {
+// fields lists the JSON properties of the struct type t (underlying st)
+// by encoding/json's rules: exported fields, json tags, the fields of
+// embedded structs and pointers to structs promoted, one field per name.
+func (a *analyzer) fields(t types.Type, st *types.Struct, dir direction, errs *[]*Error, where string) []*field {
+	fl := &flattening{depth: map[types.Type]int{}, errs: errs, where: where}
+	a.collect(fl, st, nil, nil, nil, []types.Type{types.Unalias(t)})
+	doms := fl.dominant()
+	// encoding/json's order: a field where it is declared, even when its
+	// name first appeared on a field it shadows.
+	slices.SortStableFunc(doms, func(a, b *member) int { return slices.Compare(a.index, b.index) })
 	var out []*field
+	for _, m := range doms {
+		if f := a.field(t, m, dir, errs, where); f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// member is a JSON property found while flattening a struct, before
+// encoding/json's rules keep one Go field per name.
+type member struct {
+	path   []*types.Var // from the outer struct to the field
+	index  []int        // the field indexes along path
+	name   string       // the JSON name
+	opts   string       // the json tag's options
+	tagged bool         // the json tag gives the name
+	owner  types.Type   // the embedded struct it is declared in; nil for the outer one
+	pos    token.Position
+}
+
+func (m *member) v() *types.Var { return m.path[len(m.path)-1] }
+func (m *member) depth() int    { return len(m.path) - 1 }
+
+// required is what invopop decides from the json tag alone.
+func (m *member) required() bool {
+	for _, o := range strings.Split(m.opts, ",") {
+		if o == "omitempty" || o == "omitzero" {
+			return false
+		}
+	}
+	return true
+}
+
+// goPath is the member's full selector, for messages.
+func (m *member) goPath() string {
+	names := make([]string, len(m.path))
+	for i, v := range m.path {
+		names[i] = v.Name()
+	}
+	return strings.Join(names, ".")
+}
+
+// flattening collects the members of one struct: every occurrence,
+// depth first in declaration order (the order invopop sets properties
+// in), and the shallowest depth each embedded struct type is expanded at.
+type flattening struct {
+	members []*member
+	depth   map[types.Type]int
+	errs    *[]*Error
+	where   string
+}
+
+func (fl *flattening) fail(pos token.Position, format string, args ...any) {
+	*fl.errs = append(*fl.errs, errorf(pos, "%s: "+format, append([]any{fl.where}, args...)...))
+}
+
+// collect adds the members of st, reached through path, expanding the
+// embedded structs; stack holds the struct types being expanded.
+func (a *analyzer) collect(fl *flattening, st *types.Struct, owner types.Type, path []*types.Var, index []int, stack []types.Type) {
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		tag := reflect.StructTag(st.Tag(i))
@@ -246,45 +321,175 @@ func (a *analyzer) fields(st *types.Struct, dir direction, errs *[]*Error, where
 			continue // invopop leaves it out of the schema, so it is not accepted either
 		}
 		if f.Exported() || f.Embedded() {
-			*errs = append(*errs, a.checkSchemaTag(f, tag.Get("jsonschema"), f.Embedded() && name == "", pos, where+"."+f.Name())...)
+			*fl.errs = append(*fl.errs, a.checkSchemaTag(f, tag.Get("jsonschema"), f.Embedded() && name == "", pos, fl.where+"."+f.Name())...)
 		}
+		p, ix := append(slices.Clip(path), f), append(slices.Clip(index), i)
 		if f.Embedded() && name == "" {
-			ft := f.Type()
-			if p, ok := ft.(*types.Pointer); ok {
-				if isStructType(p.Elem()) {
-					*errs = append(*errs, errorf(pos, "%s: embedded pointer %s is not supported; embed the struct by value or give the field a name", where, typeString(ft)))
-					continue
-				}
+			inner, elem, ok := fl.embedded(f, pos, stack)
+			if !ok {
+				continue
 			}
-			if inner, ok := ft.Underlying().(*types.Struct); ok && !isTime(ft) && !hasJSONMethods(ft) {
-				out = append(out, a.fields(inner, dir, errs, where, seen)...)
+			if inner != nil {
+				if d, seen := fl.depth[elem]; !seen || len(p) < d {
+					fl.depth[elem] = len(p)
+				}
+				a.collect(fl, inner, elem, p, ix, append(slices.Clip(stack), elem))
 				continue
 			}
 		}
 		if !f.Exported() {
 			continue
 		}
+		m := &member{path: p, index: ix, name: name, opts: opts, tagged: name != "", owner: owner, pos: pos}
 		if name == "" {
-			name = f.Name()
+			m.name = f.Name()
 		}
-		fl := &field{goName: f.Name(), jsonName: name, pos: pos}
-		for _, o := range strings.Split(opts, ",") {
-			switch o {
-			case "omitempty":
-				fl.omitEmpty = true
-			case "omitzero":
-				fl.omitZero = true
-			case "string":
-				*errs = append(*errs, errorf(pos, "%s.%s: the json \",string\" option is not supported; use a string field", where, f.Name()))
+		fl.members = append(fl.members, m)
+	}
+}
+
+// embedded is the struct whose fields the embedded field f (without a
+// JSON name) promotes, and its type, as encoding/json and invopop promote
+// them; nil when f is an ordinary field (not a struct, or a struct that
+// marshals itself); ok is false when f is refused.
+func (fl *flattening) embedded(f *types.Var, pos token.Position, stack []types.Type) (st *types.Struct, elem types.Type, ok bool) {
+	elem = types.Unalias(f.Type())
+	p, ptr := elem.(*types.Pointer)
+	if ptr {
+		elem = types.Unalias(p.Elem())
+	}
+	st, isStruct := elem.Underlying().(*types.Struct)
+	switch {
+	case !isStruct:
+		return nil, nil, true
+	case isTime(elem) || hasJSONMethods(elem):
+		if ptr {
+			fl.fail(pos, "embedded pointer %s marshals itself, which promotes its methods to the outer struct; give the field a name", typeString(f.Type()))
+			return nil, nil, false
+		}
+		return nil, nil, true
+	}
+	if n, named := elem.(*types.Named); ptr && named && !n.Obj().Exported() {
+		fl.fail(pos, "embedded pointer %s: the generated code allocates it when a promoted field is decoded, but type %s is unexported; export it or embed it by value", typeString(f.Type()), n.Obj().Name())
+		return nil, nil, false
+	}
+	if slices.ContainsFunc(stack, func(t types.Type) bool { return types.Identical(t, elem) }) {
+		fl.fail(pos, "embedded pointer %s embeds %s within itself: invopop cannot reflect a cycle of embedded structs; give the field a name", typeString(f.Type()), typeString(elem))
+		return nil, nil, false
+	}
+	return st, elem, true
+}
+
+// dominant keeps one member per JSON name, in declaration order, by
+// encoding/json's rules: the shallowest wins, and an embedded struct type
+// counts only at the shallowest depth it is embedded at. Two at the same
+// depth are refused (encoding/json drops both silently, invopop publishes
+// one), and so is a shadowing invopop publishes otherwise: it takes a
+// name's schema from the field declared last, and requires the name when
+// any of its fields is required.
+func (fl *flattening) dominant() []*member {
+	byName := map[string][]*member{}
+	var order []string
+	for _, m := range fl.members {
+		if byName[m.name] == nil {
+			order = append(order, m.name)
+		}
+		byName[m.name] = append(byName[m.name], m)
+	}
+	var out []*member
+	for _, name := range order {
+		all := byName[name]
+		live := slices.DeleteFunc(slices.Clone(all), func(m *member) bool {
+			return m.owner != nil && fl.depth[m.owner] != m.depth()
+		})
+		dom := slices.MinFunc(live, func(a, b *member) int { return a.depth() - b.depth() })
+		clash := false
+		for _, m := range live {
+			switch {
+			case m == dom || m.depth() != dom.depth():
+			case m.v() == dom.v():
+				fl.fail(m.pos, "%s is promoted twice at the same depth (%s and %s), so encoding/json drops JSON name %q; embed its struct once", m.v().Name(), dom.goPath(), m.goPath(), name)
+				clash = true
+			default:
+				*fl.errs = append(*fl.errs, &Error{Pos: m.pos, Msg: fl.where + ": JSON name " + quote(name) + " is used by two fields", Other: dom.pos})
+				clash = true
 			}
 		}
-		if prev, dup := seen[name]; dup {
-			*errs = append(*errs, &Error{Pos: pos, Msg: where + ": JSON name " + quote(name) + " is used by two fields", Other: prev.pos})
+		if clash || !fl.publishedAs(dom, all) {
 			continue
 		}
-		seen[name] = fl
-		fl.shape = a.shapeOf(f.Type(), dir, pos, errs, where+"."+f.Name())
-		out = append(out, fl)
+		out = append(out, dom)
 	}
 	return out
+}
+
+// publishedAs reports whether invopop publishes the property of dom, which
+// shadows the other members of all (same JSON name), as dom alone.
+func (fl *flattening) publishedAs(dom *member, all []*member) bool {
+	if last := all[len(all)-1]; last.v() != dom.v() {
+		fl.fail(dom.pos, "%s shadows %s (JSON name %q), but invopop publishes the schema of the one declared last; declare %s after the embedded struct, or rename one", dom.goPath(), last.goPath(), dom.name, dom.v().Name())
+		return false
+	}
+	for _, m := range all {
+		if m.v() != dom.v() && m.required() && !dom.required() {
+			fl.fail(dom.pos, "%s shadows %s (JSON name %q), which has no omitempty, so invopop requires %q although %s is optional; tag both alike, or rename one", dom.goPath(), m.goPath(), dom.name, dom.name, dom.v().Name())
+			return false
+		}
+	}
+	return true
+}
+
+// field is the field of member m of the struct type t, with its shape.
+func (a *analyzer) field(t types.Type, m *member, dir direction, errs *[]*Error, where string) *field {
+	sel, ok := selector(t, m.path, m.index)
+	if !ok {
+		*errs = append(*errs, errorf(m.pos, "%s: %s cannot be named by the generated code: another field takes its name, and the unexported embedded field on its path cannot be written; rename one", where, m.goPath()))
+		return nil
+	}
+	f := &field{goName: sel, jsonName: m.name, pos: m.pos}
+	for k, v := range m.path[:len(m.path)-1] {
+		if p, ok := types.Unalias(v.Type()).(*types.Pointer); ok {
+			s, ok := selector(t, m.path[:k+1], m.index[:k+1])
+			if !ok {
+				*errs = append(*errs, errorf(m.pos, "%s: embedded pointer %s cannot be named by the generated code: another field takes its name, and the unexported embedded field on its path cannot be written; rename one", where, v.Name()))
+				return nil
+			}
+			f.via = append(f.via, embedPtr{sel: s, elem: p.Elem()})
+		}
+	}
+	for _, o := range strings.Split(m.opts, ",") {
+		switch o {
+		case "omitempty":
+			f.omitEmpty = true
+		case "omitzero":
+			f.omitZero = true
+		case "string":
+			*errs = append(*errs, errorf(m.pos, "%s.%s: the json \",string\" option is not supported; use a string field", where, sel))
+		}
+	}
+	f.shape = a.shapeOf(m.v().Type(), dir, m.pos, errs, where+"."+sel)
+	return f
+}
+
+// selector is the shortest Go selector of the field at the end of path
+// from a value of type t, as Go's promotion resolves it, or false when
+// the generated code cannot write one (it would name an unexported
+// embedded field).
+func selector(t types.Type, path []*types.Var, index []int) (string, bool) {
+	for i := len(path) - 1; i >= 0; i-- {
+		if !path[i].Exported() {
+			continue
+		}
+		obj, ix, _ := types.LookupFieldOrMethod(t, true, path[i].Pkg(), path[i].Name())
+		if obj != path[i] || !slices.Equal(ix, index[:i+1]) {
+			continue
+		}
+		if i == len(path)-1 {
+			return path[i].Name(), true
+		}
+		if rest, ok := selector(path[i].Type(), path[i+1:], index[i+1:]); ok {
+			return path[i].Name() + "." + rest, true
+		}
+	}
+	return "", false
 }

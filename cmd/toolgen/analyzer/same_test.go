@@ -27,12 +27,12 @@ var (
 	// covered: every problem toolgen reports, the analyzer reports, at
 	// the same position in the same words.
 	covered = []string{"directives", "duplicate", "mainpkg", "shapes", "signature", "spaced", "tags", "fieldnames"}
-	// silent: correct tools (basic, nojson), or problems only toolgen can
+	// silent: correct tools (basic, embedded, nojson), or problems only toolgen can
 	// see: the keywords invopop publishes and hooks that panic need the
 	// bootstrap program (keywords, hookpanic), an import of the generated
 	// package needs the output directory (cycle), and patterns matching
 	// no tool need the patterns (nomatch).
-	silent = []string{"basic", "nojson", "keywords", "hookpanic", "cycle", "nomatch"}
+	silent = []string{"basic", "embedded", "nojson", "keywords", "hookpanic", "cycle", "nomatch"}
 	// compile does not type-check: go vet runs no analyzer on it and the
 	// compiler reports it.
 	notAnalyzed = []string{"compile"}
