@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 )
 
 // Kind skips whitespace and returns the kind of the next value without
@@ -187,7 +189,7 @@ func (d *Decoder) number(want string) (lit []byte, isInt, ok bool) {
 	if !ok {
 		return nil, false, false
 	}
-	if c != '-' && !isDigit(c) {
+	if c != '-' && !jsonlex.IsDigit(c) {
 		d.refuse(want, c)
 		return nil, false, false
 	}
@@ -356,7 +358,7 @@ func (d *Decoder) Key() ([]byte, bool) {
 		return nil, false
 	}
 	data := d.data
-	i := skipWS(data, d.pos)
+	i := jsonlex.SkipSpace(data, d.pos)
 	if i >= len(data) {
 		d.syntaxError(i, "unexpected end of input")
 		return nil, false
@@ -375,7 +377,7 @@ func (d *Decoder) Key() ([]byte, bool) {
 			return nil, false
 		}
 	case c == ',':
-		i = skipWS(data, i+1)
+		i = jsonlex.SkipSpace(data, i+1)
 		if i >= len(data) || data[i] != '"' {
 			d.syntaxError(i, "expected a member name")
 			return nil, false
@@ -389,7 +391,7 @@ func (d *Decoder) Key() ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	i = skipWS(data, d.pos)
+	i = jsonlex.SkipSpace(data, d.pos)
 	if i >= len(data) || data[i] != ':' {
 		d.syntaxError(i, "expected ':' after a member name")
 		return nil, false
@@ -425,7 +427,7 @@ func (d *Decoder) Next() bool {
 		return false
 	}
 	data := d.data
-	i := skipWS(data, d.pos)
+	i := jsonlex.SkipSpace(data, d.pos)
 	if i >= len(data) {
 		d.syntaxError(i, "unexpected end of input")
 		return false
