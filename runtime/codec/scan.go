@@ -48,32 +48,6 @@ func (d *Decoder) literal(lit string) bool {
 	return true
 }
 
-// readString consumes the string at d.pos (which holds '"') and returns its
-// unescaped content, which aliases the input or d.scratch and is valid
-// until the next read. Malformed strings are fatal.
-func (d *Decoder) readString() ([]byte, bool) {
-	s, next, msg := jsonlex.ReadString(d.data, d.pos, &d.scratch)
-	if msg != "" {
-		d.syntaxError(next, msg)
-		return nil, false
-	}
-	d.pos = next
-	return s, true
-}
-
-// scanNumber consumes the number at d.pos and returns its literal and
-// whether it is an integer (no fraction, no exponent).
-func (d *Decoder) scanNumber() (lit []byte, isInt, ok bool) {
-	next, isInt, msg := jsonlex.ScanNumber(d.data, d.pos)
-	if msg != "" {
-		d.syntaxError(next, msg)
-		return nil, false, false
-	}
-	lit = d.data[d.pos:next]
-	d.pos = next
-	return lit, isInt, true
-}
-
 // skip consumes the value at d.pos (whitespace already skipped), checking
 // its syntax, UTF-8 and depth. With dups set it also refuses duplicate
 // member names: each is a problem at its own path, and skip goes on to the
@@ -113,9 +87,12 @@ func (d *Decoder) skip(dups bool) bool {
 			}
 			continue
 		case '"':
-			if _, ok := d.readString(); !ok {
+			_, next, msg := jsonlex.ReadString(data, d.pos, &d.scratch)
+			if msg != "" {
+				d.syntaxError(next, msg)
 				return false
 			}
+			d.pos = next
 		case 't':
 			if !d.literal("true") {
 				return false
@@ -133,9 +110,12 @@ func (d *Decoder) skip(dups bool) bool {
 				d.syntaxError(d.pos, "expected a JSON value")
 				return false
 			}
-			if _, _, ok := d.scanNumber(); !ok {
+			next, _, msg := jsonlex.ScanNumber(data, d.pos)
+			if msg != "" {
+				d.syntaxError(next, msg)
 				return false
 			}
+			d.pos = next
 		}
 		// A value ended: close containers until another value follows.
 		for {
@@ -192,11 +172,12 @@ func (d *Decoder) member(dups bool, expected string) (ok, fine bool) {
 		d.syntaxError(d.pos, expected)
 		return false, false
 	}
-	name, ok := d.readString()
-	if !ok {
+	name, next, msg := jsonlex.ReadString(data, d.pos, &d.scratch)
+	if msg != "" {
+		d.syntaxError(next, msg)
 		return false, false
 	}
-	i := jsonlex.SkipSpace(data, d.pos)
+	i := jsonlex.SkipSpace(data, next)
 	if i >= len(data) || data[i] != ':' {
 		d.syntaxError(i, "expected ':' after a member name")
 		return false, false

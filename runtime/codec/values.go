@@ -87,7 +87,13 @@ func (d *Decoder) StringBytes(want string) ([]byte, bool) {
 		d.refuse(want, c)
 		return nil, false
 	}
-	return d.readString()
+	s, next, msg := jsonlex.ReadString(d.data, d.pos, &d.scratch)
+	if msg != "" {
+		d.syntaxError(next, msg)
+		return nil, false
+	}
+	d.pos = next
+	return s, true
 }
 
 // String reads a string. On another kind of value it records a problem,
@@ -193,7 +199,14 @@ func (d *Decoder) number(want string) (lit []byte, isInt, ok bool) {
 		d.refuse(want, c)
 		return nil, false, false
 	}
-	return d.scanNumber()
+	next, isInt, msg := jsonlex.ScanNumber(d.data, d.pos)
+	if msg != "" {
+		d.syntaxError(next, msg)
+		return nil, false, false
+	}
+	lit = d.data[d.pos:next]
+	d.pos = next
+	return lit, isInt, true
 }
 
 // Number reads a number and returns its literal, which aliases the input
@@ -386,12 +399,12 @@ func (d *Decoder) Key() ([]byte, bool) {
 		d.syntaxError(i, "expected ',' or '}'")
 		return nil, false
 	}
-	d.pos = i
-	name, ok := d.readString()
-	if !ok {
+	name, next, msg := jsonlex.ReadString(data, i, &d.scratch)
+	if msg != "" {
+		d.syntaxError(next, msg)
 		return nil, false
 	}
-	i = jsonlex.SkipSpace(data, d.pos)
+	i = jsonlex.SkipSpace(data, next)
 	if i >= len(data) || data[i] != ':' {
 		d.syntaxError(i, "expected ':' after a member name")
 		return nil, false

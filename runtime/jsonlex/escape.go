@@ -11,31 +11,47 @@ const hexDigits = "0123456789abcdef"
 // (\b, \f, \n, \r, \t or \u00XX), so are U+2028 and U+2029, and each byte
 // of invalid UTF-8 becomes \ufffd.
 func AppendString[S ~string | ~[]byte](dst []byte, src S) []byte {
-	return appendString(dst, src, false)
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, src)
+	return append(dst, '"')
 }
 
 // AppendStringHTML is AppendString with HTML escaping on, as json.Marshal
 // escapes strings: '<', '>' and '&' are also written as \u003c, \u003e and
 // \u0026. Schemas are written this way, so that their bytes match those
 // invopop's reflector and encoding/json produce.
+//
+// It is AppendString's escaper applied to the text between those three
+// bytes: being ASCII, they are never part of a multi-byte sequence, so
+// cutting there changes nothing else, and AppendString, on the call path,
+// pays nothing for the option.
 func AppendStringHTML[S ~string | ~[]byte](dst []byte, src S) []byte {
-	return appendString(dst, src, true)
-}
-
-// appendString is AppendString, or AppendStringHTML when html is set.
-func appendString[S ~string | ~[]byte](dst []byte, src S, html bool) []byte {
 	dst = append(dst, '"')
 	start := 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '<', '>', '&':
+			dst = appendEscaped(dst, src[start:i])
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			start = i + 1
+		}
+	}
+	dst = appendEscaped(dst, src[start:])
+	return append(dst, '"')
+}
+
+// appendEscaped appends src escaped as AppendString escapes it, without
+// the quotes.
+func appendEscaped[S ~string | ~[]byte](dst []byte, src S) []byte {
+	start := 0
 	for i := 0; i < len(src); {
-		if i+8 <= len(src) {
-			if v := load8(src, i); !special8(v) && !(html && htmlSpecial8(v)) {
-				i += 8 // eight bytes copied as they are
-				continue
-			}
+		if i+8 <= len(src) && !special8(load8(src, i)) {
+			i += 8 // eight bytes copied as they are
+			continue
 		}
 		c := src[i]
 		if c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' && !(html && (c == '<' || c == '>' || c == '&')) {
+			if c >= ' ' && c != '"' && c != '\\' {
 				i++
 				continue
 			}
@@ -78,8 +94,7 @@ func appendString[S ~string | ~[]byte](dst []byte, src S, html bool) []byte {
 		}
 		i += size
 	}
-	dst = append(dst, src[start:]...)
-	return append(dst, '"')
+	return append(dst, src[start:]...)
 }
 
 // load8 returns the eight bytes of s at i as a little-endian word (one
@@ -90,23 +105,13 @@ func load8[S ~string | ~[]byte](s S, i int) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-// The word tricks of special8 and htmlSpecial8: lsb has the low bit of
-// every byte set, msb the high bit.
-const lsb, msb = 0x0101010101010101, 0x8080808080808080
-
 // special8 reports whether any of the 8 bytes in v needs more than a copy
 // in a JSON string, read or written: '"', '\\', a control character (below
 // 0x20) or a byte that is not ASCII. It tests the eight at once (the "has
 // a byte less than" and "has a zero byte" word tricks, exact as a yes or
 // no).
 func special8(v uint64) bool {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
 	quote, backslash := v^('"'*lsb), v^('\\'*lsb)
 	return ((v-0x20*lsb)&^v|(quote-lsb)&^quote|(backslash-lsb)&^backslash|v)&msb != 0
-}
-
-// htmlSpecial8 reports whether any of the 8 bytes in v is '<', '>' or '&'
-// (the "has a zero byte" trick, exact as a yes or no).
-func htmlSpecial8(v uint64) bool {
-	lt, gt, amp := v^('<'*lsb), v^('>'*lsb), v^('&'*lsb)
-	return ((lt-lsb)&^lt|(gt-lsb)&^gt|(amp-lsb)&^amp)&msb != 0
 }

@@ -34,6 +34,8 @@ func TestAppendString(t *testing.T) {
 		{"other controls", "\x00\x1f\x7f", `"\u0000\u001f` + "\x7f" + `"`, `"\u0000\u001f` + "\x7f" + `"`},
 		{"html", "<a href=x&y>", `"<a href=x&y>"`, `"\u003ca href=x\u0026y\u003e"`},
 		{"html in a long run", "0123456789<0123456789", `"0123456789<0123456789"`, `"0123456789\u003c0123456789"`},
+		{"html next to escapes", "&\n<\xff>\u2028&", `"&\n<\ufffd>\u2028&"`, `"\u0026\n\u003c\ufffd\u003e\u2028\u0026"`},
+		{"html cutting a broken rune", "\xe2\x82<\xa0", `"\ufffd\ufffd<\ufffd"`, `"\ufffd\ufffd\u003c\ufffd"`},
 		{"line separators", "a\u2028b\u2029c", `"a\u2028b\u2029c"`, `"a\u2028b\u2029c"`},
 		{"multi-byte", "café 😀", `"café 😀"`, `"café 😀"`},
 		{"invalid UTF-8", "a\xffb\xed\xa0\x80", `"a\ufffdb\ufffd\ufffd\ufffd"`, `"a\ufffdb\ufffd\ufffd\ufffd"`},
@@ -53,50 +55,34 @@ func TestAppendString(t *testing.T) {
 	}
 }
 
-// TestWordTests checks special8 and htmlSpecial8 against the byte tests:
-// every byte value at every position, and random words.
-func TestWordTests(t *testing.T) {
+// TestSpecial8 checks the word test against the byte test: every byte
+// value at every position, and random words.
+func TestSpecial8(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name    string
-		word    func(uint64) bool
-		special func(c byte) bool
-	}{
-		{"special8", special8, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }},
-		{"htmlSpecial8", htmlSpecial8, func(c byte) bool { return c == '<' || c == '>' || c == '&' }},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			ref := func(w []byte) bool { return containsByte(w, tt.special) }
-			for pos := range 8 {
-				for c := range 256 {
-					w := []byte("abcdefgh")
-					w[pos] = byte(c)
-					require.Equal(t, ref(w), tt.word(load8(w, 0)), "%q", w)
-					require.Equal(t, ref(w), tt.word(load8(string(w), 0)), "%q as a string", w)
-				}
+	ref := func(w []byte) bool {
+		for _, c := range w {
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+				return true
 			}
-			r := rand.New(rand.NewPCG(1, 2))
-			for range 100_000 {
-				w := binary.LittleEndian.AppendUint64(nil, r.Uint64())
-				for i := range w {
-					if r.IntN(8) != 0 { // mostly plain bytes, so that both answers occur
-						w[i] = byte(' ' + r.IntN(0x7f-' '))
-					}
-				}
-				require.Equal(t, ref(w), tt.word(load8(w, 0)), "%q", w)
-			}
-		})
+		}
+		return false
 	}
-}
-
-// containsByte reports whether a byte of w satisfies f.
-func containsByte(w []byte, f func(byte) bool) bool {
-	for _, c := range w {
-		if f(c) {
-			return true
+	for pos := range 8 {
+		for c := range 256 {
+			w := []byte("abcdefgh")
+			w[pos] = byte(c)
+			require.Equal(t, ref(w), special8(load8(w, 0)), "%q", w)
+			require.Equal(t, ref(w), special8(load8(string(w), 0)), "%q as a string", w)
 		}
 	}
-	return false
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100_000 {
+		w := binary.LittleEndian.AppendUint64(nil, r.Uint64())
+		for i := range w {
+			if r.IntN(8) != 0 { // mostly plain bytes, so that both answers occur
+				w[i] = byte(' ' + r.IntN(0x7f-' '))
+			}
+		}
+		require.Equal(t, ref(w), special8(load8(w, 0)), "%q", w)
+	}
 }
