@@ -96,13 +96,30 @@ func readStringSlow(data []byte, start, i int, scratch *[]byte) (s []byte, next 
 			case 't':
 				buf = append(buf, '\t')
 			case 'u':
-				r, size, msg := readUnicode(data, i)
-				if msg != "" {
+				// Inline, not a function: it is on the decoding path of
+				// every non-ASCII escape.
+				r := hex4(data, i+2)
+				switch {
+				case r < 0:
 					*scratch = buf
-					return nil, i, msg
+					return nil, i, msgBadUnicode
+				case r >= 0xd800 && r < 0xdc00:
+					var lo rune = -1
+					if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+						lo = hex4(data, i+8)
+					}
+					if lo < 0xdc00 || lo >= 0xe000 {
+						*scratch = buf
+						return nil, i, msgSurrogate
+					}
+					r = 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00)
+					i += 6
+				case r >= 0xdc00 && r < 0xe000:
+					*scratch = buf
+					return nil, i, msgSurrogate
 				}
 				buf = utf8.AppendRune(buf, r)
-				i += size - 2
+				i += 4
 			default:
 				*scratch = buf
 				return nil, i, msgBadEscape
@@ -114,6 +131,9 @@ func readStringSlow(data []byte, start, i int, scratch *[]byte) (s []byte, next 
 			return nil, i, msgControl
 		case c < utf8.RuneSelf:
 			i++
+			for i+8 <= len(data) && !special8(load8(data, i)) {
+				i += 8 // eight plain bytes, as in ReadString
+			}
 		default:
 			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size == 1 {
@@ -125,29 +145,6 @@ func readStringSlow(data []byte, start, i int, scratch *[]byte) (s []byte, next 
 	}
 	*scratch = buf
 	return nil, len(data), msgUnterminated
-}
-
-// readUnicode reads the \u escape at data[i] (its backslash), with the
-// low surrogate escape that must follow a high one, and returns the rune
-// and the number of bytes read (6 or 12), or a message.
-func readUnicode(data []byte, i int) (r rune, size int, msg string) {
-	r = hex4(data, i+2)
-	switch {
-	case r < 0:
-		return 0, 0, msgBadUnicode
-	case r >= 0xd800 && r < 0xdc00:
-		var lo rune = -1
-		if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
-			lo = hex4(data, i+8)
-		}
-		if lo < 0xdc00 || lo >= 0xe000 {
-			return 0, 0, msgSurrogate
-		}
-		return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), 12, ""
-	case r >= 0xdc00 && r < 0xe000:
-		return 0, 0, msgSurrogate
-	}
-	return r, 6, ""
 }
 
 // hex4 returns the value of the four hexadecimal digits at data[i:], or -1.
