@@ -47,6 +47,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/internal/schema"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 // bootstrapType is an exported, non-generic named type of a tools package.
@@ -84,7 +85,7 @@ type bootstrapConfig struct {
 }
 
 // schemaNoInput is the input schema of a tool without arguments.
-const schemaNoInput = `{"type":"object","properties":{},"additionalProperties":false}`
+const schemaNoInput = tool.NoInputSchema
 
 const (
 	bootstrapDirPattern  = ".toolgen-bootstrap-*"
