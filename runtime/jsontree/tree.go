@@ -308,14 +308,14 @@ func (n *Node) appendCompact(b []byte) []byte {
 	case NumberKind:
 		return append(b, n.Text...)
 	case StringKind:
-		return appendString(b, n.Text)
+		return jsonlex.AppendStringHTML(b, n.Text)
 	case ObjectKind:
 		b = append(b, '{')
 		for i, m := range n.Members {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, m.Key)
+			b = jsonlex.AppendStringHTML(b, m.Key)
 			b = append(b, ':')
 			b = m.Value.appendCompact(b)
 		}
@@ -361,7 +361,7 @@ func (n *Node) appendIndent(b []byte, prefix, indent string, depth int) []byte {
 				b = append(b, ',')
 			}
 			b = newline(b, depth+1)
-			b = appendString(b, m.Key)
+			b = jsonlex.AppendStringHTML(b, m.Key)
 			b = append(b, ": "...)
 			b = m.Value.appendIndent(b, prefix, indent, depth+1)
 		}
@@ -381,12 +381,6 @@ func (n *Node) appendIndent(b []byte, prefix, indent string, depth int) []byte {
 	default:
 		return n.appendCompact(b)
 	}
-}
-
-// appendString appends s as a JSON string, escaped as encoding/json's
-// Marshal escapes it (HTML-safe).
-func appendString(b []byte, s string) []byte {
-	return jsonlex.AppendStringHTML(b, s)
 }
 
 // Resolve follows n's "$ref" against root: a reference "#/$defs/NAME" (or
