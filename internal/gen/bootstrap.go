@@ -58,7 +58,7 @@ func (t bootstrapType) String() string { return t.PkgPath + "." + t.Name }
 type schemaRequest struct {
 	Tool   string         // tool name, unique in the run
 	Pos    token.Position // the tool type's declaration: problems are reported here
-	Input  *bootstrapType // nil: a tool without arguments, whose schema is schemaNoInput
+	Input  *bootstrapType // nil: a tool without arguments, whose schema is emptyInput
 	Output *bootstrapType // nil: no output schema
 }
 
@@ -82,9 +82,6 @@ type bootstrapConfig struct {
 	// the program runs here.
 	Env []string
 }
-
-// schemaNoInput is the input schema of a tool without arguments.
-const schemaNoInput = `{"type":"object","properties":{},"additionalProperties":false}`
 
 const (
 	bootstrapDirPattern  = ".toolgen-bootstrap-*"
@@ -124,7 +121,7 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	for _, r := range reqs {
 		var s toolSchemas
 		if r.Input == nil {
-			n, err := jsontree.Parse([]byte(schemaNoInput))
+			n, err := jsontree.Parse([]byte(emptyInput))
 			if err != nil {
 				return nil, []*Error{errorf(r.Pos, "toolgen bug: %v", err)}
 			}

@@ -172,10 +172,10 @@ func TestBootstrapSchemas(t *testing.T) {
 		assert.Equal(t, `{"any":{},"raw":{}}`, string(in.Get("properties").Compact()))
 	})
 	t.Run("tools without arguments or output", func(t *testing.T) {
-		assert.Equal(t, schemaNoInput, string(got["noargs"].Input.Compact()))
+		assert.Equal(t, emptyInput, string(got["noargs"].Input.Compact()))
 		assert.Equal(t, `{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}`, string(got["noargs"].Output.Compact()))
 		assert.Nil(t, got["nooutput"].Output)
-		assert.Equal(t, schemaNoInput, string(got["bare"].Input.Compact()))
+		assert.Equal(t, emptyInput, string(got["bare"].Input.Compact()))
 		assert.Nil(t, got["bare"].Output)
 	})
 	t.Run("internal packages", func(t *testing.T) {
@@ -333,7 +333,7 @@ func TestBootstrapWithoutTypes(t *testing.T) {
 	require.Empty(t, errs)
 	require.Len(t, got, 2)
 	for _, s := range got {
-		assert.Equal(t, schemaNoInput, string(s.Input.Compact()))
+		assert.Equal(t, emptyInput, string(s.Input.Compact()))
 		assert.Nil(t, s.Output)
 	}
 }

@@ -99,7 +99,7 @@ func TestRuntimeImportsOnlyRuntime(t *testing.T) {
 // dependencies nor encoding/json.
 func TestCoreLinksNothingOfTheGenerator(t *testing.T) {
 	t.Parallel()
-	for _, p := range []string{"runtime/tool", "runtime/codec", "runtime/jsontree", "runtime/editdist", "runtime/provider"} {
+	for _, p := range []string{"runtime/tool", "runtime/codec", "runtime/jsonlex", "runtime/jsontree", "runtime/editdist", "runtime/provider"} {
 		got := banned(deps(t, module+"/"+p), append(slices.Clone(generatorDeps), "encoding/json"))
 		assert.Empty(t, got, "%s links the generator's dependencies or encoding/json", p)
 	}

@@ -1,5 +1,7 @@
 package codec
 
+import "github.com/toolgen-go/toolgen/runtime/jsonlex"
+
 // Exact comparison of JSON numbers with the bounds of minimum, maximum,
 // exclusiveMinimum and exclusiveMaximum.
 //
@@ -34,7 +36,7 @@ func (d *Decoder) CompareNumber(bound string) int {
 
 // isNumberByte reports whether c can occur in a JSON number.
 func isNumberByte(c byte) bool {
-	return isDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
+	return jsonlex.IsDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
 }
 
 // decimal is a JSON number literal taken apart, without allocating: its
@@ -59,14 +61,14 @@ func parseDecimal(s string) decimal {
 		s = s[1:]
 	}
 	i := 0
-	for i < len(s) && isDigit(s[i]) {
+	for i < len(s) && jsonlex.IsDigit(s[i]) {
 		i++
 	}
 	n.whole = s[:i]
 	s = s[i:]
 	if s != "" && s[0] == '.' {
 		i = 1
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && jsonlex.IsDigit(s[i]) {
 			i++
 		}
 		n.frac = s[1:i]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 )
 
 // TestCompareDecimal checks the exact comparison of number literals,
@@ -156,7 +157,7 @@ func FuzzCompareDecimal(f *testing.F) {
 
 // isNumber reports whether s is exactly one JSON number.
 func isNumber(s string) bool {
-	if s == "" || !isDigit(s[0]) && s[0] != '-' {
+	if s == "" || !jsonlex.IsDigit(s[0]) && s[0] != '-' {
 		return false
 	}
 	d := NewDecoder()

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 )
 
 // Limits bound what a Decoder accepts. Zero fields mean the defaults.
@@ -100,7 +102,7 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 		d.fatalProblem("arguments are larger than " + strconv.Itoa(maxBytes) + " bytes")
 		return
 	}
-	if i := skipWS(data, 0); i == len(data) {
+	if i := jsonlex.SkipSpace(data, 0); i == len(data) {
 		d.syntaxError(i, "expected a JSON value, got end of input")
 	}
 }
@@ -123,7 +125,7 @@ func (d *Decoder) End() {
 	if d.fatal {
 		return
 	}
-	if i := skipWS(d.data, d.pos); i < len(d.data) {
+	if i := jsonlex.SkipSpace(d.data, d.pos); i < len(d.data) {
 		d.pos = i
 		d.fatalProblem("unexpected data after the top-level value")
 	}

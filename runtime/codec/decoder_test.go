@@ -1,9 +1,7 @@
 package codec
 
 import (
-	"encoding/binary"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -1044,37 +1042,4 @@ func TestZeroAllocations(t *testing.T) {
 		}
 	})
 	assert.Zero(t, allocs)
-}
-
-// TestSpecial8 checks the word test against the byte test: every byte value
-// at every position, and random words.
-func TestSpecial8(t *testing.T) {
-	t.Parallel()
-	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
-	ref := func(w []byte) bool {
-		for _, c := range w {
-			if special(c) {
-				return true
-			}
-		}
-		return false
-	}
-	for pos := range 8 {
-		for c := range 256 {
-			w := []byte("abcdefgh")
-			w[pos] = byte(c)
-			require.Equal(t, ref(w), special8(load8(w, 0)), "%q", w)
-			require.Equal(t, ref(w), special8(load8(string(w), 0)), "%q as a string", w)
-		}
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 100_000 {
-		w := binary.LittleEndian.AppendUint64(nil, r.Uint64())
-		for i := range w {
-			if r.IntN(8) != 0 { // mostly plain bytes, so that both answers occur
-				w[i] = byte(' ' + r.IntN(0x7f-' '))
-			}
-		}
-		require.Equal(t, ref(w), special8(load8(w, 0)), "%q", w)
-	}
 }

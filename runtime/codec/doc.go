@@ -44,4 +44,7 @@
 // Its output matches encoding/json (without HTML escaping) for strings,
 // numbers, times and byte slices, so that a generated encoder and
 // encoding/json produce the same bytes for the same value.
+//
+// The JSON text itself (escaping strings; scanning strings, numbers and
+// literals) is runtime/jsonlex's, shared with runtime/jsontree.
 package codec

@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 )
 
 // maxAnyDepth bounds the nesting Encoder.Any follows, so that a map or
@@ -111,7 +112,7 @@ func (e *Encoder) ArrayEnd() {
 // Key writes a member name and ':'.
 func (e *Encoder) Key(name string) {
 	e.comma()
-	e.buf = appendString(e.buf, name)
+	e.buf = jsonlex.AppendString(e.buf, name)
 	e.buf = append(e.buf, ':')
 	e.needComma = false
 }
@@ -132,13 +133,13 @@ func (e *Encoder) RawKey(text string) {
 // invalid UTF-8 becomes \ufffd.
 func (e *Encoder) String(s string) {
 	e.comma()
-	e.buf = appendString(e.buf, s)
+	e.buf = jsonlex.AppendString(e.buf, s)
 }
 
 // StringBytes writes b as a JSON string, like String.
 func (e *Encoder) StringBytes(b []byte) {
 	e.comma()
-	e.buf = appendString(e.buf, b)
+	e.buf = jsonlex.AppendString(e.buf, b)
 }
 
 // Int writes an integer.
@@ -395,74 +396,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// load8 returns the eight bytes of s at i as a little-endian word (one
-// load: the compiler combines the shifts).
-func load8[S ~string | ~[]byte](s S, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// hexDigits are the digits of \u escapes, lower case as in encoding/json.
-const hexDigits = "0123456789abcdef"
-
-// appendString appends src as a quoted JSON string, escaped as
-// encoding/json does with HTML escaping off.
-func appendString[S ~string | ~[]byte](dst []byte, src S) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(src); {
-		if i+8 <= len(src) && !special8(load8(src, i)) {
-			i += 8 // eight bytes copied as they are
-			continue
-		}
-		c := src[i]
-		if c < utf8.RuneSelf {
-			if c >= ' ' && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, src[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		n := min(len(src)-i, utf8.UTFMax)
-		r, size := utf8.DecodeRuneInString(string(src[i : i+n]))
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, src[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, src[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, src[start:]...)
-	return append(dst, '"')
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 )
 
 // Kind skips whitespace and returns the kind of the next value without
@@ -85,7 +87,13 @@ func (d *Decoder) StringBytes(want string) ([]byte, bool) {
 		d.refuse(want, c)
 		return nil, false
 	}
-	return d.readString()
+	s, next, msg := jsonlex.ReadString(d.data, d.pos, &d.scratch)
+	if msg != "" {
+		d.syntaxError(next, msg)
+		return nil, false
+	}
+	d.pos = next
+	return s, true
 }
 
 // String reads a string. On another kind of value it records a problem,
@@ -187,11 +195,18 @@ func (d *Decoder) number(want string) (lit []byte, isInt, ok bool) {
 	if !ok {
 		return nil, false, false
 	}
-	if c != '-' && !isDigit(c) {
+	if c != '-' && !jsonlex.IsDigit(c) {
 		d.refuse(want, c)
 		return nil, false, false
 	}
-	return d.scanNumber()
+	next, isInt, msg := jsonlex.ScanNumber(d.data, d.pos)
+	if msg != "" {
+		d.syntaxError(next, msg)
+		return nil, false, false
+	}
+	lit = d.data[d.pos:next]
+	d.pos = next
+	return lit, isInt, true
 }
 
 // Number reads a number and returns its literal, which aliases the input
@@ -356,7 +371,7 @@ func (d *Decoder) Key() ([]byte, bool) {
 		return nil, false
 	}
 	data := d.data
-	i := skipWS(data, d.pos)
+	i := jsonlex.SkipSpace(data, d.pos)
 	if i >= len(data) {
 		d.syntaxError(i, "unexpected end of input")
 		return nil, false
@@ -375,7 +390,7 @@ func (d *Decoder) Key() ([]byte, bool) {
 			return nil, false
 		}
 	case c == ',':
-		i = skipWS(data, i+1)
+		i = jsonlex.SkipSpace(data, i+1)
 		if i >= len(data) || data[i] != '"' {
 			d.syntaxError(i, "expected a member name")
 			return nil, false
@@ -384,12 +399,12 @@ func (d *Decoder) Key() ([]byte, bool) {
 		d.syntaxError(i, "expected ',' or '}'")
 		return nil, false
 	}
-	d.pos = i
-	name, ok := d.readString()
-	if !ok {
+	name, next, msg := jsonlex.ReadString(data, i, &d.scratch)
+	if msg != "" {
+		d.syntaxError(next, msg)
 		return nil, false
 	}
-	i = skipWS(data, d.pos)
+	i = jsonlex.SkipSpace(data, next)
 	if i >= len(data) || data[i] != ':' {
 		d.syntaxError(i, "expected ':' after a member name")
 		return nil, false
@@ -425,7 +440,7 @@ func (d *Decoder) Next() bool {
 		return false
 	}
 	data := d.data
-	i := skipWS(data, d.pos)
+	i := jsonlex.SkipSpace(data, d.pos)
 	if i >= len(data) {
 		d.syntaxError(i, "unexpected end of input")
 		return false

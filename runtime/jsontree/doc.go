@@ -7,6 +7,7 @@
 // with it at generation time.
 //
 // It is deliberately small: no encoding/json, no reflection, nothing of the
-// generator. Programs reach it through the provider packages; it is not
+// generator. Its strings, numbers and literals are read and written by
+// runtime/jsonlex, the text layer it shares with runtime/codec. Programs reach it through the provider packages; it is not
 // meant as a general-purpose JSON library.
 package jsontree

@@ -1,12 +1,11 @@
 package jsontree
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 )
 
 // NodeKind is the kind of a JSON value held by a Node.
@@ -98,8 +97,9 @@ func Parse(data []byte) (*Node, error) {
 }
 
 type parser struct {
-	data []byte
-	pos  int
+	data    []byte
+	pos     int
+	scratch []byte // unescaped strings, reused (see jsonlex.ReadString)
 }
 
 func (p *parser) errorf(format string, args ...any) *SyntaxError {
@@ -107,14 +107,7 @@ func (p *parser) errorf(format string, args ...any) *SyntaxError {
 }
 
 func (p *parser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
+	p.pos = jsonlex.SkipSpace(p.data, p.pos)
 }
 
 func (p *parser) value(depth int) (*Node, error) {
@@ -146,10 +139,11 @@ func (p *parser) value(depth int) (*Node, error) {
 }
 
 func (p *parser) literal(word string, n *Node) (*Node, error) {
-	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
-		return nil, p.errorf("invalid literal, expected %s", word)
+	next, msg := jsonlex.ScanLiteral(p.data, p.pos, word)
+	if msg != "" {
+		return nil, &SyntaxError{Offset: next, Msg: msg}
 	}
-	p.pos += len(word)
+	p.pos = next
 	return n, nil
 }
 
@@ -258,179 +252,23 @@ func (p *parser) array(depth int) (*Node, error) {
 }
 
 func (p *parser) number() (*Node, error) {
-	start := p.pos
-	d := p.data
-	i := p.pos
-	if i < len(d) && d[i] == '-' {
-		i++
+	next, _, msg := jsonlex.ScanNumber(p.data, p.pos)
+	if msg != "" {
+		return nil, &SyntaxError{Offset: next, Msg: msg}
 	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case i < len(d) && '1' <= d[i] && d[i] <= '9':
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-	default:
-		p.pos = i
-		return nil, p.errorf("invalid number, expected a digit")
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			p.pos = i
-			return nil, p.errorf("invalid number, expected a digit after the decimal point")
-		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			p.pos = i
-			return nil, p.errorf("invalid number, expected a digit in the exponent")
-		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-	}
-	p.pos = i
-	return &Node{Kind: NumberKind, Text: string(d[start:i])}, nil
+	n := &Node{Kind: NumberKind, Text: string(p.data[p.pos:next])}
+	p.pos = next
+	return n, nil
 }
 
 // str reads a string starting at the opening quote and returns its value.
 func (p *parser) str() (string, error) {
-	p.pos++ // '"'
-	start := p.pos
-	d := p.data
-	// Fast path: no escapes, ASCII or valid UTF-8.
-	for i := start; i < len(d); {
-		c := d[i]
-		switch {
-		case c == '"':
-			p.pos = i + 1
-			return string(d[start:i]), nil
-		case c == '\\':
-			return p.strSlow(start)
-		case c < 0x20:
-			p.pos = i
-			return "", p.errorf("control character %#02x in a string", c)
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRune(d[i:])
-			if r == utf8.RuneError && size == 1 {
-				p.pos = i
-				return "", p.errorf("invalid UTF-8 in a string")
-			}
-			i += size
-		}
+	s, next, msg := jsonlex.ReadString(p.data, p.pos, &p.scratch)
+	if msg != "" {
+		return "", &SyntaxError{Offset: next, Msg: msg}
 	}
-	p.pos = len(d)
-	return "", p.errorf("unexpected end of input in a string")
-}
-
-func (p *parser) strSlow(start int) (string, error) {
-	d := p.data
-	var b strings.Builder
-	i := start
-	for i < len(d) {
-		c := d[i]
-		switch {
-		case c == '"':
-			p.pos = i + 1
-			return b.String(), nil
-		case c == '\\':
-			if i+1 >= len(d) {
-				p.pos = len(d)
-				return "", p.errorf("unexpected end of input in a string")
-			}
-			switch e := d[i+1]; e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-				i += 2
-			case 'b':
-				b.WriteByte('\b')
-				i += 2
-			case 'f':
-				b.WriteByte('\f')
-				i += 2
-			case 'n':
-				b.WriteByte('\n')
-				i += 2
-			case 'r':
-				b.WriteByte('\r')
-				i += 2
-			case 't':
-				b.WriteByte('\t')
-				i += 2
-			case 'u':
-				r, ok := hex4(d, i+2)
-				if !ok {
-					p.pos = i
-					return "", p.errorf("invalid \\u escape in a string")
-				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					r2, ok := rune(0), false
-					if i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
-						r2, ok = hex4(d, i+2)
-					}
-					dec := utf16.DecodeRune(r, r2)
-					if !ok || dec == utf8.RuneError {
-						p.pos = i - 6
-						return "", p.errorf("unpaired surrogate escape in a string")
-					}
-					r = dec
-					i += 6
-				}
-				b.WriteRune(r)
-			default:
-				p.pos = i
-				return "", p.errorf("invalid escape %q in a string", "\\"+string(rune(e)))
-			}
-		case c < 0x20:
-			p.pos = i
-			return "", p.errorf("control character %#02x in a string", c)
-		case c < utf8.RuneSelf:
-			b.WriteByte(c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(d[i:])
-			if r == utf8.RuneError && size == 1 {
-				p.pos = i
-				return "", p.errorf("invalid UTF-8 in a string")
-			}
-			b.Write(d[i : i+size])
-			i += size
-		}
-	}
-	p.pos = len(d)
-	return "", p.errorf("unexpected end of input in a string")
-}
-
-func hex4(d []byte, i int) (rune, bool) {
-	if i+4 > len(d) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range d[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case 'a' <= c && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case 'A' <= c && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
+	p.pos = next
+	return string(s), nil
 }
 
 // Get returns the value of the member named key, or nil when n is nil, not
@@ -470,14 +308,14 @@ func (n *Node) appendCompact(b []byte) []byte {
 	case NumberKind:
 		return append(b, n.Text...)
 	case StringKind:
-		return appendString(b, n.Text)
+		return jsonlex.AppendStringHTML(b, n.Text)
 	case ObjectKind:
 		b = append(b, '{')
 		for i, m := range n.Members {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, m.Key)
+			b = jsonlex.AppendStringHTML(b, m.Key)
 			b = append(b, ':')
 			b = m.Value.appendCompact(b)
 		}
@@ -523,7 +361,7 @@ func (n *Node) appendIndent(b []byte, prefix, indent string, depth int) []byte {
 				b = append(b, ',')
 			}
 			b = newline(b, depth+1)
-			b = appendString(b, m.Key)
+			b = jsonlex.AppendStringHTML(b, m.Key)
 			b = append(b, ": "...)
 			b = m.Value.appendIndent(b, prefix, indent, depth+1)
 		}
@@ -543,61 +381,6 @@ func (n *Node) appendIndent(b []byte, prefix, indent string, depth int) []byte {
 	default:
 		return n.appendCompact(b)
 	}
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string, escaped as encoding/json does by
-// default.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // Resolve follows n's "$ref" against root: a reference "#/$defs/NAME" (or

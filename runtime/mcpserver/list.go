@@ -16,10 +16,6 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// emptyInputSchema is published for a tool without an input schema: MCP
-// requires one, of type object.
-var emptyInputSchema = []byte(`{"type":"object"}`)
-
 // listing is the tools/list answer for one version of the tool set: the
 // tools' JSON, written once and served as is.
 type listing struct {
@@ -156,7 +152,11 @@ func encodeTool(e *codec.Encoder, sp *tool.Spec) error {
 	}
 	in := sp.InputSchema
 	if len(in) == 0 {
-		in = emptyInputSchema
+		// MCP requires an input schema, of type object. A tool without
+		// one is published as taking no arguments, with the schema toolgen
+		// writes for such tools, so that every view of a tool without
+		// arguments says the same.
+		in = []byte(tool.NoInputSchema)
 	}
 	if t := bytes.TrimLeft(in, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return fmt.Errorf("list tools: tool %s: input schema is not a JSON object", sp.Name)

@@ -55,7 +55,7 @@ func TestListExactJSON(t *testing.T) {
 		`"annotations":{"title":"Alpha \"one\"","readOnlyHint":true,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}},` +
 		`{"name":"beta","inputSchema":{"type":"object"},` +
 		`"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":true,"openWorldHint":true}},` +
-		`{"name":"gamma","inputSchema":{"type":"object"},` +
+		`{"name":"gamma","inputSchema":` + tool.NoInputSchema + `,` +
 		`"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":false}}]}`
 	assert.Equal(t, want, string(res))
 

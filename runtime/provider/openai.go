@@ -98,6 +98,7 @@ func openAIParameters(spec *tool.Spec) (*jsontree.Node, Projection, error) {
 	if err != nil {
 		return nil, Projection{}, err
 	}
+	published := root.Clone() // the strict projection edits root in place
 	sp := &strictProjector{root: root}
 	out := sp.schema(root, "")
 	if len(sp.reasons) == 0 {
@@ -105,11 +106,7 @@ func openAIParameters(spec *tool.Spec) (*jsontree.Node, Projection, error) {
 	}
 	if len(sp.reasons) > 0 {
 		// Strict mode is off: send the schema as published.
-		orig, err := jsontree.Parse(spec.InputSchema)
-		if err != nil {
-			return nil, Projection{}, &Error{Provider: ProviderOpenAI, Tool: spec.Name, Msg: "invalid input schema", Err: err}
-		}
-		return orig, Projection{Reason: strings.Join(sp.reasons, "; ")}, nil
+		return published, Projection{Reason: strings.Join(sp.reasons, "; ")}, nil
 	}
 	return out, Projection{Strict: true, Dropped: sp.dropped}, nil
 }
@@ -345,7 +342,7 @@ func (p *strictProjector) ref(n, ref *jsontree.Node, ptr string) *jsontree.Node 
 	merged := merge(target, n, "$ref")
 	// The definitions stay where they are (references are absolute).
 	merged.Members = slices.DeleteFunc(merged.Members, func(m jsontree.Member) bool { return m.Key == "$defs" || m.Key == "definitions" })
-	merged = clone(merged)
+	merged = merged.Clone()
 	p.merging = append(p.merging, target)
 	defer func() { p.merging = p.merging[:len(p.merging)-1] }()
 	return p.schema(merged, ptr)

@@ -89,9 +89,11 @@ const maxVisits = 20_000
 // errNilSpec is the cause of the Error for a nil spec.
 var errNilSpec = errors.New("nil spec")
 
-// inputSchema checks spec's name against pattern and parses its input
+// inputSchema is how every projection starts: it refuses a nil spec,
+// checks spec's name against the provider's pattern and parses its input
 // schema, which must be a JSON object schema: an object whose "type" is
-// "object". The tree is the caller's to edit.
+// "object". Its errors are the same for every provider but the provider's
+// name, and the tree it returns is the caller's to edit.
 func inputSchema(provider string, spec *tool.Spec, pattern *regexp.Regexp) (*jsontree.Node, error) {
 	if spec == nil {
 		return nil, &Error{Provider: provider, Msg: "no spec", Err: errNilSpec}
@@ -133,27 +135,6 @@ func description(spec *tool.Spec) *jsontree.Node {
 		return nil
 	}
 	return str(spec.Description)
-}
-
-// clone returns a deep copy of n.
-func clone(n *jsontree.Node) *jsontree.Node {
-	if n == nil {
-		return nil
-	}
-	c := &jsontree.Node{Kind: n.Kind, Bool: n.Bool, Text: n.Text}
-	if n.Members != nil {
-		c.Members = make([]jsontree.Member, len(n.Members))
-		for i, m := range n.Members {
-			c.Members[i] = jsontree.Member{Key: m.Key, Value: clone(m.Value)}
-		}
-	}
-	if n.Items != nil {
-		c.Items = make([]*jsontree.Node, len(n.Items))
-		for i, it := range n.Items {
-			c.Items[i] = clone(it)
-		}
-	}
-	return c
 }
 
 // set replaces the value of the member named key, or appends the member.

@@ -16,6 +16,13 @@ import (
 // github.com/toolgen-go/toolgen module in go.mod.
 const SupportPackageIsVersion1 = true
 
+// NoInputSchema is the input schema of a tool that takes no arguments: an
+// object with no properties that refuses any member. It is the one
+// spelling of that schema: toolgen writes it for a tool whose Call has no
+// input, and runtime/mcpserver publishes it for a Spec whose InputSchema
+// is empty.
+const NoInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
+
 // Meta is one `//tool:meta KEY VALUE` pair, in declaration order.
 type Meta struct {
 	Key, Value string
@@ -54,6 +61,7 @@ type Spec struct {
 	// Description is the text models read to decide when to call the tool.
 	Description string
 	// InputSchema is the JSON object schema of the arguments, compact.
+	// runtime/mcpserver publishes NoInputSchema when it is empty.
 	InputSchema []byte
 	// OutputSchema is the JSON schema of the output, compact; nil when the
 	// output is not a struct.
