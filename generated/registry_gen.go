@@ -30,7 +30,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
@@ -59,11 +59,27 @@ const (
 	weatherForecastOutputSchema = `{"properties":{"place":{"properties":{"name":{"type":"string","description":"The city's name; for a point its coordinates"},"coordinates":{"items":{"type":"number"},"type":"array","maxItems":2,"minItems":2,"description":"Latitude and longitude in degrees"}},"additionalProperties":false,"type":"object","required":["name","coordinates"],"description":"The place the forecast is for."},"units":{"type":"string","description":"The units of the numbers in days: metric or imperial."},"days":{"items":{"$ref":"#/$defs/Day"},"type":"array","description":"One entry per day, starting today."},"issued":{"type":"string","format":"date-time","description":"When the forecast was issued."}},"additionalProperties":false,"type":"object","required":["place","units","days","issued"],"description":"Forecast is the result of weather_forecast.","$defs":{"Day":{"properties":{"date":{"type":"string","description":"The date, YYYY-MM-DD."},"summary":{"type":"string","description":"The sky in a few words."},"high":{"type":"number","description":"Highest temperature, °C or °F."},"low":{"type":"number","description":"Lowest temperature, °C or °F."},"rain_chance":{"type":"integer","description":"Chance of rain, in percent."},"rain":{"type":"number","description":"Expected rain, in mm or inches."},"wind":{"type":"number","description":"Wind speed, in km/h or mph."}},"additionalProperties":false,"type":"object","required":["date","summary","high","low","rain_chance","rain","wind"],"description":"Day is the forecast for one day."}}}`
 )
 
+// The index of each tool in specs, which dispatch switches on.
+const (
+	toolClockNow = iota
+	toolClockSync
+	toolClockZones
+	toolNotesCreate
+	toolNotesDelete
+	toolNotesGet
+	toolNotesOutline
+	toolNotesRender
+	toolNotesSearch
+	toolNotesTag
+	toolNotesUpdate
+	toolWeatherForecast
+)
+
 // specs describes every tool, sorted by name: a table the compiler lays out,
 // so that a registry of many tools costs nothing to start. It is shared
 // by every registry New returns and never modified.
 var specs = [12]tool.Spec{
-	{
+	toolClockNow: {
 		Name:         "clock_now",
 		Title:        "Current time",
 		Verb:         "Checking the time",
@@ -76,7 +92,7 @@ var specs = [12]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/tools/clock",
 		Type:         "NowTool",
 	},
-	{
+	toolClockSync: {
 		Name:         "clock_sync",
 		Title:        "Check clock",
 		Verb:         "Comparing clocks",
@@ -92,7 +108,7 @@ var specs = [12]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/tools/clock",
 		Type:         "SyncTool",
 	},
-	{
+	toolClockZones: {
 		Name:        "clock_zones",
 		Title:       "Time zones",
 		Group:       "clock",
@@ -103,7 +119,7 @@ var specs = [12]tool.Spec{
 		Package:     "github.com/toolgen-go/toolgen/tools/clock",
 		Type:        "ZonesTool",
 	},
-	{
+	toolNotesCreate: {
 		Name:         "notes_create",
 		Title:        "Create note",
 		Verb:         "Creating a note",
@@ -117,7 +133,7 @@ var specs = [12]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/tools/notes",
 		Type:         "CreateTool",
 	},
-	{
+	toolNotesDelete: {
 		Name:         "notes_delete",
 		Title:        "Delete note",
 		Verb:         "Deleting the note",
@@ -133,7 +149,7 @@ var specs = [12]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/tools/notes",
 		Type:         "DeleteTool",
 	},
-	{
+	toolNotesGet: {
 		Name:         "notes_get",
 		Title:        "Open note",
 		Verb:         "Opening the note",
@@ -147,7 +163,7 @@ var specs = [12]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/tools/notes",
 		Type:         "GetTool",
 	},
-	{
+	toolNotesOutline: {
 		Name:         "notes_outline",
 		Title:        "Outline note",
 		Verb:         "Outlining the note",
@@ -161,7 +177,7 @@ var specs = [12]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/tools/notes",
 		Type:         "OutlineTool",
 	},
-	{
+	toolNotesRender: {
 		Name:        "notes_render",
 		Title:       "Show note",
 		Verb:        "Rendering the note",
@@ -174,7 +190,7 @@ var specs = [12]tool.Spec{
 		Package:     "github.com/toolgen-go/toolgen/tools/notes",
 		Type:        "RenderTool",
 	},
-	{
+	toolNotesSearch: {
 		Name:         "notes_search",
 		Title:        "Search notes",
 		Verb:         "Searching notes",
@@ -189,7 +205,7 @@ var specs = [12]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/tools/notes",
 		Type:         "SearchTool",
 	},
-	{
+	toolNotesTag: {
 		Name:         "notes_tag",
 		Title:        "Tag note",
 		Verb:         "Tagging the note",
@@ -203,7 +219,7 @@ var specs = [12]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/tools/notes",
 		Type:         "TagTool",
 	},
-	{
+	toolNotesUpdate: {
 		Name:         "notes_update",
 		Title:        "Update note",
 		Verb:         "Updating the note",
@@ -216,7 +232,7 @@ var specs = [12]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/tools/notes",
 		Type:         "UpdateTool",
 	},
-	{
+	toolWeatherForecast: {
 		Name:         "weather_forecast",
 		Title:        "Weather forecast",
 		Verb:         "Checking the forecast",
@@ -276,28 +292,11 @@ func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
 	if t.NotesRender == nil {
 		return nil, errors.New("generated.New: Tools.NotesRender (tool notes_render) is nil")
 	}
-	// off[k] is set when the k-th tool with an Available method is not.
-	var off [2]bool
-	off[0] = t.ClockSync.Available() != nil
-	off[1] = t.WeatherForecast.Available() != nil
-	list := specs[:]
-	if off != ([2]bool{}) {
-		list = make([]tool.Spec, 0, len(specs))
-		for i := range specs {
-			switch specs[i].Name {
-			case "clock_sync":
-				if off[0] {
-					continue
-				}
-			case "weather_forecast":
-				if off[1] {
-					continue
-				}
-			}
-			list = append(list, specs[i])
-		}
-	}
-	return tool.NewStatic(list, (&t).dispatch, opts...)
+	// off[i] is set when the tool of specs[i] is not available.
+	var off [len(specs)]bool
+	off[toolClockSync] = t.ClockSync.Available() != nil
+	off[toolWeatherForecast] = t.WeatherForecast.Available() != nil
+	return tool.NewStaticTable(specs[:], off[:], (&t).dispatch, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
@@ -314,12 +313,11 @@ func Unavailable(t Tools) map[string]error {
 	return out
 }
 
-// dispatch decodes the arguments of the named tool, and in ModeCall runs it
-// and encodes its output. The switch is the second guard against a
-// duplicated name: two equal cases do not compile.
-func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
-	switch name {
-	case "clock_now":
+// dispatch decodes the arguments of the tool of specs[i], and in ModeCall
+// runs it and encodes its output.
+func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+	switch i {
+	case toolClockNow:
 		decodeNoArguments(d)
 		d.End()
 		if err := d.Err(); err != nil {
@@ -334,7 +332,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeClockNow(e, &out)
 		return tool.OutputStructured, nil
-	case "clock_sync":
+	case toolClockSync:
 		decodeNoArguments(d)
 		d.End()
 		if err := d.Err(); err != nil {
@@ -349,7 +347,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeClockSync(e, &out)
 		return tool.OutputStructured, nil
-	case "clock_zones":
+	case toolClockZones:
 		var in clock.ZonesInput
 		decodeClockZonesInput(d, &in)
 		d.End()
@@ -369,7 +367,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		e.ArrayEnd()
 		return tool.OutputJSON, nil
-	case "notes_create":
+	case toolNotesCreate:
 		var in notes.CreateInput
 		decodeNotesCreateInput(d, &in)
 		d.End()
@@ -385,7 +383,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeNotesNote(e, &out)
 		return tool.OutputStructured, nil
-	case "notes_delete":
+	case toolNotesDelete:
 		var in notes.DeleteInput
 		decodeNotesDeleteInput(d, &in)
 		d.End()
@@ -401,7 +399,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeNotesDeleteOutput(e, &out)
 		return tool.OutputStructured, nil
-	case "notes_get":
+	case toolNotesGet:
 		var in notes.GetInput
 		decodeNotesGetInput(d, &in)
 		d.End()
@@ -420,7 +418,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeNotesNote(e, out)
 		return tool.OutputStructured, nil
-	case "notes_outline":
+	case toolNotesOutline:
 		var in notes.OutlineInput
 		decodeNotesOutlineInput(d, &in)
 		d.End()
@@ -436,7 +434,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeNotesOutline(e, &out)
 		return tool.OutputStructured, nil
-	case "notes_render":
+	case toolNotesRender:
 		var in notes.RenderInput
 		decodeNotesRenderInput(d, &in)
 		d.End()
@@ -452,7 +450,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		e.RawText(string(out))
 		return tool.OutputText, nil
-	case "notes_search":
+	case toolNotesSearch:
 		var in notes.SearchInput
 		decodeNotesSearchInput(d, &in)
 		d.End()
@@ -468,7 +466,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeNotesSearchOutput(e, &out)
 		return tool.OutputStructured, nil
-	case "notes_tag":
+	case toolNotesTag:
 		var in notes.TagInput
 		decodeNotesTagInput(d, &in)
 		d.End()
@@ -484,7 +482,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeNotesTagOutput(e, &out)
 		return tool.OutputStructured, nil
-	case "notes_update":
+	case toolNotesUpdate:
 		var in notes.UpdateInput
 		decodeNotesUpdateInput(d, &in)
 		d.End()
@@ -500,7 +498,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeNotesNote(e, &out)
 		return tool.OutputStructured, nil
-	case "weather_forecast":
+	case toolWeatherForecast:
 		var in weather.ForecastInput
 		decodeWeatherForecastInput(d, &in)
 		d.End()
@@ -520,5 +518,5 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		encodeWeatherForecast(e, out)
 		return tool.OutputStructured, nil
 	}
-	return 0, fmt.Errorf("no tool named %q in this registry", name)
+	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -40,7 +40,7 @@ func TestBreakdownPieces(t *testing.T) {
 	var ts Tools
 	e.Reset()
 	d.Reset(tools.SmallArgs, codec.Limits{})
-	kind, err := ts.dispatch(context.Background(), "small", tool.ModeCall, d, e)
+	kind, err := ts.dispatch(context.Background(), toolSmall, tool.ModeCall, d, e)
 	require.NoError(t, err)
 	require.Equal(t, tool.OutputStructured, kind)
 	require.JSONEq(t, `{"query":"paper clips","limit":5}`, string(e.Bytes()))
@@ -54,11 +54,12 @@ func BenchmarkBreakdown(b *testing.B) {
 	}
 	for _, tc := range []struct {
 		name   string
+		index  int // in specs: what dispatch switches on
 		args   []byte
 		decode func(d *codec.Decoder)
 		encode func(e *codec.Encoder)
 	}{
-		{"small", tools.SmallArgs,
+		{"small", toolSmall, tools.SmallArgs,
 			func(d *codec.Decoder) {
 				var in tools.SmallInput
 				decodeToolsSmallInput(d, &in)
@@ -68,7 +69,7 @@ func BenchmarkBreakdown(b *testing.B) {
 				out := tools.SmallOutput{Query: "paper clips", Limit: 5}
 				encodeToolsSmallOutput(e, &out)
 			}},
-		{"medium", tools.MediumArgs,
+		{"medium", toolMedium, tools.MediumArgs,
 			func(d *codec.Decoder) {
 				var in tools.MediumInput
 				decodeToolsMediumInput(d, &in)
@@ -107,7 +108,7 @@ func BenchmarkBreakdown(b *testing.B) {
 			for b.Loop() {
 				d.Reset(tc.args, codec.Limits{})
 				e.Reset()
-				if _, err := ts.dispatch(ctx, tc.name, tool.ModeCall, d, e); err != nil {
+				if _, err := ts.dispatch(ctx, tc.index, tool.ModeCall, d, e); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -13,7 +13,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // decodeToolsPerson decodes tools.Person, checking it against its published schema.
 func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {

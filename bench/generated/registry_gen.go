@@ -24,7 +24,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
@@ -35,11 +35,17 @@ const (
 	smallOutputSchema  = `{"properties":{"query":{"type":"string","description":"The query, as received."},"limit":{"type":"integer","description":"The limit in force."}},"additionalProperties":false,"type":"object","required":["query","limit"],"description":"SmallOutput is the small benchmark output."}`
 )
 
+// The index of each tool in specs, which dispatch switches on.
+const (
+	toolMedium = iota
+	toolSmall
+)
+
 // specs describes every tool, sorted by name: a table the compiler lays out,
 // so that a registry of many tools costs nothing to start. It is shared
 // by every registry New returns and never modified.
 var specs = [2]tool.Spec{
-	{
+	toolMedium: {
 		Name:         "medium",
 		Group:        "tools",
 		Kind:         tool.KindAction,
@@ -49,7 +55,7 @@ var specs = [2]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/bench/tools",
 		Type:         "MediumTool",
 	},
-	{
+	toolSmall: {
 		Name:         "small",
 		Group:        "tools",
 		Kind:         tool.KindRead,
@@ -75,7 +81,7 @@ type Tools struct {
 // Available method reports an error is left out: neither listed nor
 // callable (Unavailable says why). New fails when a pointer field of t is nil.
 func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
-	return tool.NewStatic(specs[:], (&t).dispatch, opts...)
+	return tool.NewStaticTable(specs[:], nil, (&t).dispatch, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
@@ -86,12 +92,11 @@ func Unavailable(t Tools) map[string]error {
 	return out
 }
 
-// dispatch decodes the arguments of the named tool, and in ModeCall runs it
-// and encodes its output. The switch is the second guard against a
-// duplicated name: two equal cases do not compile.
-func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
-	switch name {
-	case "medium":
+// dispatch decodes the arguments of the tool of specs[i], and in ModeCall
+// runs it and encodes its output.
+func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+	switch i {
+	case toolMedium:
 		var in tools.MediumInput
 		decodeToolsMediumInput(d, &in)
 		d.End()
@@ -107,7 +112,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeToolsMediumOutput(e, &out)
 		return tool.OutputStructured, nil
-	case "small":
+	case toolSmall:
 		var in tools.SmallInput
 		decodeToolsSmallInput(d, &in)
 		d.End()
@@ -124,5 +129,5 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		encodeToolsSmallOutput(e, &out)
 		return tool.OutputStructured, nil
 	}
-	return 0, fmt.Errorf("no tool named %q in this registry", name)
+	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

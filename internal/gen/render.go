@@ -34,7 +34,7 @@ const (
 func versionGuard(f *jen.File) {
 	f.Comment("This guard fails to compile when this file and the toolgen runtime it")
 	f.Comment("targets disagree: regenerate it with the toolgen version in your go.mod.")
-	f.Const().Id("_").Op("=").Qual(toolPkg, "SupportPackageIsVersion1")
+	f.Const().Id("_").Op("=").Qual(toolPkg, "SupportPackageIsVersion2")
 	f.Line()
 }
 
@@ -89,13 +89,26 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 	})
 	reg.Line()
 
+	// The index of every tool in the table: the cases of dispatch.
+	reg.Comment("The index of each tool in specs, which dispatch switches on.")
+	reg.Const().DefsFunc(func(d *jen.Group) {
+		for i, t := range m.tools {
+			if i == 0 {
+				d.Id(indexConst(fields[t])).Op("=").Iota()
+			} else {
+				d.Id(indexConst(fields[t]))
+			}
+		}
+	})
+	reg.Line()
+
 	// The spec table, initialised by the compiler, not at start-up.
 	reg.Comment("specs describes every tool, sorted by name: a table the compiler lays out,")
 	reg.Comment("so that a registry of many tools costs nothing to start. It is shared")
 	reg.Comment("by every registry New returns and never modified.")
 	reg.Var().Id("specs").Op("=").Index(jen.Lit(len(m.tools))).Qual(toolPkg, "Spec").ValuesFunc(func(v *jen.Group) {
 		for _, t := range m.tools {
-			v.Line().Add(specBody(t, fields[t]))
+			v.Line().Id(indexConst(fields[t])).Op(":").Add(specBody(t, fields[t]))
 		}
 		v.Line()
 	})
@@ -134,33 +147,24 @@ func newFunc(m *model, fields map[*toolModel]string, opts *Options) jen.Code {
 				)
 			}
 		}
-		// The static table itself while every tool is available: no copy.
+		// The static table itself, and no off list when no tool can be
+		// unavailable: nothing in New is proportional to the tools.
 		var avail []*toolModel
 		for _, t := range m.tools {
 			if t.hasAvail {
 				avail = append(avail, t)
 			}
 		}
-		if len(avail) == 0 {
-			b.Return(jen.Qual(toolPkg, "NewStatic").Call(jen.Id("specs").Op("[:]"), jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), jen.Id("opts").Op("...")))
-			return
+		off := jen.Nil()
+		if len(avail) > 0 {
+			b.Comment("off[i] is set when the tool of specs[i] is not available.")
+			b.Var().Id("off").Index(jen.Len(jen.Id("specs"))).Bool()
+			for _, t := range avail {
+				b.Id("off").Index(jen.Id(indexConst(fields[t]))).Op("=").Id("t").Dot(fields[t]).Dot("Available").Call().Op("!=").Nil()
+			}
+			off = jen.Id("off").Op("[:]")
 		}
-		b.Comment("off[k] is set when the k-th tool with an Available method is not.")
-		b.Var().Id("off").Index(jen.Lit(len(avail))).Bool()
-		cases := make([]jen.Code, len(avail))
-		for k, t := range avail {
-			b.Id("off").Index(jen.Lit(k)).Op("=").Id("t").Dot(fields[t]).Dot("Available").Call().Op("!=").Nil()
-			cases[k] = jen.Case(jen.Lit(t.name)).Block(jen.If(jen.Id("off").Index(jen.Lit(k))).Block(jen.Continue()))
-		}
-		b.Id("list").Op(":=").Id("specs").Op("[:]")
-		b.If(jen.Id("off").Op("!=").Parens(jen.Index(jen.Lit(len(avail))).Bool().Values())).Block(
-			jen.Id("list").Op("=").Make(jen.Index().Qual(toolPkg, "Spec"), jen.Lit(0), jen.Len(jen.Id("specs"))),
-			jen.For(jen.Id("i").Op(":=").Range().Id("specs")).Block(
-				jen.Switch(jen.Id("specs").Index(jen.Id("i")).Dot("Name")).Block(cases...),
-				jen.Id("list").Op("=").Append(jen.Id("list"), jen.Id("specs").Index(jen.Id("i"))),
-			),
-		)
-		b.Return(jen.Qual(toolPkg, "NewStatic").Call(jen.Id("list"), jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), jen.Id("opts").Op("...")))
+		b.Return(jen.Qual(toolPkg, "NewStaticTable").Call(jen.Id("specs").Op("[:]"), off, jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), jen.Id("opts").Op("...")))
 	})
 
 }
@@ -194,24 +198,27 @@ func unavailableFunc(m *model, fields map[*toolModel]string) jen.Code {
 // names, the call, and the plan's encoding of the output.
 func dispatchFunc(m *model, fields map[*toolModel]string, plan *codecPlan) jen.Code {
 	return doc(
-		"dispatch decodes the arguments of the named tool, and in ModeCall runs it",
-		"and encodes its output. The switch is the second guard against a",
-		"duplicated name: two equal cases do not compile.",
+		"dispatch decodes the arguments of the tool of specs[i], and in ModeCall",
+		"runs it and encodes its output.",
 	).Func().Params(jen.Id("t").Op("*").Id("Tools")).Id("dispatch").Params(
 		jen.Id("ctx").Qual("context", "Context"),
-		jen.Id("name").String(),
+		jen.Id("i").Int(),
 		jen.Id("mode").Qual(toolPkg, "Mode"),
 		jen.Id("d").Op("*").Qual(codecPkg, "Decoder"),
 		jen.Id("e").Op("*").Qual(codecPkg, "Encoder"),
 	).Params(jen.Qual(toolPkg, "Output"), jen.Error()).BlockFunc(func(b *jen.Group) {
-		b.Switch(jen.Id("name")).BlockFunc(func(sw *jen.Group) {
+		b.Switch(jen.Id("i")).BlockFunc(func(sw *jen.Group) {
 			for i, t := range m.tools {
-				sw.Case(jen.Lit(t.name)).Block(dispatchCase(t, fields[t], plan.tools[i])...)
+				sw.Case(jen.Id(indexConst(fields[t]))).Block(dispatchCase(t, fields[t], plan.tools[i])...)
 			}
 		})
-		b.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool named %q in this registry"), jen.Id("name")))
+		b.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool %d in this registry"), jen.Id("i")))
 	})
 }
+
+// indexConst is the name of the constant holding the index in specs of
+// the tool whose Tools field is field: the case of dispatch.
+func indexConst(field string) string { return "tool" + field }
 
 // dispatchCase is the body of one tool's case in dispatch.
 func dispatchCase(t *toolModel, field string, tc toolCodec) []jen.Code {

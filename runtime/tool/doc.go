@@ -66,6 +66,6 @@
 //
 // # Versioning
 //
-// Generated code contains `const _ = tool.SupportPackageIsVersion1`; see
-// SupportPackageIsVersion1.
+// Generated code contains `const _ = tool.SupportPackageIsVersion2`; see
+// SupportPackageIsVersion2.
 package tool

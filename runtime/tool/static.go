@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -64,12 +66,19 @@ func (m Mode) String() string {
 	return "Mode(" + strconv.Itoa(int(m)) + ")"
 }
 
-// Dispatch is generated: a switch on name that decodes the arguments from in
-// (already Reset by Static with the call's arguments and limits) and, in
-// ModeCall, runs the tool and encodes its output to out (already Reset).
-// Decoding failures are returned through InvalidArguments; the tool's own
-// error is returned as is. In ModeCheck the Output is ignored.
+// Dispatch is a dispatch by name, for a Static built by NewStatic: a switch
+// on name that decodes the arguments from in (already Reset by Static with
+// the call's arguments and limits) and, in ModeCall, runs the tool and
+// encodes its output to out (already Reset). Decoding failures are
+// returned through InvalidArguments; the tool's own error is returned as
+// is. In ModeCheck the Output is ignored.
 type Dispatch func(ctx context.Context, name string, mode Mode, in *codec.Decoder, out *codec.Encoder) (Output, error)
+
+// TableDispatch is generated, for a Static built by NewStaticTable: a
+// switch on i, the index in the table of the tool to run (a constant per
+// tool), which does what a Dispatch does. Static calls it only with the
+// index of a tool the table holds and the registry serves.
+type TableDispatch func(ctx context.Context, i int, mode Mode, in *codec.Decoder, out *codec.Encoder) (Output, error)
 
 // options holds what Option values set.
 type options struct {
@@ -107,9 +116,12 @@ type codecs struct {
 // specs and the generated Dispatch that runs them. It is safe for
 // concurrent use and must not be copied.
 type Static struct {
-	specs     []Spec
+	specs []Spec
+	// ids holds the table index of each of specs, for the dispatch; nil
+	// when specs is the whole table (the index is the position).
+	ids       []int32
 	tools     []*Spec
-	dispatch  Dispatch
+	dispatch  TableDispatch
 	opts      options
 	pool      sync.Pool // of *codecs
 	emptyArgs []byte
@@ -117,17 +129,39 @@ type Static struct {
 
 var _ Registry = (*Static)(nil)
 
-// NewStatic returns the Registry serving specs through dispatch. The specs
+// NewStatic returns the Registry serving specs through dispatch, a switch
+// on the tool's name (generated packages use NewStaticTable). The specs
 // must have non-empty names, sorted by byte-wise string comparison and
-// unique, and valid kinds: toolgen and the generated switch guarantee this
-// already, and NewStatic refuses anything else rather than serve a registry
-// whose Lookup would miss tools. NewStatic keeps specs as they are, without
-// a copy (a generated package passes its static table): neither they nor
-// what they hold may be modified afterwards.
+// unique, and valid kinds: NewStatic refuses anything else rather than
+// serve a registry whose Lookup would miss tools. NewStatic keeps specs as
+// they are, without a copy: neither they nor what they hold may be
+// modified afterwards.
 func NewStatic(specs []Spec, dispatch Dispatch, opts ...Option) (*Static, error) {
 	if dispatch == nil {
 		return nil, errors.New("new static tool registry: nil dispatch")
 	}
+	return newStatic(specs, nil, func(ctx context.Context, i int, mode Mode, in *codec.Decoder, out *codec.Encoder) (Output, error) {
+		return dispatch(ctx, specs[i].Name, mode, in, out)
+	}, opts)
+}
+
+// NewStaticTable returns the Registry serving the tools of table through
+// dispatch, a switch on a tool's index in table: what a generated package
+// builds from its static table. The tools whose off is true are left out
+// (neither listed nor callable); off may be nil or shorter than table
+// (the tools past its end are served). The table must satisfy what
+// NewStatic requires of its specs, and it is kept as it is, without a
+// copy, when off leaves no tool out: neither it nor what it holds may be
+// modified afterwards.
+func NewStaticTable(table []Spec, off []bool, dispatch TableDispatch, opts ...Option) (*Static, error) {
+	if dispatch == nil {
+		return nil, errors.New("new static tool registry: nil dispatch")
+	}
+	return newStatic(table, off, dispatch, opts)
+}
+
+// newStatic is NewStatic and NewStaticTable.
+func newStatic(table []Spec, off []bool, dispatch TableDispatch, opts []Option) (*Static, error) {
 	o := options{maxOutput: DefaultMaxOutputBytes}
 	for _, opt := range opts {
 		opt(&o)
@@ -138,25 +172,24 @@ func NewStatic(specs []Spec, dispatch Dispatch, opts ...Option) (*Static, error)
 	if o.limits.MaxBytes < 0 || o.limits.MaxDepth < 0 {
 		return nil, fmt.Errorf("new static tool registry: negative limits %+v", o.limits)
 	}
-	for i := range specs {
-		sp := &specs[i]
-		switch {
-		case sp.Name == "":
-			return nil, fmt.Errorf("new static tool registry: spec %d (type %s) has no name", i, sp.Type)
-		case !sp.Kind.valid():
-			return nil, fmt.Errorf("new static tool registry: tool %q has invalid kind %s", sp.Name, sp.Kind)
-		case i == 0:
-		case specs[i-1].Name == sp.Name:
-			return nil, fmt.Errorf("new static tool registry: duplicate tool name %q", sp.Name)
-		case specs[i-1].Name > sp.Name:
-			return nil, fmt.Errorf("new static tool registry: specs not sorted by name: %q before %q", specs[i-1].Name, sp.Name)
-		}
+	if err := validate(table); err != nil {
+		return nil, err
 	}
 	s := &Static{
-		specs:     specs,
+		specs:     table,
 		dispatch:  dispatch,
 		opts:      o,
 		emptyArgs: []byte("{}"),
+	}
+	if slices.Contains(off, true) {
+		s.specs = make([]Spec, 0, len(table))
+		s.ids = make([]int32, 0, len(table))
+		for i := range table {
+			if i >= len(off) || !off[i] {
+				s.specs = append(s.specs, table[i])
+				s.ids = append(s.ids, int32(i))
+			}
+		}
 	}
 	s.tools = make([]*Spec, len(s.specs))
 	for i := range s.specs {
@@ -168,6 +201,28 @@ func NewStatic(specs []Spec, dispatch Dispatch, opts ...Option) (*Static, error)
 	return s, nil
 }
 
+// validate reports specs that are not as NewStatic requires.
+func validate(specs []Spec) error {
+	if len(specs) > math.MaxInt32 {
+		return fmt.Errorf("new static tool registry: %d specs, more than %d", len(specs), math.MaxInt32)
+	}
+	for i := range specs {
+		sp := &specs[i]
+		switch {
+		case sp.Name == "":
+			return fmt.Errorf("new static tool registry: spec %d (type %s) has no name", i, sp.Type)
+		case !sp.Kind.valid():
+			return fmt.Errorf("new static tool registry: tool %q has invalid kind %s", sp.Name, sp.Kind)
+		case i == 0:
+		case specs[i-1].Name == sp.Name:
+			return fmt.Errorf("new static tool registry: duplicate tool name %q", sp.Name)
+		case specs[i-1].Name > sp.Name:
+			return fmt.Errorf("new static tool registry: specs not sorted by name: %q before %q", specs[i-1].Name, sp.Name)
+		}
+	}
+	return nil
+}
+
 // Tools returns every tool sorted by name. The slice and the specs are
 // shared: callers must not modify them.
 func (s *Static) Tools() []*Spec { return s.tools }
@@ -176,6 +231,15 @@ func (s *Static) Tools() []*Spec { return s.tools }
 // out: on the call path, slices.BinarySearchFunc's comparison through a
 // function value cost more than the search).
 func (s *Static) Lookup(name string) (*Spec, bool) {
+	if i := s.find(name); i >= 0 {
+		return &s.specs[i], true
+	}
+	return nil, false
+}
+
+// find returns the position in s.specs of the tool with the given name, or
+// -1.
+func (s *Static) find(name string) int {
 	i, j := 0, len(s.specs)
 	for i < j {
 		h := int(uint(i+j) >> 1)
@@ -186,9 +250,17 @@ func (s *Static) Lookup(name string) (*Spec, bool) {
 		}
 	}
 	if i < len(s.specs) && s.specs[i].Name == name {
-		return &s.specs[i], true
+		return i
 	}
-	return nil, false
+	return -1
+}
+
+// id returns the table index of s.specs[i], which the dispatch switches on.
+func (s *Static) id(i int) int {
+	if s.ids == nil {
+		return i
+	}
+	return int(s.ids[i])
 }
 
 // Call runs the named tool with JSON arguments (empty arguments mean {}).
@@ -218,12 +290,13 @@ func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args [
 // call is Call and AppendCall: with appendTo, the output is encoded into
 // dst; without, it is copied out of the pooled encoder.
 func (s *Static) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (Result, error) {
-	spec, ok := s.Lookup(name)
-	if !ok {
+	i := s.find(name)
+	if i < 0 {
 		return failure(dst, unknownTool(s.tools, name))
 	}
+	spec := &s.specs[i]
 	if spec.Kind == KindPropose {
-		if e := s.check(ctx, spec, args); e != nil {
+		if e := s.check(ctx, i, args); e != nil {
 			return failure(dst, e)
 		}
 		return failure(dst, &Error{
@@ -232,18 +305,18 @@ func (s *Static) call(ctx context.Context, name string, args, dst []byte, append
 			Message: "tool " + spec.Name + " needs a person's confirmation; nothing was run",
 		})
 	}
-	return s.run(ctx, spec, args, dst, appendTo)
+	return s.run(ctx, i, args, dst, appendTo)
 }
 
 // Check validates the arguments of the named tool (ModeCheck) and runs
 // nothing, whatever the tool's kind. It returns nil or a *Error, as Call
 // would report it.
 func (s *Static) Check(ctx context.Context, name string, args []byte) error {
-	spec, ok := s.Lookup(name)
-	if !ok {
+	i := s.find(name)
+	if i < 0 {
 		return unknownTool(s.tools, name)
 	}
-	if e := s.check(ctx, spec, args); e != nil {
+	if e := s.check(ctx, i, args); e != nil {
 		return e
 	}
 	return nil
@@ -261,8 +334,9 @@ type timeoutCause struct{ tool string }
 // Error says which tool's timeout passed.
 func (c *timeoutCause) Error() string { return "timeout of tool " + c.tool + " passed" }
 
-// run runs a tool that may run (every kind but propose).
-func (s *Static) run(ctx context.Context, spec *Spec, args, dst []byte, appendTo bool) (Result, error) {
+// run runs s.specs[i], a tool that may run (every kind but propose).
+func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool) (Result, error) {
+	spec := &s.specs[i]
 	var cause *timeoutCause
 	if spec.Timeout > 0 {
 		cause = &timeoutCause{tool: spec.Name}
@@ -277,7 +351,7 @@ func (s *Static) run(ctx context.Context, spec *Spec, args, dst []byte, appendTo
 	} else {
 		c.out.Reset()
 	}
-	out, pe, err := s.dispatchSafely(ctx, spec.Name, ModeCall, c, args)
+	out, pe, err := s.dispatchSafely(ctx, i, ModeCall, c, args)
 	switch {
 	case pe != nil:
 		// The codecs may be in any state: leave them to the collector.
@@ -332,12 +406,13 @@ func (s *Static) run(ctx context.Context, spec *Spec, args, dst []byte, appendTo
 	return res, nil
 }
 
-// check decodes the arguments of spec in ModeCheck; it returns nil or the
-// failure as Call reports it.
-func (s *Static) check(ctx context.Context, spec *Spec, args []byte) *Error {
+// check decodes the arguments of s.specs[i] in ModeCheck; it returns nil
+// or the failure as Call reports it.
+func (s *Static) check(ctx context.Context, i int, args []byte) *Error {
+	spec := &s.specs[i]
 	c := s.pool.Get().(*codecs)
 	c.out.Reset()
-	_, pe, err := s.dispatchSafely(ctx, spec.Name, ModeCheck, c, args)
+	_, pe, err := s.dispatchSafely(ctx, i, ModeCheck, c, args)
 	switch {
 	case pe != nil:
 		return &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe}
@@ -349,10 +424,10 @@ func (s *Static) check(ctx context.Context, spec *Spec, args []byte) *Error {
 	return nil
 }
 
-// dispatchSafely resets the decoder and dispatches, recovering a panic
-// anywhere in the decoder, the tool or the encoder as pe. The encoder is
-// already reset.
-func (s *Static) dispatchSafely(ctx context.Context, name string, mode Mode, c *codecs, args []byte) (out Output, pe *PanicError, err error) {
+// dispatchSafely resets the decoder and dispatches s.specs[i], recovering a
+// panic anywhere in the decoder, the tool or the encoder as pe. The encoder
+// is already reset.
+func (s *Static) dispatchSafely(ctx context.Context, i int, mode Mode, c *codecs, args []byte) (out Output, pe *PanicError, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			out, pe, err = 0, &PanicError{Value: v, Stack: debug.Stack()}, nil
@@ -362,7 +437,7 @@ func (s *Static) dispatchSafely(ctx context.Context, name string, mode Mode, c *
 		args = s.emptyArgs
 	}
 	c.in.Reset(args, s.opts.limits)
-	out, err = s.dispatch(ctx, name, mode, c.in, c.out)
+	out, err = s.dispatch(ctx, s.id(i), mode, c.in, c.out)
 	return out, nil, err
 }
 

@@ -22,7 +22,7 @@ import (
 )
 
 // Generated packages contain this line; it must compile.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // errNotFound stands for a sentinel a tool's store returns.
 var errNotFound = errors.New("not found")
@@ -842,4 +842,55 @@ func FuzzStaticCall(f *testing.F) {
 			assert.Equal(t, te.Code, tool.CodeOf(cerr), "Check agrees with Call")
 		}
 	})
+}
+
+func TestNewStaticTable(t *testing.T) {
+	t.Parallel()
+	table := []tool.Spec{
+		{Name: "a", Kind: tool.KindRead},
+		{Name: "b", Kind: tool.KindRead},
+		{Name: "c", Kind: tool.KindRead},
+	}
+	var got []int
+	d := func(_ context.Context, i int, _ tool.Mode, _ *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+		got = append(got, i)
+		out.RawText(table[i].Name)
+		return tool.OutputText, nil
+	}
+	ctx := context.Background()
+
+	s, err := tool.NewStaticTable(table, nil, d)
+	require.NoError(t, err)
+	require.Len(t, s.Tools(), 3)
+	for i := range table {
+		assert.Same(t, &table[i], s.Tools()[i], "the table itself, without a copy")
+	}
+
+	// Off tools are neither listed nor callable; the dispatch still gets
+	// the table index of the others.
+	s, err = tool.NewStaticTable(table, []bool{false, true}, d)
+	require.NoError(t, err)
+	var names []string
+	for _, sp := range s.Tools() {
+		names = append(names, sp.Name)
+	}
+	assert.Equal(t, []string{"a", "c"}, names)
+	_, ok := s.Lookup("b")
+	assert.False(t, ok)
+	res, err := s.Call(ctx, "c", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "c", string(res.Content))
+	res, err = s.Call(ctx, "a", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "a", string(res.Content))
+	_, err = s.Call(ctx, "b", nil)
+	var te *tool.Error
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, tool.CodeUnknownTool, te.Code)
+	assert.Equal(t, []int{2, 0}, got)
+
+	_, err = tool.NewStaticTable(table, nil, nil)
+	assert.ErrorContains(t, err, "nil dispatch")
+	_, err = tool.NewStaticTable([]tool.Spec{table[1], table[0]}, nil, d)
+	assert.ErrorContains(t, err, `specs not sorted by name: "b" before "a"`)
 }

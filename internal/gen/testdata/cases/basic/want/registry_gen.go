@@ -26,7 +26,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
@@ -39,11 +39,19 @@ const (
 	basicSearchOutputSchema = `{"properties":{"items":{"items":{"$ref":"#/$defs/Item"},"type":"array"},"total":{"type":"integer"},"next":{"type":"string"},"at":{"type":"string","format":"date-time"},"meta":{"type":"object"},"code":{"type":"string"},"tree":{"$ref":"#/$defs/Tree"},"score":{"type":"number"}},"additionalProperties":false,"type":"object","required":["items","total","at","meta","code","tree","score"],"description":"Output is structured.","$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Name names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"Item is one entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Tree is recursive."}}}`
 )
 
+// The index of each tool in specs, which dispatch switches on.
+const (
+	toolBasicDelete = iota
+	toolBasicPing
+	toolBasicRemote
+	toolBasicSearch
+)
+
 // specs describes every tool, sorted by name: a table the compiler lays out,
 // so that a registry of many tools costs nothing to start. It is shared
 // by every registry New returns and never modified.
 var specs = [4]tool.Spec{
-	{
+	toolBasicDelete: {
 		Name:        "basic_delete",
 		Group:       "danger",
 		Kind:        tool.KindPropose,
@@ -54,7 +62,7 @@ var specs = [4]tool.Spec{
 		Package:     "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
 		Type:        "Delete",
 	},
-	{
+	toolBasicPing: {
 		Name:        "basic_ping",
 		Group:       "basic",
 		Kind:        tool.KindDisplay,
@@ -64,7 +72,7 @@ var specs = [4]tool.Spec{
 		Package:     "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
 		Type:        "Ping",
 	},
-	{
+	toolBasicRemote: {
 		Name:         "basic_remote",
 		Group:        "basic",
 		Kind:         tool.KindRead,
@@ -75,7 +83,7 @@ var specs = [4]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic",
 		Type:         "Remote",
 	},
-	{
+	toolBasicSearch: {
 		Name:         "basic_search",
 		Title:        "Search",
 		Verb:         "Searching",
@@ -120,23 +128,10 @@ func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
 	if t.BasicSearch == nil {
 		return nil, errors.New("want.New: Tools.BasicSearch (tool basic_search) is nil")
 	}
-	// off[k] is set when the k-th tool with an Available method is not.
-	var off [1]bool
-	off[0] = t.BasicRemote.Available() != nil
-	list := specs[:]
-	if off != ([1]bool{}) {
-		list = make([]tool.Spec, 0, len(specs))
-		for i := range specs {
-			switch specs[i].Name {
-			case "basic_remote":
-				if off[0] {
-					continue
-				}
-			}
-			list = append(list, specs[i])
-		}
-	}
-	return tool.NewStatic(list, (&t).dispatch, opts...)
+	// off[i] is set when the tool of specs[i] is not available.
+	var off [len(specs)]bool
+	off[toolBasicRemote] = t.BasicRemote.Available() != nil
+	return tool.NewStaticTable(specs[:], off[:], (&t).dispatch, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
@@ -152,12 +147,11 @@ func Unavailable(t Tools) map[string]error {
 	return out
 }
 
-// dispatch decodes the arguments of the named tool, and in ModeCall runs it
-// and encodes its output. The switch is the second guard against a
-// duplicated name: two equal cases do not compile.
-func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
-	switch name {
-	case "basic_delete":
+// dispatch decodes the arguments of the tool of specs[i], and in ModeCall
+// runs it and encodes its output.
+func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+	switch i {
+	case toolBasicDelete:
 		var in basic.DeleteInput
 		decodeBasicDeleteInput(d, &in)
 		d.End()
@@ -177,7 +171,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		e.ArrayEnd()
 		return tool.OutputJSON, nil
-	case "basic_ping":
+	case toolBasicPing:
 		decodeNoArguments(d)
 		d.End()
 		if err := d.Err(); err != nil {
@@ -192,7 +186,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		e.RawText(string(out))
 		return tool.OutputText, nil
-	case "basic_remote":
+	case toolBasicRemote:
 		var in basic.DeleteInput
 		decodeBasicDeleteInput(d, &in)
 		d.End()
@@ -211,7 +205,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeBasicItem(e, out)
 		return tool.OutputStructured, nil
-	case "basic_search":
+	case toolBasicSearch:
 		var in basic.Input
 		decodeBasicInput(d, &in)
 		d.End()
@@ -228,5 +222,5 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		encodeBasicOutput(e, &out)
 		return tool.OutputStructured, nil
 	}
-	return 0, fmt.Errorf("no tool named %q in this registry", name)
+	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -12,7 +12,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // decodeNoArguments accepts the arguments of a tool without any: an empty object.
 func decodeNoArguments(d *codec.Decoder) {

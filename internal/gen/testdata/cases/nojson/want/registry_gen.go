@@ -24,7 +24,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
@@ -34,11 +34,17 @@ const (
 	nojsonHelloInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
 )
 
+// The index of each tool in specs, which dispatch switches on.
+const (
+	toolNojsonAdd = iota
+	toolNojsonHello
+)
+
 // specs describes every tool, sorted by name: a table the compiler lays out,
 // so that a registry of many tools costs nothing to start. It is shared
 // by every registry New returns and never modified.
 var specs = [2]tool.Spec{
-	{
+	toolNojsonAdd: {
 		Name:         "nojson_add",
 		Group:        "nojson",
 		Kind:         tool.KindAction,
@@ -48,7 +54,7 @@ var specs = [2]tool.Spec{
 		Package:      "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/nojson",
 		Type:         "AddTool",
 	},
-	{
+	toolNojsonHello: {
 		Name:        "nojson_hello",
 		Group:       "nojson",
 		Kind:        tool.KindRead,
@@ -73,7 +79,7 @@ type Tools struct {
 // Available method reports an error is left out: neither listed nor
 // callable (Unavailable says why). New fails when a pointer field of t is nil.
 func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
-	return tool.NewStatic(specs[:], (&t).dispatch, opts...)
+	return tool.NewStaticTable(specs[:], nil, (&t).dispatch, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
@@ -84,12 +90,11 @@ func Unavailable(t Tools) map[string]error {
 	return out
 }
 
-// dispatch decodes the arguments of the named tool, and in ModeCall runs it
-// and encodes its output. The switch is the second guard against a
-// duplicated name: two equal cases do not compile.
-func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
-	switch name {
-	case "nojson_add":
+// dispatch decodes the arguments of the tool of specs[i], and in ModeCall
+// runs it and encodes its output.
+func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+	switch i {
+	case toolNojsonAdd:
 		var in nojson.AddInput
 		decodeNojsonAddInput(d, &in)
 		d.End()
@@ -105,7 +110,7 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		}
 		encodeNojsonAddOutput(e, &out)
 		return tool.OutputStructured, nil
-	case "nojson_hello":
+	case toolNojsonHello:
 		decodeNoArguments(d)
 		d.End()
 		if err := d.Err(); err != nil {
@@ -121,5 +126,5 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		e.RawText(string(out))
 		return tool.OutputText, nil
 	}
-	return 0, fmt.Errorf("no tool named %q in this registry", name)
+	return 0, fmt.Errorf("no tool %d in this registry", i)
 }
