@@ -11,7 +11,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // decodeEmbeddedOrigin decodes embedded.Origin, checking it against its published schema.
 func decodeEmbeddedOrigin(d *codec.Decoder, v *embedded.Origin) {

@@ -24,7 +24,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
@@ -33,11 +33,16 @@ const (
 	embeddedEchoOutputSchema = `{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string"},"color":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query","signer"],"description":"Output holds embedded pointers too."}`
 )
 
+// The index of each tool in specs, which dispatch switches on.
+const (
+	toolEmbeddedEcho = iota
+)
+
 // specs describes every tool, sorted by name: a table the compiler lays out,
 // so that a registry of many tools costs nothing to start. It is shared
 // by every registry New returns and never modified.
 var specs = [1]tool.Spec{
-	{
+	toolEmbeddedEcho: {
 		Name:         "embedded_echo",
 		Group:        "embedded",
 		Kind:         tool.KindAction,
@@ -60,7 +65,7 @@ type Tools struct {
 // Available method reports an error is left out: neither listed nor
 // callable (Unavailable says why). New fails when a pointer field of t is nil.
 func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
-	return tool.NewStatic(specs[:], (&t).dispatch, opts...)
+	return tool.NewStaticTable(specs[:], nil, (&t).dispatch, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
@@ -71,12 +76,11 @@ func Unavailable(t Tools) map[string]error {
 	return out
 }
 
-// dispatch decodes the arguments of the named tool, and in ModeCall runs it
-// and encodes its output. The switch is the second guard against a
-// duplicated name: two equal cases do not compile.
-func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
-	switch name {
-	case "embedded_echo":
+// dispatch decodes the arguments of the tool of specs[i], and in ModeCall
+// runs it and encodes its output.
+func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+	switch i {
+	case toolEmbeddedEcho:
 		var in embedded.Input
 		decodeEmbeddedInput(d, &in)
 		d.End()
@@ -93,5 +97,5 @@ func (t *Tools) dispatch(ctx context.Context, name string, mode tool.Mode, d *co
 		encodeEmbeddedOutput(e, &out)
 		return tool.OutputStructured, nil
 	}
-	return 0, fmt.Errorf("no tool named %q in this registry", name)
+	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

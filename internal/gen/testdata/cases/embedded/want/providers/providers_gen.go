@@ -20,7 +20,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion1
+const _ = tool.SupportPackageIsVersion2
 
 // NewSet returns the provider definitions of the tools reg offers, from the
 // bytes toolgen precomputed; a tool it does not know, or whose spec differs,
