@@ -66,6 +66,27 @@ func TestProblems(t *testing.T) {
 	assert.Empty(t, entries)
 }
 
+// TestPatternMatchesNoPackage: a pattern that names no package is named
+// as the user wrote it, and is not reported as a compile error; patterns
+// that match packages without tools say so.
+func TestPatternMatchesNoPackage(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "reg")
+	code, _, stderr := runToolgen(t, "-out", out, "./nonexist/")
+	assert.Equal(t, exitProblems, code)
+	assert.Equal(t, "pattern ./nonexist/ matches no package: there is no such directory\n", stderr)
+
+	code, _, stderr = runToolgen(t, "-out", out, "./nonexist/...", "../../internal/gen/testdata/cases/nomatch")
+	assert.Equal(t, exitProblems, code)
+	assert.Contains(t, stderr, "pattern ./nonexist/... matches no package: there is no such directory\n")
+	assert.NotContains(t, stderr, "do not compile")
+
+	code, _, stderr = runToolgen(t, "-out", out, "../../internal/gen/testdata/cases/nomatch")
+	assert.Equal(t, exitProblems, code)
+	assert.Equal(t, "no tools found in ../../internal/gen/testdata/cases/nomatch: declare a type with a //tool:name directive in its doc comment\n", stderr)
+	_, err := os.Stat(out)
+	assert.True(t, os.IsNotExist(err), "nothing is written")
+}
+
 // TestBadPackageName: an output directory whose name is not an identifier
 // needs -pkg.
 func TestBadPackageName(t *testing.T) {

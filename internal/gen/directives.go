@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgen-go/toolgen/internal/schema"
 	"github.com/toolgen-go/toolgen/runtime/editdist"
 	"golang.org/x/tools/go/packages"
 )
@@ -111,6 +112,16 @@ func strayDirectives(fset *token.FileSet, f *ast.File, docs map[*ast.CommentGrou
 		}
 	}
 	return errs
+}
+
+// toolDescription is a tool's description: its type's doc comment without
+// the directive lines (CommentGroup.Text drops them), reflowed as go/doc
+// renders it with no line width (schema.Reflow): paragraphs and list items
+// on one line each, blank lines between paragraphs, code blocks as
+// written. The source's line breaks inside sentences would reach the model
+// as "\n" in every listing.
+func toolDescription(doc *ast.CommentGroup) string {
+	return schema.Reflow(doc.Text())
 }
 
 // hasDirectives reports whether a comment group holds any //tool: line.

@@ -90,9 +90,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	errs = checkImports(l)
-	decls, es := findDirectives(l)
-	errs = append(errs, es...)
+	decls, errs := findDirectives(l)
 	m, es := newModel(l, decls)
 	errs = append(errs, es...)
 	errs = append(errs, deriveShapes(l.fset, m)...)
@@ -118,25 +116,6 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 		return nil, sortErrors(errs)
 	}
 	return append(files, manifestOf(&opts, m, proj)), nil
-}
-
-// checkImports refuses a tools package that imports the generated package:
-// the generated package imports the tools, so that is a cycle.
-func checkImports(l *loaded) []*Error {
-	if l.outPath == "" {
-		return nil
-	}
-	var errs []*Error
-	for _, p := range l.pkgs {
-		for _, f := range p.Syntax {
-			for _, imp := range f.Imports {
-				if imp.Path.Value == `"`+l.outPath+`"` {
-					errs = append(errs, errorf(l.fset.Position(imp.Pos()), "package %s imports the generated package %s, which imports it: an import cycle; pass the registry to the code that needs it instead", p.PkgPath, l.outPath))
-				}
-			}
-		}
-	}
-	return errs
 }
 
 // Write writes the files whose content changed and reports which it wrote.

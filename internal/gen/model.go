@@ -105,7 +105,7 @@ func newTool(l *loaded, decl declared) (*toolModel, []*Error) {
 	p, ts, doc, d := decl.pkg, decl.spec, decl.doc, decl.directives
 	var errs []*Error
 	pos := l.fset.Position(ts.Name.Pos())
-	t := &toolModel{directives: d, pkg: p, pos: pos, description: strings.TrimSpace(doc.Text())}
+	t := &toolModel{directives: d, pkg: p, pos: pos, description: toolDescription(doc)}
 	if t.group == "" {
 		t.group = p.Name
 	}

@@ -19,6 +19,9 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 			errs = append(errs, &Error{Msg: err.Error()})
 		}
 	}
+	// The comment-map step (documented in package schema): descriptions
+	// reach the model without the line breaks of the source.
+	schema.ReflowComments(comments)
 	var reqs []schemaRequest
 	var dirs []string
 	for _, t := range m.tools {
@@ -52,7 +55,16 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 		t.inNode, t.outNode = s.Input, s.Output
 		if t.input == nil || t.inNode == nil {
 			t.inNode = empty
+			continue
 		}
+		// An input's own doc comment is not published as the root's
+		// description (schema.InputRoot says why); an output's is: output
+		// schemas are not part of the provider declarations sent with
+		// every request, and the result type's doc says what the result
+		// is, which a tool's description often does not. The bootstrap
+		// reflects a type once: the input may be the output's node.
+		t.inNode = t.inNode.Clone()
+		schema.InputRoot(t.inNode, comments, t.input.Obj().Pkg().Path(), t.input.Obj().Name())
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/doc"
+	"go/doc/comment"
 	"go/token"
 	"strings"
 )
@@ -100,4 +101,34 @@ func addFileComments(comments map[string]string, docPkg *doc.Package, pkgPath st
 // types.
 func CommentText(doc string) string {
 	return strings.TrimSpace(doc)
+}
+
+// ReflowComments is the comment-map step, the one documented difference
+// between the descriptions toolgen publishes and invopop's AddGoComments:
+// it replaces every description in comments (as AddComments records them)
+// by its Reflow. A type's synopsis is one line already; a field's whole
+// doc comment keeps its paragraphs, lists and code blocks but loses the
+// line breaks gofmt's line length put inside its sentences.
+func ReflowComments(comments map[string]string) {
+	for k, v := range comments {
+		comments[k] = Reflow(v)
+	}
+}
+
+// Reflow returns a doc comment's text (as (*ast.CommentGroup).Text
+// returns it) as go/doc renders it in plain text, with no line width:
+// each paragraph and list item is one line, paragraphs are separated by a
+// blank line ("\n\n"), list items keep their "  - " or "  1. " and code
+// blocks their lines, indented by a tab; leading and trailing white space
+// is removed. Doc links are printed as their text ([io.Reader] becomes
+// io.Reader) as go doc prints them; a bracketed name that is not a
+// standard-library doc link stays as written, since no package is there to
+// resolve it. Reflow of Reflow's result is the same text.
+//
+// Why: a comment's line breaks only follow the source's line length; sent
+// to a model inside a sentence, each one is noise, and a token.
+func Reflow(text string) string {
+	var p comment.Parser
+	pr := comment.Printer{TextWidth: -1}
+	return strings.TrimSpace(string(pr.Text(p.Parse(text))))
 }

@@ -153,3 +153,40 @@ func TestReflectWithComments(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"properties":{"Title":{"type":"string","description":"Title is the title."}},"additionalProperties":false,"type":"object","required":["Title"],"description":"Note is one note."}`, string(out))
 }
+
+// Reflow joins the lines of each paragraph and list item and keeps
+// paragraph breaks, lists and code blocks as go/doc prints them.
+func TestReflow(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in, want string }{
+		{"one line", "Tells the time.", "Tells the time."},
+		{"wrapped sentence", "Tells the time and its\noffset from UTC.\n", "Tells the time and its offset from UTC."},
+		{"paragraphs", "First line\nwraps.\n\nSecond\nparagraph.\n", "First line wraps.\n\nSecond paragraph."},
+		{"list", "Gives:\n  - the heading,\n    as written;\n  - the depth.\n", "Gives:\n  - the heading, as written;\n  - the depth."},
+		{"code", "For example\n\n\t# Intro\n\t## Scope\n\nhas one child.\n", "For example\n\n\t# Intro\n\t## Scope\n\nhas one child."},
+		{"brackets", "Like [io.Reader], [Store]\nand a [2]int.", "Like io.Reader, [Store] and a [2]int."},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := schema.Reflow(tt.in)
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, got, schema.Reflow(got), "Reflow of Reflow's result is the same")
+		})
+	}
+}
+
+// ReflowComments reflows every entry of a comment map, types and fields.
+func TestReflowComments(t *testing.T) {
+	t.Parallel()
+	m := map[string]string{
+		"p.T":   "T is a type.",
+		"p.T.F": "F is a field\nwhose comment wraps.\n\nIt has two paragraphs.",
+	}
+	schema.ReflowComments(m)
+	assert.Equal(t, map[string]string{
+		"p.T":   "T is a type.",
+		"p.T.F": "F is a field whose comment wraps.\n\nIt has two paragraphs.",
+	}, m)
+}

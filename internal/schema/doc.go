@@ -16,7 +16,17 @@
 // The parity promise: a published schema is equal to what invopop writes
 // under the settings of Reflector plus exactly the steps of PostProcess
 // (root inlined, collision-free definition names, true schemas written as
-// {}, no "$schema"), nothing else. Reflect is the two together.
+// {}, no "$schema"), nothing else. Reflect is the two together. Two
+// documented differences concern descriptions, what the model reads:
+//
+//   - the comment-map step, ReflowComments: the CommentMap invopop gets is
+//     AddGoComments' with every description reflowed (Reflow), so a doc
+//     comment's paragraphs are single lines, not the source's lines;
+//   - the input step, InputRoot, for tool inputs only: the root's
+//     description is dropped when it is the input type's own doc comment
+//     (a hook's description is kept). ReflectInput is Reflect plus it.
+//
+// The parity test (generated/parity_test.go) applies exactly these.
 //
 // Schemas are handled as jsontree.Node values, an ordered JSON tree
 // (package runtime/jsontree): parsing, compacting and indenting keep the
@@ -26,7 +36,7 @@
 //
 // Descriptions come from Go doc comments through invopop's CommentMap;
 // AddComments builds it from parsed files exactly as invopop's
-// AddGoComments would from a directory.
+// AddGoComments would from a directory, and ReflowComments reflows it.
 //
 // Reflecting a type runs its hooks, and importing a tools package runs its
 // init functions: both happen on the machine that runs `go generate`.

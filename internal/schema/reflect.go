@@ -33,6 +33,48 @@ func Reflect(t reflect.Type, comments map[string]string) ([]byte, error) {
 	return out, nil
 }
 
+// ReflectInput returns the published JSON Schema of a tool's input type t:
+// Reflect's, then InputRoot's step (the root's description, when it is
+// the type's own doc comment, is not published).
+func ReflectInput(t reflect.Type, comments map[string]string) ([]byte, error) {
+	out, err := Reflect(t, comments)
+	if err != nil {
+		return nil, err
+	}
+	root, err := jsontree.Parse(out)
+	if err != nil {
+		return nil, fmt.Errorf("schema: post-process the JSON Schema of %s: %w", t, err)
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	InputRoot(root, comments, t.PkgPath(), t.Name())
+	return root.Compact(), nil
+}
+
+// InputRoot is the step toolgen applies to a tool's input schema only,
+// after PostProcess: the root's "description" is removed when it is the
+// description comments holds for the input type itself (key
+// "pkgPath.name": the synopsis of its doc comment, as CommentMap gives it
+// to invopop). That text describes a Go type ("ListInput holds the
+// arguments of todo_list."), tells the model nothing the tool's own
+// description does not, and costs tokens on every request that lists the
+// tool. Everything else keeps its description: the fields, the nested
+// types, and the input type's own "$defs" entry when it refers to itself
+// (only the root member is removed). A description that is not the doc
+// comment's, such as one a JSONSchemaExtend hook sets (hooks run after
+// comments are applied), is published: that is how an author asks for a
+// root description.
+func InputRoot(root *jsontree.Node, comments map[string]string, pkgPath, name string) {
+	doc, ok := comments[pkgPath+"."+name]
+	if !ok || root == nil || root.Kind != jsontree.ObjectKind {
+		return
+	}
+	root.Members = slices.DeleteFunc(root.Members, func(m jsontree.Member) bool {
+		return m.Key == "description" && m.Value.Kind == jsontree.StringKind && m.Value.Text == doc
+	})
+}
+
 // Where a keyword's value holds schemas (JSON Schema 2020-12, plus the
 // older spellings invopop users may write in custom schemas). Only these
 // positions are post-processed: "enum", "const", "default", "examples" and

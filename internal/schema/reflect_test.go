@@ -3,6 +3,7 @@ package schema_test
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -268,6 +269,53 @@ func TestReflectSimpleStruct(t *testing.T) {
 		`},"additionalProperties":false,"type":"object","required":["query","note"],` +
 		`"description":"SearchInput is a tool input with invopop tags."}`
 	assert.Equal(t, want, string(out))
+}
+
+// Described's hook gives its root a description of its own.
+type Described struct {
+	Name string `json:"name"`
+}
+
+// JSONSchemaExtend sets the root description.
+func (Described) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Description = "What the model reads."
+}
+
+// ReflectInput leaves out the root description that is the input type's
+// own doc comment, keeps the fields', the "$defs" entry's of a type that
+// refers to itself and a hook's, and is Reflect otherwise.
+func TestReflectInput(t *testing.T) {
+	t.Parallel()
+	comments := map[string]string{
+		thisPkg + ".SearchInput":       "SearchInput is a tool input with invopop tags.",
+		thisPkg + ".SearchInput.Query": "Query is what to look for.",
+		thisPkg + ".Tree":              "Tree is a tree.",
+		thisPkg + ".Described":         "Described is described by its hook.",
+	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[SearchInput](), reflect.TypeFor[*SearchInput](), reflect.TypeFor[Tree](), reflect.TypeFor[Described]()} {
+		t.Run(typ.String(), func(t *testing.T) {
+			t.Parallel()
+			full, err := schema.Reflect(typ, comments)
+			require.NoError(t, err)
+			got, err := schema.ReflectInput(typ, comments)
+			require.NoError(t, err)
+			want := parse(t, full)
+			root := parse(t, got)
+			switch typ.String() {
+			case "schema_test.Described":
+				assert.Equal(t, "What the model reads.", root.Get("description").Text, "a hook's description is published")
+				assert.Equal(t, string(full), string(got))
+				return
+			case "schema_test.Tree":
+				assert.Equal(t, "Tree is a tree.", root.Get("$defs").Get("Tree").Get("description").Text, "the definition keeps it")
+			default:
+				assert.Equal(t, "Query is what to look for.", root.Get("properties").Get("query").Get("description").Text)
+			}
+			assert.Nil(t, root.Get("description"), "the input type's doc comment is not the root's description")
+			want.Members = slices.DeleteFunc(want.Members, func(m jsontree.Member) bool { return m.Key == "description" })
+			assert.Equal(t, string(want.Compact()), string(got), "nothing else differs")
+		})
+	}
 }
 
 // Parity: Reflect is invopop under Reflector's settings plus PostProcess,

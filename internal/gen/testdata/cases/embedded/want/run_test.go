@@ -148,16 +148,18 @@ func TestEncode(t *testing.T) {
 }
 
 // TestSchemaParity: the published schemas are what invopop reflects from
-// the same types, under toolgen's settings.
+// the same types, under toolgen's settings and its documented steps
+// (doc comments reflowed; no root description on an input).
 func TestSchemaParity(t *testing.T) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "../embedded.go", nil, parser.ParseComments)
 	require.NoError(t, err)
 	docs := map[string]string{}
 	require.NoError(t, schema.AddComments(docs, fset, "github.com/toolgen-go/toolgen/internal/gen/testdata/cases/embedded", []*ast.File{f}))
+	schema.ReflowComments(docs)
 	spec, ok := registry(t).Lookup("embedded_echo")
 	require.True(t, ok)
-	in, err := schema.Reflect(reflect.TypeFor[embedded.Input](), docs)
+	in, err := schema.ReflectInput(reflect.TypeFor[embedded.Input](), docs)
 	require.NoError(t, err)
 	assert.Equal(t, string(in), string(spec.InputSchema))
 	out, err := schema.Reflect(reflect.TypeFor[embedded.Output](), docs)
