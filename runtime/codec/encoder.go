@@ -26,21 +26,96 @@ const maxJSONDepth = 10000
 //
 // A failure (see Err) does not stop the encoder, but the output is then
 // not meaningful: a failed value is written as null.
+//
+// An encoder may have a limit (SetLimit) on the bytes it writes. A write
+// that would pass it makes the encoder too large (see TooLarge): the
+// bytes written since the last Reset are dropped and every later write
+// does nothing, so the memory an oversized output takes stays near the
+// limit, whatever the size of the values the caller goes on writing.
 type Encoder struct {
 	buf       []byte
 	needComma bool
+	tooLarge  bool
 	err       error
 	dec       *Decoder // validates MarshalJSON output, made on first use
+	// base is len(buf) at the last Reset or ResetAppend; limit the most
+	// bytes written past it (0: none). The length buf may not pass is
+	// math.MaxInt-cut (stored so, the zero Encoder has no limit):
+	// base+limit, or 0 once too large, which fails every write.
+	base, limit, cut int
 }
 
-// NewEncoder returns an empty Encoder.
+// NewEncoder returns an empty Encoder, without a limit. The zero Encoder
+// is one too.
 func NewEncoder() *Encoder { return &Encoder{} }
 
-// Reset empties the buffer and forgets the failure, keeping the memory.
+// Reset empties the buffer and forgets the failure and the too-large
+// state, keeping the memory and the limit.
 func (e *Encoder) Reset() {
 	e.buf = e.buf[:0]
 	e.needComma = false
 	e.err = nil
+	e.setBase()
+}
+
+// SetLimit caps at n the bytes written from now until the next Reset or
+// ResetAppend, and after each of them; n <= 0 removes the cap. The bytes
+// of a ResetAppend's buf do not count.
+func (e *Encoder) SetLimit(n int) {
+	e.limit = max(n, 0)
+	if !e.tooLarge {
+		e.cut = math.MaxInt - e.limitEnd()
+	}
+}
+
+// setBase starts counting the limit from the buffer's current length.
+func (e *Encoder) setBase() {
+	e.base = len(e.buf)
+	e.tooLarge = false
+	e.cut = math.MaxInt - e.limitEnd()
+}
+
+// limitEnd is base+limit, or math.MaxInt when there is no limit (or the
+// sum does not fit).
+func (e *Encoder) limitEnd() int {
+	if e.limit == 0 || e.limit > math.MaxInt-e.base {
+		return math.MaxInt
+	}
+	return e.base + e.limit
+}
+
+// TooLarge reports whether a write since the last Reset or ResetAppend
+// would have passed the limit. The output is then empty (Bytes returns
+// only a ResetAppend's buf) and writes do nothing until the next Reset or
+// ResetAppend.
+func (e *Encoder) TooLarge() bool { return e.tooLarge }
+
+// fits reports whether n more bytes keep the buffer within the limit;
+// when they do not, the encoder becomes too large. Writes whose size is
+// not bounded call it before writing, with a lower bound of what they
+// write, so that an oversized value is never copied.
+func (e *Encoder) fits(n int) bool {
+	if n <= math.MaxInt-e.cut-len(e.buf) {
+		return true
+	}
+	e.overflow()
+	return false
+}
+
+// checkLimit makes the encoder too large if the last write passed the
+// limit. Every write calls it after writing.
+func (e *Encoder) checkLimit() {
+	if len(e.buf) > math.MaxInt-e.cut {
+		e.overflow()
+	}
+}
+
+// overflow drops what was written since the last Reset and fails every
+// later write.
+func (e *Encoder) overflow() {
+	e.tooLarge = true
+	e.cut = math.MaxInt
+	e.buf = e.buf[:e.base]
 }
 
 // ResetAppend is Reset, but what is encoded next is appended to buf, after
@@ -53,6 +128,7 @@ func (e *Encoder) ResetAppend(buf []byte) {
 	e.buf = buf
 	e.needComma = false
 	e.err = nil
+	e.setBase()
 }
 
 // Bytes returns the encoded bytes. They alias the buffer: they are valid
@@ -85,36 +161,54 @@ func (e *Encoder) comma() {
 
 // ObjectStart writes '{'.
 func (e *Encoder) ObjectStart() {
+	if !e.fits(1) {
+		return
+	}
 	e.comma()
 	e.buf = append(e.buf, '{')
 	e.needComma = false
+	e.checkLimit()
 }
 
 // ObjectEnd writes '}'.
 func (e *Encoder) ObjectEnd() {
+	if !e.fits(1) {
+		return
+	}
 	e.buf = append(e.buf, '}')
 	e.needComma = true
 }
 
 // ArrayStart writes '['.
 func (e *Encoder) ArrayStart() {
+	if !e.fits(1) {
+		return
+	}
 	e.comma()
 	e.buf = append(e.buf, '[')
 	e.needComma = false
+	e.checkLimit()
 }
 
 // ArrayEnd writes ']'.
 func (e *Encoder) ArrayEnd() {
+	if !e.fits(1) {
+		return
+	}
 	e.buf = append(e.buf, ']')
 	e.needComma = true
 }
 
 // Key writes a member name and ':'.
 func (e *Encoder) Key(name string) {
+	if !e.fits(len(name) + 3) {
+		return
+	}
 	e.comma()
 	e.buf = jsonlex.AppendString(e.buf, name)
 	e.buf = append(e.buf, ':')
 	e.needComma = false
+	e.checkLimit()
 }
 
 // RawKey writes a member name given as its JSON text and ':', such as
@@ -122,9 +216,13 @@ func (e *Encoder) Key(name string) {
 // text once, at generation time, and RawKey saves the escaping. The text
 // is not checked.
 func (e *Encoder) RawKey(text string) {
+	if !e.fits(len(text)) {
+		return
+	}
 	e.comma()
 	e.buf = append(e.buf, text...)
 	e.needComma = false
+	e.checkLimit()
 }
 
 // String writes s as a JSON string, escaped as encoding/json does without
@@ -132,38 +230,62 @@ func (e *Encoder) RawKey(text string) {
 // \n, \r, \t or \u00XX), so are U+2028 and U+2029, and each byte of
 // invalid UTF-8 becomes \ufffd.
 func (e *Encoder) String(s string) {
+	if !e.fits(len(s) + 2) {
+		return
+	}
 	e.comma()
 	e.buf = jsonlex.AppendString(e.buf, s)
+	e.checkLimit()
 }
 
 // StringBytes writes b as a JSON string, like String.
 func (e *Encoder) StringBytes(b []byte) {
+	if !e.fits(len(b) + 2) {
+		return
+	}
 	e.comma()
 	e.buf = jsonlex.AppendString(e.buf, b)
+	e.checkLimit()
 }
 
 // Int writes an integer.
 func (e *Encoder) Int(v int64) {
+	if !e.fits(1) {
+		return
+	}
 	e.comma()
 	e.buf = strconv.AppendInt(e.buf, v, 10)
+	e.checkLimit()
 }
 
 // Uint writes an unsigned integer.
 func (e *Encoder) Uint(v uint64) {
+	if !e.fits(1) {
+		return
+	}
 	e.comma()
 	e.buf = strconv.AppendUint(e.buf, v, 10)
+	e.checkLimit()
 }
 
 // Bool writes true or false.
 func (e *Encoder) Bool(v bool) {
+	if !e.fits(1) {
+		return
+	}
 	e.comma()
 	e.buf = strconv.AppendBool(e.buf, v)
+	e.checkLimit()
 }
 
 // Null writes null.
 func (e *Encoder) Null() {
+	if !e.fits(1) {
+		return
+	}
 	e.comma()
 	e.buf = append(e.buf, "null"...)
+	e.checkLimit()
 }
 
 // Float writes v as encoding/json writes a float32 (bits 32) or float64
@@ -173,10 +295,14 @@ func (e *Encoder) Float(v float64, bits int) {
 	if bits != 32 {
 		bits = 64
 	}
+	if !e.fits(1) {
+		return
+	}
 	e.comma()
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		e.Fail(fmt.Errorf("codec: unsupported value: %s", strconv.FormatFloat(v, 'g', -1, bits)))
 		e.buf = append(e.buf, "null"...)
+		e.checkLimit()
 		return
 	}
 	abs := math.Abs(v)
@@ -196,39 +322,52 @@ func (e *Encoder) Float(v float64, bits int) {
 		}
 	}
 	e.buf = b
+	e.checkLimit()
 }
 
 // Time writes t as time.Time.MarshalJSON does (RFC 3339 with nanoseconds).
 // A time RFC 3339 cannot represent (a year outside [0,9999], a zone
 // offset of 24 hours or more) fails and writes null.
 func (e *Encoder) Time(t time.Time) {
+	if !e.fits(1) {
+		return
+	}
 	e.comma()
 	b, err := t.AppendText(append(e.buf, '"'))
 	if err != nil {
 		e.Fail(fmt.Errorf("codec: encoding a time: %w", err))
 		e.buf = append(e.buf, "null"...)
-		return
+	} else {
+		e.buf = append(b, '"')
 	}
-	e.buf = append(b, '"')
+	e.checkLimit()
 }
 
 // Base64 writes b as a string of standard padded base64, as encoding/json
 // writes a []byte. A nil b writes "" (writing null is the caller's choice).
 func (e *Encoder) Base64(b []byte) {
+	if !e.fits(base64.StdEncoding.EncodedLen(len(b)) + 2) {
+		return
+	}
 	e.comma()
 	e.buf = append(e.buf, '"')
 	e.buf = base64.StdEncoding.AppendEncode(e.buf, b)
 	e.buf = append(e.buf, '"')
+	e.checkLimit()
 }
 
 // JSON writes the output of a MarshalJSON method: err fails; otherwise b
 // must be one valid JSON value (strictly: valid UTF-8, see the package
 // doc), which is written without its insignificant whitespace.
 func (e *Encoder) JSON(b []byte, err error) {
+	if !e.fits(1) {
+		return
+	}
 	if err != nil {
 		e.comma()
 		e.Fail(fmt.Errorf("codec: calling MarshalJSON: %w", err))
 		e.buf = append(e.buf, "null"...)
+		e.checkLimit()
 		return
 	}
 	if e.dec == nil {
@@ -242,11 +381,13 @@ func (e *Encoder) JSON(b []byte, err error) {
 		e.comma()
 		e.Fail(fmt.Errorf("codec: invalid JSON from MarshalJSON: %s", d.problems[0].Message))
 		e.buf = append(e.buf, "null"...)
+		e.checkLimit()
 		return
 	}
 	d.Reset(nil, Limits{}) // drop the reference to b
 	e.comma()
 	e.buf = appendCompact(e.buf, b)
+	e.checkLimit()
 }
 
 // appendCompact appends the valid JSON src without whitespace outside
@@ -277,9 +418,13 @@ func appendCompact(dst, src []byte) []byte {
 // fails (and writes null).
 func (e *Encoder) Text(b []byte, err error) {
 	if err != nil {
+		if !e.fits(1) {
+			return
+		}
 		e.comma()
 		e.Fail(fmt.Errorf("codec: calling MarshalText: %w", err))
 		e.buf = append(e.buf, "null"...)
+		e.checkLimit()
 		return
 	}
 	e.StringBytes(b)
@@ -288,6 +433,9 @@ func (e *Encoder) Text(b []byte, err error) {
 // RawText appends s verbatim, without quoting or a comma: it is for tool
 // output that is plain text, not JSON.
 func (e *Encoder) RawText(s string) {
+	if !e.fits(len(s)) {
+		return
+	}
 	e.buf = append(e.buf, s...)
 }
 

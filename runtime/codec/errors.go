@@ -3,21 +3,44 @@ package codec
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // maxProblems is how many non-fatal problems an ArgumentsError keeps; the
 // rest are only counted.
 const maxProblems = 20
 
-// maxNameBytes caps a member name taken from the input when it is shown
-// in a pointer.
-const maxNameBytes = 64
+// Hidden stands in a pointer for a member name (or map key) that is not
+// an identifier (see IsIdentifier): text a client sent is repeated in a
+// message only when it is a plain name. No identifier is spelled "<key>",
+// so the token always means a name that is not shown.
+const Hidden = "<key>"
+
+// maxIdentifier is the longest identifier, in bytes.
+const maxIdentifier = 64
+
+// IsIdentifier reports whether s matches ^[A-Za-z0-9_.-]{1,64}$, the
+// grammar of the names that messages quote: tool names, property names.
+// Text that does not match is described, never repeated: it may hold
+// quotes, newlines or markup, or be arbitrarily long.
+func IsIdentifier[S string | []byte](s S) bool {
+	if len(s) == 0 || len(s) > maxIdentifier {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Problem is one thing wrong with the arguments of a tool call.
 type Problem struct {
 	// Pointer is the JSON Pointer (RFC 6901) of the value at fault, "" for
-	// the whole arguments value.
+	// the whole arguments value. A member name or map key that is not an
+	// identifier (IsIdentifier) is written as Hidden, "<key>": the pointer
+	// then names the place without repeating what was sent.
 	Pointer string
 	// Message says what was expected and the kind of value received. It
 	// never contains a value that was sent.
@@ -62,48 +85,14 @@ func (e *ArgumentsError) Error() string {
 	return b.String()
 }
 
-// appendPointerToken appends "/" and name escaped per RFC 6901 ("~" as "~0",
-// "/" as "~1"). Names may come from the arguments, so the name is cut to
-// maxNameBytes at a rune boundary (marked with "…"), and control characters
-// (C0, DEL, C1, U+2028, U+2029) and invalid UTF-8 become U+FFFD so that a
-// name cannot forge lines in a message.
+// appendPointerToken appends "/" and name, or "/<key>" (Hidden) when name
+// is not an identifier. Identifiers need no RFC 6901 escaping ("~" and
+// "/" are not in their grammar), so a pointer never repeats text that is
+// not a plain name, and each of its tokens is at most 64 bytes.
 func appendPointerToken(b []byte, name string) []byte {
 	b = append(b, '/')
-	cut := false
-	if len(name) > maxNameBytes {
-		n := maxNameBytes
-		for n > 0 && !utf8.RuneStart(name[n]) {
-			n--
-		}
-		name, cut = name[:n], true
+	if !IsIdentifier(name) {
+		return append(b, Hidden...)
 	}
-	for i := 0; i < len(name); {
-		c := name[i]
-		switch {
-		case c == '~':
-			b = append(b, '~', '0')
-			i++
-		case c == '/':
-			b = append(b, '~', '1')
-			i++
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(name[i:])
-			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' || r >= 0x80 && r < 0xa0 {
-				b = utf8.AppendRune(b, utf8.RuneError)
-			} else {
-				b = append(b, name[i:i+size]...)
-			}
-			i += size
-		case c < 0x20 || c == 0x7f:
-			b = utf8.AppendRune(b, utf8.RuneError)
-			i++
-		default:
-			b = append(b, c)
-			i++
-		}
-	}
-	if cut {
-		b = append(b, "…"...)
-	}
-	return b
+	return append(b, name...)
 }
