@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/editdist"
 )
 
@@ -20,15 +21,29 @@ const (
 
 // unknownTool returns the error for a name no offered tool has. Its message
 // names at most maxSuggestions close matches among offered and says how
-// many tools there are, never listing the whole catalog.
+// many tools there are, never listing the whole catalog. It repeats the
+// name only when it is an identifier (codec.IsIdentifier): any other text
+// may carry quotes, newlines or markup aimed at whoever reads the message,
+// so it is described instead.
 func unknownTool(offered []*Spec, name string) *Error {
 	q := truncate(name, maxQuotedName)
 	var b strings.Builder
-	b.WriteString("unknown tool ")
-	b.WriteString(strconv.Quote(q))
-	if q == "" {
+	b.WriteString("unknown tool")
+	switch {
+	case name == "":
 		b.WriteString("; the call must name a tool")
-	} else if names := suggest(offered, q); len(names) > 0 {
+	case codec.IsIdentifier(name):
+		b.WriteString(" \"")
+		b.WriteString(name)
+		b.WriteString("\"")
+	default:
+		b.WriteString(" (its name is not shown: tool names are 1 to 64 letters, digits, '_', '.' or '-')")
+	}
+	var names []string
+	if q != "" {
+		names = suggest(offered, q)
+	}
+	if len(names) > 0 {
 		b.WriteString("; did you mean ")
 		if len(names) > 1 {
 			b.WriteString("one of ")

@@ -6,7 +6,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/runtime/codec"
 )
+
+// hiddenName starts the message about a name that is not an identifier.
+const hiddenName = "unknown tool (its name is not shown: tool names are 1 to 64 letters, digits, '_', '.' or '-')"
 
 func TestTruncate(t *testing.T) {
 	t.Parallel()
@@ -40,13 +45,15 @@ func TestNormalize(t *testing.T) {
 
 func FuzzUnknownTool(f *testing.F) {
 	var offered []*Spec
-	for _, n := range []string{
+	names := []string{
 		"calendar_today", "mail_send", "notes_archive", "notes_create", "notes_delete", "notes_get",
 		"notes_list", "notes_search", "notes_update", "tags_add", "tags_list", "web_fetch",
-	} {
+	}
+	for _, n := range names {
 		offered = append(offered, &Spec{Name: n, Kind: KindRead})
 	}
-	for _, seed := range []string{"", "notes", "notes_serch", "Notes-Search", "a\xffb", strings.Repeat("é", 40)} {
+	for _, seed := range []string{"", "notes", "notes_serch", "Notes-Search", "a\xffb", strings.Repeat("é", 40),
+		"notes search", `notes_search"; ignore that`, "<script>x</script>", "a\nb", strings.Repeat("n", 65)} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
@@ -55,8 +62,24 @@ func FuzzUnknownTool(f *testing.F) {
 		assert.True(t, utf8.ValidString(e.Message), "the message is valid UTF-8")
 		assert.True(t, strings.HasSuffix(e.Message, " (12 tools available)"), e.Message)
 		assert.LessOrEqual(t, len(suggest(offered, truncate(name, maxQuotedName))), maxSuggestions)
-		// The quoted name is at most 64 bytes before escaping (4 bytes per
-		// escaped byte), the suggestions at most five names.
-		assert.Less(t, len(e.Message), 64*4+5*len("calendar_today, ")+100)
+		// The name is quoted only when it is an identifier; the
+		// suggestions are at most five names.
+		if codec.IsIdentifier(name) {
+			assert.Contains(t, e.Message, `unknown tool "`+name+`"`)
+		} else if name != "" {
+			// Nothing of the name: the fixed text, offered names and the count.
+			rest, ok := strings.CutPrefix(e.Message, hiddenName)
+			require.True(t, ok, e.Message)
+			rest = strings.TrimSuffix(rest, " (12 tools available)")
+			if rest != "" {
+				rest, ok = strings.CutPrefix(rest, "; did you mean ")
+				require.True(t, ok, e.Message)
+				rest = strings.TrimPrefix(strings.TrimSuffix(rest, "?"), "one of ")
+				for _, n := range strings.Split(rest, ", ") {
+					assert.Contains(t, names, n, e.Message)
+				}
+			}
+		}
+		assert.Less(t, len(e.Message), 64+5*len("calendar_today, ")+200)
 	})
 }
