@@ -23,10 +23,20 @@ const (
 	CodeFailed
 	// CodePanic: the tool, its decoder or its encoder panicked.
 	CodePanic
-	// CodeTimeout: the tool failed after its Spec.Timeout passed.
+	// CodeTimeout: the tool's Spec.Timeout, or the call's deadline, passed:
+	// before the call started (nothing was run), while the tool ran (it
+	// may still complete: its outcome is unknown), or the tool failed
+	// after its Spec.Timeout passed.
 	CodeTimeout
 	// CodeOutputTooLarge: the tool's output exceeds the registry's cap.
 	CodeOutputTooLarge
+	// CodeCancelled: the call's context was cancelled, before the call
+	// started (nothing was run) or while the tool ran (its outcome is
+	// unknown).
+	CodeCancelled
+	// CodeBusy: too many abandoned runs of the tool are still running (see
+	// Runner); nothing was run.
+	CodeBusy
 )
 
 // String returns the code's snake_case name, or "Code(N)" for a value that
@@ -47,6 +57,10 @@ func (c Code) String() string {
 		return "timeout"
 	case CodeOutputTooLarge:
 		return "output_too_large"
+	case CodeCancelled:
+		return "cancelled"
+	case CodeBusy:
+		return "busy"
 	}
 	return "Code(" + strconv.Itoa(int(c)) + ")"
 }

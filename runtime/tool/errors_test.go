@@ -26,6 +26,8 @@ func TestCodeString(t *testing.T) {
 		{tool.CodePanic, "panic"},
 		{tool.CodeTimeout, "timeout"},
 		{tool.CodeOutputTooLarge, "output_too_large"},
+		{tool.CodeCancelled, "cancelled"},
+		{tool.CodeBusy, "busy"},
 		{0, "Code(0)"},
 		{42, "Code(42)"},
 	}

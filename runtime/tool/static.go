@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
@@ -82,8 +81,9 @@ type TableDispatch func(ctx context.Context, i int, mode Mode, in *codec.Decoder
 
 // options holds what Option values set.
 type options struct {
-	limits    codec.Limits
-	maxOutput int
+	limits       codec.Limits
+	maxOutput    int
+	maxAbandoned int
 }
 
 // Option configures a Static.
@@ -102,14 +102,80 @@ func WithMaxOutputBytes(n int) Option {
 	return func(o *options) { o.maxOutput = n }
 }
 
-// codecs is the pair of decoder and encoder one call uses, pooled per Static.
+// WithMaxAbandoned sets how many abandoned runs of one tool (runs that
+// outlived their call's context, see Runner) may go on running before
+// calls of that tool are refused with CodeBusy; n must not be negative,
+// and 0 means DefaultMaxAbandoned.
+func WithMaxAbandoned(n int) Option {
+	return func(o *options) { o.maxAbandoned = n }
+}
+
+// codecs is one call: the decoder and encoder it uses, pooled per Static,
+// and what its dispatch needs. It is the Job the Static's Runner runs: an
+// abandoned run keeps it until it ends, then gives it back to the pool.
 type codecs struct {
-	in  *codec.Decoder
-	out *codec.Encoder
+	s      *Static
+	i      int
+	mode   Mode
+	args   []byte // the call's arguments, or copied to keep
+	keep   []byte // memory args is copied into for a run that may be abandoned
+	output Output // what the dispatch returned
+	in     *codec.Decoder
+	out    *codec.Encoder
 	// own is the encoder's own memory while it appends to a caller's
 	// buffer (AppendCall); release gives it back.
 	own      []byte
 	appended bool
+}
+
+// maxKeptArgs is the largest copy of arguments pooled codecs keep memory
+// for.
+const maxKeptArgs = 64 << 10
+
+// Run decodes the arguments and dispatches the tool, on the Runner's
+// goroutine.
+func (c *codecs) Run(ctx context.Context) error {
+	s, args := c.s, c.args
+	if len(args) == 0 {
+		args = s.emptyArgs
+	}
+	c.in.Reset(args, s.opts.limits)
+	var err error
+	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
+	return err
+}
+
+// Abandoned gives the codecs of an abandoned run back to the pool once it
+// has ended, unless it panicked (they may then be in any state: they are
+// left to the collector).
+func (c *codecs) Abandoned(healthy bool) {
+	if healthy {
+		c.s.release(c)
+	}
+}
+
+// start prepares pooled codecs for a call of s.specs[i] that Run runs:
+// the encoder appends to dst when appendTo and the run cannot be abandoned
+// (otherwise an abandoned run could write into dst after the call
+// returned); args are copied when the run can be abandoned (the caller may
+// reuse them once the call returns).
+func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, appendTo bool) (c *codecs, direct bool) {
+	c = s.pool.Get().(*codecs)
+	c.i, c.mode = i, mode
+	mayAbandon := s.specs[i].Timeout > 0 || ctx.Done() != nil
+	direct = appendTo && !mayAbandon
+	if direct {
+		c.own, c.appended = c.out.Bytes()[:0], true
+		c.out.ResetAppend(dst)
+	} else {
+		c.out.Reset()
+	}
+	c.args = args
+	if mayAbandon && len(args) > 0 {
+		c.keep = append(c.keep[:0], args...)
+		c.args = c.keep
+	}
+	return c, direct
 }
 
 // Static is the Registry a generated package builds: a fixed, sorted set of
@@ -122,6 +188,7 @@ type Static struct {
 	ids       []int32
 	tools     []*Spec
 	dispatch  TableDispatch
+	runner    *Runner // runs every call; its tool index is the position in specs
 	opts      options
 	pool      sync.Pool // of *codecs
 	emptyArgs []byte
@@ -172,6 +239,9 @@ func newStatic(table []Spec, off []bool, dispatch TableDispatch, opts []Option) 
 	if o.limits.MaxBytes < 0 || o.limits.MaxDepth < 0 {
 		return nil, fmt.Errorf("new static tool registry: negative limits %+v", o.limits)
 	}
+	if o.maxAbandoned < 0 {
+		return nil, fmt.Errorf("new static tool registry: max abandoned runs must not be negative, got %d", o.maxAbandoned)
+	}
 	if err := validate(table); err != nil {
 		return nil, err
 	}
@@ -195,8 +265,15 @@ func newStatic(table []Spec, off []bool, dispatch TableDispatch, opts []Option) 
 	for i := range s.specs {
 		s.tools[i] = &s.specs[i]
 	}
+	runner, err := NewRunner(len(s.specs), o.maxAbandoned)
+	if err != nil {
+		return nil, fmt.Errorf("new static tool registry: %w", err)
+	}
+	s.runner = runner
 	s.pool.New = func() any {
-		return &codecs{in: codec.NewDecoder(), out: codec.NewEncoder()}
+		out := codec.NewEncoder()
+		out.SetLimit(s.opts.maxOutput)
+		return &codecs{s: s, in: codec.NewDecoder(), out: out}
 	}
 	return s, nil
 }
@@ -334,39 +411,31 @@ type timeoutCause struct{ tool string }
 // Error says which tool's timeout passed.
 func (c *timeoutCause) Error() string { return "timeout of tool " + c.tool + " passed" }
 
-// run runs s.specs[i], a tool that may run (every kind but propose).
+// run runs s.specs[i], a tool that may run (every kind but propose),
+// through the Runner.
 func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool) (Result, error) {
 	spec := &s.specs[i]
-	var cause *timeoutCause
-	if spec.Timeout > 0 {
-		cause = &timeoutCause{tool: spec.Name}
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, spec.Timeout, cause)
-		defer cancel()
-	}
-	c := s.pool.Get().(*codecs)
-	if appendTo {
-		c.own, c.appended = c.out.Bytes()[:0], true
-		c.out.ResetAppend(dst)
-	} else {
-		c.out.Reset()
-	}
-	out, pe, err := s.dispatchSafely(ctx, i, ModeCall, c, args)
-	switch {
-	case pe != nil:
-		// The codecs may be in any state: leave them to the collector.
-		return failure(dst, &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe})
-	case err != nil:
-		s.release(c)
-		if cause != nil && context.Cause(ctx) == error(cause) && !passesThrough(err) {
-			return failure(dst, &Error{
-				Code:    CodeTimeout,
-				Tool:    spec.Name,
-				Message: "the tool timed out after " + spec.Timeout.String(),
-				Cause:   err,
-			})
-		}
+	c, direct := s.start(ctx, i, ModeCall, args, dst, appendTo)
+	ended, err := s.runner.Run(ctx, i, spec, c)
+	switch ended {
+	case Abandoned, Crashed:
+		// The run keeps the codecs (Abandoned gives them back), or they
+		// may be in any state: leave them to the collector.
 		return failure(dst, toolError(spec.Name, err))
+	}
+	if err != nil {
+		s.release(c)
+		return failure(dst, toolError(spec.Name, err))
+	}
+	if c.out.TooLarge() {
+		// The encoder stopped at the cap: its memory is about the cap's.
+		s.release(c)
+		return failure(dst, &Error{
+			Code:    CodeOutputTooLarge,
+			Tool:    spec.Name,
+			Message: "the tool's output exceeds " + strconv.Itoa(s.opts.maxOutput) + " bytes",
+			Cause:   fmt.Errorf("tool %s wrote more than the cap of %d bytes of output", spec.Name, s.opts.maxOutput),
+		})
 	}
 	if err := c.out.Err(); err != nil {
 		s.release(c)
@@ -377,68 +446,42 @@ func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool
 			Cause:   fmt.Errorf("encode output of tool %s: %w", spec.Name, err),
 		})
 	}
-	if n := c.out.Len() - len(dst); n > s.opts.maxOutput {
-		if appendTo {
-			s.release(c) // the oversized memory is the caller's
-		}
-		// Otherwise do not keep an oversized buffer in the pool.
-		return failure(dst, &Error{
-			Code:    CodeOutputTooLarge,
-			Tool:    spec.Name,
-			Message: "the tool's output exceeds " + strconv.Itoa(s.opts.maxOutput) + " bytes",
-			Cause:   fmt.Errorf("tool %s wrote %d bytes of output, over the cap of %d", spec.Name, n, s.opts.maxOutput),
-		})
-	}
-	if out < OutputText || out > OutputStructured {
+	if c.output < OutputText || c.output > OutputStructured {
 		s.release(c)
 		return failure(dst, &Error{
 			Code:    CodeFailed,
 			Tool:    spec.Name,
 			Message: "the tool failed",
-			Cause:   fmt.Errorf("dispatch of tool %s returned invalid %s", spec.Name, out),
+			Cause:   fmt.Errorf("dispatch of tool %s returned invalid %s", spec.Name, c.output),
 		})
 	}
-	res := Result{Content: c.out.Bytes(), Structured: out == OutputStructured}
-	if !appendTo {
+	res := Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
+	switch {
+	case direct:
+	case appendTo:
+		res.Content = append(dst, res.Content...)
+	default:
 		res.Content = bytes.Clone(res.Content)
 	}
 	s.release(c)
 	return res, nil
 }
 
-// check decodes the arguments of s.specs[i] in ModeCheck; it returns nil
-// or the failure as Call reports it.
+// check decodes the arguments of s.specs[i] in ModeCheck, through the
+// Runner; it returns nil or the failure as Call reports it.
 func (s *Static) check(ctx context.Context, i int, args []byte) *Error {
 	spec := &s.specs[i]
-	c := s.pool.Get().(*codecs)
-	c.out.Reset()
-	_, pe, err := s.dispatchSafely(ctx, i, ModeCheck, c, args)
+	c, _ := s.start(ctx, i, ModeCheck, args, nil, false)
+	ended, err := s.runner.Run(ctx, i, spec, c)
 	switch {
-	case pe != nil:
-		return &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe}
+	case ended == Abandoned || ended == Crashed:
+		return toolError(spec.Name, err)
 	case err != nil:
 		s.release(c)
 		return toolError(spec.Name, err)
 	}
 	s.release(c)
 	return nil
-}
-
-// dispatchSafely resets the decoder and dispatches s.specs[i], recovering a
-// panic anywhere in the decoder, the tool or the encoder as pe. The encoder
-// is already reset.
-func (s *Static) dispatchSafely(ctx context.Context, i int, mode Mode, c *codecs, args []byte) (out Output, pe *PanicError, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			out, pe, err = 0, &PanicError{Value: v, Stack: debug.Stack()}, nil
-		}
-	}()
-	if len(args) == 0 {
-		args = s.emptyArgs
-	}
-	c.in.Reset(args, s.opts.limits)
-	out, err = s.dispatch(ctx, s.id(i), mode, c.in, c.out)
-	return out, nil, err
 }
 
 // release returns healthy codecs to the pool, without a reference to the
@@ -448,6 +491,10 @@ func (s *Static) release(c *codecs) {
 	if c.appended {
 		c.out.ResetAppend(c.own)
 		c.own, c.appended = nil, false
+	}
+	c.args = nil
+	if cap(c.keep) > maxKeptArgs {
+		c.keep = nil
 	}
 	s.pool.Put(c)
 }

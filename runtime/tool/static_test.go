@@ -157,7 +157,7 @@ func (f *fixture) dispatch(ctx context.Context, name string, mode tool.Mode, in 
 	case "inner_error":
 		return 0, &tool.Error{Code: tool.CodeInvalidArguments, Message: "n must be positive"}
 	case "late":
-		<-ctx.Done() // the deadline passes, yet the tool succeeds
+		time.Sleep(200 * time.Millisecond) // ignores its 1ms timeout, then succeeds
 		out.RawText("done anyway")
 		return tool.OutputText, nil
 	case "nan":
@@ -226,7 +226,6 @@ func TestStaticCallSuccess(t *testing.T) {
 		{"structured", "notes_search", `{"text":"go"}`, `{"query":"go","hits":0}`, true},
 		{"nil args mean {}", "notes_search", "", `{"query":"","hits":0}`, true},
 		{"whitespace", "echo", " {\n\"text\" : \"hi\" } \n", "hi", false},
-		{"late success stands", "late", `{}`, "done anyway", false},
 		{"output at the cap", "big", `{"n":1048576}`, strings.Repeat("x", 1<<20), false},
 	}
 	for _, tt := range tests {
@@ -326,8 +325,8 @@ func TestStaticCallCancelled(t *testing.T) {
 	cancel()
 	res, err := s.Call(ctx, "cancelled", []byte(`{}`))
 	te := requireFailure(t, res, err)
-	assert.Equal(t, tool.CodeFailed, te.Code, "the caller's cancellation is not the tool's timeout")
-	assert.Equal(t, "the tool failed", te.Message)
+	assert.Equal(t, tool.CodeCancelled, te.Code, "the caller's cancellation is not the tool's timeout")
+	assert.Equal(t, "the call was cancelled; nothing was run", te.Message)
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
@@ -670,6 +669,7 @@ func TestStaticToolErrors(t *testing.T) {
 		{"invalid output kind", "bad_output", `{}`, tool.CodeFailed, "the tool failed", nil},
 		{"timeout", "slow", `{}`, tool.CodeTimeout, "the tool timed out after 20ms", context.DeadlineExceeded},
 		{"timeout beats a model error", "slow_model", `{}`, tool.CodeTimeout, "the tool timed out after 20ms", nil},
+		{"late success is a timeout", "late", `{}`, tool.CodeTimeout, "the tool timed out after 1ms", context.DeadlineExceeded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -760,7 +760,7 @@ func TestStaticOutputCap(t *testing.T) {
 			te := requireFailure(t, res, err)
 			assert.Equal(t, tool.CodeOutputTooLarge, te.Code)
 			assert.Equal(t, tt.message, te.Message)
-			assert.Contains(t, te.Cause.Error(), strconv.Itoa(tt.n)+" bytes")
+			assert.Contains(t, te.Cause.Error(), "more than the cap of "+strings.TrimPrefix(tt.message, "the tool's output exceeds "))
 
 			// The next call gets a clean encoder.
 			res, err = s.Call(t.Context(), "big", []byte(`{"n":3}`))

@@ -1,0 +1,262 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// DefaultMaxAbandoned is how many abandoned runs of one tool a Runner
+// built with maxAbandoned 0 lets go on running before it refuses new
+// calls of that tool.
+const DefaultMaxAbandoned = 8
+
+// Job is one run of a tool, as a Runner runs it: what Run reads and writes
+// (decoder, encoder, arguments) belongs to the job, not to the goroutine
+// that asked for the run.
+type Job interface {
+	// Run runs the tool under ctx. The Runner calls it once, on a
+	// goroutine of its own.
+	Run(ctx context.Context) error
+	// Abandoned is called once Run has ended, on Run's goroutine, when the
+	// Runner stopped waiting for it (Ended Abandoned): Run's result is
+	// discarded, and Abandoned frees what the run used, which the Runner's
+	// caller no longer owns. healthy is false when Run panicked or called
+	// runtime.Goexit: what it used may then be in any state. Abandoned is
+	// not called for a run the Runner waited for.
+	Abandoned(healthy bool)
+}
+
+// Ended says how far a run went, and so who owns what its Job uses.
+type Ended uint8
+
+const (
+	// Refused: the job was not run (the context was done, or the tool has
+	// too many abandoned runs); the caller keeps what the job uses.
+	Refused Ended = iota + 1
+	// Returned: Run returned; the caller owns what the job used again.
+	Returned
+	// Crashed: Run panicked or called runtime.Goexit; the caller owns what
+	// the job used again, in whatever state it was left.
+	Crashed
+	// Abandoned: the context was done before Run ended; the run goes on,
+	// its result is discarded, and the Job's Abandoned method is called
+	// when it ends. The caller must not touch what the job uses.
+	Abandoned
+)
+
+// String returns "refused", "returned", "crashed" or "abandoned", or
+// "Ended(N)".
+func (e Ended) String() string {
+	switch e {
+	case Refused:
+		return "refused"
+	case Returned:
+		return "returned"
+	case Crashed:
+		return "crashed"
+	case Abandoned:
+		return "abandoned"
+	}
+	return "Ended(" + strconv.Itoa(int(e)) + ")"
+}
+
+// Runner runs tool calls so that every call ends, whatever the tool does:
+// Static runs every call through one, and so does anything serving a
+// Static (runtime/mcpserver calls Registry.Call); a service that runs
+// calls itself can use one too. A Runner is safe for concurrent use.
+//
+// Run
+//   - refuses to start a run whose context is already done (a tool that
+//     changes something must not run after the caller gave up);
+//   - runs the job on a goroutine of its own, so that a tool calling
+//     runtime.Goexit (t.FailNow, log.Fatal's cousins) ends its own
+//     goroutine, not the caller's, and the call still gets an answer;
+//   - recovers a panic;
+//   - answers when the context is done (Spec.Timeout, or the caller's own
+//     deadline or cancellation) even if the tool ignores its context: the
+//     run is abandoned and goes on until the tool returns, with its result
+//     discarded;
+//   - caps a tool's abandoned runs still running: past the cap, calls of
+//     that tool are refused (CodeBusy) until some of them end, so that a
+//     tool that hangs cannot pile up goroutines without bound.
+//
+// The goroutine costs about a microsecond per call (see bench/README.md).
+type Runner struct {
+	max       int32
+	abandoned []atomic.Int32 // per tool: abandoned runs still running
+	runs      sync.Pool      // of *run
+}
+
+// NewRunner returns a Runner for tools tools (numbered from 0, as the
+// index passed to Run) that lets at most maxAbandoned abandoned runs of
+// each tool go on running; 0 means DefaultMaxAbandoned.
+func NewRunner(tools, maxAbandoned int) (*Runner, error) {
+	switch {
+	case tools < 0:
+		return nil, fmt.Errorf("new tool runner: negative number of tools %d", tools)
+	case maxAbandoned < 0 || maxAbandoned > 1<<30:
+		return nil, fmt.Errorf("new tool runner: max abandoned runs must be in [0, 2^30], got %d", maxAbandoned)
+	case maxAbandoned == 0:
+		maxAbandoned = DefaultMaxAbandoned
+	}
+	r := &Runner{max: int32(maxAbandoned), abandoned: make([]atomic.Int32, tools)}
+	r.runs.New = func() any { return &run{r: r, done: make(chan struct{}, 1)} }
+	return r, nil
+}
+
+// AbandonedRuns returns how many abandoned runs of tool i are still
+// running.
+func (r *Runner) AbandonedRuns(i int) int { return int(r.abandoned[i].Load()) }
+
+// run states.
+const (
+	running uint32 = iota
+	finished
+	given // abandoned by the caller
+)
+
+// run is one call of Run, pooled: the goroutine and the caller meet here.
+type run struct {
+	r     *Runner
+	i     int
+	job   Job
+	ctx   context.Context
+	state atomic.Uint32
+	done  chan struct{} // receives once Run ended, unless abandoned
+	err   error
+	pe    *PanicError
+	exit  bool // runtime.Goexit
+}
+
+// Run runs job, a call of spec (the tool numbered i), and returns how far
+// it went and its error: nil or what Run returned when it Returned (an
+// error after Spec.Timeout passed becomes a CodeTimeout *Error, unless it
+// is a *Error), a *Error otherwise. Spec.Timeout, when set, bounds the
+// run on top of ctx.
+func (r *Runner) Run(ctx context.Context, i int, spec *Spec, job Job) (Ended, error) {
+	if err := ctx.Err(); err != nil {
+		return Refused, notRun(spec, ctx)
+	}
+	if n := r.abandoned[i].Load(); n >= r.max {
+		return Refused, &Error{
+			Code:    CodeBusy,
+			Tool:    spec.Name,
+			Message: "tool " + spec.Name + " is busy: too many of its earlier calls are still running; nothing was run, try again later",
+			Cause:   fmt.Errorf("tool %s has %d abandoned runs still running, the cap", spec.Name, n),
+		}
+	}
+	var cause *timeoutCause
+	if spec.Timeout > 0 {
+		cause = &timeoutCause{tool: spec.Name}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, spec.Timeout, cause)
+		defer cancel()
+	}
+	rn := r.runs.Get().(*run)
+	rn.i, rn.job, rn.ctx = i, job, ctx
+	go rn.exec()
+	if d := ctx.Done(); d == nil {
+		<-rn.done
+	} else {
+		select {
+		case <-rn.done:
+		case <-d:
+			// Count first, so that the run's end never finds the count
+			// below its own.
+			r.abandoned[i].Add(1)
+			if rn.state.CompareAndSwap(running, given) {
+				return Abandoned, abandonedError(spec, ctx, cause)
+			}
+			r.abandoned[i].Add(-1) // it ended meanwhile
+			<-rn.done
+		}
+	}
+	err, pe, exit := rn.err, rn.pe, rn.exit
+	rn.free()
+	switch {
+	case pe != nil:
+		return Crashed, &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe}
+	case exit:
+		return Crashed, &Error{Code: CodeFailed, Tool: spec.Name, Message: "the tool failed", Cause: errGoexit}
+	case err != nil && cause != nil && context.Cause(ctx) == error(cause) && !passesThrough(err):
+		return Returned, &Error{
+			Code:    CodeTimeout,
+			Tool:    spec.Name,
+			Message: "the tool timed out after " + spec.Timeout.String(),
+			Cause:   err,
+		}
+	}
+	return Returned, err
+}
+
+// errGoexit is the Cause of the error of a run that called runtime.Goexit.
+var errGoexit = errors.New("the tool called runtime.Goexit (t.FailNow, t.SkipNow?) instead of returning")
+
+// exec runs the job on the run's goroutine, telling a return, a panic and
+// runtime.Goexit apart: the deferred function sees a panic through
+// recover, and a Goexit as neither a return nor a panic.
+func (rn *run) exec() {
+	returned := false
+	defer func() {
+		if !returned {
+			if v := recover(); v != nil {
+				rn.pe = &PanicError{Value: v, Stack: debug.Stack()}
+			} else {
+				rn.exit = true
+			}
+		}
+		rn.end()
+	}()
+	rn.err = rn.job.Run(rn.ctx)
+	returned = true
+}
+
+// end hands the outcome to the caller waiting in Run, or, when it gave
+// up, frees the abandoned run.
+func (rn *run) end() {
+	if rn.state.CompareAndSwap(running, finished) {
+		rn.done <- struct{}{}
+		return
+	}
+	r, i := rn.r, rn.i
+	rn.job.Abandoned(rn.pe == nil && !rn.exit)
+	rn.free()
+	r.abandoned[i].Add(-1)
+}
+
+// free returns rn to the pool, without references to the call.
+func (rn *run) free() {
+	rn.job, rn.ctx, rn.err, rn.pe, rn.exit = nil, nil, nil, nil, false
+	rn.state.Store(running)
+	rn.r.runs.Put(rn)
+}
+
+// notRun is the error of a call whose context was done before it started.
+func notRun(spec *Spec, ctx context.Context) *Error {
+	err := context.Cause(ctx)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &Error{Code: CodeTimeout, Tool: spec.Name, Message: "the call's deadline had passed; nothing was run", Cause: err}
+	}
+	return &Error{Code: CodeCancelled, Tool: spec.Name, Message: "the call was cancelled; nothing was run", Cause: err}
+}
+
+// abandonedError is the error of a run abandoned when ctx was done: its
+// outcome is unknown, since the tool goes on running.
+func abandonedError(spec *Spec, ctx context.Context, cause *timeoutCause) *Error {
+	err := fmt.Errorf("tool %s had not returned when its context ended, its run was abandoned: %w", spec.Name, ctx.Err())
+	if c := context.Cause(ctx); c != ctx.Err() {
+		err = fmt.Errorf("%w (%w)", err, c)
+	}
+	switch {
+	case cause != nil && context.Cause(ctx) == error(cause):
+		return &Error{Code: CodeTimeout, Tool: spec.Name, Message: "the tool timed out after " + spec.Timeout.String(), Cause: err}
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &Error{Code: CodeTimeout, Tool: spec.Name, Message: "the call's deadline passed before the tool ended", Cause: err}
+	}
+	return &Error{Code: CodeCancelled, Tool: spec.Name, Message: "the call was cancelled before the tool ended", Cause: err}
+}
