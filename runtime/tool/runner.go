@@ -194,6 +194,12 @@ func (r *Runner) Run(ctx context.Context, i int, spec *Spec, job Job) (Ended, er
 	return Returned, err
 }
 
+// ErrAbandoned is in the Cause chain of the error of a call whose run was
+// abandoned (Ended Abandoned): the tool had not returned when the call's
+// context was done, and goes on running. Its outcome is unknown: an
+// action may yet complete. errors.Is finds it.
+var ErrAbandoned = errors.New("the run was abandoned: the tool had not returned when its context was done, and goes on running")
+
 // errGoexit is the Cause of the error of a run that called runtime.Goexit.
 var errGoexit = errors.New("the tool called runtime.Goexit (t.FailNow, t.SkipNow?) instead of returning")
 
@@ -248,7 +254,7 @@ func notRun(spec *Spec, ctx context.Context) *Error {
 // abandonedError is the error of a run abandoned when ctx was done: its
 // outcome is unknown, since the tool goes on running.
 func abandonedError(spec *Spec, ctx context.Context, cause *timeoutCause) *Error {
-	err := fmt.Errorf("tool %s had not returned when its context ended, its run was abandoned: %w", spec.Name, ctx.Err())
+	err := fmt.Errorf("tool %s: %w: %w", spec.Name, ErrAbandoned, ctx.Err())
 	if c := context.Cause(ctx); c != ctx.Err() {
 		err = fmt.Errorf("%w (%w)", err, c)
 	}

@@ -145,6 +145,7 @@ func TestRunnerAbandons(t *testing.T) {
 	assert.Equal(t, tool.CodeTimeout, te.Code)
 	assert.Equal(t, "the tool timed out after 20ms", te.Message)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorIs(t, err, tool.ErrAbandoned)
 	assert.Equal(t, "a:the tool timed out after 20ms", res.Text())
 	snapshot := bytes.Clone(dst[:cap(dst)])
 
@@ -171,6 +172,7 @@ func TestRunnerAbandons(t *testing.T) {
 	assert.Contains(t, te.Message, "tool stuck is busy")
 	runs := f.runs.Load()
 	assert.Equal(t, int32(3), runs, "a refused call runs nothing")
+	assert.NotErrorIs(t, err, tool.ErrAbandoned)
 	res, err = s.Call(t.Context(), "action", nil)
 	require.NoError(t, err, "other tools are served")
 	assert.Equal(t, "done", res.Text())
@@ -266,6 +268,7 @@ func TestRunnerDirect(t *testing.T) {
 	ended, err = r.Run(t.Context(), 0, &tool.Spec{Name: "j"}, &job{release: j.release})
 	assert.Equal(t, tool.Returned, ended)
 	assert.ErrorIs(t, err, errJob)
+	assert.NotErrorIs(t, err, tool.ErrAbandoned)
 }
 
 var errJob = errors.New("job done")

@@ -117,8 +117,7 @@ type codecs struct {
 	s      *Static
 	i      int
 	mode   Mode
-	args   []byte // the call's arguments, or copied to keep
-	keep   []byte // memory args is copied into for a run that may be abandoned
+	args   []byte // the call's arguments
 	output Output // what the dispatch returned
 	in     *codec.Decoder
 	out    *codec.Encoder
@@ -127,10 +126,6 @@ type codecs struct {
 	own      []byte
 	appended bool
 }
-
-// maxKeptArgs is the largest copy of arguments pooled codecs keep memory
-// for.
-const maxKeptArgs = 64 << 10
 
 // Run decodes the arguments and dispatches the tool, on the Runner's
 // goroutine.
@@ -157,8 +152,8 @@ func (c *codecs) Abandoned(healthy bool) {
 // start prepares pooled codecs for a call of s.specs[i] that Run runs:
 // the encoder appends to dst when appendTo and the run cannot be abandoned
 // (otherwise an abandoned run could write into dst after the call
-// returned); args are copied when the run can be abandoned (the caller may
-// reuse them once the call returns).
+// returned). The arguments are not copied: an abandoned run may read them
+// while it decodes (see Call).
 func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, appendTo bool) (c *codecs, direct bool) {
 	c = s.pool.Get().(*codecs)
 	c.i, c.mode = i, mode
@@ -171,10 +166,6 @@ func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, 
 		c.out.Reset()
 	}
 	c.args = args
-	if mayAbandon && len(args) > 0 {
-		c.keep = append(c.keep[:0], args...)
-		c.args = c.keep
-	}
 	return c, direct
 }
 
@@ -348,7 +339,19 @@ func (s *Static) id(i int) int {
 // to send to the model: an unknown name (with suggestions), invalid
 // arguments (every problem listed), a propose tool (validated, not run:
 // CodeNeedsConfirmation), a tool error (its *ModelError message, else "the
-// tool failed"), a panic, a timeout (Spec.Timeout), an output over the cap.
+// tool failed"), a panic, runtime.Goexit, a context done before the run
+// (nothing is run), a timeout (Spec.Timeout) or the context done while the
+// tool runs, too many abandoned runs of the tool (CodeBusy), an output
+// over the cap.
+//
+// Every call runs through the Static's Runner, on a goroutine of its own,
+// and returns once the tool returns or the context is done, whichever
+// comes first: a tool that ignores its context is abandoned (its error
+// wraps ErrAbandoned), goes on running, and its result is discarded. Such
+// a run may still read args while it decodes them, before its tool
+// starts: a caller that reuses argument buffers must not reuse args after
+// an error that wraps ErrAbandoned (the MCP server's arguments are fresh
+// per request).
 func (s *Static) Call(ctx context.Context, name string, args []byte) (Result, error) {
 	return s.call(ctx, name, args, nil, false)
 }
@@ -359,7 +362,10 @@ func (s *Static) Call(ctx context.Context, name string, args []byte) (Result, er
 // appended instead. Content is dst extended, so a caller that reuses one
 // buffer across calls, as AppendCall(ctx, buf[:0], ...), pays for no
 // allocation of the output once the buffer has grown. The bytes of dst
-// before len(dst) are never changed.
+// before len(dst) are never changed. A run that could be abandoned (a
+// context that can be done, or a Spec.Timeout) encodes into the Static's
+// own memory instead, copied into dst when the run ends in time, so that
+// an abandoned run never writes into dst.
 func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (Result, error) {
 	return s.call(ctx, name, args, dst, true)
 }
@@ -493,9 +499,6 @@ func (s *Static) release(c *codecs) {
 		c.own, c.appended = nil, false
 	}
 	c.args = nil
-	if cap(c.keep) > maxKeptArgs {
-		c.keep = nil
-	}
 	s.pool.Put(c)
 }
 
