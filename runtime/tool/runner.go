@@ -146,12 +146,13 @@ type run struct {
 	exit  bool // runtime.Goexit
 }
 
-// Run runs job, a call of spec (the tool numbered i), and returns how far
-// it went and its error: nil or what Run returned when it Returned (an
-// error after Spec.Timeout passed becomes a CodeTimeout *Error, unless it
-// is a *Error), a *Error otherwise. Spec.Timeout, when set, bounds the
-// run on top of ctx.
-func (r *Runner) Run(ctx context.Context, i int, spec *Spec, job Job) (Ended, error) {
+// Run runs job, a call of the tool numbered i and named name, and returns
+// how far it went and its error: nil or what Run returned when it
+// Returned (an error after timeout passed becomes a CodeTimeout *Error,
+// unless it is a *Error), a *Error otherwise. A positive timeout (a
+// Spec.Timeout) bounds the run on top of ctx.
+func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Duration, job Job) (Ended, error) {
+	spec := &runSpec{Name: name, Timeout: timeout}
 	if err := ctx.Err(); err != nil {
 		return Refused, notRun(spec, ctx)
 	}
@@ -217,6 +218,12 @@ func (r *Runner) Run(ctx context.Context, i int, spec *Spec, job Job) (Ended, er
 // action may yet complete. errors.Is finds it.
 var ErrAbandoned = errors.New("the run was abandoned: the tool had not returned when its context was done, and goes on running")
 
+// runSpec is what Run's errors say of the tool.
+type runSpec struct {
+	Name    string
+	Timeout time.Duration
+}
+
 // errGoexit is the Cause of the error of a run that called runtime.Goexit.
 var errGoexit = errors.New("the tool called runtime.Goexit (t.FailNow, t.SkipNow?) instead of returning")
 
@@ -280,7 +287,7 @@ func (rn *run) free() {
 }
 
 // notRun is the error of a call whose context was done before it started.
-func notRun(spec *Spec, ctx context.Context) *Error {
+func notRun(spec *runSpec, ctx context.Context) *Error {
 	err := context.Cause(ctx)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return &Error{Code: CodeTimeout, Tool: spec.Name, Message: "the call's deadline had passed; nothing was run", Cause: err}
@@ -290,7 +297,7 @@ func notRun(spec *Spec, ctx context.Context) *Error {
 
 // abandonedError is the error of a run abandoned when ctx was done: its
 // outcome is unknown, since the tool goes on running.
-func abandonedError(spec *Spec, ctx context.Context, cause *timeoutCause) *Error {
+func abandonedError(spec *runSpec, ctx context.Context, cause *timeoutCause) *Error {
 	err := fmt.Errorf("tool %s: %w: %w", spec.Name, ErrAbandoned, ctx.Err())
 	if c := context.Cause(ctx); c != ctx.Err() {
 		err = fmt.Errorf("%w (%w)", err, c)

@@ -157,7 +157,7 @@ func (c *codecs) Abandoned(healthy bool) {
 func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, appendTo bool) (c *codecs, direct bool) {
 	c = s.pool.Get().(*codecs)
 	c.i, c.mode = i, mode
-	mayAbandon := s.specs[i].Timeout > 0 || ctx.Done() != nil
+	mayAbandon := mode == ModeCall && s.specs[i].Timeout > 0 || ctx.Done() != nil
 	direct = appendTo && !mayAbandon
 	if direct {
 		c.own, c.appended = c.out.Bytes()[:0], true
@@ -422,7 +422,7 @@ func (c *timeoutCause) Error() string { return "timeout of tool " + c.tool + " p
 func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool) (Result, error) {
 	spec := &s.specs[i]
 	c, direct := s.start(ctx, i, ModeCall, args, dst, appendTo)
-	ended, err := s.runner.Run(ctx, i, spec, c)
+	ended, err := s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
 	switch ended {
 	case Abandoned, Crashed:
 		// The run keeps the codecs (Abandoned gives them back), or they
@@ -474,11 +474,13 @@ func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool
 }
 
 // check decodes the arguments of s.specs[i] in ModeCheck, through the
-// Runner; it returns nil or the failure as Call reports it.
+// Runner; it returns nil or the failure as Call reports it. Spec.Timeout
+// bounds what the tool does, not a check (decoding is bounded by the
+// limits; the caller's context still applies).
 func (s *Static) check(ctx context.Context, i int, args []byte) *Error {
 	spec := &s.specs[i]
 	c, _ := s.start(ctx, i, ModeCheck, args, nil, false)
-	ended, err := s.runner.Run(ctx, i, spec, c)
+	ended, err := s.runner.Run(ctx, i, spec.Name, 0, c)
 	switch {
 	case ended == Abandoned || ended == Crashed:
 		return toolError(spec.Name, err)
