@@ -102,7 +102,8 @@ type HTTPOptions struct {
 // rebinding) and a browser request from an origin other than the server's
 // own or one in opts.AllowedOrigins (checked for every method, and again by
 // net/http's CrossOriginProtection, as the SDK recommends); it refuses a
-// body over opts.MaxRequestBytes with 413.
+// body over opts.MaxRequestBytes with 413. It applies the session timeout,
+// the session cap and the batch cap of opts (see HTTPOptions).
 func (s *Server) Handler(opts *HTTPOptions) (http.Handler, error) {
 	var o HTTPOptions
 	if opts != nil {
