@@ -7,7 +7,9 @@
 //
 // Over HTTP it binds 127.0.0.1 unless the address names another interface,
 // refuses requests from foreign browser origins and DNS-rebound hosts, and
-// shuts down gracefully on SIGINT or SIGTERM. Logs go to stderr (stdout is
+// shuts down gracefully on SIGINT or SIGTERM. It closes a session idle for
+// -session-timeout (10m) and refuses new ones past -max-sessions (1024);
+// the other limits are mcpserver's defaults (HTTPOptions). Logs go to stderr (stdout is
 // the protocol's, over stdio).
 package main
 
@@ -51,6 +53,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	path := fs.String("path", mcpserver.DefaultPath, "the HTTP endpoint's `path`")
 	origins := fs.String("allow-origin", "", "comma-separated browser `origins` allowed besides the server's own")
 	stateless := fs.Bool("stateless", false, "serve HTTP without sessions")
+	sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "close an HTTP session that sends no request for this `long`; an open GET stream does not count (negative: never)")
+	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "refuse new HTTP sessions with 503 while this `many` are open (negative: no cap)")
 	verbose := fs.Bool("v", false, "log every session and failed call")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -87,7 +91,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return err
 	}
-	opts := &mcpserver.HTTPOptions{Path: *path, Stateless: *stateless}
+	opts := &mcpserver.HTTPOptions{Path: *path, Stateless: *stateless, SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions}
 	if *origins != "" {
 		opts.AllowedOrigins = strings.Split(*origins, ",")
 	}

@@ -49,8 +49,48 @@ type HTTPOptions struct {
 	// JSONResponse answers POST requests with application/json rather than
 	// an event stream.
 	JSONResponse bool
-	// SessionTimeout closes sessions idle for this long; zero means never.
+	// SessionTimeout closes a session that has received no request for
+	// this long (a request under way pauses it; an open GET event stream
+	// does not, so an abandoned stream ends with its session). Zero means
+	// DefaultSessionTimeout, ten minutes; negative means never.
 	SessionTimeout time.Duration
+	// MaxSessions caps the live sessions: past it, a request that would
+	// open one is refused with 503 Service Unavailable and a JSON-RPC
+	// error, while the open sessions are served as before (none is closed
+	// to make room). Zero means DefaultMaxSessions, 1024; negative means
+	// no cap. Stateless handlers keep no sessions and ignore it.
+	MaxSessions int
+	// MaxBatch caps the messages of a JSON-RPC batch (which the SDK
+	// accepts from clients of protocol 2025-03-26, or announcing no
+	// version): a larger one is refused with 413 and a JSON-RPC error
+	// before anything in it runs. Zero means DefaultMaxBatch, 16; negative
+	// means no cap.
+	MaxBatch int
+
+	// The fields below configure the http.Server and listener of Serve
+	// and ListenAndServe; Handler ignores them. Serve also bounds the
+	// reading of a request's header (DefaultReadHeaderTimeout) and sets no
+	// write timeout, which would cut event streams.
+
+	// ReadTimeout bounds the reading of a request, header and body
+	// (http.Server.ReadTimeout): a client sending it more slowly loses its
+	// connection. net/http lifts the deadline once the body has been read,
+	// so it never cuts the event stream of the answer. Zero means
+	// DefaultReadTimeout, 30 seconds; negative means no limit.
+	ReadTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection that sends no new request
+	// for this long. Zero means DefaultIdleTimeout, 60 seconds; negative
+	// means never.
+	IdleTimeout time.Duration
+	// MaxHeaderBytes limits the size of a request's header (larger ones
+	// get 431 Request Header Fields Too Large). Zero means
+	// DefaultMaxHeaderBytes, 64 KiB.
+	MaxHeaderBytes int
+	// MaxConns caps the open connections: past it, a new connection is
+	// answered 503 Service Unavailable and closed at once, while the open
+	// ones are served as before. Zero means DefaultMaxConns, 2048;
+	// negative means no cap.
+	MaxConns int
 	// ShutdownTimeout bounds how long Serve waits for requests in flight
 	// when its context ends; zero means DefaultShutdownTimeout.
 	ShutdownTimeout time.Duration
@@ -62,7 +102,8 @@ type HTTPOptions struct {
 // rebinding) and a browser request from an origin other than the server's
 // own or one in opts.AllowedOrigins (checked for every method, and again by
 // net/http's CrossOriginProtection, as the SDK recommends); it refuses a
-// body over opts.MaxRequestBytes with 413.
+// body over opts.MaxRequestBytes with 413. It applies the session timeout,
+// the session cap and the batch cap of opts (see HTTPOptions).
 func (s *Server) Handler(opts *HTTPOptions) (http.Handler, error) {
 	var o HTTPOptions
 	if opts != nil {
@@ -74,6 +115,7 @@ func (s *Server) Handler(opts *HTTPOptions) (http.Handler, error) {
 	if o.MaxRequestBytes == 0 {
 		o.MaxRequestBytes = DefaultMaxRequestBytes
 	}
+	o.limitDefaults()
 	cop := http.NewCrossOriginProtection()
 	trusted := make(map[string]bool, len(o.AllowedOrigins))
 	for _, origin := range o.AllowedOrigins {
@@ -86,10 +128,10 @@ func (s *Server) Handler(opts *HTTPOptions) (http.Handler, error) {
 		Stateless:           o.Stateless,
 		JSONResponse:        o.JSONResponse,
 		Logger:              s.log,
-		SessionTimeout:      o.SessionTimeout,
+		SessionTimeout:      max(o.SessionTimeout, 0),
 		MaxRequestBodyBytes: o.MaxRequestBytes,
 	})
-	return &originGuard{next: sdk, cop: cop, trusted: trusted}, nil
+	return &originGuard{next: s.limits(sdk, &o), cop: cop, trusted: trusted}, nil
 }
 
 // originGuard refuses browser requests from foreign origins.
@@ -172,6 +214,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 		ln.Close()
 		return err
 	}
+	o.limitDefaults()
+	ln = limitConns(ln, o.MaxConns)
 	// A GET request holds a session's event stream open for as long as the
 	// client wants: end those when the shutdown starts, while POST
 	// requests run to their end.
@@ -188,10 +232,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 		}
 		h.ServeHTTP(w, r)
 	}))
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := httpServer(mux, &o)
 	srv.RegisterOnShutdown(endStreams)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
