@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-		"time"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
