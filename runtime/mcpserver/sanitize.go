@@ -54,6 +54,10 @@ var codeMessages = map[int64]string{
 	mcp.CodeMissingRequiredClientCapabilities: "the client lacks a capability the request needs",
 	mcp.CodeUnsupportedProtocolVersion:        "unsupported protocol version",
 	mcp.CodeURLElicitationRequired:            "URL elicitation required",
+	-32001:                                    "unknown error",
+	-32003:                                    "client is closing",
+	-32004:                                    "server is closing",
+	-32005:                                    "rejected by transport",
 }
 
 // fixedMessage is the message of code.

@@ -68,6 +68,8 @@ var plainPrefixes = []struct{ prefix, body string }{
 	{"request body exceeds", "Request Entity Too Large: the request body exceeds the server's limit"},
 	{"malformed Last-Event-ID", "Bad Request: malformed Last-Event-ID"},
 	{"Bad Request: protocol version", "Bad Request: this protocol version needs a stateless server"},
+	{"JSON RPC not handled", "Bad Request: method not found"},
+	{"invalid request", "Bad Request: invalid JSON-RPC request"},
 }
 
 // plainBody returns the fixed body of a non-2xx plain response.
