@@ -54,14 +54,20 @@
 //
 // # HTTP
 //
-// Handler returns the streamable HTTP handler, with the SDK's DNS
-// rebinding protection (a request reaching a loopback address must name a
-// loopback Host), an Origin check (a browser request must come from the
-// server's own origin or one listed in HTTPOptions.AllowedOrigins) and a
-// request size limit. ListenAndServe binds 127.0.0.1 unless the address
-// names another host, serves the handler at HTTPOptions.Path, and shuts
-// down gracefully when its context ends (for SIGINT and SIGTERM, pass a
-// context from signal.NotifyContext).
+// Handler returns the streamable HTTP handler behind a guard of who may
+// call (guard.go): the Host of every request must be a loopback name on
+// loopback or one of HTTPOptions.AllowedHosts (without them, a request
+// reaching any other address is refused), a browser's Origin must be
+// allowed (AllowedOrigins, an allowed host, or a loopback host on the
+// port reached, never merely the request's own Host), CORS preflights
+// from allowed origins are answered (cors.go); and behind a wire layer
+// (wire.go, sanitize.go) that rewrites every error so that nothing of a
+// request but a plain identifier reaches the client. ListenAndServe binds
+// 127.0.0.1 unless the address names another host, serves the handler at
+// HTTPOptions.Path, and shuts down gracefully when its context ends (for
+// SIGINT and SIGTERM, pass a context from signal.NotifyContext). Behind a
+// reverse proxy, no forwarded header is trusted: the proxy passes the
+// original Host and AllowedHosts lists the public name.
 //
 // # Limits
 //
