@@ -34,7 +34,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 		var cases []jen.Code
 		for i, p := range list {
 			fieldAt := site{root: at.root, pos: p.f.pos, where: at.where + "." + p.f.goName, name: lowerCamel(p.f.goName)}
-			inner := g.decodeSite(p.f.shape, viewOf(p.node, at.root), jen.Id("v").Dot(p.f.goName), !required[p.name], fieldAt)
+			inner := g.decodeMember(p.f.shape, viewOf(p.node, at.root), jen.Id("v").Dot(p.f.goName), !required[p.name], fieldAt)
 			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
 				jen.Id("d").Dot("Push").Call(jen.Lit(p.name)),
 				jen.If(bits.test(names[i]).Op("!=").Lit(0)).Block(
