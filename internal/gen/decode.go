@@ -36,11 +36,9 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 			fieldAt := site{root: at.root, pos: p.f.pos, where: at.where + "." + p.f.goName, name: lowerCamel(p.f.goName)}
 			inner := g.decodeMember(p.f.shape, viewOf(p.node, at.root), jen.Id("v").Dot(p.f.goName), !required[p.name], fieldAt)
 			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
-				jen.Id("d").Dot("Push").Call(jen.Lit(p.name)),
-				jen.If(bits.test(names[i]).Op("!=").Lit(0)).Block(
-					jen.Id("d").Dot("Duplicate").Call(),
-					jen.Id("d").Dot("Skip").Call(),
-				).Else().Block(append([]jen.Code{bits.set(names[i])}, inner...)...),
+				jen.If(jen.Id("d").Dot("Member").Call(jen.Lit(p.name), bits.test(names[i]).Op("!=").Lit(0))).Block(
+					append([]jen.Code{bits.set(names[i])}, inner...)...,
+				),
 				jen.Id("d").Dot("Pop").Call(),
 			))
 		}

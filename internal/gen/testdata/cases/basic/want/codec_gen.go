@@ -67,11 +67,7 @@ func decodeBasicDeleteInput(d *codec.Decoder, v *basic.DeleteInput) {
 		}
 		switch string(key) {
 		case "name":
-			d.Push("name")
-			if seen&seenName != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeBasicDeleteInputName(d, &v.Name)
 			}
@@ -352,41 +348,25 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 		}
 		switch string(key) {
 		case "name":
-			d.Push("name")
-			if seen&seenName != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeBasicItemName(d, &v.Name)
 			}
 			d.Pop()
 		case "count":
-			d.Push("count")
-			if seen&seenCount != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("count", seen&seenCount != 0) {
 				seen |= seenCount
 				decodeBasicItemCount(d, &v.Count)
 			}
 			d.Pop()
 		case "tags":
-			d.Push("tags")
-			if seen&seenTags != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeBasicItemTags(d, &v.Tags)
 			}
 			d.Pop()
 		case "attrs":
-			d.Push("attrs")
-			if seen&seenAttrs != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("attrs", seen&seenAttrs != 0) {
 				seen |= seenAttrs
 				decodeBasicItemAttrs(d, &v.Attrs)
 			}
@@ -501,21 +481,13 @@ func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
 		}
 		switch string(key) {
 		case "label":
-			d.Push("label")
-			if seen&seenLabel != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("label", seen&seenLabel != 0) {
 				seen |= seenLabel
 				decodeBasicDeleteInputName(d, &v.Label)
 			}
 			d.Pop()
 		case "children":
-			d.Push("children")
-			if seen&seenChildren != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("children", seen&seenChildren != 0) {
 				seen |= seenChildren
 				decodeBasicTreeChildren(d, &v.Children)
 			}
@@ -639,11 +611,7 @@ func decodeInputNested(d *codec.Decoder, v *struct {
 		}
 		switch string(key) {
 		case "on":
-			d.Push("on")
-			if seen&seenOn != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("on", seen&seenOn != 0) {
 				seen |= seenOn
 				decodeInputNestedOn(d, &v.On)
 			}
@@ -732,141 +700,85 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 		}
 		switch string(key) {
 		case "query":
-			d.Push("query")
-			if seen&seenQuery != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeBasicInputQuery(d, &v.Query)
 			}
 			d.Pop()
 		case "limit":
-			d.Push("limit")
-			if seen&seenLimit != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
 				decodeBasicInputLimit(d, &v.Limit)
 			}
 			d.Pop()
 		case "ratio":
-			d.Push("ratio")
-			if seen&seenRatio != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("ratio", seen&seenRatio != 0) {
 				seen |= seenRatio
 				decodeBasicInputRatio(d, &v.Ratio)
 			}
 			d.Pop()
 		case "step":
-			d.Push("step")
-			if seen&seenStep != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("step", seen&seenStep != 0) {
 				seen |= seenStep
 				decodeBasicInputStep(d, &v.Step)
 			}
 			d.Pop()
 		case "sort":
-			d.Push("sort")
-			if seen&seenSort != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("sort", seen&seenSort != 0) {
 				seen |= seenSort
 				decodeBasicInputSort(d, &v.Sort)
 			}
 			d.Pop()
 		case "level":
-			d.Push("level")
-			if seen&seenLevel != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("level", seen&seenLevel != 0) {
 				seen |= seenLevel
 				decodeBasicInputLevel(d, &v.Level)
 			}
 			d.Pop()
 		case "since":
-			d.Push("since")
-			if seen&seenSince != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("since", seen&seenSince != 0) {
 				seen |= seenSince
 				decodeBasicInputSince(d, &v.Since)
 			}
 			d.Pop()
 		case "when":
-			d.Push("when")
-			if seen&seenWhen != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("when", seen&seenWhen != 0) {
 				seen |= seenWhen
 				decodeBasicInputWhen(d, &v.When)
 			}
 			d.Pop()
 		case "wait":
-			d.Push("wait")
-			if seen&seenWait != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("wait", seen&seenWait != 0) {
 				seen |= seenWait
 				decodeBasicInputWait(d, &v.Wait)
 			}
 			d.Pop()
 		case "items":
-			d.Push("items")
-			if seen&seenItems != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("items", seen&seenItems != 0) {
 				seen |= seenItems
 				decodeBasicInputItems(d, &v.Items)
 			}
 			d.Pop()
 		case "pair":
-			d.Push("pair")
-			if seen&seenPair != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("pair", seen&seenPair != 0) {
 				seen |= seenPair
 				decodeBasicInputPair(d, &v.Pair)
 			}
 			d.Pop()
 		case "tree":
-			d.Push("tree")
-			if seen&seenTree != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("tree", seen&seenTree != 0) {
 				seen |= seenTree
 				decodeBasicInputTree(d, &v.Tree)
 			}
 			d.Pop()
 		case "extra":
-			d.Push("extra")
-			if seen&seenExtra != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("extra", seen&seenExtra != 0) {
 				seen |= seenExtra
 				decodeBasicInputExtra(d, &v.Extra)
 			}
 			d.Pop()
 		case "raw":
-			d.Push("raw")
-			if seen&seenRaw != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("raw", seen&seenRaw != 0) {
 				seen |= seenRaw
 				if !d.Null() {
 					if rawRaw, rawOK := d.Raw(); rawOK {
@@ -878,81 +790,49 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			}
 			d.Pop()
 		case "code":
-			d.Push("code")
-			if seen&seenCode != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("code", seen&seenCode != 0) {
 				seen |= seenCode
 				decodeBasicInputCode(d, &v.Code)
 			}
 			d.Pop()
 		case "blob":
-			d.Push("blob")
-			if seen&seenBlob != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("blob", seen&seenBlob != 0) {
 				seen |= seenBlob
 				decodeBasicInputBlob(d, &v.Blob)
 			}
 			d.Pop()
 		case "flag":
-			d.Push("flag")
-			if seen&seenFlag != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("flag", seen&seenFlag != 0) {
 				seen |= seenFlag
 				decodeBasicInputFlag(d, &v.Flag)
 			}
 			d.Pop()
 		case "short":
-			d.Push("short")
-			if seen&seenShort != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("short", seen&seenShort != 0) {
 				seen |= seenShort
 				decodeBasicInputShort(d, &v.Short)
 			}
 			d.Pop()
 		case "maybe":
-			d.Push("maybe")
-			if seen&seenMaybe != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("maybe", seen&seenMaybe != 0) {
 				seen |= seenMaybe
 				decodeBasicInputMaybe(d, &v.Maybe)
 			}
 			d.Pop()
 		case "nested":
-			d.Push("nested")
-			if seen&seenNested != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("nested", seen&seenNested != 0) {
 				seen |= seenNested
 				decodeBasicInputNested(d, &v.Nested)
 			}
 			d.Pop()
 		case "note":
-			d.Push("note")
-			if seen&seenNote != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("note", seen&seenNote != 0) {
 				seen |= seenNote
 				decodeBasicInputNote(d, &v.Note)
 			}
 			d.Pop()
 		case "weight":
-			d.Push("weight")
-			if seen&seenWeight != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("weight", seen&seenWeight != 0) {
 				seen |= seenWeight
 				decodeBasicInputWeight(d, &v.Weight)
 			}

@@ -106,31 +106,19 @@ func decodeNojsonReminder(d *codec.Decoder, v *nojson.Reminder) {
 		}
 		switch string(key) {
 		case "text":
-			d.Push("text")
-			if seen&seenText != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("text", seen&seenText != 0) {
 				seen |= seenText
 				decodeNojsonReminderText(d, &v.Text)
 			}
 			d.Pop()
 		case "at":
-			d.Push("at")
-			if seen&seenAt != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("at", seen&seenAt != 0) {
 				seen |= seenAt
 				decodeNojsonReminderAt(d, &v.At)
 			}
 			d.Pop()
 		case "labels":
-			d.Push("labels")
-			if seen&seenLabels != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("labels", seen&seenLabels != 0) {
 				seen |= seenLabels
 				decodeNojsonReminderLabels(d, &v.Labels)
 			}
@@ -212,31 +200,19 @@ func decodeNojsonAddInput(d *codec.Decoder, v *nojson.AddInput) {
 		}
 		switch string(key) {
 		case "reminder":
-			d.Push("reminder")
-			if seen&seenReminder != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("reminder", seen&seenReminder != 0) {
 				seen |= seenReminder
 				decodeNojsonReminder(d, &v.Reminder)
 			}
 			d.Pop()
 		case "notes":
-			d.Push("notes")
-			if seen&seenNotes != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("notes", seen&seenNotes != 0) {
 				seen |= seenNotes
 				decodeNojsonAddInputNotes(d, &v.Notes)
 			}
 			d.Pop()
 		case "repeat":
-			d.Push("repeat")
-			if seen&seenRepeat != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("repeat", seen&seenRepeat != 0) {
 				seen |= seenRepeat
 				decodeNojsonAddInputRepeat(d, &v.Repeat)
 			}
