@@ -33,13 +33,11 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 		body = append(body, bits.decl(names)...)
 		var cases []jen.Code
 		for i, p := range list {
-			inner := append(allocate(p.f), g.decodeSite(p.f.shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.goName), !required[p.name], fieldSite(at, p.f))...)
+			inner := append(allocate(p.f), g.decodeMember(p.f.shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.goName), !required[p.name], fieldSite(at, p.f))...)
 			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
-				jen.Id("d").Dot("Push").Call(jen.Lit(p.name)),
-				jen.If(bits.test(names[i]).Op("!=").Lit(0)).Block(
-					jen.Id("d").Dot("Duplicate").Call(),
-					jen.Id("d").Dot("Skip").Call(),
-				).Else().Block(append([]jen.Code{bits.set(names[i])}, inner...)...),
+				jen.If(jen.Id("d").Dot("Member").Call(jen.Lit(p.name), bits.test(names[i]).Op("!=").Lit(0))).Block(
+					append([]jen.Code{bits.set(names[i])}, inner...)...,
+				),
 				jen.Id("d").Dot("Pop").Call(),
 			))
 		}
