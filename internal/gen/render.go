@@ -58,6 +58,9 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 		}
 		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: buf.Bytes()})
 	}
+	if ff, ok := freshCode(l, m, fields, opts); ok {
+		files = append(files, ff)
+	}
 	pf, err := renderProviders(l, m, opts, proj)
 	if err != nil {
 		return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", providersFile, err)}}
