@@ -18,7 +18,9 @@ type Greet struct {
 }
 
 // Call greets.
-func (g Greet) Call(ctx context.Context, in In) (string, error) { return g.Greeting + " " + in.Text, nil }
+func (g Greet) Call(ctx context.Context, in In) (string, error) {
+	return g.Greeting + " " + in.Text, nil
+}
 
 // Filters words; not comparable (a slice and a func), checked field by field.
 //
