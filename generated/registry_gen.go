@@ -281,16 +281,34 @@ type Tools struct {
 
 // New returns the registry of the tools in t, sorted by name. A tool whose
 // Available method reports an error is left out: neither listed nor
-// callable (Unavailable says why). New fails when a pointer field of t is nil.
+// callable (Unavailable says why). New fails when a field of t is unset: a
+// pointer field that is nil, or a value field that holds the zero value of
+// its type, unless the type is marked //tool:zerovalue, has no fields, or
+// has an Available method (which then decides).
 func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
+	if t.NotesCreate == (notes.CreateTool{}) {
+		return nil, errors.New("generated.New: field NotesCreate (tool notes_create) is unset: fill it with a ready notes.CreateTool, or mark the type //tool:zerovalue if its zero value is ready")
+	}
 	if t.NotesDelete == nil {
 		return nil, errors.New("generated.New: Tools.NotesDelete (tool notes_delete) is nil")
 	}
 	if t.NotesGet == nil {
 		return nil, errors.New("generated.New: Tools.NotesGet (tool notes_get) is nil")
 	}
+	if t.NotesOutline == (notes.OutlineTool{}) {
+		return nil, errors.New("generated.New: field NotesOutline (tool notes_outline) is unset: fill it with a ready notes.OutlineTool, or mark the type //tool:zerovalue if its zero value is ready")
+	}
 	if t.NotesRender == nil {
 		return nil, errors.New("generated.New: Tools.NotesRender (tool notes_render) is nil")
+	}
+	if t.NotesSearch == (notes.SearchTool{}) {
+		return nil, errors.New("generated.New: field NotesSearch (tool notes_search) is unset: fill it with a ready notes.SearchTool, or mark the type //tool:zerovalue if its zero value is ready")
+	}
+	if t.NotesTag == (notes.TagTool{}) {
+		return nil, errors.New("generated.New: field NotesTag (tool notes_tag) is unset: fill it with a ready notes.TagTool, or mark the type //tool:zerovalue if its zero value is ready")
+	}
+	if t.NotesUpdate == (notes.UpdateTool{}) {
+		return nil, errors.New("generated.New: field NotesUpdate (tool notes_update) is unset: fill it with a ready notes.UpdateTool, or mark the type //tool:zerovalue if its zero value is ready")
 	}
 	// off[i] is set when the tool of specs[i] is not available.
 	var off [len(specs)]bool
