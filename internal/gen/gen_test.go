@@ -96,7 +96,7 @@ func TestGeneratedRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs generated code")
 	}
-	pkgs := []string{"./testdata/cases/basic/want", "./testdata/cases/embedded/want"}
+	pkgs := []string{"./testdata/cases/basic/want", "./testdata/cases/embedded/want", "./testdata/cases/mapbounds/want", "./testdata/cases/bom/want"}
 	out, err := exec.Command("go", append([]string{"vet"}, pkgs...)...).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	out, err = exec.Command("go", append([]string{"test", "-count=1"}, pkgs...)...).CombinedOutput()
