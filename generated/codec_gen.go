@@ -298,8 +298,9 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 			} else {
 				seen |= seenAttributes
 				if !d.Null() {
-					if d.Object("object") {
+					if d.Object("object (maxProperties 32)") {
 						attributesMap := make(map[string]string)
+						attributesLen := 0
 						for {
 							attributesRawKey, attributesOK := d.Key()
 							if !attributesOK {
@@ -307,6 +308,11 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 							}
 							if _, dup := attributesMap[string(attributesRawKey)]; dup {
 								d.DuplicateMember(attributesRawKey)
+								continue
+							}
+							attributesLen++
+							if attributesLen > 32 {
+								d.Skip()
 								continue
 							}
 							attributesKey := string(attributesRawKey)
@@ -317,6 +323,9 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 							}
 							attributesMap[attributesKey] = attributesElem
 							d.Pop()
+						}
+						if attributesLen > 32 {
+							d.Problem("must have at most 32 properties")
 						}
 						v.Attributes = attributesMap
 					}
@@ -1108,8 +1117,9 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 			} else {
 				seen |= seenAttributes
 				if !d.Null() {
-					if d.Object("object") {
+					if d.Object("object (maxProperties 32)") {
 						attributesMap := make(map[string]string)
+						attributesLen := 0
 						for {
 							attributesRawKey, attributesOK := d.Key()
 							if !attributesOK {
@@ -1117,6 +1127,11 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 							}
 							if _, dup := attributesMap[string(attributesRawKey)]; dup {
 								d.DuplicateMember(attributesRawKey)
+								continue
+							}
+							attributesLen++
+							if attributesLen > 32 {
+								d.Skip()
 								continue
 							}
 							attributesKey := string(attributesRawKey)
@@ -1127,6 +1142,9 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 							}
 							attributesMap[attributesKey] = attributesElem
 							d.Pop()
+						}
+						if attributesLen > 32 {
+							d.Problem("must have at most 32 properties")
 						}
 						v.Attributes = attributesMap
 					}
