@@ -87,6 +87,7 @@ var fuzzBases = map[string][]string{
 		`{"id":"n1","title":"T","body":"B","priority":5,"color":"#00AAff","attributes":{"k":""},` +
 			`"data":{"x":[1,2.5,"s",null,true,{"y":{}}]},"if_checksum":"AAEC"}`,
 		`{"id":"n12","data":null,"if_checksum":null}`,
+		`{"id":"n3","attributes":` + fuzzObject(32) + `}`, // maxProperties 32: at the bound
 	},
 	"weather_forecast": {
 		`{"place":"Lisbon","days":3,"units":"metric"}`,
@@ -327,6 +328,8 @@ func fuzzSeedsFor(t testing.TB, name string) [][]byte {
 				`""`, `"x"`, `"\ud800"`, "\"\xff\"", `"\u0000"`, `"2026-01-01T00:00:00Z"`, `"2026\u002d01-01T00:00:00Z"`, `"2026-01-01t00:00:00z"`,
 				`"#ff8800"`, `"n0"`, `"n1\n"`, `[]`, `["a","a"]`, `[null]`, `[1]`, `{}`, `{"a":1,"a":2}`, `{"a":null}`,
 				strings.Repeat("[", 20) + strings.Repeat("]", 20),
+				fuzzObject(33), // past maxProperties 32
+				strings.TrimSuffix(fuzzObject(33), "}") + `,"a1":""}`, // and a duplicate past it
 				`"` + strings.Repeat("é", 201) + `"`,
 			} {
 				with := maps.Clone(members)
@@ -336,6 +339,15 @@ func fuzzSeedsFor(t testing.TB, name string) [][]byte {
 		}
 	}
 	return seeds
+}
+
+// fuzzObject is a JSON object of n string members: "a1":"" and so on.
+func fuzzObject(n int) string {
+	members := make([]string, n)
+	for i := range members {
+		members[i] = fmt.Sprintf(`"a%d":""`, i+1)
+	}
+	return "{" + strings.Join(members, ",") + "}"
 }
 
 // fuzzMarshal encodes members as a JSON object.
