@@ -35,8 +35,11 @@ func TestStoreBounds(t *testing.T) {
 		problem string
 	}{
 		{
-			name:    "attributes on create",
-			run:     func(s *Store) error { _, err := s.Create(Draft{Title: "t", Attributes: attrs("a", MaxAttributes+1)}); return err },
+			name: "attributes on create",
+			run: func(s *Store) error {
+				_, err := s.Create(Draft{Title: "t", Attributes: attrs("a", MaxAttributes+1)})
+				return err
+			},
 			field:   "attributes",
 			problem: "a note has at most 32 attributes (this change would leave 33)",
 		},
@@ -55,8 +58,11 @@ func TestStoreBounds(t *testing.T) {
 			problem: `remove some by setting their value to ""`,
 		},
 		{
-			name:    "attribute name length",
-			run:     func(s *Store) error { _, err := s.Update("n1", Patch{Attributes: map[string]string{strings.Repeat("k", MaxAttributeNameLen+1): "v"}}); return err },
+			name: "attribute name length",
+			run: func(s *Store) error {
+				_, err := s.Update("n1", Patch{Attributes: map[string]string{strings.Repeat("k", MaxAttributeNameLen+1): "v"}})
+				return err
+			},
 			field:   "attributes",
 			problem: "names must have at most 64 bytes",
 		},
@@ -79,8 +85,11 @@ func TestStoreBounds(t *testing.T) {
 			problem: "must be at most 16384 bytes of JSON",
 		},
 		{
-			name:    "body length",
-			run:     func(s *Store) error { _, err := s.Update("n1", Patch{Body: ptr(strings.Repeat("b", MaxBodyLen+1))}); return err },
+			name: "body length",
+			run: func(s *Store) error {
+				_, err := s.Update("n1", Patch{Body: ptr(strings.Repeat("b", MaxBodyLen+1))})
+				return err
+			},
 			field:   "body",
 			problem: "must have at most 20000 characters",
 		},
