@@ -249,8 +249,9 @@ func decodeNotesCreateInputColor(d *codec.Decoder, v **notes.Color) {
 // every property of the same Go type and schema calls it.
 func decodeNotesCreateInputAttributes(d *codec.Decoder, v *map[string]string) {
 	if !d.Null() {
-		if d.Object("object") {
+		if d.Object("object (maxProperties 32)") {
 			vMap := make(map[string]string)
+			vLen := 0
 			for {
 				vRawKey, vOK := d.Key()
 				if !vOK {
@@ -258,6 +259,11 @@ func decodeNotesCreateInputAttributes(d *codec.Decoder, v *map[string]string) {
 				}
 				if _, dup := vMap[string(vRawKey)]; dup {
 					d.DuplicateMember(vRawKey)
+					continue
+				}
+				vLen++
+				if vLen > 32 {
+					d.Skip()
 					continue
 				}
 				vKey := string(vRawKey)
@@ -268,6 +274,9 @@ func decodeNotesCreateInputAttributes(d *codec.Decoder, v *map[string]string) {
 				}
 				vMap[vKey] = vElem
 				d.Pop()
+			}
+			if vLen > 32 {
+				d.Problem("must have at most 32 properties")
 			}
 			(*v) = vMap
 		}

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -48,15 +47,16 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 		return nil, errs
 	}
 	var files []File
+	marks := toolMarks(m.tools, fields)
 	for _, f := range []struct {
 		name string
 		file *jen.File
 	}{{registryFile, registryCode(l, m, fields, plan, opts)}, {codecFile, codecCode(l, plan, opts)}} {
-		var buf bytes.Buffer
-		if err := f.file.Render(&buf); err != nil {
-			return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", f.name, err)}}
+		data, err := formatFile(f.name, f.file, marks)
+		if err != nil {
+			return nil, []*Error{err}
 		}
-		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: buf.Bytes()})
+		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: data})
 	}
 	gf, err := guardCode(l, m, opts)
 	if err != nil {
@@ -66,9 +66,9 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 	if ff, ok := freshCode(l, m, fields, opts); ok {
 		files = append(files, ff)
 	}
-	pf, err := renderProviders(l, m, opts, proj)
-	if err != nil {
-		return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", providersFile, err)}}
+	pf, perr := renderProviders(l, m, opts, proj, marks)
+	if perr != nil {
+		return nil, []*Error{perr}
 	}
 	return append(files, pf), nil
 }
