@@ -27,7 +27,7 @@ var (
 	notesCreateInputColorPattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 	})
-	notesCreateInputTagsElemPattern = sync.OnceValue(func() *regexp.Regexp {
+	notesCreateInputTagsVElemPattern = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 	})
 	notesDeleteInputIdPattern = sync.OnceValue(func() *regexp.Regexp {
@@ -87,6 +87,20 @@ func encodeClockSync(e *codec.Encoder, v *clock.Sync) {
 	e.ObjectEnd()
 }
 
+// decodeClockZonesInputPrefix decodes string (ZonesInput.Prefix), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeClockZonesInputPrefix(d *codec.Decoder, v *string) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string (maxLength 64)"); vOK {
+			// A string holds no more characters than bytes: count them only past the limit in bytes.
+			if len(vVal) > 64 && utf8.RuneCountInString(vVal) > 64 {
+				d.Problem("must be at most 64 characters long")
+			}
+			(*v) = vVal
+		}
+	}
+}
+
 // decodeClockZonesInput decodes clock.ZonesInput, checking it against its published schema.
 func decodeClockZonesInput(d *codec.Decoder, v *clock.ZonesInput) {
 	if !d.Object("object") {
@@ -105,25 +119,166 @@ func decodeClockZonesInput(d *codec.Decoder, v *clock.ZonesInput) {
 		}
 		switch string(key) {
 		case "prefix":
-			d.Push("prefix")
-			if seen&seenPrefix != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("prefix", seen&seenPrefix != 0) {
 				seen |= seenPrefix
-				if !d.Null() {
-					if prefixVal, prefixOK := d.String("string (maxLength 64)"); prefixOK {
-						// A string holds no more characters than bytes: count them only past the limit in bytes.
-						if len(prefixVal) > 64 && utf8.RuneCountInString(prefixVal) > 64 {
-							d.Problem("must be at most 64 characters long")
-						}
-						v.Prefix = prefixVal
-					}
-				}
+				decodeClockZonesInputPrefix(d, &v.Prefix)
 			}
 			d.Pop()
 		default:
 			d.Unknown(key)
+		}
+	}
+}
+
+// decodeNotesCreateInputTitle decodes string (CreateInput.Title), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesCreateInputTitle(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string (maxLength 200, minLength 1)"); vOK {
+		// A string holds no more characters than bytes: count them only past the limit in bytes.
+		if len(vVal) > 200 && utf8.RuneCountInString(vVal) > 200 {
+			d.Problem("must be at most 200 characters long")
+		}
+		// A character is at most 4 bytes: count them only below 4 bytes a character.
+		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
+			d.Problem("must be at least 1 character long")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeNotesCreateInputBody decodes string (CreateInput.Body), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesCreateInputBody(d *codec.Decoder, v *string) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string (maxLength 20000)"); vOK {
+			// A string holds no more characters than bytes: count them only past the limit in bytes.
+			if len(vVal) > 20000 && utf8.RuneCountInString(vVal) > 20000 {
+				d.Problem("must be at most 20000 characters long")
+			}
+			(*v) = vVal
+		}
+	}
+}
+
+// decodeNotesCreateInputTags decodes []string (CreateInput.Tags), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesCreateInputTags(d *codec.Decoder, v *[]string) {
+	if !d.Null() {
+		if d.Array("array (maxItems 10)") {
+			var vBuf [4]string
+			vList := vBuf[:0]
+			vLen := 0
+			for ; d.Next(); vLen++ {
+				d.PushIndex(vLen)
+				if vLen < 10 {
+					var vElem string
+					if vElemVal, vElemOK := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); vElemOK {
+						if !notesCreateInputTagsVElemPattern().MatchString(vElemVal) {
+							d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
+						}
+						vElem = vElemVal
+					}
+					vList = append(vList, vElem)
+				} else {
+					d.Skip()
+				}
+				d.Pop()
+			}
+			if vLen > 10 {
+				d.Problem("must have at most 10 items")
+			}
+			if vLen <= 10 {
+				if codec.HasDuplicates(vList) {
+					d.Problem("items must be unique")
+				}
+			}
+			if len(vList) == 0 {
+				(*v) = []string{}
+			} else {
+				(*v) = append([]string(nil), vList...)
+			}
+		}
+	}
+}
+
+// decodeNotesCreateInputPriority decodes notes.Priority (CreateInput.Priority), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesCreateInputPriority(d *codec.Decoder, v *notes.Priority) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); vOK {
+			switch vVal {
+			case 1, 2, 3, 4, 5:
+			default:
+				d.Problem("must be one of 1, 2, 3, 4, 5")
+			}
+			(*v) = notes.Priority(vVal)
+		}
+	}
+}
+
+// decodeNotesCreateInputDue decodes *time.Time (CreateInput.Due), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesCreateInputDue(d *codec.Decoder, v **time.Time) {
+	if !d.Null() {
+		vPtr := new(time.Time)
+		if vVal, vOK := d.Time("string (format date-time)"); vOK {
+			(*vPtr) = vVal
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeNotesCreateInputColor decodes *notes.Color (CreateInput.Color), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesCreateInputColor(d *codec.Decoder, v **notes.Color) {
+	if !d.Null() {
+		vPtr := new(notes.Color)
+		if vVal, vOK := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); vOK {
+			if !notesCreateInputColorPattern().MatchString(vVal) {
+				d.Problem("must match the pattern ^#[0-9a-fA-F]{6}$")
+			}
+			if err := (*vPtr).UnmarshalText([]byte(vVal)); err != nil {
+				d.Problem("must be a valid notes.Color")
+			}
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeNotesCreateInputAttributes decodes map[string]string (CreateInput.Attributes), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesCreateInputAttributes(d *codec.Decoder, v *map[string]string) {
+	if !d.Null() {
+		if d.Object("object (maxProperties 32)") {
+			vMap := make(map[string]string)
+			vLen := 0
+			for {
+				vRawKey, vOK := d.Key()
+				if !vOK {
+					break
+				}
+				if _, dup := vMap[string(vRawKey)]; dup {
+					d.DuplicateMember(vRawKey)
+					continue
+				}
+				vLen++
+				if vLen > 32 {
+					d.Skip()
+					continue
+				}
+				vKey := string(vRawKey)
+				d.Push(vKey)
+				var vElem string
+				if vElemVal, vElemOK := d.String("string"); vElemOK {
+					vElem = vElemVal
+				}
+				vMap[vKey] = vElem
+				d.Pop()
+			}
+			if vLen > 32 {
+				d.Problem("must have at most 32 properties")
+			}
+			(*v) = vMap
 		}
 	}
 }
@@ -152,175 +307,45 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 		}
 		switch string(key) {
 		case "title":
-			d.Push("title")
-			if seen&seenTitle != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
-				if titleVal, titleOK := d.String("string (maxLength 200, minLength 1)"); titleOK {
-					// A string holds no more characters than bytes: count them only past the limit in bytes.
-					if len(titleVal) > 200 && utf8.RuneCountInString(titleVal) > 200 {
-						d.Problem("must be at most 200 characters long")
-					}
-					// A character is at most 4 bytes: count them only below 4 bytes a character.
-					if len(titleVal) < 4 && utf8.RuneCountInString(titleVal) < 1 {
-						d.Problem("must be at least 1 character long")
-					}
-					v.Title = titleVal
-				}
+				decodeNotesCreateInputTitle(d, &v.Title)
 			}
 			d.Pop()
 		case "body":
-			d.Push("body")
-			if seen&seenBody != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("body", seen&seenBody != 0) {
 				seen |= seenBody
-				if !d.Null() {
-					if bodyVal, bodyOK := d.String("string (maxLength 20000)"); bodyOK {
-						// A string holds no more characters than bytes: count them only past the limit in bytes.
-						if len(bodyVal) > 20000 && utf8.RuneCountInString(bodyVal) > 20000 {
-							d.Problem("must be at most 20000 characters long")
-						}
-						v.Body = bodyVal
-					}
-				}
+				decodeNotesCreateInputBody(d, &v.Body)
 			}
 			d.Pop()
 		case "tags":
-			d.Push("tags")
-			if seen&seenTags != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
-				if !d.Null() {
-					if d.Array("array (maxItems 10)") {
-						var tagsBuf [4]string
-						tagsList := tagsBuf[:0]
-						tagsLen := 0
-						for ; d.Next(); tagsLen++ {
-							d.PushIndex(tagsLen)
-							if tagsLen < 10 {
-								var tagsElem string
-								if tagsElemVal, tagsElemOK := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); tagsElemOK {
-									if !notesCreateInputTagsElemPattern().MatchString(tagsElemVal) {
-										d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
-									}
-									tagsElem = tagsElemVal
-								}
-								tagsList = append(tagsList, tagsElem)
-							} else {
-								d.Skip()
-							}
-							d.Pop()
-						}
-						if tagsLen > 10 {
-							d.Problem("must have at most 10 items")
-						}
-						if tagsLen <= 10 {
-							if codec.HasDuplicates(tagsList) {
-								d.Problem("items must be unique")
-							}
-						}
-						if len(tagsList) == 0 {
-							v.Tags = []string{}
-						} else {
-							v.Tags = append([]string(nil), tagsList...)
-						}
-					}
-				}
+				decodeNotesCreateInputTags(d, &v.Tags)
 			}
 			d.Pop()
 		case "priority":
-			d.Push("priority")
-			if seen&seenPriority != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("priority", seen&seenPriority != 0) {
 				seen |= seenPriority
-				if !d.Null() {
-					if priorityVal, priorityOK := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); priorityOK {
-						switch priorityVal {
-						case 1, 2, 3, 4, 5:
-						default:
-							d.Problem("must be one of 1, 2, 3, 4, 5")
-						}
-						v.Priority = notes.Priority(priorityVal)
-					}
-				}
+				decodeNotesCreateInputPriority(d, &v.Priority)
 			}
 			d.Pop()
 		case "due":
-			d.Push("due")
-			if seen&seenDue != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("due", seen&seenDue != 0) {
 				seen |= seenDue
-				if !d.Null() {
-					duePtr := new(time.Time)
-					if dueVal, dueOK := d.Time("string (format date-time)"); dueOK {
-						(*duePtr) = dueVal
-					}
-					v.Due = duePtr
-				}
+				decodeNotesCreateInputDue(d, &v.Due)
 			}
 			d.Pop()
 		case "color":
-			d.Push("color")
-			if seen&seenColor != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("color", seen&seenColor != 0) {
 				seen |= seenColor
-				if !d.Null() {
-					colorPtr := new(notes.Color)
-					if colorVal, colorOK := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); colorOK {
-						if !notesCreateInputColorPattern().MatchString(colorVal) {
-							d.Problem("must match the pattern ^#[0-9a-fA-F]{6}$")
-						}
-						if err := (*colorPtr).UnmarshalText([]byte(colorVal)); err != nil {
-							d.Problem("must be a valid notes.Color")
-						}
-					}
-					v.Color = colorPtr
-				}
+				decodeNotesCreateInputColor(d, &v.Color)
 			}
 			d.Pop()
 		case "attributes":
-			d.Push("attributes")
-			if seen&seenAttributes != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("attributes", seen&seenAttributes != 0) {
 				seen |= seenAttributes
-				if !d.Null() {
-					if d.Object("object") {
-						attributesMap := make(map[string]string)
-						for {
-							attributesRawKey, attributesOK := d.Key()
-							if !attributesOK {
-								break
-							}
-							if _, dup := attributesMap[string(attributesRawKey)]; dup {
-								d.DuplicateMember(attributesRawKey)
-								continue
-							}
-							attributesKey := string(attributesRawKey)
-							d.Push(attributesKey)
-							var attributesElem string
-							if attributesElemVal, attributesElemOK := d.String("string"); attributesElemOK {
-								attributesElem = attributesElemVal
-							}
-							attributesMap[attributesKey] = attributesElem
-							d.Pop()
-						}
-						v.Attributes = attributesMap
-					}
-				}
+				decodeNotesCreateInputAttributes(d, &v.Attributes)
 			}
 			d.Pop()
 		default:
@@ -404,6 +429,17 @@ func encodeNotesNote(e *codec.Encoder, v *notes.Note) {
 	e.ObjectEnd()
 }
 
+// decodeNotesDeleteInputId decodes notes.NoteID (DeleteInput.ID), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesDeleteInputId(d *codec.Decoder, v *notes.NoteID) {
+	if vVal, vOK := d.String("string (pattern ^n[1-9][0-9]*$)"); vOK {
+		if !notesDeleteInputIdPattern().MatchString(vVal) {
+			d.Problem("must match the pattern ^n[1-9][0-9]*$")
+		}
+		(*v) = notes.NoteID(vVal)
+	}
+}
+
 // decodeNotesDeleteInput decodes notes.DeleteInput, checking it against its published schema.
 func decodeNotesDeleteInput(d *codec.Decoder, v *notes.DeleteInput) {
 	if !d.Object("object") {
@@ -422,18 +458,9 @@ func decodeNotesDeleteInput(d *codec.Decoder, v *notes.DeleteInput) {
 		}
 		switch string(key) {
 		case "id":
-			d.Push("id")
-			if seen&seenID != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
-				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
-					if !notesDeleteInputIdPattern().MatchString(idVal) {
-						d.Problem("must match the pattern ^n[1-9][0-9]*$")
-					}
-					v.ID = notes.NoteID(idVal)
-				}
+				decodeNotesDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
 		default:
@@ -473,18 +500,9 @@ func decodeNotesGetInput(d *codec.Decoder, v *notes.GetInput) {
 		}
 		switch string(key) {
 		case "id":
-			d.Push("id")
-			if seen&seenID != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
-				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
-					if !notesDeleteInputIdPattern().MatchString(idVal) {
-						d.Problem("must match the pattern ^n[1-9][0-9]*$")
-					}
-					v.ID = notes.NoteID(idVal)
-				}
+				decodeNotesDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
 		default:
@@ -514,18 +532,9 @@ func decodeNotesOutlineInput(d *codec.Decoder, v *notes.OutlineInput) {
 		}
 		switch string(key) {
 		case "id":
-			d.Push("id")
-			if seen&seenID != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
-				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
-					if !notesDeleteInputIdPattern().MatchString(idVal) {
-						d.Problem("must match the pattern ^n[1-9][0-9]*$")
-					}
-					v.ID = notes.NoteID(idVal)
-				}
+				decodeNotesDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
 		default:
@@ -573,6 +582,21 @@ func encodeNotesOutline(e *codec.Encoder, v *notes.Outline) {
 	e.ObjectEnd()
 }
 
+// decodeNotesRenderInputFormat decodes string (RenderInput.Format), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesRenderInputFormat(d *codec.Decoder, v *string) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string (one of \"markdown\", \"plain\")"); vOK {
+			switch vVal {
+			case "markdown", "plain":
+			default:
+				d.Problem("must be one of \"markdown\", \"plain\"")
+			}
+			(*v) = vVal
+		}
+	}
+}
+
 // decodeNotesRenderInput decodes notes.RenderInput, checking it against its published schema.
 func decodeNotesRenderInput(d *codec.Decoder, v *notes.RenderInput) {
 	if !d.Object("object") {
@@ -592,37 +616,15 @@ func decodeNotesRenderInput(d *codec.Decoder, v *notes.RenderInput) {
 		}
 		switch string(key) {
 		case "id":
-			d.Push("id")
-			if seen&seenID != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
-				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
-					if !notesDeleteInputIdPattern().MatchString(idVal) {
-						d.Problem("must match the pattern ^n[1-9][0-9]*$")
-					}
-					v.ID = notes.NoteID(idVal)
-				}
+				decodeNotesDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
 		case "format":
-			d.Push("format")
-			if seen&seenFormat != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("format", seen&seenFormat != 0) {
 				seen |= seenFormat
-				if !d.Null() {
-					if formatVal, formatOK := d.String("string (one of \"markdown\", \"plain\")"); formatOK {
-						switch formatVal {
-						case "markdown", "plain":
-						default:
-							d.Problem("must be one of \"markdown\", \"plain\"")
-						}
-						v.Format = formatVal
-					}
-				}
+				decodeNotesRenderInputFormat(d, &v.Format)
 			}
 			d.Pop()
 		default:
@@ -631,6 +633,75 @@ func decodeNotesRenderInput(d *codec.Decoder, v *notes.RenderInput) {
 	}
 	if seen&seenID == 0 {
 		d.Missing("id")
+	}
+}
+
+// decodeNotesSearchInputLimit decodes int (SearchInput.Limit), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesSearchInputLimit(d *codec.Decoder, v *int) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); vOK {
+			if vVal > 50 {
+				d.Problem("must be at most 50")
+			}
+			if vVal < 1 {
+				d.Problem("must be at least 1")
+			}
+			(*v) = int(vVal)
+		}
+	}
+}
+
+// decodeNotesSearchInputTags decodes []string (SearchInput.Tags), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesSearchInputTags(d *codec.Decoder, v *[]string) {
+	if !d.Null() {
+		if d.Array("array (maxItems 10)") {
+			var vBuf [4]string
+			vList := vBuf[:0]
+			vLen := 0
+			for ; d.Next(); vLen++ {
+				d.PushIndex(vLen)
+				if vLen < 10 {
+					var vElem string
+					if vElemVal, vElemOK := d.String("string"); vElemOK {
+						vElem = vElemVal
+					}
+					vList = append(vList, vElem)
+				} else {
+					d.Skip()
+				}
+				d.Pop()
+			}
+			if vLen > 10 {
+				d.Problem("must have at most 10 items")
+			}
+			if vLen <= 10 {
+				if codec.HasDuplicates(vList) {
+					d.Problem("items must be unique")
+				}
+			}
+			if len(vList) == 0 {
+				(*v) = []string{}
+			} else {
+				(*v) = append([]string(nil), vList...)
+			}
+		}
+	}
+}
+
+// decodeNotesSearchInputSort decodes notes.Sort (SearchInput.Sort), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesSearchInputSort(d *codec.Decoder, v *notes.Sort) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string (one of \"relevance\", \"newest\", \"oldest\")"); vOK {
+			switch vVal {
+			case "relevance", "newest", "oldest":
+			default:
+				d.Problem("must be one of \"relevance\", \"newest\", \"oldest\"")
+			}
+			(*v) = notes.Sort(vVal)
+		}
 	}
 }
 
@@ -656,120 +727,33 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 		}
 		switch string(key) {
 		case "query":
-			d.Push("query")
-			if seen&seenQuery != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
-				if queryVal, queryOK := d.String("string (maxLength 200, minLength 1)"); queryOK {
-					// A string holds no more characters than bytes: count them only past the limit in bytes.
-					if len(queryVal) > 200 && utf8.RuneCountInString(queryVal) > 200 {
-						d.Problem("must be at most 200 characters long")
-					}
-					// A character is at most 4 bytes: count them only below 4 bytes a character.
-					if len(queryVal) < 4 && utf8.RuneCountInString(queryVal) < 1 {
-						d.Problem("must be at least 1 character long")
-					}
-					v.Query = queryVal
-				}
+				decodeNotesCreateInputTitle(d, &v.Query)
 			}
 			d.Pop()
 		case "limit":
-			d.Push("limit")
-			if seen&seenLimit != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
-				if !d.Null() {
-					if limitVal, limitOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); limitOK {
-						if limitVal > 50 {
-							d.Problem("must be at most 50")
-						}
-						if limitVal < 1 {
-							d.Problem("must be at least 1")
-						}
-						v.Limit = int(limitVal)
-					}
-				}
+				decodeNotesSearchInputLimit(d, &v.Limit)
 			}
 			d.Pop()
 		case "tags":
-			d.Push("tags")
-			if seen&seenTags != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
-				if !d.Null() {
-					if d.Array("array (maxItems 10)") {
-						var tagsBuf [4]string
-						tagsList := tagsBuf[:0]
-						tagsLen := 0
-						for ; d.Next(); tagsLen++ {
-							d.PushIndex(tagsLen)
-							if tagsLen < 10 {
-								var tagsElem string
-								if tagsElemVal, tagsElemOK := d.String("string"); tagsElemOK {
-									tagsElem = tagsElemVal
-								}
-								tagsList = append(tagsList, tagsElem)
-							} else {
-								d.Skip()
-							}
-							d.Pop()
-						}
-						if tagsLen > 10 {
-							d.Problem("must have at most 10 items")
-						}
-						if tagsLen <= 10 {
-							if codec.HasDuplicates(tagsList) {
-								d.Problem("items must be unique")
-							}
-						}
-						if len(tagsList) == 0 {
-							v.Tags = []string{}
-						} else {
-							v.Tags = append([]string(nil), tagsList...)
-						}
-					}
-				}
+				decodeNotesSearchInputTags(d, &v.Tags)
 			}
 			d.Pop()
 		case "since":
-			d.Push("since")
-			if seen&seenSince != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("since", seen&seenSince != 0) {
 				seen |= seenSince
-				if !d.Null() {
-					sincePtr := new(time.Time)
-					if sinceVal, sinceOK := d.Time("string (format date-time)"); sinceOK {
-						(*sincePtr) = sinceVal
-					}
-					v.Since = sincePtr
-				}
+				decodeNotesCreateInputDue(d, &v.Since)
 			}
 			d.Pop()
 		case "sort":
-			d.Push("sort")
-			if seen&seenSort != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("sort", seen&seenSort != 0) {
 				seen |= seenSort
-				if !d.Null() {
-					if sortVal, sortOK := d.String("string (one of \"relevance\", \"newest\", \"oldest\")"); sortOK {
-						switch sortVal {
-						case "relevance", "newest", "oldest":
-						default:
-							d.Problem("must be one of \"relevance\", \"newest\", \"oldest\"")
-						}
-						v.Sort = notes.Sort(sortVal)
-					}
-				}
+				decodeNotesSearchInputSort(d, &v.Sort)
 			}
 			d.Pop()
 		default:
@@ -849,105 +833,21 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 		}
 		switch string(key) {
 		case "id":
-			d.Push("id")
-			if seen&seenID != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
-				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
-					if !notesDeleteInputIdPattern().MatchString(idVal) {
-						d.Problem("must match the pattern ^n[1-9][0-9]*$")
-					}
-					v.ID = notes.NoteID(idVal)
-				}
+				decodeNotesDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
 		case "add":
-			d.Push("add")
-			if seen&seenAdd != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("add", seen&seenAdd != 0) {
 				seen |= seenAdd
-				if !d.Null() {
-					if d.Array("array (maxItems 10)") {
-						var addBuf [4]string
-						addList := addBuf[:0]
-						addLen := 0
-						for ; d.Next(); addLen++ {
-							d.PushIndex(addLen)
-							if addLen < 10 {
-								var addElem string
-								if addElemVal, addElemOK := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); addElemOK {
-									if !notesCreateInputTagsElemPattern().MatchString(addElemVal) {
-										d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
-									}
-									addElem = addElemVal
-								}
-								addList = append(addList, addElem)
-							} else {
-								d.Skip()
-							}
-							d.Pop()
-						}
-						if addLen > 10 {
-							d.Problem("must have at most 10 items")
-						}
-						if addLen <= 10 {
-							if codec.HasDuplicates(addList) {
-								d.Problem("items must be unique")
-							}
-						}
-						if len(addList) == 0 {
-							v.Add = []string{}
-						} else {
-							v.Add = append([]string(nil), addList...)
-						}
-					}
-				}
+				decodeNotesCreateInputTags(d, &v.Add)
 			}
 			d.Pop()
 		case "remove":
-			d.Push("remove")
-			if seen&seenRemove != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("remove", seen&seenRemove != 0) {
 				seen |= seenRemove
-				if !d.Null() {
-					if d.Array("array (maxItems 10)") {
-						var removeBuf [4]string
-						removeList := removeBuf[:0]
-						removeLen := 0
-						for ; d.Next(); removeLen++ {
-							d.PushIndex(removeLen)
-							if removeLen < 10 {
-								var removeElem string
-								if removeElemVal, removeElemOK := d.String("string"); removeElemOK {
-									removeElem = removeElemVal
-								}
-								removeList = append(removeList, removeElem)
-							} else {
-								d.Skip()
-							}
-							d.Pop()
-						}
-						if removeLen > 10 {
-							d.Problem("must have at most 10 items")
-						}
-						if removeLen <= 10 {
-							if codec.HasDuplicates(removeList) {
-								d.Problem("items must be unique")
-							}
-						}
-						if len(removeList) == 0 {
-							v.Remove = []string{}
-						} else {
-							v.Remove = append([]string(nil), removeList...)
-						}
-					}
-				}
+				decodeNotesSearchInputTags(d, &v.Remove)
 			}
 			d.Pop()
 		default:
@@ -975,6 +875,77 @@ func encodeNotesTagOutput(e *codec.Encoder, v *notes.TagOutput) {
 	e.ObjectEnd()
 }
 
+// decodeNotesUpdateInputTitle decodes *string (UpdateInput.Title), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesUpdateInputTitle(d *codec.Decoder, v **string) {
+	if !d.Null() {
+		vPtr := new(string)
+		if vVal, vOK := d.String("string (maxLength 200, minLength 1)"); vOK {
+			// A string holds no more characters than bytes: count them only past the limit in bytes.
+			if len(vVal) > 200 && utf8.RuneCountInString(vVal) > 200 {
+				d.Problem("must be at most 200 characters long")
+			}
+			// A character is at most 4 bytes: count them only below 4 bytes a character.
+			if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
+				d.Problem("must be at least 1 character long")
+			}
+			(*vPtr) = vVal
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeNotesUpdateInputBody decodes *string (UpdateInput.Body), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesUpdateInputBody(d *codec.Decoder, v **string) {
+	if !d.Null() {
+		vPtr := new(string)
+		if vVal, vOK := d.String("string (maxLength 20000)"); vOK {
+			// A string holds no more characters than bytes: count them only past the limit in bytes.
+			if len(vVal) > 20000 && utf8.RuneCountInString(vVal) > 20000 {
+				d.Problem("must be at most 20000 characters long")
+			}
+			(*vPtr) = vVal
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeNotesUpdateInputPriority decodes *notes.Priority (UpdateInput.Priority), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesUpdateInputPriority(d *codec.Decoder, v **notes.Priority) {
+	if !d.Null() {
+		vPtr := new(notes.Priority)
+		if vVal, vOK := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); vOK {
+			switch vVal {
+			case 1, 2, 3, 4, 5:
+			default:
+				d.Problem("must be one of 1, 2, 3, 4, 5")
+			}
+			(*vPtr) = notes.Priority(vVal)
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeNotesUpdateInputData decodes any (UpdateInput.Data), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesUpdateInputData(d *codec.Decoder, v *any) {
+	if vVal, vOK := d.Any(); vOK {
+		(*v) = vVal
+	}
+}
+
+// decodeNotesUpdateInputIfChecksum decodes []byte (UpdateInput.IfChecksum), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesUpdateInputIfChecksum(d *codec.Decoder, v *[]byte) {
+	if !d.Null() {
+		if vVal, vOK := d.Base64("string"); vOK {
+			(*v) = vVal
+		}
+	}
+}
+
 // decodeNotesUpdateInput decodes notes.UpdateInput, checking it against its published schema.
 func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 	if !d.Object("object") {
@@ -1000,163 +971,51 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 		}
 		switch string(key) {
 		case "id":
-			d.Push("id")
-			if seen&seenID != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
-				if idVal, idOK := d.String("string (pattern ^n[1-9][0-9]*$)"); idOK {
-					if !notesDeleteInputIdPattern().MatchString(idVal) {
-						d.Problem("must match the pattern ^n[1-9][0-9]*$")
-					}
-					v.ID = notes.NoteID(idVal)
-				}
+				decodeNotesDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
 		case "title":
-			d.Push("title")
-			if seen&seenTitle != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
-				if !d.Null() {
-					titlePtr := new(string)
-					if titleVal, titleOK := d.String("string (maxLength 200, minLength 1)"); titleOK {
-						// A string holds no more characters than bytes: count them only past the limit in bytes.
-						if len(titleVal) > 200 && utf8.RuneCountInString(titleVal) > 200 {
-							d.Problem("must be at most 200 characters long")
-						}
-						// A character is at most 4 bytes: count them only below 4 bytes a character.
-						if len(titleVal) < 4 && utf8.RuneCountInString(titleVal) < 1 {
-							d.Problem("must be at least 1 character long")
-						}
-						(*titlePtr) = titleVal
-					}
-					v.Title = titlePtr
-				}
+				decodeNotesUpdateInputTitle(d, &v.Title)
 			}
 			d.Pop()
 		case "body":
-			d.Push("body")
-			if seen&seenBody != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("body", seen&seenBody != 0) {
 				seen |= seenBody
-				if !d.Null() {
-					bodyPtr := new(string)
-					if bodyVal, bodyOK := d.String("string (maxLength 20000)"); bodyOK {
-						// A string holds no more characters than bytes: count them only past the limit in bytes.
-						if len(bodyVal) > 20000 && utf8.RuneCountInString(bodyVal) > 20000 {
-							d.Problem("must be at most 20000 characters long")
-						}
-						(*bodyPtr) = bodyVal
-					}
-					v.Body = bodyPtr
-				}
+				decodeNotesUpdateInputBody(d, &v.Body)
 			}
 			d.Pop()
 		case "priority":
-			d.Push("priority")
-			if seen&seenPriority != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("priority", seen&seenPriority != 0) {
 				seen |= seenPriority
-				if !d.Null() {
-					priorityPtr := new(notes.Priority)
-					if priorityVal, priorityOK := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); priorityOK {
-						switch priorityVal {
-						case 1, 2, 3, 4, 5:
-						default:
-							d.Problem("must be one of 1, 2, 3, 4, 5")
-						}
-						(*priorityPtr) = notes.Priority(priorityVal)
-					}
-					v.Priority = priorityPtr
-				}
+				decodeNotesUpdateInputPriority(d, &v.Priority)
 			}
 			d.Pop()
 		case "color":
-			d.Push("color")
-			if seen&seenColor != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("color", seen&seenColor != 0) {
 				seen |= seenColor
-				if !d.Null() {
-					colorPtr := new(notes.Color)
-					if colorVal, colorOK := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); colorOK {
-						if !notesCreateInputColorPattern().MatchString(colorVal) {
-							d.Problem("must match the pattern ^#[0-9a-fA-F]{6}$")
-						}
-						if err := (*colorPtr).UnmarshalText([]byte(colorVal)); err != nil {
-							d.Problem("must be a valid notes.Color")
-						}
-					}
-					v.Color = colorPtr
-				}
+				decodeNotesCreateInputColor(d, &v.Color)
 			}
 			d.Pop()
 		case "attributes":
-			d.Push("attributes")
-			if seen&seenAttributes != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("attributes", seen&seenAttributes != 0) {
 				seen |= seenAttributes
-				if !d.Null() {
-					if d.Object("object") {
-						attributesMap := make(map[string]string)
-						for {
-							attributesRawKey, attributesOK := d.Key()
-							if !attributesOK {
-								break
-							}
-							if _, dup := attributesMap[string(attributesRawKey)]; dup {
-								d.DuplicateMember(attributesRawKey)
-								continue
-							}
-							attributesKey := string(attributesRawKey)
-							d.Push(attributesKey)
-							var attributesElem string
-							if attributesElemVal, attributesElemOK := d.String("string"); attributesElemOK {
-								attributesElem = attributesElemVal
-							}
-							attributesMap[attributesKey] = attributesElem
-							d.Pop()
-						}
-						v.Attributes = attributesMap
-					}
-				}
+				decodeNotesCreateInputAttributes(d, &v.Attributes)
 			}
 			d.Pop()
 		case "data":
-			d.Push("data")
-			if seen&seenData != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("data", seen&seenData != 0) {
 				seen |= seenData
-				if dataVal, dataOK := d.Any(); dataOK {
-					v.Data = dataVal
-				}
+				decodeNotesUpdateInputData(d, &v.Data)
 			}
 			d.Pop()
 		case "if_checksum":
-			d.Push("if_checksum")
-			if seen&seenIfChecksum != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("if_checksum", seen&seenIfChecksum != 0) {
 				seen |= seenIfChecksum
-				if !d.Null() {
-					if ifChecksumVal, ifChecksumOK := d.Base64("string"); ifChecksumOK {
-						v.IfChecksum = ifChecksumVal
-					}
-				}
+				decodeNotesUpdateInputIfChecksum(d, &v.IfChecksum)
 			}
 			d.Pop()
 		default:
@@ -1165,6 +1024,37 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 	}
 	if seen&seenID == 0 {
 		d.Missing("id")
+	}
+}
+
+// decodeWeatherForecastInputDays decodes int (ForecastInput.Days), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeWeatherForecastInputDays(d *codec.Decoder, v *int) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer (maximum 7, minimum 1)", strconv.IntSize); vOK {
+			if vVal > 7 {
+				d.Problem("must be at most 7")
+			}
+			if vVal < 1 {
+				d.Problem("must be at least 1")
+			}
+			(*v) = int(vVal)
+		}
+	}
+}
+
+// decodeWeatherForecastInputUnits decodes string (ForecastInput.Units), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeWeatherForecastInputUnits(d *codec.Decoder, v *string) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string (one of \"metric\", \"imperial\")"); vOK {
+			switch vVal {
+			case "metric", "imperial":
+			default:
+				d.Problem("must be one of \"metric\", \"imperial\"")
+			}
+			(*v) = vVal
+		}
 	}
 }
 
@@ -1188,11 +1078,7 @@ func decodeWeatherForecastInput(d *codec.Decoder, v *weather.ForecastInput) {
 		}
 		switch string(key) {
 		case "place":
-			d.Push("place")
-			if seen&seenPlace != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("place", seen&seenPlace != 0) {
 				seen |= seenPlace
 				if placeRaw, placeOK := d.Raw(); placeOK {
 					if err := v.Place.UnmarshalJSON(placeRaw); err != nil {
@@ -1202,42 +1088,15 @@ func decodeWeatherForecastInput(d *codec.Decoder, v *weather.ForecastInput) {
 			}
 			d.Pop()
 		case "days":
-			d.Push("days")
-			if seen&seenDays != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("days", seen&seenDays != 0) {
 				seen |= seenDays
-				if !d.Null() {
-					if daysVal, daysOK := d.Int("integer (maximum 7, minimum 1)", strconv.IntSize); daysOK {
-						if daysVal > 7 {
-							d.Problem("must be at most 7")
-						}
-						if daysVal < 1 {
-							d.Problem("must be at least 1")
-						}
-						v.Days = int(daysVal)
-					}
-				}
+				decodeWeatherForecastInputDays(d, &v.Days)
 			}
 			d.Pop()
 		case "units":
-			d.Push("units")
-			if seen&seenUnits != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("units", seen&seenUnits != 0) {
 				seen |= seenUnits
-				if !d.Null() {
-					if unitsVal, unitsOK := d.String("string (one of \"metric\", \"imperial\")"); unitsOK {
-						switch unitsVal {
-						case "metric", "imperial":
-						default:
-							d.Problem("must be one of \"metric\", \"imperial\"")
-						}
-						v.Units = unitsVal
-					}
-				}
+				decodeWeatherForecastInputUnits(d, &v.Units)
 			}
 			d.Pop()
 		default:

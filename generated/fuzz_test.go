@@ -25,6 +25,11 @@ package generated
 //     and fails, the generated decoder unescapes first, as the schema
 //     validator does; the oracle decodes a canonical re-encoding of the
 //     arguments, so escapes never reach encoding/json;
+//   - a date-time with a lower-case "t" or "z" ("2026-01-01t00:00:00z"),
+//     which RFC 3339 and the schema validator allow and
+//     time.Time.UnmarshalJSON refuses: the generated decoder reads it as
+//     upper case, and so does the oracle (upperDateTimes) before
+//     encoding/json decodes it;
 //   - empty arguments mean {} (Static.Call's rule), for both sides.
 //
 // Pattern dialects do not differ: the validator compiles patterns with Go's
@@ -82,6 +87,7 @@ var fuzzBases = map[string][]string{
 		`{"id":"n1","title":"T","body":"B","priority":5,"color":"#00AAff","attributes":{"k":""},` +
 			`"data":{"x":[1,2.5,"s",null,true,{"y":{}}]},"if_checksum":"AAEC"}`,
 		`{"id":"n12","data":null,"if_checksum":null}`,
+		`{"id":"n3","attributes":` + fuzzObject(32) + `}`, // maxProperties 32: at the bound
 	},
 	"weather_forecast": {
 		`{"place":"Lisbon","days":3,"units":"metric"}`,
@@ -146,6 +152,7 @@ func (o *oracle) decode(args []byte, v any) error {
 	if err := o.schema.Validate(doc); err != nil {
 		return fmt.Errorf("schema: %w", err)
 	}
+	doc = o.upperDateTimes(doc, o.root)
 	var canon bytes.Buffer
 	enc := json.NewEncoder(&canon)
 	enc.SetEscapeHTML(false)
@@ -204,6 +211,45 @@ func (o *oracle) dropNulls(v any, sch map[string]any) any {
 		items, _ := sch["items"].(map[string]any)
 		for i, x := range v {
 			v[i] = o.dropNulls(x, items)
+		}
+	}
+	return v
+}
+
+// upperDateTimes writes the "t" and "z" of the date-times of v that sch
+// describes (format date-time) in upper case, at every depth, as the
+// generated decoder reads them: encoding/json accepts only upper case.
+func (o *oracle) upperDateTimes(v any, sch map[string]any) any {
+	if sch == nil {
+		return v
+	}
+	sch = o.resolve(sch)
+	switch x := v.(type) {
+	case string:
+		if sch["format"] == "date-time" && len(x) >= 20 {
+			b := []byte(x)
+			if b[10] == 't' {
+				b[10] = 'T'
+			}
+			if b[len(b)-1] == 'z' {
+				b[len(b)-1] = 'Z'
+			}
+			return string(b)
+		}
+	case map[string]any:
+		props, _ := sch["properties"].(map[string]any)
+		extra, _ := sch["additionalProperties"].(map[string]any)
+		for k, y := range x {
+			ps, isProp := props[k].(map[string]any)
+			if !isProp {
+				ps = extra
+			}
+			x[k] = o.upperDateTimes(y, ps)
+		}
+	case []any:
+		items, _ := sch["items"].(map[string]any)
+		for i, y := range x {
+			x[i] = o.upperDateTimes(y, items)
 		}
 	}
 	return v
@@ -279,9 +325,11 @@ func fuzzSeedsFor(t testing.TB, name string) [][]byte {
 			// Every kind of wrong or edge value in its place.
 			for _, bad := range []string{
 				`null`, `true`, `0`, `-1`, `1.5`, `1e2`, `1.0`, `-0`, `99999999999999999999999`, `-9223372036854775809`,
-				`""`, `"x"`, `"\ud800"`, "\"\xff\"", `"\u0000"`, `"2026-01-01T00:00:00Z"`, `"2026\u002d01-01T00:00:00Z"`,
+				`""`, `"x"`, `"\ud800"`, "\"\xff\"", `"\u0000"`, `"2026-01-01T00:00:00Z"`, `"2026\u002d01-01T00:00:00Z"`, `"2026-01-01t00:00:00z"`,
 				`"#ff8800"`, `"n0"`, `"n1\n"`, `[]`, `["a","a"]`, `[null]`, `[1]`, `{}`, `{"a":1,"a":2}`, `{"a":null}`,
 				strings.Repeat("[", 20) + strings.Repeat("]", 20),
+				fuzzObject(33), // past maxProperties 32
+				strings.TrimSuffix(fuzzObject(33), "}") + `,"a1":""}`, // and a duplicate past it
 				`"` + strings.Repeat("é", 201) + `"`,
 			} {
 				with := maps.Clone(members)
@@ -291,6 +339,15 @@ func fuzzSeedsFor(t testing.TB, name string) [][]byte {
 		}
 	}
 	return seeds
+}
+
+// fuzzObject is a JSON object of n string members: "a1":"" and so on.
+func fuzzObject(n int) string {
+	members := make([]string, n)
+	for i := range members {
+		members[i] = fmt.Sprintf(`"a%d":""`, i+1)
+	}
+	return "{" + strings.Join(members, ",") + "}"
 }
 
 // fuzzMarshal encodes members as a JSON object.

@@ -236,6 +236,21 @@ func TestFuzzExceptions(t *testing.T) {
 		assert.Equal(t, want, got)
 	})
 
+	t.Run("lower-case date-time", func(t *testing.T) {
+		t.Parallel()
+		args := `{"query":"a","since":"2026-01-02t03:04:05z"}`
+		var raw notes.SearchInput
+		assert.Error(t, json.Unmarshal([]byte(args), &raw), "time.Time.UnmarshalJSON refuses lower case")
+		got, err := decode(args)
+		require.NoError(t, err, "RFC 3339 allows lower case")
+		require.NotNil(t, got.Since)
+		assert.True(t, got.Since.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)))
+		var want notes.SearchInput
+		require.NoError(t, o.decode([]byte(args), &want), "the oracle reads it as upper case")
+		assert.Equal(t, want, got)
+		assert.Error(t, reg.Check(ctx, "notes_search", []byte(`{"query":"a","since":"2016-12-31t23:59:60z"}`)), "a leap second is still refused")
+	})
+
 	t.Run("empty arguments mean {}", func(t *testing.T) {
 		t.Parallel()
 		assert.NoError(t, reg.Check(ctx, "clock_zones", nil))

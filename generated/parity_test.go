@@ -3,6 +3,7 @@
 package generated_test
 
 import (
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/internal/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	clock "github.com/toolgen-go/toolgen/tools/clock"
 	notes "github.com/toolgen-go/toolgen/tools/notes"
 	weather "github.com/toolgen-go/toolgen/tools/weather"
@@ -69,8 +71,10 @@ func comments(t *testing.T) map[string]string {
 
 // TestSchemaParity: every published schema equals what invopop reflects at
 // test time from the same Go type, under toolgen's settings plus exactly
-// the post-processing steps documented in package schema: PostProcess for
+// the steps documented in package schema: the map-bounds step
+// (schema.MapBounds, which schema.ReflectRaw applies) and PostProcess for
 // every schema, and the input step (schema.ReflectInput) for inputs.
+// TestMapBoundsStep checks what the map-bounds step adds.
 func TestSchemaParity(t *testing.T) {
 	reg := registry(t)
 	docs := comments(t)
@@ -93,4 +97,61 @@ func TestSchemaParity(t *testing.T) {
 			assert.Equal(t, string(want), string(spec.OutputSchema), "output schema of %s", spec.Name)
 		}
 	}
+}
+
+// TestMapBoundsStep: the map-bounds step adds minProperties and
+// maxProperties, from the jsonschema tags of map fields, and nothing else:
+// the published schema without them equals invopop's alone, post-processed.
+func TestMapBoundsStep(t *testing.T) {
+	docs := comments(t)
+	bounded := 0
+	for name, tt := range types {
+		for _, typ := range []reflect.Type{tt.in, tt.out} {
+			if typ == nil {
+				continue
+			}
+			withStep, err := schema.Reflect(typ, docs)
+			require.NoError(t, err)
+			raw, err := json.Marshal(schema.Reflector(docs).ReflectFromType(typ))
+			require.NoError(t, err)
+			alone, err := schema.PostProcess(raw)
+			require.NoError(t, err)
+			got, want := parseTree(t, withStep), parseTree(t, alone)
+			bounded += dropMapBounds(got)
+			dropMapBounds(want) // a hook's bounds are invopop's own
+			assert.Equal(t, string(want.Compact()), string(got.Compact()), "%s (%s): the step adds only minProperties and maxProperties", name, typ)
+		}
+	}
+	assert.Positive(t, bounded, "a sample map is bounded by its tag, so the step is exercised")
+}
+
+func parseTree(t *testing.T, b []byte) *jsontree.Node {
+	t.Helper()
+	n, err := jsontree.Parse(b)
+	require.NoError(t, err)
+	return n
+}
+
+// dropMapBounds removes every minProperties and maxProperties member of n,
+// at every depth, and returns how many it removed.
+func dropMapBounds(n *jsontree.Node) int {
+	removed := 0
+	if n.Kind == jsontree.ObjectKind {
+		kept := n.Members[:0]
+		for _, m := range n.Members {
+			if m.Key == "minProperties" || m.Key == "maxProperties" {
+				removed++
+				continue
+			}
+			kept = append(kept, m)
+		}
+		n.Members = kept
+		for _, m := range n.Members {
+			removed += dropMapBounds(m.Value)
+		}
+	}
+	for _, it := range n.Items {
+		removed += dropMapBounds(it)
+	}
+	return removed
 }

@@ -44,6 +44,7 @@
 //	//tool:timeout 5s                 per-call deadline
 //	//tool:permission notes.write     repeatable
 //	//tool:meta audit high            repeatable key and value, carried through
+//	//tool:zerovalue                  the zero value is ready: New accepts it unset
 //
 // Argument schemas follow github.com/invopop/jsonschema: struct tags such as
 // `jsonschema:"minLength=1,maxLength=200"` or `jsonschema:"enum=a,enum=b"`,

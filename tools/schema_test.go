@@ -71,6 +71,7 @@ func TestSchemas(t *testing.T) {
 				{[]string{"properties", "priority"}, `{"type":"integer","enum":[1,2,3,4,5],"default":3}`},
 				{[]string{"properties", "tags", "items"}, `{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"}`},
 				{[]string{"properties", "due"}, `{"type":"string","format":"date-time"}`},
+				{[]string{"properties", "attributes"}, `{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32}`}, // toolgen's map-bounds step
 			},
 		},
 		{
@@ -82,6 +83,7 @@ func TestSchemas(t *testing.T) {
 				{[]string{"properties", "title"}, `{"type":"string","maxLength":200,"minLength":1}`},
 				{[]string{"properties", "data"}, `{}`},
 				{[]string{"properties", "if_checksum"}, `{"type":"string","contentEncoding":"base64"}`},
+				{[]string{"properties", "attributes"}, `{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32}`},
 			},
 		},
 		{

@@ -15,6 +15,79 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = tool.SupportPackageIsVersion2
 
+// decodeToolsMediumInputTitle decodes string (MediumInput.Title), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputTitle(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string (maxLength 200, minLength 1)"); vOK {
+		// A string holds no more characters than bytes: count them only past the limit in bytes.
+		if len(vVal) > 200 && utf8.RuneCountInString(vVal) > 200 {
+			d.Problem("must be at most 200 characters long")
+		}
+		// A character is at most 4 bytes: count them only below 4 bytes a character.
+		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
+			d.Problem("must be at least 1 character long")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeToolsMediumInputPriority decodes int (MediumInput.Priority), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputPriority(d *codec.Decoder, v *int) {
+	if vVal, vOK := d.Int("integer (maximum 5, minimum 1)", strconv.IntSize); vOK {
+		if vVal > 5 {
+			d.Problem("must be at most 5")
+		}
+		if vVal < 1 {
+			d.Problem("must be at least 1")
+		}
+		(*v) = int(vVal)
+	}
+}
+
+// decodeToolsMediumInputStatus decodes string (MediumInput.Status), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputStatus(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string (one of \"open\", \"pending\", \"closed\")"); vOK {
+		switch vVal {
+		case "open", "pending", "closed":
+		default:
+			d.Problem("must be one of \"open\", \"pending\", \"closed\"")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeToolsPersonName decodes string (MediumInput.Owner.Name), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsPersonName(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string (maxLength 100, minLength 1)"); vOK {
+		// A string holds no more characters than bytes: count them only past the limit in bytes.
+		if len(vVal) > 100 && utf8.RuneCountInString(vVal) > 100 {
+			d.Problem("must be at most 100 characters long")
+		}
+		// A character is at most 4 bytes: count them only below 4 bytes a character.
+		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
+			d.Problem("must be at least 1 character long")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeToolsPersonEmail decodes string (MediumInput.Owner.Email), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsPersonEmail(d *codec.Decoder, v *string) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string (maxLength 254)"); vOK {
+			// A string holds no more characters than bytes: count them only past the limit in bytes.
+			if len(vVal) > 254 && utf8.RuneCountInString(vVal) > 254 {
+				d.Problem("must be at most 254 characters long")
+			}
+			(*v) = vVal
+		}
+	}
+}
+
 // decodeToolsPerson decodes tools.Person, checking it against its published schema.
 func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
 	if !d.Object("object") {
@@ -34,41 +107,15 @@ func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
 		}
 		switch string(key) {
 		case "name":
-			d.Push("name")
-			if seen&seenName != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
-				if nameVal, nameOK := d.String("string (maxLength 100, minLength 1)"); nameOK {
-					// A string holds no more characters than bytes: count them only past the limit in bytes.
-					if len(nameVal) > 100 && utf8.RuneCountInString(nameVal) > 100 {
-						d.Problem("must be at most 100 characters long")
-					}
-					// A character is at most 4 bytes: count them only below 4 bytes a character.
-					if len(nameVal) < 4 && utf8.RuneCountInString(nameVal) < 1 {
-						d.Problem("must be at least 1 character long")
-					}
-					v.Name = nameVal
-				}
+				decodeToolsPersonName(d, &v.Name)
 			}
 			d.Pop()
 		case "email":
-			d.Push("email")
-			if seen&seenEmail != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("email", seen&seenEmail != 0) {
 				seen |= seenEmail
-				if !d.Null() {
-					if emailVal, emailOK := d.String("string (maxLength 254)"); emailOK {
-						// A string holds no more characters than bytes: count them only past the limit in bytes.
-						if len(emailVal) > 254 && utf8.RuneCountInString(emailVal) > 254 {
-							d.Problem("must be at most 254 characters long")
-						}
-						v.Email = emailVal
-					}
-				}
+				decodeToolsPersonEmail(d, &v.Email)
 			}
 			d.Pop()
 		default:
@@ -77,6 +124,47 @@ func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
 	}
 	if seen&seenName == 0 {
 		d.Missing("name")
+	}
+}
+
+// decodeToolsItemSku decodes string (MediumInput.Items[].SKU), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsItemSku(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string (maxLength 32, minLength 1)"); vOK {
+		// A string holds no more characters than bytes: count them only past the limit in bytes.
+		if len(vVal) > 32 && utf8.RuneCountInString(vVal) > 32 {
+			d.Problem("must be at most 32 characters long")
+		}
+		// A character is at most 4 bytes: count them only below 4 bytes a character.
+		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
+			d.Problem("must be at least 1 character long")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeToolsItemQty decodes int (MediumInput.Items[].Qty), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsItemQty(d *codec.Decoder, v *int) {
+	if vVal, vOK := d.Int("integer (maximum 1000, minimum 1)", strconv.IntSize); vOK {
+		if vVal > 1000 {
+			d.Problem("must be at most 1000")
+		}
+		if vVal < 1 {
+			d.Problem("must be at least 1")
+		}
+		(*v) = int(vVal)
+	}
+}
+
+// decodeToolsItemPrice decodes float64 (MediumInput.Items[].Price), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsItemPrice(d *codec.Decoder, v *float64) {
+	if vVal, vOK := d.Float("number (minimum 0)", 64); vOK {
+		if vVal <= 0 && (vVal < 0 || d.CompareNumber("0") < 0) {
+			d.Problem("must be at least 0")
+		}
+		(*v) = vVal
 	}
 }
 
@@ -100,56 +188,21 @@ func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
 		}
 		switch string(key) {
 		case "sku":
-			d.Push("sku")
-			if seen&seenSKU != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("sku", seen&seenSKU != 0) {
 				seen |= seenSKU
-				if skuVal, skuOK := d.String("string (maxLength 32, minLength 1)"); skuOK {
-					// A string holds no more characters than bytes: count them only past the limit in bytes.
-					if len(skuVal) > 32 && utf8.RuneCountInString(skuVal) > 32 {
-						d.Problem("must be at most 32 characters long")
-					}
-					// A character is at most 4 bytes: count them only below 4 bytes a character.
-					if len(skuVal) < 4 && utf8.RuneCountInString(skuVal) < 1 {
-						d.Problem("must be at least 1 character long")
-					}
-					v.SKU = skuVal
-				}
+				decodeToolsItemSku(d, &v.SKU)
 			}
 			d.Pop()
 		case "qty":
-			d.Push("qty")
-			if seen&seenQty != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("qty", seen&seenQty != 0) {
 				seen |= seenQty
-				if qtyVal, qtyOK := d.Int("integer (maximum 1000, minimum 1)", strconv.IntSize); qtyOK {
-					if qtyVal > 1000 {
-						d.Problem("must be at most 1000")
-					}
-					if qtyVal < 1 {
-						d.Problem("must be at least 1")
-					}
-					v.Qty = int(qtyVal)
-				}
+				decodeToolsItemQty(d, &v.Qty)
 			}
 			d.Pop()
 		case "price":
-			d.Push("price")
-			if seen&seenPrice != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("price", seen&seenPrice != 0) {
 				seen |= seenPrice
-				if priceVal, priceOK := d.Float("number (minimum 0)", 64); priceOK {
-					if priceVal <= 0 && (priceVal < 0 || d.CompareNumber("0") < 0) {
-						d.Problem("must be at least 0")
-					}
-					v.Price = priceVal
-				}
+				decodeToolsItemPrice(d, &v.Price)
 			}
 			d.Pop()
 		default:
@@ -164,6 +217,169 @@ func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
 	}
 	if seen&seenPrice == 0 {
 		d.Missing("price")
+	}
+}
+
+// decodeToolsMediumInputItems decodes []tools.Item (MediumInput.Items), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputItems(d *codec.Decoder, v *[]tools.Item) {
+	if d.Array("array (maxItems 50, minItems 1)") {
+		var vBuf [4]tools.Item
+		vList := vBuf[:0]
+		vLen := 0
+		for ; d.Next(); vLen++ {
+			d.PushIndex(vLen)
+			if vLen < 50 {
+				var vElem tools.Item
+				decodeToolsItem(d, &vElem)
+				vList = append(vList, vElem)
+			} else {
+				d.Skip()
+			}
+			d.Pop()
+		}
+		if vLen < 1 {
+			d.Problem("must have at least 1 item")
+		}
+		if vLen > 50 {
+			d.Problem("must have at most 50 items")
+		}
+		if len(vList) == 0 {
+			(*v) = []tools.Item{}
+		} else {
+			(*v) = append([]tools.Item(nil), vList...)
+		}
+	}
+}
+
+// decodeToolsMediumInputTags decodes []string (MediumInput.Tags), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputTags(d *codec.Decoder, v *[]string) {
+	if !d.Null() {
+		if d.Array("array (maxItems 10)") {
+			var vBuf [4]string
+			vList := vBuf[:0]
+			vLen := 0
+			for ; d.Next(); vLen++ {
+				d.PushIndex(vLen)
+				if vLen < 10 {
+					var vElem string
+					if vElemVal, vElemOK := d.String("string"); vElemOK {
+						vElem = vElemVal
+					}
+					vList = append(vList, vElem)
+				} else {
+					d.Skip()
+				}
+				d.Pop()
+			}
+			if vLen > 10 {
+				d.Problem("must have at most 10 items")
+			}
+			if vLen <= 10 {
+				if codec.HasDuplicates(vList) {
+					d.Problem("items must be unique")
+				}
+			}
+			if len(vList) == 0 {
+				(*v) = []string{}
+			} else {
+				(*v) = append([]string(nil), vList...)
+			}
+		}
+	}
+}
+
+// decodeToolsMediumInputLabels decodes map[string]string (MediumInput.Labels), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputLabels(d *codec.Decoder, v *map[string]string) {
+	if !d.Null() {
+		if d.Object("object") {
+			vMap := make(map[string]string)
+			for {
+				vRawKey, vOK := d.Key()
+				if !vOK {
+					break
+				}
+				if _, dup := vMap[string(vRawKey)]; dup {
+					d.DuplicateMember(vRawKey)
+					continue
+				}
+				vKey := string(vRawKey)
+				d.Push(vKey)
+				var vElem string
+				if vElemVal, vElemOK := d.String("string"); vElemOK {
+					vElem = vElemVal
+				}
+				vMap[vKey] = vElem
+				d.Pop()
+			}
+			(*v) = vMap
+		}
+	}
+}
+
+// decodeToolsMediumInputCreated decodes time.Time (MediumInput.Created), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputCreated(d *codec.Decoder, v *time.Time) {
+	if vVal, vOK := d.Time("string (format date-time)"); vOK {
+		(*v) = vVal
+	}
+}
+
+// decodeToolsMediumInputDue decodes *time.Time (MediumInput.Due), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputDue(d *codec.Decoder, v **time.Time) {
+	if !d.Null() {
+		vPtr := new(time.Time)
+		if vVal, vOK := d.Time("string (format date-time)"); vOK {
+			(*vPtr) = vVal
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeToolsMediumInputBudget decodes *float64 (MediumInput.Budget), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputBudget(d *codec.Decoder, v **float64) {
+	if !d.Null() {
+		vPtr := new(float64)
+		if vVal, vOK := d.Float("number (maximum 1000000, minimum 0)", 64); vOK {
+			if vVal >= 1000000 && (vVal > 1000000 || d.CompareNumber("1000000") > 0) {
+				d.Problem("must be at most 1000000")
+			}
+			if vVal <= 0 && (vVal < 0 || d.CompareNumber("0") < 0) {
+				d.Problem("must be at least 0")
+			}
+			(*vPtr) = vVal
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeToolsMediumInputNotify decodes *bool (MediumInput.Notify), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputNotify(d *codec.Decoder, v **bool) {
+	if !d.Null() {
+		vPtr := new(bool)
+		if vVal, vOK := d.Bool("boolean"); vOK {
+			(*vPtr) = vVal
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeToolsMediumInputDiscount decodes float64 (MediumInput.Discount), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsMediumInputDiscount(d *codec.Decoder, v *float64) {
+	if vVal, vOK := d.Float("number (maximum 1, minimum 0)", 64); vOK {
+		if vVal >= 1 && (vVal > 1 || d.CompareNumber("1") > 0) {
+			d.Problem("must be at most 1")
+		}
+		if vVal <= 0 && (vVal < 0 || d.CompareNumber("0") < 0) {
+			d.Problem("must be at least 0")
+		}
+		(*v) = vVal
 	}
 }
 
@@ -196,263 +412,75 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 		}
 		switch string(key) {
 		case "title":
-			d.Push("title")
-			if seen&seenTitle != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
-				if titleVal, titleOK := d.String("string (maxLength 200, minLength 1)"); titleOK {
-					// A string holds no more characters than bytes: count them only past the limit in bytes.
-					if len(titleVal) > 200 && utf8.RuneCountInString(titleVal) > 200 {
-						d.Problem("must be at most 200 characters long")
-					}
-					// A character is at most 4 bytes: count them only below 4 bytes a character.
-					if len(titleVal) < 4 && utf8.RuneCountInString(titleVal) < 1 {
-						d.Problem("must be at least 1 character long")
-					}
-					v.Title = titleVal
-				}
+				decodeToolsMediumInputTitle(d, &v.Title)
 			}
 			d.Pop()
 		case "priority":
-			d.Push("priority")
-			if seen&seenPriority != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("priority", seen&seenPriority != 0) {
 				seen |= seenPriority
-				if priorityVal, priorityOK := d.Int("integer (maximum 5, minimum 1)", strconv.IntSize); priorityOK {
-					if priorityVal > 5 {
-						d.Problem("must be at most 5")
-					}
-					if priorityVal < 1 {
-						d.Problem("must be at least 1")
-					}
-					v.Priority = int(priorityVal)
-				}
+				decodeToolsMediumInputPriority(d, &v.Priority)
 			}
 			d.Pop()
 		case "status":
-			d.Push("status")
-			if seen&seenStatus != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("status", seen&seenStatus != 0) {
 				seen |= seenStatus
-				if statusVal, statusOK := d.String("string (one of \"open\", \"pending\", \"closed\")"); statusOK {
-					switch statusVal {
-					case "open", "pending", "closed":
-					default:
-						d.Problem("must be one of \"open\", \"pending\", \"closed\"")
-					}
-					v.Status = statusVal
-				}
+				decodeToolsMediumInputStatus(d, &v.Status)
 			}
 			d.Pop()
 		case "owner":
-			d.Push("owner")
-			if seen&seenOwner != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("owner", seen&seenOwner != 0) {
 				seen |= seenOwner
 				decodeToolsPerson(d, &v.Owner)
 			}
 			d.Pop()
 		case "items":
-			d.Push("items")
-			if seen&seenItems != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("items", seen&seenItems != 0) {
 				seen |= seenItems
-				if d.Array("array (maxItems 50, minItems 1)") {
-					var itemsBuf [4]tools.Item
-					itemsList := itemsBuf[:0]
-					itemsLen := 0
-					for ; d.Next(); itemsLen++ {
-						d.PushIndex(itemsLen)
-						if itemsLen < 50 {
-							var itemsElem tools.Item
-							decodeToolsItem(d, &itemsElem)
-							itemsList = append(itemsList, itemsElem)
-						} else {
-							d.Skip()
-						}
-						d.Pop()
-					}
-					if itemsLen < 1 {
-						d.Problem("must have at least 1 item")
-					}
-					if itemsLen > 50 {
-						d.Problem("must have at most 50 items")
-					}
-					if len(itemsList) == 0 {
-						v.Items = []tools.Item{}
-					} else {
-						v.Items = append([]tools.Item(nil), itemsList...)
-					}
-				}
+				decodeToolsMediumInputItems(d, &v.Items)
 			}
 			d.Pop()
 		case "tags":
-			d.Push("tags")
-			if seen&seenTags != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
-				if !d.Null() {
-					if d.Array("array (maxItems 10)") {
-						var tagsBuf [4]string
-						tagsList := tagsBuf[:0]
-						tagsLen := 0
-						for ; d.Next(); tagsLen++ {
-							d.PushIndex(tagsLen)
-							if tagsLen < 10 {
-								var tagsElem string
-								if tagsElemVal, tagsElemOK := d.String("string"); tagsElemOK {
-									tagsElem = tagsElemVal
-								}
-								tagsList = append(tagsList, tagsElem)
-							} else {
-								d.Skip()
-							}
-							d.Pop()
-						}
-						if tagsLen > 10 {
-							d.Problem("must have at most 10 items")
-						}
-						if tagsLen <= 10 {
-							if codec.HasDuplicates(tagsList) {
-								d.Problem("items must be unique")
-							}
-						}
-						if len(tagsList) == 0 {
-							v.Tags = []string{}
-						} else {
-							v.Tags = append([]string(nil), tagsList...)
-						}
-					}
-				}
+				decodeToolsMediumInputTags(d, &v.Tags)
 			}
 			d.Pop()
 		case "labels":
-			d.Push("labels")
-			if seen&seenLabels != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("labels", seen&seenLabels != 0) {
 				seen |= seenLabels
-				if !d.Null() {
-					if d.Object("object") {
-						labelsMap := make(map[string]string)
-						for {
-							labelsRawKey, labelsOK := d.Key()
-							if !labelsOK {
-								break
-							}
-							if _, dup := labelsMap[string(labelsRawKey)]; dup {
-								d.DuplicateMember(labelsRawKey)
-								continue
-							}
-							labelsKey := string(labelsRawKey)
-							d.Push(labelsKey)
-							var labelsElem string
-							if labelsElemVal, labelsElemOK := d.String("string"); labelsElemOK {
-								labelsElem = labelsElemVal
-							}
-							labelsMap[labelsKey] = labelsElem
-							d.Pop()
-						}
-						v.Labels = labelsMap
-					}
-				}
+				decodeToolsMediumInputLabels(d, &v.Labels)
 			}
 			d.Pop()
 		case "created":
-			d.Push("created")
-			if seen&seenCreated != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("created", seen&seenCreated != 0) {
 				seen |= seenCreated
-				if createdVal, createdOK := d.Time("string (format date-time)"); createdOK {
-					v.Created = createdVal
-				}
+				decodeToolsMediumInputCreated(d, &v.Created)
 			}
 			d.Pop()
 		case "due":
-			d.Push("due")
-			if seen&seenDue != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("due", seen&seenDue != 0) {
 				seen |= seenDue
-				if !d.Null() {
-					duePtr := new(time.Time)
-					if dueVal, dueOK := d.Time("string (format date-time)"); dueOK {
-						(*duePtr) = dueVal
-					}
-					v.Due = duePtr
-				}
+				decodeToolsMediumInputDue(d, &v.Due)
 			}
 			d.Pop()
 		case "budget":
-			d.Push("budget")
-			if seen&seenBudget != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("budget", seen&seenBudget != 0) {
 				seen |= seenBudget
-				if !d.Null() {
-					budgetPtr := new(float64)
-					if budgetVal, budgetOK := d.Float("number (maximum 1000000, minimum 0)", 64); budgetOK {
-						if budgetVal >= 1000000 && (budgetVal > 1000000 || d.CompareNumber("1000000") > 0) {
-							d.Problem("must be at most 1000000")
-						}
-						if budgetVal <= 0 && (budgetVal < 0 || d.CompareNumber("0") < 0) {
-							d.Problem("must be at least 0")
-						}
-						(*budgetPtr) = budgetVal
-					}
-					v.Budget = budgetPtr
-				}
+				decodeToolsMediumInputBudget(d, &v.Budget)
 			}
 			d.Pop()
 		case "notify":
-			d.Push("notify")
-			if seen&seenNotify != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("notify", seen&seenNotify != 0) {
 				seen |= seenNotify
-				if !d.Null() {
-					notifyPtr := new(bool)
-					if notifyVal, notifyOK := d.Bool("boolean"); notifyOK {
-						(*notifyPtr) = notifyVal
-					}
-					v.Notify = notifyPtr
-				}
+				decodeToolsMediumInputNotify(d, &v.Notify)
 			}
 			d.Pop()
 		case "discount":
-			d.Push("discount")
-			if seen&seenDiscount != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("discount", seen&seenDiscount != 0) {
 				seen |= seenDiscount
-				if discountVal, discountOK := d.Float("number (maximum 1, minimum 0)", 64); discountOK {
-					if discountVal >= 1 && (discountVal > 1 || d.CompareNumber("1") > 0) {
-						d.Problem("must be at most 1")
-					}
-					if discountVal <= 0 && (discountVal < 0 || d.CompareNumber("0") < 0) {
-						d.Problem("must be at least 0")
-					}
-					v.Discount = discountVal
-				}
+				decodeToolsMediumInputDiscount(d, &v.Discount)
 			}
 			d.Pop()
 		default:
@@ -496,6 +524,22 @@ func encodeToolsMediumOutput(e *codec.Encoder, v *tools.MediumOutput) {
 	e.ObjectEnd()
 }
 
+// decodeToolsSmallInputLimit decodes int (SmallInput.Limit), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeToolsSmallInputLimit(d *codec.Decoder, v *int) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); vOK {
+			if vVal > 50 {
+				d.Problem("must be at most 50")
+			}
+			if vVal < 1 {
+				d.Problem("must be at least 1")
+			}
+			(*v) = int(vVal)
+		}
+	}
+}
+
 // decodeToolsSmallInput decodes tools.SmallInput, checking it against its published schema.
 func decodeToolsSmallInput(d *codec.Decoder, v *tools.SmallInput) {
 	if !d.Object("object") {
@@ -515,43 +559,15 @@ func decodeToolsSmallInput(d *codec.Decoder, v *tools.SmallInput) {
 		}
 		switch string(key) {
 		case "query":
-			d.Push("query")
-			if seen&seenQuery != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
-				if queryVal, queryOK := d.String("string (maxLength 200, minLength 1)"); queryOK {
-					// A string holds no more characters than bytes: count them only past the limit in bytes.
-					if len(queryVal) > 200 && utf8.RuneCountInString(queryVal) > 200 {
-						d.Problem("must be at most 200 characters long")
-					}
-					// A character is at most 4 bytes: count them only below 4 bytes a character.
-					if len(queryVal) < 4 && utf8.RuneCountInString(queryVal) < 1 {
-						d.Problem("must be at least 1 character long")
-					}
-					v.Query = queryVal
-				}
+				decodeToolsMediumInputTitle(d, &v.Query)
 			}
 			d.Pop()
 		case "limit":
-			d.Push("limit")
-			if seen&seenLimit != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
-				if !d.Null() {
-					if limitVal, limitOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); limitOK {
-						if limitVal > 50 {
-							d.Problem("must be at most 50")
-						}
-						if limitVal < 1 {
-							d.Problem("must be at least 1")
-						}
-						v.Limit = int(limitVal)
-					}
-				}
+				decodeToolsSmallInputLimit(d, &v.Limit)
 			}
 			d.Pop()
 		default:

@@ -4,10 +4,17 @@
 //
 //	go run ./examples/mcpserver                       # stdio, for a client that starts it
 //	go run ./examples/mcpserver -http 127.0.0.1:8080  # http://127.0.0.1:8080/mcp
+//	go run ./examples/mcpserver -http 0.0.0.0:8080 -allow-host mcp.example.com
 //
 // Over HTTP it binds 127.0.0.1 unless the address names another interface,
-// refuses requests from foreign browser origins and DNS-rebound hosts, and
-// shuts down gracefully on SIGINT or SIGTERM. Logs go to stderr (stdout is
+// and refuses to serve any other address without -allow-host (the names
+// clients reach it by; every request's Host is checked against them). It
+// refuses requests from foreign browser origins and DNS-rebound hosts,
+// answers CORS preflights from -allow-origin, and shuts down gracefully on
+// SIGINT or SIGTERM. It closes a session idle for -session-timeout (10m)
+// and refuses new ones past -max-sessions (1024); the other limits are
+// mcpserver's defaults (HTTPOptions). Every option is checked before
+// anything is announced. Logs go to stderr (stdout is
 // the protocol's, over stdio).
 package main
 
@@ -18,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -49,14 +57,35 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on `host:port` instead of stdio (an empty host means 127.0.0.1)")
 	path := fs.String("path", mcpserver.DefaultPath, "the HTTP endpoint's `path`")
-	origins := fs.String("allow-origin", "", "comma-separated browser `origins` allowed besides the server's own")
+	origins := fs.String("allow-origin", "", "comma-separated browser `origins` allowed besides those of the allowed hosts")
+	hosts := fs.String("allow-host", "", "comma-separated `hosts` (name or name:port) clients use to reach the server; required on an address other than loopback")
 	stateless := fs.Bool("stateless", false, "serve HTTP without sessions")
+	sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "close an HTTP session that sends no request for this `long`; an open GET stream does not count (negative: never)")
+	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "refuse new HTTP sessions with 503 while this `many` are open (negative: no cap)")
 	verbose := fs.Bool("v", false, "log every session and failed call")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	opts := &mcpserver.HTTPOptions{Path: *path, Stateless: *stateless, SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions}
+	if *origins != "" {
+		opts.AllowedOrigins = strings.Split(*origins, ",")
+	}
+	if *hosts != "" {
+		opts.AllowedHosts = strings.Split(*hosts, ",")
+	}
+	if *httpAddr != "" {
+		// Every option checked before anything is announced.
+		if err := opts.Validate(); err != nil {
+			return err
+		}
+		if host, _, err := net.SplitHostPort(*httpAddr); err == nil && len(opts.AllowedHosts) == 0 {
+			if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() {
+				return notLoopback(*httpAddr)
+			}
+		}
 	}
 	level := slog.LevelWarn
 	if *verbose {
@@ -87,13 +116,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return err
 	}
-	opts := &mcpserver.HTTPOptions{Path: *path, Stateless: *stateless}
-	if *origins != "" {
-		opts.AllowedOrigins = strings.Split(*origins, ",")
-	}
 	ln, err := mcpserver.Listen(ctx, *httpAddr)
 	if err != nil {
 		return err
+	}
+	if len(opts.AllowedHosts) == 0 && !isLoopback(ln.Addr()) {
+		ln.Close()
+		return notLoopback(*httpAddr)
 	}
 	fmt.Fprintf(stderr, "mcpserver: serving %d tools at http://%s%s\n", len(reg.Tools()), ln.Addr(), *path)
 	if err := srv.Serve(ctx, ln, opts); err != nil {
@@ -101,6 +130,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintln(stderr, "mcpserver: shut down")
 	return nil
+}
+
+// notLoopback is the error for an address other than loopback without
+// -allow-host.
+func notLoopback(addr string) error {
+	return fmt.Errorf("-http %s is not a loopback address: pass -allow-host with the names clients use to reach the server "+
+		"(every request's Host is checked against them, so that a DNS-rebound name cannot reach the tools)", addr)
+}
+
+// isLoopback reports whether a listener's address is reachable from this
+// machine only.
+func isLoopback(addr net.Addr) bool {
+	a, ok := addr.(*net.TCPAddr)
+	return ok && a.IP.IsLoopback()
 }
 
 // nopWriteCloser leaves stdout open when the session ends.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -157,6 +158,60 @@ func TestBadFlags(t *testing.T) {
 	}
 }
 
+// binDir holds the command built for the tests; TestMain removes it.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpserver-test")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildBinary builds the command once for the tests that run it.
+var buildBinary = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "mcpserver")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	return bin, build.Run()
+})
+
+// TestBadOptionsAnnounceNothing runs the command with bad options: it must
+// fail before announcing anything, saying why.
+func TestBadOptionsAnnounceNothing(t *testing.T) {
+	t.Parallel()
+	bin, err := buildBinary()
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-http", "127.0.0.1:0", "-allow-origin", "app.example"}, `allowed origin "app.example"`},
+		{[]string{"-http", "127.0.0.1:0", "-allow-origin", "https://ok.example", "-allow-host", "bad host"}, `allowed host "bad host"`},
+		{[]string{"-http", "127.0.0.1:0", "-path", "mcp"}, `path "mcp"`},
+		{[]string{"-http", "0.0.0.0:0"}, "pass -allow-host"},
+		{[]string{"-http", "[::]:0"}, "pass -allow-host"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.CommandContext(t.Context(), bin, tc.args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
+			assert.Equal(t, 1, exit.ExitCode())
+			assert.NotContains(t, stderr.String(), "serving")
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Empty(t, stdout.String())
+		})
+	}
+}
+
 // TestSignals builds the command and stops it with SIGTERM and SIGINT
 // while a client is connected over HTTP: it must exit 0.
 func TestSignals(t *testing.T) {
@@ -164,10 +219,8 @@ func TestSignals(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM on Windows")
 	}
-	bin := filepath.Join(t.TempDir(), "mcpserver")
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin, err := buildBinary()
+	require.NoError(t, err)
 	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
 		t.Run(sig.String(), func(t *testing.T) {
 			t.Parallel()

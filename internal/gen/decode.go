@@ -33,13 +33,11 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 		body = append(body, bits.decl(names)...)
 		var cases []jen.Code
 		for i, p := range list {
-			inner := append(allocate(p.f), g.decodeSite(p.f.shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.goName), !required[p.name], fieldSite(at, p.f))...)
+			inner := append(allocate(p.f), g.decodeMember(p.f.shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.goName), !required[p.name], fieldSite(at, p.f))...)
 			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
-				jen.Id("d").Dot("Push").Call(jen.Lit(p.name)),
-				jen.If(bits.test(names[i]).Op("!=").Lit(0)).Block(
-					jen.Id("d").Dot("Duplicate").Call(),
-					jen.Id("d").Dot("Skip").Call(),
-				).Else().Block(append([]jen.Code{bits.set(names[i])}, inner...)...),
+				jen.If(jen.Id("d").Dot("Member").Call(jen.Lit(p.name), bits.test(names[i]).Op("!=").Lit(0))).Block(
+					append([]jen.Code{bits.set(names[i])}, inner...)...,
+				),
 				jen.Id("d").Dot("Pop").Call(),
 			))
 		}
@@ -462,8 +460,14 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 	if !isBasicType(mt.Key()) {
 		pushKey = jen.String().Parens(jen.Id(key))
 	}
-	return []jen.Code{jen.If(d.Clone().Dot("Object").Call(jen.Lit(want(s, w)))).Block(
+	count, n := g.mapCountOf(w, at)
+	var counter, incr jen.Code = jen.Null(), jen.Null()
+	if count.counting() {
+		counter, incr = jen.Id(n).Op(":=").Lit(0), jen.Id(n).Op("++")
+	}
+	return []jen.Code{jen.If(d.Clone().Dot("Object").Call(jen.Lit(want(s, w)))).Block(append([]jen.Code{
 		jen.Id(m).Op(":=").Make(typeCode(s.typ)),
+		counter,
 		jen.For().Block(
 			jen.List(jen.Id(k), jen.Id(ok)).Op(":=").Add(d.Clone()).Dot("Key").Call(),
 			jen.If(jen.Op("!").Id(ok)).Block(jen.Break()),
@@ -473,6 +477,8 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 				d.Clone().Dot("DuplicateMember").Call(jen.Id(k)),
 				jen.Continue(),
 			),
+			incr,
+			count.guard(n),
 			jen.Id(key).Op(":=").Add(keyExpr),
 			d.Clone().Dot("Push").Call(pushKey),
 			jen.Var().Id(e).Add(typeCode(s.elem.typ)),
@@ -480,6 +486,5 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 			jen.Id(m).Index(jen.Id(key)).Op("=").Id(e),
 			d.Clone().Dot("Pop").Call(),
 		),
-		target.Clone().Op("=").Id(m),
-	)}
+	}, append(count.checks, target.Clone().Op("=").Id(m))...)...)}
 }

@@ -26,6 +26,7 @@ var namePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
 var knownDirectives = []string{
 	"name", "readonly", "kind", "title", "verb", "group", "weight",
 	"destructive", "idempotent", "openworld", "timeout", "permission", "meta",
+	"zerovalue",
 }
 
 // kinds are the values //tool:kind accepts, in the order tool.Kind numbers them.
@@ -49,6 +50,7 @@ type directives struct {
 	timeout     time.Duration
 	permissions []string
 	meta        [][2]string
+	zeroValue   bool // the type's zero value is a ready tool: New accepts it unset
 }
 
 // declared is a type declaration whose doc comment holds //tool: lines,
@@ -230,6 +232,8 @@ func (d *directives) apply(ln *directiveLine) {
 		d.idempotent = ln.noArg()
 	case "openworld":
 		d.openWorld = ln.noArg()
+	case "zerovalue":
+		d.zeroValue = ln.noArg()
 	case "kind":
 		if ln.needArg("kind (read, display, propose or action)") {
 			if !isKind(ln.arg) {

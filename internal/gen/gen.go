@@ -15,7 +15,10 @@
 //	                           naming.go)
 //	providers   providers.go   projectTools: the OpenAI, Anthropic and Gemini definitions
 //	render      render.go      render -> []File: the plan and model printed with
-//	                           jennifer (gocode.go holds the Go expressions)
+//	                           jennifer (gocode.go holds the Go expressions; zero.go
+//	                           New's unset checks; guard.go a_guard_gen.go, the
+//	                           stale-code guard; fresh.go fresh_gen_test.go, the
+//	                           freshness test)
 //	manifest    manifest.go    manifestOf -> File: tools.json, what reviewers see
 //
 // errors.go holds the positioned problems every phase reports. The shapes

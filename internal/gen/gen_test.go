@@ -96,7 +96,15 @@ func TestGeneratedRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs generated code")
 	}
-	pkgs := []string{"./testdata/cases/basic/want", "./testdata/cases/embedded/want"}
+	// Every case that generates: each want holds the freshness test, whose
+	// reflect half must agree with toolgen's go/types half on every shape.
+	var pkgs []string
+	wants, err := filepath.Glob("testdata/cases/*/want/registry_gen.go")
+	require.NoError(t, err)
+	for _, w := range wants {
+		pkgs = append(pkgs, "./"+filepath.ToSlash(filepath.Dir(w)))
+	}
+	require.GreaterOrEqual(t, len(pkgs), 6)
 	out, err := exec.Command("go", append([]string{"vet"}, pkgs...)...).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	out, err = exec.Command("go", append([]string{"test", "-count=1"}, pkgs...)...).CombinedOutput()

@@ -42,14 +42,28 @@ func durationCode(d time.Duration) jen.Code {
 }
 
 // rawString is a raw string literal when s allows one, for readable
-// schemas in the generated code, else an interpreted one.
+// schemas in the generated code, else an interpreted one. A byte order
+// mark (U+FEFF), which Go source holds only escaped (go/scanner refuses it
+// anywhere but at the start of a file), splits the raw literal into a
+// concatenation: `{"enum":["` + "\ufeff" + `a"]}`.
 func rawString(b []byte) jen.Code {
 	s := string(b)
-	if !strings.ContainsAny(s, "`\r") {
-		return jen.Op("`" + s + "`")
+	if strings.ContainsAny(s, "`\r") {
+		return jen.Lit(s)
 	}
-	return jen.Lit(s)
+	parts := strings.Split(s, bom)
+	code := jen.Op("`" + parts[0] + "`")
+	for _, p := range parts[1:] {
+		code.Op("+").Lit(bom)
+		if p != "" {
+			code.Op("+").Op("`" + p + "`")
+		}
+	}
+	return code
 }
+
+// bom is the byte order mark, U+FEFF.
+const bom = "\ufeff"
 
 // importNames tells f the name of every package the tools packages
 // import, and of the tools packages themselves, so that each is imported
@@ -124,8 +138,10 @@ func typeCode(t types.Type) *jen.Statement {
 				} else {
 					st = jen.Id(f.Name()).Add(typeCode(f.Type()))
 				}
-				if tag := t.Tag(i); tag != "" {
+				if tag := t.Tag(i); strconv.CanBackquote(tag) {
 					st = st.Op("`" + tag + "`")
+				} else if tag != "" {
+					st = st.Lit(tag) // a byte order mark, say
 				}
 				g.Add(st)
 			}

@@ -101,7 +101,11 @@ func (g *codecGen) pattern(src string, at site) string {
 	if v, ok := g.patterns[src]; ok {
 		return v
 	}
-	base := lowerCamel(strings.TrimPrefix(strings.TrimPrefix(g.fn, "decode"), "encode")) + exportedIdent(at.name) + "Pattern"
+	stem := at.name
+	if stem == memberStem {
+		stem = "" // a member decoder is named after its property already
+	}
+	base := lowerCamel(trimCodecPrefix(g.fn)) + exportedIdent(stem) + "Pattern"
 	v := base
 	for i := 2; g.names[v]; i++ {
 		v = base + strconv.Itoa(i)
@@ -109,6 +113,11 @@ func (g *codecGen) pattern(src string, at site) string {
 	g.names[v] = true
 	g.patterns[src] = v
 	return v
+}
+
+// trimCodecPrefix is the name of a decoder or encoder without its verb.
+func trimCodecPrefix(fn string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(fn, "decode"), "encode")
 }
 
 // typeString prints a type for messages: package name, not path.

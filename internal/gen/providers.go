@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 
@@ -39,7 +38,7 @@ func projectTools(tools []*toolModel) (map[*toolModel]*provider.Precomputed, []*
 // definitions and NewSet, which hands them to provider.NewSetFrom. It is a
 // package of its own so that programs that never talk to a provider's API
 // do not link the provider code.
-func renderProviders(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed) (File, error) {
+func renderProviders(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed, marks []toolMark) (File, *Error) {
 	path := l.outPath + "/" + providersDir
 	f := jen.NewFilePathName(path, providersDir)
 	f.HeaderComment(header)
@@ -81,11 +80,11 @@ strict and why the others are not.
 		}),
 		jen.Return(jen.Nil(), jen.False()),
 	)
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	data, err := formatFile(providersDir+"/"+providersFile, f, marks)
+	if err != nil {
 		return File{}, err
 	}
-	return File{Path: filepath.Join(opts.outDir(), providersDir, providersFile), Data: buf.Bytes()}, nil
+	return File{Path: filepath.Join(opts.outDir(), providersDir, providersFile), Data: data}, nil
 }
 
 // projectionLit is the provider.Projection literal of p.

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -48,19 +47,28 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 		return nil, errs
 	}
 	var files []File
+	marks := toolMarks(m.tools, fields)
 	for _, f := range []struct {
 		name string
 		file *jen.File
 	}{{registryFile, registryCode(l, m, fields, plan, opts)}, {codecFile, codecCode(l, plan, opts)}} {
-		var buf bytes.Buffer
-		if err := f.file.Render(&buf); err != nil {
-			return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", f.name, err)}}
+		data, err := formatFile(f.name, f.file, marks)
+		if err != nil {
+			return nil, []*Error{err}
 		}
-		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: buf.Bytes()})
+		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: data})
 	}
-	pf, err := renderProviders(l, m, opts, proj)
+	gf, err := guardCode(l, m, opts)
 	if err != nil {
-		return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", providersFile, err)}}
+		return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", guardFile, err)}}
+	}
+	files = append(files, gf)
+	if ff, ok := freshCode(l, m, fields, opts); ok {
+		files = append(files, ff)
+	}
+	pf, perr := renderProviders(l, m, opts, proj, marks)
+	if perr != nil {
+		return nil, []*Error{perr}
 	}
 	return append(files, pf), nil
 }
@@ -138,13 +146,22 @@ func newFunc(m *model, fields map[*toolModel]string, opts *Options) jen.Code {
 	return doc(
 		"New returns the registry of the tools in t, sorted by name. A tool whose",
 		"Available method reports an error is left out: neither listed nor",
-		"callable (Unavailable says why). New fails when a pointer field of t is nil.",
+		"callable (Unavailable says why). New fails when a field of t is unset: a",
+		"pointer field that is nil, or a value field that holds the zero value of",
+		"its type, unless the type is marked //tool:zerovalue, has no fields, or",
+		"has an Available method (which then decides).",
 	).Func().Id("New").Params(jen.Id("t").Id("Tools"), jen.Id("opts").Op("...").Qual(toolPkg, "Option")).Params(jen.Op("*").Qual(toolPkg, "Static"), jen.Error()).BlockFunc(func(b *jen.Group) {
 		for _, t := range m.tools {
 			if t.pointer {
 				b.If(jen.Id("t").Dot(fields[t]).Op("==").Nil()).Block(
 					jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("%s.New: Tools.%s (tool %s) is nil", opts.Package, fields[t], t.name)))),
 				)
+				continue
+			}
+			if cond := unsetCheck(t, jen.Id("t").Dot(fields[t])); cond != nil {
+				msg := fmt.Sprintf("%s.New: field %s (tool %s) is unset: fill it with a ready %s.%s, or mark the type //tool:zerovalue if its zero value is ready",
+					opts.Package, fields[t], t.name, t.pkg.Name, t.obj.Name())
+				b.If(cond).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(msg))))
 			}
 		}
 		// The static table itself, and no off list when no tool can be

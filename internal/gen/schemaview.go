@@ -133,7 +133,7 @@ func allowed(k shapeKind) map[string]bool {
 	case kSlice, kArray:
 		return set("items", "minItems", "maxItems", "uniqueItems")
 	case kMap:
-		return set("additionalProperties")
+		return set("additionalProperties", "minProperties", "maxProperties")
 	case kStruct:
 		return set("properties", "required", "additionalProperties")
 	case kJSONMethod:
@@ -210,7 +210,7 @@ func want(s *shape, w view) string {
 	var parts []string
 	for _, m := range w.kw {
 		switch m.Key {
-		case "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "pattern":
+		case "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "minProperties", "maxProperties", "pattern":
 			parts = append(parts, m.Key+" "+literal(m.Value))
 		case "format":
 			parts = append(parts, "format "+m.Value.Text)

@@ -16,9 +16,16 @@
 // The parity promise: a published schema is equal to what invopop writes
 // under the settings of Reflector plus exactly the steps of PostProcess
 // (root inlined, collision-free definition names, true schemas written as
-// {}, no "$schema"), nothing else. Reflect is the two together. Two
-// documented differences concern descriptions, what the model reads:
+// {}, no "$schema"), nothing else. Reflect is the two together. Three
+// documented differences: one bounds maps, two concern descriptions, what
+// the model reads:
 //
+//   - the map-bounds step, MapBounds, toolgen's extension of the tag
+//     grammar: `jsonschema:"minProperties=N,maxProperties=M"` on a map
+//     field publishes the two keywords, as numbers (invopop v0.14 reads no
+//     object keyword from the tag). It works on invopop's Schema beside
+//     the Go type, so ReflectRaw, which the bootstrap program runs,
+//     applies it before encoding;
 //   - the comment-map step, ReflowComments: the CommentMap invopop gets is
 //     AddGoComments' with every description reflowed (Reflow), so a doc
 //     comment's paragraphs are single lines, not the source's lines;
@@ -26,7 +33,8 @@
 //     description is dropped when it is the input type's own doc comment
 //     (a hook's description is kept). ReflectInput is Reflect plus it.
 //
-// The parity test (generated/parity_test.go) applies exactly these.
+// The parity test (generated/parity_test.go) applies exactly these, and
+// checks that the map-bounds step adds nothing but those two keywords.
 //
 // Schemas are handled as jsontree.Node values, an ordered JSON tree
 // (package runtime/jsontree): parsing, compacting and indenting keep the

@@ -12,7 +12,7 @@ import (
 
 // Reflect returns the published JSON Schema of t (a struct type, or any
 // type for outputs; a pointer is reflected as the type it points to):
-// ReflectRaw's schema under Reflector's settings, post-processed by
+// ReflectRaw's schema (Reflector's settings and MapBounds), post-processed by
 // PostProcess, as compact bytes with keys in a stable order (struct field
 // order for properties, never via a Go map). This is what toolgen
 // publishes: its bootstrap program runs ReflectRaw and toolgen runs

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -125,7 +126,8 @@ func internalFrame(fn string) bool {
 }
 
 // ReflectRaw returns invopop's JSON Schema of t under Reflector's
-// settings, exactly as json.Marshal writes it: the input of PostProcess.
+// settings with MapBounds' step, as json.Marshal writes it: the input of
+// PostProcess.
 // A panic in a hook of the type, or in invopop, is returned as a
 // *PanicError, never as a schema reflected without the hook.
 func ReflectRaw(t reflect.Type, comments map[string]string) (_ []byte, err error) {
@@ -137,9 +139,157 @@ func ReflectRaw(t reflect.Type, comments map[string]string) (_ []byte, err error
 			err = &PanicError{Type: t, Value: v, Site: panicSite()}
 		}
 	}()
-	raw, err := json.Marshal(Reflector(comments).ReflectFromType(t))
+	sch := Reflector(comments).ReflectFromType(t)
+	MapBounds(sch, t)
+	raw, err := json.Marshal(sch)
 	if err != nil {
 		return nil, fmt.Errorf("schema: encode the JSON Schema of %s: %w", t, err)
 	}
 	return raw, nil
+}
+
+// MapBounds is toolgen's map-bounds step, its extension of invopop's tag
+// grammar: on a struct field whose type is an unnamed map (or a pointer to
+// one), `jsonschema:"minProperties=N,maxProperties=M"` publishes the two
+// keywords, as numbers, on the field's schema. invopop v0.14 reads no
+// object keyword from the jsonschema tag (and jsonschema_extras would
+// publish "32", a string), so the step sets the fields of invopop's
+// Schema after it reflected root, the schema of t, walking t's fields
+// beside their schemas. A value a hook set (Schema.MinProperties,
+// MaxProperties) is kept: hooks run after tags in invopop. A value that
+// is not a non-negative integer is left out (toolgen refuses it at the
+// field before it reflects anything).
+func MapBounds(root *jsonschema.Schema, t reflect.Type) {
+	if root == nil || t == nil {
+		return
+	}
+	w := mapBoundsWalk{defs: root.Definitions, seen: map[reflect.Type]bool{}}
+	w.schema(root, t)
+}
+
+type mapBoundsWalk struct {
+	defs jsonschema.Definitions
+	seen map[reflect.Type]bool // named types whose definition was walked
+}
+
+// schema walks s, the schema of a value of type t.
+func (w *mapBoundsWalk) schema(s *jsonschema.Schema, t reflect.Type) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if s == nil {
+		return
+	}
+	if s.Ref != "" {
+		name := qualifiedName(t)
+		def, ok := w.defs[name]
+		if name == "" || !ok || w.seen[t] {
+			return
+		}
+		w.seen[t] = true
+		w.schema(def, t)
+		return
+	}
+	for _, sub := range s.OneOf {
+		w.schema(sub, t)
+	}
+	for _, sub := range s.AnyOf {
+		w.schema(sub, t)
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		w.fields(s, t)
+	case reflect.Slice, reflect.Array:
+		w.schema(s.Items, t.Elem())
+	case reflect.Map:
+		w.schema(s.AdditionalProperties, t.Elem())
+		for _, p := range s.PatternProperties {
+			w.schema(p, t.Elem())
+		}
+	}
+}
+
+// fields walks the properties of s, the schema of struct type t, with the
+// fields of embedded structs that invopop inlines.
+func (w *mapBoundsWalk) fields(s *jsonschema.Schema, t reflect.Type) {
+	if s.Properties == nil {
+		return
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		opts := strings.Split(f.Tag.Get("json"), ",")
+		name := opts[0]
+		if name == "-" && len(opts) == 1 || splitTag(f.Tag.Get("jsonschema"))[0] == "-" {
+			continue // left out, by encoding/json's rule or invopop's
+		}
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			w.fields(s, ft)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		p, ok := s.Properties.Get(name)
+		if !ok {
+			continue
+		}
+		if ft.Kind() == reflect.Map && ft.Name() == "" {
+			setMapBounds(p, f.Tag.Get("jsonschema"))
+		}
+		w.schema(p, f.Type)
+	}
+}
+
+// setMapBounds sets the keywords of tag on p, the schema of a map (or the
+// object branch of a nullable one), unless a hook set them.
+func setMapBounds(p *jsonschema.Schema, tag string) {
+	if p.Type != "object" {
+		for _, sub := range p.OneOf {
+			if sub != nil && sub.Type == "object" {
+				p = sub
+			}
+		}
+	}
+	if p.Type != "object" {
+		return
+	}
+	for _, e := range splitTag(tag) {
+		key, val, _ := strings.Cut(e, "=")
+		var dst **uint64
+		switch key {
+		case "minProperties":
+			dst = &p.MinProperties
+		case "maxProperties":
+			dst = &p.MaxProperties
+		default:
+			continue
+		}
+		n, err := strconv.ParseUint(val, 10, 64)
+		if err != nil || *dst != nil {
+			continue
+		}
+		*dst = &n
+	}
+}
+
+// splitTag splits a jsonschema tag on the commas not preceded by a
+// backslash, as invopop does.
+func splitTag(tag string) []string {
+	var out []string
+	for i, p := range strings.Split(tag, ",") {
+		if i > 0 && strings.HasSuffix(out[len(out)-1], `\`) {
+			last := out[len(out)-1]
+			out[len(out)-1] = last[:len(last)-1] + "," + p
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -165,6 +165,26 @@ func (d *Decoder) Missing(name string) {
 	}
 }
 
+// Member begins the value of the property name of the object being read,
+// pushing name on the path, and reports whether to decode it: a property
+// read before (dup) is a problem, and its value is skipped. The caller pops
+// the path after the value either way. One call per property keeps the
+// decoders toolgen writes small.
+func (d *Decoder) Member(name string, dup bool) bool {
+	d.Push(name)
+	if dup {
+		d.duplicateValue()
+		return false
+	}
+	return true
+}
+
+// duplicateValue records a duplicate property and skips its value.
+func (d *Decoder) duplicateValue() {
+	d.Duplicate()
+	d.Skip()
+}
+
 // Duplicate records that the property at the current path occurs twice.
 func (d *Decoder) Duplicate() {
 	d.Problem("duplicate property")

@@ -156,15 +156,16 @@ func (d *Decoder) makeString(b []byte) string {
 // time.Time.UnmarshalJSON accepts (but with JSON escapes decoded first).
 // Both are needed: Go's parser also takes a one-digit hour ("T9:00:00")
 // and a comma before the fraction, which the published format refuses, and
-// it refuses a leap second and a lower-case "t" or "z", which the format
-// allows but a time.Time cannot hold or encoding/json would not read.
+// it refuses a leap second, which the format allows but a time.Time cannot
+// hold. A lower-case "t" or "z", which RFC 3339 allows and Go's parser
+// does not, is read as upper case.
 func (d *Decoder) Time(want string) (time.Time, bool) {
 	b, ok := d.StringBytes(want)
 	if !ok {
 		return time.Time{}, false
 	}
 	var t time.Time
-	if !IsDateTime(string(b)) || t.UnmarshalText(b) != nil {
+	if !IsDateTime(string(b)) || t.UnmarshalText(upperTZ(b)) != nil {
 		d.Problem("expected " + want + ", got a string that is not an RFC 3339 date-time")
 		return time.Time{}, false
 	}

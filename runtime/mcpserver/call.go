@@ -61,7 +61,13 @@ func (s *Server) failure(ctx context.Context, name string, err error) (mcp.Resul
 		return errorResult(failedMessage), nil
 	}
 	if te.Code == tool.CodeUnknownTool {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Error()}
+		// The registry's message quotes the name asked for: sent only when
+		// that is a plain identifier and the message nothing else of it.
+		msg := te.Error()
+		if !isIdent(name) || !strings.HasPrefix(msg, unknownToolPrefix) || !safeText(msg) {
+			msg = msgUnknownTool
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
 	}
 	level := slog.LevelWarn
 	switch te.Code {

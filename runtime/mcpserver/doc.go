@@ -54,12 +54,49 @@
 //
 // # HTTP
 //
-// Handler returns the streamable HTTP handler, with the SDK's DNS
-// rebinding protection (a request reaching a loopback address must name a
-// loopback Host), an Origin check (a browser request must come from the
-// server's own origin or one listed in HTTPOptions.AllowedOrigins) and a
-// request size limit. ListenAndServe binds 127.0.0.1 unless the address
-// names another host, serves the handler at HTTPOptions.Path, and shuts
-// down gracefully when its context ends (for SIGINT and SIGTERM, pass a
-// context from signal.NotifyContext).
+// Handler returns the streamable HTTP handler behind a guard of who may
+// call (guard.go): the Host of every request must be a loopback name on
+// loopback or one of HTTPOptions.AllowedHosts (without them, a request
+// reaching any other address is refused), a browser's Origin must be
+// allowed (AllowedOrigins, an allowed host, or a loopback host on the
+// port reached, never merely the request's own Host), CORS preflights
+// from allowed origins are answered (cors.go); and behind a wire layer
+// (wire.go, sanitize.go) that rewrites every error so that nothing of a
+// request but a plain identifier reaches the client. ListenAndServe binds
+// 127.0.0.1 unless the address names another host, serves the handler at
+// HTTPOptions.Path, and shuts down gracefully when its context ends (for
+// SIGINT and SIGTERM, pass a context from signal.NotifyContext). Behind a
+// reverse proxy, no forwarded header is trusted: the proxy passes the
+// original Host and AllowedHosts lists the public name.
+//
+// # Limits
+//
+// Every limit has a default, so that a server started with nil options
+// holds up against clients that open sessions, connections or batches
+// without end (each can be changed in HTTPOptions; a negative value lifts
+// it):
+//
+//   - A session that sends no request for DefaultSessionTimeout (10
+//     minutes) is closed; a request under way pauses the clock, an open
+//     GET event stream does not, so an abandoned stream ends with its
+//     session.
+//   - At most DefaultMaxSessions (1024) sessions live at once: past the
+//     cap a request that would open one gets 503 and a JSON-RPC error;
+//     no session is closed to make room.
+//   - A JSON-RPC batch (accepted by the SDK from clients of protocol
+//     2025-03-26 or announcing no version) holds at most DefaultMaxBatch
+//     (16) messages; a larger one gets 413 before anything in it runs.
+//     Without a cap, one 4 MiB batch ran 40,000 calls and its session
+//     kept every decoded request alive (the SDK's queue of incoming
+//     requests keeps its backing array until the session's next request).
+//   - Serve reads a request within DefaultReadTimeout (30 seconds; net/http
+//     lifts the deadline once the body is read, so event streams are not
+//     cut; no write timeout is set, as it would cut them), closes
+//     keep-alive connections idle for DefaultIdleTimeout (60 seconds),
+//     refuses headers over DefaultMaxHeaderBytes (64 KiB) and holds at
+//     most DefaultMaxConns (2048) connections, answering the ones past the
+//     cap 503 and closing them.
+//
+// Refusals name the limit, never anything the client sent. The event
+// store is left unset: no session buffers its events for replay.
 package mcpserver

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,11 +36,21 @@ type HTTPOptions struct {
 	// refused with 413 Request Entity Too Large. Zero means
 	// DefaultMaxRequestBytes; it must not be negative.
 	MaxRequestBytes int64
+	// AllowedHosts lists the host names (or IP addresses) clients use to
+	// reach the server, each "host" (any port) or "host:port": the Host
+	// of every request must be one of them, or a loopback name
+	// (localhost, 127.0.0.1, [::1]) when the request reached a loopback
+	// address. Without them, requests reaching any other address are
+	// refused with 403 Forbidden, and Serve refuses a listener on such an
+	// address. Behind a reverse proxy, list the public name and have the
+	// proxy pass the original Host: no X-Forwarded-* header is trusted.
+	AllowedHosts []string
 	// AllowedOrigins lists the origins ("https://app.example.com", scheme
-	// and host with an optional port) besides the server's own that a
-	// browser may call the server from. A request with another Origin is
-	// refused with 403 Forbidden; requests without one (clients other than
-	// browsers) are not affected.
+	// and host with an optional port) that a browser may call the server
+	// from besides those of AllowedHosts (and, on loopback, the loopback
+	// names on the server's port). A browser request from another origin
+	// is refused with 403 Forbidden; requests without Origin (clients other
+	// than browsers) are not affected. Allowed origins get CORS answers.
 	AllowedOrigins []string
 	// Stateless serves every request in a session of its own: no session
 	// IDs, and no notifications outside a request's response.
@@ -49,74 +58,97 @@ type HTTPOptions struct {
 	// JSONResponse answers POST requests with application/json rather than
 	// an event stream.
 	JSONResponse bool
-	// SessionTimeout closes sessions idle for this long; zero means never.
+	// SessionTimeout closes a session that has received no request for
+	// this long (a request under way pauses it; an open GET event stream
+	// does not, so an abandoned stream ends with its session). Zero means
+	// DefaultSessionTimeout, ten minutes; negative means never.
 	SessionTimeout time.Duration
+	// MaxSessions caps the live sessions: past it, a request that would
+	// open one is refused with 503 Service Unavailable and a JSON-RPC
+	// error, while the open sessions are served as before (none is closed
+	// to make room). Zero means DefaultMaxSessions, 1024; negative means
+	// no cap. Stateless handlers keep no sessions and ignore it.
+	MaxSessions int
+	// MaxBatch caps the messages of a JSON-RPC batch (which the SDK
+	// accepts from clients of protocol 2025-03-26, or announcing no
+	// version): a larger one is refused with 413 and a JSON-RPC error
+	// before anything in it runs. Zero means DefaultMaxBatch, 16; negative
+	// means no cap.
+	MaxBatch int
+
+	// The fields below configure the http.Server and listener of Serve
+	// and ListenAndServe; Handler ignores them. Serve also bounds the
+	// reading of a request's header (DefaultReadHeaderTimeout) and sets no
+	// write timeout, which would cut event streams.
+
+	// ReadTimeout bounds the reading of a request, header and body
+	// (http.Server.ReadTimeout): a client sending it more slowly loses its
+	// connection. net/http lifts the deadline once the body has been read,
+	// so it never cuts the event stream of the answer. Zero means
+	// DefaultReadTimeout, 30 seconds; negative means no limit.
+	ReadTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection that sends no new request
+	// for this long. Zero means DefaultIdleTimeout, 60 seconds; negative
+	// means never.
+	IdleTimeout time.Duration
+	// MaxHeaderBytes limits the size of a request's header (larger ones
+	// get 431 Request Header Fields Too Large). Zero means
+	// DefaultMaxHeaderBytes, 64 KiB.
+	MaxHeaderBytes int
+	// MaxConns caps the open connections: past it, a new connection is
+	// answered 503 Service Unavailable and closed at once, while the open
+	// ones are served as before. Zero means DefaultMaxConns, 2048;
+	// negative means no cap.
+	MaxConns int
 	// ShutdownTimeout bounds how long Serve waits for requests in flight
 	// when its context ends; zero means DefaultShutdownTimeout.
 	ShutdownTimeout time.Duration
 }
 
-// Handler returns the streamable HTTP handler of the server's MCP endpoint.
-// It refuses, with 403 Forbidden, a request that reaches a loopback address
-// with a Host that is not a loopback name (the SDK's protection against DNS
-// rebinding) and a browser request from an origin other than the server's
-// own or one in opts.AllowedOrigins (checked for every method, and again by
-// net/http's CrossOriginProtection, as the SDK recommends); it refuses a
-// body over opts.MaxRequestBytes with 413.
+// Handler returns the streamable HTTP handler of the server's MCP endpoint,
+// behind a guard of who may call and a wire layer that echoes nothing.
+//
+// The guard refuses with 403 Forbidden a request whose Host is not allowed
+// (a loopback name when the request reached a loopback address, else one of
+// opts.AllowedHosts: without them, every request reaching another address
+// is refused) and a browser request from an origin other than those of
+// opts.AllowedOrigins, of opts.AllowedHosts and, on loopback, of the
+// loopback names on the port reached; it answers CORS preflights from the
+// allowed origins. It refuses a body over opts.MaxRequestBytes with 413.
+// See guard.go for the rules and their reasons. It applies the session
+// timeout, the session cap and the batch cap of opts (see HTTPOptions).
+//
+// The wire layer rewrites every JSON-RPC error and every error response so
+// that nothing of a request reaches the client but a plain identifier (the
+// SDK's own errors quote params, method names and headers): see
+// sanitize.go and wire.go.
 func (s *Server) Handler(opts *HTTPOptions) (http.Handler, error) {
 	var o HTTPOptions
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxRequestBytes < 0 {
-		return nil, fmt.Errorf("mcp http handler: negative request size limit %d", o.MaxRequestBytes)
+	cfg, err := o.check()
+	if err != nil {
+		return nil, fmt.Errorf("mcp http handler: %w", err)
 	}
 	if o.MaxRequestBytes == 0 {
 		o.MaxRequestBytes = DefaultMaxRequestBytes
 	}
-	cop := http.NewCrossOriginProtection()
-	trusted := make(map[string]bool, len(o.AllowedOrigins))
-	for _, origin := range o.AllowedOrigins {
-		if err := cop.AddTrustedOrigin(origin); err != nil {
-			return nil, fmt.Errorf("mcp http handler: allowed origins: %w", err)
-		}
-		trusted[origin] = true
-	}
+	o.limitDefaults()
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, &mcp.StreamableHTTPOptions{
 		Stateless:           o.Stateless,
 		JSONResponse:        o.JSONResponse,
 		Logger:              s.log,
-		SessionTimeout:      o.SessionTimeout,
+		SessionTimeout:      max(o.SessionTimeout, 0),
 		MaxRequestBodyBytes: o.MaxRequestBytes,
+		// The guard checks the Host of every request, loopback or not,
+		// against loopback names and AllowedHosts (the SDK's check would
+		// refuse a reverse proxy's loopback requests for a public name).
+		DisableLocalhostProtection: true,
 	})
-	return &originGuard{next: sdk, cop: cop, trusted: trusted}, nil
-}
-
-// originGuard refuses browser requests from foreign origins.
-type originGuard struct {
-	next    http.Handler
-	cop     *http.CrossOriginProtection
-	trusted map[string]bool
-}
-
-// ServeHTTP checks the request's Origin, then serves it.
-func (g *originGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if origin := r.Header.Get("Origin"); origin != "" && !g.trusted[origin] && !sameOrigin(origin, r.Host) {
-		http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed", origin), http.StatusForbidden)
-		return
-	}
-	if err := g.cop.Check(r); err != nil {
-		http.Error(w, "Forbidden: "+err.Error(), http.StatusForbidden)
-		return
-	}
-	g.next.ServeHTTP(w, r)
-}
-
-// sameOrigin reports whether origin names the host the request was sent
-// to. The Host itself is vouched for by the DNS rebinding protection.
-func sameOrigin(origin, host string) bool {
-	u, err := url.Parse(origin)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.Host == host
+	// The limits answer with fixed messages of their own, outside the wire
+	// layer, which scrubs what the SDK writes.
+	return &guard{next: s.limits(wireGuard{next: sdk}, &o), hosts: cfg.hosts, origins: cfg.origins}, nil
 }
 
 // Listen listens on addr over TCP; an addr without a host (":8080") or an
@@ -168,10 +200,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 		o.ShutdownTimeout = DefaultShutdownTimeout
 	}
 	h, err := s.Handler(&o)
+	if err == nil {
+		err = checkListener(ln.Addr(), &o)
+	}
 	if err != nil {
 		ln.Close()
 		return err
 	}
+	o.limitDefaults()
+	ln = limitConns(ln, o.MaxConns)
 	// A GET request holds a session's event stream open for as long as the
 	// client wants: end those when the shutdown starts, while POST
 	// requests run to their end.
@@ -188,10 +225,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 		}
 		h.ServeHTTP(w, r)
 	}))
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := httpServer(exactPath(o.Path, mux), &o)
 	srv.RegisterOnShutdown(endStreams)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

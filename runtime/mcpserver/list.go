@@ -210,7 +210,7 @@ func encodeCursor(last string) string {
 func decodeCursor(cursor string) (string, error) {
 	b, err := base64.RawURLEncoding.DecodeString(cursor)
 	if err != nil || !utf8.Valid(b) {
-		return "", fmt.Errorf("invalid cursor %q", cursor)
+		return "", errors.New(msgInvalidCursor) // quotes nothing of the request
 	}
 	return string(b), nil
 }
@@ -255,7 +255,7 @@ func (s *Server) list(params *mcp.ListToolsParams) (mcp.Result, error) {
 	l, err := s.current()
 	if err != nil {
 		s.log.Error("mcp server: tools/list failed", "error", err)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the server cannot list its tools"}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgCannotList}
 	}
 	var after string
 	first := params == nil || params.Cursor == ""

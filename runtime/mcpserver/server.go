@@ -148,9 +148,11 @@ func (s *Server) SDK() *mcp.Server { return s.sdk }
 
 // Run serves one session over t (&mcp.StdioTransport{} for stdio) until
 // the client disconnects or ctx ends; it returns ctx's error in the
-// latter case.
+// latter case. Error responses are rewritten so that they quote nothing of
+// a request but plain identifiers, as over HTTP (sessions connected
+// through SDK().Connect are not).
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	if err := s.sdk.Run(ctx, t); err != nil {
+	if err := s.sdk.Run(ctx, scrubTransport{t}); err != nil {
 		return fmt.Errorf("mcp server: %w", err)
 	}
 	return nil

@@ -85,11 +85,24 @@ func TestRunnerGoexit(t *testing.T) {
 	assert.Equal(t, tool.CodeFailed, te.Code)
 	assert.Equal(t, "the tool failed", te.Message)
 	assert.Contains(t, te.Cause.Error(), "runtime.Goexit")
-	res, err = s.AppendCall(context.Background(), []byte("x:"), "exit", nil)
+	res, err = s.AppendCall(t.Context(), []byte("x:"), "exit", nil)
 	assert.Equal(t, tool.CodeFailed, tool.CodeOf(err))
 	assert.True(t, res.IsError)
 	assert.Equal(t, "x:the tool failed", res.Text())
 	assert.Equal(t, int32(2), f.runs.Load())
+
+	// With a context that can never be done and no timeout, nothing could
+	// abandon the run: it runs on the caller's goroutine, and a Goexit
+	// ends that goroutine, as documented.
+	returned := make(chan bool)
+	go func() {
+		ok := false
+		defer func() { returned <- ok }()
+		_, _ = s.Call(context.Background(), "exit", nil)
+		ok = true
+	}()
+	assert.False(t, <-returned, "Goexit ends the caller's goroutine on the inline path")
+	assert.Equal(t, int32(3), f.runs.Load())
 
 	res, err = s.Call(t.Context(), "action", nil)
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 //tool:readonly
 //tool:title Current time
 //tool:verb Checking the time
+//tool:zerovalue
 type NowTool struct {
 	Clock    func() time.Time // the current time; nil means time.Now
 	Location *time.Location   // the time zone to report in; nil means UTC

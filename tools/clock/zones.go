@@ -12,6 +12,7 @@ import (
 //tool:name clock_zones
 //tool:readonly
 //tool:title Time zones
+//tool:zerovalue
 type ZonesTool struct {
 	// Zones this deployment offers; nil means a built-in list of common
 	// zones.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,12 +19,25 @@ import (
 	"unicode/utf8"
 )
 
-// Limits the store enforces on what it keeps.
+// Limits the store enforces on what it keeps, so that no sequence of
+// calls grows it, or one note, without bound: a model calling
+// notes_update in a loop with new attributes once grew a process to
+// 740 MB, and the note past what a tool result may hold, so that no call
+// could read it again. Each limit is refused with a *ValidationError that
+// says what to do.
 const (
-	MaxTitleLen = 200   // runes
-	MaxBodyLen  = 20000 // runes
-	MaxTags     = 10    // per note
-	MaxTagLen   = 32    // bytes
+	MaxTitleLen          = 200      // runes
+	MaxBodyLen           = 20000    // runes
+	MaxTags              = 10       // per note
+	MaxTagLen            = 32       // bytes
+	MaxAttributes        = 32       // per note, after an update's changes are merged
+	MaxAttributeNameLen  = 64       // bytes
+	MaxAttributeValueLen = 1000     // runes
+	MaxDataLen           = 16 << 10 // bytes of JSON
+	MaxNotes             = 1000     // per store
+	// MaxRevision is the last revision a note can reach: Revision is a
+	// uint32, which would wrap to 0 past it.
+	MaxRevision = math.MaxUint32
 )
 
 var (
@@ -164,6 +178,9 @@ func (s *Store) Create(d Draft) (Note, error) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.notes) >= MaxNotes {
+		return Note{}, &ValidationError{Field: "notes", Problem: fmt.Sprintf("the store holds at most %d notes; delete notes that are no longer needed (notes_delete) before creating more", MaxNotes)}
+	}
 	s.last++
 	n.ID = NoteID("n" + strconv.FormatUint(s.last, 10))
 	now := s.now()
@@ -310,6 +327,9 @@ func (s *Store) Update(id NoteID, p Patch) (Note, error) {
 	if equalNotes(&next, n) {
 		return next, nil
 	}
+	if n.Revision >= MaxRevision {
+		return Note{}, &ValidationError{Field: "revision", Problem: fmt.Sprintf("note %s has reached its last revision (%d); create a new note with its content", id, uint32(MaxRevision))}
+	}
 	next.Checksum = checksum(next.Title, next.Body)
 	next.Revision++
 	next.Updated = s.now()
@@ -348,6 +368,9 @@ func (s *Store) Tag(id NoteID, add, remove []string) (Note, error) {
 	}
 	if len(tags) > MaxTags {
 		return Note{}, &ValidationError{Field: "add", Problem: fmt.Sprintf("a note has at most %d tags", MaxTags)}
+	}
+	if n.Revision >= MaxRevision {
+		return Note{}, &ValidationError{Field: "revision", Problem: fmt.Sprintf("note %s has reached its last revision (%d); create a new note with its content", id, uint32(MaxRevision))}
 	}
 	n.Tags = tags
 	n.Revision++
@@ -448,6 +471,9 @@ func checkData(data json.RawMessage) error {
 	if data != nil && !json.Valid(data) {
 		return &ValidationError{Field: "data", Problem: "must be valid JSON"}
 	}
+	if len(data) > MaxDataLen {
+		return &ValidationError{Field: "data", Problem: fmt.Sprintf("must be at most %d bytes of JSON", MaxDataLen)}
+	}
 	return nil
 }
 
@@ -470,12 +496,19 @@ func normalizeTags(field string, tags []string) ([]string, error) {
 }
 
 // mergeAttributes returns a copy of old with changes applied (an empty
-// value deletes the key), or nil when no attribute is left.
+// value deletes the key), or nil when no attribute is left. The result
+// holds at most MaxAttributes attributes: the merge, not each call, is
+// bounded, or repeated updates would grow a note without limit.
 func mergeAttributes(old, changes map[string]string) (map[string]string, error) {
 	out := maps.Clone(old)
 	for k, v := range changes {
-		if strings.TrimSpace(k) == "" {
+		switch {
+		case strings.TrimSpace(k) == "":
 			return nil, &ValidationError{Field: "attributes", Problem: "names must not be empty"}
+		case len(k) > MaxAttributeNameLen:
+			return nil, &ValidationError{Field: "attributes", Problem: fmt.Sprintf("names must have at most %d bytes", MaxAttributeNameLen)}
+		case utf8.RuneCountInString(v) > MaxAttributeValueLen:
+			return nil, &ValidationError{Field: "attributes", Problem: fmt.Sprintf("values must have at most %d characters", MaxAttributeValueLen)}
 		}
 		if v == "" {
 			delete(out, k)
@@ -485,6 +518,9 @@ func mergeAttributes(old, changes map[string]string) (map[string]string, error) 
 			out = make(map[string]string)
 		}
 		out[k] = v
+	}
+	if len(out) > MaxAttributes {
+		return nil, &ValidationError{Field: "attributes", Problem: fmt.Sprintf("a note has at most %d attributes (this change would leave %d); remove some by setting their value to \"\"", MaxAttributes, len(out))}
 	}
 	if len(out) == 0 {
 		return nil, nil

@@ -33,8 +33,8 @@ type CreateInput struct {
 	Due *time.Time `json:"due,omitempty"`
 	// Label color.
 	Color *Color `json:"color,omitempty"`
-	// Free-form attributes, such as "budget" or "location".
-	Attributes map[string]string `json:"attributes,omitempty"`
+	// Free-form attributes, such as "budget" or "location"; at most 32.
+	Attributes map[string]string `json:"attributes,omitempty" jsonschema:"maxProperties=32"`
 }
 
 // Call creates the note.

@@ -31,8 +31,8 @@ type UpdateInput struct {
 	Priority *Priority `json:"priority,omitempty"`
 	// New label color.
 	Color *Color `json:"color,omitempty"`
-	// Attributes to set; an empty value removes the attribute.
-	Attributes map[string]string `json:"attributes,omitempty"`
+	// Attributes to set; an empty value removes the attribute. A note has at most 32.
+	Attributes map[string]string `json:"attributes,omitempty" jsonschema:"maxProperties=32"`
 	// Any JSON value to keep with the note, replacing its data.
 	Data any `json:"data,omitempty"`
 	// The checksum the note had when last read; the update is refused if

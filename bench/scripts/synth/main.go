@@ -77,6 +77,7 @@ type pkgData struct {
 	Pkg   string
 	Index int
 	Tools []toolData
+	SDK   bool // the nested catalog's copy for the SDK program (see nested.go)
 }
 
 // toolData is one tool of a package. Scope and Filters say which nested
@@ -154,6 +155,12 @@ func write(c config) error {
 				return err
 			}
 			files[filepath.Join("sdk", d.Pkg, "register.go")] = src
+			sd := d
+			sd.SDK = true
+			if src, err = render(toolsTmpl, sd); err != nil {
+				return err
+			}
+			files[filepath.Join("sdk", d.Pkg, "tools.go")] = src
 		}
 	}
 	if c.nested {

@@ -53,7 +53,7 @@ func TestWriteNested(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "synth")
 	require.NoError(t, run([]string{"-out", out, "-repo", "../../..", "-packages", "2", "-tools", "4", "-nested"}))
-	for _, name := range []string{"cmd/sdk/main.go", "sdk/doc.go", "sdk/p00/register.go", "sdk/p01/register.go"} {
+	for _, name := range []string{"cmd/sdk/main.go", "sdk/doc.go", "sdk/p00/register.go", "sdk/p01/register.go", "sdk/p01/tools.go"} {
 		assert.FileExists(t, filepath.Join(out, name))
 	}
 	src, err := os.ReadFile(filepath.Join(out, "tools/p01/tools.go"))
@@ -64,7 +64,12 @@ func TestWriteNested(t *testing.T) {
 	reg, err := os.ReadFile(filepath.Join(out, "sdk/p01/register.go"))
 	require.NoError(t, err)
 	assert.Equal(t, 4, strings.Count(string(reg), "mcp.AddTool("))
-	assert.Contains(t, string(reg), "in tools.In003) (*mcp.CallToolResult, tools.Out003, error)")
+	assert.Contains(t, string(reg), "in In003) (*mcp.CallToolResult, Out003, error)")
+	sdkTools, err := os.ReadFile(filepath.Join(out, "sdk/p01/tools.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(src), `jsonschema:"minimum=1,maximum=100"`, "the tool packages carry invopop's keywords")
+	assert.Contains(t, string(sdkTools), `jsonschema:"how many records to return"`, "the SDK's copies carry descriptions")
+	assert.Equal(t, strings.Count(string(src), "\ntype "), strings.Count(string(sdkTools), "\ntype "), "the same types on both sides")
 	mod, err := os.ReadFile(filepath.Join(out, "go.mod"))
 	require.NoError(t, err)
 	assert.Contains(t, string(mod), "require github.com/modelcontextprotocol/go-sdk "+sdkVersion)

@@ -9,13 +9,17 @@ import (
 // SDK writes when their arguments have some structure, and the same types
 // registered with the SDK.
 //
-// Every jsonschema tag begins with a short description and goes on with
-// invopop's keywords: `jsonschema:"how many records to return,minimum=1"`.
-// invopop (toolgen) ignores the description, which has no "=", and reads
-// the keywords; the SDK's inference (google/jsonschema-go) takes the whole
-// tag as the property's description and refuses only a tag that begins
-// with "WORD=". So both programs use exactly the same Go types, and both
-// start: with invopop's grammar alone, mcp.AddTool panics.
+// The two programs compile the same types from one template, each in its
+// own packages, because the two libraries read the jsonschema tag in
+// incompatible ways: invopop (toolgen) reads keywords
+// (`jsonschema:"minimum=1,maximum=100"`), and toolgen refuses any element
+// invopop would drop, such as free text; the SDK's inference
+// (google/jsonschema-go) takes the whole tag as the property's description
+// and refuses a tag that begins with "WORD=", so mcp.AddTool panics on
+// invopop's grammar. The tool packages (tools/pNN) carry invopop's
+// keywords; their copies beside the SDK registrations (sdk/pNN/tools.go,
+// rendered with SDK set) carry the descriptions. Same shapes, same
+// number of types and fields on both sides.
 
 // sdkVersion is the MCP Go SDK the SDK program builds with: the version
 // the toolgen repository's go.mod requires (its go.sum, which the module
@@ -71,13 +75,13 @@ type T{{.Num}} struct{}
 // In{{.Num}} holds the arguments of {{$.Pkg}}_t{{.Num}}.
 type In{{.Num}} struct {
 	// Words to look for.
-	Query string %[1]sjson:"query" jsonschema:"words to look for,minLength=1,maxLength=200"%[1]s
+	Query string %[1]sjson:"query" jsonschema:"{{if $.SDK}}words to look for{{else}}minLength=1,maxLength=200{{end}}"%[1]s
 	// How many records to return.
-	Limit int %[1]sjson:"limit,omitempty" jsonschema:"how many records to return,minimum=1,maximum=100"%[1]s
+	Limit int %[1]sjson:"limit,omitempty" jsonschema:"{{if $.SDK}}how many records to return{{else}}minimum=1,maximum=100{{end}}"%[1]s
 	// Order of the results.
-	Sort string %[1]sjson:"sort,omitempty" jsonschema:"order of the results,enum=newest,enum=oldest"%[1]s
+	Sort string %[1]sjson:"sort,omitempty" jsonschema:"{{if $.SDK}}order of the results{{else}}enum=newest,enum=oldest{{end}}"%[1]s
 	// Only records carrying these tags.
-	Tags []string %[1]sjson:"tags,omitempty" jsonschema:"only records carrying these tags,maxItems=10,uniqueItems=true"%[1]s
+	Tags []string %[1]sjson:"tags,omitempty" jsonschema:"{{if $.SDK}}only records carrying these tags{{else}}maxItems=10,uniqueItems=true{{end}}"%[1]s
 	// Only records changed since then.
 	Since *time.Time %[1]sjson:"since,omitempty"%[1]s
 {{- if .Scope}}
@@ -86,28 +90,28 @@ type In{{.Num}} struct {
 {{- end}}
 {{- if .Filters}}
 	// Conditions every record must meet.
-	Filters []Filter{{.Num}} %[1]sjson:"filters,omitempty" jsonschema:"conditions every record must meet,maxItems=20"%[1]s
+	Filters []Filter{{.Num}} %[1]sjson:"filters,omitempty" jsonschema:"{{if $.SDK}}conditions every record must meet{{else}}maxItems=20{{end}}"%[1]s
 {{- end}}
 }
 {{if .Scope}}
 // Scope{{.Num}} is where {{$.Pkg}}_t{{.Num}} looks.
 type Scope{{.Num}} struct {
 	// The project's slug.
-	Project string %[1]sjson:"project" jsonschema:"the project slug,minLength=1,maxLength=64,pattern=^[a-z][a-z0-9-]*$"%[1]s
+	Project string %[1]sjson:"project" jsonschema:"{{if $.SDK}}the project slug{{else}}minLength=1,maxLength=64,pattern=^[a-z][a-z0-9-]*${{end}}"%[1]s
 	// Whether archived records count.
 	Archived bool %[1]sjson:"archived,omitempty"%[1]s
 	// Only records owned by these users.
-	Owners []string %[1]sjson:"owners,omitempty" jsonschema:"only records owned by these users,maxItems=5"%[1]s
+	Owners []string %[1]sjson:"owners,omitempty" jsonschema:"{{if $.SDK}}only records owned by these users{{else}}maxItems=5{{end}}"%[1]s
 }
 {{end}}{{if .Filters}}
 // Filter{{.Num}} is one condition of {{$.Pkg}}_t{{.Num}}.
 type Filter{{.Num}} struct {
 	// The field to test.
-	Field string %[1]sjson:"field" jsonschema:"the field to test,enum=owner,enum=status,enum=label"%[1]s
+	Field string %[1]sjson:"field" jsonschema:"{{if $.SDK}}the field to test{{else}}enum=owner,enum=status,enum=label{{end}}"%[1]s
 	// How to compare.
-	Op string %[1]sjson:"op" jsonschema:"how to compare,enum=eq,enum=ne,enum=contains"%[1]s
+	Op string %[1]sjson:"op" jsonschema:"{{if $.SDK}}how to compare{{else}}enum=eq,enum=ne,enum=contains{{end}}"%[1]s
 	// The value to compare with.
-	Value string %[1]sjson:"value" jsonschema:"the value to compare with,maxLength=100"%[1]s
+	Value string %[1]sjson:"value" jsonschema:"{{if $.SDK}}the value to compare with{{else}}maxLength=100{{end}}"%[1]s
 }
 {{end}}{{if .Nested}}
 // Out{{.Num}} is the result of {{$.Pkg}}_t{{.Num}}.
@@ -160,8 +164,8 @@ package sdk
 // reflection when the server starts. One registration package per tool
 // package, as a user of the SDK would write it beside each package (here
 // apart, so that the toolgen program does not link the SDK).
-var sdkRegisterTemplate = template.Must(template.New("sdkregister").Parse(`// Package {{.Pkg}} registers the tools of example.com/synth/tools/{{.Pkg}}
-// with the MCP Go SDK.
+var sdkRegisterTemplate = template.Must(template.New("sdkregister").Parse(`// Package {{.Pkg}} registers the tools of example.com/synth/tools/{{.Pkg}},
+// copied into tools.go with the SDK's tags, with the MCP Go SDK.
 package {{.Pkg}}
 
 import (
@@ -169,7 +173,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	tools "example.com/synth/tools/{{.Pkg}}"
 )
 
 // Register adds the package's tools to s with mcp.AddTool, which infers
@@ -181,8 +184,8 @@ func Register(s *mcp.Server) {
 		Title:       "Tool {{.N}} of {{$.Pkg}}",
 		Description: "Looks up records of kind {{$.Pkg}}-{{.N}} matching a query, newest first, and returns {{if .Nested}}them{{else}}their IDs{{end}} and how many matched.{{if .Scope}} It looks within one project.{{end}}{{if .Filters}} It keeps only the records that pass every filter.{{end}}",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
-	}, func(ctx context.Context, _ *mcp.CallToolRequest, in tools.In{{.Num}}) (*mcp.CallToolResult, tools.Out{{.Num}}, error) {
-		out, err := tools.T{{.Num}}{}.Call(ctx, in)
+	}, func(ctx context.Context, _ *mcp.CallToolRequest, in In{{.Num}}) (*mcp.CallToolResult, Out{{.Num}}, error) {
+		out, err := T{{.Num}}{}.Call(ctx, in)
 		return nil, out, err
 	})
 {{- end}}

@@ -41,6 +41,14 @@ func decodeNoArguments(d *codec.Decoder) {
 	}
 }
 
+// decodeBasicDeleteInputName decodes string (DeleteInput.Name), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicDeleteInputName(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string"); vOK {
+		(*v) = vVal
+	}
+}
+
 // decodeBasicDeleteInput decodes basic.DeleteInput, checking it against its published schema.
 func decodeBasicDeleteInput(d *codec.Decoder, v *basic.DeleteInput) {
 	if !d.Object("object") {
@@ -59,15 +67,9 @@ func decodeBasicDeleteInput(d *codec.Decoder, v *basic.DeleteInput) {
 		}
 		switch string(key) {
 		case "name":
-			d.Push("name")
-			if seen&seenName != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
-				if nameVal, nameOK := d.String("string"); nameOK {
-					v.Name = nameVal
-				}
+				decodeBasicDeleteInputName(d, &v.Name)
 			}
 			d.Pop()
 		default:
@@ -109,6 +111,222 @@ func encodeBasicItem(e *codec.Encoder, v *basic.Item) {
 	e.ObjectEnd()
 }
 
+// decodeBasicInputQuery decodes string (Input.Query), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputQuery(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string (minLength 1)"); vOK {
+		// A character is at most 4 bytes: count them only below 4 bytes a character.
+		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
+			d.Problem("must be at least 1 character long")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeBasicInputLimit decodes int (Input.Limit), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputLimit(d *codec.Decoder, v *int) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); vOK {
+			if vVal > 50 {
+				d.Problem("must be at most 50")
+			}
+			if vVal < 1 {
+				d.Problem("must be at least 1")
+			}
+			(*v) = int(vVal)
+		}
+	}
+}
+
+// decodeBasicInputRatio decodes float64 (Input.Ratio), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputRatio(d *codec.Decoder, v *float64) {
+	if !d.Null() {
+		if vVal, vOK := d.Float("number (exclusiveMaximum 1, exclusiveMinimum 0)", 64); vOK {
+			if vVal >= 1 && (vVal > 1 || d.CompareNumber("1") >= 0) {
+				d.Problem("must be less than 1")
+			}
+			if vVal <= 0 && (vVal < 0 || d.CompareNumber("0") <= 0) {
+				d.Problem("must be greater than 0")
+			}
+			(*v) = vVal
+		}
+	}
+}
+
+// decodeBasicInputStep decodes int64 (Input.Step), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputStep(d *codec.Decoder, v *int64) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer (multipleOf 5)", 64); vOK {
+			if vVal%5 != 0 {
+				d.Problem("must be a multiple of 5")
+			}
+			(*v) = vVal
+		}
+	}
+}
+
+// decodeBasicInputSort decodes string (Input.Sort), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputSort(d *codec.Decoder, v *string) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string (one of \"asc\", \"desc\")"); vOK {
+			switch vVal {
+			case "asc", "desc":
+			default:
+				d.Problem("must be one of \"asc\", \"desc\"")
+			}
+			(*v) = vVal
+		}
+	}
+}
+
+// decodeBasicInputLevel decodes basic.Level (Input.Level), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputLevel(d *codec.Decoder, v *basic.Level) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer (one of 1, 2, 3)", strconv.IntSize); vOK {
+			switch vVal {
+			case 1, 2, 3:
+			default:
+				d.Problem("must be one of 1, 2, 3")
+			}
+			(*v) = basic.Level(vVal)
+		}
+	}
+}
+
+// decodeBasicInputSince decodes *time.Time (Input.Since), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputSince(d *codec.Decoder, v **time.Time) {
+	if !d.Null() {
+		vPtr := new(time.Time)
+		if vVal, vOK := d.Time("string (format date-time)"); vOK {
+			(*vPtr) = vVal
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeBasicInputWhen decodes time.Time (Input.When), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputWhen(d *codec.Decoder, v *time.Time) {
+	if vVal, vOK := d.Time("string (format date-time)"); vOK {
+		(*v) = vVal
+	}
+}
+
+// decodeBasicInputWait decodes time.Duration (Input.Wait), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputWait(d *codec.Decoder, v *time.Duration) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer", 64); vOK {
+			(*v) = time.Duration(vVal)
+		}
+	}
+}
+
+// decodeBasicItemName decodes string (Input.Items[].Name), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicItemName(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string (maxLength 40, minLength 1, pattern ^[a-z]+$)"); vOK {
+		// A string holds no more characters than bytes: count them only past the limit in bytes.
+		if len(vVal) > 40 && utf8.RuneCountInString(vVal) > 40 {
+			d.Problem("must be at most 40 characters long")
+		}
+		// A character is at most 4 bytes: count them only below 4 bytes a character.
+		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
+			d.Problem("must be at least 1 character long")
+		}
+		if !basicItemNamePattern().MatchString(vVal) {
+			d.Problem("must match the pattern ^[a-z]+$")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeBasicItemCount decodes uint8 (Input.Items[].Count), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicItemCount(d *codec.Decoder, v *uint8) {
+	if !d.Null() {
+		if vVal, vOK := d.Uint("integer (maximum 10)", 8); vOK {
+			if vVal > 10 {
+				d.Problem("must be at most 10")
+			}
+			(*v) = uint8(vVal)
+		}
+	}
+}
+
+// decodeBasicItemTags decodes []string (Input.Items[].Tags), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicItemTags(d *codec.Decoder, v *[]string) {
+	if !d.Null() {
+		if d.Array("array (maxItems 4)") {
+			var vBuf [4]string
+			vList := vBuf[:0]
+			vLen := 0
+			for ; d.Next(); vLen++ {
+				d.PushIndex(vLen)
+				if vLen < 4 {
+					var vElem string
+					if vElemVal, vElemOK := d.String("string"); vElemOK {
+						vElem = vElemVal
+					}
+					vList = append(vList, vElem)
+				} else {
+					d.Skip()
+				}
+				d.Pop()
+			}
+			if vLen > 4 {
+				d.Problem("must have at most 4 items")
+			}
+			if vLen <= 4 {
+				if codec.HasDuplicates(vList) {
+					d.Problem("items must be unique")
+				}
+			}
+			if len(vList) == 0 {
+				(*v) = []string{}
+			} else {
+				(*v) = append([]string(nil), vList...)
+			}
+		}
+	}
+}
+
+// decodeBasicItemAttrs decodes map[string]string (Input.Items[].Attrs), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicItemAttrs(d *codec.Decoder, v *map[string]string) {
+	if !d.Null() {
+		if d.Object("object") {
+			vMap := make(map[string]string)
+			for {
+				vRawKey, vOK := d.Key()
+				if !vOK {
+					break
+				}
+				if _, dup := vMap[string(vRawKey)]; dup {
+					d.DuplicateMember(vRawKey)
+					continue
+				}
+				vKey := string(vRawKey)
+				d.Push(vKey)
+				var vElem string
+				if vElemVal, vElemOK := d.String("string"); vElemOK {
+					vElem = vElemVal
+				}
+				vMap[vKey] = vElem
+				d.Pop()
+			}
+			(*v) = vMap
+		}
+	}
+}
+
 // decodeBasicItem decodes basic.Item, checking it against its published schema.
 func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 	if !d.Object("object") {
@@ -130,118 +348,27 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 		}
 		switch string(key) {
 		case "name":
-			d.Push("name")
-			if seen&seenName != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
-				if nameVal, nameOK := d.String("string (maxLength 40, minLength 1, pattern ^[a-z]+$)"); nameOK {
-					// A string holds no more characters than bytes: count them only past the limit in bytes.
-					if len(nameVal) > 40 && utf8.RuneCountInString(nameVal) > 40 {
-						d.Problem("must be at most 40 characters long")
-					}
-					// A character is at most 4 bytes: count them only below 4 bytes a character.
-					if len(nameVal) < 4 && utf8.RuneCountInString(nameVal) < 1 {
-						d.Problem("must be at least 1 character long")
-					}
-					if !basicItemNamePattern().MatchString(nameVal) {
-						d.Problem("must match the pattern ^[a-z]+$")
-					}
-					v.Name = nameVal
-				}
+				decodeBasicItemName(d, &v.Name)
 			}
 			d.Pop()
 		case "count":
-			d.Push("count")
-			if seen&seenCount != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("count", seen&seenCount != 0) {
 				seen |= seenCount
-				if !d.Null() {
-					if countVal, countOK := d.Uint("integer (maximum 10)", 8); countOK {
-						if countVal > 10 {
-							d.Problem("must be at most 10")
-						}
-						v.Count = uint8(countVal)
-					}
-				}
+				decodeBasicItemCount(d, &v.Count)
 			}
 			d.Pop()
 		case "tags":
-			d.Push("tags")
-			if seen&seenTags != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
-				if !d.Null() {
-					if d.Array("array (maxItems 4)") {
-						var tagsBuf [4]string
-						tagsList := tagsBuf[:0]
-						tagsLen := 0
-						for ; d.Next(); tagsLen++ {
-							d.PushIndex(tagsLen)
-							if tagsLen < 4 {
-								var tagsElem string
-								if tagsElemVal, tagsElemOK := d.String("string"); tagsElemOK {
-									tagsElem = tagsElemVal
-								}
-								tagsList = append(tagsList, tagsElem)
-							} else {
-								d.Skip()
-							}
-							d.Pop()
-						}
-						if tagsLen > 4 {
-							d.Problem("must have at most 4 items")
-						}
-						if tagsLen <= 4 {
-							if codec.HasDuplicates(tagsList) {
-								d.Problem("items must be unique")
-							}
-						}
-						if len(tagsList) == 0 {
-							v.Tags = []string{}
-						} else {
-							v.Tags = append([]string(nil), tagsList...)
-						}
-					}
-				}
+				decodeBasicItemTags(d, &v.Tags)
 			}
 			d.Pop()
 		case "attrs":
-			d.Push("attrs")
-			if seen&seenAttrs != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("attrs", seen&seenAttrs != 0) {
 				seen |= seenAttrs
-				if !d.Null() {
-					if d.Object("object") {
-						attrsMap := make(map[string]string)
-						for {
-							attrsRawKey, attrsOK := d.Key()
-							if !attrsOK {
-								break
-							}
-							if _, dup := attrsMap[string(attrsRawKey)]; dup {
-								d.DuplicateMember(attrsRawKey)
-								continue
-							}
-							attrsKey := string(attrsRawKey)
-							d.Push(attrsKey)
-							var attrsElem string
-							if attrsElemVal, attrsElemOK := d.String("string"); attrsElemOK {
-								attrsElem = attrsElemVal
-							}
-							attrsMap[attrsKey] = attrsElem
-							d.Pop()
-						}
-						v.Attrs = attrsMap
-					}
-				}
+				decodeBasicItemAttrs(d, &v.Attrs)
 			}
 			d.Pop()
 		default:
@@ -250,6 +377,88 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 	}
 	if seen&seenName == 0 {
 		d.Missing("name")
+	}
+}
+
+// decodeBasicInputItems decodes []basic.Item (Input.Items), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputItems(d *codec.Decoder, v *[]basic.Item) {
+	if !d.Null() {
+		if d.Array("array (minItems 1)") {
+			var vBuf [4]basic.Item
+			vList := vBuf[:0]
+			vLen := 0
+			for ; d.Next(); vLen++ {
+				d.PushIndex(vLen)
+				{
+					var vElem basic.Item
+					decodeBasicItem(d, &vElem)
+					vList = append(vList, vElem)
+				}
+				d.Pop()
+			}
+			if vLen < 1 {
+				d.Problem("must have at least 1 item")
+			}
+			if len(vList) == 0 {
+				(*v) = []basic.Item{}
+			} else {
+				(*v) = append([]basic.Item(nil), vList...)
+			}
+		}
+	}
+}
+
+// decodeBasicInputPair decodes [2]int (Input.Pair), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputPair(d *codec.Decoder, v *[2]int) {
+	if !d.Null() {
+		if d.Array("array (maxItems 2, minItems 2)") {
+			vLen := 0
+			for ; d.Next(); vLen++ {
+				d.PushIndex(vLen)
+				if vLen < 2 {
+					if vElemVal, vElemOK := d.Int("integer", strconv.IntSize); vElemOK {
+						(*v)[vLen] = int(vElemVal)
+					}
+				} else {
+					d.Skip()
+				}
+				d.Pop()
+			}
+			if vLen < 2 {
+				d.Problem("must have at least 2 items")
+			}
+			if vLen > 2 {
+				d.Problem("must have at most 2 items")
+			}
+		}
+	}
+}
+
+// decodeBasicTreeChildren decodes []basic.Tree (Input.Tree.Children), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicTreeChildren(d *codec.Decoder, v *[]basic.Tree) {
+	if !d.Null() {
+		if d.Array("array") {
+			var vBuf [4]basic.Tree
+			vList := vBuf[:0]
+			vLen := 0
+			for ; d.Next(); vLen++ {
+				d.PushIndex(vLen)
+				{
+					var vElem basic.Tree
+					decodeBasicTree(d, &vElem)
+					vList = append(vList, vElem)
+				}
+				d.Pop()
+			}
+			if len(vList) == 0 {
+				(*v) = []basic.Tree{}
+			} else {
+				(*v) = append([]basic.Tree(nil), vList...)
+			}
+		}
 	}
 }
 
@@ -272,45 +481,15 @@ func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
 		}
 		switch string(key) {
 		case "label":
-			d.Push("label")
-			if seen&seenLabel != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("label", seen&seenLabel != 0) {
 				seen |= seenLabel
-				if labelVal, labelOK := d.String("string"); labelOK {
-					v.Label = labelVal
-				}
+				decodeBasicDeleteInputName(d, &v.Label)
 			}
 			d.Pop()
 		case "children":
-			d.Push("children")
-			if seen&seenChildren != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("children", seen&seenChildren != 0) {
 				seen |= seenChildren
-				if !d.Null() {
-					if d.Array("array") {
-						var childrenBuf [4]basic.Tree
-						childrenList := childrenBuf[:0]
-						childrenLen := 0
-						for ; d.Next(); childrenLen++ {
-							d.PushIndex(childrenLen)
-							{
-								var childrenElem basic.Tree
-								decodeBasicTree(d, &childrenElem)
-								childrenList = append(childrenList, childrenElem)
-							}
-							d.Pop()
-						}
-						if len(childrenList) == 0 {
-							v.Children = []basic.Tree{}
-						} else {
-							v.Children = append([]basic.Tree(nil), childrenList...)
-						}
-					}
-				}
+				decodeBasicTreeChildren(d, &v.Children)
 			}
 			d.Pop()
 		default:
@@ -319,6 +498,96 @@ func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
 	}
 	if seen&seenLabel == 0 {
 		d.Missing("label")
+	}
+}
+
+// decodeBasicInputTree decodes *basic.Tree (Input.Tree), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputTree(d *codec.Decoder, v **basic.Tree) {
+	if !d.Null() {
+		vPtr := new(basic.Tree)
+		decodeBasicTree(d, &(*vPtr))
+		(*v) = vPtr
+	}
+}
+
+// decodeBasicInputExtra decodes any (Input.Extra), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputExtra(d *codec.Decoder, v *any) {
+	if vVal, vOK := d.Any(); vOK {
+		(*v) = vVal
+	}
+}
+
+// decodeBasicInputCode decodes basic.Code (Input.Code), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputCode(d *codec.Decoder, v *basic.Code) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string"); vOK {
+			if err := (*v).UnmarshalText([]byte(vVal)); err != nil {
+				d.Problem("must be a valid basic.Code")
+			}
+		}
+	}
+}
+
+// decodeBasicInputBlob decodes []byte (Input.Blob), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputBlob(d *codec.Decoder, v *[]byte) {
+	if !d.Null() {
+		if vVal, vOK := d.Base64("string"); vOK {
+			(*v) = vVal
+		}
+	}
+}
+
+// decodeBasicInputFlag decodes bool (Input.Flag), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputFlag(d *codec.Decoder, v *bool) {
+	if !d.Null() {
+		if vVal, vOK := d.Bool("boolean"); vOK {
+			(*v) = vVal
+		}
+	}
+}
+
+// decodeBasicInputShort decodes string (Input.Short), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputShort(d *codec.Decoder, v *string) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string (maxLength 3, minLength 2)"); vOK {
+			// A string holds no more characters than bytes: count them only past the limit in bytes.
+			if len(vVal) > 3 && utf8.RuneCountInString(vVal) > 3 {
+				d.Problem("must be at most 3 characters long")
+			}
+			// A character is at most 4 bytes: count them only below 4 bytes a character.
+			if len(vVal) < 8 && utf8.RuneCountInString(vVal) < 2 {
+				d.Problem("must be at least 2 characters long")
+			}
+			(*v) = vVal
+		}
+	}
+}
+
+// decodeBasicInputMaybe decodes *string (Input.Maybe), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputMaybe(d *codec.Decoder, v **string) {
+	if d.Null() {
+		(*v) = nil
+	} else {
+		vPtr := new(string)
+		if vVal, vOK := d.String("string or null"); vOK {
+			(*vPtr) = vVal
+		}
+		(*v) = vPtr
+	}
+}
+
+// decodeInputNestedOn decodes bool (Input.Nested.On), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeInputNestedOn(d *codec.Decoder, v *bool) {
+	if vVal, vOK := d.Bool("boolean"); vOK {
+		(*v) = vVal
 	}
 }
 
@@ -342,15 +611,9 @@ func decodeInputNested(d *codec.Decoder, v *struct {
 		}
 		switch string(key) {
 		case "on":
-			d.Push("on")
-			if seen&seenOn != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("on", seen&seenOn != 0) {
 				seen |= seenOn
-				if onVal, onOK := d.Bool("boolean"); onOK {
-					v.On = onVal
-				}
+				decodeInputNestedOn(d, &v.On)
 			}
 			d.Pop()
 		default:
@@ -359,6 +622,42 @@ func decodeInputNested(d *codec.Decoder, v *struct {
 	}
 	if seen&seenOn == 0 {
 		d.Missing("on")
+	}
+}
+
+// decodeBasicInputNested decodes struct{On bool "json:\"on\""} (Input.Nested), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputNested(d *codec.Decoder, v *struct {
+	On bool `json:"on"`
+}) {
+	if !d.Null() {
+		decodeInputNested(d, &(*v))
+	}
+}
+
+// decodeBasicInputNote decodes string (Input.Note), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputNote(d *codec.Decoder, v *string) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string"); vOK {
+			(*v) = vVal
+		}
+	}
+}
+
+// decodeBasicInputWeight decodes float32 (Input.Weight), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeBasicInputWeight(d *codec.Decoder, v *float32) {
+	if !d.Null() {
+		if vVal, vOK := d.Float("number (maximum 2, minimum 0.1)", 32); vOK {
+			if vVal >= 2 && (vVal > 2 || d.CompareNumber("2") > 0) {
+				d.Problem("must be at most 2")
+			}
+			if vVal <= float64(float32(0.1)) && (vVal < float64(float32(0.1)) || d.CompareNumber("0.1") < 0) {
+				d.Problem("must be at least 0.1")
+			}
+			(*v) = float32(vVal)
+		}
 	}
 }
 
@@ -401,254 +700,85 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 		}
 		switch string(key) {
 		case "query":
-			d.Push("query")
-			if seen&seenQuery != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
-				if queryVal, queryOK := d.String("string (minLength 1)"); queryOK {
-					// A character is at most 4 bytes: count them only below 4 bytes a character.
-					if len(queryVal) < 4 && utf8.RuneCountInString(queryVal) < 1 {
-						d.Problem("must be at least 1 character long")
-					}
-					v.Query = queryVal
-				}
+				decodeBasicInputQuery(d, &v.Query)
 			}
 			d.Pop()
 		case "limit":
-			d.Push("limit")
-			if seen&seenLimit != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
-				if !d.Null() {
-					if limitVal, limitOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); limitOK {
-						if limitVal > 50 {
-							d.Problem("must be at most 50")
-						}
-						if limitVal < 1 {
-							d.Problem("must be at least 1")
-						}
-						v.Limit = int(limitVal)
-					}
-				}
+				decodeBasicInputLimit(d, &v.Limit)
 			}
 			d.Pop()
 		case "ratio":
-			d.Push("ratio")
-			if seen&seenRatio != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("ratio", seen&seenRatio != 0) {
 				seen |= seenRatio
-				if !d.Null() {
-					if ratioVal, ratioOK := d.Float("number (exclusiveMaximum 1, exclusiveMinimum 0)", 64); ratioOK {
-						if ratioVal >= 1 && (ratioVal > 1 || d.CompareNumber("1") >= 0) {
-							d.Problem("must be less than 1")
-						}
-						if ratioVal <= 0 && (ratioVal < 0 || d.CompareNumber("0") <= 0) {
-							d.Problem("must be greater than 0")
-						}
-						v.Ratio = ratioVal
-					}
-				}
+				decodeBasicInputRatio(d, &v.Ratio)
 			}
 			d.Pop()
 		case "step":
-			d.Push("step")
-			if seen&seenStep != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("step", seen&seenStep != 0) {
 				seen |= seenStep
-				if !d.Null() {
-					if stepVal, stepOK := d.Int("integer (multipleOf 5)", 64); stepOK {
-						if stepVal%5 != 0 {
-							d.Problem("must be a multiple of 5")
-						}
-						v.Step = stepVal
-					}
-				}
+				decodeBasicInputStep(d, &v.Step)
 			}
 			d.Pop()
 		case "sort":
-			d.Push("sort")
-			if seen&seenSort != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("sort", seen&seenSort != 0) {
 				seen |= seenSort
-				if !d.Null() {
-					if sortVal, sortOK := d.String("string (one of \"asc\", \"desc\")"); sortOK {
-						switch sortVal {
-						case "asc", "desc":
-						default:
-							d.Problem("must be one of \"asc\", \"desc\"")
-						}
-						v.Sort = sortVal
-					}
-				}
+				decodeBasicInputSort(d, &v.Sort)
 			}
 			d.Pop()
 		case "level":
-			d.Push("level")
-			if seen&seenLevel != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("level", seen&seenLevel != 0) {
 				seen |= seenLevel
-				if !d.Null() {
-					if levelVal, levelOK := d.Int("integer (one of 1, 2, 3)", strconv.IntSize); levelOK {
-						switch levelVal {
-						case 1, 2, 3:
-						default:
-							d.Problem("must be one of 1, 2, 3")
-						}
-						v.Level = basic.Level(levelVal)
-					}
-				}
+				decodeBasicInputLevel(d, &v.Level)
 			}
 			d.Pop()
 		case "since":
-			d.Push("since")
-			if seen&seenSince != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("since", seen&seenSince != 0) {
 				seen |= seenSince
-				if !d.Null() {
-					sincePtr := new(time.Time)
-					if sinceVal, sinceOK := d.Time("string (format date-time)"); sinceOK {
-						(*sincePtr) = sinceVal
-					}
-					v.Since = sincePtr
-				}
+				decodeBasicInputSince(d, &v.Since)
 			}
 			d.Pop()
 		case "when":
-			d.Push("when")
-			if seen&seenWhen != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("when", seen&seenWhen != 0) {
 				seen |= seenWhen
-				if whenVal, whenOK := d.Time("string (format date-time)"); whenOK {
-					v.When = whenVal
-				}
+				decodeBasicInputWhen(d, &v.When)
 			}
 			d.Pop()
 		case "wait":
-			d.Push("wait")
-			if seen&seenWait != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("wait", seen&seenWait != 0) {
 				seen |= seenWait
-				if !d.Null() {
-					if waitVal, waitOK := d.Int("integer", 64); waitOK {
-						v.Wait = time.Duration(waitVal)
-					}
-				}
+				decodeBasicInputWait(d, &v.Wait)
 			}
 			d.Pop()
 		case "items":
-			d.Push("items")
-			if seen&seenItems != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("items", seen&seenItems != 0) {
 				seen |= seenItems
-				if !d.Null() {
-					if d.Array("array (minItems 1)") {
-						var itemsBuf [4]basic.Item
-						itemsList := itemsBuf[:0]
-						itemsLen := 0
-						for ; d.Next(); itemsLen++ {
-							d.PushIndex(itemsLen)
-							{
-								var itemsElem basic.Item
-								decodeBasicItem(d, &itemsElem)
-								itemsList = append(itemsList, itemsElem)
-							}
-							d.Pop()
-						}
-						if itemsLen < 1 {
-							d.Problem("must have at least 1 item")
-						}
-						if len(itemsList) == 0 {
-							v.Items = []basic.Item{}
-						} else {
-							v.Items = append([]basic.Item(nil), itemsList...)
-						}
-					}
-				}
+				decodeBasicInputItems(d, &v.Items)
 			}
 			d.Pop()
 		case "pair":
-			d.Push("pair")
-			if seen&seenPair != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("pair", seen&seenPair != 0) {
 				seen |= seenPair
-				if !d.Null() {
-					if d.Array("array (maxItems 2, minItems 2)") {
-						pairLen := 0
-						for ; d.Next(); pairLen++ {
-							d.PushIndex(pairLen)
-							if pairLen < 2 {
-								if pairElemVal, pairElemOK := d.Int("integer", strconv.IntSize); pairElemOK {
-									v.Pair[pairLen] = int(pairElemVal)
-								}
-							} else {
-								d.Skip()
-							}
-							d.Pop()
-						}
-						if pairLen < 2 {
-							d.Problem("must have at least 2 items")
-						}
-						if pairLen > 2 {
-							d.Problem("must have at most 2 items")
-						}
-					}
-				}
+				decodeBasicInputPair(d, &v.Pair)
 			}
 			d.Pop()
 		case "tree":
-			d.Push("tree")
-			if seen&seenTree != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("tree", seen&seenTree != 0) {
 				seen |= seenTree
-				if !d.Null() {
-					treePtr := new(basic.Tree)
-					decodeBasicTree(d, &(*treePtr))
-					v.Tree = treePtr
-				}
+				decodeBasicInputTree(d, &v.Tree)
 			}
 			d.Pop()
 		case "extra":
-			d.Push("extra")
-			if seen&seenExtra != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("extra", seen&seenExtra != 0) {
 				seen |= seenExtra
-				if extraVal, extraOK := d.Any(); extraOK {
-					v.Extra = extraVal
-				}
+				decodeBasicInputExtra(d, &v.Extra)
 			}
 			d.Pop()
 		case "raw":
-			d.Push("raw")
-			if seen&seenRaw != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("raw", seen&seenRaw != 0) {
 				seen |= seenRaw
 				if !d.Null() {
 					if rawRaw, rawOK := d.Raw(); rawOK {
@@ -660,133 +790,51 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 			}
 			d.Pop()
 		case "code":
-			d.Push("code")
-			if seen&seenCode != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("code", seen&seenCode != 0) {
 				seen |= seenCode
-				if !d.Null() {
-					if codeVal, codeOK := d.String("string"); codeOK {
-						if err := v.Code.UnmarshalText([]byte(codeVal)); err != nil {
-							d.Problem("must be a valid basic.Code")
-						}
-					}
-				}
+				decodeBasicInputCode(d, &v.Code)
 			}
 			d.Pop()
 		case "blob":
-			d.Push("blob")
-			if seen&seenBlob != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("blob", seen&seenBlob != 0) {
 				seen |= seenBlob
-				if !d.Null() {
-					if blobVal, blobOK := d.Base64("string"); blobOK {
-						v.Blob = blobVal
-					}
-				}
+				decodeBasicInputBlob(d, &v.Blob)
 			}
 			d.Pop()
 		case "flag":
-			d.Push("flag")
-			if seen&seenFlag != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("flag", seen&seenFlag != 0) {
 				seen |= seenFlag
-				if !d.Null() {
-					if flagVal, flagOK := d.Bool("boolean"); flagOK {
-						v.Flag = flagVal
-					}
-				}
+				decodeBasicInputFlag(d, &v.Flag)
 			}
 			d.Pop()
 		case "short":
-			d.Push("short")
-			if seen&seenShort != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("short", seen&seenShort != 0) {
 				seen |= seenShort
-				if !d.Null() {
-					if shortVal, shortOK := d.String("string (maxLength 3, minLength 2)"); shortOK {
-						// A string holds no more characters than bytes: count them only past the limit in bytes.
-						if len(shortVal) > 3 && utf8.RuneCountInString(shortVal) > 3 {
-							d.Problem("must be at most 3 characters long")
-						}
-						// A character is at most 4 bytes: count them only below 4 bytes a character.
-						if len(shortVal) < 8 && utf8.RuneCountInString(shortVal) < 2 {
-							d.Problem("must be at least 2 characters long")
-						}
-						v.Short = shortVal
-					}
-				}
+				decodeBasicInputShort(d, &v.Short)
 			}
 			d.Pop()
 		case "maybe":
-			d.Push("maybe")
-			if seen&seenMaybe != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("maybe", seen&seenMaybe != 0) {
 				seen |= seenMaybe
-				if d.Null() {
-					v.Maybe = nil
-				} else {
-					maybePtr := new(string)
-					if maybeVal, maybeOK := d.String("string or null"); maybeOK {
-						(*maybePtr) = maybeVal
-					}
-					v.Maybe = maybePtr
-				}
+				decodeBasicInputMaybe(d, &v.Maybe)
 			}
 			d.Pop()
 		case "nested":
-			d.Push("nested")
-			if seen&seenNested != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("nested", seen&seenNested != 0) {
 				seen |= seenNested
-				if !d.Null() {
-					decodeInputNested(d, &v.Nested)
-				}
+				decodeBasicInputNested(d, &v.Nested)
 			}
 			d.Pop()
 		case "note":
-			d.Push("note")
-			if seen&seenNote != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("note", seen&seenNote != 0) {
 				seen |= seenNote
-				if !d.Null() {
-					if noteVal, noteOK := d.String("string"); noteOK {
-						v.Note = noteVal
-					}
-				}
+				decodeBasicInputNote(d, &v.Note)
 			}
 			d.Pop()
 		case "weight":
-			d.Push("weight")
-			if seen&seenWeight != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("weight", seen&seenWeight != 0) {
 				seen |= seenWeight
-				if !d.Null() {
-					if weightVal, weightOK := d.Float("number (maximum 2, minimum 0.1)", 32); weightOK {
-						if weightVal >= 2 && (weightVal > 2 || d.CompareNumber("2") > 0) {
-							d.Problem("must be at most 2")
-						}
-						if weightVal <= float64(float32(0.1)) && (weightVal < float64(float32(0.1)) || d.CompareNumber("0.1") < 0) {
-							d.Problem("must be at least 0.1")
-						}
-						v.Weight = float32(weightVal)
-					}
-				}
+				decodeBasicInputWeight(d, &v.Weight)
 			}
 			d.Pop()
 		default:

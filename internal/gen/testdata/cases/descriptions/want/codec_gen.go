@@ -12,6 +12,32 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = tool.SupportPackageIsVersion2
 
+// decodeDescriptionsFindInputWords decodes []string (FindInput.Words), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeDescriptionsFindInputWords(d *codec.Decoder, v *[]string) {
+	if d.Array("array") {
+		var vBuf [4]string
+		vList := vBuf[:0]
+		vLen := 0
+		for ; d.Next(); vLen++ {
+			d.PushIndex(vLen)
+			{
+				var vElem string
+				if vElemVal, vElemOK := d.String("string"); vElemOK {
+					vElem = vElemVal
+				}
+				vList = append(vList, vElem)
+			}
+			d.Pop()
+		}
+		if len(vList) == 0 {
+			(*v) = []string{}
+		} else {
+			(*v) = append([]string(nil), vList...)
+		}
+	}
+}
+
 // decodeDescriptionsFindInput decodes descriptions.FindInput, checking it against its published schema.
 func decodeDescriptionsFindInput(d *codec.Decoder, v *descriptions.FindInput) {
 	if !d.Object("object") {
@@ -30,33 +56,9 @@ func decodeDescriptionsFindInput(d *codec.Decoder, v *descriptions.FindInput) {
 		}
 		switch string(key) {
 		case "words":
-			d.Push("words")
-			if seen&seenWords != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("words", seen&seenWords != 0) {
 				seen |= seenWords
-				if d.Array("array") {
-					var wordsBuf [4]string
-					wordsList := wordsBuf[:0]
-					wordsLen := 0
-					for ; d.Next(); wordsLen++ {
-						d.PushIndex(wordsLen)
-						{
-							var wordsElem string
-							if wordsElemVal, wordsElemOK := d.String("string"); wordsElemOK {
-								wordsElem = wordsElemVal
-							}
-							wordsList = append(wordsList, wordsElem)
-						}
-						d.Pop()
-					}
-					if len(wordsList) == 0 {
-						v.Words = []string{}
-					} else {
-						v.Words = append([]string(nil), wordsList...)
-					}
-				}
+				decodeDescriptionsFindInputWords(d, &v.Words)
 			}
 			d.Pop()
 		default:
@@ -80,6 +82,40 @@ func encodeDescriptionsResult(e *codec.Encoder, v *descriptions.Result) {
 	e.ObjectEnd()
 }
 
+// decodeDescriptionsSectionHeading decodes string (Section.Heading), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeDescriptionsSectionHeading(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string"); vOK {
+		(*v) = vVal
+	}
+}
+
+// decodeDescriptionsSection2Children decodes []descriptions.Section (Section.Children[].Children), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeDescriptionsSection2Children(d *codec.Decoder, v *[]descriptions.Section) {
+	if !d.Null() {
+		if d.Array("array") {
+			var vBuf [4]descriptions.Section
+			vList := vBuf[:0]
+			vLen := 0
+			for ; d.Next(); vLen++ {
+				d.PushIndex(vLen)
+				{
+					var vElem descriptions.Section
+					decodeDescriptionsSection2(d, &vElem)
+					vList = append(vList, vElem)
+				}
+				d.Pop()
+			}
+			if len(vList) == 0 {
+				(*v) = []descriptions.Section{}
+			} else {
+				(*v) = append([]descriptions.Section(nil), vList...)
+			}
+		}
+	}
+}
+
 // decodeDescriptionsSection2 decodes descriptions.Section, checking it against its published schema.
 func decodeDescriptionsSection2(d *codec.Decoder, v *descriptions.Section) {
 	if !d.Object("object") {
@@ -99,45 +135,15 @@ func decodeDescriptionsSection2(d *codec.Decoder, v *descriptions.Section) {
 		}
 		switch string(key) {
 		case "heading":
-			d.Push("heading")
-			if seen&seenHeading != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("heading", seen&seenHeading != 0) {
 				seen |= seenHeading
-				if headingVal, headingOK := d.String("string"); headingOK {
-					v.Heading = headingVal
-				}
+				decodeDescriptionsSectionHeading(d, &v.Heading)
 			}
 			d.Pop()
 		case "children":
-			d.Push("children")
-			if seen&seenChildren != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("children", seen&seenChildren != 0) {
 				seen |= seenChildren
-				if !d.Null() {
-					if d.Array("array") {
-						var childrenBuf [4]descriptions.Section
-						childrenList := childrenBuf[:0]
-						childrenLen := 0
-						for ; d.Next(); childrenLen++ {
-							d.PushIndex(childrenLen)
-							{
-								var childrenElem descriptions.Section
-								decodeDescriptionsSection2(d, &childrenElem)
-								childrenList = append(childrenList, childrenElem)
-							}
-							d.Pop()
-						}
-						if len(childrenList) == 0 {
-							v.Children = []descriptions.Section{}
-						} else {
-							v.Children = append([]descriptions.Section(nil), childrenList...)
-						}
-					}
-				}
+				decodeDescriptionsSection2Children(d, &v.Children)
 			}
 			d.Pop()
 		default:
@@ -168,45 +174,15 @@ func decodeDescriptionsSection(d *codec.Decoder, v *descriptions.Section) {
 		}
 		switch string(key) {
 		case "heading":
-			d.Push("heading")
-			if seen&seenHeading != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("heading", seen&seenHeading != 0) {
 				seen |= seenHeading
-				if headingVal, headingOK := d.String("string"); headingOK {
-					v.Heading = headingVal
-				}
+				decodeDescriptionsSectionHeading(d, &v.Heading)
 			}
 			d.Pop()
 		case "children":
-			d.Push("children")
-			if seen&seenChildren != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("children", seen&seenChildren != 0) {
 				seen |= seenChildren
-				if !d.Null() {
-					if d.Array("array") {
-						var childrenBuf [4]descriptions.Section
-						childrenList := childrenBuf[:0]
-						childrenLen := 0
-						for ; d.Next(); childrenLen++ {
-							d.PushIndex(childrenLen)
-							{
-								var childrenElem descriptions.Section
-								decodeDescriptionsSection2(d, &childrenElem)
-								childrenList = append(childrenList, childrenElem)
-							}
-							d.Pop()
-						}
-						if len(childrenList) == 0 {
-							v.Children = []descriptions.Section{}
-						} else {
-							v.Children = append([]descriptions.Section(nil), childrenList...)
-						}
-					}
-				}
+				decodeDescriptionsSection2Children(d, &v.Children)
 			}
 			d.Pop()
 		default:

@@ -13,6 +13,24 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = tool.SupportPackageIsVersion2
 
+// decodeEmbeddedInputQuery decodes string (Input.Query), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeEmbeddedInputQuery(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string"); vOK {
+		(*v) = vVal
+	}
+}
+
+// decodeEmbeddedInputBy decodes string (Input.By), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeEmbeddedInputBy(d *codec.Decoder, v *string) {
+	if !d.Null() {
+		if vVal, vOK := d.String("string"); vOK {
+			(*v) = vVal
+		}
+	}
+}
+
 // decodeEmbeddedOrigin decodes embedded.Origin, checking it against its published schema.
 func decodeEmbeddedOrigin(d *codec.Decoder, v *embedded.Origin) {
 	if !d.Object("object") {
@@ -31,21 +49,33 @@ func decodeEmbeddedOrigin(d *codec.Decoder, v *embedded.Origin) {
 		}
 		switch string(key) {
 		case "host":
-			d.Push("host")
-			if seen&seenHost != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("host", seen&seenHost != 0) {
 				seen |= seenHost
-				if !d.Null() {
-					if hostVal, hostOK := d.String("string"); hostOK {
-						v.Host = hostVal
-					}
-				}
+				decodeEmbeddedInputBy(d, &v.Host)
 			}
 			d.Pop()
 		default:
 			d.Unknown(key)
+		}
+	}
+}
+
+// decodeEmbeddedInputOrigin decodes *embedded.Origin (Input.Origin), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeEmbeddedInputOrigin(d *codec.Decoder, v **embedded.Origin) {
+	if !d.Null() {
+		vPtr := new(embedded.Origin)
+		decodeEmbeddedOrigin(d, &(*vPtr))
+		(*v) = vPtr
+	}
+}
+
+// decodeEmbeddedInputUnsigned decodes bool (Input.Unsigned), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeEmbeddedInputUnsigned(d *codec.Decoder, v *bool) {
+	if !d.Null() {
+		if vVal, vOK := d.Bool("boolean"); vOK {
+			(*v) = vVal
 		}
 	}
 }
@@ -76,57 +106,31 @@ func decodeEmbeddedInput(d *codec.Decoder, v *embedded.Input) {
 		}
 		switch string(key) {
 		case "query":
-			d.Push("query")
-			if seen&seenQuery != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
-				if queryVal, queryOK := d.String("string"); queryOK {
-					v.Query = queryVal
-				}
+				decodeEmbeddedInputQuery(d, &v.Query)
 			}
 			d.Pop()
 		case "by":
-			d.Push("by")
-			if seen&seenBy != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("by", seen&seenBy != 0) {
 				seen |= seenBy
 				if v.Audit == nil {
 					v.Audit = new(embedded.Audit)
 				}
-				if !d.Null() {
-					if byVal, byOK := d.String("string"); byOK {
-						v.By = byVal
-					}
-				}
+				decodeEmbeddedInputBy(d, &v.By)
 			}
 			d.Pop()
 		case "reason":
-			d.Push("reason")
-			if seen&seenReason != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("reason", seen&seenReason != 0) {
 				seen |= seenReason
 				if v.Audit == nil {
 					v.Audit = new(embedded.Audit)
 				}
-				if !d.Null() {
-					if reasonVal, reasonOK := d.String("string"); reasonOK {
-						v.Reason = reasonVal
-					}
-				}
+				decodeEmbeddedInputBy(d, &v.Reason)
 			}
 			d.Pop()
 		case "host":
-			d.Push("host")
-			if seen&seenAuditHost != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("host", seen&seenAuditHost != 0) {
 				seen |= seenAuditHost
 				if v.Audit == nil {
 					v.Audit = new(embedded.Audit)
@@ -134,85 +138,43 @@ func decodeEmbeddedInput(d *codec.Decoder, v *embedded.Input) {
 				if v.Audit.Origin == nil {
 					v.Audit.Origin = new(embedded.Origin)
 				}
-				if !d.Null() {
-					if auditHostVal, auditHostOK := d.String("string"); auditHostOK {
-						v.Audit.Host = auditHostVal
-					}
-				}
+				decodeEmbeddedInputBy(d, &v.Audit.Host)
 			}
 			d.Pop()
 		case "signer":
-			d.Push("signer")
-			if seen&seenSigner != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("signer", seen&seenSigner != 0) {
 				seen |= seenSigner
 				if v.Signed == nil {
 					v.Signed = new(embedded.Signed)
 				}
-				if signerVal, signerOK := d.String("string"); signerOK {
-					v.Signer = signerVal
-				}
+				decodeEmbeddedInputQuery(d, &v.Signer)
 			}
 			d.Pop()
 		case "label":
-			d.Push("label")
-			if seen&seenLabel != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("label", seen&seenLabel != 0) {
 				seen |= seenLabel
-				if !d.Null() {
-					if labelVal, labelOK := d.String("string"); labelOK {
-						v.Label = labelVal
-					}
-				}
+				decodeEmbeddedInputBy(d, &v.Label)
 			}
 			d.Pop()
 		case "color":
-			d.Push("color")
-			if seen&seenColor != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("color", seen&seenColor != 0) {
 				seen |= seenColor
 				if v.Labels == nil {
 					v.Labels = new(embedded.Labels)
 				}
-				if !d.Null() {
-					if colorVal, colorOK := d.String("string"); colorOK {
-						v.Color = colorVal
-					}
-				}
+				decodeEmbeddedInputBy(d, &v.Color)
 			}
 			d.Pop()
 		case "origin":
-			d.Push("origin")
-			if seen&seenOrigin != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("origin", seen&seenOrigin != 0) {
 				seen |= seenOrigin
-				if !d.Null() {
-					originPtr := new(embedded.Origin)
-					decodeEmbeddedOrigin(d, &(*originPtr))
-					v.Origin = originPtr
-				}
+				decodeEmbeddedInputOrigin(d, &v.Origin)
 			}
 			d.Pop()
 		case "unsigned":
-			d.Push("unsigned")
-			if seen&seenUnsigned != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("unsigned", seen&seenUnsigned != 0) {
 				seen |= seenUnsigned
-				if !d.Null() {
-					if unsignedVal, unsignedOK := d.Bool("boolean"); unsignedOK {
-						v.Unsigned = unsignedVal
-					}
-				}
+				decodeEmbeddedInputUnsigned(d, &v.Unsigned)
 			}
 			d.Pop()
 		default:

@@ -7,6 +7,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"strconv"
+	"time"
 	"unicode/utf8"
 )
 
@@ -25,6 +26,63 @@ func decodeNoArguments(d *codec.Decoder) {
 			break
 		}
 		d.Unknown(key)
+	}
+}
+
+// decodeNojsonReminderText decodes string (AddInput.Reminder.Text), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNojsonReminderText(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string (maxLength 200, minLength 1)"); vOK {
+		// A string holds no more characters than bytes: count them only past the limit in bytes.
+		if len(vVal) > 200 && utf8.RuneCountInString(vVal) > 200 {
+			d.Problem("must be at most 200 characters long")
+		}
+		// A character is at most 4 bytes: count them only below 4 bytes a character.
+		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
+			d.Problem("must be at least 1 character long")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeNojsonReminderAt decodes time.Time (AddInput.Reminder.At), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNojsonReminderAt(d *codec.Decoder, v *time.Time) {
+	if vVal, vOK := d.Time("string (format date-time)"); vOK {
+		(*v) = vVal
+	}
+}
+
+// decodeNojsonReminderLabels decodes []string (AddInput.Reminder.Labels), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNojsonReminderLabels(d *codec.Decoder, v *[]string) {
+	if !d.Null() {
+		if d.Array("array (maxItems 4)") {
+			var vBuf [4]string
+			vList := vBuf[:0]
+			vLen := 0
+			for ; d.Next(); vLen++ {
+				d.PushIndex(vLen)
+				if vLen < 4 {
+					var vElem string
+					if vElemVal, vElemOK := d.String("string"); vElemOK {
+						vElem = vElemVal
+					}
+					vList = append(vList, vElem)
+				} else {
+					d.Skip()
+				}
+				d.Pop()
+			}
+			if vLen > 4 {
+				d.Problem("must have at most 4 items")
+			}
+			if len(vList) == 0 {
+				(*v) = []string{}
+			} else {
+				(*v) = append([]string(nil), vList...)
+			}
+		}
 	}
 }
 
@@ -48,72 +106,21 @@ func decodeNojsonReminder(d *codec.Decoder, v *nojson.Reminder) {
 		}
 		switch string(key) {
 		case "text":
-			d.Push("text")
-			if seen&seenText != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("text", seen&seenText != 0) {
 				seen |= seenText
-				if textVal, textOK := d.String("string (maxLength 200, minLength 1)"); textOK {
-					// A string holds no more characters than bytes: count them only past the limit in bytes.
-					if len(textVal) > 200 && utf8.RuneCountInString(textVal) > 200 {
-						d.Problem("must be at most 200 characters long")
-					}
-					// A character is at most 4 bytes: count them only below 4 bytes a character.
-					if len(textVal) < 4 && utf8.RuneCountInString(textVal) < 1 {
-						d.Problem("must be at least 1 character long")
-					}
-					v.Text = textVal
-				}
+				decodeNojsonReminderText(d, &v.Text)
 			}
 			d.Pop()
 		case "at":
-			d.Push("at")
-			if seen&seenAt != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("at", seen&seenAt != 0) {
 				seen |= seenAt
-				if atVal, atOK := d.Time("string (format date-time)"); atOK {
-					v.At = atVal
-				}
+				decodeNojsonReminderAt(d, &v.At)
 			}
 			d.Pop()
 		case "labels":
-			d.Push("labels")
-			if seen&seenLabels != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("labels", seen&seenLabels != 0) {
 				seen |= seenLabels
-				if !d.Null() {
-					if d.Array("array (maxItems 4)") {
-						var labelsBuf [4]string
-						labelsList := labelsBuf[:0]
-						labelsLen := 0
-						for ; d.Next(); labelsLen++ {
-							d.PushIndex(labelsLen)
-							if labelsLen < 4 {
-								var labelsElem string
-								if labelsElemVal, labelsElemOK := d.String("string"); labelsElemOK {
-									labelsElem = labelsElemVal
-								}
-								labelsList = append(labelsList, labelsElem)
-							} else {
-								d.Skip()
-							}
-							d.Pop()
-						}
-						if labelsLen > 4 {
-							d.Problem("must have at most 4 items")
-						}
-						if len(labelsList) == 0 {
-							v.Labels = []string{}
-						} else {
-							v.Labels = append([]string(nil), labelsList...)
-						}
-					}
-				}
+				decodeNojsonReminderLabels(d, &v.Labels)
 			}
 			d.Pop()
 		default:
@@ -125,6 +132,51 @@ func decodeNojsonReminder(d *codec.Decoder, v *nojson.Reminder) {
 	}
 	if seen&seenAt == 0 {
 		d.Missing("at")
+	}
+}
+
+// decodeNojsonAddInputNotes decodes map[string]string (AddInput.Notes), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNojsonAddInputNotes(d *codec.Decoder, v *map[string]string) {
+	if !d.Null() {
+		if d.Object("object") {
+			vMap := make(map[string]string)
+			for {
+				vRawKey, vOK := d.Key()
+				if !vOK {
+					break
+				}
+				if _, dup := vMap[string(vRawKey)]; dup {
+					d.DuplicateMember(vRawKey)
+					continue
+				}
+				vKey := string(vRawKey)
+				d.Push(vKey)
+				var vElem string
+				if vElemVal, vElemOK := d.String("string"); vElemOK {
+					vElem = vElemVal
+				}
+				vMap[vKey] = vElem
+				d.Pop()
+			}
+			(*v) = vMap
+		}
+	}
+}
+
+// decodeNojsonAddInputRepeat decodes int (AddInput.Repeat), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNojsonAddInputRepeat(d *codec.Decoder, v *int) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer (maximum 10, minimum 0)", strconv.IntSize); vOK {
+			if vVal > 10 {
+				d.Problem("must be at most 10")
+			}
+			if vVal < 0 {
+				d.Problem("must be at least 0")
+			}
+			(*v) = int(vVal)
+		}
 	}
 }
 
@@ -148,66 +200,21 @@ func decodeNojsonAddInput(d *codec.Decoder, v *nojson.AddInput) {
 		}
 		switch string(key) {
 		case "reminder":
-			d.Push("reminder")
-			if seen&seenReminder != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("reminder", seen&seenReminder != 0) {
 				seen |= seenReminder
 				decodeNojsonReminder(d, &v.Reminder)
 			}
 			d.Pop()
 		case "notes":
-			d.Push("notes")
-			if seen&seenNotes != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("notes", seen&seenNotes != 0) {
 				seen |= seenNotes
-				if !d.Null() {
-					if d.Object("object") {
-						notesMap := make(map[string]string)
-						for {
-							notesRawKey, notesOK := d.Key()
-							if !notesOK {
-								break
-							}
-							if _, dup := notesMap[string(notesRawKey)]; dup {
-								d.DuplicateMember(notesRawKey)
-								continue
-							}
-							notesKey := string(notesRawKey)
-							d.Push(notesKey)
-							var notesElem string
-							if notesElemVal, notesElemOK := d.String("string"); notesElemOK {
-								notesElem = notesElemVal
-							}
-							notesMap[notesKey] = notesElem
-							d.Pop()
-						}
-						v.Notes = notesMap
-					}
-				}
+				decodeNojsonAddInputNotes(d, &v.Notes)
 			}
 			d.Pop()
 		case "repeat":
-			d.Push("repeat")
-			if seen&seenRepeat != 0 {
-				d.Duplicate()
-				d.Skip()
-			} else {
+			if d.Member("repeat", seen&seenRepeat != 0) {
 				seen |= seenRepeat
-				if !d.Null() {
-					if repeatVal, repeatOK := d.Int("integer (maximum 10, minimum 0)", strconv.IntSize); repeatOK {
-						if repeatVal > 10 {
-							d.Problem("must be at most 10")
-						}
-						if repeatVal < 0 {
-							d.Problem("must be at least 0")
-						}
-						v.Repeat = int(repeatVal)
-					}
-				}
+				decodeNojsonAddInputRepeat(d, &v.Repeat)
 			}
 			d.Pop()
 		default:

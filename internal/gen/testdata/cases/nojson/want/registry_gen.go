@@ -77,7 +77,10 @@ type Tools struct {
 
 // New returns the registry of the tools in t, sorted by name. A tool whose
 // Available method reports an error is left out: neither listed nor
-// callable (Unavailable says why). New fails when a pointer field of t is nil.
+// callable (Unavailable says why). New fails when a field of t is unset: a
+// pointer field that is nil, or a value field that holds the zero value of
+// its type, unless the type is marked //tool:zerovalue, has no fields, or
+// has an Available method (which then decides).
 func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
 	return tool.NewStaticTable(specs[:], nil, (&t).dispatch, opts...)
 }
