@@ -4,27 +4,22 @@ package generated_test
 
 import (
 	"reflect"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
 // toolgenFresh holds, for every field of Tools, the Go types of its tool's
 // input and output as toolgen saw them when it generated this package, in
-// the grammar toolgenDescribe writes: one line per type reached, with its
+// the grammar fresh.Describe writes: one line per type reached, with its
 // exported and embedded fields, their types and struct tags, and the
 // encoding methods it has.
-var toolgenFresh = []struct {
-	field, tool string
-	in, out     []string // nil: no input (Call(ctx)), or no output
-}{
+var toolgenFresh = []fresh.Tool{
 	{
-		field: "ClockNow",
-		tool:  "clock_now",
-		out: []string{
+		Field: "ClockNow",
+		Tool:  "clock_now",
+		Out: []string{
 			`root github.com/toolgen-go/toolgen/tools/clock.Now`,
 			`type github.com/toolgen-go/toolgen/tools/clock.Now struct`,
 			`field github.com/toolgen-go/toolgen/tools/clock.Now.Time time.Time "json:\"time\""`,
@@ -39,9 +34,9 @@ var toolgenFresh = []struct {
 		},
 	},
 	{
-		field: "ClockSync",
-		tool:  "clock_sync",
-		out: []string{
+		Field: "ClockSync",
+		Tool:  "clock_sync",
+		Out: []string{
 			`root github.com/toolgen-go/toolgen/tools/clock.Sync`,
 			`type github.com/toolgen-go/toolgen/tools/clock.Sync struct`,
 			`field github.com/toolgen-go/toolgen/tools/clock.Sync.Local time.Time "json:\"local\""`,
@@ -54,21 +49,21 @@ var toolgenFresh = []struct {
 		},
 	},
 	{
-		field: "ClockZones",
-		tool:  "clock_zones",
-		in: []string{
+		Field: "ClockZones",
+		Tool:  "clock_zones",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/clock.ZonesInput`,
 			`type github.com/toolgen-go/toolgen/tools/clock.ZonesInput struct`,
 			`field github.com/toolgen-go/toolgen/tools/clock.ZonesInput.Prefix string "json:\"prefix,omitempty\" jsonschema:\"maxLength=64,example=Europe/\""`,
 		},
-		out: []string{
+		Out: []string{
 			`root []string`,
 		},
 	},
 	{
-		field: "NotesCreate",
-		tool:  "notes_create",
-		in: []string{
+		Field: "NotesCreate",
+		Tool:  "notes_create",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.CreateInput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.Color struct methods=MarshalText,UnmarshalText`,
 			`field github.com/toolgen-go/toolgen/tools/notes.Color.R uint8 ""`,
@@ -85,7 +80,7 @@ var toolgenFresh = []struct {
 			`type github.com/toolgen-go/toolgen/tools/notes.Priority int`,
 			`type time.Time struct methods=MarshalJSON,UnmarshalJSON,MarshalText,UnmarshalText`,
 		},
-		out: []string{
+		Out: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.Note`,
 			`type encoding/json.RawMessage []uint8 methods=MarshalJSON,UnmarshalJSON`,
 			`type github.com/toolgen-go/toolgen/tools/notes.Color struct methods=MarshalText,UnmarshalText`,
@@ -118,15 +113,15 @@ var toolgenFresh = []struct {
 		},
 	},
 	{
-		field: "NotesDelete",
-		tool:  "notes_delete",
-		in: []string{
+		Field: "NotesDelete",
+		Tool:  "notes_delete",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.DeleteInput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.DeleteInput struct`,
 			`field github.com/toolgen-go/toolgen/tools/notes.DeleteInput.ID github.com/toolgen-go/toolgen/tools/notes.NoteID "json:\"id\" jsonschema:\"pattern=^n[1-9][0-9]*$\""`,
 			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
 		},
-		out: []string{
+		Out: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.DeleteOutput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.DeleteOutput struct`,
 			`field github.com/toolgen-go/toolgen/tools/notes.DeleteOutput.ID github.com/toolgen-go/toolgen/tools/notes.NoteID "json:\"id\""`,
@@ -135,15 +130,15 @@ var toolgenFresh = []struct {
 		},
 	},
 	{
-		field: "NotesGet",
-		tool:  "notes_get",
-		in: []string{
+		Field: "NotesGet",
+		Tool:  "notes_get",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.GetInput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.GetInput struct`,
 			`field github.com/toolgen-go/toolgen/tools/notes.GetInput.ID github.com/toolgen-go/toolgen/tools/notes.NoteID "json:\"id\" jsonschema:\"pattern=^n[1-9][0-9]*$\""`,
 			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
 		},
-		out: []string{
+		Out: []string{
 			`root *github.com/toolgen-go/toolgen/tools/notes.Note`,
 			`type encoding/json.RawMessage []uint8 methods=MarshalJSON,UnmarshalJSON`,
 			`type github.com/toolgen-go/toolgen/tools/notes.Color struct methods=MarshalText,UnmarshalText`,
@@ -176,15 +171,15 @@ var toolgenFresh = []struct {
 		},
 	},
 	{
-		field: "NotesOutline",
-		tool:  "notes_outline",
-		in: []string{
+		Field: "NotesOutline",
+		Tool:  "notes_outline",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.OutlineInput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
 			`type github.com/toolgen-go/toolgen/tools/notes.OutlineInput struct`,
 			`field github.com/toolgen-go/toolgen/tools/notes.OutlineInput.ID github.com/toolgen-go/toolgen/tools/notes.NoteID "json:\"id\" jsonschema:\"pattern=^n[1-9][0-9]*$\""`,
 		},
-		out: []string{
+		Out: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.Outline`,
 			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
 			`type github.com/toolgen-go/toolgen/tools/notes.Outline struct`,
@@ -199,23 +194,23 @@ var toolgenFresh = []struct {
 		},
 	},
 	{
-		field: "NotesRender",
-		tool:  "notes_render",
-		in: []string{
+		Field: "NotesRender",
+		Tool:  "notes_render",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.RenderInput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
 			`type github.com/toolgen-go/toolgen/tools/notes.RenderInput struct`,
 			`field github.com/toolgen-go/toolgen/tools/notes.RenderInput.ID github.com/toolgen-go/toolgen/tools/notes.NoteID "json:\"id\" jsonschema:\"pattern=^n[1-9][0-9]*$\""`,
 			`field github.com/toolgen-go/toolgen/tools/notes.RenderInput.Format string "json:\"format,omitempty\" jsonschema:\"enum=markdown,enum=plain,default=markdown\""`,
 		},
-		out: []string{
+		Out: []string{
 			`root string`,
 		},
 	},
 	{
-		field: "NotesSearch",
-		tool:  "notes_search",
-		in: []string{
+		Field: "NotesSearch",
+		Tool:  "notes_search",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.SearchInput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.SearchInput struct`,
 			`field github.com/toolgen-go/toolgen/tools/notes.SearchInput.Query string "json:\"query\" jsonschema:\"minLength=1,maxLength=200\""`,
@@ -226,7 +221,7 @@ var toolgenFresh = []struct {
 			`type github.com/toolgen-go/toolgen/tools/notes.Sort string`,
 			`type time.Time struct methods=MarshalJSON,UnmarshalJSON,MarshalText,UnmarshalText`,
 		},
-		out: []string{
+		Out: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.SearchOutput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
 			`type github.com/toolgen-go/toolgen/tools/notes.Priority int`,
@@ -249,9 +244,9 @@ var toolgenFresh = []struct {
 		},
 	},
 	{
-		field: "NotesTag",
-		tool:  "notes_tag",
-		in: []string{
+		Field: "NotesTag",
+		Tool:  "notes_tag",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.TagInput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
 			`type github.com/toolgen-go/toolgen/tools/notes.TagInput struct`,
@@ -259,7 +254,7 @@ var toolgenFresh = []struct {
 			`field github.com/toolgen-go/toolgen/tools/notes.TagInput.Add []string "json:\"add,omitempty\" jsonschema:\"maxItems=10,uniqueItems=true,pattern=^[a-z0-9][a-z0-9-]*$\""`,
 			`field github.com/toolgen-go/toolgen/tools/notes.TagInput.Remove []string "json:\"remove,omitempty\" jsonschema:\"maxItems=10,uniqueItems=true\""`,
 		},
-		out: []string{
+		Out: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.TagOutput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
 			`type github.com/toolgen-go/toolgen/tools/notes.TagOutput struct`,
@@ -269,9 +264,9 @@ var toolgenFresh = []struct {
 		},
 	},
 	{
-		field: "NotesUpdate",
-		tool:  "notes_update",
-		in: []string{
+		Field: "NotesUpdate",
+		Tool:  "notes_update",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.UpdateInput`,
 			`type github.com/toolgen-go/toolgen/tools/notes.Color struct methods=MarshalText,UnmarshalText`,
 			`field github.com/toolgen-go/toolgen/tools/notes.Color.R uint8 ""`,
@@ -289,7 +284,7 @@ var toolgenFresh = []struct {
 			`field github.com/toolgen-go/toolgen/tools/notes.UpdateInput.Data any "json:\"data,omitempty\""`,
 			`field github.com/toolgen-go/toolgen/tools/notes.UpdateInput.IfChecksum []uint8 "json:\"if_checksum,omitempty\""`,
 		},
-		out: []string{
+		Out: []string{
 			`root github.com/toolgen-go/toolgen/tools/notes.Note`,
 			`type encoding/json.RawMessage []uint8 methods=MarshalJSON,UnmarshalJSON`,
 			`type github.com/toolgen-go/toolgen/tools/notes.Color struct methods=MarshalText,UnmarshalText`,
@@ -322,9 +317,9 @@ var toolgenFresh = []struct {
 		},
 	},
 	{
-		field: "WeatherForecast",
-		tool:  "weather_forecast",
-		in: []string{
+		Field: "WeatherForecast",
+		Tool:  "weather_forecast",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/tools/weather.ForecastInput`,
 			`type github.com/toolgen-go/toolgen/tools/weather.ForecastInput struct`,
 			`field github.com/toolgen-go/toolgen/tools/weather.ForecastInput.Place github.com/toolgen-go/toolgen/tools/weather.Place "json:\"place\""`,
@@ -335,7 +330,7 @@ var toolgenFresh = []struct {
 			`field github.com/toolgen-go/toolgen/tools/weather.Place.Lat float64 ""`,
 			`field github.com/toolgen-go/toolgen/tools/weather.Place.Lon float64 ""`,
 		},
-		out: []string{
+		Out: []string{
 			`root *github.com/toolgen-go/toolgen/tools/weather.Forecast`,
 			`type github.com/toolgen-go/toolgen/tools/weather.Day struct`,
 			`field github.com/toolgen-go/toolgen/tools/weather.Day.Date string "json:\"date\""`,
@@ -356,224 +351,8 @@ var toolgenFresh = []struct {
 }
 
 // TestToolgenFresh fails when the Go type of a tool's input or output
-// changed since toolgen generated this package: a field added, removed,
-// renamed or retyped, a struct tag changed (a json name, a jsonschema
-// bound), an encoding method added or removed. The registry would still
-// build and run, but refuse the new field and enforce the old bounds: run
+// changed since toolgen generated this package (see package fresh): run
 // go generate. It reads the types with reflect, in this test only.
 func TestToolgenFresh(t *testing.T) {
-	tools := reflect.TypeFor[generated.Tools]()
-	for _, w := range toolgenFresh {
-		f, ok := tools.FieldByName(w.field)
-		if !ok {
-			t.Errorf("tool %s: Tools has no field %s; run go generate", w.tool, w.field)
-			continue
-		}
-		call, ok := f.Type.MethodByName("Call")
-		if !ok {
-			t.Errorf("tool %s: %s has no Call method; run go generate", w.tool, f.Type)
-			continue
-		}
-		var in, out reflect.Type
-		if call.Type.NumIn() == 3 {
-			in = call.Type.In(2)
-		}
-		if call.Type.NumOut() == 2 {
-			out = call.Type.Out(0)
-		}
-		toolgenCompare(t, w.tool, "input", in, w.in)
-		toolgenCompare(t, w.tool, "output", out, w.out)
-	}
-}
-
-// toolgenCompare reports a difference between the description of typ and
-// want, naming what changed.
-func toolgenCompare(t *testing.T, tool, role string, typ reflect.Type, want []string) {
-	t.Helper()
-	got := toolgenDescribe(typ)
-	if slices.Equal(got, want) {
-		return
-	}
-	name := "(none)"
-	if typ != nil {
-		name = typ.String()
-	}
-	t.Errorf("tool %s: its %s type %s changed since the registry was generated (%s); run go generate", tool, role, name, toolgenDiff(want, got))
-}
-
-// toolgenDiff says what differs between two descriptions: fields and
-// types added, removed or changed, at most three of them.
-func toolgenDiff(want, got []string) string {
-	key := func(line string) string {
-		k, rest, _ := strings.Cut(line, " ")
-		if k == "root" {
-			return k
-		}
-		name, _, _ := strings.Cut(rest, " ")
-		return k + " " + name
-	}
-	index := func(lines []string) map[string]string {
-		m := map[string]string{}
-		for _, l := range lines {
-			m[key(l)] = l
-		}
-		return m
-	}
-	w, g := index(want), index(got)
-	root := ""
-	if len(want) > 0 {
-		root, _ = strings.CutPrefix(want[0], "root ")
-	}
-	// what names a key for a person: field Limit (of the root type),
-	// field notes.Person.Email, type notes.Color.
-	what := func(k string) string {
-		kind, name, _ := strings.Cut(k, " ")
-		if kind == "embed" {
-			kind = "embedded field"
-		}
-		if rest, ok := strings.CutPrefix(name, root+"."); ok && kind != "type" {
-			return kind + " " + rest
-		}
-		if i := strings.LastIndex(name, "/"); i >= 0 {
-			name = name[i+1:]
-		}
-		return kind + " " + name
-	}
-	// value is a line without its key: the field's type and tag.
-	value := func(line string) string {
-		_, rest, _ := strings.Cut(line, " ")
-		_, rest, _ = strings.Cut(rest, " ")
-		typ, tag, ok := strings.Cut(rest, " ")
-		if !ok {
-			return rest
-		}
-		if s, err := strconv.Unquote(tag); err == nil && s != "" {
-			return typ + " `" + s + "`"
-		}
-		return typ
-	}
-	var diffs []string
-	for _, l := range want {
-		k := key(l)
-		switch gl, ok := g[k]; {
-		case !ok:
-			diffs = append(diffs, what(k)+" removed")
-		case gl != l && k == "root":
-			diffs = append(diffs, "now "+strings.TrimPrefix(gl, "root ")+", was "+strings.TrimPrefix(l, "root "))
-		case gl != l:
-			diffs = append(diffs, what(k)+" changed from "+value(l)+" to "+value(gl))
-		}
-	}
-	for _, l := range got {
-		if _, ok := w[key(l)]; !ok {
-			diffs = append(diffs, what(key(l))+" added")
-		}
-	}
-	if len(diffs) > 3 {
-		diffs = append(diffs[:3], strconv.Itoa(len(diffs)-3)+" more differences")
-	}
-	if len(diffs) == 0 {
-		return "its description changed"
-	}
-	return strings.Join(diffs, "; ")
-}
-
-// toolgenDescribe describes typ in the grammar of toolgen's describeType
-// (internal/gen/fresh.go), from reflect.
-func toolgenDescribe(typ reflect.Type) []string {
-	if typ == nil {
-		return nil
-	}
-	defs := map[string][]string{}
-	out := []string{"root " + toolgenExpr(typ, defs)}
-	var names []string
-	for n := range defs {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		out = append(out, defs[n]...)
-	}
-	return out
-}
-
-// toolgenExpr names a named type by its package path and name, adding
-// its lines to defs, and spells any other type.
-func toolgenExpr(t reflect.Type, defs map[string][]string) string {
-	if t.PkgPath() == "" {
-		return toolgenUnder(t, defs)
-	}
-	q := t.PkgPath() + "." + t.Name()
-	if _, seen := defs[q]; seen {
-		return q
-	}
-	defs[q] = nil
-	head := "type " + q + " "
-	var lines []string
-	if t.Kind() == reflect.Struct {
-		head += "struct"
-		for i := range t.NumField() {
-			if l, ok := toolgenField(t.Field(i), q+".", defs); ok {
-				lines = append(lines, l)
-			}
-		}
-	} else {
-		head += toolgenUnder(t, defs)
-	}
-	var ms []string
-	for _, m := range []string{"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"} {
-		if _, ok := reflect.PointerTo(t).MethodByName(m); ok {
-			ms = append(ms, m)
-		}
-	}
-	if len(ms) > 0 {
-		head += " methods=" + strings.Join(ms, ",")
-	}
-	defs[q] = append([]string{head}, lines...)
-	return q
-}
-
-// toolgenUnder spells t's structure, ignoring its name.
-func toolgenUnder(t reflect.Type, defs map[string][]string) string {
-	switch t.Kind() {
-	case reflect.Pointer:
-		return "*" + toolgenExpr(t.Elem(), defs)
-	case reflect.Slice:
-		return "[]" + toolgenExpr(t.Elem(), defs)
-	case reflect.Array:
-		return "[" + strconv.Itoa(t.Len()) + "]" + toolgenExpr(t.Elem(), defs)
-	case reflect.Map:
-		return "map[" + toolgenExpr(t.Key(), defs) + "]" + toolgenExpr(t.Elem(), defs)
-	case reflect.Interface:
-		if t.NumMethod() == 0 {
-			return "any"
-		}
-		return "interface"
-	case reflect.Struct:
-		var items []string
-		for i := range t.NumField() {
-			if item, ok := toolgenField(t.Field(i), "", defs); ok {
-				items = append(items, item)
-			}
-		}
-		return "struct{" + strings.Join(items, "; ") + "}"
-	case reflect.Func:
-		return "func"
-	case reflect.Chan:
-		return "chan"
-	}
-	return t.Kind().String()
-}
-
-// toolgenField describes a struct field, or reports false for an
-// unexported field that is not embedded.
-func toolgenField(f reflect.StructField, prefix string, defs map[string][]string) (string, bool) {
-	if !f.IsExported() && !f.Anonymous {
-		return "", false
-	}
-	kind := "field"
-	if f.Anonymous {
-		kind = "embed"
-	}
-	return kind + " " + prefix + f.Name + " " + toolgenExpr(f.Type, defs) + " " + strconv.Quote(string(f.Tag)), true
+	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh)
 }

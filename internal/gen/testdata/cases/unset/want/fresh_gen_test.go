@@ -4,292 +4,71 @@ package want_test
 
 import (
 	"reflect"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset/want"
+	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
 // toolgenFresh holds, for every field of Tools, the Go types of its tool's
 // input and output as toolgen saw them when it generated this package, in
-// the grammar toolgenDescribe writes: one line per type reached, with its
+// the grammar fresh.Describe writes: one line per type reached, with its
 // exported and embedded fields, their types and struct tags, and the
 // encoding methods it has.
-var toolgenFresh = []struct {
-	field, tool string
-	in, out     []string // nil: no input (Call(ctx)), or no output
-}{
+var toolgenFresh = []fresh.Tool{
 	{
-		field: "UnsetEcho",
-		tool:  "unset_echo",
-		in: []string{
+		Field: "UnsetEcho",
+		Tool:  "unset_echo",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In`,
 			`type github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In struct`,
 			`field github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In.Text string "json:\"text\""`,
 		},
-		out: []string{
+		Out: []string{
 			`root string`,
 		},
 	},
 	{
-		field: "UnsetFilter",
-		tool:  "unset_filter",
-		in: []string{
+		Field: "UnsetFilter",
+		Tool:  "unset_filter",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In`,
 			`type github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In struct`,
 			`field github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In.Text string "json:\"text\""`,
 		},
-		out: []string{
+		Out: []string{
 			`root string`,
 		},
 	},
 	{
-		field: "UnsetGreet",
-		tool:  "unset_greet",
-		in: []string{
+		Field: "UnsetGreet",
+		Tool:  "unset_greet",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In`,
 			`type github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In struct`,
 			`field github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In.Text string "json:\"text\""`,
 		},
-		out: []string{
+		Out: []string{
 			`root string`,
 		},
 	},
 	{
-		field: "UnsetUpper",
-		tool:  "unset_upper",
-		in: []string{
+		Field: "UnsetUpper",
+		Tool:  "unset_upper",
+		In: []string{
 			`root github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In`,
 			`type github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In struct`,
 			`field github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset.In.Text string "json:\"text\""`,
 		},
-		out: []string{
+		Out: []string{
 			`root string`,
 		},
 	},
 }
 
 // TestToolgenFresh fails when the Go type of a tool's input or output
-// changed since toolgen generated this package: a field added, removed,
-// renamed or retyped, a struct tag changed (a json name, a jsonschema
-// bound), an encoding method added or removed. The registry would still
-// build and run, but refuse the new field and enforce the old bounds: run
+// changed since toolgen generated this package (see package fresh): run
 // go generate. It reads the types with reflect, in this test only.
 func TestToolgenFresh(t *testing.T) {
-	tools := reflect.TypeFor[want.Tools]()
-	for _, w := range toolgenFresh {
-		f, ok := tools.FieldByName(w.field)
-		if !ok {
-			t.Errorf("tool %s: Tools has no field %s; run go generate", w.tool, w.field)
-			continue
-		}
-		call, ok := f.Type.MethodByName("Call")
-		if !ok {
-			t.Errorf("tool %s: %s has no Call method; run go generate", w.tool, f.Type)
-			continue
-		}
-		var in, out reflect.Type
-		if call.Type.NumIn() == 3 {
-			in = call.Type.In(2)
-		}
-		if call.Type.NumOut() == 2 {
-			out = call.Type.Out(0)
-		}
-		toolgenCompare(t, w.tool, "input", in, w.in)
-		toolgenCompare(t, w.tool, "output", out, w.out)
-	}
-}
-
-// toolgenCompare reports a difference between the description of typ and
-// want, naming what changed.
-func toolgenCompare(t *testing.T, tool, role string, typ reflect.Type, want []string) {
-	t.Helper()
-	got := toolgenDescribe(typ)
-	if slices.Equal(got, want) {
-		return
-	}
-	name := "(none)"
-	if typ != nil {
-		name = typ.String()
-	}
-	t.Errorf("tool %s: its %s type %s changed since the registry was generated (%s); run go generate", tool, role, name, toolgenDiff(want, got))
-}
-
-// toolgenDiff says what differs between two descriptions: fields and
-// types added, removed or changed, at most three of them.
-func toolgenDiff(want, got []string) string {
-	key := func(line string) string {
-		k, rest, _ := strings.Cut(line, " ")
-		if k == "root" {
-			return k
-		}
-		name, _, _ := strings.Cut(rest, " ")
-		return k + " " + name
-	}
-	index := func(lines []string) map[string]string {
-		m := map[string]string{}
-		for _, l := range lines {
-			m[key(l)] = l
-		}
-		return m
-	}
-	w, g := index(want), index(got)
-	root := ""
-	if len(want) > 0 {
-		root, _ = strings.CutPrefix(want[0], "root ")
-	}
-	// what names a key for a person: field Limit (of the root type),
-	// field notes.Person.Email, type notes.Color.
-	what := func(k string) string {
-		kind, name, _ := strings.Cut(k, " ")
-		if kind == "embed" {
-			kind = "embedded field"
-		}
-		if rest, ok := strings.CutPrefix(name, root+"."); ok && kind != "type" {
-			return kind + " " + rest
-		}
-		if i := strings.LastIndex(name, "/"); i >= 0 {
-			name = name[i+1:]
-		}
-		return kind + " " + name
-	}
-	// value is a line without its key: the field's type and tag.
-	value := func(line string) string {
-		_, rest, _ := strings.Cut(line, " ")
-		_, rest, _ = strings.Cut(rest, " ")
-		typ, tag, ok := strings.Cut(rest, " ")
-		if !ok {
-			return rest
-		}
-		if s, err := strconv.Unquote(tag); err == nil && s != "" {
-			return typ + " `" + s + "`"
-		}
-		return typ
-	}
-	var diffs []string
-	for _, l := range want {
-		k := key(l)
-		switch gl, ok := g[k]; {
-		case !ok:
-			diffs = append(diffs, what(k)+" removed")
-		case gl != l && k == "root":
-			diffs = append(diffs, "now "+strings.TrimPrefix(gl, "root ")+", was "+strings.TrimPrefix(l, "root "))
-		case gl != l:
-			diffs = append(diffs, what(k)+" changed from "+value(l)+" to "+value(gl))
-		}
-	}
-	for _, l := range got {
-		if _, ok := w[key(l)]; !ok {
-			diffs = append(diffs, what(key(l))+" added")
-		}
-	}
-	if len(diffs) > 3 {
-		diffs = append(diffs[:3], strconv.Itoa(len(diffs)-3)+" more differences")
-	}
-	if len(diffs) == 0 {
-		return "its description changed"
-	}
-	return strings.Join(diffs, "; ")
-}
-
-// toolgenDescribe describes typ in the grammar of toolgen's describeType
-// (internal/gen/fresh.go), from reflect.
-func toolgenDescribe(typ reflect.Type) []string {
-	if typ == nil {
-		return nil
-	}
-	defs := map[string][]string{}
-	out := []string{"root " + toolgenExpr(typ, defs)}
-	var names []string
-	for n := range defs {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		out = append(out, defs[n]...)
-	}
-	return out
-}
-
-// toolgenExpr names a named type by its package path and name, adding
-// its lines to defs, and spells any other type.
-func toolgenExpr(t reflect.Type, defs map[string][]string) string {
-	if t.PkgPath() == "" {
-		return toolgenUnder(t, defs)
-	}
-	q := t.PkgPath() + "." + t.Name()
-	if _, seen := defs[q]; seen {
-		return q
-	}
-	defs[q] = nil
-	head := "type " + q + " "
-	var lines []string
-	if t.Kind() == reflect.Struct {
-		head += "struct"
-		for i := range t.NumField() {
-			if l, ok := toolgenField(t.Field(i), q+".", defs); ok {
-				lines = append(lines, l)
-			}
-		}
-	} else {
-		head += toolgenUnder(t, defs)
-	}
-	var ms []string
-	for _, m := range []string{"MarshalJSON", "UnmarshalJSON", "MarshalText", "UnmarshalText"} {
-		if _, ok := reflect.PointerTo(t).MethodByName(m); ok {
-			ms = append(ms, m)
-		}
-	}
-	if len(ms) > 0 {
-		head += " methods=" + strings.Join(ms, ",")
-	}
-	defs[q] = append([]string{head}, lines...)
-	return q
-}
-
-// toolgenUnder spells t's structure, ignoring its name.
-func toolgenUnder(t reflect.Type, defs map[string][]string) string {
-	switch t.Kind() {
-	case reflect.Pointer:
-		return "*" + toolgenExpr(t.Elem(), defs)
-	case reflect.Slice:
-		return "[]" + toolgenExpr(t.Elem(), defs)
-	case reflect.Array:
-		return "[" + strconv.Itoa(t.Len()) + "]" + toolgenExpr(t.Elem(), defs)
-	case reflect.Map:
-		return "map[" + toolgenExpr(t.Key(), defs) + "]" + toolgenExpr(t.Elem(), defs)
-	case reflect.Interface:
-		if t.NumMethod() == 0 {
-			return "any"
-		}
-		return "interface"
-	case reflect.Struct:
-		var items []string
-		for i := range t.NumField() {
-			if item, ok := toolgenField(t.Field(i), "", defs); ok {
-				items = append(items, item)
-			}
-		}
-		return "struct{" + strings.Join(items, "; ") + "}"
-	case reflect.Func:
-		return "func"
-	case reflect.Chan:
-		return "chan"
-	}
-	return t.Kind().String()
-}
-
-// toolgenField describes a struct field, or reports false for an
-// unexported field that is not embedded.
-func toolgenField(f reflect.StructField, prefix string, defs map[string][]string) (string, bool) {
-	if !f.IsExported() && !f.Anonymous {
-		return "", false
-	}
-	kind := "field"
-	if f.Anonymous {
-		kind = "embed"
-	}
-	return kind + " " + prefix + f.Name + " " + toolgenExpr(f.Type, defs) + " " + strconv.Quote(string(f.Tag)), true
+	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh)
 }
