@@ -37,7 +37,47 @@ const (
 	// CodeBusy: too many abandoned runs of the tool are still running (see
 	// Runner); nothing was run.
 	CodeBusy
+	// CodeRefused: the call service refused the call (its kill switch, a
+	// rate limit, the cap on calls per turn, a record it could not write);
+	// nothing was run.
+	CodeRefused
+	// CodeUnknownProposal: no proposal with that ID is open to the caller
+	// (it never existed, or the caller may not confirm it).
+	CodeUnknownProposal
+	// CodeProposalExpired: the proposal expired before it was confirmed;
+	// nothing was run.
+	CodeProposalExpired
+	// CodeProposalRejected: the proposal was rejected (or cancelled);
+	// nothing was run.
+	CodeProposalRejected
+	// CodeAlreadyConfirmed: the proposal, or the call with this call ID,
+	// already ran; the result is the recorded outcome, and nothing was run
+	// again.
+	CodeAlreadyConfirmed
+	// CodeOutcomeUnknown: the run started and never finished (the process
+	// died, or the tool was abandoned at its deadline): it may or may not
+	// have done its work, and it is never run again.
+	CodeOutcomeUnknown
+	// CodeNotProposal: a proposal was asked of a tool that proposes
+	// nothing (its kind is not propose).
+	CodeNotProposal
 )
+
+// ParseCode returns the code whose String is s.
+func ParseCode(s string) (Code, error) {
+	for c := CodeUnknownTool; c <= CodeNotProposal; c++ {
+		if c.String() == s {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown tool error code %q", s)
+}
+
+// Reserved reports whether c is reserved to the runtime: every code but
+// CodeFailed and CodeInvalidArguments. A tool that returns an *Error with
+// a reserved code has failed: the registry reports CodeFailed, keeping
+// the tool's error as the cause.
+func (c Code) Reserved() bool { return c != CodeFailed && c != CodeInvalidArguments }
 
 // String returns the code's snake_case name, or "Code(N)" for a value that
 // is not a code.
@@ -61,6 +101,20 @@ func (c Code) String() string {
 		return "cancelled"
 	case CodeBusy:
 		return "busy"
+	case CodeRefused:
+		return "refused"
+	case CodeUnknownProposal:
+		return "unknown_proposal"
+	case CodeProposalExpired:
+		return "proposal_expired"
+	case CodeProposalRejected:
+		return "proposal_rejected"
+	case CodeAlreadyConfirmed:
+		return "already_confirmed"
+	case CodeOutcomeUnknown:
+		return "outcome_unknown"
+	case CodeNotProposal:
+		return "not_proposal"
 	}
 	return "Code(" + strconv.Itoa(int(c)) + ")"
 }

@@ -75,6 +75,20 @@ type Spec struct {
 	Package string
 	// Type is the name of the tool's type in Package.
 	Type string
+	// Secrets are the input members the tool marks secret (a field tagged
+	// `toolgen:"secret"`), as JSON Pointers into the arguments where "*"
+	// stands for any array element or map value, such as "/password" or
+	// "/accounts/*/token". The call service replaces them in what it
+	// records.
+	Secrets []string
+	// DecidesOffer is set when the tool's type has an Offered(ctx
+	// context.Context) bool method, which decides per call whether the
+	// tool is offered (see Static.SelfOffered).
+	DecidesOffer bool
+	// LogsArgs is set when the tool's type has a LogArgs(in In) string
+	// method, which gives the form of its arguments that records keep (see
+	// Static.LogArgs).
+	LogsArgs bool
 }
 
 // Result is what a call returns to the model.
@@ -105,5 +119,19 @@ type Registry interface {
 	// Call runs the named tool with JSON arguments. On failure it returns a
 	// *Error and a Result with IsError set and Content holding the error's
 	// Message, so the Result can be sent to the model as is.
+	Call(ctx context.Context, name string, args []byte) (Result, error)
+}
+
+// Caller is the one way in: what the MCP server, the provider adapters and
+// an agent loop call tools through. The call service implements it (every
+// call for a principal under a policy, and recorded), and so does the bare
+// Static registry, for programs that want no service.
+type Caller interface {
+	// Offer returns the tools offered to the caller ctx carries (see
+	// Invocation), sorted by name. The slice and the specs are shared:
+	// callers must not modify them.
+	Offer(ctx context.Context) []*Spec
+	// Call runs the named tool with JSON arguments for the caller ctx
+	// carries, as Registry.Call does.
 	Call(ctx context.Context, name string, args []byte) (Result, error)
 }

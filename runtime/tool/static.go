@@ -52,15 +52,22 @@ const (
 	// ModeCheck decodes and validates the arguments only; it runs nothing
 	// and writes nothing.
 	ModeCheck
+	// ModeLog decodes the arguments and, for a tool with a LogArgs method
+	// (Spec.LogsArgs), encodes what LogArgs returns as a JSON string and
+	// returns OutputText; it runs nothing. A tool without LogArgs writes
+	// nothing and returns 0.
+	ModeLog
 )
 
-// String returns "call" or "check", or "Mode(N)".
+// String returns "call", "check" or "log", or "Mode(N)".
 func (m Mode) String() string {
 	switch m {
 	case ModeCall:
 		return "call"
 	case ModeCheck:
 		return "check"
+	case ModeLog:
+		return "log"
 	}
 	return "Mode(" + strconv.Itoa(int(m)) + ")"
 }
@@ -79,11 +86,17 @@ type Dispatch func(ctx context.Context, name string, mode Mode, in *codec.Decode
 // index of a tool the table holds and the registry serves.
 type TableDispatch func(ctx context.Context, i int, mode Mode, in *codec.Decoder, out *codec.Encoder) (Output, error)
 
+// TableOffered is generated, for a Static built by NewStaticTable: a
+// switch on i, the index in the table of a tool whose Spec.DecidesOffer is
+// set, that returns what the tool's Offered method returns for ctx.
+type TableOffered func(ctx context.Context, i int) bool
+
 // options holds what Option values set.
 type options struct {
 	limits       codec.Limits
 	maxOutput    int
 	maxAbandoned int
+	offered      TableOffered
 }
 
 // Option configures a Static.
@@ -108,6 +121,13 @@ func WithMaxOutputBytes(n int) Option {
 // and 0 means DefaultMaxAbandoned.
 func WithMaxAbandoned(n int) Option {
 	return func(o *options) { o.maxAbandoned = n }
+}
+
+// WithOffered sets the function that asks a tool whose Spec.DecidesOffer
+// is set whether it is offered: what a generated package passes when a
+// tool has an Offered method. Without it such tools are always offered.
+func WithOffered(f TableOffered) Option {
+	return func(o *options) { o.offered = f }
 }
 
 // codecs is one call: the decoder and encoder it uses, pooled per Static,
@@ -137,7 +157,26 @@ func (c *codecs) Run(ctx context.Context) error {
 	c.in.Reset(args, s.opts.limits)
 	var err error
 	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
-	return err
+	if err != nil {
+		return reserved(s.specs[c.i].Name, err)
+	}
+	return nil
+}
+
+// reserved maps an error the dispatch returned: a *Error whose code is
+// reserved to the runtime (Code.Reserved) can only have come from the tool
+// itself, which has then failed; the rest pass through.
+func reserved(name string, err error) error {
+	var te *Error
+	if !errors.As(err, &te) || !te.Code.Reserved() {
+		return err
+	}
+	return &Error{
+		Code:    CodeFailed,
+		Tool:    name,
+		Message: "the tool failed",
+		Cause:   fmt.Errorf("tool %s returned an error with the code %s, which is reserved to the runtime: %w", name, te.Code, err),
+	}
 }
 
 // Abandoned gives the codecs of an abandoned run back to the pool once it
@@ -185,7 +224,10 @@ type Static struct {
 	emptyArgs []byte
 }
 
-var _ Registry = (*Static)(nil)
+var (
+	_ Registry = (*Static)(nil)
+	_ Caller   = (*Static)(nil)
+)
 
 // NewStatic returns the Registry serving specs through dispatch, a switch
 // on the tool's name (generated packages use NewStaticTable). The specs
@@ -390,6 +432,102 @@ func (s *Static) call(ctx context.Context, name string, args, dst []byte, append
 	}
 	return s.run(ctx, i, args, dst, appendTo)
 }
+
+// RunProposed runs the named tool whatever its kind, propose included, and
+// returns what Call returns for the other kinds. It is the one way a
+// propose tool runs: the call service calls it once a person has confirmed
+// the proposal, with the arguments that were proposed. Nothing else should
+// call it.
+func (s *Static) RunProposed(ctx context.Context, name string, args []byte) (Result, error) {
+	i := s.find(name)
+	if i < 0 {
+		return failure(nil, unknownTool(s.tools, name))
+	}
+	return s.run(ctx, i, args, nil, false)
+}
+
+// Offer returns the tools offered to the caller ctx carries: every tool,
+// less those whose own Offered method declines (Spec.DecidesOffer). It
+// returns Tools itself, without allocating, when no tool declines; the
+// slice and the specs are shared: callers must not modify them. The bare
+// registry applies no policy and checks no permission: that is the call
+// service's work.
+func (s *Static) Offer(ctx context.Context) []*Spec {
+	if s.opts.offered == nil {
+		return s.tools
+	}
+	var out []*Spec
+	for i := range s.specs {
+		if s.SelfOffered(ctx, i) {
+			if out != nil {
+				out = append(out, &s.specs[i])
+			}
+			continue
+		}
+		if out == nil {
+			out = make([]*Spec, i, len(s.specs)-1)
+			copy(out, s.tools[:i])
+		}
+	}
+	if out == nil {
+		return s.tools
+	}
+	return out
+}
+
+// SelfOffered reports whether the tool at position i of Tools offers itself
+// to the caller ctx carries: what its Offered method returns, or true
+// when it has none (Spec.DecidesOffer unset). A panic in Offered counts as
+// declining.
+func (s *Static) SelfOffered(ctx context.Context, i int) (ok bool) {
+	if !s.specs[i].DecidesOffer || s.opts.offered == nil {
+		return true
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return s.opts.offered(ctx, s.id(i))
+}
+
+// LogArgs decodes the arguments of the named tool and returns the form of
+// them its LogArgs method gives (Spec.LogsArgs), as a JSON string, with
+// own set; for a tool without LogArgs it returns nil and false. It runs
+// nothing else of the tool and fails as Check does.
+func (s *Static) LogArgs(ctx context.Context, name string, args []byte) (form []byte, own bool, err error) {
+	i := s.find(name)
+	if i < 0 {
+		return nil, false, unknownTool(s.tools, name)
+	}
+	if !s.specs[i].LogsArgs {
+		return nil, false, nil
+	}
+	spec := &s.specs[i]
+	c, _ := s.start(ctx, i, ModeLog, args, nil, false)
+	ended, runErr := s.runner.Run(ctx, i, spec.Name, 0, c)
+	switch {
+	case ended == Abandoned || ended == Crashed:
+		return nil, false, toolError(spec.Name, runErr)
+	case runErr != nil:
+		s.release(c)
+		return nil, false, toolError(spec.Name, runErr)
+	}
+	if c.output != OutputText || c.out.Err() != nil {
+		s.release(c)
+		return nil, false, &Error{Code: CodeFailed, Tool: spec.Name, Message: "the tool failed",
+			Cause: fmt.Errorf("log form of tool %s: dispatch returned %s", spec.Name, c.output)}
+	}
+	form = bytes.Clone(c.out.Bytes())
+	s.release(c)
+	return form, true, nil
+}
+
+// UnknownTool returns the error Call reports for a name no tool of offered
+// has: the registry's correctable message, with close names among offered
+// suggested. The call service reports every tool it does not offer with
+// it, so that a refusal reads as the registry's.
+func UnknownTool(offered []*Spec, name string) *Error { return unknownTool(offered, name) }
 
 // Check validates the arguments of the named tool (ModeCheck) and runs
 // nothing, whatever the tool's kind. It returns nil or a *Error, as Call
