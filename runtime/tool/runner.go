@@ -165,7 +165,7 @@ func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Durat
 			Code:    CodeBusy,
 			Tool:    spec.Name,
 			Message: "tool " + spec.Name + " is busy: too many of its earlier calls are still running; nothing was run, try again later",
-			Cause:   fmt.Errorf("tool %s has %d abandoned runs still running, the cap", spec.Name, n),
+			Cause:   fmt.Errorf("%w: tool %s has %d abandoned runs still running, the cap", ErrNotRun, spec.Name, n),
 		}
 	}
 	if spec.Timeout <= 0 && ctx.Done() == nil {
@@ -310,9 +310,14 @@ func (rn *run) free() {
 	rn.r.runs.Put(rn)
 }
 
+// ErrNotRun is in the Cause chain of the error of a call that the Runner
+// refused before anything ran: its context was already done, or the tool
+// was busy. errors.Is finds it.
+var ErrNotRun = errors.New("nothing was run")
+
 // notRun is the error of a call whose context was done before it started.
 func notRun(spec *runSpec, ctx context.Context) *Error {
-	err := context.Cause(ctx)
+	err := fmt.Errorf("%w: %w", ErrNotRun, context.Cause(ctx))
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return &Error{Code: CodeTimeout, Tool: spec.Name, Message: "the call's deadline had passed; nothing was run", Cause: err}
 	}

@@ -1,0 +1,264 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// anonymous is the Invocation of a call whose context carries none.
+var anonymous = &tool.Invocation{}
+
+// Call runs the named tool with JSON arguments for the principal of ctx's
+// Invocation, under the policy, and records it: Call of tool.Caller.
+//
+// Before anything runs, a call is refused, and recorded, when the tool is
+// not offered to the principal (an unknown name, not allowed, a
+// permission missing, declined by the tool's Offered method, an empty
+// name: all answered as the registry answers an unknown tool, naming only
+// offered tools), when the context carries no principal, when the kill
+// switch is on, when the principal's rate limit or the turn's cap is
+// reached, and when the record cannot be written (unless FailOpen).
+//
+// A read, display or action tool then runs, recorded as started before
+// and finished after. A propose tool runs nothing: its arguments are
+// validated and a Proposal stored; the Result holds the proposal's ID and
+// summary, for the model, and Confirm runs it.
+//
+// With a call ID in the Invocation, a call repeated with the same
+// principal, conversation and call ID is answered with the recorded
+// outcome instead of running again; without one there is no
+// deduplication. Failures are reported as the registry reports them: a
+// *tool.Error, and a Result holding its Message.
+func (s *Service) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
+	return s.call(ctx, nil, name, args, false)
+}
+
+// AppendCall is Call with the Result's Content appended to dst, as
+// tool.Static.AppendCall does.
+func (s *Service) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
+	return s.call(ctx, dst, name, args, true)
+}
+
+// call is Call and AppendCall.
+func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte, appendTo bool) (tool.Result, error) {
+	start := s.now()
+	inv, ok := tool.InvocationFrom(ctx)
+	if !ok {
+		inv = anonymous
+	}
+	rec := Record{
+		Time: start, Principal: inv.Principal.ID, Conversation: inv.Conversation,
+		Turn: inv.Turn, CallID: inv.CallID, Agent: inv.Agent.Name, Tool: recordedName(name), Event: EventCall,
+	}
+	if s.obs != nil {
+		ctx = s.obs.Start(ctx, rec.Tool)
+	}
+	i := s.find(name)
+	if i < 0 || inv.Principal.ID == "" || !s.offered(ctx, inv, i) {
+		offer := []*tool.Spec(nil)
+		if inv.Principal.ID != "" {
+			offer = s.offer(ctx, inv, nil)
+		}
+		if i >= 0 {
+			rec.Kind = s.tools[i].Kind
+		}
+		return s.refuse(ctx, &rec, dst, tool.UnknownTool(offer, name))
+	}
+	spec := s.tools[i]
+	rec.Kind = spec.Kind
+	if e := s.admit(ctx, inv); e != nil {
+		e.Tool = spec.Name
+		return s.refuse(ctx, &rec, dst, e)
+	}
+	if spec.Kind == tool.KindPropose {
+		rec.Event = EventProposal
+		return s.propose(ctx, inv, i, &rec, dst, args)
+	}
+	rec.Args = s.logForm(ctx, i, args)
+	rec.Outcome = OutcomeStarted
+	prior, err := s.store.Start(ctx, &rec)
+	switch {
+	case err != nil && !s.failOpen:
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", spec.Name), slog.String("error", err.Error()))
+		rec.ID = 0
+		return s.refuse(ctx, &rec, dst, unrecorded(spec.Name, err))
+	case err != nil:
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call (failing open: it runs)", slog.String("tool", spec.Name), slog.String("error", err.Error()))
+	case prior != nil:
+		return s.replay(ctx, &rec, prior, dst)
+	}
+	var done func()
+	if rec.CallID != "" {
+		done = s.waits.begin(waitKey(&rec))
+	}
+	res, callErr := s.reg.AppendCall(ctx, dst, spec.Name, args)
+	s.finish(ctx, &rec, res, callErr, rec.CallID != "")
+	if done != nil {
+		done()
+	}
+	return res, callErr
+}
+
+// admit applies the limits that refuse a call of an offered tool before
+// anything runs: the kill switch, the rate limit and the turn's cap.
+func (s *Service) admit(ctx context.Context, inv *tool.Invocation) *tool.Error {
+	if s.isHalted(ctx) {
+		return &tool.Error{Code: tool.CodeRefused, Message: "tool calls are halted by the operator; nothing was run"}
+	}
+	if s.limiter != nil {
+		ok, err := s.limiter.Allow(ctx, inv.Principal.ID)
+		if err != nil || !ok {
+			return &tool.Error{Code: tool.CodeRefused, Message: "too many tool calls; nothing was run, try again later", Cause: err}
+		}
+	}
+	if !s.countTurn(ctx) {
+		return &tool.Error{Code: tool.CodeRefused, Message: "too many tool calls in this turn; nothing was run"}
+	}
+	return nil
+}
+
+// unrecorded is the refusal of a call whose record could not be written.
+func unrecorded(name string, err error) *tool.Error {
+	return &tool.Error{Code: tool.CodeRefused, Tool: name, Message: "the call could not be recorded; nothing was run, try again later", Cause: err}
+}
+
+// refuse records a call refused before anything ran and returns its
+// failure.
+func (s *Service) refuse(ctx context.Context, rec *Record, dst []byte, e *tool.Error) (tool.Result, error) {
+	rec.Event, rec.Outcome, rec.Code, rec.Error = EventRefusal, OutcomeRefused, e.Code, e.Message
+	rec.Duration = s.now().Sub(rec.Time)
+	s.append(ctx, rec)
+	return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
+}
+
+// append writes rec, an event that ran nothing, logging a failure.
+func (s *Service) append(ctx context.Context, rec *Record) {
+	if err := s.store.Append(ctx, rec); err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: record an event", slog.String("event", rec.Event.String()),
+			slog.String("tool", rec.Tool), slog.String("error", err.Error()))
+	}
+	s.observed(ctx, rec)
+}
+
+// observed tells the Observer a record is written.
+func (s *Service) observed(ctx context.Context, rec *Record) {
+	if s.obs != nil {
+		s.obs.End(ctx, rec)
+	}
+}
+
+// finish records the end of a run; keep says whether the result is kept
+// for a repeat.
+func (s *Service) finish(ctx context.Context, rec *Record, res tool.Result, err error, keep bool) {
+	rec.Duration = s.now().Sub(rec.Time)
+	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
+	if err != nil {
+		rec.Error = res.Text()
+		var te *tool.Error
+		if errors.As(err, &te) && te.Cause != nil && rec.Outcome != OutcomeRefused {
+			s.log.LogAttrs(ctx, slog.LevelWarn, "call service: tool call failed", slog.String("tool", rec.Tool),
+				slog.String("code", te.Code.String()), slog.String("cause", te.Cause.Error()))
+		}
+	}
+	if keep {
+		rec.Result, rec.Structured = append([]byte(nil), res.Content...), res.Structured
+	}
+	if rec.ID != 0 {
+		if ferr := s.store.Finish(ctx, rec); ferr != nil {
+			s.log.LogAttrs(ctx, slog.LevelError, "call service: record the end of a call", slog.String("tool", rec.Tool), slog.String("error", ferr.Error()))
+		}
+	}
+	s.observed(ctx, rec)
+}
+
+// outcomeOf classifies a run's error.
+func outcomeOf(err error) Outcome {
+	switch {
+	case err == nil:
+		return OutcomeOK
+	case errors.Is(err, tool.ErrAbandoned):
+		return OutcomeUnknown
+	case errors.Is(err, tool.ErrNotRun):
+		return OutcomeRefused
+	}
+	return OutcomeFailed
+}
+
+// replay answers a call whose call ID was already recorded, from the
+// record, and records the repeat.
+func (s *Service) replay(ctx context.Context, rec *Record, prior *Record, dst []byte) (tool.Result, error) {
+	if prior.Outcome == OutcomeStarted && s.waits.wait(ctx, waitKey(prior)) {
+		recs, err := s.store.Records(ctx, Query{Principal: prior.Principal, Conversation: prior.Conversation, CallID: prior.CallID})
+		for i := range recs {
+			if err == nil && recs[i].ID == prior.ID {
+				prior = &recs[i]
+			}
+		}
+	}
+	rec.Event = EventReplay
+	res, err := recorded(rec.Tool, prior, dst)
+	rec.Outcome, rec.Code, rec.Duration = prior.Outcome, tool.CodeOf(err), s.now().Sub(rec.Time)
+	if err != nil {
+		rec.Error = res.Text()
+	}
+	s.append(ctx, rec)
+	return res, err
+}
+
+// recorded returns the answer a recorded run gives a repeat: its result,
+// or its failure, or "outcome unknown" for a run that never finished.
+func recorded(name string, prior *Record, dst []byte) (tool.Result, error) {
+	switch prior.Outcome {
+	case OutcomeOK:
+		return tool.Result{Content: append(dst, prior.Result...), Structured: prior.Structured}, nil
+	case OutcomeStarted, OutcomeUnknown:
+		e := &tool.Error{Code: tool.CodeOutcomeUnknown, Tool: name,
+			Message: "a call with this call ID started earlier and its outcome is unknown; it is not run again"}
+		return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
+	}
+	e := &tool.Error{Code: prior.Code, Tool: name, Message: prior.Error}
+	if e.Code == 0 {
+		e.Code = tool.CodeFailed
+	}
+	return tool.Result{Content: append(dst, prior.Result...), IsError: true}, e
+}
+
+// waitKey names a call ID's run among the waiters.
+func waitKey(r *Record) string {
+	return "call\x00" + r.Principal + "\x00" + r.Conversation + "\x00" + r.CallID
+}
+
+// recordedName is a tool name as a record keeps it: as given, cut to 128
+// bytes.
+func recordedName(name string) string {
+	if len(name) > 128 {
+		return name[:128]
+	}
+	return name
+}
+
+// logForm returns the arguments as the record keeps them: the tool's
+// LogArgs form, or the arguments with secrets replaced and long strings
+// cut.
+func (s *Service) logForm(ctx context.Context, i int, args []byte) []byte {
+	spec := s.tools[i]
+	if spec.LogsArgs {
+		form, own, err := s.reg.LogArgs(ctx, spec.Name, args)
+		if own && err == nil {
+			return form
+		}
+		if err != nil {
+			// Arguments LogArgs cannot take are invalid: the call will
+			// fail on them. Log what the generic form shows.
+			return appendLogForm(nil, args, s.secrets[i], s.maxStr)
+		}
+	}
+	return appendLogForm(make([]byte, 0, len(args)+8), args, s.secrets[i], s.maxStr)
+}
+
+// isID reports whether s may be repeated in a message.
+func isID(s string) bool { return codec.IsIdentifier(s) }

@@ -1,0 +1,254 @@
+package service
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
+)
+
+// The replacements in a logged form.
+const (
+	secretValue = `"[secret]"`
+	// maxLogDepth bounds the nesting a logged form follows; deeper values
+	// are replaced (the registry's own limit refuses them anyway).
+	maxLogDepth = 64
+)
+
+// secretPaths is a tool's Spec.Secrets split into segments once.
+type secretPaths [][]string
+
+// splitSecrets splits JSON Pointers such as "/a/*/b" into segments,
+// unescaping ~1 and ~0.
+func splitSecrets(ptrs []string) secretPaths {
+	var out secretPaths
+	for _, p := range ptrs {
+		if !strings.HasPrefix(p, "/") {
+			continue
+		}
+		segs := strings.Split(p[1:], "/")
+		for i, s := range segs {
+			segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+		}
+		out = append(out, segs)
+	}
+	return out
+}
+
+// match reports whether path names a secret: a pointer of the same
+// length whose segments are equal or "*".
+func (sp secretPaths) match(path []string) bool {
+	for _, segs := range sp {
+		if len(segs) != len(path) {
+			continue
+		}
+		ok := true
+		for i, s := range segs {
+			if s != "*" && s != path[i] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// logWriter writes the logged form of a JSON value.
+type logWriter struct {
+	data    []byte
+	out     []byte
+	secrets secretPaths
+	path    []string
+	max     int
+	scratch []byte
+}
+
+// appendLogForm appends to dst the form of the JSON arguments args that a
+// record keeps: compact, with the members secrets names replaced by
+// "[secret]" and every string longer than maxString bytes cut (maxString
+// <= 0 cuts nothing). Arguments that are not JSON are logged as a string
+// saying so and how long they were, never as they are.
+func appendLogForm(dst, args []byte, secrets secretPaths, maxString int) []byte {
+	if len(args) == 0 {
+		return append(dst, "{}"...)
+	}
+	w := logWriter{data: args, out: dst, secrets: secrets, max: maxString}
+	i := jsonlex.SkipSpace(args, 0)
+	next, ok := w.value(i, 0)
+	if ok {
+		next = jsonlex.SkipSpace(args, next)
+	}
+	if !ok || next != len(args) {
+		return strconv.AppendQuote(dst, "[not JSON: "+strconv.Itoa(len(args))+" bytes]")
+	}
+	return w.out
+}
+
+// value writes the value at data[i] and returns the offset past it.
+func (w *logWriter) value(i, depth int) (int, bool) {
+	if i >= len(w.data) {
+		return i, false
+	}
+	if depth > maxLogDepth {
+		return 0, false
+	}
+	switch c := w.data[i]; {
+	case c == '{':
+		return w.object(i, depth)
+	case c == '[':
+		return w.array(i, depth)
+	case c == '"':
+		s, next, msg := jsonlex.ReadString(w.data, i, &w.scratch)
+		if msg != "" {
+			return next, false
+		}
+		w.str(s)
+		return next, true
+	case c == 't':
+		return w.literal(i, "true")
+	case c == 'f':
+		return w.literal(i, "false")
+	case c == 'n':
+		return w.literal(i, "null")
+	default:
+		next, _, msg := jsonlex.ScanNumber(w.data, i)
+		if msg != "" {
+			return next, false
+		}
+		w.out = append(w.out, w.data[i:next]...)
+		return next, true
+	}
+}
+
+// literal writes true, false or null.
+func (w *logWriter) literal(i int, lit string) (int, bool) {
+	next, msg := jsonlex.ScanLiteral(w.data, i, lit)
+	if msg != "" {
+		return next, false
+	}
+	w.out = append(w.out, lit...)
+	return next, true
+}
+
+// str writes s, cut to w.max bytes (on a rune boundary) with a note of its
+// length when it is longer.
+func (w *logWriter) str(s []byte) {
+	if w.max <= 0 || len(s) <= w.max {
+		w.out = jsonlex.AppendString(w.out, s)
+		return
+	}
+	n := w.max
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	cut := make([]byte, 0, n+32)
+	cut = append(cut, s[:n]...)
+	cut = append(cut, "…["...)
+	cut = strconv.AppendInt(cut, int64(len(s)), 10)
+	cut = append(cut, " bytes]"...)
+	w.out = jsonlex.AppendString(w.out, cut)
+}
+
+// object writes the object at data[i].
+func (w *logWriter) object(i, depth int) (int, bool) {
+	w.out = append(w.out, '{')
+	i = jsonlex.SkipSpace(w.data, i+1)
+	if i < len(w.data) && w.data[i] == '}' {
+		w.out = append(w.out, '}')
+		return i + 1, true
+	}
+	for n := 0; ; n++ {
+		if i >= len(w.data) || w.data[i] != '"' {
+			return i, false
+		}
+		key, next, msg := jsonlex.ReadString(w.data, i, &w.scratch)
+		if msg != "" {
+			return next, false
+		}
+		if n > 0 {
+			w.out = append(w.out, ',')
+		}
+		secret := false
+		if len(w.secrets) > 0 {
+			w.path = append(w.path, string(key))
+			secret = w.secrets.match(w.path)
+		}
+		w.str(key)
+		w.out = append(w.out, ':')
+		i = jsonlex.SkipSpace(w.data, next)
+		if i >= len(w.data) || w.data[i] != ':' {
+			return i, false
+		}
+		i = jsonlex.SkipSpace(w.data, i+1)
+		var ok bool
+		if secret {
+			mark := len(w.out)
+			i, ok = w.value(i, depth+1)
+			w.out = append(w.out[:mark], secretValue...)
+		} else {
+			i, ok = w.value(i, depth+1)
+		}
+		if len(w.secrets) > 0 {
+			w.path = w.path[:len(w.path)-1]
+		}
+		if !ok {
+			return i, false
+		}
+		i = jsonlex.SkipSpace(w.data, i)
+		if i < len(w.data) && w.data[i] == ',' {
+			i = jsonlex.SkipSpace(w.data, i+1)
+			continue
+		}
+		if i < len(w.data) && w.data[i] == '}' {
+			w.out = append(w.out, '}')
+			return i + 1, true
+		}
+		return i, false
+	}
+}
+
+// array writes the array at data[i]; its elements' path segment is "*".
+func (w *logWriter) array(i, depth int) (int, bool) {
+	w.out = append(w.out, '[')
+	i = jsonlex.SkipSpace(w.data, i+1)
+	if i < len(w.data) && w.data[i] == ']' {
+		w.out = append(w.out, ']')
+		return i + 1, true
+	}
+	for n := 0; ; n++ {
+		if n > 0 {
+			w.out = append(w.out, ',')
+		}
+		secret := false
+		if len(w.secrets) > 0 {
+			w.path = append(w.path, "*")
+			secret = w.secrets.match(w.path)
+		}
+		var ok bool
+		mark := len(w.out)
+		i, ok = w.value(i, depth+1)
+		if secret {
+			w.out = append(w.out[:mark], secretValue...)
+		}
+		if len(w.secrets) > 0 {
+			w.path = w.path[:len(w.path)-1]
+		}
+		if !ok {
+			return i, false
+		}
+		i = jsonlex.SkipSpace(w.data, i)
+		if i < len(w.data) && w.data[i] == ',' {
+			i = jsonlex.SkipSpace(w.data, i+1)
+			continue
+		}
+		if i < len(w.data) && w.data[i] == ']' {
+			w.out = append(w.out, ']')
+			return i + 1, true
+		}
+		return i, false
+	}
+}

@@ -1,0 +1,283 @@
+package service
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+)
+
+// MemoryStore is a Store in the process's memory: everything is lost when
+// the process ends, and several processes cannot share it. It suits
+// tests, a single process that may lose its proposals and records on a
+// restart, and programs that want no database. The zero value is not
+// usable; use NewMemoryStore.
+type MemoryStore struct {
+	mu        sync.Mutex
+	next      int64
+	records   []Record
+	byID      map[int64]int // ID -> index in records
+	calls     map[callKey]int64
+	proposals map[string]*Proposal
+	order     []string // proposal IDs, oldest first
+	fail      func(op string) error
+}
+
+// callKey is what a call ID deduplicates by.
+type callKey struct{ principal, conversation, callID string }
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{
+		byID:      map[int64]int{},
+		calls:     map[callKey]int64{},
+		proposals: map[string]*Proposal{},
+	}
+}
+
+var _ Store = (*MemoryStore)(nil)
+
+// FailWith makes every later write whose operation f returns an error for
+// fail with that error, writing nothing: f is called with "start",
+// "finish", "append", "propose", "claim", "settle" or "close". nil restores
+// normal operation. It is for tests of what a service does when its store
+// fails.
+func (m *MemoryStore) FailWith(f func(op string) error) {
+	m.mu.Lock()
+	m.fail = f
+	m.mu.Unlock()
+}
+
+// failed returns the injected failure of op, if any; m.mu is held.
+func (m *MemoryStore) failed(op string) error {
+	if m.fail == nil {
+		return nil
+	}
+	return m.fail(op)
+}
+
+// add appends rec, a copy of it, and sets rec.ID; a call or proposal with
+// a call ID becomes the record of its key. m.mu is held.
+func (m *MemoryStore) add(rec *Record) {
+	m.next++
+	rec.ID = m.next
+	m.byID[rec.ID] = len(m.records)
+	m.records = append(m.records, *rec)
+	if rec.CallID != "" && (rec.Event == EventCall || rec.Event == EventProposal) {
+		m.calls[callKey{rec.Principal, rec.Conversation, rec.CallID}] = rec.ID
+	}
+}
+
+// Start implements Store.
+func (m *MemoryStore) Start(_ context.Context, rec *Record) (*Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.failed("start"); err != nil {
+		return nil, err
+	}
+	if prior := m.prior(rec); prior != nil {
+		return prior, nil
+	}
+	m.add(rec)
+	return nil, nil
+}
+
+// prior returns a copy of the record with rec's call ID, if any; m.mu is
+// held.
+func (m *MemoryStore) prior(rec *Record) *Record {
+	if rec.CallID == "" {
+		return nil
+	}
+	id, ok := m.calls[callKey{rec.Principal, rec.Conversation, rec.CallID}]
+	if !ok {
+		return nil
+	}
+	prior := m.records[m.byID[id]]
+	return &prior
+}
+
+// Finish implements Store.
+func (m *MemoryStore) Finish(_ context.Context, rec *Record) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.failed("finish"); err != nil {
+		return err
+	}
+	m.finish(rec)
+	return nil
+}
+
+// finish copies the end of rec's run into the stored record; m.mu is held.
+func (m *MemoryStore) finish(rec *Record) {
+	i, ok := m.byID[rec.ID]
+	if !ok {
+		return
+	}
+	r := &m.records[i]
+	r.Outcome, r.Code, r.Duration, r.Error = rec.Outcome, rec.Code, rec.Duration, rec.Error
+	r.Result, r.Structured = rec.Result, rec.Structured
+}
+
+// Append implements Store.
+func (m *MemoryStore) Append(_ context.Context, rec *Record) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.failed("append"); err != nil {
+		return err
+	}
+	m.add(rec)
+	return nil
+}
+
+// Records implements Store.
+func (m *MemoryStore) Records(_ context.Context, q Query) ([]Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Record
+	for i := range m.records {
+		if len(out) == q.limit() {
+			break
+		}
+		if q.Match(&m.records[i]) {
+			out = append(out, m.records[i])
+		}
+	}
+	return out, nil
+}
+
+// Propose implements Store.
+func (m *MemoryStore) Propose(_ context.Context, p *Proposal, rec *Record) (*Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.failed("propose"); err != nil {
+		return nil, err
+	}
+	if prior := m.prior(rec); prior != nil {
+		return prior, nil
+	}
+	cp := *p
+	cp.State = StatePending
+	m.proposals[p.ID] = &cp
+	m.order = append(m.order, p.ID)
+	m.add(rec)
+	return nil, nil
+}
+
+// Proposal implements Store.
+func (m *MemoryStore) Proposal(_ context.Context, id string) (*Proposal, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.proposals[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	cp := *p
+	return &cp, nil
+}
+
+// Proposals implements Store.
+func (m *MemoryStore) Proposals(_ context.Context, q ProposalQuery) ([]Proposal, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultQueryLimit
+	}
+	var out []Proposal
+	for _, id := range m.order {
+		if len(out) == limit {
+			break
+		}
+		if p := m.proposals[id]; p != nil && q.Match(p) {
+			out = append(out, *p)
+		}
+	}
+	return out, nil
+}
+
+// Claim implements Store.
+func (m *MemoryStore) Claim(_ context.Context, id string, rec *Record) (*Proposal, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.proposals[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	if p.State != StatePending || !rec.Time.Before(p.Expires) {
+		cp := *p
+		return &cp, ErrNotPending
+	}
+	if err := m.failed("claim"); err != nil {
+		return nil, err
+	}
+	p.State, p.DecidedBy, p.Decided = StateRunning, rec.Principal, rec.Time
+	m.add(rec)
+	cp := *p
+	return &cp, nil
+}
+
+// Settle implements Store.
+func (m *MemoryStore) Settle(_ context.Context, id string, state State, rec *Record) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.failed("settle"); err != nil {
+		return err
+	}
+	if p, ok := m.proposals[id]; ok && p.State == StateRunning {
+		p.State = state
+	}
+	m.finish(rec)
+	return nil
+}
+
+// Close implements Store.
+func (m *MemoryStore) Close(_ context.Context, id string, state State, rec *Record) (*Proposal, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.proposals[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	if p.State != StatePending || state == StateRejected && !rec.Time.Before(p.Expires) {
+		cp := *p
+		return &cp, ErrNotPending
+	}
+	if err := m.failed("close"); err != nil {
+		return nil, err
+	}
+	p.State, p.DecidedBy, p.Decided = state, rec.Principal, rec.Time
+	m.add(rec)
+	cp := *p
+	return &cp, nil
+}
+
+// Purge implements Store.
+func (m *MemoryStore) Purge(_ context.Context, before time.Time) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	kept := m.records[:0]
+	for _, r := range m.records {
+		if r.Time.Before(before) {
+			n++
+			if k := (callKey{r.Principal, r.Conversation, r.CallID}); r.CallID != "" && m.calls[k] == r.ID {
+				delete(m.calls, k)
+			}
+			delete(m.byID, r.ID)
+			continue
+		}
+		m.byID[r.ID] = len(kept)
+		kept = append(kept, r)
+	}
+	clear(m.records[len(kept):])
+	m.records = kept
+	m.order = slices.DeleteFunc(m.order, func(id string) bool {
+		if m.proposals[id].Expires.Before(before) {
+			delete(m.proposals, id)
+			n++
+			return true
+		}
+		return false
+	})
+	return n, nil
+}

@@ -1,0 +1,409 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base32"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// proposalPrefix starts every proposal ID.
+const proposalPrefix = "prop_"
+
+// newProposalID returns an unguessable proposal ID: 128 random bits.
+func newProposalID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand documents it)
+	return proposalPrefix + base32.HexEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])
+}
+
+// Digest returns the digest that binds p's ID, principal, conversation,
+// tool and arguments: what Proposal.Digest holds and a confirmation
+// checks.
+func Digest(p *Proposal) string {
+	h := sha256.New()
+	for _, s := range []string{p.ID, p.Principal, p.Conversation, p.Tool} {
+		var n [8]byte
+		h.Write(strconv.AppendInt(n[:0], int64(len(s)), 10))
+		h.Write([]byte{':'})
+		h.Write([]byte(s))
+	}
+	h.Write(p.Args)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// canonical returns args as a proposal keeps them: the compact JSON the
+// tool will run with.
+func canonical(args []byte) ([]byte, error) {
+	if len(args) == 0 {
+		return []byte("{}"), nil
+	}
+	n, err := jsontree.Parse(args)
+	if err != nil {
+		return nil, err
+	}
+	return n.Compact(), nil
+}
+
+// summary says in a line what confirming the proposal does: the tool's
+// `//tool:meta confirm-text`, else its title, else its name.
+func summary(spec *tool.Spec) string {
+	text := spec.Title
+	for _, m := range spec.Meta {
+		if m.Key == "confirm-text" {
+			text = m.Value
+		}
+	}
+	if text == "" {
+		return spec.Name
+	}
+	return text + " (" + spec.Name + ")"
+}
+
+// propose handles a call of a propose tool: it validates the arguments,
+// stores a proposal and answers with it; nothing runs.
+func (s *Service) propose(ctx context.Context, inv *tool.Invocation, i int, rec *Record, dst, args []byte) (tool.Result, error) {
+	spec := s.tools[i]
+	rec.Args = s.logForm(ctx, i, args)
+	if err := s.reg.Check(ctx, spec.Name, args); err != nil {
+		var te *tool.Error
+		if !errors.As(err, &te) {
+			te = &tool.Error{Code: tool.CodeFailed, Tool: spec.Name, Message: "the tool failed", Cause: err}
+		}
+		rec.Outcome, rec.Code, rec.Error = OutcomeFailed, te.Code, te.Message
+		if errors.Is(err, tool.ErrNotRun) {
+			rec.Outcome = OutcomeRefused
+		}
+		rec.Duration = s.now().Sub(rec.Time)
+		s.append(ctx, rec)
+		return tool.Result{Content: append(dst, te.Message...), IsError: true}, te
+	}
+	args, err := canonical(args)
+	if err != nil { // Check accepted them: they are JSON
+		return s.refuse(ctx, rec, dst, &tool.Error{Code: tool.CodeInvalidArguments, Tool: spec.Name, Message: "the arguments are not valid JSON", Cause: err})
+	}
+	p := &Proposal{
+		ID: newProposalID(), Principal: inv.Principal.ID, Conversation: inv.Conversation, Turn: inv.Turn,
+		CallID: inv.CallID, Tool: spec.Name, Args: args, Summary: summary(spec),
+		Created: rec.Time, Expires: rec.Time.Add(s.ttl), State: StatePending,
+	}
+	p.Digest = Digest(p)
+	rec.Proposal, rec.Outcome = p.ID, OutcomeOK
+	rec.Result = proposalResult(p)
+	rec.Duration = s.now().Sub(rec.Time)
+	prior, err := s.store.Propose(ctx, p, rec)
+	if err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: store a proposal", slog.String("tool", spec.Name), slog.String("error", err.Error()))
+		rec.Proposal, rec.Result = "", nil
+		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
+	}
+	if prior != nil {
+		return s.replay(ctx, rec, prior, dst)
+	}
+	s.observed(ctx, rec)
+	return tool.Result{Content: append(dst, rec.Result...)}, nil
+}
+
+// proposalResult is what the model reads of a proposal: its ID, the tool,
+// the summary and when it expires, and that nothing ran.
+func proposalResult(p *Proposal) []byte {
+	b := []byte(`{"status":"proposed","proposal":`)
+	b = jsonlex.AppendString(b, p.ID)
+	b = append(b, `,"tool":`...)
+	b = jsonlex.AppendString(b, p.Tool)
+	b = append(b, `,"summary":`...)
+	b = jsonlex.AppendString(b, p.Summary)
+	b = append(b, `,"expires":`...)
+	b = jsonlex.AppendString(b, p.Expires.UTC().Format(time.RFC3339))
+	b = append(b, `,"message":"Nothing has run yet: a person must confirm this proposal first."}`...)
+	return b
+}
+
+// Confirmation is what Confirm returns: the proposal and its run's result.
+type Confirmation struct {
+	// Proposal is the proposal as stored after the confirmation.
+	Proposal *Proposal
+	// Result is the run's result; for a proposal confirmed before
+	// (Repeat), the recorded one.
+	Result tool.Result
+	// Repeat is set when the proposal had been confirmed before: nothing
+	// ran now, and Result is the recorded outcome.
+	Repeat bool
+}
+
+// Confirm runs the proposal id at most once, for who, with the arguments
+// that were proposed. who must be allowed by the policy (by default, the
+// proposer); anyone else is answered as for an unknown ID. The tool runs
+// with who as its principal, in the proposal's conversation, and must
+// still be offered to who (permissions are checked again).
+//
+// A confirmation is refused, and recorded, when the kill switch is on,
+// the ID is unknown or foreign (CodeUnknownProposal), the proposal
+// expired (CodeProposalExpired) or was rejected (CodeProposalRejected),
+// its arguments no longer match its digest, or its record cannot be
+// written: then nothing runs. Of concurrent or repeated confirmations,
+// in this process or in others sharing the store, one runs the tool; the
+// others get CodeAlreadyConfirmed with the recorded outcome in the
+// Confirmation (waiting for the run when this process runs it), or
+// CodeOutcomeUnknown when the run never finished (the process died, or the
+// tool was abandoned at its deadline): it is never run again.
+func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*Confirmation, error) {
+	rec := Record{Time: s.now(), Principal: who.ID, Event: EventConfirmation, Proposal: recordedName(id)}
+	if inv, ok := tool.InvocationFrom(ctx); ok {
+		rec.Agent = inv.Agent.Name
+	}
+	if s.obs != nil {
+		ctx = s.obs.Start(ctx, "")
+	}
+	p, e := s.decidable(ctx, id, who, &rec)
+	if e != nil {
+		return nil, s.refused(ctx, &rec, e)
+	}
+	rec.Tool, rec.Conversation, rec.Turn, rec.CallID = p.Tool, p.Conversation, p.Turn, p.CallID
+	i := s.find(p.Tool)
+	inv := &tool.Invocation{Principal: who, Conversation: p.Conversation, Turn: p.Turn, CallID: p.CallID}
+	if cur, ok := tool.InvocationFrom(ctx); ok {
+		inv.Agent, inv.State = cur.Agent, cur.State
+	}
+	if i < 0 || !s.offered(ctx, inv, i) {
+		return nil, s.refused(ctx, &rec, tool.UnknownTool(s.offer(ctx, inv, nil), p.Tool))
+	}
+	rec.Kind = s.tools[i].Kind
+	if s.isHalted(ctx) {
+		return nil, s.refused(ctx, &rec, &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "tool calls are halted by the operator; nothing was run"})
+	}
+	if p.State == StatePending && !rec.Time.Before(p.Expires) {
+		return nil, s.expire(ctx, p, &rec)
+	}
+	if p.State != StatePending {
+		return s.decided(ctx, p, &rec)
+	}
+	rec.Args = s.logForm(ctx, i, p.Args)
+	rec.Outcome = OutcomeStarted
+	claimed, err := s.store.Claim(ctx, p.ID, &rec)
+	switch {
+	case errors.Is(err, ErrNotPending):
+		rec.ID = 0
+		if claimed.State == StatePending { // expired between the read and the claim
+			return nil, s.expire(ctx, claimed, &rec)
+		}
+		return s.decided(ctx, claimed, &rec)
+	case err != nil:
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: claim a proposal", slog.String("tool", p.Tool), slog.String("error", err.Error()))
+		rec.ID = 0
+		return nil, s.refused(ctx, &rec, unrecorded(p.Tool, err))
+	}
+	return s.runClaimed(tool.WithInvocation(ctx, inv), claimed, &rec)
+}
+
+// runClaimed runs a proposal this service claimed and settles it.
+func (s *Service) runClaimed(ctx context.Context, p *Proposal, rec *Record) (*Confirmation, error) {
+	done := s.waits.begin("proposal\x00" + p.ID)
+	defer done()
+	if want := Digest(p); subtle.ConstantTimeCompare([]byte(want), []byte(p.Digest)) != 1 {
+		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal's arguments do not match its digest; nothing was run",
+			Cause: errors.New("proposal digest mismatch: the stored proposal was changed")}
+		rec.Outcome, rec.Code, rec.Error, rec.Duration = OutcomeRefused, e.Code, e.Message, s.now().Sub(rec.Time)
+		if err := s.store.Settle(ctx, p.ID, StateRejected, rec); err != nil {
+			s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal", slog.String("tool", p.Tool), slog.String("error", err.Error()))
+		}
+		s.observed(ctx, rec)
+		return nil, e
+	}
+	res, err := s.reg.RunProposed(ctx, p.Tool, p.Args)
+	rec.Duration = s.now().Sub(rec.Time)
+	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
+	if err != nil {
+		rec.Error = res.Text()
+	}
+	rec.Result, rec.Structured = res.Content, res.Structured
+	state := StateDone
+	if rec.Outcome == OutcomeUnknown {
+		state = StateUnknown
+	}
+	if serr := s.store.Settle(ctx, p.ID, state, rec); serr != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal (it reads as outcome unknown)", slog.String("tool", p.Tool), slog.String("error", serr.Error()))
+	}
+	s.observed(ctx, rec)
+	p.State = state
+	return &Confirmation{Proposal: p, Result: res}, err
+}
+
+// decidable returns the proposal id when who may decide it; otherwise
+// the answer for an unknown proposal.
+func (s *Service) decidable(ctx context.Context, id string, who tool.Principal, rec *Record) (*Proposal, *tool.Error) {
+	unknown := &tool.Error{Code: tool.CodeUnknownProposal, Message: "no such proposal"}
+	if isID(id) {
+		unknown.Message = "no proposal " + id + " is open to you"
+	}
+	if id == "" || who.ID == "" {
+		return nil, unknown
+	}
+	p, err := s.store.Proposal(ctx, id)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil, unknown
+	case err != nil:
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: read a proposal", slog.String("error", err.Error()))
+		return nil, &tool.Error{Code: tool.CodeRefused, Message: "the proposal could not be read; nothing was run, try again later", Cause: err}
+	}
+	if !s.policy.MayConfirm(ctx, who, p) {
+		rec.Tool = p.Tool
+		unknown.Cause = errors.New("the policy does not let this principal decide the proposal")
+		return nil, unknown
+	}
+	return p, nil
+}
+
+// refused records a confirmation or rejection refused before anything
+// ran and returns its error.
+func (s *Service) refused(ctx context.Context, rec *Record, e *tool.Error) error {
+	rec.Event, rec.Outcome, rec.Code, rec.Error = EventRefusal, OutcomeRefused, e.Code, e.Message
+	rec.Duration = s.now().Sub(rec.Time)
+	s.append(ctx, rec)
+	return e
+}
+
+// expire closes a pending proposal past its expiry, recording the expiry,
+// and returns the refusal of the confirmation that found it.
+func (s *Service) expire(ctx context.Context, p *Proposal, rec *Record) error {
+	e := &tool.Error{Code: tool.CodeProposalExpired, Tool: p.Tool, Message: "proposal " + p.ID + " expired at " + p.Expires.UTC().Format(time.RFC3339) + "; nothing was run"}
+	exp := *rec
+	exp.ID, exp.Event, exp.Outcome, exp.Code, exp.Error, exp.Args = 0, EventExpiry, OutcomeOK, 0, "", nil
+	if _, err := s.store.Close(ctx, p.ID, StateExpired, &exp); err == nil {
+		s.observed(ctx, &exp)
+	}
+	return s.refused(ctx, rec, e)
+}
+
+// decided answers a confirmation of a proposal that is no longer pending.
+func (s *Service) decided(ctx context.Context, p *Proposal, rec *Record) (*Confirmation, error) {
+	if p.State == StateRunning && s.waits.wait(ctx, "proposal\x00"+p.ID) {
+		if cur, err := s.store.Proposal(ctx, p.ID); err == nil {
+			p = cur
+		}
+	}
+	var e *tool.Error
+	switch p.State {
+	case StateRejected:
+		e = &tool.Error{Code: tool.CodeProposalRejected, Tool: p.Tool, Message: "proposal " + p.ID + " was rejected; nothing was run"}
+	case StateExpired:
+		e = &tool.Error{Code: tool.CodeProposalExpired, Tool: p.Tool, Message: "proposal " + p.ID + " expired; nothing was run"}
+	case StateRunning, StateUnknown:
+		e = &tool.Error{Code: tool.CodeOutcomeUnknown, Tool: p.Tool, Message: "proposal " + p.ID + " was confirmed and its run never finished: its outcome is unknown, and it is not run again"}
+	case StateDone:
+		e = &tool.Error{Code: tool.CodeAlreadyConfirmed, Tool: p.Tool, Message: "proposal " + p.ID + " was already confirmed and ran; it is not run again"}
+	default:
+		e = &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "proposal " + p.ID + " cannot be confirmed now"}
+	}
+	err := s.refused(ctx, rec, e)
+	if p.State != StateDone {
+		return nil, err
+	}
+	c := &Confirmation{Proposal: p, Repeat: true}
+	if recs, qerr := s.store.Records(ctx, Query{Proposal: p.ID}); qerr == nil {
+		for i := range recs {
+			if r := &recs[i]; r.Event == EventConfirmation && r.Outcome != OutcomeStarted {
+				c.Result = tool.Result{Content: r.Result, Structured: r.Structured, IsError: r.Code != 0}
+			}
+		}
+	}
+	return c, err
+}
+
+// Reject closes the proposal id for good: it will never run. who must be
+// allowed by the policy to decide it (the proposer, by default: then it
+// is a cancellation); anyone else is answered as for an unknown ID. A
+// proposal that is no longer pending is refused, as Confirm refuses it.
+func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) error {
+	rec := Record{Time: s.now(), Principal: who.ID, Event: EventRejection, Proposal: recordedName(id)}
+	p, e := s.decidable(ctx, id, who, &rec)
+	if e != nil {
+		return s.refused(ctx, &rec, e)
+	}
+	rec.Tool, rec.Conversation, rec.Turn, rec.CallID = p.Tool, p.Conversation, p.Turn, p.CallID
+	if i := s.find(p.Tool); i >= 0 {
+		rec.Kind = s.tools[i].Kind
+	}
+	rec.Outcome = OutcomeOK
+	closed, err := s.store.Close(ctx, p.ID, StateRejected, &rec)
+	switch {
+	case errors.Is(err, ErrNotPending):
+		rec.ID, rec.Event = 0, EventRejection
+		if closed.State == StatePending {
+			return s.expire(ctx, closed, &rec)
+		}
+		_, derr := s.decided(ctx, closed, &rec)
+		return derr
+	case err != nil:
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: reject a proposal", slog.String("error", err.Error()))
+		return s.refused(ctx, &rec, &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the rejection could not be recorded; try again later", Cause: err})
+	}
+	s.observed(ctx, &rec)
+	return nil
+}
+
+// Expire closes every pending proposal whose expiry has passed, recording
+// an expiry for each, and returns how many it closed. Expiry is decided
+// when a proposal is confirmed, so calling Expire is never needed for
+// correctness: it is for a record that shows expiries when they happen.
+func (s *Service) Expire(ctx context.Context) (int, error) {
+	ps, err := s.store.Proposals(ctx, ProposalQuery{State: StatePending})
+	if err != nil {
+		return 0, err
+	}
+	now, n := s.now(), 0
+	for i := range ps {
+		p := &ps[i]
+		if now.Before(p.Expires) {
+			continue
+		}
+		rec := Record{Time: now, Event: EventExpiry, Outcome: OutcomeOK, Tool: p.Tool, Conversation: p.Conversation,
+			Turn: p.Turn, CallID: p.CallID, Principal: p.Principal, Proposal: p.ID}
+		if _, err := s.store.Close(ctx, p.ID, StateExpired, &rec); err == nil {
+			n++
+			s.observed(ctx, &rec)
+		} else if !errors.Is(err, ErrNotPending) {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// Proposal returns the proposal id when who may decide it, as Confirm
+// would see it; anyone else gets CodeUnknownProposal. Nothing is recorded.
+func (s *Service) Proposal(ctx context.Context, id string, who tool.Principal) (*Proposal, error) {
+	var rec Record
+	p, e := s.decidable(ctx, id, who, &rec)
+	if e != nil {
+		return nil, e
+	}
+	return p, nil
+}
+
+// Proposals returns the proposals q selects, from the store.
+func (s *Service) Proposals(ctx context.Context, q ProposalQuery) ([]Proposal, error) {
+	return s.store.Proposals(ctx, q)
+}
+
+// Records returns the records q selects, oldest first.
+func (s *Service) Records(ctx context.Context, q Query) ([]Record, error) {
+	return s.store.Records(ctx, q)
+}
+
+// Purge deletes the records older than age and the proposals that expired
+// more than age ago, and returns how many rows it deleted. A call whose
+// record is purged is no longer deduplicated by its call ID.
+func (s *Service) Purge(ctx context.Context, age time.Duration) (int, error) {
+	return s.store.Purge(ctx, s.now().Add(-age))
+}

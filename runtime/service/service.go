@@ -1,0 +1,280 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// Defaults of Options.
+const (
+	// DefaultMaxCallsPerTurn caps the calls of one turn.
+	DefaultMaxCallsPerTurn = 32
+	// DefaultParallel is how many calls of one turn run at once.
+	DefaultParallel = 4
+	// DefaultProposalTTL is how long a proposal may be confirmed.
+	DefaultProposalTTL = 15 * time.Minute
+	// DefaultMaxLoggedString is the length in bytes past which a string of
+	// the logged arguments is cut.
+	DefaultMaxLoggedString = 256
+)
+
+// Registry is what the service runs tools from: the generated registry,
+// a *tool.Static.
+type Registry interface {
+	Tools() []*tool.Spec
+	SelfOffered(ctx context.Context, i int) bool
+	AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error)
+	Check(ctx context.Context, name string, args []byte) error
+	LogArgs(ctx context.Context, name string, args []byte) ([]byte, bool, error)
+	RunProposed(ctx context.Context, name string, args []byte) (tool.Result, error)
+}
+
+var _ Registry = (*tool.Static)(nil)
+
+// Observer sees every call the service handles: Start before anything is
+// decided (the context it returns is the one the call runs with, so that a
+// tracing span is the parent of the tool's own), End once its record is
+// written. runtime/service/oteltrace makes an OpenTelemetry span of each.
+type Observer interface {
+	Start(ctx context.Context, tool string) context.Context
+	End(ctx context.Context, rec *Record)
+}
+
+// Options configures a Service. The zero value is usable: a memory store,
+// a policy that offers every tool (permissions still apply) and lets the
+// proposer confirm, no rate limit, the default caps.
+type Options struct {
+	// Store keeps proposals and records; nil means a new MemoryStore.
+	Store Store
+	// Policy decides what is offered and who confirms; nil means &Rules{}.
+	Policy Policy
+	// Logger receives what goes wrong (the causes of failed calls, store
+	// failures); nil discards.
+	Logger *slog.Logger
+	// Observer sees every call; nil means none.
+	Observer Observer
+	// Limiter limits the calls of each principal; nil means no limit (see
+	// NewRateLimiter).
+	Limiter Limiter
+	// MaxCallsPerTurn caps the calls of one turn (of one TurnState); 0
+	// means DefaultMaxCallsPerTurn, a negative value no cap.
+	MaxCallsPerTurn int
+	// Parallel is how many calls of one turn RunTurn runs at once; 0 means
+	// DefaultParallel.
+	Parallel int
+	// ProposalTTL is how long a proposal may be confirmed; 0 means
+	// DefaultProposalTTL.
+	ProposalTTL time.Duration
+	// MaxLoggedString cuts longer strings in the logged arguments; 0 means
+	// DefaultMaxLoggedString, a negative value cuts nothing.
+	MaxLoggedString int
+	// FailOpen runs a read, display or action call even when its record
+	// cannot be written (the failure is logged). By default such a call is
+	// refused. A confirmation never runs without its record.
+	FailOpen bool
+	// Halted, when set, is a kill switch shared beyond this Service (a
+	// flag in a database, a file): it is asked before every call and every
+	// confirmation, and a true answer refuses them, as Halt does.
+	Halted func(ctx context.Context) bool
+	// Now tells the time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service runs tool calls for a principal under a policy and records every
+// one: the one way in to a registry (it implements tool.Caller). It is
+// safe for concurrent use.
+type Service struct {
+	reg      Registry
+	tools    []*tool.Spec
+	secrets  []secretPaths // by position in tools
+	store    Store
+	policy   Policy
+	log      *slog.Logger
+	obs      Observer
+	limiter  Limiter
+	maxTurn  int
+	parallel int
+	ttl      time.Duration
+	maxStr   int
+	failOpen bool
+	halted   func(ctx context.Context) bool
+	now      func() time.Time
+	halt     atomic.Bool
+	waits    waiters
+}
+
+var _ tool.Caller = (*Service)(nil)
+
+// New returns a Service running the tools of reg.
+func New(reg Registry, opts *Options) (*Service, error) {
+	if reg == nil {
+		return nil, errors.New("new call service: nil registry")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	s := &Service{
+		reg: reg, tools: reg.Tools(), store: o.Store, policy: o.Policy, log: o.Logger,
+		obs: o.Observer, limiter: o.Limiter, maxTurn: o.MaxCallsPerTurn, parallel: o.Parallel,
+		ttl: o.ProposalTTL, maxStr: o.MaxLoggedString, failOpen: o.FailOpen, halted: o.Halted, now: o.Now,
+	}
+	switch {
+	case s.parallel < 0:
+		return nil, fmt.Errorf("new call service: negative Parallel %d", s.parallel)
+	case s.ttl < 0:
+		return nil, fmt.Errorf("new call service: negative ProposalTTL %s", s.ttl)
+	}
+	if s.store == nil {
+		s.store = NewMemoryStore()
+	}
+	if s.policy == nil {
+		s.policy = &Rules{}
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.maxTurn == 0 {
+		s.maxTurn = DefaultMaxCallsPerTurn
+	}
+	if s.parallel == 0 {
+		s.parallel = DefaultParallel
+	}
+	if s.ttl == 0 {
+		s.ttl = DefaultProposalTTL
+	}
+	if s.maxStr == 0 {
+		s.maxStr = DefaultMaxLoggedString
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.secrets = make([]secretPaths, len(s.tools))
+	for i, spec := range s.tools {
+		s.secrets[i] = splitSecrets(spec.Secrets)
+	}
+	return s, nil
+}
+
+// Halt is the kill switch: until Resume, every call and every confirmation
+// is refused (CodeRefused) and recorded. Runs already started go on.
+func (s *Service) Halt() { s.halt.Store(true) }
+
+// Resume undoes Halt.
+func (s *Service) Resume() { s.halt.Store(false) }
+
+// isHalted asks both kill switches.
+func (s *Service) isHalted(ctx context.Context) bool {
+	return s.halt.Load() || s.halted != nil && s.halted(ctx)
+}
+
+// Store returns the service's store.
+func (s *Service) Store() Store { return s.store }
+
+// find returns the position in s.tools of the named tool, or -1.
+func (s *Service) find(name string) int {
+	i, j := 0, len(s.tools)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if s.tools[h].Name < name {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	if i < len(s.tools) && s.tools[i].Name == name {
+		return i
+	}
+	return -1
+}
+
+// offered reports whether the tool at position i is offered to inv: the
+// policy allows it, inv's principal holds its permissions, and its own
+// Offered method agrees.
+func (s *Service) offered(ctx context.Context, inv *tool.Invocation, i int) bool {
+	spec := s.tools[i]
+	return inv.Principal.HasAll(spec.Permissions) && s.policy.Allows(ctx, inv, spec) && s.reg.SelfOffered(ctx, i)
+}
+
+// Offer returns the tools offered to the principal of ctx's Invocation,
+// sorted by name: those the policy allows, whose permissions the principal
+// holds and whose own Offered method agrees. A context without an
+// Invocation, or with no principal, is offered nothing. The specs are the
+// registry's: a provider.Set gives their precomputed definitions as they
+// are.
+func (s *Service) Offer(ctx context.Context) []*tool.Spec {
+	inv, ok := tool.InvocationFrom(ctx)
+	if !ok || inv.Principal.ID == "" {
+		return nil
+	}
+	return s.offer(ctx, inv, make([]*tool.Spec, 0, len(s.tools)))
+}
+
+// AppendOffer is Offer appending to dst, for a caller that reuses one
+// slice.
+func (s *Service) AppendOffer(ctx context.Context, dst []*tool.Spec) []*tool.Spec {
+	inv, ok := tool.InvocationFrom(ctx)
+	if !ok || inv.Principal.ID == "" {
+		return dst
+	}
+	return s.offer(ctx, inv, dst)
+}
+
+// offer appends the tools offered to inv to dst.
+func (s *Service) offer(ctx context.Context, inv *tool.Invocation, dst []*tool.Spec) []*tool.Spec {
+	for i, spec := range s.tools {
+		if s.offered(ctx, inv, i) {
+			dst = append(dst, spec)
+		}
+	}
+	return dst
+}
+
+// waiters lets the losers of a race within this process wait for the
+// winner's run (a repeated call ID, a proposal confirmed twice) instead
+// of reading "outcome unknown" while it runs.
+type waiters struct {
+	mu sync.Mutex
+	m  map[string]chan struct{}
+}
+
+// begin registers a run under key; the returned function ends it.
+func (w *waiters) begin(key string) func() {
+	ch := make(chan struct{})
+	w.mu.Lock()
+	if w.m == nil {
+		w.m = map[string]chan struct{}{}
+	}
+	w.m[key] = ch
+	w.mu.Unlock()
+	return func() {
+		w.mu.Lock()
+		delete(w.m, key)
+		w.mu.Unlock()
+		close(ch)
+	}
+}
+
+// wait waits for the run under key, if this process runs it, and reports
+// whether there was one (and it ended before ctx was done).
+func (w *waiters) wait(ctx context.Context, key string) bool {
+	w.mu.Lock()
+	ch := w.m[key]
+	w.mu.Unlock()
+	if ch == nil {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

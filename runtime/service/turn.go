@@ -1,0 +1,119 @@
+package service
+
+import (
+	"context"
+	"sync"
+
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// Request is one tool call a model asked for in a turn.
+type Request struct {
+	// CallID is the model's ID of the call (a tool_use ID, a function call
+	// ID); with it a repeated call runs once.
+	CallID string
+	// Name is the tool's name.
+	Name string
+	// Args are the JSON arguments.
+	Args []byte
+}
+
+// Response is the answer to one Request.
+type Response struct {
+	// Result is what the model is sent.
+	Result tool.Result
+	// Err is nil or the *tool.Error whose Message Result holds; its Cause
+	// is for logs.
+	Err error
+}
+
+// RunTurn runs the calls a model asked for in one turn, for the principal
+// of ctx's Invocation, and returns their responses in the model's order.
+// The calls are independent: they run at once, at most Options.Parallel
+// at a time, each as Call runs it, with its Request's CallID. The turn
+// shares one TurnState (the Invocation's, or a new one), so the cap on
+// calls per turn counts them all (and any other call made with that
+// state): the calls past it are refused, and recorded.
+func (s *Service) RunTurn(ctx context.Context, calls []Request) []Response {
+	base := tool.Invocation{}
+	if inv, ok := tool.InvocationFrom(ctx); ok {
+		base = *inv
+	}
+	if base.State == nil {
+		base.State = tool.NewTurnState()
+	}
+	out := make([]Response, len(calls))
+	run := func(i int) {
+		inv := base
+		inv.CallID = calls[i].CallID
+		r, err := s.Call(tool.WithInvocation(ctx, &inv), calls[i].Name, calls[i].Args)
+		out[i] = Response{Result: r, Err: err}
+	}
+	if len(calls) == 1 || s.parallel == 1 {
+		for i := range calls {
+			run(i)
+		}
+		return out
+	}
+	sem := make(chan struct{}, s.parallel)
+	var wg sync.WaitGroup
+	for i := range calls {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			run(i)
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// As returns a tool.Caller that makes every call of c for inv when the
+// call's context carries no Invocation of its own: the principal a host
+// configures for callers it does not authenticate (stdio, a trusted
+// loopback listener). A context whose Invocation has no principal (only
+// the call ID a provider adapter set, say) gets inv's principal, and
+// inv's conversation and agent where it has none. inv must not be
+// modified afterwards.
+func As(c tool.Caller, inv *tool.Invocation) tool.Caller {
+	return &as{c: c, inv: inv}
+}
+
+// as is what As returns.
+type as struct {
+	c   tool.Caller
+	inv *tool.Invocation
+}
+
+// with returns ctx carrying a.inv unless it carries an Invocation with a
+// principal; an Invocation without one (a call ID a provider adapter set,
+// say) is completed with a.inv's principal, conversation and agent.
+func (a *as) with(ctx context.Context) context.Context {
+	cur, ok := tool.InvocationFrom(ctx)
+	switch {
+	case !ok:
+		return tool.WithInvocation(ctx, a.inv)
+	case cur.Principal.ID != "":
+		return ctx
+	}
+	inv := *cur
+	inv.Principal = a.inv.Principal
+	if inv.Conversation == "" {
+		inv.Conversation, inv.Turn = a.inv.Conversation, a.inv.Turn
+	}
+	if inv.Agent.Name == "" && inv.Agent.Model.Name == "" {
+		inv.Agent = a.inv.Agent
+	}
+	if inv.State == nil {
+		inv.State = a.inv.State
+	}
+	return tool.WithInvocation(ctx, &inv)
+}
+
+// Offer implements tool.Caller.
+func (a *as) Offer(ctx context.Context) []*tool.Spec { return a.c.Offer(a.with(ctx)) }
+
+// Call implements tool.Caller.
+func (a *as) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
+	return a.c.Call(a.with(ctx), name, args)
+}
