@@ -34,17 +34,32 @@ var anonymous = &tool.Invocation{}
 // deduplication. Failures are reported as the registry reports them: a
 // *tool.Error, and a Result holding its Message.
 func (s *Service) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
-	return s.call(ctx, nil, name, args, false)
+	return s.call(ctx, nil, name, args, false, nil)
 }
 
 // AppendCall is Call with the Result's Content appended to dst, as
 // tool.Static.AppendCall does.
 func (s *Service) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
-	return s.call(ctx, dst, name, args, true)
+	return s.call(ctx, dst, name, args, true, nil)
 }
 
-// call is Call and AppendCall.
-func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte, appendTo bool) (tool.Result, error) {
+// Propose stores a proposal of the named propose tool with the arguments,
+// for the principal of ctx's Invocation, as a model's call of the tool
+// does, and returns it: for a host that proposes on a person's behalf. It
+// is refused, and recorded, as Call is; a tool of another kind is
+// refused with CodeNotProposal (it is not a write tool that waits for a
+// person) and nothing runs.
+func (s *Service) Propose(ctx context.Context, name string, args []byte) (*Proposal, error) {
+	var p *Proposal
+	_, err := s.call(ctx, nil, name, args, false, &p)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// call is Call, AppendCall and, with proposal set, Propose.
+func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte, appendTo bool, proposal **Proposal) (tool.Result, error) {
 	start := s.now()
 	inv, ok := tool.InvocationFrom(ctx)
 	if !ok {
@@ -74,9 +89,13 @@ func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte
 		e.Tool = spec.Name
 		return s.refuse(ctx, &rec, dst, e)
 	}
+	if proposal != nil && spec.Kind != tool.KindPropose {
+		return s.refuse(ctx, &rec, dst, &tool.Error{Code: tool.CodeNotProposal, Tool: spec.Name,
+			Message: "tool " + spec.Name + " is not a write tool: it makes no proposal (its kind is " + spec.Kind.String() + "); nothing was run"})
+	}
 	if spec.Kind == tool.KindPropose {
 		rec.Event = EventProposal
-		return s.propose(ctx, inv, i, &rec, dst, args)
+		return s.propose(ctx, inv, i, &rec, dst, args, proposal)
 	}
 	rec.Args = s.logForm(ctx, i, args)
 	rec.Outcome = OutcomeStarted

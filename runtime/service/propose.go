@@ -72,7 +72,7 @@ func summary(spec *tool.Spec) string {
 
 // propose handles a call of a propose tool: it validates the arguments,
 // stores a proposal and answers with it; nothing runs.
-func (s *Service) propose(ctx context.Context, inv *tool.Invocation, i int, rec *Record, dst, args []byte) (tool.Result, error) {
+func (s *Service) propose(ctx context.Context, inv *tool.Invocation, i int, rec *Record, dst, args []byte, out **Proposal) (tool.Result, error) {
 	spec := s.tools[i]
 	rec.Args = s.logForm(ctx, i, args)
 	if err := s.reg.Check(ctx, spec.Name, args); err != nil {
@@ -108,7 +108,14 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, i int, rec 
 		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
 	}
 	if prior != nil {
-		return s.replay(ctx, rec, prior, dst)
+		res, err := s.replay(ctx, rec, prior, dst)
+		if out != nil && err == nil {
+			*out, err = s.store.Proposal(ctx, prior.Proposal)
+		}
+		return res, err
+	}
+	if out != nil {
+		*out = p
 	}
 	s.observed(ctx, rec)
 	return tool.Result{Content: append(dst, rec.Result...)}, nil

@@ -1,0 +1,316 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// propose calls notes_delete as alice and returns the proposal's ID.
+func propose(t *testing.T, s *service.Service, callID string) string {
+	t.Helper()
+	res, err := s.Call(as(alice, callID), "notes_delete", []byte(`{ "id" : 7 }`))
+	require.NoError(t, err)
+	var out struct {
+		Status, Proposal, Tool, Summary, Expires string
+	}
+	require.NoError(t, json.Unmarshal(res.Content, &out))
+	assert.Equal(t, "proposed", out.Status)
+	assert.Equal(t, "notes_delete", out.Tool)
+	assert.Equal(t, "Delete this note? (notes_delete)", out.Summary)
+	return out.Proposal
+}
+
+func TestProposeStoresAndConfirmRunsOnce(t *testing.T) {
+	s, f, st, c := newService(t, nil)
+	id := propose(t, s, "")
+	assert.Zero(t, f.runs[tNotesDelete].Load(), "a proposal runs nothing")
+	p, err := st.Proposal(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, service.StatePending, p.State)
+	assert.Equal(t, `{"id":7}`, string(p.Args), "canonical arguments")
+	assert.Equal(t, service.Digest(p), p.Digest)
+	assert.Equal(t, "alice", p.Principal)
+	assert.Equal(t, "c1", p.Conversation)
+	assert.Equal(t, c.now().Add(service.DefaultProposalTTL), p.Expires)
+	assert.Len(t, id, len("prop_")+26, "128 random bits")
+
+	c.add(time.Minute)
+	conf, err := s.Confirm(context.Background(), id, alice)
+	require.NoError(t, err)
+	assert.Equal(t, "deleted 7 for alice", conf.Result.Text())
+	assert.False(t, conf.Repeat)
+	assert.Equal(t, service.StateDone, conf.Proposal.State)
+	assert.EqualValues(t, 1, f.runs[tNotesDelete].Load())
+
+	// Confirmed again: refused with the recorded outcome, not run.
+	conf, err = s.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeAlreadyConfirmed, codeOf(err))
+	require.NotNil(t, conf)
+	assert.True(t, conf.Repeat)
+	assert.Equal(t, "deleted 7 for alice", conf.Result.Text())
+	assert.EqualValues(t, 1, f.runs[tNotesDelete].Load())
+
+	recs := records(t, st)
+	require.Len(t, recs, 3)
+	assert.Equal(t, service.EventProposal, recs[0].Event)
+	assert.Equal(t, service.OutcomeOK, recs[0].Outcome)
+	assert.Equal(t, id, recs[0].Proposal)
+	assert.Equal(t, service.EventConfirmation, recs[1].Event)
+	assert.Equal(t, service.OutcomeOK, recs[1].Outcome)
+	assert.Equal(t, "alice", recs[1].Principal)
+	assert.Equal(t, `{"id":7}`, string(recs[1].Args))
+	assert.Equal(t, service.EventRefusal, recs[2].Event)
+	assert.Equal(t, tool.CodeAlreadyConfirmed, recs[2].Code)
+}
+
+func TestConfirmRunsWithTheConfirmingPrincipal(t *testing.T) {
+	s, _, _, _ := newService(t, &service.Options{Policy: &service.Rules{ConfirmPermission: "confirm.any"}})
+	id := propose(t, s, "")
+	conf, err := s.Confirm(context.Background(), id, admin)
+	require.NoError(t, err)
+	assert.Equal(t, "deleted 7 for admin", conf.Result.Text())
+}
+
+func TestBadConfirmations(t *testing.T) {
+	s, f, st, c := newService(t, &service.Options{Policy: &service.Rules{ConfirmPermission: "confirm.any", OthersOnly: false}})
+	unknownMsg := func(id string) string { return "no proposal " + id + " is open to you" }
+
+	t.Run("forged", func(t *testing.T) {
+		_, err := s.Confirm(context.Background(), "prop_AAAAAAAAAAAAAAAAAAAAAAAAAA", alice)
+		assert.Equal(t, tool.CodeUnknownProposal, codeOf(err))
+		assert.Equal(t, unknownMsg("prop_AAAAAAAAAAAAAAAAAAAAAAAAAA"), err.Error())
+		_, err = s.Confirm(context.Background(), `x"; DROP <b>`, alice)
+		assert.Equal(t, "no such proposal", err.Error(), "an ID that is no identifier is not repeated")
+		assert.Equal(t, service.EventRefusal, last(t, st).Event)
+	})
+	t.Run("foreign", func(t *testing.T) {
+		id := propose(t, s, "")
+		_, err := s.Confirm(context.Background(), id, bob)
+		assert.Equal(t, tool.CodeUnknownProposal, codeOf(err))
+		assert.Equal(t, unknownMsg(id), err.Error(), "the same answer as an unknown ID")
+		r := last(t, st)
+		assert.Equal(t, service.EventRefusal, r.Event)
+		assert.Equal(t, "bob", r.Principal)
+		err = s.Reject(context.Background(), id, bob)
+		assert.Equal(t, unknownMsg(id), err.Error())
+		_, err = s.Proposal(context.Background(), id, bob)
+		assert.Equal(t, unknownMsg(id), err.Error())
+	})
+	t.Run("expired", func(t *testing.T) {
+		id := propose(t, s, "")
+		c.add(service.DefaultProposalTTL)
+		_, err := s.Confirm(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeProposalExpired, codeOf(err))
+		recs := records(t, st)
+		assert.Equal(t, service.EventExpiry, recs[len(recs)-2].Event, "the expiry is recorded once, then the refusal")
+		assert.Equal(t, service.EventRefusal, recs[len(recs)-1].Event)
+		_, err = s.Confirm(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeProposalExpired, codeOf(err))
+		p, _ := st.Proposal(context.Background(), id)
+		assert.Equal(t, service.StateExpired, p.State)
+	})
+	t.Run("rejected (cancelled)", func(t *testing.T) {
+		id := propose(t, s, "")
+		require.NoError(t, s.Reject(context.Background(), id, alice))
+		assert.Equal(t, service.EventRejection, last(t, st).Event)
+		_, err := s.Confirm(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeProposalRejected, codeOf(err))
+		err = s.Reject(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeProposalRejected, codeOf(err), "closed for good")
+	})
+	t.Run("reused", func(t *testing.T) {
+		id := propose(t, s, "")
+		_, err := s.Confirm(context.Background(), id, admin)
+		require.NoError(t, err)
+		_, err = s.Confirm(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeAlreadyConfirmed, codeOf(err))
+		err = s.Reject(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeAlreadyConfirmed, codeOf(err), "a proposal that ran cannot be rejected")
+	})
+	t.Run("permission lost since the proposal", func(t *testing.T) {
+		id := propose(t, s, "")
+		_, err := s.Confirm(context.Background(), id, tool.Principal{ID: "alice"})
+		assert.Equal(t, tool.CodeUnknownTool, codeOf(err), "permissions are checked at run time")
+		p, _ := st.Proposal(context.Background(), id)
+		assert.Equal(t, service.StatePending, p.State)
+	})
+	before := f.runs[tNotesDelete].Load()
+	t.Run("arguments changed in the store", func(t *testing.T) {
+		tampered := &tamperStore{MemoryStore: service.NewMemoryStore()}
+		s2, f2, _, _ := newService(t, &service.Options{Store: tampered})
+		id := propose(t, s2, "")
+		tampered.args = []byte(`{"id":8}`)
+		_, err := s2.Confirm(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeRefused, codeOf(err))
+		assert.Contains(t, err.Error(), "do not match its digest")
+		assert.Zero(t, f2.runs[tNotesDelete].Load())
+		r := last(t, tampered)
+		assert.Equal(t, service.EventConfirmation, r.Event)
+		assert.Equal(t, service.OutcomeRefused, r.Outcome)
+		_, err = s2.Confirm(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeProposalRejected, codeOf(err), "and it never runs")
+	})
+	assert.Equal(t, before, f.runs[tNotesDelete].Load())
+}
+
+// tamperStore changes a proposal's arguments as it is claimed: a store
+// someone wrote to behind the service's back.
+type tamperStore struct {
+	*service.MemoryStore
+	args []byte
+}
+
+func (s *tamperStore) Claim(ctx context.Context, id string, rec *service.Record) (*service.Proposal, error) {
+	p, err := s.MemoryStore.Claim(ctx, id, rec)
+	if err == nil && s.args != nil {
+		p.Args = s.args
+	}
+	return p, err
+}
+
+func TestConcurrentConfirmsRunOnce(t *testing.T) {
+	s, f, st, _ := newService(t, nil)
+	id := propose(t, s, "")
+	const n = 1000
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	confs := make([]*service.Confirmation, n)
+	for i := range n {
+		wg.Go(func() { confs[i], errs[i] = s.Confirm(context.Background(), id, alice) })
+	}
+	wg.Wait()
+	assert.EqualValues(t, 1, f.runs[tNotesDelete].Load(), "counted by the tool itself")
+	ran := 0
+	for i := range n {
+		if errs[i] == nil {
+			ran++
+			continue
+		}
+		assert.Equal(t, tool.CodeAlreadyConfirmed, codeOf(errs[i]))
+		require.NotNil(t, confs[i])
+		assert.Equal(t, "deleted 7 for alice", confs[i].Result.Text(), "the recorded outcome")
+	}
+	assert.Equal(t, 1, ran)
+	refusals := 0
+	for _, r := range records(t, st) {
+		if r.Event == service.EventRefusal && r.Code == tool.CodeAlreadyConfirmed {
+			refusals++
+		}
+	}
+	assert.Equal(t, n-1, refusals, "every confirmation leaves a row")
+}
+
+func TestProposeNamesAWriteTool(t *testing.T) {
+	s, f, st, _ := newService(t, nil)
+	_, err := s.Propose(as(alice, ""), "act", nil)
+	assert.Equal(t, tool.CodeNotProposal, codeOf(err))
+	assert.Contains(t, err.Error(), "not a write tool")
+	assert.Zero(t, f.runs[tAct].Load())
+	assert.Equal(t, tool.CodeNotProposal, last(t, st).Code)
+
+	p, err := s.Propose(as(alice, ""), "notes_delete", []byte(`{"id":3}`))
+	require.NoError(t, err)
+	assert.Equal(t, service.StatePending, p.State)
+
+	_, err = s.Propose(as(alice, ""), "notes_delete", []byte(`{}`))
+	assert.Equal(t, tool.CodeInvalidArguments, codeOf(err), "arguments are validated before anything is stored")
+	assert.Equal(t, service.OutcomeFailed, last(t, st).Outcome)
+	ps, err := s.Proposals(context.Background(), service.ProposalQuery{Principal: "alice"})
+	require.NoError(t, err)
+	assert.Len(t, ps, 1)
+}
+
+func TestAbandonedConfirmationIsOutcomeUnknown(t *testing.T) {
+	s, f, st, _ := newService(t, nil)
+	res, err := s.Call(as(alice, ""), "slow_propose", nil)
+	require.NoError(t, err)
+	var out struct{ Proposal string }
+	require.NoError(t, json.Unmarshal(res.Content, &out))
+	_, err = s.Confirm(context.Background(), out.Proposal, alice)
+	assert.Equal(t, tool.CodeTimeout, codeOf(err))
+	assert.True(t, errors.Is(err, tool.ErrAbandoned))
+	p, _ := st.Proposal(context.Background(), out.Proposal)
+	assert.Equal(t, service.StateUnknown, p.State)
+	assert.Equal(t, service.OutcomeUnknown, last(t, st).Outcome)
+
+	_, err = s.Confirm(context.Background(), out.Proposal, alice)
+	assert.Equal(t, tool.CodeOutcomeUnknown, codeOf(err), "never re-run")
+	assert.EqualValues(t, 1, f.runs[tSlowPropose].Load())
+}
+
+func TestConfirmAfterACrashMidRunIsOutcomeUnknown(t *testing.T) {
+	s, f, st, c := newService(t, nil)
+	id := propose(t, s, "")
+	// Another process claimed it and died before settling.
+	_, err := st.Claim(context.Background(), id, &service.Record{Time: c.now(), Principal: "alice", Event: service.EventConfirmation, Outcome: service.OutcomeStarted, Proposal: id})
+	require.NoError(t, err)
+	_, err = s.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeOutcomeUnknown, codeOf(err))
+	assert.Contains(t, err.Error(), "not run again")
+	assert.Zero(t, f.runs[tNotesDelete].Load())
+}
+
+func TestStoreFailureRunsNothingThatNeededTheRow(t *testing.T) {
+	s, f, st, _ := newService(t, nil)
+	id := propose(t, s, "")
+	boom := errors.New("disk full")
+	st.FailWith(func(op string) error {
+		if op == "claim" || op == "start" || op == "propose" {
+			return boom
+		}
+		return nil
+	})
+	_, err := s.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeRefused, codeOf(err))
+	assert.Contains(t, err.Error(), "could not be recorded")
+	_, err = s.Call(as(alice, ""), "act", nil)
+	assert.Equal(t, tool.CodeRefused, codeOf(err), "fail closed by default")
+	_, err = s.Call(as(alice, ""), "notes_delete", []byte(`{"id":1}`))
+	assert.Equal(t, tool.CodeRefused, codeOf(err))
+	assert.Zero(t, f.runs[tNotesDelete].Load())
+	assert.Zero(t, f.runs[tAct].Load())
+	r := last(t, st)
+	assert.Equal(t, service.EventRefusal, r.Event, "the refusal itself is recorded")
+
+	st.FailWith(nil) // the store is back
+	conf, err := s.Confirm(context.Background(), id, alice)
+	require.NoError(t, err, "the proposal stayed pending")
+	assert.Equal(t, "deleted 7 for alice", conf.Result.Text())
+
+	// FailOpen lets the other kinds run; confirmations still fail closed.
+	s2, f2, st2, _ := newService(t, &service.Options{FailOpen: true})
+	id2 := propose(t, s2, "")
+	st2.FailWith(func(string) error { return boom })
+	_, err = s2.Call(as(alice, ""), "act", nil)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, f2.runs[tAct].Load())
+	_, err = s2.Confirm(context.Background(), id2, alice)
+	assert.Equal(t, tool.CodeRefused, codeOf(err))
+	assert.Zero(t, f2.runs[tNotesDelete].Load())
+}
+
+func TestExpireRecordsExpiries(t *testing.T) {
+	s, _, st, c := newService(t, nil)
+	propose(t, s, "")
+	propose(t, s, "")
+	n, err := s.Expire(context.Background())
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	c.add(service.DefaultProposalTTL + time.Second)
+	n, err = s.Expire(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.Equal(t, service.EventExpiry, last(t, st).Event)
+	ps, _ := s.Proposals(context.Background(), service.ProposalQuery{State: service.StateExpired})
+	assert.Len(t, ps, 2)
+}
