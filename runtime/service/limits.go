@@ -64,7 +64,7 @@ type turnCount struct{}
 // countTurn counts one call against the turn of ctx and reports whether
 // it is within the cap (always, when the call carries no TurnState).
 func (s *Service) countTurn(ctx context.Context) bool {
-	if s.maxTurn < 0 {
+	if inv, ok := tool.InvocationFrom(ctx); s.maxTurn < 0 || !ok || inv.State == nil {
 		return true
 	}
 	n, shared := tool.Shared(ctx, turnCount{}, func() *atomic.Int64 { return new(atomic.Int64) })

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"slices"
+	"sort"
 	"sync"
 	"time"
 )
@@ -10,13 +11,15 @@ import (
 // MemoryStore is a Store in the process's memory: everything is lost when
 // the process ends, and several processes cannot share it. It suits
 // tests, a single process that may lose its proposals and records on a
-// restart, and programs that want no database. The zero value is not
-// usable; use NewMemoryStore.
+// restart, and programs that want no database. It keeps at most
+// MaxRecords records (see SetMaxRecords), dropping the oldest half when it
+// holds more: a dropped call is no longer deduplicated by its call ID.
+// The zero value is not usable; use NewMemoryStore.
 type MemoryStore struct {
 	mu        sync.Mutex
+	max       int
 	next      int64
 	records   []Record
-	byID      map[int64]int // ID -> index in records
 	calls     map[callKey]int64
 	proposals map[string]*Proposal
 	order     []string // proposal IDs, oldest first
@@ -26,16 +29,30 @@ type MemoryStore struct {
 // callKey is what a call ID deduplicates by.
 type callKey struct{ principal, conversation, callID string }
 
+// DefaultMaxRecords is how many records a MemoryStore keeps at most.
+const DefaultMaxRecords = 100_000
+
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{
-		byID:      map[int64]int{},
+		max:       DefaultMaxRecords,
 		calls:     map[callKey]int64{},
 		proposals: map[string]*Proposal{},
 	}
 }
 
 var _ Store = (*MemoryStore)(nil)
+
+// SetMaxRecords sets how many records m keeps at most; n <= 0 means
+// DefaultMaxRecords.
+func (m *MemoryStore) SetMaxRecords(n int) {
+	if n <= 0 {
+		n = DefaultMaxRecords
+	}
+	m.mu.Lock()
+	m.max = n
+	m.mu.Unlock()
+}
 
 // FailWith makes every later write whose operation f returns an error for
 // fail with that error, writing nothing: f is called with "start",
@@ -59,9 +76,11 @@ func (m *MemoryStore) failed(op string) error {
 // add appends rec, a copy of it, and sets rec.ID; a call or proposal with
 // a call ID becomes the record of its key. m.mu is held.
 func (m *MemoryStore) add(rec *Record) {
+	if len(m.records) >= m.max {
+		m.drop(len(m.records) - m.max/2)
+	}
 	m.next++
 	rec.ID = m.next
-	m.byID[rec.ID] = len(m.records)
 	m.records = append(m.records, *rec)
 	if rec.CallID != "" && (rec.Event == EventCall || rec.Event == EventProposal) {
 		m.calls[callKey{rec.Principal, rec.Conversation, rec.CallID}] = rec.ID
@@ -92,7 +111,11 @@ func (m *MemoryStore) prior(rec *Record) *Record {
 	if !ok {
 		return nil
 	}
-	prior := m.records[m.byID[id]]
+	i, ok := m.index(id)
+	if !ok {
+		return nil
+	}
+	prior := m.records[i]
 	return &prior
 }
 
@@ -107,9 +130,23 @@ func (m *MemoryStore) Finish(_ context.Context, rec *Record) error {
 	return nil
 }
 
+// index returns the position of the record id in m.records: they are in
+// the order of their IDs, which add assigns increasing. m.mu is held.
+func (m *MemoryStore) index(id int64) (int, bool) {
+	if len(m.records) == 0 {
+		return 0, false
+	}
+	// Without a purge in between, IDs are consecutive.
+	if i := id - m.records[0].ID; i >= 0 && i < int64(len(m.records)) && m.records[i].ID == id {
+		return int(i), true
+	}
+	i := sort.Search(len(m.records), func(i int) bool { return m.records[i].ID >= id })
+	return i, i < len(m.records) && m.records[i].ID == id
+}
+
 // finish copies the end of rec's run into the stored record; m.mu is held.
 func (m *MemoryStore) finish(rec *Record) {
-	i, ok := m.byID[rec.ID]
+	i, ok := m.index(rec.ID)
 	if !ok {
 		return
 	}
@@ -251,6 +288,23 @@ func (m *MemoryStore) Close(_ context.Context, id string, state State, rec *Reco
 	return &cp, nil
 }
 
+// drop forgets the n oldest records; m.mu is held.
+func (m *MemoryStore) drop(n int) {
+	for _, r := range m.records[:n] {
+		m.forget(&r)
+	}
+	kept := copy(m.records, m.records[n:])
+	clear(m.records[kept:])
+	m.records = m.records[:kept]
+}
+
+// forget removes r's indexes; m.mu is held.
+func (m *MemoryStore) forget(r *Record) {
+	if k := (callKey{r.Principal, r.Conversation, r.CallID}); r.CallID != "" && m.calls[k] == r.ID {
+		delete(m.calls, k)
+	}
+}
+
 // Purge implements Store.
 func (m *MemoryStore) Purge(_ context.Context, before time.Time) (int, error) {
 	m.mu.Lock()
@@ -260,13 +314,9 @@ func (m *MemoryStore) Purge(_ context.Context, before time.Time) (int, error) {
 	for _, r := range m.records {
 		if r.Time.Before(before) {
 			n++
-			if k := (callKey{r.Principal, r.Conversation, r.CallID}); r.CallID != "" && m.calls[k] == r.ID {
-				delete(m.calls, k)
-			}
-			delete(m.byID, r.ID)
+			m.forget(&r)
 			continue
 		}
-		m.byID[r.ID] = len(kept)
 		kept = append(kept, r)
 	}
 	clear(m.records[len(kept):])

@@ -1,0 +1,57 @@
+package service
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestLogForm(t *testing.T) {
+	secrets := splitSecrets([]string{"/password", "/accounts/*/token", "/vault/*", "/a~1b"})
+	cases := []struct{ in, want string }{
+		{``, `{}`},
+		{` { "a" : 1 , "b" : [ true , false , null ] } `, `{"a":1,"b":[true,false,null]}`},
+		{`{"password":"hunter2","user":"x"}`, `{"password":"[secret]","user":"x"}`},
+		{`{"password":{"deep":["a"]}}`, `{"password":"[secret]"}`},
+		{`{"accounts":[{"token":"t1","name":"n"},{"token":"t2"}]}`, `{"accounts":[{"token":"[secret]","name":"n"},{"token":"[secret]"}]}`},
+		{`{"vault":{"k1":"v1","k2":2}}`, `{"vault":{"k1":"[secret]","k2":"[secret]"}}`},
+		{`{"a/b":"s","nested":{"password":"kept"}}`, `{"a/b":"[secret]","nested":{"password":"kept"}}`},
+		{`{"s":"\u00e9\n"}`, `{"s":"é\n"}`},
+		{`{"x":1.5e3,"y":-0}`, `{"x":1.5e3,"y":-0}`},
+		{`[1,2]`, `[1,2]`},
+		{`{"a":1`, `"[not JSON: 6 bytes]"`},
+		{`{"a":1} x`, `"[not JSON: 9 bytes]"`},
+		{`{"a":tru}`, `"[not JSON: 9 bytes]"`},
+		{strings.Repeat("[", 100) + strings.Repeat("]", 100), `"[not JSON: 200 bytes]"`},
+	}
+	for _, c := range cases {
+		got := string(appendLogForm(nil, []byte(c.in), secrets, 0))
+		assert.Equal(t, c.want, got, "input %s", c.in)
+	}
+	got := string(appendLogForm(nil, []byte(`{"long":"`+strings.Repeat("x", 20)+`"}`), nil, 8))
+	assert.Equal(t, `{"long":"xxxxxxxx…[20 bytes]"}`, got)
+}
+
+func FuzzLogForm(f *testing.F) {
+	for _, s := range []string{`{"password":"p","a":[{"token":"t"}]}`, `[]`, `"x"`, `{"a":{"b":{"c":1}}}`, `{"password":"\u0000"}`} {
+		f.Add([]byte(s))
+	}
+	secrets := splitSecrets([]string{"/password", "/a/*/token"})
+	f.Fuzz(func(t *testing.T, args []byte) {
+		out := appendLogForm(nil, args, secrets, 16)
+		if !json.Valid(out) {
+			t.Fatalf("log form of %q is not JSON: %q", args, out)
+		}
+		var v any
+		if json.Unmarshal(args, &v) != nil {
+			return
+		}
+		if m, ok := v.(map[string]any); ok {
+			if p, ok := m["password"].(string); ok && len(p) > 3 && strings.Contains(string(out), p) && !strings.Contains(string(out), `"password":"[secret]"`) {
+				t.Fatalf("secret kept: %q", out)
+			}
+		}
+	})
+}
