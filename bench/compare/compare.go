@@ -19,6 +19,8 @@ import (
 	"github.com/toolgen-go/toolgen/bench/easy"
 	"github.com/toolgen-go/toolgen/bench/generated"
 	"github.com/toolgen-go/toolgen/bench/tools"
+	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 // Path runs one tool call: name and JSON arguments in, encoded output out.
@@ -40,6 +42,27 @@ func Toolgen() (Path, error) {
 	var buf []byte
 	return func(ctx context.Context, name string, args []byte) ([]byte, error) {
 		res, err := reg.AppendCall(ctx, buf[:0], name, args)
+		buf = res.Content
+		return res.Content, err
+	}, nil
+}
+
+// Service returns the call service's AppendCall over the generated
+// registry as a Path: the memory store, a principal in the context, every
+// call recorded (started, then finished, with its logged arguments).
+func Service() (Path, error) {
+	reg, err := generated.New(generated.Tools{})
+	if err != nil {
+		return nil, fmt.Errorf("service path: %w", err)
+	}
+	svc, err := service.New(reg, nil)
+	if err != nil {
+		return nil, fmt.Errorf("service path: %w", err)
+	}
+	inv := &tool.Invocation{Principal: tool.Principal{ID: "bench"}, Conversation: "c"}
+	var buf []byte
+	return func(ctx context.Context, name string, args []byte) ([]byte, error) {
+		res, err := svc.AppendCall(tool.WithInvocation(ctx, inv), buf[:0], name, args)
 		buf = res.Content
 		return res.Content, err
 	}, nil

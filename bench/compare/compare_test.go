@@ -19,6 +19,8 @@ func paths(t testing.TB) map[string]Path {
 	require.NoError(t, err)
 	tc, err := ToolgenCall()
 	require.NoError(t, err)
+	sv, err := Service()
+	require.NoError(t, err)
 	js, err := JSONSchema()
 	require.NoError(t, err)
 	m, err := NewMCP(ctx)
@@ -27,6 +29,7 @@ func paths(t testing.TB) map[string]Path {
 	return map[string]Path{
 		"toolgen":      tg,
 		"toolgen_call": tc,
+		"service":      sv,
 		"jsonschema":   js,
 		"easyjson":     EasyJSON(),
 		"mcp":          m.Path(),
