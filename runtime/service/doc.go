@@ -1,0 +1,86 @@
+// Package service is the call service: the one place through which a tool
+// call runs for a person, under a policy, and is recorded. It stands in
+// front of a generated registry (a *tool.Static) and implements
+// tool.Caller, the interface the MCP server and the provider adapters call
+// through.
+//
+//	svc, err := service.New(reg, &service.Options{
+//		Policy: &service.Rules{ConfirmPermission: "notes.confirm"},
+//	})
+//	ctx = tool.WithInvocation(ctx, &tool.Invocation{
+//		Principal:    tool.Principal{ID: "ana", Permissions: []string{"notes.read", "notes.write"}},
+//		Conversation: "c-42",
+//	})
+//	offered := svc.Offer(ctx)                      // what ana may call, sorted
+//	res, err := svc.Call(ctx, "notes_search", args) // run and recorded
+//	res, err = svc.Call(ctx, "notes_delete", args)  // a proposal: nothing runs
+//	conf, err := svc.Confirm(ctx, proposalID, ana)  // runs it, at most once
+//
+// # Who calls
+//
+// Each call carries a tool.Invocation in its context: the principal (an ID
+// and its permissions), the conversation and turn, the caller's call ID
+// and the calling agent. Tools read it with tool.PrincipalFrom and the
+// other accessors, and act with the principal's own rights. A context
+// without a principal is offered nothing and every call it makes is
+// refused. As gives a caller a fixed principal (stdio, a trusted loopback
+// listener).
+//
+// # Offer and refusal
+//
+// What a principal is offered is decided per request: the Policy (Rules:
+// by name, group and kind), the tool's //tool:permission names, all of
+// which must be held, and the tool's own Offered method. A call of a tool
+// that is not offered is refused before anything runs, with the
+// registry's own "unknown tool" error naming only offered tools, and
+// recorded. The check is made again on every call and every confirmation,
+// not only when the offer is built.
+//
+// # Proposals
+//
+// Read, display and action tools run when called. A propose tool runs
+// nothing: its arguments are validated and a Proposal is stored (an
+// unguessable ID, the principal, the conversation, the canonical
+// arguments, a digest binding them, its expiry), and the model reads its
+// ID and a summary. Confirm runs it at most once, with the confirming
+// principal, and only with the proposed arguments; Reject closes it for
+// good. The Store's Claim makes the one run a property of the store, so
+// it holds across processes sharing one.
+//
+// # Guarantees
+//
+// A run is recorded as started before the tool runs and as finished
+// after. A confirmed proposal, and a call repeated with its call ID, runs
+// at most once, and exactly once unless the process dies (or the tool is
+// abandoned at its deadline) mid-run: such a run's outcome is unknown; it
+// is never run again, and a repeat is answered with CodeOutcomeUnknown.
+// Without a call ID there is no deduplication: a call made twice runs
+// twice. A confirmation never runs unless its record is written; for the
+// other kinds, a call whose record cannot be written is refused too,
+// unless Options.FailOpen.
+//
+// # Limits
+//
+// The kill switch (Halt, Options.Halted) is checked before every call and
+// every confirmation; a Limiter bounds each principal's rate; a turn's
+// calls are capped (Options.MaxCallsPerTurn) and RunTurn runs them at
+// once, a bounded number at a time, answering in the model's order; a
+// tool's //tool:timeout and the caller's context bound every run through
+// the registry's runner. The outcome is the service's to decide: a tool
+// that returns a *tool.Error with a code reserved to the runtime has
+// failed.
+//
+// # Record
+//
+// Every call, refusal, proposal, confirmation, rejection and expiry leaves
+// one Record: the time, principal, conversation, turn, call ID, tool,
+// kind, event, outcome, code, duration, the error the model read, and the
+// arguments as the tool wants them logged (its LogArgs method's form, or
+// the arguments with the members it tags `toolgen:"secret"` replaced and
+// strings longer than Options.MaxLoggedString cut). Records can be
+// queried (Records) and purged by age (Purge). An Observer sees every
+// call; runtime/service/oteltrace makes an OpenTelemetry span of each.
+//
+// MemoryStore keeps everything in the process; durable stores, which
+// several instances can share, implement Store in subpackages.
+package service
