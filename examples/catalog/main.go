@@ -1,19 +1,25 @@
-// Command catalog lists the sample tool registry and makes a few calls, one
-// of them with bad arguments: what `make run` shows a new user.
+// Command catalog lists the sample tools a person is offered and makes a
+// few calls through the call service, as a model would: a read, a display,
+// bad arguments, a misspelt name, a proposal that a person then confirms,
+// and a call the person is not allowed to make. It ends with the record
+// the service kept: what `make run` shows a new user.
 //
 //	go run ./examples/catalog
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/toolgen-go/toolgen/examples/demo"
+	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -24,15 +30,28 @@ func main() {
 	}
 }
 
+// The people of the example: ana may read and write notes; ben may only
+// read them.
+var (
+	ana = tool.Principal{ID: "ana", Permissions: []string{"notes.read", "notes.write", "notes.delete", "notes.share"}}
+	ben = tool.Principal{ID: "ben", Permissions: []string{"notes.read"}}
+)
+
 // calls are the calls the example makes, as a model would send them.
-var calls = []struct{ name, args, why string }{
-	{"notes_search", `{"query":"go","limit":3}`, "a read tool"},
-	{"notes_render", `{"id":"n1"}`, "a display tool returning text"},
-	{"notes_search", `{"query":"","limit":500,"sort":"random","colour":"red"}`, "bad arguments: every problem, and never the value sent"},
-	{"notes_get", `{"id":"n999"}`, "an error the tool wrote for the model"},
-	{"notes_serch", `{"query":"go"}`, "a misspelt tool name"},
-	{"notes_delete", `{"id":"n2"}`, "a propose tool: validated, not run"},
-	{"clock_zones", ``, "no arguments, JSON output"},
+var calls = []struct {
+	who            tool.Principal
+	id, name, args string
+	why            string
+}{
+	{ana, "call_1", "notes_search", `{"query":"go","limit":3}`, "a read tool"},
+	{ana, "call_2", "notes_render", `{"id":"n1"}`, "a display tool returning text"},
+	{ana, "call_3", "notes_search", `{"query":"","limit":500,"sort":"random","colour":"red"}`, "bad arguments: every problem, and never the value sent"},
+	{ana, "call_4", "notes_get", `{"id":"n999"}`, "an error the tool wrote for the model"},
+	{ana, "call_5", "notes_serch", `{"query":"go"}`, "a misspelt tool name"},
+	{ana, "call_6", "clock_zones", ``, "no arguments, JSON output"},
+	{ana, "call_7", "notes_delete", `{"id":"n2"}`, "a propose tool: validated and stored, not run"},
+	{ana, "call_7", "notes_delete", `{"id":"n2"}`, "the same call ID again: the recorded answer, no second proposal"},
+	{ben, "call_8", "notes_delete", `{"id":"n2"}`, "ben lacks notes.write: not offered, so unknown to him"},
 }
 
 func run(ctx context.Context, w io.Writer) error {
@@ -40,31 +59,102 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%d tools, sorted by name:\n\n", len(reg.Tools()))
+	start := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	now := start
+	svc, err := service.New(reg, &service.Options{
+		Now: func() time.Time { now = now.Add(time.Second); return now },
+	})
+	if err != nil {
+		return err
+	}
+	inv := func(p tool.Principal, callID string) context.Context {
+		return tool.WithInvocation(ctx, &tool.Invocation{Principal: p, Conversation: "conv-1", CallID: callID})
+	}
+	offer := svc.Offer(inv(ana, ""))
+	fmt.Fprintf(w, "%d tools offered to ana, sorted by name:\n\n", len(offer))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tHINTS\tDESCRIPTION")
-	for _, s := range reg.Tools() {
+	for _, s := range offer {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, s.Kind, hints(s), firstLine(s.Description))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "\nben is offered %d of them.\n", len(svc.Offer(inv(ben, ""))))
+	var proposal string
 	for _, c := range calls {
-		fmt.Fprintf(w, "\n> %s %s   (%s)\n", c.name, c.args, c.why)
-		res, err := reg.Call(ctx, c.name, []byte(c.args))
-		var te *tool.Error
-		switch {
-		case errors.As(err, &te):
-			fmt.Fprintf(w, "error [%s] for the model: %s\n", te.Code, res.Text())
-		case err != nil:
+		fmt.Fprintf(w, "\n> %s: %s %s   (%s)\n", c.who.ID, c.name, c.args, c.why)
+		res, err := svc.Call(inv(c.who, c.id), c.name, []byte(c.args))
+		if err := show(w, res, err); err != nil {
 			return err
-		case res.Structured:
-			fmt.Fprintf(w, "structured: %s\n", clip(res.Text(), 300))
-		default:
-			fmt.Fprintf(w, "%s\n", clip(res.Text(), 300))
+		}
+		var p struct{ Proposal string }
+		if err == nil && json.Unmarshal(res.Content, &p) == nil && p.Proposal != "" {
+			proposal = p.Proposal
 		}
 	}
+	fmt.Fprintf(w, "\n> ana confirms the proposal\n")
+	conf, err := svc.Confirm(ctx, proposal, ana)
+	if err := show(w, conf.Result, err); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n> ana confirms it again\n")
+	_, err = svc.Confirm(ctx, proposal, ana)
+	if err := show(w, tool.Result{Content: []byte(errMessage(err)), IsError: true}, err); err != nil {
+		return err
+	}
+	return record(ctx, w, svc, start)
+}
+
+// show prints a call's answer as the model would read it.
+func show(w io.Writer, res tool.Result, err error) error {
+	var te *tool.Error
+	switch {
+	case errors.As(err, &te):
+		fmt.Fprintf(w, "error [%s] for the model: %s\n", te.Code, res.Text())
+	case err != nil:
+		return err
+	case res.Structured:
+		fmt.Fprintf(w, "structured: %s\n", clip(res.Text(), 300))
+	default:
+		fmt.Fprintf(w, "%s\n", clip(res.Text(), 300))
+	}
 	return nil
+}
+
+// errMessage is err's message, or "".
+func errMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// record prints the service's record.
+func record(ctx context.Context, w io.Writer, svc *service.Service, start time.Time) error {
+	recs, err := svc.Records(ctx, service.Query{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nThe record (%d rows):\n\n", len(recs))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "T+\tWHO\tCALL\tEVENT\tTOOL\tOUTCOME\tCODE\tARGS")
+	for _, r := range recs {
+		code := "-"
+		if r.Code != 0 {
+			code = r.Code.String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Time.Sub(start), r.Principal, orDash(r.CallID),
+			r.Event, orDash(r.Tool), r.Outcome, code, clip(string(r.Args), 50))
+	}
+	return tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func hints(s *tool.Spec) string {

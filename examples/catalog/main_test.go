@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -10,24 +11,43 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestRun checks what `make run` promises a new user: the catalog, a good
-// call, and one error of each kind with its correctable message.
+// TestRun checks what `make run` promises a new user: the tools a person
+// is offered, a good call, one error of each kind with its correctable
+// message, a proposal confirmed once, and the record of it all.
 func TestRun(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out))
 	got := out.String()
 	for _, want := range []string{
-		"11 tools, sorted by name:",
+		"11 tools offered to ana, sorted by name:",
+		"ben is offered 7 of them.",
 		"notes_search      read     readonly",
 		"notes_delete      propose  destructive,idempotent",
 		`structured: {"notes":[{"id":"n1"`,
 		`error [invalid_arguments] for the model: invalid arguments: /query: must be at least 1 character long; /limit: must be at most 50; /sort: must be one of "relevance", "newest", "oldest"; /colour: unknown property`,
 		`error [unknown_tool] for the model: unknown tool "notes_serch"; did you mean notes_search?`,
-		"error [needs_confirmation] for the model: tool notes_delete needs a person's confirmation; nothing was run",
+		`{"status":"proposed","proposal":"prop_`,
+		`error [unknown_tool] for the model: unknown tool "notes_delete"; did you mean one of notes_get, notes_outline, notes_render, notes_search? (7 tools available)`,
+		"> ana confirms the proposal\nstructured: {\"id\":\"n2\",\"deleted\":true}",
+		"error [already_confirmed] for the model: proposal prop_",
 		"error [failed] for the model: note n999: not found",
+		"The record (11 rows):",
 	} {
 		assert.Contains(t, got, want)
+	}
+	// One proposal, announced twice (the repeated call ID), confirmed once.
+	ids := regexp.MustCompile(`"proposal":"(prop_[A-Z0-9]+)"`).FindAllStringSubmatch(got, -1)
+	require.Len(t, ids, 2)
+	assert.Equal(t, ids[0][1], ids[1][1])
+	for _, row := range []string{
+		`ana  call_7  proposal      notes_delete  ok       -                  {"id":"n2"}`,
+		`ana  call_7  replay        notes_delete  ok       -                  {"id":"n2"}`,
+		`ben  call_8  refusal       notes_delete  refused  unknown_tool`,
+		`ana  call_7  confirmation  notes_delete  ok       -                  {"id":"n2"}`,
+		`ana  call_7  refusal       notes_delete  refused  already_confirmed`,
+	} {
+		assert.Contains(t, got, row)
 	}
 	for _, line := range strings.Split(got, "\n") {
 		if strings.HasPrefix(line, "error [invalid_arguments]") {
