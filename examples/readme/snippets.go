@@ -27,6 +27,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
 	"github.com/toolgen-go/toolgen/runtime/provider/geminitools"
 	"github.com/toolgen-go/toolgen/runtime/provider/openaitools"
+	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
@@ -89,4 +90,26 @@ func providerAPIs(ctx context.Context, reg tool.Registry, claude anthropic.Clien
 	// are each request's "tools" array as bytes.
 	// README:end
 	return err
+}
+
+// callService is the snippet of "The call service".
+func callService(ctx context.Context, reg *tool.Static, args []byte, proposalID string) (*service.Confirmation, []service.Record, error) {
+	// README:begin call-service
+	svc, err := service.New(reg, &service.Options{
+		Policy: &service.Rules{ConfirmPermission: "notes.confirm"}, // who may confirm others' proposals
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	ana := tool.Principal{ID: "ana", Permissions: []string{"notes.read", "notes.write", "notes.delete"}}
+	ctx = tool.WithInvocation(ctx, &tool.Invocation{Principal: ana, Conversation: "c-42", CallID: "toolu_01"})
+
+	offered := svc.Offer(ctx)                       // what ana may call, sorted: send their precomputed definitions
+	res, err := svc.Call(ctx, "notes_delete", args) // a propose tool: validated and stored, nothing runs
+	// ... the model reads the proposal's ID and summary in res; a person says yes:
+	conf, err := svc.Confirm(ctx, proposalID, ana) // runs it at most once, with ana's rights
+	recs, err := svc.Records(ctx, service.Query{Conversation: "c-42"})
+	// README:end
+	_, _ = offered, res
+	return conf, recs, err
 }
