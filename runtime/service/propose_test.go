@@ -314,3 +314,25 @@ func TestExpireRecordsExpiries(t *testing.T) {
 	ps, _ := s.Proposals(context.Background(), service.ProposalQuery{State: service.StateExpired})
 	assert.Len(t, ps, 2)
 }
+
+func TestPolicyDecidesWhoConfirms(t *testing.T) {
+	s, f, st, _ := newService(t, &service.Options{Policy: &service.Rules{ConfirmPermission: "confirm.any", OthersOnly: true}})
+	id := propose(t, s, "")
+	_, err := s.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeUnknownProposal, codeOf(err), "four eyes: the proposer may not confirm")
+	assert.Equal(t, service.EventRefusal, last(t, st).Event)
+	_, err = s.Confirm(context.Background(), id, bob)
+	assert.Equal(t, tool.CodeUnknownProposal, codeOf(err), "bob holds no confirm permission")
+	assert.Zero(t, f.runs[tNotesDelete].Load())
+	conf, err := s.Confirm(context.Background(), id, admin)
+	require.NoError(t, err)
+	assert.Equal(t, "deleted 7 for admin", conf.Result.Text())
+
+	// The zero Rules: the proposer only.
+	s2, _, _, _ := newService(t, nil)
+	id = propose(t, s2, "")
+	_, err = s2.Confirm(context.Background(), id, admin)
+	assert.Equal(t, tool.CodeUnknownProposal, codeOf(err))
+	_, err = s2.Confirm(context.Background(), id, alice)
+	require.NoError(t, err)
+}
