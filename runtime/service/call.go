@@ -99,6 +99,13 @@ func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte
 	}
 	rec.Args = s.logForm(ctx, i, args)
 	rec.Outcome = OutcomeStarted
+	if rec.CallID != "" {
+		release, err := s.waits.enter(ctx, waitKey(&rec))
+		if err != nil {
+			return s.refuse(ctx, &rec, dst, waitCancelled(spec.Name, err))
+		}
+		defer release()
+	}
 	prior, err := s.store.Start(ctx, &rec)
 	switch {
 	case err != nil && !s.failOpen:
@@ -110,15 +117,8 @@ func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte
 	case prior != nil:
 		return s.replay(ctx, &rec, prior, dst)
 	}
-	var done func()
-	if rec.CallID != "" {
-		done = s.waits.begin(waitKey(&rec))
-	}
 	res, callErr := s.reg.AppendCall(ctx, dst, spec.Name, args)
 	s.finish(ctx, &rec, res, callErr, rec.CallID != "")
-	if done != nil {
-		done()
-	}
 	return res, callErr
 }
 
@@ -210,14 +210,6 @@ func outcomeOf(err error) Outcome {
 // replay answers a call whose call ID was already recorded, from the
 // record, and records the repeat.
 func (s *Service) replay(ctx context.Context, rec *Record, prior *Record, dst []byte) (tool.Result, error) {
-	if prior.Outcome == OutcomeStarted && s.waits.wait(ctx, waitKey(prior)) {
-		recs, err := s.store.Records(ctx, Query{Principal: prior.Principal, Conversation: prior.Conversation, CallID: prior.CallID})
-		for i := range recs {
-			if err == nil && recs[i].ID == prior.ID {
-				prior = &recs[i]
-			}
-		}
-	}
 	rec.Event = EventReplay
 	res, err := recorded(rec.Tool, prior, dst)
 	rec.Outcome, rec.Code, rec.Duration = prior.Outcome, tool.CodeOf(err), s.now().Sub(rec.Time)

@@ -172,10 +172,11 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if s.obs != nil {
 		ctx = s.obs.Start(ctx, "")
 	}
-	p, e := s.decidable(ctx, id, who, &rec)
+	p, release, e := s.enterProposal(ctx, id, who, &rec)
 	if e != nil {
 		return nil, s.refused(ctx, &rec, e)
 	}
+	defer release()
 	rec.Tool, rec.Conversation, rec.Turn, rec.CallID = p.Tool, p.Conversation, p.Turn, p.CallID
 	i := s.find(p.Tool)
 	inv := &tool.Invocation{Principal: who, Conversation: p.Conversation, Turn: p.Turn, CallID: p.CallID}
@@ -215,8 +216,6 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 
 // runClaimed runs a proposal this service claimed and settles it.
 func (s *Service) runClaimed(ctx context.Context, p *Proposal, rec *Record) (*Confirmation, error) {
-	done := s.waits.begin("proposal\x00" + p.ID)
-	defer done()
 	if want := Digest(p); subtle.ConstantTimeCompare([]byte(want), []byte(p.Digest)) != 1 {
 		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal's arguments do not match its digest; nothing was run",
 			Cause: errors.New("proposal digest mismatch: the stored proposal was changed")}
@@ -272,6 +271,28 @@ func (s *Service) decidable(ctx context.Context, id string, who tool.Principal, 
 	return p, nil
 }
 
+// enterProposal returns the proposal id when who may decide it, once no
+// other confirmation or rejection of it in this process is under way (so
+// that it reads the outcome of a run in progress here, not "unknown"),
+// holding it until release is called.
+func (s *Service) enterProposal(ctx context.Context, id string, who tool.Principal, rec *Record) (p *Proposal, release func(), e *tool.Error) {
+	p, e = s.decidable(ctx, id, who, rec)
+	if e != nil {
+		return nil, nil, e
+	}
+	release, err := s.waits.enter(ctx, "proposal\x00"+p.ID)
+	if err != nil {
+		return nil, nil, waitCancelled(p.Tool, err)
+	}
+	cur, err := s.store.Proposal(ctx, p.ID)
+	if err != nil {
+		release()
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: read a proposal", slog.String("error", err.Error()))
+		return nil, nil, &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal could not be read; nothing was run, try again later", Cause: err}
+	}
+	return cur, release, nil
+}
+
 // refused records a confirmation or rejection refused before anything
 // ran and returns its error.
 func (s *Service) refused(ctx context.Context, rec *Record, e *tool.Error) error {
@@ -295,11 +316,6 @@ func (s *Service) expire(ctx context.Context, p *Proposal, rec *Record) error {
 
 // decided answers a confirmation of a proposal that is no longer pending.
 func (s *Service) decided(ctx context.Context, p *Proposal, rec *Record) (*Confirmation, error) {
-	if p.State == StateRunning && s.waits.wait(ctx, "proposal\x00"+p.ID) {
-		if cur, err := s.store.Proposal(ctx, p.ID); err == nil {
-			p = cur
-		}
-	}
 	var e *tool.Error
 	switch p.State {
 	case StateRejected:
@@ -334,10 +350,11 @@ func (s *Service) decided(ctx context.Context, p *Proposal, rec *Record) (*Confi
 // proposal that is no longer pending is refused, as Confirm refuses it.
 func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) error {
 	rec := Record{Time: s.now(), Principal: who.ID, Event: EventRejection, Proposal: recordedName(id)}
-	p, e := s.decidable(ctx, id, who, &rec)
+	p, release, e := s.enterProposal(ctx, id, who, &rec)
 	if e != nil {
 		return s.refused(ctx, &rec, e)
 	}
+	defer release()
 	rec.Tool, rec.Conversation, rec.Turn, rec.CallID = p.Tool, p.Conversation, p.Turn, p.CallID
 	if i := s.find(p.Tool); i >= 0 {
 		rec.Kind = s.tools[i].Kind

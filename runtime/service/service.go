@@ -237,44 +237,47 @@ func (s *Service) offer(ctx context.Context, inv *tool.Invocation, dst []*tool.S
 	return dst
 }
 
-// waiters lets the losers of a race within this process wait for the
-// winner's run (a repeated call ID, a proposal confirmed twice) instead
-// of reading "outcome unknown" while it runs.
+// waiters serializes, within this process, the calls that share a key (a
+// call ID, a proposal): the second waits for the first to finish, then
+// finds its outcome recorded, instead of reading "outcome unknown" while
+// the first still runs. Across processes the store decides alone.
 type waiters struct {
 	mu sync.Mutex
 	m  map[string]chan struct{}
 }
 
-// begin registers a run under key; the returned function ends it.
-func (w *waiters) begin(key string) func() {
-	ch := make(chan struct{})
-	w.mu.Lock()
-	if w.m == nil {
-		w.m = map[string]chan struct{}{}
-	}
-	w.m[key] = ch
-	w.mu.Unlock()
-	return func() {
+// enter waits until no call of this process holds key, then holds it; the
+// returned function releases it. It fails only when ctx is done first.
+func (w *waiters) enter(ctx context.Context, key string) (release func(), err error) {
+	for {
 		w.mu.Lock()
-		delete(w.m, key)
+		ch := w.m[key]
+		if ch == nil {
+			if w.m == nil {
+				w.m = map[string]chan struct{}{}
+			}
+			ch = make(chan struct{})
+			w.m[key] = ch
+			w.mu.Unlock()
+			return func() {
+				w.mu.Lock()
+				delete(w.m, key)
+				w.mu.Unlock()
+				close(ch)
+			}, nil
+		}
 		w.mu.Unlock()
-		close(ch)
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 
-// wait waits for the run under key, if this process runs it, and reports
-// whether there was one (and it ended before ctx was done).
-func (w *waiters) wait(ctx context.Context, key string) bool {
-	w.mu.Lock()
-	ch := w.m[key]
-	w.mu.Unlock()
-	if ch == nil {
-		return false
-	}
-	select {
-	case <-ch:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+// waitCancelled is the refusal of a call whose context ended while it
+// waited for an earlier call with the same key.
+func waitCancelled(name string, err error) *tool.Error {
+	return &tool.Error{Code: tool.CodeCancelled, Tool: name,
+		Message: "the call was cancelled while an earlier call with the same ID ran; nothing was run", Cause: fmt.Errorf("%w: %w", tool.ErrNotRun, err)}
 }
