@@ -119,6 +119,34 @@ func TestProgramsLinkNothingOfTheGenerator(t *testing.T) {
 	}
 }
 
+// TestTracingIsAnAdapter: the registry runtime and the call service link
+// no OpenTelemetry package, so a program that does not trace pays nothing
+// for it; the adapter runtime/service/oteltrace brings it (checked too, or
+// a renamed module path would make the first half pass vacuously).
+func TestTracingIsAnAdapter(t *testing.T) {
+	t.Parallel()
+	otel := []string{"go.opentelemetry.io/"}
+	tests := []struct {
+		pkg   string
+		links bool
+	}{
+		{"runtime/tool", false},
+		{"runtime/service", false},
+		{"runtime/service/oteltrace", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pkg, func(t *testing.T) {
+			t.Parallel()
+			got := banned(deps(t, module+"/"+tt.pkg), otel)
+			if tt.links {
+				assert.NotEmpty(t, got, "%s links no OpenTelemetry package", tt.pkg)
+			} else {
+				assert.Empty(t, got, "%s links OpenTelemetry", tt.pkg)
+			}
+		})
+	}
+}
+
 // TestRegistryWithoutEncodingJSON: a registry generated from tools that use
 // no encoding/json (the nojson golden case) links no encoding/json at all.
 func TestRegistryWithoutEncodingJSON(t *testing.T) {
