@@ -35,12 +35,12 @@ type event struct {
 
 // agent is a tool-using loop on the Messages API: it sends the registry's
 // definitions with the conversation, runs every tool call the model asks
-// for through the registry, sends the results back, and stops when the
+// for through the caller, sends the results back, and stops when the
 // model answers without calling a tool.
 type agent struct {
 	client    anthropic.Client
 	model     anthropic.Model
-	registry  tool.Registry
+	caller    tool.Caller                // the one way in: the registry itself here, a call service in a host
 	tools     []anthropic.ToolUnionParam // the registry's definitions, as precomputed bytes
 	system    string
 	maxTokens int64
@@ -82,7 +82,7 @@ func (a *agent) run(ctx context.Context, prompt string) ([]event, error) {
 				record(event{Kind: eventText, Text: b.Text})
 			case anthropic.ToolUseBlock:
 				record(event{Kind: eventCall, Tool: b.Name, Input: string(b.Input)})
-				result, _ := anthropictools.Call(ctx, a.registry, b) // the error's message is in the result; its cause is for logs
+				result, _ := anthropictools.Call(ctx, a.caller, b) // the error's message is in the result; its cause is for logs
 				text, isError := resultText(result)
 				record(event{Kind: eventResult, Tool: b.Name, Text: text, IsError: isError})
 				results = append(results, result)

@@ -36,12 +36,13 @@ func setup(t *testing.T, store *notes.Store) (*tool.Static, *provider.Set) {
 	return reg, set
 }
 
-// newAgent returns an agent on reg talking to the fake at url.
-func newAgent(url string, reg tool.Registry, tools []anthropic.ToolUnionParam) *agent {
+// newAgent returns an agent calling reg's tools, talking to the fake at
+// url.
+func newAgent(url string, reg tool.Caller, tools []anthropic.ToolUnionParam) *agent {
 	return &agent{
 		client:    anthropic.NewClient(option.WithBaseURL(url), option.WithAPIKey("test-key"), option.WithMaxRetries(0)),
 		model:     anthropic.ModelClaudeSonnet4_5,
-		registry:  reg,
+		caller:    reg,
 		tools:     tools,
 		maxTokens: 512,
 		maxTurns:  10,

@@ -108,7 +108,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	a := &agent{
 		client:    anthropic.NewClient(opts...),
 		model:     anthropic.Model(*model),
-		registry:  reg,
+		caller:    reg,
 		tools:     anthropictools.Tools(set),
 		system:    "You help the user with their notes. Use the tools; when one fails, read its message and fix the call.",
 		maxTokens: 1024,

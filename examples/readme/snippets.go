@@ -71,24 +71,34 @@ func servingOverMCP(ctx context.Context, tools generated.Tools) error {
 }
 
 // providerAPIs is the snippet of "Handing tools to a provider's API".
-func providerAPIs(ctx context.Context, reg tool.Registry, claude anthropic.Client, gpt openai.Client, gemini *genai.Client, contents []*genai.Content) error {
+func providerAPIs(ctx context.Context, reg *tool.Static, claude anthropic.Client, gpt openai.Client, gemini *genai.Client, contents []*genai.Content, use anthropic.ToolUseBlock) error {
 	// README:begin providers
 	set, err := providers.NewSet(reg) // the precomputed definitions of the tools reg offers
 	if err != nil {
 		return err
 	}
+	// Per request: the tools offered to its caller (reg.Offer, or the call service's), as the set's bytes
+	offer, err := set.Subset(reg.Offer(ctx))
+	if err != nil {
+		return err
+	}
 
 	// Anthropic (github.com/anthropics/anthropic-sdk-go/v2)
-	_, err = claude.Messages.New(ctx, anthropic.MessageNewParams{ /* ... */ Tools: anthropictools.Tools(set)})
+	_, err = claude.Messages.New(ctx, anthropic.MessageNewParams{ /* ... */ Tools: anthropictools.Tools(offer)})
 	// OpenAI (github.com/openai/openai-go/v3)
-	_, err = gpt.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{ /* ... */ Tools: openaitools.ChatTools(set)})
-	_, err = gpt.Responses.New(ctx, responses.ResponseNewParams{ /* ... */ Tools: openaitools.ResponsesTools(set)})
+	_, err = gpt.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{ /* ... */ Tools: openaitools.ChatTools(offer)})
+	_, err = gpt.Responses.New(ctx, responses.ResponseNewParams{ /* ... */ Tools: openaitools.ResponsesTools(offer)})
 	// Gemini (google.golang.org/genai)
-	tools, err := geminitools.Tools(set)
+	tools, err := geminitools.Tools(offer)
 	_, err = gemini.Models.GenerateContent(ctx, "gemini-2.5-flash", contents, &genai.GenerateContentConfig{Tools: tools})
-	// Raw HTTP: set.Anthropic(), set.OpenAIChat(), set.OpenAIResponses() and set.Gemini()
+	// Raw HTTP: offer.Anthropic(), offer.OpenAIChat(), offer.OpenAIResponses() and offer.Gemini()
 	// are each request's "tools" array as bytes.
+
+	// Each tool call the model asks for runs through a tool.Caller (reg, or the call service),
+	// with the model's tool-call ID as the call ID; the result goes back to the model.
+	result, err := anthropictools.Call(ctx, reg, use) // or openaitools.ChatCall, ResponsesCall, geminitools.Call
 	// README:end
+	_ = result
 	return err
 }
 

@@ -195,7 +195,7 @@ func BenchmarkListToolsServerSide(b *testing.B) {
 		require.NoError(b, err)
 		b.ReportAllocs()
 		for b.Loop() {
-			res, err := mcpserver.ListFirstPage(srv)
+			res, err := mcpserver.ListFirstPage(context.Background(), srv)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -213,7 +213,7 @@ func BenchmarkListToolsServerSide(b *testing.B) {
 		require.NoError(b, err)
 		b.ReportAllocs()
 		for b.Loop() {
-			res, err := mcpserver.ListFirstPage(srv)
+			res, err := mcpserver.ListFirstPage(context.Background(), srv)
 			if err != nil {
 				b.Fatal(err)
 			}

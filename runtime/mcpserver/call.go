@@ -23,8 +23,8 @@ const failedMessage = "the tool failed"
 // (absent or null arguments mean none) and maps the outcome.
 func (s *Server) call(ctx context.Context, name string, args json.RawMessage) (res mcp.Result, err error) {
 	defer func() {
-		// Registry.Call never panics, but a Registry other than tool.Static
-		// may: the session must survive it.
+		// tool.Static's Call never panics, but another Caller may: the
+		// session must survive it.
 		if v := recover(); v != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "mcp server: tool call panicked",
 				slog.String("tool", name), slog.Any("panic", v), slog.String("stack", string(debug.Stack())))
@@ -34,12 +34,12 @@ func (s *Server) call(ctx context.Context, name string, args json.RawMessage) (r
 	if bytes.Equal(args, []byte("null")) {
 		args = nil
 	}
-	r, callErr := s.reg.Call(ctx, name, args)
+	r, callErr := s.caller.Call(ctx, name, args)
 	if callErr != nil {
 		return s.failure(ctx, name, callErr)
 	}
 	if r.IsError {
-		// A Registry that reports a failure in the Result alone: its
+		// A Caller that reports a failure in the Result alone: its
 		// Content is meant for the model.
 		return errorResult(r.Text()), nil
 	}

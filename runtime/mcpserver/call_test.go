@@ -229,32 +229,32 @@ func TestCallStructuredExactJSON(t *testing.T) {
 	assert.JSONEq(t, `{"content":[{"type":"text","text":`+string(text)+`}],"structuredContent":`+out+`}`, string(res))
 }
 
-// panicky is a Registry whose Call panics: not tool.Static, which never
+// panicky is a Caller whose Call panics: not tool.Static, which never
 // does.
 type panicky struct{ *tool.Static }
 
 func (panicky) Call(context.Context, string, []byte) (tool.Result, error) { panic("registry bug") }
 
-// plainErrors is a Registry whose Call fails without a *tool.Error.
+// plainErrors is a Caller whose Call fails without a *tool.Error.
 type plainErrors struct{ *tool.Static }
 
 func (plainErrors) Call(context.Context, string, []byte) (tool.Result, error) {
 	return tool.Result{}, assert.AnError
 }
 
-// resultErrors is a Registry that reports failures in the Result alone.
+// resultErrors is a Caller that reports failures in the Result alone.
 type resultErrors struct{ *tool.Static }
 
 func (resultErrors) Call(context.Context, string, []byte) (tool.Result, error) {
 	return tool.Result{Content: []byte("try again later"), IsError: true}, nil
 }
 
-func TestCallOtherRegistries(t *testing.T) {
+func TestCallOtherCallers(t *testing.T) {
 	t.Parallel()
 	base := newStatic(t, fakeTool{spec: tool.Spec{Name: "ping", Kind: tool.KindRead}})
 	for _, tc := range []struct {
 		name string
-		reg  tool.Registry
+		reg  tool.Caller
 		want string
 	}{
 		{"panics", panicky{base}, "the tool failed"},

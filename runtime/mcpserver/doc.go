@@ -1,6 +1,7 @@
-// Package mcpserver serves a tool.Registry to MCP clients through the
-// official Go SDK (github.com/modelcontextprotocol/go-sdk), over stdio or
-// streamable HTTP.
+// Package mcpserver serves a tool.Caller (the call service, or a bare
+// registry: a *tool.Static is one) to MCP clients through the official Go
+// SDK (github.com/modelcontextprotocol/go-sdk), over stdio or streamable
+// HTTP.
 //
 //	reg, err := generated.New(generated.Tools{...})
 //	if err != nil {
@@ -25,28 +26,34 @@
 // handshake, protocol versions, sessions, transports, cancellation, ping)
 // is the SDK's.
 //
-// tools/list is answered from bytes written once per version of the tool
-// set, on the first listing that needs them, by concatenating the tools'
-// fields and their schema bytes as they are: no schema is decoded,
-// inferred or resolved, at start or per request. The tools come sorted by
-// name, in pages of Options.PageSize with an opaque cursor; each carries its
-// title, description, inputSchema, outputSchema (only when the tool has
-// one) and the four annotations, readOnlyHint, destructiveHint,
+// tools/list lists what Caller.Offer returns for the request's context. It
+// is answered from bytes written once per version of the tool set, on the
+// first listing that needs them, by concatenating the tools' fields and
+// their schema bytes as they are: no schema is decoded, inferred or
+// resolved, at start or per request. The bytes are kept while Offer
+// returns the same specs (compared pointer by pointer), and written again
+// for another offer. When the offer may differ per caller (a Caller other
+// than a *tool.Static, a Static with a tool that decides its own offer, or
+// a Source), the listing's cacheScope is "private". The tools come sorted
+// by name, in pages of Options.PageSize with an opaque cursor; each
+// carries its title, description, inputSchema, outputSchema (only when the
+// tool has one) and the four annotations, readOnlyHint, destructiveHint,
 // idempotentHint and openWorldHint, always published as true or false.
 //
-// tools/call hands the raw arguments to Registry.Call and maps its Result:
-// a structured result becomes structuredContent and the same JSON in a
-// text block; any other output a text block. Every *tool.Error becomes a
-// result with isError set and the error's Message, which is written for
-// the model (invalid arguments list every problem, never the value sent,
-// so that the model can correct its call); only an unknown tool is a
-// protocol error (JSON-RPC invalid params), as the MCP specification asks.
-// A panic or a timeout is an isError result and the server keeps serving.
-// The error's Cause goes to Options.Logger, never to the client.
+// tools/call hands the raw arguments to Caller.Call, with the request's
+// context, and maps its Result: a structured result becomes
+// structuredContent and the same JSON in a text block; any other output a
+// text block. Every *tool.Error becomes a result with isError set and the
+// error's Message, which is written for the model (invalid arguments list
+// every problem, never the value sent, so that the model can correct its
+// call); only an unknown tool is a protocol error (JSON-RPC invalid
+// params), as the MCP specification asks. A panic or a timeout is an
+// isError result and the server keeps serving. The error's Cause goes to
+// Options.Logger, never to the client.
 //
 // # Changing tool sets
 //
-// A Registry whose tools can change implements Source: the server then
+// A Caller whose tools can change implements Source: the server then
 // declares listChanged, listens for changes while it is open, and sends
 // notifications/tools/list_changed to every session when the source
 // reports one (through the SDK, which debounces bursts of changes and

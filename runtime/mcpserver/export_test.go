@@ -1,7 +1,12 @@
 package mcpserver
 
-import "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"context"
 
-// ListFirstPage exposes the middleware's answer to tools/list to the
-// benchmarks, which measure it without a transport.
-func ListFirstPage(s *Server) (mcp.Result, error) { return s.list(nil) }
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ListFirstPage exposes the middleware's answer to tools/list for the
+// caller of ctx to the benchmarks and tests, which call it without a
+// transport.
+func ListFirstPage(ctx context.Context, s *Server) (mcp.Result, error) { return s.list(ctx, nil) }

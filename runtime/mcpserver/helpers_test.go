@@ -210,11 +210,8 @@ func newFakeSource(reg *tool.Static) *fakeSource {
 	return s
 }
 
-// Tools returns the current registry's tools.
-func (s *fakeSource) Tools() []*tool.Spec { return s.cur.Load().Tools() }
-
-// Lookup looks the tool up in the current registry.
-func (s *fakeSource) Lookup(name string) (*tool.Spec, bool) { return s.cur.Load().Lookup(name) }
+// Offer returns the current registry's offer.
+func (s *fakeSource) Offer(ctx context.Context) []*tool.Spec { return s.cur.Load().Offer(ctx) }
 
 // Call calls the current registry.
 func (s *fakeSource) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {

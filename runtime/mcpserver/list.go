@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -21,8 +22,8 @@ import (
 type listing struct {
 	// version is Server.version when the listing was built.
 	version uint64
-	// tools is the slice Registry.Tools returned; the listing is current
-	// while Tools returns the same one.
+	// tools is the offer the listing was written from; the listing is
+	// current while Offer returns the same specs.
 	tools []*tool.Spec
 	// pages holds each page of pageSize tools.
 	pages []page
@@ -44,23 +45,38 @@ type page struct {
 	next string
 }
 
-// sameTools reports whether a and b are the same slice (not merely equal).
-func sameTools(a, b []*tool.Spec) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+// sameSpecs reports whether a and b hold the same specs (the same
+// pointers, not merely equal specs) in the same order: a Caller that
+// builds a new slice per request for the same offer keeps the listing.
+// It is O(n) and allocates nothing.
+func sameSpecs(a, b []*tool.Spec) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true // the same slice
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
-// current returns the listing of the registry's tools now, building it when
-// the last one is stale.
-func (s *Server) current() (*listing, error) {
+// current returns the listing of the tools offered to the caller of ctx,
+// building it when the last one is stale or was written for another
+// offer.
+func (s *Server) current(ctx context.Context) (*listing, error) {
 	v := s.version.Load()
-	tools := s.reg.Tools()
-	if l := s.listing.Load(); l != nil && l.version == v && sameTools(l.tools, tools) {
+	tools := s.caller.Offer(ctx)
+	if l := s.listing.Load(); l != nil && l.version == v && sameSpecs(l.tools, tools) {
 		return l, nil
 	}
 	scope := "public"
-	if s.changing {
-		// A changing tool set may be one person's: let no intermediary
-		// share it.
+	if s.perCaller {
+		// An offer that changes or depends on who asks may be one
+		// person's: let no intermediary share it.
 		scope = "private"
 	}
 	l, err := buildListing(tools, s.pageSize, scope)
@@ -250,9 +266,9 @@ func (l *listing) page(after string, first bool, pageSize int) page {
 	return pg
 }
 
-// list answers tools/list.
-func (s *Server) list(params *mcp.ListToolsParams) (mcp.Result, error) {
-	l, err := s.current()
+// list answers tools/list for the caller of ctx.
+func (s *Server) list(ctx context.Context, params *mcp.ListToolsParams) (mcp.Result, error) {
+	l, err := s.current(ctx)
 	if err != nil {
 		s.log.Error("mcp server: tools/list failed", "error", err)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgCannotList}

@@ -32,20 +32,20 @@ const (
 // send.
 const changeMarker = "toolgen_tools_changed"
 
-// Source is a Registry whose offered tools can change: a palette that
+// Source is a Caller whose offered tools can change: a palette that
 // follows a conversation, say, or a service whose tools come and go. A
 // Server serving a Source declares the listChanged capability and tells
 // its clients when the tools change.
 type Source interface {
-	tool.Registry
+	tool.Caller
 	// Subscribe arranges for changed to be called after every change of
-	// the offered tools (what Tools returns, or a spec in it), until the
+	// the offered tools (what Offer returns, or a spec in it), until the
 	// returned cancel function is called. changed may be called from any
 	// goroutine, also concurrently; it does not block. cancel may be called
 	// more than once.
 	//
 	// A Server writes its tools/list bytes again after each change it is
-	// told of, and whenever Tools returns another slice than the one they
+	// told of, and whenever Offer returns other specs than the ones they
 	// were written from.
 	Subscribe(changed func()) (cancel func())
 }
@@ -73,16 +73,19 @@ type Options struct {
 	KeepAlive time.Duration
 }
 
-// Server serves a tool.Registry over MCP. Create it with New; it is safe
-// for concurrent use and may serve any number of sessions at once, over
-// Run (stdio, in-memory or any other mcp.Transport), Handler or
-// ListenAndServe.
+// Server serves a tool.Caller over MCP: the call service, or a bare
+// registry (a *tool.Static). Create it with New; it is safe for concurrent
+// use and may serve any number of sessions at once, over Run (stdio,
+// in-memory or any other mcp.Transport), Handler or ListenAndServe.
 type Server struct {
-	reg      tool.Registry
+	caller   tool.Caller
 	sdk      *mcp.Server
 	log      *slog.Logger
 	pageSize int
-	changing bool // reg is a Source
+	changing bool // caller is a Source
+	// perCaller is set when the tools offered may differ from one request
+	// to another (per principal, per turn): listings are then private.
+	perCaller bool
 
 	// version counts the changes a Source reported; a listing built at
 	// another version is stale.
@@ -91,14 +94,17 @@ type Server struct {
 	listing atomic.Pointer[listing]
 
 	closeOnce sync.Once
-	cancel    func() // ends the Source subscription; nil for a Registry
+	cancel    func() // ends the Source subscription; nil for a Caller that is not one
 }
 
-// New returns a Server serving reg. When reg is a Source, the server
+// New returns a Server serving caller: tools/list answers with what its
+// Offer returns and tools/call calls its Call, each with the request's
+// context. A *tool.Static (what a generated package's New returns) is a
+// Caller, and so is the call service. When caller is a Source, the server
 // subscribes to its changes until Close.
-func New(reg tool.Registry, opts *Options) (*Server, error) {
-	if reg == nil {
-		return nil, errors.New("new mcp server: nil registry")
+func New(caller tool.Caller, opts *Options) (*Server, error) {
+	if caller == nil {
+		return nil, errors.New("new mcp server: nil caller")
 	}
 	var o Options
 	if opts != nil {
@@ -119,8 +125,8 @@ func New(reg tool.Registry, opts *Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	src, changing := reg.(Source)
-	s := &Server{reg: reg, log: o.Logger, pageSize: o.PageSize, changing: changing}
+	src, changing := caller.(Source)
+	s := &Server{caller: caller, log: o.Logger, pageSize: o.PageSize, changing: changing, perCaller: changing || perCaller(caller)}
 	s.sdk = mcp.NewServer(
 		&mcp.Implementation{Name: o.Name, Title: o.Title, Version: o.Version},
 		&mcp.ServerOptions{
@@ -128,8 +134,8 @@ func New(reg tool.Registry, opts *Options) (*Server, error) {
 			Logger:       o.Logger,
 			KeepAlive:    o.KeepAlive,
 			PageSize:     o.PageSize,
-			// Only the tools capability: the registry is all this server
-			// offers.
+			// Only the tools capability: the caller's tools are all this
+			// server offers.
 			Capabilities: &mcp.ServerCapabilities{
 				Tools: &mcp.ToolCapabilities{ListChanged: changing},
 			},
@@ -143,7 +149,7 @@ func New(reg tool.Registry, opts *Options) (*Server, error) {
 
 // SDK returns the underlying SDK server, to connect transports of one's
 // own or add prompts and resources. Tools added to it are not served:
-// tools/list and tools/call answer from the registry.
+// tools/list and tools/call answer from the Caller.
 func (s *Server) SDK() *mcp.Server { return s.sdk }
 
 // Run serves one session over t (&mcp.StdioTransport{} for stdio) until
@@ -188,14 +194,15 @@ func markerHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, 
 	return nil, errors.New("mcpserver: the change marker is not a tool")
 }
 
-// middleware answers tools/list and tools/call from the registry and hands
-// every other method to the SDK.
+// middleware answers tools/list and tools/call from the Caller, with the
+// request's context (what a host's HTTP middleware or the session put in
+// it reaches Offer and Call), and hands every other method to the SDK.
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case methodListTools:
 			if r, ok := req.(*mcp.ListToolsRequest); ok {
-				return s.list(r.Params)
+				return s.list(ctx, r.Params)
 			}
 		case methodCallTool:
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
@@ -204,4 +211,21 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// perCaller reports whether what caller offers may differ per request: any
+// Caller but a *tool.Static may decide per principal, and a Static does
+// when one of its tools decides itself whether it is offered
+// (Spec.DecidesOffer, asked with the request's context).
+func perCaller(caller tool.Caller) bool {
+	st, ok := caller.(*tool.Static)
+	if !ok {
+		return true
+	}
+	for _, sp := range st.Tools() {
+		if sp.DecidesOffer {
+			return true
+		}
+	}
+	return false
 }

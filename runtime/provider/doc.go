@@ -10,9 +10,12 @@
 // toolgen calls the projection functions (OpenAIChat, OpenAIResponses,
 // Anthropic, Gemini) at generation time to list the results in tools.json;
 // at run time NewSet computes every definition of a registry once and
-// serves each provider's whole tools array as precomputed bytes. The
-// subpackages openaitools, anthropictools and geminitools hand those bytes
-// to the official Go SDKs; this package imports none of them.
+// serves each provider's whole tools array as precomputed bytes. When the
+// tools offered differ per caller (tool.Caller's Offer), Set.Subset joins
+// the arrays of one offer from the same bytes. The subpackages
+// openaitools, anthropictools and geminitools hand those bytes to the
+// official Go SDKs, and run the model's calls through a tool.Caller; this
+// package imports none of the SDKs.
 //
 // # OpenAI
 //

@@ -8,6 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 // The race detector allocates on its own, so this runs only without it.
@@ -48,4 +51,39 @@ func TestAppendCallAllocations(t *testing.T) {
 	})
 	assert.Equal(t, byte('{'), buf[0])
 	assert.Zero(t, allocs, "the output is encoded into the caller's buffer")
+}
+
+// TestOfferAllocations checks that Offer returns Tools itself, without
+// allocating, when no tool declines: with no Offered hook, and with one
+// that asks every tool that decides and hears yes from all.
+func TestOfferAllocations(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		noHook bool
+	}{{"without hook", true}, {"every tool offered", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := []tool.Spec{
+				{Name: "a", Kind: tool.KindRead, DecidesOffer: true},
+				{Name: "b", Kind: tool.KindRead},
+				{Name: "c", Kind: tool.KindRead, DecidesOffer: true},
+			}
+			var opts []tool.Option
+			asked := 0
+			if !tc.noHook {
+				opts = append(opts, tool.WithOffered(func(context.Context, int) bool { asked++; return true }))
+			}
+			s, err := tool.NewStaticTable(table, nil, func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+				return 0, nil
+			}, opts...)
+			require.NoError(t, err)
+			var got []*tool.Spec
+			allocs := testing.AllocsPerRun(100, func() { got = s.Offer(ctx) })
+			assert.Zero(t, allocs)
+			assert.Same(t, &s.Tools()[0], &got[0], "Tools itself")
+			if !tc.noHook {
+				assert.Positive(t, asked)
+			}
+		})
+	}
 }

@@ -166,8 +166,8 @@ func Shared[T any](ctx context.Context, key any, create func() T) (v T, shared b
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if cur, ok := st.vals[key]; ok {
-		if v, ok := cur.(T); ok {
-			return v, true
+		if b, ok := cur.(sharedValue[T]); ok {
+			return b.v, true
 		}
 		// The key holds another type's value: a key shared by mistake.
 		// Leave that value alone and share nothing.
@@ -177,6 +177,12 @@ func Shared[T any](ctx context.Context, key any, create func() T) (v T, shared b
 		st.vals = map[any]any{}
 	}
 	v = create()
-	st.vals[key] = v
+	st.vals[key] = sharedValue[T]{v}
 	return v, true
 }
+
+// sharedValue holds a value Shared keeps, typed by its T: stored as a
+// bare T, a nil value of an interface type would be an untyped nil that
+// no later call recognises, and create would run again. It also keeps an
+// interface T and a concrete type that implements it apart.
+type sharedValue[T any] struct{ v T }

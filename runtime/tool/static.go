@@ -493,8 +493,10 @@ func (s *Static) SelfOffered(ctx context.Context, i int) (ok bool) {
 
 // LogArgs decodes the arguments of the named tool and returns the form of
 // them its LogArgs method gives (Spec.LogsArgs), as a JSON string, with
-// own set; for a tool without LogArgs it returns nil and false. It runs
-// nothing else of the tool and fails as Check does.
+// own set; for a tool without LogArgs it returns nil and false, and
+// decodes nothing. It runs nothing else of the tool and fails as Check
+// does, and with CodeOutputTooLarge when the form exceeds the registry's
+// output cap.
 func (s *Static) LogArgs(ctx context.Context, name string, args []byte) (form []byte, own bool, err error) {
 	i := s.find(name)
 	if i < 0 {
@@ -513,10 +515,26 @@ func (s *Static) LogArgs(ctx context.Context, name string, args []byte) (form []
 		s.release(c)
 		return nil, false, toolError(spec.Name, runErr)
 	}
-	if c.output != OutputText || c.out.Err() != nil {
+	switch {
+	case c.out.TooLarge():
+		// The encoder dropped the form when it passed the cap: Bytes is
+		// empty, which is no JSON string.
+		s.release(c)
+		return nil, false, &Error{
+			Code:    CodeOutputTooLarge,
+			Tool:    spec.Name,
+			Message: "the log form of the tool's arguments exceeds " + strconv.Itoa(s.opts.maxOutput) + " bytes",
+			Cause:   fmt.Errorf("log form of tool %s: more than the cap of %d bytes", spec.Name, s.opts.maxOutput),
+		}
+	case c.out.Err() != nil:
+		err := c.out.Err()
 		s.release(c)
 		return nil, false, &Error{Code: CodeFailed, Tool: spec.Name, Message: "the tool failed",
-			Cause: fmt.Errorf("log form of tool %s: dispatch returned %s", spec.Name, c.output)}
+			Cause: fmt.Errorf("log form of tool %s: %w", spec.Name, err)}
+	case c.output != OutputText || c.out.Len() == 0:
+		s.release(c)
+		return nil, false, &Error{Code: CodeFailed, Tool: spec.Name, Message: "the tool failed",
+			Cause: fmt.Errorf("log form of tool %s: dispatch returned %s and %d bytes, not a JSON string", spec.Name, c.output, c.out.Len())}
 	}
 	form = bytes.Clone(c.out.Bytes())
 	s.release(c)

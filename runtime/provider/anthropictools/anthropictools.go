@@ -1,6 +1,7 @@
 // Package anthropictools hands the Messages API tool definitions of a
 // provider.Set to github.com/anthropics/anthropic-sdk-go/v2, and runs the
-// tool calls a response asks for through a tool.Registry.
+// tool calls a response asks for through a tool.Caller: the call service,
+// or a bare registry (a *tool.Static is one).
 //
 // The definitions are not rebuilt as SDK structs: each one is the set's
 // precomputed bytes behind the SDK's param.Override escape hatch, which the
@@ -10,16 +11,18 @@
 //
 //	set, err := provider.NewSet(reg)
 //	...
+//	offer, err := set.Subset(caller.Offer(ctx)) // the tools offered to this caller
+//	...
 //	msg, err := client.Messages.New(ctx, anthropic.MessageNewParams{
 //		Model:     anthropic.ModelClaudeSonnet4_6,
 //		MaxTokens: 1024,
 //		Messages:  messages,
-//		Tools:     anthropictools.Tools(set),
+//		Tools:     anthropictools.Tools(offer),
 //	})
 //	...
 //	for _, block := range msg.Content {
 //		if use, ok := block.AsAny().(anthropic.ToolUseBlock); ok {
-//			result, err := anthropictools.Call(ctx, reg, use) // err is for logs
+//			result, err := anthropictools.Call(ctx, caller, use) // err is for logs
 //			results = append(results, result)
 //		}
 //	}
@@ -67,15 +70,17 @@ func Tool(p provider.Projection) anthropic.ToolUnionParam {
 	return param.Override[anthropic.ToolUnionParam](json.RawMessage(p.JSON))
 }
 
-// Call runs the tool a tool_use block asks for through reg, passing the
-// block's input bytes as they came, and returns the tool_result block to
-// send back in the next user message, whatever happened. A failure
+// Call runs the tool a tool_use block asks for through caller, passing
+// the block's input bytes as they came, and returns the tool_result block
+// to send back in the next user message, whatever happened. The block's ID
+// goes into the call's context as the call ID (tool.WithCallID), so that a
+// call service runs a tool_use it has already run only once. A failure
 // (invalid arguments, an unknown tool, a tool that needs confirmation...)
-// is a result with is_error set and the registry's message, written for
-// the model so that it can correct the call; the error is returned too,
-// for logs (a *tool.Error, whose Cause the model never sees).
-func Call(ctx context.Context, reg tool.Registry, use anthropic.ToolUseBlock) (anthropic.ContentBlockParamUnion, error) {
-	res, err := reg.Call(ctx, use.Name, use.Input)
+// is a result with is_error set and the caller's message, written for the
+// model so that it can correct the call; the error is returned too, for
+// logs (a *tool.Error, whose Cause the model never sees).
+func Call(ctx context.Context, caller tool.Caller, use anthropic.ToolUseBlock) (anthropic.ContentBlockParamUnion, error) {
+	res, err := caller.Call(tool.WithCallID(ctx, use.ID), use.Name, use.Input)
 	block := anthropic.ToolResultBlockParam{ToolUseID: use.ID}
 	if res.IsError {
 		block.IsError = anthropic.Bool(true)

@@ -23,14 +23,19 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	set, err := providers.NewSet(reg)
+	set, err := providers.NewSet(reg) // once, at start-up
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	offer, err := set.Subset(reg.Offer(ctx)) // per request: the tools offered to its caller
 	if err != nil {
 		panic(err)
 	}
 	params := anthropic.MessageNewParams{
 		Model:     anthropic.ModelClaudeSonnet4_5,
 		MaxTokens: 1024,
-		Tools:     anthropictools.Tools(set), // the precomputed bytes, sent as they are
+		Tools:     anthropictools.Tools(offer), // the precomputed bytes, sent as they are
 	}
 	fmt.Println(len(params.Tools), "tools")
 
@@ -39,7 +44,7 @@ func Example() {
 	if err := json.Unmarshal([]byte(`{"type":"tool_use","id":"toolu_1","name":"notes_search","input":{"query":"go","limit":"five"}}`), &use); err != nil {
 		panic(err)
 	}
-	block, err := anthropictools.Call(context.Background(), reg, use)
+	block, err := anthropictools.Call(ctx, reg, use)
 	fmt.Println(tool.CodeOf(err), block.OfToolResult.IsError.Value)
 	fmt.Println(block.OfToolResult.Content[0].OfText.Text)
 	// Output:

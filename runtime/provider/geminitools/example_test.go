@@ -21,11 +21,16 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	set, err := providers.NewSet(reg)
+	set, err := providers.NewSet(reg) // once, at start-up
 	if err != nil {
 		panic(err)
 	}
-	tools, err := geminitools.Tools(set)
+	ctx := context.Background()
+	offer, err := set.Subset(reg.Offer(ctx)) // per request: the tools offered to its caller
+	if err != nil {
+		panic(err)
+	}
+	tools, err := geminitools.Tools(offer)
 	if err != nil {
 		panic(err)
 	}
@@ -33,7 +38,7 @@ func Example() {
 	fmt.Println(len(config.Tools[0].FunctionDeclarations), "function declarations")
 
 	call := &genai.FunctionCall{ID: "call_1", Name: "clock_zones", Args: map[string]any{}}
-	part, err := geminitools.Call(context.Background(), reg, call)
+	part, err := geminitools.Call(ctx, reg, call)
 	fmt.Println(err, part.FunctionResponse.Name, part.FunctionResponse.Response["error"] == nil)
 	// Output:
 	// 12 function declarations

@@ -1,6 +1,7 @@
 // Package geminitools hands the function declarations of a provider.Set to
 // google.golang.org/genai, and runs the function calls a response asks for
-// through a tool.Registry.
+// through a tool.Caller: the call service, or a bare registry (a
+// *tool.Static is one).
 //
 // A declaration of a tool without arguments has neither Parameters nor
 // ParametersJsonSchema. One in the parametersJsonSchema form carries the set's schema
@@ -14,14 +15,16 @@
 //
 //	set, err := provider.NewSet(reg)
 //	...
-//	tools, err := geminitools.Tools(set)
+//	offer, err := set.Subset(caller.Offer(ctx)) // the tools offered to this caller
+//	...
+//	tools, err := geminitools.Tools(offer)
 //	...
 //	resp, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", contents,
 //		&genai.GenerateContentConfig{Tools: tools})
 //	...
 //	var parts []*genai.Part
 //	for _, call := range resp.FunctionCalls() {
-//		part, err := geminitools.Call(ctx, reg, call) // err is for logs
+//		part, err := geminitools.Call(ctx, caller, call) // err is for logs
 //		parts = append(parts, part)
 //	}
 //	contents = append(contents, resp.Candidates[0].Content, genai.NewContentFromParts(parts, genai.RoleUser))
@@ -99,17 +102,20 @@ func Declaration(p provider.Projection) (*genai.FunctionDeclaration, error) {
 	return d, nil
 }
 
-// Call runs the function a function call asks for through reg and returns
-// the function response part to send back, whatever happened: the tool's
-// output under "output" (a structured output as its JSON object, any other
-// output as a string), or, on
-// failure (invalid arguments, an unknown tool, a tool that needs
-// confirmation...), the registry's message for the model under "error",
-// so that it can correct the call. The error is returned too, for logs.
+// Call runs the function a function call asks for through caller and
+// returns the function response part to send back, whatever happened: the
+// tool's output under "output" (a structured output as its JSON object,
+// any other output as a string), or, on failure (invalid arguments, an
+// unknown tool, a tool that needs confirmation...), the caller's message
+// for the model under "error", so that it can correct the call. The error
+// is returned too, for logs. When the call has an ID (it is optional, and
+// not every model or endpoint sets one), it goes into the call's context
+// as the call ID (tool.WithCallID), so that a call service runs a call it
+// has already run only once; the response part carries the same ID.
 //
 // The SDK hands the arguments over as a map; Call encodes them back to
-// JSON for the registry's decoder.
-func Call(ctx context.Context, reg tool.Registry, call *genai.FunctionCall) (*genai.Part, error) {
+// JSON for the caller's decoder.
+func Call(ctx context.Context, caller tool.Caller, call *genai.FunctionCall) (*genai.Part, error) {
 	var args []byte // empty means {}
 	if call.Args != nil {
 		b, err := json.Marshal(call.Args)
@@ -118,7 +124,7 @@ func Call(ctx context.Context, reg tool.Registry, call *genai.FunctionCall) (*ge
 		}
 		args = b
 	}
-	res, err := reg.Call(ctx, call.Name, args)
+	res, err := caller.Call(tool.WithCallID(ctx, call.ID), call.Name, args)
 	var response map[string]any
 	switch {
 	case res.IsError:

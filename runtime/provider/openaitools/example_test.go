@@ -24,13 +24,18 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	set, err := providers.NewSet(reg)
+	set, err := providers.NewSet(reg) // once, at start-up
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	offer, err := set.Subset(reg.Offer(ctx)) // per request: the tools offered to its caller
 	if err != nil {
 		panic(err)
 	}
 	params := openai.ChatCompletionNewParams{
 		Model: openai.ChatModelGPT4o,
-		Tools: openaitools.ChatTools(set), // the precomputed bytes, strict where the schema allows
+		Tools: openaitools.ChatTools(offer), // the precomputed bytes, strict where the schema allows
 	}
 	fmt.Println(len(params.Tools), "tools")
 
@@ -39,7 +44,7 @@ func Example() {
 	if err := json.Unmarshal([]byte(`{"id":"call_1","type":"function","function":{"name":"notes_delete","arguments":"{\"id\":\"n2\"}"}}`), &call); err != nil {
 		panic(err)
 	}
-	msg, err := openaitools.ChatCall(context.Background(), reg, call)
+	msg, err := openaitools.ChatCall(ctx, reg, call)
 	fmt.Println(tool.CodeOf(err))
 	fmt.Println(msg.OfTool.Content.OfString.Value)
 	// Output:

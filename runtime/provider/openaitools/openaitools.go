@@ -1,7 +1,8 @@
 // Package openaitools hands the function tool definitions of a
 // provider.Set to github.com/openai/openai-go/v3, for Chat Completions and
 // for the Responses API, and runs the calls a response asks for through a
-// tool.Registry.
+// tool.Caller: the call service, or a bare registry (a *tool.Static is
+// one).
 //
 // The definitions are not rebuilt as SDK structs: each one is the set's
 // precomputed bytes behind the SDK's param.Override escape hatch, which the
@@ -11,16 +12,18 @@
 //
 //	set, err := provider.NewSet(reg)
 //	...
+//	offer, err := set.Subset(caller.Offer(ctx)) // the tools offered to this caller
+//	...
 //	completion, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
 //		Model:    openai.ChatModelGPT5,
 //		Messages: messages,
-//		Tools:    openaitools.ChatTools(set),
+//		Tools:    openaitools.ChatTools(offer),
 //	})
 //	...
 //	msg := completion.Choices[0].Message
 //	messages = append(messages, msg.ToParam())
 //	for _, call := range msg.ToolCalls {
-//		result, err := openaitools.ChatCall(ctx, reg, call) // err is for logs
+//		result, err := openaitools.ChatCall(ctx, caller, call) // err is for logs
 //		messages = append(messages, result)
 //	}
 //
@@ -77,21 +80,24 @@ func ResponsesTool(p provider.Projection) responses.ToolUnionParam {
 }
 
 // ChatCall runs the function a Chat Completions tool call asks for through
-// reg, passing its arguments bytes as they came, and returns the tool
+// caller, passing its arguments bytes as they came, and returns the tool
 // message to send back, whatever happened: on failure (invalid arguments,
 // an unknown tool, a tool that needs confirmation...) its content is the
-// registry's message, written for the model so that it can correct the
-// call, and the error is returned too, for logs.
-func ChatCall(ctx context.Context, reg tool.Registry, call openai.ChatCompletionMessageToolCallUnion) (openai.ChatCompletionMessageParamUnion, error) {
-	res, err := reg.Call(ctx, call.Function.Name, []byte(call.Function.Arguments))
+// caller's message, written for the model so that it can correct the
+// call, and the error is returned too, for logs. The tool call's ID goes
+// into the call's context as the call ID (tool.WithCallID), so that a call
+// service runs a tool call it has already run only once.
+func ChatCall(ctx context.Context, caller tool.Caller, call openai.ChatCompletionMessageToolCallUnion) (openai.ChatCompletionMessageParamUnion, error) {
+	res, err := caller.Call(tool.WithCallID(ctx, call.ID), call.Function.Name, []byte(call.Function.Arguments))
 	return openai.ToolMessage(res.Text(), call.ID), err
 }
 
 // ResponsesCall runs the function a Responses API function_call item asks
-// for through reg and returns the function_call_output item to send back,
-// as ChatCall does.
-func ResponsesCall(ctx context.Context, reg tool.Registry, call responses.ResponseFunctionToolCall) (responses.ResponseInputItemUnionParam, error) {
-	res, err := reg.Call(ctx, call.Name, []byte(call.Arguments))
+// for through caller and returns the function_call_output item to send
+// back, as ChatCall does; the item's CallID (not its ID, the item's own)
+// is the call ID.
+func ResponsesCall(ctx context.Context, caller tool.Caller, call responses.ResponseFunctionToolCall) (responses.ResponseInputItemUnionParam, error) {
+	res, err := caller.Call(tool.WithCallID(ctx, call.CallID), call.Name, []byte(call.Arguments))
 	item := responses.ResponseInputItemParamOfFunctionCallOutput(res.Text())
 	item.OfFunctionCallOutput.CallID = openai.String(call.CallID)
 	return item, err
