@@ -331,8 +331,9 @@ func Unavailable(t Tools) map[string]error {
 	return out
 }
 
-// dispatch decodes the arguments of the tool of specs[i], and in ModeCall
-// runs it and encodes its output.
+// dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
+// runs the tool and encodes its output; in ModeLog, for a tool with a
+// LogArgs method, it encodes the form LogArgs gives and runs nothing.
 func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
 	switch i {
 	case toolClockNow:
@@ -341,7 +342,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.ClockNow.Call(ctx)
@@ -356,7 +357,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.ClockSync.Call(ctx)
@@ -372,7 +373,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.ClockZones.Call(ctx, in)
@@ -392,7 +393,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesCreate.Call(ctx, in)
@@ -408,7 +409,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesDelete.Call(ctx, in)
@@ -424,7 +425,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesGet.Call(ctx, in)
@@ -443,7 +444,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesOutline.Call(ctx, in)
@@ -459,7 +460,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesRender.Call(ctx, in)
@@ -475,7 +476,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesSearch.Call(ctx, in)
@@ -491,7 +492,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesTag.Call(ctx, in)
@@ -507,7 +508,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesUpdate.Call(ctx, in)
@@ -523,7 +524,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.WeatherForecast.Call(ctx, in)
