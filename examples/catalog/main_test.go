@@ -18,7 +18,7 @@ func TestRun(t *testing.T) {
 	require.NoError(t, run(context.Background(), &out))
 	got := out.String()
 	for _, want := range []string{
-		"11 tools, sorted by name:",
+		"12 tools, sorted by name:",
 		"notes_search      read     readonly",
 		"notes_delete      propose  destructive,idempotent",
 		`structured: {"notes":[{"id":"n1"`,
