@@ -217,6 +217,27 @@ func _() {
 	runGoGenerateIfThisFails[map[string]int](regenerate.TagCounts)
 }
 
+// The Call method of notes.ShareTool (tool notes_share).
+func _() {
+	runGoGenerateIfThisFails[func(context.Context, notes.ShareInput) (notes.ShareOutput, error)]((*notes.ShareTool)(nil).Call)
+}
+
+// The fields of notes.ShareInput.
+func _() {
+	var regenerate notes.ShareInput
+	runGoGenerateIfThisFails[notes.NoteID](regenerate.ID)
+	runGoGenerateIfThisFails[string](regenerate.Passphrase)
+	runGoGenerateIfThisFails[int](regenerate.Hours)
+}
+
+// The fields of notes.ShareOutput.
+func _() {
+	var regenerate notes.ShareOutput
+	runGoGenerateIfThisFails[notes.NoteID](regenerate.ID)
+	runGoGenerateIfThisFails[string](regenerate.URL)
+	runGoGenerateIfThisFails[time.Time](regenerate.Expires)
+}
+
 // The Call method of notes.TagTool (tool notes_tag).
 func _() {
 	runGoGenerateIfThisFails[func(context.Context, notes.TagInput) (notes.TagOutput, error)]((*notes.TagTool)(nil).Call)

@@ -813,6 +813,99 @@ func encodeNotesSearchOutput(e *codec.Encoder, v *notes.SearchOutput) {
 	e.ObjectEnd()
 }
 
+// decodeNotesShareInputPassphrase decodes string (ShareInput.Passphrase), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesShareInputPassphrase(d *codec.Decoder, v *string) {
+	if vVal, vOK := d.String("string (maxLength 200, minLength 8)"); vOK {
+		// A string holds no more characters than bytes: count them only past the limit in bytes.
+		if len(vVal) > 200 && utf8.RuneCountInString(vVal) > 200 {
+			d.Problem("must be at most 200 characters long")
+		}
+		// A character is at most 4 bytes: count them only below 4 bytes a character.
+		if len(vVal) < 32 && utf8.RuneCountInString(vVal) < 8 {
+			d.Problem("must be at least 8 characters long")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeNotesShareInputHours decodes int (ShareInput.Hours), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeNotesShareInputHours(d *codec.Decoder, v *int) {
+	if !d.Null() {
+		if vVal, vOK := d.Int("integer (maximum 168, minimum 1)", strconv.IntSize); vOK {
+			if vVal > 168 {
+				d.Problem("must be at most 168")
+			}
+			if vVal < 1 {
+				d.Problem("must be at least 1")
+			}
+			(*v) = int(vVal)
+		}
+	}
+}
+
+// decodeNotesShareInput decodes notes.ShareInput, checking it against its published schema.
+func decodeNotesShareInput(d *codec.Decoder, v *notes.ShareInput) {
+	if !d.Object("object") {
+		return
+	}
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenID = 1 << iota
+		seenPassphrase
+		seenHours
+	)
+	var seen uint64
+	for {
+		key, ok := d.Key()
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if d.Member("id", seen&seenID != 0) {
+				seen |= seenID
+				decodeNotesDeleteInputId(d, &v.ID)
+			}
+			d.Pop()
+		case "passphrase":
+			if d.Member("passphrase", seen&seenPassphrase != 0) {
+				seen |= seenPassphrase
+				decodeNotesShareInputPassphrase(d, &v.Passphrase)
+			}
+			d.Pop()
+		case "hours":
+			if d.Member("hours", seen&seenHours != 0) {
+				seen |= seenHours
+				decodeNotesShareInputHours(d, &v.Hours)
+			}
+			d.Pop()
+		default:
+			d.Unknown(key)
+		}
+	}
+	if seen&seenID == 0 {
+		d.Missing("id")
+	}
+	if seen&seenPassphrase == 0 {
+		d.Missing("passphrase")
+	}
+}
+
+// encodeNotesShareOutput encodes notes.ShareOutput as its output schema requires.
+func encodeNotesShareOutput(e *codec.Encoder, v *notes.ShareOutput) {
+	e.ObjectStart()
+	e.RawKey(`"id":`)
+	e.String(string(v.ID))
+	e.RawKey(`"url":`)
+	e.String(v.URL)
+	e.RawKey(`"expires":`)
+	e.Time(v.Expires)
+	e.ObjectEnd()
+}
+
 // decodeNotesTagInput decodes notes.TagInput, checking it against its published schema.
 func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 	if !d.Object("object") {

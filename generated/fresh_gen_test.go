@@ -244,6 +244,27 @@ var toolgenFresh = []fresh.Tool{
 		},
 	},
 	{
+		Field: "NotesShare",
+		Tool:  "notes_share",
+		In: []string{
+			`root github.com/toolgen-go/toolgen/tools/notes.ShareInput`,
+			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
+			`type github.com/toolgen-go/toolgen/tools/notes.ShareInput struct`,
+			`field github.com/toolgen-go/toolgen/tools/notes.ShareInput.ID github.com/toolgen-go/toolgen/tools/notes.NoteID "json:\"id\" jsonschema:\"pattern=^n[1-9][0-9]*$\""`,
+			`field github.com/toolgen-go/toolgen/tools/notes.ShareInput.Passphrase string "json:\"passphrase\" jsonschema:\"minLength=8,maxLength=200\" toolgen:\"secret\""`,
+			`field github.com/toolgen-go/toolgen/tools/notes.ShareInput.Hours int "json:\"hours,omitempty\" jsonschema:\"minimum=1,maximum=168,default=24\""`,
+		},
+		Out: []string{
+			`root github.com/toolgen-go/toolgen/tools/notes.ShareOutput`,
+			`type github.com/toolgen-go/toolgen/tools/notes.NoteID string`,
+			`type github.com/toolgen-go/toolgen/tools/notes.ShareOutput struct`,
+			`field github.com/toolgen-go/toolgen/tools/notes.ShareOutput.ID github.com/toolgen-go/toolgen/tools/notes.NoteID "json:\"id\""`,
+			`field github.com/toolgen-go/toolgen/tools/notes.ShareOutput.URL string "json:\"url\""`,
+			`field github.com/toolgen-go/toolgen/tools/notes.ShareOutput.Expires time.Time "json:\"expires\""`,
+			`type time.Time struct methods=MarshalJSON,UnmarshalJSON,MarshalText,UnmarshalText`,
+		},
+	},
+	{
 		Field: "NotesTag",
 		Tool:  "notes_tag",
 		In: []string{

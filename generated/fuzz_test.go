@@ -82,6 +82,10 @@ var fuzzBases = map[string][]string{
 		`{"query":"milk","limit":5,"tags":["home"],"since":"2026-01-01T00:00:00Z","sort":"newest"}`,
 		`{"query":"a","limit":null,"tags":null,"since":null,"sort":null}`,
 	},
+	"notes_share": {
+		`{"id":"n1","passphrase":"correct horse","hours":168}`,
+		`{"id":"n2","passphrase":"ünïcödé 😀 passphrase","hours":null}`,
+	},
 	"notes_tag": {`{"id":"n1","add":["a","b-2"],"remove":["c"]}`},
 	"notes_update": {
 		`{"id":"n1","title":"T","body":"B","priority":5,"color":"#00AAff","attributes":{"k":""},` +
@@ -107,6 +111,7 @@ func fuzzTools() Tools {
 		NotesOutline:    notes.OutlineTool{Store: store},
 		NotesRender:     &notes.RenderTool{Store: store},
 		NotesSearch:     notes.SearchTool{Store: store},
+		NotesShare:      notes.ShareTool{Store: store},
 		NotesTag:        notes.TagTool{Store: store},
 		NotesUpdate:     notes.UpdateTool{Store: store},
 		WeatherForecast: weather.ForecastTool{APIKey: "fuzz"},
@@ -441,6 +446,8 @@ func FuzzNotesOutline(f *testing.F) { fuzzTool(f, "notes_outline", decodeNotesOu
 func FuzzNotesRender(f *testing.F) { fuzzTool(f, "notes_render", decodeNotesRenderInput) }
 
 func FuzzNotesSearch(f *testing.F) { fuzzTool(f, "notes_search", decodeNotesSearchInput) }
+
+func FuzzNotesShare(f *testing.F) { fuzzTool(f, "notes_share", decodeNotesShareInput) }
 
 func FuzzNotesTag(f *testing.F) { fuzzTool(f, "notes_tag", decodeNotesTagInput) }
 

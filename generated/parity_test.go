@@ -39,6 +39,7 @@ var types = map[string]struct{ in, out reflect.Type }{
 	"notes_outline":    {reflect.TypeFor[notes.OutlineInput](), reflect.TypeFor[notes.Outline]()},
 	"notes_render":     {reflect.TypeFor[notes.RenderInput](), nil},
 	"notes_search":     {reflect.TypeFor[notes.SearchInput](), reflect.TypeFor[notes.SearchOutput]()},
+	"notes_share":      {reflect.TypeFor[notes.ShareInput](), reflect.TypeFor[notes.ShareOutput]()},
 	"notes_tag":        {reflect.TypeFor[notes.TagInput](), reflect.TypeFor[notes.TagOutput]()},
 	"notes_update":     {reflect.TypeFor[notes.UpdateInput](), reflect.TypeFor[notes.Note]()},
 	"weather_forecast": {reflect.TypeFor[weather.ForecastInput](), reflect.TypeFor[weather.Forecast]()},

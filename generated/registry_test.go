@@ -137,22 +137,30 @@ var goodCalls = map[string]string{
 	"notes_outline":    `{"id":"n1"}`,
 	"notes_render":     `{"id":"n1","format":"plain"}`,
 	"notes_search":     `{"query":"go","limit":2,"tags":["go"],"since":"2025-01-01T00:00:00Z","sort":"newest"}`,
+	"notes_share":      `{"id":"n1","passphrase":"correct horse battery","hours":2}`,
 	"notes_tag":        `{"id":"n2","add":["errands"],"remove":["home"]}`,
 	"notes_update":     `{"id":"n3","title":"Renamed","priority":2,"color":"#336699","attributes":{"k":"v"},"data":{"any":[1,"two",null]}}`,
 	"weather_forecast": `{"place":"Lisbon","days":2}`,
+}
+
+// signedIn is a context whose call runs for a signed-in principal, as
+// notes_share needs.
+func signedIn() context.Context {
+	return tool.WithInvocation(context.Background(), &tool.Invocation{Principal: tool.Principal{ID: "ada"}})
 }
 
 // TestOutputsValidate calls every tool that runs at once and validates its
 // structured output against its published output schema.
 func TestOutputsValidate(t *testing.T) {
 	reg := registry(t)
+	ctx := signedIn()
 	for _, spec := range reg.Tools() {
 		if spec.Kind == tool.KindPropose {
 			continue
 		}
 		args, ok := goodCalls[spec.Name]
 		require.True(t, ok, "no good call for %s", spec.Name)
-		res, err := reg.Call(context.Background(), spec.Name, []byte(args))
+		res, err := reg.Call(ctx, spec.Name, []byte(args))
 		require.NoError(t, err, "%s: %s", spec.Name, res.Text())
 		assert.Equal(t, spec.OutputSchema != nil, res.Structured, spec.Name)
 		if spec.OutputSchema == nil {
@@ -184,4 +192,42 @@ func TestInputSchemasCompile(t *testing.T) {
 		compile(t, spec.Name, spec.InputSchema)
 		assert.True(t, strings.Contains(string(spec.InputSchema), `"type":"object"`), spec.Name)
 	}
+}
+
+// TestHooks: notes_share marks its passphrase secret and is offered to
+// signed-in callers only; notes_update gives the form of its arguments
+// that records keep, without the body's text.
+func TestHooks(t *testing.T) {
+	reg := registry(t)
+	share, ok := reg.Lookup("notes_share")
+	require.True(t, ok)
+	assert.Equal(t, []string{"/passphrase"}, share.Secrets)
+	assert.True(t, share.DecidesOffer)
+	assert.False(t, share.LogsArgs)
+
+	offered := func(ctx context.Context) []string {
+		var names []string
+		for _, s := range reg.Offer(ctx) {
+			names = append(names, s.Name)
+		}
+		return names
+	}
+	assert.NotContains(t, offered(context.Background()), "notes_share", "anonymous callers cannot share")
+	assert.Len(t, offered(context.Background()), len(reg.Tools())-1)
+	assert.Contains(t, offered(signedIn()), "notes_share")
+
+	res, err := reg.Call(context.Background(), "notes_share", []byte(goodCalls["notes_share"]))
+	require.Error(t, err, "the tool refuses an anonymous caller even when a registry runs it")
+	assert.Contains(t, res.Text(), "needs a signed-in user")
+	assert.NotContains(t, res.Text(), "correct horse battery")
+
+	form, own, err := reg.LogArgs(context.Background(), "notes_update", []byte(`{"id":"n3","body":"my secret diary","priority":2}`))
+	require.NoError(t, err)
+	assert.True(t, own)
+	assert.Equal(t, `"n3: body, priority"`, string(form))
+	_, own, err = reg.LogArgs(context.Background(), "notes_share", []byte(goodCalls["notes_share"]))
+	require.NoError(t, err)
+	assert.False(t, own, "notes_share has no LogArgs: the service replaces its secrets")
+	_, _, err = reg.LogArgs(context.Background(), "notes_update", []byte(`{"id":"x3"}`))
+	assert.Equal(t, tool.CodeInvalidArguments, tool.CodeOf(err), "the arguments are checked first")
 }

@@ -87,6 +87,16 @@ func TestSchemas(t *testing.T) {
 			},
 		},
 		{
+			name: "share arguments",
+			typ:  reflect.TypeFor[notes.ShareInput](),
+			checks: []check{
+				{[]string{"required"}, `["id","passphrase"]`},
+				{[]string{"properties", "id", "pattern"}, `"^n[1-9][0-9]*$"`},
+				{[]string{"properties", "passphrase"}, `{"type":"string","maxLength":200,"minLength":8}`}, // the toolgen tag publishes nothing
+				{[]string{"properties", "hours"}, `{"type":"integer","maximum":168,"minimum":1,"default":24}`},
+			},
+		},
+		{
 			name: "outline, a recursive result",
 			typ:  reflect.TypeFor[notes.Outline](),
 			checks: []check{

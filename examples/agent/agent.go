@@ -40,7 +40,7 @@ type event struct {
 type agent struct {
 	client    anthropic.Client
 	model     anthropic.Model
-	caller    tool.Caller                // the one way in: the registry itself here, a call service in a host
+	caller    tool.Caller                // the one way in: the call service, for the user
 	tools     []anthropic.ToolUnionParam // the registry's definitions, as precomputed bytes
 	system    string
 	maxTokens int64

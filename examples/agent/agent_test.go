@@ -17,7 +17,6 @@ import (
 
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
-	"github.com/toolgen-go/toolgen/generated/providers"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -27,13 +26,14 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/transcript.txt")
 
 // setup returns the demo registry (over store) and its definitions.
-func setup(t *testing.T, store *notes.Store) (*tool.Static, *provider.Set) {
+func setup(t *testing.T, store *notes.Store) (tool.Caller, *provider.Set) {
 	t.Helper()
-	reg, err := generated.New(demo.Tools(store, demo.FixedClock(demoTime)))
+	now := demo.FixedClock(demoTime)
+	reg, err := generated.New(demo.Tools(store, now))
 	require.NoError(t, err)
-	set, err := providers.NewSet(reg) // the definitions toolgen precomputed
+	caller, set, err := serve(t.Context(), reg, now, string(anthropic.ModelClaudeSonnet4_5))
 	require.NoError(t, err)
-	return reg, set
+	return caller, set
 }
 
 // newAgent returns an agent calling reg's tools, talking to the fake at
@@ -96,7 +96,7 @@ func TestScriptedExchange(t *testing.T) {
 		{kind: eventCall, tool: "notes_get", input: `{"id":"n4"}`},
 		{kind: eventResult, tool: "notes_get", contains: `"title":"Quarterly review"`},
 		{kind: eventCall, tool: "notes_create", input: `{"title":"Go study plan","body":"# Week 1\n\nType parameters and constraints.\n\n# Week 2\n\nInference and the pitfalls.\n","tags":["go","study"]}`},
-		{kind: eventResult, tool: "notes_create", isError: true, contains: "tool notes_create needs a person's confirmation; nothing was run"},
+		{kind: eventResult, tool: "notes_create", contains: `"status":"proposed","message":"Nothing has run yet: a person must confirm this proposal first."`},
 		{kind: eventText, contains: "it is saved once you confirm it."},
 	}
 	require.Len(t, events, len(want))

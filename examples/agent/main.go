@@ -35,7 +35,10 @@ import (
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
 	"github.com/toolgen-go/toolgen/generated/providers"
+	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
+	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 
@@ -79,7 +82,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	if err != nil {
 		return err
 	}
-	set, err := providers.NewSet(reg) // the definitions toolgen precomputed
+	caller, set, err := serve(ctx, reg, now, *model)
 	if err != nil {
 		return err
 	}
@@ -108,7 +111,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	a := &agent{
 		client:    anthropic.NewClient(opts...),
 		model:     anthropic.Model(*model),
-		caller:    reg,
+		caller:    caller,
 		tools:     anthropictools.Tools(set),
 		system:    "You help the user with their notes. Use the tools; when one fails, read its message and fix the call.",
 		maxTokens: 1024,
@@ -124,4 +127,29 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 		return err
 	}
 	return werr
+}
+
+// serve returns the call service over reg as the demo's user's caller
+// (every call runs through it for that user, and is recorded; a propose
+// tool's call becomes a proposal), and the provider definitions of what
+// the user is offered: the precomputed bytes.
+func serve(ctx context.Context, reg *tool.Static, now func() time.Time, model string) (tool.Caller, *provider.Set, error) {
+	svc, err := service.New(reg, &service.Options{Now: now})
+	if err != nil {
+		return nil, nil, err
+	}
+	caller := service.As(svc, &tool.Invocation{
+		Principal:    tool.Principal{ID: "demo-user", Permissions: []string{"notes.read", "notes.write", "notes.delete", "notes.share"}},
+		Conversation: "agent-demo",
+		Agent:        tool.Agent{Name: "notes-agent", Model: tool.Model{Provider: "anthropic", Name: model}},
+	})
+	all, err := providers.NewSet(reg) // the definitions toolgen precomputed
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := all.Subset(caller.Offer(ctx)) // the user's offer, with the same bytes
+	if err != nil {
+		return nil, nil, err
+	}
+	return caller, set, nil
 }

@@ -5,7 +5,8 @@ const demoPrompt = "What do my notes say about Go? Outline the generics one, and
 
 // demoScript is what the fake model does with demoPrompt over the sample
 // tools: a call with bad arguments that it corrects after reading the
-// error, two calls at once, a propose tool that needs confirmation, and an
+// error, two calls at once, a propose tool whose call becomes a proposal
+// that a person must confirm, and an
 // answer.
 func demoScript() []turn {
 	return []turn{
@@ -34,7 +35,7 @@ func demoScript() []turn {
 			calls: []scriptedCall{{"toolu_05", "notes_create", `{"title":"Go study plan","body":"# Week 1\n\nType parameters and constraints.\n\n# Week 2\n\nInference and the pitfalls.\n","tags":["go","study"]}`}},
 		},
 		{
-			results: []expectedResult{{"toolu_05", true, "needs a person's confirmation"}},
+			results: []expectedResult{{"toolu_05", false, `"status":"proposed"`}},
 			text: "Two of your notes are about Go. \"Go generics cheat sheet\" (n1) covers type parameters, " +
 				"constraints, inference and pitfalls; \"Quarterly review\" (n4) plans a tool registry " +
 				"generated from Go types. I drafted \"Go study plan\" (two weeks, following the cheat " +

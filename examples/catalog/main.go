@@ -49,9 +49,10 @@ var calls = []struct {
 	{ana, "call_4", "notes_get", `{"id":"n999"}`, "an error the tool wrote for the model"},
 	{ana, "call_5", "notes_serch", `{"query":"go"}`, "a misspelt tool name"},
 	{ana, "call_6", "clock_zones", ``, "no arguments, JSON output"},
-	{ana, "call_7", "notes_delete", `{"id":"n2"}`, "a propose tool: validated and stored, not run"},
-	{ana, "call_7", "notes_delete", `{"id":"n2"}`, "the same call ID again: the recorded answer, no second proposal"},
-	{ben, "call_8", "notes_delete", `{"id":"n2"}`, "ben lacks notes.write: not offered, so unknown to him"},
+	{ana, "call_7", "notes_share", `{"id":"n1","passphrase":"correct horse battery","hours":2}`, "an action with a secret argument: the record keeps \"[secret]\""},
+	{ana, "call_8", "notes_delete", `{"id":"n2"}`, "a propose tool: validated and stored, not run"},
+	{ana, "call_8", "notes_delete", `{"id":"n2"}`, "the same call ID again: the recorded answer, no second proposal"},
+	{ben, "call_9", "notes_delete", `{"id":"n2"}`, "ben lacks notes.write: not offered, so unknown to him"},
 }
 
 func run(ctx context.Context, w io.Writer) error {

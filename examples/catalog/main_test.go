@@ -20,7 +20,7 @@ func TestRun(t *testing.T) {
 	require.NoError(t, run(context.Background(), &out))
 	got := out.String()
 	for _, want := range []string{
-		"11 tools offered to ana, sorted by name:",
+		"12 tools offered to ana, sorted by name:",
 		"ben is offered 7 of them.",
 		"notes_search      read     readonly",
 		"notes_delete      propose  destructive,idempotent",
@@ -32,7 +32,7 @@ func TestRun(t *testing.T) {
 		"> ana confirms the proposal\nstructured: {\"id\":\"n2\",\"deleted\":true}",
 		"error [already_confirmed] for the model: proposal prop_",
 		"error [failed] for the model: note n999: not found",
-		"The record (11 rows):",
+		"The record (12 rows):",
 	} {
 		assert.Contains(t, got, want)
 	}
@@ -41,11 +41,12 @@ func TestRun(t *testing.T) {
 	require.Len(t, ids, 2)
 	assert.Equal(t, ids[0][1], ids[1][1])
 	for _, row := range []string{
-		`ana  call_7  proposal      notes_delete  ok       -                  {"id":"n2"}`,
-		`ana  call_7  replay        notes_delete  ok       -                  {"id":"n2"}`,
-		`ben  call_8  refusal       notes_delete  refused  unknown_tool`,
-		`ana  call_7  confirmation  notes_delete  ok       -                  {"id":"n2"}`,
-		`ana  call_7  refusal       notes_delete  refused  already_confirmed`,
+		`ana  call_8  proposal      notes_delete  ok       -                  {"id":"n2"}`,
+		`ana  call_8  replay        notes_delete  ok       -                  {"id":"n2"}`,
+		`ben  call_9  refusal       notes_delete  refused  unknown_tool`,
+		`ana  call_7  call          notes_share   ok       -                  {"id":"n1","passphrase":"[secret]","hours":2}`,
+		`ana  call_8  confirmation  notes_delete  ok       -                  {"id":"n2"}`,
+		`ana  call_8  refusal       notes_delete  refused  already_confirmed`,
 	} {
 		assert.Contains(t, got, row)
 	}
@@ -56,4 +57,6 @@ func TestRun(t *testing.T) {
 		}
 	}
 	assert.NotContains(t, got, "clock_sync", "a tool without its reference clock is not offered")
+	record := got[strings.Index(got, "The record"):]
+	assert.NotContains(t, record, "correct horse", "a secret argument is never recorded")
 }

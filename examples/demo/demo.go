@@ -25,6 +25,7 @@ func Tools(store *notes.Store, now func() time.Time) generated.Tools {
 		NotesOutline: notes.OutlineTool{Store: store},
 		NotesRender:  &notes.RenderTool{Store: store},
 		NotesSearch:  notes.SearchTool{Store: store},
+		NotesShare:   notes.ShareTool{Store: store},
 		NotesTag:     notes.TagTool{Store: store},
 		NotesUpdate:  notes.UpdateTool{Store: store},
 	}

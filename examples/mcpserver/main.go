@@ -14,7 +14,9 @@
 // SIGINT or SIGTERM. It closes a session idle for -session-timeout (10m)
 // and refuses new ones past -max-sessions (1024); the other limits are
 // mcpserver's defaults (HTTPOptions). Every option is checked before
-// anything is announced. Logs go to stderr (stdout is
+// anything is announced. Every call runs through the call service
+// (runtime/service) for the principal -principal names, with the
+// permissions of -permissions: this server authenticates no caller. Logs go to stderr (stdout is
 // the protocol's, over stdio).
 package main
 
@@ -35,6 +37,8 @@ import (
 
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
+	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 func main() {
@@ -62,12 +66,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	stateless := fs.Bool("stateless", false, "serve HTTP without sessions")
 	sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "close an HTTP session that sends no request for this `long`; an open GET stream does not count (negative: never)")
 	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "refuse new HTTP sessions with 503 while this `many` are open (negative: no cap)")
+	principal := fs.String("principal", "local", "the `ID` every call runs for: this server authenticates no one, so the host names who its callers are")
+	perms := fs.String("permissions", "notes.read,notes.write,notes.delete,notes.share", "comma-separated `permissions` that principal holds")
 	verbose := fs.Bool("v", false, "log every session and failed call")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *principal == "" {
+		return errors.New("-principal must name the principal the calls run for")
 	}
 	opts := &mcpserver.HTTPOptions{Path: *path, Stateless: *stateless, SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions}
 	if *origins != "" {
@@ -97,7 +106,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	srv, err := mcpserver.New(reg, &mcpserver.Options{
+	// Every call runs through the call service, for the configured
+	// principal, and is recorded.
+	svc, err := service.New(reg, &service.Options{Logger: logger})
+	if err != nil {
+		return err
+	}
+	who := tool.Principal{ID: *principal}
+	if *perms != "" {
+		who.Permissions = strings.Split(*perms, ",")
+	}
+	caller := service.As(svc, &tool.Invocation{Principal: who})
+	srv, err := mcpserver.New(caller, &mcpserver.Options{
 		Name:         "toolgen-sample",
 		Title:        "toolgen sample tools",
 		Version:      "0.1.0",
@@ -124,7 +144,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		ln.Close()
 		return notLoopback(*httpAddr)
 	}
-	fmt.Fprintf(stderr, "mcpserver: serving %d tools at http://%s%s\n", len(reg.Tools()), ln.Addr(), *path)
+	fmt.Fprintf(stderr, "mcpserver: serving %d tools at http://%s%s\n", len(caller.Offer(ctx)), ln.Addr(), *path)
 	if err := srv.Serve(ctx, ln, opts); err != nil {
 		return err
 	}

@@ -225,6 +225,29 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 				Dropped: []string{"/properties/tags/uniqueItems", "/additionalProperties"},
 			},
 		}, true
+	case "notes_share":
+		return &provider.Precomputed{
+			Description: "Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.",
+			InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","maxLength":200,"minLength":8,"description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":"integer","maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted.","default":24}},"additionalProperties":false,"type":"object","required":["id","passphrase"]}`,
+			OpenAIChat: provider.Projection{
+				JSON:    []byte(`{"type":"function","function":{"name":"notes_share","description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":["integer","null"],"maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted."}},"additionalProperties":false,"required":["id","passphrase","hours"],"type":"object"},"strict":true}}`),
+				Strict:  true,
+				Dropped: []string{"/properties/passphrase/maxLength", "/properties/passphrase/minLength", "/properties/hours/default"},
+			},
+			OpenAIResponses: provider.Projection{
+				JSON:    []byte(`{"type":"function","name":"notes_share","description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":["integer","null"],"maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted."}},"additionalProperties":false,"required":["id","passphrase","hours"],"type":"object"},"strict":true}`),
+				Strict:  true,
+				Dropped: []string{"/properties/passphrase/maxLength", "/properties/passphrase/minLength", "/properties/hours/default"},
+			},
+			Anthropic: provider.Projection{
+				JSON: []byte(`{"name":"notes_share","description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","maxLength":200,"minLength":8,"description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":"integer","maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted.","default":24}},"additionalProperties":false,"type":"object","required":["id","passphrase"]}}`),
+			},
+			Gemini: provider.Projection{
+				JSON:    []byte(`{"description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","name":"notes_share","parameters":{"properties":{"hours":{"default":24,"description":"How long the link works, in hours; 24 when omitted.","maximum":168,"minimum":1,"type":"INTEGER"},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"},"passphrase":{"description":"The passphrase that opens the link, chosen by the user.","maxLength":200,"minLength":8,"type":"STRING"}},"propertyOrdering":["id","passphrase","hours"],"required":["id","passphrase"],"type":"OBJECT"}}`),
+				Form:    provider.FormParameters,
+				Dropped: []string{"/additionalProperties"},
+			},
+		}, true
 	case "notes_tag":
 		return &provider.Precomputed{
 			Description: "Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.",

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"go/types"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
@@ -468,7 +469,7 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 	return []jen.Code{jen.If(d.Clone().Dot("Object").Call(jen.Lit(want(s, w)))).Block(append([]jen.Code{
 		jen.Id(m).Op(":=").Make(typeCode(s.typ)),
 		counter,
-		jen.For().Block(
+		jen.For().Block(slices.Concat([]jen.Code{
 			jen.List(jen.Id(k), jen.Id(ok)).Op(":=").Add(d.Clone()).Dot("Key").Call(),
 			jen.If(jen.Op("!").Id(ok)).Block(jen.Break()),
 			// Looked up before it becomes a string: a duplicate costs no
@@ -482,9 +483,14 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 			jen.Id(key).Op(":=").Add(keyExpr),
 			d.Clone().Dot("Push").Call(pushKey),
 			jen.Var().Id(e).Add(typeCode(s.elem.typ)),
-			jen.Add(g.decodeSite(s.elem, vals, jen.Id(e), false, at.elem("[key]", e))...),
-			jen.Id(m).Index(jen.Id(key)).Op("=").Id(e),
-			d.Clone().Dot("Pop").Call(),
+		},
+			// One statement or several (a pointer's element is allocated,
+			// decoded, then assigned): each on its own line.
+			g.decodeSite(s.elem, vals, jen.Id(e), false, at.elem("[key]", e)),
+			[]jen.Code{
+				jen.Id(m).Index(jen.Id(key)).Op("=").Id(e),
+				d.Clone().Dot("Pop").Call(),
+			})...,
 		),
 	}, append(count.checks, target.Clone().Op("=").Id(m))...)...)}
 }

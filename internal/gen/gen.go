@@ -7,7 +7,9 @@
 //	load        load.go        load     -> loaded: the type-checked tools packages
 //	directives  directives.go  findDirectives -> []declared: //tool: lines parsed
 //	model       model.go       newModel -> model: each tool's declaration and Call checked
+//	                           (hooks.go: the Offered and LogArgs methods)
 //	shapes      shape.go       deriveShapes: the JSON shape of each input and output type
+//	                           (secrets.go: the toolgen tags, the secrets' JSON Pointers)
 //	schemas     schemas.go     reflectSchemas: invopop/jsonschema run by a generated
 //	                           program (bootstrap.go); the published schemas
 //	codecs      codec.go       planCodecs -> codecPlan: the decoders and encoders to
@@ -15,7 +17,8 @@
 //	                           naming.go)
 //	providers   providers.go   projectTools: the OpenAI, Anthropic and Gemini definitions
 //	render      render.go      render -> []File: the plan and model printed with
-//	                           jennifer (gocode.go holds the Go expressions; zero.go
+//	                           jennifer (gocode.go holds the Go expressions; hooks.go
+//	                           the offered method and dispatch's ModeLog; zero.go
 //	                           New's unset checks; guard.go a_guard_gen.go, the
 //	                           stale-code guard; fresh.go fresh_gen_test.go, the
 //	                           freshness test)

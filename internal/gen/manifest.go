@@ -15,9 +15,10 @@ func manifestOf(opts *Options, m *model, proj map[*toolModel]*provider.Precomput
 
 // manifest renders tools.json: every tool, sorted by name, with what the
 // model sees (name, description, schemas) and what the runtime reads (kind,
-// hints, timeout, permissions, meta). It is pretty-printed for code review:
-// a change to what the model sees shows up in the diff. The generated Go
-// holds the exact compact bytes.
+// hints, timeout, permissions, meta, and, when a tool has them, its
+// secrets and whether it has Offered and LogArgs methods). It is
+// pretty-printed for code review: a change to what the model sees shows up
+// in the diff. The generated Go holds the exact compact bytes.
 func manifest(tools []*toolModel, proj map[*toolModel]*provider.Precomputed) []byte {
 	var list []*jsontree.Node
 	for _, t := range tools {
@@ -57,6 +58,19 @@ func manifest(tools []*toolModel, proj map[*toolModel]*provider.Precomputed) []b
 		add("output", str([]string{"text", "json", "structured"}[t.outKind]))
 		add("package", str(t.pkg.PkgPath))
 		add("type", str(t.obj.Name()))
+		if len(t.secrets) > 0 {
+			ss := &jsontree.Node{Kind: jsontree.ArrayKind}
+			for _, p := range t.secrets {
+				ss.Items = append(ss.Items, str(p))
+			}
+			add("secrets", ss)
+		}
+		if t.hasOffered {
+			add("decidesOffer", boolean(true))
+		}
+		if t.hasLogArgs {
+			add("logsArgs", boolean(true))
+		}
 		add("description", str(t.description))
 		if p := proj[t]; p != nil {
 			add("openai", providerNote("strict", boolean(p.OpenAIChat.Strict), p.OpenAIChat))

@@ -32,6 +32,10 @@ type toolModel struct {
 	pointer  bool            // Call has a pointer receiver
 	hasAvail bool            // the type has Available() error
 
+	hasOffered bool     // the type has Offered(context.Context) bool (hooks.go)
+	hasLogArgs bool     // the type has LogArgs(In) string (hooks.go)
+	secrets    []string // JSON Pointers of the input's secret members (secrets.go)
+
 	input     *types.Named // nil for Call(ctx)
 	inputPos  token.Position
 	output    types.Type
@@ -64,7 +68,8 @@ func buildModel(l *loaded) (*model, []*Error) {
 }
 
 // newModel is the model phase: it checks each declared tool's type and
-// its Call and Available methods, and refuses a name declared twice.
+// its Call, Available, Offered and LogArgs methods, and refuses a name
+// declared twice.
 func newModel(l *loaded, decls []declared) (*model, []*Error) {
 	m := &model{}
 	var errs []*Error
@@ -139,6 +144,7 @@ func newTool(l *loaded, decl declared) (*toolModel, []*Error) {
 	}
 	errs = append(errs, t.checkCall(l, named)...)
 	errs = append(errs, t.checkAvailable(l, named)...)
+	errs = append(errs, t.checkHooks(l, named)...)
 	return t, errs
 }
 

@@ -138,19 +138,32 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 	reg.Add(unavailableFunc(m, fields))
 	reg.Line()
 	reg.Add(dispatchFunc(m, fields, plan))
+	if f := offeredFunc(m, fields); f != nil {
+		reg.Line()
+		reg.Add(f)
+	}
 	return reg
 }
 
 // newFunc is New, which builds the registry.
 func newFunc(m *model, fields map[*toolModel]string, opts *Options) jen.Code {
-	return doc(
+	lines := []string{
 		"New returns the registry of the tools in t, sorted by name. A tool whose",
 		"Available method reports an error is left out: neither listed nor",
 		"callable (Unavailable says why). New fails when a field of t is unset: a",
 		"pointer field that is nil, or a value field that holds the zero value of",
 		"its type, unless the type is marked //tool:zerovalue, has no fields, or",
 		"has an Available method (which then decides).",
-	).Func().Id("New").Params(jen.Id("t").Id("Tools"), jen.Id("opts").Op("...").Qual(toolPkg, "Option")).Params(jen.Op("*").Qual(toolPkg, "Static"), jen.Error()).BlockFunc(func(b *jen.Group) {
+	}
+	if anyOffered(m) {
+		lines = append(lines,
+			"",
+			"A tool with an Offered method decides, per call, whether it is offered",
+			"(tool.Static.Offer asks it); an option given to New may replace offered",
+			"with tool.WithOffered.",
+		)
+	}
+	return doc(lines...).Func().Id("New").Params(jen.Id("t").Id("Tools"), jen.Id("opts").Op("...").Qual(toolPkg, "Option")).Params(jen.Op("*").Qual(toolPkg, "Static"), jen.Error()).BlockFunc(func(b *jen.Group) {
 		for _, t := range m.tools {
 			if t.pointer {
 				b.If(jen.Id("t").Dot(fields[t]).Op("==").Nil()).Block(
@@ -181,7 +194,15 @@ func newFunc(m *model, fields map[*toolModel]string, opts *Options) jen.Code {
 			}
 			off = jen.Id("off").Op("[:]")
 		}
-		b.Return(jen.Qual(toolPkg, "NewStaticTable").Call(jen.Id("specs").Op("[:]"), off, jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), jen.Id("opts").Op("...")))
+		opts := jen.Id("opts").Op("...")
+		if anyOffered(m) {
+			// The tools' own Offered methods first: an option of the
+			// caller's may replace them.
+			opts = jen.Append(jen.Index().Qual(toolPkg, "Option").Values(
+				jen.Qual(toolPkg, "WithOffered").Call(jen.Parens(jen.Op("&").Id("t")).Dot("offered")),
+			), jen.Id("opts").Op("...")).Op("...")
+		}
+		b.Return(jen.Qual(toolPkg, "NewStaticTable").Call(jen.Id("specs").Op("[:]"), off, jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), opts))
 	})
 
 }
@@ -215,8 +236,9 @@ func unavailableFunc(m *model, fields map[*toolModel]string) jen.Code {
 // names, the call, and the plan's encoding of the output.
 func dispatchFunc(m *model, fields map[*toolModel]string, plan *codecPlan) jen.Code {
 	return doc(
-		"dispatch decodes the arguments of the tool of specs[i], and in ModeCall",
-		"runs it and encodes its output.",
+		"dispatch decodes the arguments of the tool of specs[i]. In ModeCall it",
+		"runs the tool and encodes its output; in ModeLog, for a tool with a",
+		"LogArgs method, it encodes the form LogArgs gives and runs nothing.",
 	).Func().Params(jen.Id("t").Op("*").Id("Tools")).Id("dispatch").Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("i").Int(),
@@ -255,7 +277,12 @@ func dispatchCase(t *toolModel, field string, tc toolCodec) []jen.Code {
 		jen.If(jen.Err().Op(":=").Id("d").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Lit(0), jen.Qual(toolPkg, "InvalidArguments").Call(jen.Err())),
 		),
-		jen.If(jen.Id("mode").Op("==").Qual(toolPkg, "ModeCheck")).Block(jen.Return(jen.Lit(0), jen.Nil())),
+	)
+	if t.hasLogArgs {
+		body = append(body, logCase(t, field))
+	}
+	body = append(body,
+		jen.If(jen.Id("mode").Op("!=").Qual(toolPkg, "ModeCall")).Block(jen.Return(jen.Lit(0), jen.Nil())),
 		jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("t").Dot(field).Dot("Call").Call(callArgs...),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
 	)
@@ -362,6 +389,19 @@ func specBody(t *toolModel, field string) jen.Code {
 	}
 	add("Package", jen.Lit(t.pkg.PkgPath))
 	add("Type", jen.Lit(t.obj.Name()))
+	if len(t.secrets) > 0 {
+		var ss []jen.Code
+		for _, p := range t.secrets {
+			ss = append(ss, jen.Lit(p))
+		}
+		add("Secrets", jen.Index().String().Values(ss...))
+	}
+	if t.hasOffered {
+		add("DecidesOffer", jen.True())
+	}
+	if t.hasLogArgs {
+		add("LogsArgs", jen.True())
+	}
 	var lines []jen.Code
 	for _, c := range kv {
 		lines = append(lines, jen.Line().Add(c))

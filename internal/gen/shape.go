@@ -56,6 +56,7 @@ type field struct {
 	jsonName  string
 	omitEmpty bool
 	omitZero  bool
+	secret    bool // tagged toolgen:"secret" (secrets.go)
 	shape     *shape
 	pos       token.Position
 }
@@ -85,18 +86,19 @@ func deriveShapes(fset *token.FileSet, m *model) []*Error {
 			t.outShape = s
 		}
 	}
-	return errs
+	return append(errs, deriveSecrets(m)...)
 }
 
 // analyzer derives shapes, once per type and direction.
 type analyzer struct {
-	fset   *token.FileSet
-	memo   [2]map[types.Type]*shape
-	tagged map[*types.Var]bool // fields whose jsonschema tag is checked (tags.go)
+	fset    *token.FileSet
+	memo    [2]map[types.Type]*shape
+	tagged  map[*types.Var]bool // fields whose jsonschema tag is checked (tags.go)
+	secrets map[*types.Var]bool // fields whose toolgen tag is checked (secrets.go)
 }
 
 func newAnalyzer(fset *token.FileSet) *analyzer {
-	return &analyzer{fset: fset, memo: [2]map[types.Type]*shape{{}, {}}, tagged: map[*types.Var]bool{}}
+	return &analyzer{fset: fset, memo: [2]map[types.Type]*shape{{}, {}}, tagged: map[*types.Var]bool{}, secrets: map[*types.Var]bool{}}
 }
 
 // analyze returns the shape of t used in direction dir, or the problems
@@ -246,6 +248,7 @@ func (a *analyzer) fields(t types.Type, st *types.Struct, dir direction, errs *[
 	fl := &flattening{depth: map[types.Type]int{}, errs: errs, where: where}
 	a.collect(fl, st, nil, nil, nil, []types.Type{types.Unalias(t)})
 	doms := fl.dominant()
+	a.shadowedSecrets(fl, doms)
 	// encoding/json's order: a field where it is declared, even when its
 	// name first appeared on a field it shadows.
 	slices.SortStableFunc(doms, func(a, b *member) int { return slices.Compare(a.index, b.index) })
@@ -266,6 +269,7 @@ type member struct {
 	name   string       // the JSON name
 	opts   string       // the json tag's options
 	tagged bool         // the json tag gives the name
+	secret bool         // tagged toolgen:"secret"
 	owner  types.Type   // the embedded struct it is declared in; nil for the outer one
 	pos    token.Position
 }
@@ -314,10 +318,13 @@ func (a *analyzer) collect(fl *flattening, st *types.Struct, owner types.Type, p
 		tag := reflect.StructTag(st.Tag(i))
 		pos := a.fset.Position(f.Pos())
 		name, opts, _ := strings.Cut(tag.Get("json"), ",")
+		secret, fresh := a.secretTag(fl, f, tag, pos)
 		if name == "-" && opts == "" {
+			fl.skippedSecret(fresh && secret, f, pos, secretJSONSkipped)
 			continue
 		}
 		if strings.Split(tag.Get("jsonschema"), ",")[0] == "-" {
+			fl.skippedSecret(fresh && secret, f, pos, secretSchemaSkipped)
 			continue // invopop leaves it out of the schema, so it is not accepted either
 		}
 		if f.Exported() || f.Embedded() {
@@ -330,6 +337,7 @@ func (a *analyzer) collect(fl *flattening, st *types.Struct, owner types.Type, p
 				continue
 			}
 			if inner != nil {
+				fl.skippedSecret(fresh && secret, f, pos, secretEmbedded)
 				if d, seen := fl.depth[elem]; !seen || len(p) < d {
 					fl.depth[elem] = len(p)
 				}
@@ -338,9 +346,10 @@ func (a *analyzer) collect(fl *flattening, st *types.Struct, owner types.Type, p
 			}
 		}
 		if !f.Exported() {
+			fl.skippedSecret(fresh && secret, f, pos, secretUnexported)
 			continue
 		}
-		m := &member{path: p, index: ix, name: name, opts: opts, tagged: name != "", owner: owner, pos: pos}
+		m := &member{path: p, index: ix, name: name, opts: opts, tagged: name != "", secret: secret, owner: owner, pos: pos}
 		if name == "" {
 			m.name = f.Name()
 		}
@@ -446,7 +455,7 @@ func (a *analyzer) field(t types.Type, m *member, dir direction, errs *[]*Error,
 		*errs = append(*errs, errorf(m.pos, "%s: %s cannot be named by the generated code: another field takes its name, and the unexported embedded field on its path cannot be written; rename one", where, m.goPath()))
 		return nil
 	}
-	f := &field{goName: sel, jsonName: m.name, pos: m.pos}
+	f := &field{goName: sel, jsonName: m.name, secret: m.secret, pos: m.pos}
 	for k, v := range m.path[:len(m.path)-1] {
 		if p, ok := types.Unalias(v.Type()).(*types.Pointer); ok {
 			s, ok := selector(t, m.path[:k+1], m.index[:k+1])

@@ -29,7 +29,10 @@ func TestStrictNullsDecode(t *testing.T) {
 		"notes_outline": `{"id":"n1"}`,
 		"notes_render":  `{"id":"n1"}`,
 		"notes_search":  `{"query":"go"}`,
-		"notes_tag":     `{"id":"n1"}`,
+		// Run anonymously, notes_share refuses after decoding: both calls
+		// must give that refusal, not invalid arguments.
+		"notes_share": `{"id":"n1","passphrase":"correct horse"}`,
+		"notes_tag":   `{"id":"n1"}`,
 	}
 	reg := sampleRegistry(t)
 	set, err := provider.NewSet(reg)

@@ -40,7 +40,7 @@ func ExampleNewSet() {
 		fmt.Println(t.Name())
 	}
 	// Output:
-	// 12 tools; same bytes: true
+	// 13 tools; same bytes: true
 	// notes_search strict for OpenAI: true
 	// clock_now
 	// clock_sync

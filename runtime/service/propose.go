@@ -124,16 +124,15 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, i int, rec 
 // proposalResult is what the model reads of a proposal: its ID, the tool,
 // the summary and when it expires, and that nothing ran.
 func proposalResult(p *Proposal) []byte {
-	b := []byte(`{"status":"proposed","proposal":`)
-	b = jsonlex.AppendString(b, p.ID)
-	b = append(b, `,"tool":`...)
+	b := []byte(`{"status":"proposed","message":"Nothing has run yet: a person must confirm this proposal first.","tool":`)
 	b = jsonlex.AppendString(b, p.Tool)
 	b = append(b, `,"summary":`...)
 	b = jsonlex.AppendString(b, p.Summary)
+	b = append(b, `,"proposal":`...)
+	b = jsonlex.AppendString(b, p.ID)
 	b = append(b, `,"expires":`...)
 	b = jsonlex.AppendString(b, p.Expires.UTC().Format(time.RFC3339))
-	b = append(b, `,"message":"Nothing has run yet: a person must confirm this proposal first."}`...)
-	return b
+	return append(b, '}')
 }
 
 // Confirmation is what Confirm returns: the proposal and its run's result.

@@ -10,6 +10,8 @@
 //   - notes_create ([CreateTool]): propose a new note;
 //   - notes_update ([UpdateTool]): change a note's text, priority, color or data;
 //   - notes_tag ([TagTool]): add and remove tags;
+//   - notes_share ([ShareTool]): a link to a note that opens with a
+//     passphrase, for signed-in callers;
 //   - notes_delete ([DeleteTool]): propose deleting a note.
 //
 // Each tool holds the store it works on as a field, so one registry can

@@ -117,9 +117,10 @@ type Match struct {
 type Store struct {
 	now func() time.Time
 
-	mu    sync.RWMutex
-	last  uint64 // number of the last ID assigned
-	notes map[NoteID]*Note
+	mu     sync.RWMutex
+	last   uint64 // number of the last ID assigned
+	notes  map[NoteID]*Note
+	shares map[string]*share // by token (share.go)
 }
 
 // NewStore returns an empty store that reads the time from now (nil means
@@ -128,7 +129,7 @@ func NewStore(now func() time.Time) *Store {
 	if now == nil {
 		now = time.Now
 	}
-	return &Store{now: now, notes: make(map[NoteID]*Note)}
+	return &Store{now: now, notes: make(map[NoteID]*Note), shares: make(map[string]*share)}
 }
 
 // Create stores a new note and returns it with its ID, revision 1 and
@@ -378,8 +379,8 @@ func (s *Store) Tag(id NoteID, add, remove []string) (Note, error) {
 	return clone(n), nil
 }
 
-// Delete removes the note with the given ID, or fails with an error
-// wrapping ErrNotFound.
+// Delete removes the note with the given ID, and its shares, or fails
+// with an error wrapping ErrNotFound.
 func (s *Store) Delete(id NoteID) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -387,6 +388,7 @@ func (s *Store) Delete(id NoteID) error {
 		return notFound(id)
 	}
 	delete(s.notes, id)
+	s.dropShares(id)
 	return nil
 }
 

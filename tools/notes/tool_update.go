@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Changes a note's title, body, priority, color, attributes or data; what is
@@ -62,4 +63,36 @@ func (t UpdateTool) Call(ctx context.Context, in UpdateInput) (Note, error) {
 		return Note{}, forModel(err)
 	}
 	return n, nil
+}
+
+// LogArgs is the form of the arguments that records of notes_update keep:
+// the note's ID and the names of the fields the update sets, never their
+// values (a body holds whatever the user wrote), such as
+// "n3: title, body".
+func (t UpdateTool) LogArgs(in UpdateInput) string {
+	id := string(in.ID)
+	if !in.ID.Valid() {
+		id = "(invalid ID)"
+	}
+	var set []string
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{
+		{"title", in.Title != nil},
+		{"body", in.Body != nil},
+		{"priority", in.Priority != nil},
+		{"color", in.Color != nil},
+		{"attributes", len(in.Attributes) > 0},
+		{"data", in.Data != nil},
+		{"if_checksum", in.IfChecksum != nil},
+	} {
+		if f.on {
+			set = append(set, f.name)
+		}
+	}
+	if len(set) == 0 {
+		return id + ": nothing set"
+	}
+	return id + ": " + strings.Join(set, ", ")
 }

@@ -12,7 +12,7 @@
 //     it);
 //   - declarations: unexported, generic, alias and interface tool types,
 //     tools in package main, a missing description;
-//   - the Call and Available method signatures;
+//   - the Call, Available, Offered and LogArgs method signatures;
 //   - input and output types toolgen cannot encode or decode (channels,
 //     funcs, complex numbers, non-string map keys, interfaces with methods,
 //     unexported types, json.Number, pointers to pointers, embedded
@@ -20,6 +20,9 @@
 //   - the jsonschema struct tags of those types: unknown keys, keywords
 //     that do not apply to the field's type, values invopop drops, bounds
 //     no argument could satisfy;
+//   - their toolgen struct tags: a value other than "secret", a secret
+//     field JSON never carries (json:"-", unexported, shadowed, an embedded
+//     struct), a secret inside or below a recursive type;
 //   - duplicate tool names, and names with one Go field (todo-list and
 //     todo_list), within a package, and across packages when one imports
 //     the other (directly or not).

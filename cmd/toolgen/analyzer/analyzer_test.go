@@ -15,13 +15,14 @@ import (
 // duplicate across packages where one imports the other (crossa, crossb),
 // a correct package whose test file is not checked (clean), directives
 // written with a space (spaced), jsonschema tags invopop would drop or no
-// argument could satisfy (tags), and tool names with one Go field or none
-// (fieldnames, and crossb against crossa).
+// argument could satisfy (tags), tool names with one Go field or none
+// (fieldnames, and crossb against crossa), and Offered and LogArgs methods
+// and toolgen tags it refuses (hooks).
 func TestAnalyzer(t *testing.T) {
 	t.Parallel()
 	analysistest.Run(t, analysistest.TestData(), analyzer.Analyzer,
 		"directives", "decls", "mainpkg", "shapes", "dup", "crossa", "crossb", "clean",
-		"spaced", "tags", "fieldnames")
+		"spaced", "tags", "fieldnames", "hooks")
 }
 
 // TestSuggestedFixes applies the did-you-mean fixes of fix/fix.go and

@@ -26,14 +26,14 @@ const casesDir = "../../../internal/gen/testdata/cases"
 var (
 	// covered: every problem toolgen reports, the analyzer reports, at
 	// the same position in the same words.
-	covered = []string{"directives", "duplicate", "mainpkg", "shapes", "signature", "spaced", "tags", "fieldnames"}
-	// silent: correct tools (basic, embedded, nojson, descriptions, unset, bom, mapbounds), or problems only toolgen can
+	covered = []string{"directives", "duplicate", "mainpkg", "shapes", "signature", "spaced", "tags", "fieldnames", "hookerrors"}
+	// silent: correct tools (basic, embedded, nojson, descriptions, unset, bom, mapbounds, hooks), or problems only toolgen can
 	// see: the keywords invopop publishes and hooks that panic need the
 	// bootstrap program (keywords, hookpanic), an import of the generated
 	// package needs the output directory (cycle, and registryuser, whose
 	// users of the registry toolgen skips), and patterns matching no tool
 	// need the patterns (nomatch).
-	silent = []string{"basic", "embedded", "nojson", "descriptions", "unset", "bom", "mapbounds", "keywords", "hookpanic", "cycle", "nomatch", "registryuser"}
+	silent = []string{"basic", "embedded", "nojson", "descriptions", "unset", "bom", "mapbounds", "hooks", "keywords", "hookpanic", "cycle", "nomatch", "registryuser"}
 	// compile does not type-check: go vet runs no analyzer on it and the
 	// compiler reports it. nopackage's patterns match no package: there is
 	// nothing to analyze, and the go command says so.

@@ -48,7 +48,7 @@ func Example() {
 	fmt.Println(tool.CodeOf(err), block.OfToolResult.IsError.Value)
 	fmt.Println(block.OfToolResult.Content[0].OfText.Text)
 	// Output:
-	// 12 tools
+	// 13 tools
 	// invalid_arguments true
 	// invalid arguments: /limit: expected integer (maximum 50, minimum 1), got string
 }

@@ -41,6 +41,6 @@ func Example() {
 	part, err := geminitools.Call(ctx, reg, call)
 	fmt.Println(err, part.FunctionResponse.Name, part.FunctionResponse.Response["error"] == nil)
 	// Output:
-	// 12 function declarations
+	// 13 function declarations
 	// <nil> clock_zones true
 }

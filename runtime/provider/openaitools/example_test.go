@@ -48,7 +48,7 @@ func Example() {
 	fmt.Println(tool.CodeOf(err))
 	fmt.Println(msg.OfTool.Content.OfString.Value)
 	// Output:
-	// 12 tools
+	// 13 tools
 	// needs_confirmation
 	// tool notes_delete needs a person's confirmation; nothing was run
 }

@@ -36,6 +36,7 @@ const goodCalls = {
   notes_outline: [{ id: "n1" }],
   notes_render: [{ id: "n1" }, { id: "n1", format: "plain" }],
   notes_search: [{ query: "go" }, { query: "go", limit: 2, sort: "newest", tags: ["go"] }],
+  notes_share: [{ id: "n1", passphrase: SECRET, hours: 2 }],
   notes_tag: [{ id: "n1", add: ["interop"], remove: ["draft"] }],
   notes_update: [{ id: "n3", title: "Renamed from TypeScript", priority: 2, data: { any: ["json", 1] } }],
   weather_forecast: [
@@ -47,6 +48,11 @@ const goodCalls = {
 // Propose tools validate their arguments and answer that a person must
 // confirm: an isError result, by design.
 const proposeTools = new Set(["notes_create", "notes_delete"]);
+
+// Tools that need a signed-in caller: the sample server runs every call
+// anonymously, so they answer isError with a message for the model, which
+// never holds the secret sent.
+const signedInTools = new Set(["notes_share"]);
 
 // Bad arguments with the JSON Pointers the message must name.
 const badCalls = [
@@ -158,6 +164,12 @@ async function goodCall(client, tool, v, args) {
   if (proposeTools.has(tool.name)) {
     check(res.isError === true, `${what}: a propose tool answers isError`, res);
     check(/confirm/.test(textOf(res)), `${what}: says it needs confirmation`, textOf(res));
+    return;
+  }
+  if (signedInTools.has(tool.name)) {
+    check(res.isError === true, `${what}: an anonymous caller is refused`, res);
+    check(/signed-in/.test(textOf(res)), `${what}: says it needs a signed-in user`, textOf(res));
+    check(!textOf(res).includes(SECRET), `${what}: the refusal never echoes the secret`, textOf(res));
     return;
   }
   if (!check(res.isError !== true, `${what}: succeeds`, textOf(res))) return;

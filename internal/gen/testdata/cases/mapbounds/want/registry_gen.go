@@ -77,8 +77,9 @@ func Unavailable(t Tools) map[string]error {
 	return out
 }
 
-// dispatch decodes the arguments of the tool of specs[i], and in ModeCall
-// runs it and encodes its output.
+// dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
+// runs the tool and encodes its output; in ModeLog, for a tool with a
+// LogArgs method, it encodes the form LogArgs gives and runs nothing.
 func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
 	switch i {
 	case toolLabel:
@@ -88,7 +89,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.Label.Call(ctx, in)

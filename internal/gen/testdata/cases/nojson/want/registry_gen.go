@@ -93,8 +93,9 @@ func Unavailable(t Tools) map[string]error {
 	return out
 }
 
-// dispatch decodes the arguments of the tool of specs[i], and in ModeCall
-// runs it and encodes its output.
+// dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
+// runs the tool and encodes its output; in ModeLog, for a tool with a
+// LogArgs method, it encodes the form LogArgs gives and runs nothing.
 func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
 	switch i {
 	case toolNojsonAdd:
@@ -104,7 +105,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NojsonAdd.Call(ctx, in)
@@ -119,7 +120,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 		if err := d.Err(); err != nil {
 			return 0, tool.InvalidArguments(err)
 		}
-		if mode == tool.ModeCheck {
+		if mode != tool.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NojsonHello.Call(ctx)

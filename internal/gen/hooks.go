@@ -1,0 +1,143 @@
+package gen
+
+import (
+	"go/token"
+	"go/types"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// This file holds the optional methods a tool type may have for the call
+// service, beside Available (model.go):
+//
+//   - Offered(ctx context.Context) bool decides, per call, whether the
+//     tool is offered to the caller ctx carries (a tool an anonymous
+//     caller must not see). Its spec gets DecidesOffer, and the generated
+//     package an offered method, a switch on the tool index that New
+//     passes to the runtime with tool.WithOffered.
+//   - LogArgs(in In) string, In the input type of Call, gives the form of
+//     the arguments that records keep (without the text of a note, say).
+//     Its spec gets LogsArgs, and dispatch, in tool.ModeLog, encodes what
+//     it returns instead of running the tool.
+//
+// A method of either name with another signature is refused at the
+// method, as Available is, rather than silently ignored: the author meant
+// it to be called.
+
+// checkHooks records the Offered and LogArgs methods of the tool type
+// named, or refuses them.
+func (t *toolModel) checkHooks(l *loaded, named *types.Named) []*Error {
+	var errs []*Error
+	if fn, pos, ok := t.hookMethod(l, named, "Offered"); ok {
+		sig := fn.Type().(*types.Signature)
+		switch {
+		case sig.Variadic() || sig.Params().Len() != 1 || !isContext(sig.Params().At(0).Type()) ||
+			sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]):
+			errs = append(errs, errorf(pos, "%s.Offered must be func(context.Context) bool: it decides, per call, whether the tool is offered", named.Obj().Name()))
+		default:
+			es := t.sameReceiver(named, "Offered", pos)
+			t.hasOffered = len(es) == 0
+			errs = append(errs, es...)
+		}
+	}
+	if fn, pos, ok := t.hookMethod(l, named, "LogArgs"); ok {
+		es := t.checkLogArgs(named, fn.Type().(*types.Signature), pos)
+		if len(es) == 0 {
+			es = t.sameReceiver(named, "LogArgs", pos)
+		}
+		t.hasLogArgs = len(es) == 0
+		errs = append(errs, es...)
+	}
+	return errs
+}
+
+// hookMethod is the method of the given name of named or *named, and its
+// position.
+func (t *toolModel) hookMethod(l *loaded, named *types.Named, name string) (*types.Func, token.Position, bool) {
+	sel := types.NewMethodSet(types.NewPointer(named)).Lookup(named.Obj().Pkg(), name)
+	if sel == nil {
+		return nil, token.Position{}, false
+	}
+	fn := sel.Obj().(*types.Func)
+	return fn, l.fset.Position(fn.Pos()), true
+}
+
+// sameReceiver refuses a pointer-receiver method on a tool whose Call has
+// a value receiver: the Tools field holds a value.
+func (t *toolModel) sameReceiver(named *types.Named, name string, pos token.Position) []*Error {
+	if !t.pointer && types.NewMethodSet(named).Lookup(named.Obj().Pkg(), name) == nil {
+		return []*Error{errorf(pos, "%s.%s has a pointer receiver but Call has a value receiver; use the same receiver for both", named.Obj().Name(), name)}
+	}
+	return nil
+}
+
+// checkLogArgs checks the signature of a LogArgs method: it takes the
+// input of Call, exactly, and returns a string.
+func (t *toolModel) checkLogArgs(named *types.Named, sig *types.Signature, pos token.Position) []*Error {
+	name := named.Obj().Name()
+	call := types.NewMethodSet(types.NewPointer(named)).Lookup(named.Obj().Pkg(), "Call")
+	if ps := callParams(call); ps != nil && ps.Len() == 1 && isContext(ps.At(0).Type()) {
+		return []*Error{errorf(pos, "%s.LogArgs: the tool's Call takes no input, so there are no arguments to log; remove LogArgs", name)}
+	}
+	if t.input == nil {
+		return nil // Call or its input is refused already
+	}
+	in := types.TypeString(t.input, qualifier(t.pkg.Types))
+	if sig.Variadic() || sig.Params().Len() != 1 || !types.Identical(sig.Params().At(0).Type(), t.input) ||
+		sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
+		return []*Error{errorf(pos, "%s.LogArgs must be func(in %s) string, taking the input of Call: it gives the form of the arguments that records keep", name, in)}
+	}
+	return nil
+}
+
+// callParams are the parameters of the Call method sel, or nil.
+func callParams(sel *types.Selection) *types.Tuple {
+	if sel == nil {
+		return nil
+	}
+	return sel.Obj().Type().(*types.Signature).Params()
+}
+
+// offeredFunc is the offered method of Tools: per tool with an Offered
+// method, what it returns; true for the others. New passes it to the
+// runtime (tool.WithOffered); nil when no tool has one.
+func offeredFunc(m *model, fields map[*toolModel]string) jen.Code {
+	var cases []jen.Code
+	for _, t := range m.tools {
+		if t.hasOffered {
+			cases = append(cases, jen.Case(jen.Id(indexConst(fields[t]))).Block(
+				jen.Return(jen.Id("t").Dot(fields[t]).Dot("Offered").Call(jen.Id("ctx"))),
+			))
+		}
+	}
+	if len(cases) == 0 {
+		return nil
+	}
+	cases = append(cases, jen.Default().Block(jen.Return(jen.True())))
+	return doc(
+		"offered reports whether the tool of specs[i] is offered to the caller ctx",
+		"carries: what its Offered method returns, or true when it has none.",
+	).Func().Params(jen.Id("t").Op("*").Id("Tools")).Id("offered").Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("i").Int(),
+	).Bool().Block(jen.Switch(jen.Id("i")).Block(cases...))
+}
+
+// logCase is the ModeLog branch of the dispatch case of t, which has a
+// LogArgs method: the form it gives, as a JSON string, and nothing run.
+func logCase(t *toolModel, field string) jen.Code {
+	return jen.If(jen.Id("mode").Op("==").Qual(toolPkg, "ModeLog")).Block(
+		jen.Id("e").Dot("String").Call(jen.Id("t").Dot(field).Dot("LogArgs").Call(jen.Id("in"))),
+		jen.Return(jen.Qual(toolPkg, "OutputText"), jen.Nil()),
+	)
+}
+
+// anyOffered reports whether a tool of m has an Offered method.
+func anyOffered(m *model) bool {
+	for _, t := range m.tools {
+		if t.hasOffered {
+			return true
+		}
+	}
+	return false
+}
