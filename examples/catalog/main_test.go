@@ -27,7 +27,7 @@ func TestRun(t *testing.T) {
 		`structured: {"notes":[{"id":"n1"`,
 		`error [invalid_arguments] for the model: invalid arguments: /query: must be at least 1 character long; /limit: must be at most 50; /sort: must be one of "relevance", "newest", "oldest"; /colour: unknown property`,
 		`error [unknown_tool] for the model: unknown tool "notes_serch"; did you mean notes_search?`,
-		`{"status":"proposed","proposal":"prop_`,
+		`{"status":"proposed","message":"Nothing has run yet: a person must confirm this proposal first.","tool":"notes_delete"`,
 		`error [unknown_tool] for the model: unknown tool "notes_delete"; did you mean one of notes_get, notes_outline, notes_render, notes_search? (7 tools available)`,
 		"> ana confirms the proposal\nstructured: {\"id\":\"n2\",\"deleted\":true}",
 		"error [already_confirmed] for the model: proposal prop_",

@@ -45,6 +45,9 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
+	// 12 of the 13 tools: notes_share offers itself to signed-in callers
+	// only, and this bare registry knows of no caller (serve the call
+	// service, runtime/service, to run calls for a principal).
 	fmt.Println(len(list.Tools), "tools; first:", list.Tools[0].Name, "read-only:", list.Tools[0].Annotations.ReadOnlyHint)
 
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "notes_get", Arguments: map[string]any{"id": "n99"}})
@@ -53,6 +56,6 @@ func ExampleNew() {
 	}
 	fmt.Println(res.IsError, res.Content[0].(*mcp.TextContent).Text)
 	// Output:
-	// 13 tools; first: clock_now read-only: true
+	// 12 tools; first: clock_now read-only: true
 	// true note n99: not found; notes_search finds notes and their IDs
 }

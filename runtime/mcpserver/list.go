@@ -190,7 +190,14 @@ func encodeTool(e *codec.Encoder, sp *tool.Spec) error {
 	}
 	e.Key("inputSchema")
 	e.JSON(in, nil)
-	if len(sp.OutputSchema) > 0 {
+	switch {
+	case sp.Kind == tool.KindPropose:
+		// A propose tool's call answers with the proposal it stored (the
+		// call service) or an error (the bare registry): never with the
+		// tool's own output, which only a confirmation produces.
+		e.Key("outputSchema")
+		e.JSON([]byte(tool.ProposalOutputSchema), nil)
+	case len(sp.OutputSchema) > 0:
 		e.Key("outputSchema")
 		e.JSON(sp.OutputSchema, nil)
 	}

@@ -99,7 +99,7 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, i int, rec 
 	}
 	p.Digest = Digest(p)
 	rec.Proposal, rec.Outcome = p.ID, OutcomeOK
-	rec.Result = proposalResult(p)
+	rec.Result, rec.Structured = proposalResult(p), true
 	rec.Duration = s.now().Sub(rec.Time)
 	prior, err := s.store.Propose(ctx, p, rec)
 	if err != nil {
@@ -118,11 +118,12 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, i int, rec 
 		*out = p
 	}
 	s.observed(ctx, rec)
-	return tool.Result{Content: append(dst, rec.Result...)}, nil
+	return tool.Result{Content: append(dst, rec.Result...), Structured: true}, nil
 }
 
-// proposalResult is what the model reads of a proposal: its ID, the tool,
-// the summary and when it expires, and that nothing ran.
+// proposalResult is what the model reads of a proposal: that nothing ran,
+// the tool, the summary, its ID and when it expires; it conforms to
+// tool.ProposalOutputSchema.
 func proposalResult(p *Proposal) []byte {
 	b := []byte(`{"status":"proposed","message":"Nothing has run yet: a person must confirm this proposal first.","tool":`)
 	b = jsonlex.AppendString(b, p.Tool)

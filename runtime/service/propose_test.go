@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -335,4 +336,20 @@ func TestPolicyDecidesWhoConfirms(t *testing.T) {
 	assert.Equal(t, tool.CodeUnknownProposal, codeOf(err))
 	_, err = s2.Confirm(context.Background(), id, alice)
 	require.NoError(t, err)
+}
+
+func TestProposalConformsToItsSchema(t *testing.T) {
+	s, _, _, _ := newService(t, nil)
+	res, err := s.Call(as(alice, ""), "notes_delete", []byte(`{"id":1}`))
+	require.NoError(t, err)
+	assert.True(t, res.Structured, "structured output, as MCP wants of a tool with an output schema")
+	var schema any
+	require.NoError(t, json.Unmarshal([]byte(tool.ProposalOutputSchema), &schema))
+	c := jsonschema.NewCompiler()
+	require.NoError(t, c.AddResource("proposal.json", schema))
+	sch, err := c.Compile("proposal.json")
+	require.NoError(t, err)
+	var v any
+	require.NoError(t, json.Unmarshal(res.Content, &v))
+	assert.NoError(t, sch.Validate(v))
 }

@@ -28,6 +28,14 @@ const SupportPackageIsVersion1 = true
 // is empty.
 const NoInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
 
+// ProposalOutputSchema is the output schema of a propose tool's call made
+// through the call service (runtime/service): the proposal it stored, not
+// the tool's own output, which only a person's confirmation produces.
+// runtime/mcpserver publishes it as the outputSchema of every propose
+// tool, and the service returns the proposal as structured output that
+// conforms to it.
+const ProposalOutputSchema = `{"type":"object","properties":{"status":{"type":"string","enum":["proposed"],"description":"Always \"proposed\": nothing has run."},"message":{"type":"string","description":"What happens next, for the model."},"tool":{"type":"string","description":"The tool that runs if a person confirms."},"summary":{"type":"string","description":"What confirming does, in a line, for the person."},"proposal":{"type":"string","description":"The proposal's ID, which the person confirms or rejects."},"expires":{"type":"string","format":"date-time","description":"When the proposal can no longer be confirmed."}},"required":["status","message","tool","summary","proposal","expires"],"additionalProperties":false}`
+
 // Meta is one `//tool:meta KEY VALUE` pair, in declaration order.
 type Meta struct {
 	Key, Value string
