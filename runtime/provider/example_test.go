@@ -79,7 +79,7 @@ func ExampleSet_Subset() {
 	_, err = set.Subset([]*tool.Spec{{Name: "mail_send"}})
 	fmt.Println(err)
 	// Output:
-	// 8 tools; notes_search sent as the set's bytes: true
+	// 9 tools; notes_search sent as the set's bytes: true
 	// every tool offered: the set itself: true
 	// provider set subset: tool mail_send of the offer is not in the set
 }

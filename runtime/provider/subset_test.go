@@ -136,9 +136,10 @@ func TestSubsetOfEverything(t *testing.T) {
 	sub, err := set.Subset(reg.Tools())
 	require.NoError(t, err)
 	assert.Same(t, set, sub, "the set itself")
-	sub, err = set.Subset(reg.Offer(t.Context()))
+	signedIn := tool.WithInvocation(t.Context(), &tool.Invocation{Principal: tool.Principal{ID: "ana"}})
+	sub, err = set.Subset(reg.Offer(signedIn))
 	require.NoError(t, err)
-	assert.Same(t, set, sub)
+	assert.Same(t, set, sub, "everything is offered to a signed-in caller")
 
 	// The same specs in another slice: still the set itself.
 	sub, err = set.Subset(append([]*tool.Spec(nil), reg.Tools()...))

@@ -27,7 +27,8 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	ctx := context.Background()
+	// The request's caller, as a host puts it in the context.
+	ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: tool.Principal{ID: "ana"}})
 	offer, err := set.Subset(reg.Offer(ctx)) // per request: the tools offered to its caller
 	if err != nil {
 		panic(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/generated"
 	"github.com/toolgen-go/toolgen/generated/providers"
 	"github.com/toolgen-go/toolgen/runtime/provider/geminitools"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 
@@ -25,7 +26,8 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	ctx := context.Background()
+	// The request's caller, as a host puts it in the context.
+	ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: tool.Principal{ID: "ana"}})
 	offer, err := set.Subset(reg.Offer(ctx)) // per request: the tools offered to its caller
 	if err != nil {
 		panic(err)
