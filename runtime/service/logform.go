@@ -36,16 +36,17 @@ func splitSecrets(ptrs []string) secretPaths {
 	return out
 }
 
-// match reports whether path names a secret: a pointer of the same
-// length whose segments are equal or "*".
-func (sp secretPaths) match(path []string) bool {
+// match reports whether the path of w names a secret: a pointer of the
+// same length whose segments are equal or "*".
+func (sp secretPaths) match(w *logWriter) bool {
+	n := len(w.ends)
 	for _, segs := range sp {
-		if len(segs) != len(path) {
+		if len(segs) != n {
 			continue
 		}
 		ok := true
 		for i, s := range segs {
-			if s != "*" && s != path[i] {
+			if s != "*" && s != string(w.segment(i)) {
 				ok = false
 				break
 			}
@@ -62,7 +63,11 @@ type logWriter struct {
 	data    []byte
 	out     []byte
 	secrets secretPaths
-	path    []string
+	// path is the current member's path: its segments (member names,
+	// "*" for an array element) one after the other in path, each ending
+	// at its offset in ends.
+	path    []byte
+	ends    []int
 	max     int
 	scratch []byte
 }
@@ -77,6 +82,9 @@ func appendLogForm(dst, args []byte, secrets secretPaths, maxString int) []byte 
 		return append(dst, "{}"...)
 	}
 	w := logWriter{data: args, out: dst, secrets: secrets, max: maxString}
+	if len(secrets) > 0 {
+		w.path, w.ends = make([]byte, 0, 64), make([]int, 0, 8)
+	}
 	i := jsonlex.SkipSpace(args, 0)
 	next, ok := w.value(i, 0)
 	if ok {
@@ -87,6 +95,34 @@ func appendLogForm(dst, args []byte, secrets secretPaths, maxString int) []byte 
 	}
 	return w.out
 }
+
+// push adds a segment to the path.
+func (w *logWriter) push(seg []byte) {
+	w.path = append(w.path, seg...)
+	w.ends = append(w.ends, len(w.path))
+}
+
+// pop removes the last segment of the path.
+func (w *logWriter) pop() {
+	w.ends = w.ends[:len(w.ends)-1]
+	if len(w.ends) == 0 {
+		w.path = w.path[:0]
+		return
+	}
+	w.path = w.path[:w.ends[len(w.ends)-1]]
+}
+
+// segment returns the path's segment i.
+func (w *logWriter) segment(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = w.ends[i-1]
+	}
+	return w.path[start:w.ends[i]]
+}
+
+// star is the path segment of an array element.
+var star = []byte("*")
 
 // value writes the value at data[i] and returns the offset past it.
 func (w *logWriter) value(i, depth int) (int, bool) {
@@ -106,7 +142,7 @@ func (w *logWriter) value(i, depth int) (int, bool) {
 		if msg != "" {
 			return next, false
 		}
-		w.str(s)
+		w.token(i, next, s)
 		return next, true
 	case c == 't':
 		return w.literal(i, "true")
@@ -132,6 +168,17 @@ func (w *logWriter) literal(i int, lit string) (int, bool) {
 	}
 	w.out = append(w.out, lit...)
 	return next, true
+}
+
+// token writes the string data[i:next], whose content is s: as it is
+// when it cannot be longer than the cut (its content is no longer than
+// its raw form), else cut.
+func (w *logWriter) token(i, next int, s []byte) {
+	if w.max <= 0 || next-i-2 <= w.max {
+		w.out = append(w.out, w.data[i:next]...)
+		return
+	}
+	w.str(s)
 }
 
 // str writes s, cut to w.max bytes (on a rune boundary) with a note of its
@@ -174,10 +221,10 @@ func (w *logWriter) object(i, depth int) (int, bool) {
 		}
 		secret := false
 		if len(w.secrets) > 0 {
-			w.path = append(w.path, string(key))
-			secret = w.secrets.match(w.path)
+			w.push(key)
+			secret = w.secrets.match(w)
 		}
-		w.str(key)
+		w.token(i, next, key)
 		w.out = append(w.out, ':')
 		i = jsonlex.SkipSpace(w.data, next)
 		if i >= len(w.data) || w.data[i] != ':' {
@@ -193,7 +240,7 @@ func (w *logWriter) object(i, depth int) (int, bool) {
 			i, ok = w.value(i, depth+1)
 		}
 		if len(w.secrets) > 0 {
-			w.path = w.path[:len(w.path)-1]
+			w.pop()
 		}
 		if !ok {
 			return i, false
@@ -225,8 +272,8 @@ func (w *logWriter) array(i, depth int) (int, bool) {
 		}
 		secret := false
 		if len(w.secrets) > 0 {
-			w.path = append(w.path, "*")
-			secret = w.secrets.match(w.path)
+			w.push(star)
+			secret = w.secrets.match(w)
 		}
 		var ok bool
 		mark := len(w.out)
@@ -235,7 +282,7 @@ func (w *logWriter) array(i, depth int) (int, bool) {
 			w.out = append(w.out[:mark], secretValue...)
 		}
 		if len(w.secrets) > 0 {
-			w.path = w.path[:len(w.path)-1]
+			w.pop()
 		}
 		if !ok {
 			return i, false

@@ -18,7 +18,7 @@ func TestLogForm(t *testing.T) {
 		{`{"accounts":[{"token":"t1","name":"n"},{"token":"t2"}]}`, `{"accounts":[{"token":"[secret]","name":"n"},{"token":"[secret]"}]}`},
 		{`{"vault":{"k1":"v1","k2":2}}`, `{"vault":{"k1":"[secret]","k2":"[secret]"}}`},
 		{`{"a/b":"s","nested":{"password":"kept"}}`, `{"a/b":"[secret]","nested":{"password":"kept"}}`},
-		{`{"s":"\u00e9\n"}`, `{"s":"é\n"}`},
+		{`{"s":"\u00e9\n"}`, `{"s":"\u00e9\n"}`},
 		{`{"x":1.5e3,"y":-0}`, `{"x":1.5e3,"y":-0}`},
 		{`[1,2]`, `[1,2]`},
 		{`{"a":1`, `"[not JSON: 6 bytes]"`},
