@@ -43,7 +43,7 @@ type Options struct {
 // queries are the statements of a Store, in its dialect's form.
 type queries struct {
 	insertRecord, priorRecord, finish                                string
-	insertProposal, proposal, claim, settleProposal, closeProposal    string
+	insertProposal, proposal, claim, settleProposal, closeProposal   string
 	purgeRecords, purgeProposals, take, purgeBuckets, schemaVersionQ string
 }
 
