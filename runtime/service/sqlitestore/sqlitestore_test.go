@@ -2,9 +2,12 @@ package sqlitestore_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/service"
@@ -13,10 +16,29 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/service/storetest"
 )
 
+// backend is SQLite for storetest: a database is a file.
+var backend = storetest.Backend{
+	Name:  "sqlite",
+	NewDB: func(t *testing.T) string { return filepath.Join(t.TempDir(), "calls.db") },
+	Open: func(ctx context.Context, dsn string) (service.Store, error) {
+		return sqlitestore.Open(ctx, dsn, nil)
+	},
+	CloseStore: func(st service.Store) error { return st.(*sqlstore.Store).CloseDB() },
+	Limiter: func(st service.Store, name string, r float64, burst int) service.Limiter {
+		return st.(*sqlstore.Store).NewLimiter(name, r, burst)
+	},
+	Confirms: 100,
+}
+
+func TestMain(m *testing.M) {
+	storetest.Child(backend) // a child process of RunShared's plays its role and exits
+	os.Exit(m.Run())
+}
+
 // open opens a store on a new file in t's temporary directory.
 func open(t *testing.T) *sqlstore.Store {
 	t.Helper()
-	st, err := sqlitestore.Open(context.Background(), filepath.Join(t.TempDir(), "calls.db"), nil)
+	st, err := sqlitestore.Open(context.Background(), backend.NewDB(t), nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, st.CloseDB()) })
 	return st
@@ -33,4 +55,29 @@ func TestConformanceInMemory(t *testing.T) {
 		t.Cleanup(func() { require.NoError(t, st.CloseDB()) })
 		return st
 	})
+}
+
+func TestShared(t *testing.T) {
+	storetest.RunShared(t, backend)
+}
+
+func TestMigrationsRecordedOnce(t *testing.T) {
+	path := backend.NewDB(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			st, err := sqlitestore.Open(context.Background(), path, nil)
+			if assert.NoError(t, err) {
+				assert.NoError(t, st.CloseDB())
+			}
+		})
+	}
+	wg.Wait()
+	st := open(t)
+	v, err := st.SchemaVersion(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, len(sqlstore.SQLite.Migrations()), v)
+	var n int
+	require.NoError(t, st.DB().QueryRow("SELECT COUNT(*) FROM toolgen_migrations").Scan(&n))
+	assert.Equal(t, v, n, "each step once")
 }

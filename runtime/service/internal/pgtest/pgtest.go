@@ -60,6 +60,12 @@ func Start(ctx context.Context) (*Server, error) {
 		s := &Server{DSN: dsn}
 		return s, s.wait(ctx, 10*time.Second)
 	}
+	return StartLocal(ctx)
+}
+
+// StartLocal starts a throwaway server, whatever TOOLGEN_PG_DSN says: one
+// a test may stop and restart. Remove removes it.
+func StartLocal(ctx context.Context) (*Server, error) {
 	bin, err := findBinaries()
 	if err != nil {
 		return nil, err
