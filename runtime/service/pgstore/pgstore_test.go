@@ -29,17 +29,9 @@ var (
 
 // backend is PostgreSQL for storetest: a database is a schema of the
 // package's server.
-var backend = storetest.Backend{
-	Name:  "postgres",
-	NewDB: newDB,
-	Open: func(ctx context.Context, dsn string) (service.Store, error) {
-		return pgstore.Open(ctx, dsn, nil)
-	},
-	CloseStore: func(st service.Store) error { return st.(*sqlstore.Store).CloseDB() },
-	Limiter: func(st service.Store, name string, r float64, burst int) service.Limiter {
-		return st.(*sqlstore.Store).NewLimiter(name, r, burst)
-	},
-}
+var backend = storetest.SQLBackend("postgres", newDB, func(ctx context.Context, dsn string) (*sqlstore.Store, error) {
+	return pgstore.Open(ctx, dsn, nil)
+})
 
 func TestMain(m *testing.M) {
 	storetest.Child(backend) // a child process of RunShared's plays its role and exits

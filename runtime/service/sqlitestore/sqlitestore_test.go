@@ -17,18 +17,12 @@ import (
 )
 
 // backend is SQLite for storetest: a database is a file.
-var backend = storetest.Backend{
-	Name:  "sqlite",
-	NewDB: func(t *testing.T) string { return filepath.Join(t.TempDir(), "calls.db") },
-	Open: func(ctx context.Context, dsn string) (service.Store, error) {
-		return sqlitestore.Open(ctx, dsn, nil)
-	},
-	CloseStore: func(st service.Store) error { return st.(*sqlstore.Store).CloseDB() },
-	Limiter: func(st service.Store, name string, r float64, burst int) service.Limiter {
-		return st.(*sqlstore.Store).NewLimiter(name, r, burst)
-	},
-	Confirms: 100,
-}
+var backend = func() storetest.Backend {
+	b := storetest.SQLBackend("sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "calls.db") },
+		func(ctx context.Context, dsn string) (*sqlstore.Store, error) { return sqlitestore.Open(ctx, dsn, nil) })
+	b.Confirms = 100
+	return b
+}()
 
 func TestMain(m *testing.M) {
 	storetest.Child(backend) // a child process of RunShared's plays its role and exits

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/service/sqlstore"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -42,6 +43,21 @@ type Backend struct {
 	// pure-Go build is slow under the race detector and whose writers
 	// across processes take turns by polling, runs fewer.
 	Confirms int
+}
+
+// SQLBackend returns the Backend of a store of runtime/service/sqlstore:
+// open opens an instance on dsn (sqlitestore.Open, pgstore.Open), and the
+// limiter is the store's own.
+func SQLBackend(name string, newDB func(t *testing.T) string, open func(ctx context.Context, dsn string) (*sqlstore.Store, error)) Backend {
+	return Backend{
+		Name:       name,
+		NewDB:      newDB,
+		Open:       func(ctx context.Context, dsn string) (service.Store, error) { return open(ctx, dsn) },
+		CloseStore: func(st service.Store) error { return st.(*sqlstore.Store).CloseDB() },
+		Limiter: func(st service.Store, name string, r float64, burst int) service.Limiter {
+			return st.(*sqlstore.Store).NewLimiter(name, r, burst)
+		},
+	}
 }
 
 // The environment of a child process.
