@@ -12,7 +12,8 @@ import (
 // processes 0 the one instance is this process; otherwise it is that
 // many child processes (Child must be in TestMain), which share b.N pairs
 // and are released together once each has opened its store, so that the
-// time counts the pairs only.
+// time counts the pairs only (and -benchmem, which sees this process
+// alone, reports nothing).
 func BenchProposeConfirm(tb *testing.B, b Backend, dsn string, processes int) {
 	const runs = "" // the tools count nothing
 	if processes == 0 {

@@ -142,9 +142,9 @@ func runChild(b Backend, role string) error {
 			return err
 		}
 		say("proposal %s", p.ID)
-		for stdin.Scan() {
+		for { // until the process is killed
+			time.Sleep(time.Hour)
 		}
-		select {}
 	case "confirm": // confirm arg n times at once, say the codes
 		if err := waitGo(); err != nil {
 			return err

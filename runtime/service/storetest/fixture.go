@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/service"
@@ -97,7 +98,9 @@ func (f *fixture) dispatch(ctx context.Context, i int, mode tool.Mode, in *codec
 	}
 	if a.block {
 		fmt.Println(linePrefix + "running")
-		select {} // until the process is killed
+		for { // until the process is killed (a sleep, not select{}, which the runtime could call a deadlock)
+			time.Sleep(time.Hour)
+		}
 	}
 	return tool.OutputText, nil
 }
