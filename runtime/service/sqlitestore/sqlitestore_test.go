@@ -75,3 +75,28 @@ func TestMigrationsRecordedOnce(t *testing.T) {
 	require.NoError(t, st.DB().QueryRow("SELECT COUNT(*) FROM toolgen_migrations").Scan(&n))
 	assert.Equal(t, v, n, "each step once")
 }
+
+func TestOpenPaths(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "a dir#1")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	path := filepath.Join(dir, "calls?.db")
+	st, err := sqlitestore.Open(ctx, path, nil)
+	require.NoError(t, err)
+	_, err = os.Stat(path)
+	assert.NoError(t, err, "the file is where the path says")
+	var mode string
+	require.NoError(t, st.DB().QueryRow("PRAGMA journal_mode").Scan(&mode))
+	assert.Equal(t, "wal", mode)
+	var sync int
+	require.NoError(t, st.DB().QueryRow("PRAGMA synchronous").Scan(&sync))
+	assert.Equal(t, 2, sync, "FULL")
+	require.NoError(t, st.CloseDB())
+
+	// A file: URI's parameters win.
+	st, err = sqlitestore.Open(ctx, "file:"+filepath.Join(t.TempDir(), "n.db")+"?_synchronous=NORMAL", nil)
+	require.NoError(t, err)
+	require.NoError(t, st.DB().QueryRow("PRAGMA synchronous").Scan(&sync))
+	assert.Equal(t, 1, sync, "NORMAL")
+	require.NoError(t, st.CloseDB())
+}
