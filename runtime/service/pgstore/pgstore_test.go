@@ -20,12 +20,9 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// The package's PostgreSQL server, started by TestMain, or why there is
-// none.
-var (
-	server   *pgtest.Server
-	noServer error
-)
+// pg is the package's PostgreSQL server, started when a test first needs
+// it.
+var pg pgtest.Lazy
 
 // backend is PostgreSQL for storetest: a database is a schema of the
 // package's server.
@@ -35,13 +32,13 @@ var backend = storetest.SQLBackend("postgres", newDB, func(ctx context.Context, 
 
 func TestMain(m *testing.M) {
 	storetest.Child(backend) // a child process of RunShared's plays its role and exits
-	os.Exit(pgtest.Main(m, &server, &noServer))
+	os.Exit(pgtest.Main(m, &pg))
 }
 
 // newDB returns the DSN of a new, empty database (a schema of its own).
 func newDB(t *testing.T) string {
 	t.Helper()
-	return pgtest.Need(t, server, noServer).NewSchema(t)
+	return pg.Need(t).NewSchema(t)
 }
 
 // open opens a store on dsn, closed when t ends.
@@ -92,10 +89,11 @@ func TestMigrationsRecordedOnce(t *testing.T) {
 // needs a row is refused (nothing runs), and the service recovers when
 // the server is back.
 func TestDatabaseUnavailable(t *testing.T) {
-	pgtest.Need(t, server, noServer) // skipped, or failed, as the others
 	ctx := context.Background()
 	srv, err := pgtest.StartLocal(ctx) // a server of its own, to stop
-	require.NoError(t, err)
+	if err != nil {
+		pgtest.Fail(t, err)
+	}
 	t.Cleanup(srv.Remove)
 	st := open(t, srv.NewSchema(t))
 

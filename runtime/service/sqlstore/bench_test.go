@@ -18,11 +18,9 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// The benchmarks' PostgreSQL server, or why there is none.
-var (
-	server   *pgtest.Server
-	noServer error
-)
+// pg is the benchmarks' PostgreSQL server, started when one first needs
+// it.
+var pg pgtest.Lazy
 
 var (
 	sqliteBackend = storetest.SQLBackend("sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "calls.db") },
@@ -34,7 +32,7 @@ var (
 
 func TestMain(m *testing.M) {
 	storetest.Child(sqliteBackend, pgBackend)
-	os.Exit(pgtest.Main(m, &server, &noServer))
+	os.Exit(pgtest.Main(m, &pg))
 }
 
 // echo is a registry of one read tool, echo.
@@ -95,7 +93,7 @@ func BenchmarkRecordedCall(b *testing.B) {
 			return st
 		}},
 		{"postgres", func(b *testing.B) service.Store {
-			st, err := pgstore.Open(ctx, pgtest.Need(b, server, noServer).NewSchema(b), nil)
+			st, err := pgstore.Open(ctx, pg.Need(b).NewSchema(b), nil)
 			require.NoError(b, err)
 			b.Cleanup(func() { st.CloseDB() })
 			return st
@@ -127,9 +125,9 @@ func BenchmarkProposeConfirm(b *testing.B) {
 		storetest.BenchProposeConfirm(b, sqliteBackend, filepath.Join(b.TempDir(), "calls.db"), 0)
 	})
 	b.Run("postgres-1", func(b *testing.B) {
-		storetest.BenchProposeConfirm(b, pgBackend, pgtest.Need(b, server, noServer).NewSchema(b), 0)
+		storetest.BenchProposeConfirm(b, pgBackend, pg.Need(b).NewSchema(b), 0)
 	})
 	b.Run("postgres-2-processes", func(b *testing.B) {
-		storetest.BenchProposeConfirm(b, pgBackend, pgtest.Need(b, server, noServer).NewSchema(b), 2)
+		storetest.BenchProposeConfirm(b, pgBackend, pg.Need(b).NewSchema(b), 2)
 	})
 }

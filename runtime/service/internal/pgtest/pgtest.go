@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -320,36 +321,49 @@ func WithSearchPath(dsn, schema string) string {
 	return u.String()
 }
 
-// Main is TestMain for a package whose tests use PostgreSQL: it starts
-// the server (see Start), runs the tests, stops it, and returns their
-// exit code. Need gives the tests the server.
-func Main(m *testing.M, srv **Server, skip *error) int {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	s, err := Start(ctx)
-	cancel()
-	if err != nil {
-		*skip = err
-	} else {
-		*srv = s
-		defer s.Remove()
-	}
-	return m.Run()
+// Lazy is a test binary's server: started (see Start) when a test first
+// needs it, so that a run of other tests, or a -list, starts none, and
+// removed by Main.
+type Lazy struct {
+	once sync.Once
+	srv  *Server
+	err  error
 }
 
-// Need returns the server, or ends the test: skipped, with the reason,
-// when no PostgreSQL is installed, except in CI (CI set), where the
-// tests must run; failed when a server could not be started.
-func Need(tb testing.TB, srv *Server, err error) *Server {
-	tb.Helper()
-	switch {
-	case srv != nil:
-		return srv
-	case errors.Is(err, ErrNoPostgres) && os.Getenv("CI") == "":
-		tb.Skipf("PostgreSQL tests skipped: %v", err)
-	case err == nil:
-		tb.Fatal("pgtest: no server: is pgtest.Main the package's TestMain?")
-	default:
-		tb.Fatalf("PostgreSQL: %v", err)
+// Main is TestMain for a package whose tests use l: it runs the tests,
+// removes the server if one was started, and returns their exit code.
+func Main(m *testing.M, l *Lazy) int {
+	code := m.Run()
+	if l.srv != nil {
+		l.srv.Remove()
 	}
-	return nil
+	return code
+}
+
+// Need returns the server, starting it on first use, or ends the test:
+// skipped, with the reason, when no PostgreSQL is installed, except in CI
+// (CI set), where the tests must run; failed when a server could not be
+// started.
+func (l *Lazy) Need(tb testing.TB) *Server {
+	tb.Helper()
+	l.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		l.srv, l.err = Start(ctx)
+	})
+	if l.srv == nil {
+		Fail(tb, l.err)
+	}
+	return l.srv
+}
+
+// Fail ends a test that has no server because of err: skipped, with the
+// reason, when no PostgreSQL is installed, except in CI (CI set), where
+// the tests must run; failed otherwise.
+func Fail(tb testing.TB, err error) {
+	tb.Helper()
+	if errors.Is(err, ErrNoPostgres) && os.Getenv("CI") == "" {
+		tb.Skipf("PostgreSQL tests skipped: %v", err)
+	}
+	tb.Fatalf("PostgreSQL: %v", err)
 }
