@@ -32,7 +32,10 @@ var _ service.Store = (*Store)(nil)
 // Options configures New. The zero value is usable.
 type Options struct {
 	// ReadDB, when set, runs the queries that only read, and db the
-	// writes: SQLite's one writer connection beside a pool of readers.
+	// writes: SQLite's one writer connection beside a pool of readers. It
+	// must see every write as soon as it is committed (not a replica that
+	// lags): a call ID's prior record is read there the moment its insert
+	// meets it.
 	ReadDB *sql.DB
 	// OwnDB makes CloseDB close db (and ReadDB): the store owns them.
 	OwnDB bool

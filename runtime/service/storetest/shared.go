@@ -194,6 +194,10 @@ func testKilledBeforeConfirm(t *testing.T, b Backend) {
 	id := p.expect("proposal ")
 	p.kill()
 	assert.Empty(t, runLines(t, runs), "a proposal runs nothing")
+	st := instance(t, b, dsn)
+	row, err := st.Proposal(context.Background(), id)
+	require.NoError(t, err, "the proposal survived")
+	assert.Equal(t, service.StatePending, row.State)
 
 	// After the restart (a new process) the proposal is there, and runs
 	// once.
@@ -204,9 +208,13 @@ func testKilledBeforeConfirm(t *testing.T, b Backend) {
 	c.wait()
 	assert.Equal(t, []string{"notes_delete 7"}, runLines(t, runs))
 
+	row, err = st.Proposal(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, service.StateDone, row.State)
+
 	// And never again.
-	svc := serve(t, instance(t, b, dsn), nil, runs)
-	_, err := svc.Confirm(context.Background(), id, alice)
+	svc := serve(t, st, nil, runs)
+	_, err = svc.Confirm(context.Background(), id, alice)
 	assert.Equal(t, tool.CodeAlreadyConfirmed, tool.CodeOf(err))
 	assert.Len(t, runLines(t, runs), 1)
 }
