@@ -80,68 +80,10 @@ var SQLite = &Dialect{
 	name:     "sqlite",
 	least:    "min",
 	greatest: "max",
-	migrations: []Migration{{
-		Version: 1,
-		Name:    "records, proposals and rate buckets",
-		Statements: []string{
-			`CREATE TABLE toolgen_records (
-	id INTEGER PRIMARY KEY AUTOINCREMENT,
-	time_ns INTEGER NOT NULL,
-	principal TEXT NOT NULL,
-	conversation TEXT NOT NULL,
-	turn TEXT NOT NULL,
-	call_id TEXT NOT NULL,
-	agent TEXT NOT NULL,
-	tool TEXT NOT NULL,
-	kind TEXT NOT NULL,
-	event TEXT NOT NULL,
-	outcome TEXT NOT NULL,
-	code TEXT NOT NULL,
-	duration_ns INTEGER NOT NULL,
-	error TEXT NOT NULL,
-	args BLOB,
-	proposal TEXT NOT NULL,
-	result BLOB,
-	structured INTEGER NOT NULL,
-	keyed INTEGER NOT NULL
-) STRICT`,
-			recordsCallIndex,
-			`CREATE INDEX toolgen_records_time ON toolgen_records (time_ns)`,
-			`CREATE INDEX toolgen_records_principal ON toolgen_records (principal, id)`,
-			`CREATE INDEX toolgen_records_conversation ON toolgen_records (conversation, id)`,
-			`CREATE INDEX toolgen_records_tool ON toolgen_records (tool, id)`,
-			`CREATE INDEX toolgen_records_call_id ON toolgen_records (call_id, id) WHERE call_id <> ''`,
-			`CREATE INDEX toolgen_records_proposal ON toolgen_records (proposal, id) WHERE proposal <> ''`,
-			`CREATE TABLE toolgen_proposals (
-	seq INTEGER PRIMARY KEY AUTOINCREMENT,
-	id TEXT NOT NULL UNIQUE,
-	principal TEXT NOT NULL,
-	conversation TEXT NOT NULL,
-	turn TEXT NOT NULL,
-	call_id TEXT NOT NULL,
-	tool TEXT NOT NULL,
-	args BLOB,
-	digest TEXT NOT NULL,
-	summary TEXT NOT NULL,
-	created_ns INTEGER NOT NULL,
-	expires_ns INTEGER NOT NULL,
-	state TEXT NOT NULL,
-	decided_by TEXT NOT NULL,
-	decided_ns INTEGER NOT NULL
-) STRICT`,
-			`CREATE INDEX toolgen_proposals_state ON toolgen_proposals (state, seq)`,
-			`CREATE INDEX toolgen_proposals_principal ON toolgen_proposals (principal, seq)`,
-			`CREATE INDEX toolgen_proposals_conversation ON toolgen_proposals (conversation, seq)`,
-			`CREATE INDEX toolgen_proposals_expires ON toolgen_proposals (expires_ns)`,
-			`CREATE TABLE toolgen_rate_buckets (
-	name TEXT NOT NULL,
-	principal TEXT NOT NULL,
-	tokens REAL NOT NULL,
-	updated_ns INTEGER NOT NULL,
-	PRIMARY KEY (name, principal)
-) STRICT`,
-		},
-	}},
+	migrations: migrations(columnTypes{
+		rowID: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER", blob: "BLOB", boolean: "INTEGER",
+		real: "REAL", table: " STRICT",
+	}),
 }
 
 // Postgres is the dialect of PostgreSQL 12 or later (identity columns).
@@ -154,13 +96,35 @@ var Postgres = &Dialect{
 	lock:     "SELECT pg_advisory_xact_lock(" + migrationLockKey + ")",
 	least:    "LEAST",
 	greatest: "GREATEST",
-	migrations: []Migration{{
+	migrations: migrations(columnTypes{
+		rowID: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", integer: "BIGINT", blob: "BYTEA", boolean: "BOOLEAN",
+		real: "DOUBLE PRECISION",
+	}),
+}
+
+// columnTypes are a dialect's words for the schema's kinds of column.
+type columnTypes struct {
+	rowID   string // a primary key the database assigns, increasing
+	integer string // 64 bits
+	blob    string
+	boolean string
+	real    string // a float64
+	table   string // after a CREATE TABLE's closing parenthesis
+}
+
+// migrations returns the schema's steps in a dialect's words: the
+// statements are written once, with {id}, {int}, {blob}, {bool}, {real}
+// and {table} for them. A released step never changes (databases have
+// applied it): a change to the schema is a new step, appended.
+func migrations(t columnTypes) []Migration {
+	r := strings.NewReplacer("{id}", t.rowID, "{int}", t.integer, "{blob}", t.blob, "{bool}", t.boolean, "{real}", t.real, "{table}", t.table)
+	steps := []Migration{{
 		Version: 1,
 		Name:    "records, proposals and rate buckets",
 		Statements: []string{
 			`CREATE TABLE toolgen_records (
-	id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-	time_ns BIGINT NOT NULL,
+	id {id},
+	time_ns {int} NOT NULL,
 	principal TEXT NOT NULL,
 	conversation TEXT NOT NULL,
 	turn TEXT NOT NULL,
@@ -171,14 +135,14 @@ var Postgres = &Dialect{
 	event TEXT NOT NULL,
 	outcome TEXT NOT NULL,
 	code TEXT NOT NULL,
-	duration_ns BIGINT NOT NULL,
+	duration_ns {int} NOT NULL,
 	error TEXT NOT NULL,
-	args BYTEA,
+	args {blob},
 	proposal TEXT NOT NULL,
-	result BYTEA,
-	structured BOOLEAN NOT NULL,
-	keyed BOOLEAN NOT NULL
-)`,
+	result {blob},
+	structured {bool} NOT NULL,
+	keyed {bool} NOT NULL
+){table}`,
 			recordsCallIndex,
 			`CREATE INDEX toolgen_records_time ON toolgen_records (time_ns)`,
 			`CREATE INDEX toolgen_records_principal ON toolgen_records (principal, id)`,
@@ -187,22 +151,22 @@ var Postgres = &Dialect{
 			`CREATE INDEX toolgen_records_call_id ON toolgen_records (call_id, id) WHERE call_id <> ''`,
 			`CREATE INDEX toolgen_records_proposal ON toolgen_records (proposal, id) WHERE proposal <> ''`,
 			`CREATE TABLE toolgen_proposals (
-	seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	seq {id},
 	id TEXT NOT NULL UNIQUE,
 	principal TEXT NOT NULL,
 	conversation TEXT NOT NULL,
 	turn TEXT NOT NULL,
 	call_id TEXT NOT NULL,
 	tool TEXT NOT NULL,
-	args BYTEA,
+	args {blob},
 	digest TEXT NOT NULL,
 	summary TEXT NOT NULL,
-	created_ns BIGINT NOT NULL,
-	expires_ns BIGINT NOT NULL,
+	created_ns {int} NOT NULL,
+	expires_ns {int} NOT NULL,
 	state TEXT NOT NULL,
 	decided_by TEXT NOT NULL,
-	decided_ns BIGINT NOT NULL
-)`,
+	decided_ns {int} NOT NULL
+){table}`,
 			`CREATE INDEX toolgen_proposals_state ON toolgen_proposals (state, seq)`,
 			`CREATE INDEX toolgen_proposals_principal ON toolgen_proposals (principal, seq)`,
 			`CREATE INDEX toolgen_proposals_conversation ON toolgen_proposals (conversation, seq)`,
@@ -210,12 +174,18 @@ var Postgres = &Dialect{
 			`CREATE TABLE toolgen_rate_buckets (
 	name TEXT NOT NULL,
 	principal TEXT NOT NULL,
-	tokens DOUBLE PRECISION NOT NULL,
-	updated_ns BIGINT NOT NULL,
+	tokens {real} NOT NULL,
+	updated_ns {int} NOT NULL,
 	PRIMARY KEY (name, principal)
-)`,
+){table}`,
 		},
-	}},
+	}}
+	for i := range steps {
+		for j, stmt := range steps[i].Statements {
+			steps[i].Statements[j] = r.Replace(stmt)
+		}
+	}
+	return steps
 }
 
 // migrationLockKey is the advisory lock PostgreSQL instances take to

@@ -61,83 +61,39 @@ func enumName[E interface {
 	return e.String()
 }
 
-// unnamed reads "Type(N)", the String form of a value without a name.
-func unnamed(typ, s string) (uint8, bool) {
-	rest, ok := strings.CutPrefix(s, typ+"(")
-	if !ok {
-		return 0, false
-	}
-	rest, ok = strings.CutSuffix(rest, ")")
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(rest, 10, 8)
-	return uint8(n), err == nil
-}
-
-func parseEvent(s string) (service.Event, error) {
+// parseEnum reads a stored enum of the type typ: "" is the zero value,
+// a name what parse knows, "Type(N)" the value N.
+func parseEnum[E ~uint8](s, typ string, parse func(string) (E, bool)) (E, error) {
 	if s == "" {
 		return 0, nil
 	}
-	if e, ok := service.ParseEvent(s); ok {
+	if e, ok := parse(s); ok {
 		return e, nil
 	}
-	if n, ok := unnamed("Event", s); ok {
-		return service.Event(n), nil
+	if rest, ok := strings.CutPrefix(s, typ+"("); ok {
+		if rest, ok = strings.CutSuffix(rest, ")"); ok {
+			if n, err := strconv.ParseUint(rest, 10, 8); err == nil {
+				return E(n), nil
+			}
+		}
 	}
-	return 0, fmt.Errorf("unknown event %q", s)
+	return 0, fmt.Errorf("unknown %s %q", strings.ToLower(typ), s)
 }
 
+func parseEvent(s string) (service.Event, error) { return parseEnum(s, "Event", service.ParseEvent) }
 func parseOutcome(s string) (service.Outcome, error) {
-	if s == "" {
-		return 0, nil
-	}
-	if o, ok := service.ParseOutcome(s); ok {
-		return o, nil
-	}
-	if n, ok := unnamed("Outcome", s); ok {
-		return service.Outcome(n), nil
-	}
-	return 0, fmt.Errorf("unknown outcome %q", s)
+	return parseEnum(s, "Outcome", service.ParseOutcome)
 }
+func parseState(s string) (service.State, error) { return parseEnum(s, "State", service.ParseState) }
+func parseKind(s string) (tool.Kind, error)      { return parseEnum(s, "Kind", noErr(tool.ParseKind)) }
+func parseCode(s string) (tool.Code, error)      { return parseEnum(s, "Code", noErr(tool.ParseCode)) }
 
-func parseState(s string) (service.State, error) {
-	if s == "" {
-		return 0, nil
+// noErr turns a parser that returns an error into one that reports ok.
+func noErr[E any](parse func(string) (E, error)) func(string) (E, bool) {
+	return func(s string) (E, bool) {
+		e, err := parse(s)
+		return e, err == nil
 	}
-	if st, ok := service.ParseState(s); ok {
-		return st, nil
-	}
-	if n, ok := unnamed("State", s); ok {
-		return service.State(n), nil
-	}
-	return 0, fmt.Errorf("unknown proposal state %q", s)
-}
-
-func parseKind(s string) (tool.Kind, error) {
-	if s == "" {
-		return 0, nil
-	}
-	if k, err := tool.ParseKind(s); err == nil {
-		return k, nil
-	}
-	if n, ok := unnamed("Kind", s); ok {
-		return tool.Kind(n), nil
-	}
-	return 0, fmt.Errorf("unknown tool kind %q", s)
-}
-
-func parseCode(s string) (tool.Code, error) {
-	if s == "" {
-		return 0, nil
-	}
-	if c, err := tool.ParseCode(s); err == nil {
-		return c, nil
-	}
-	if n, ok := unnamed("Code", s); ok {
-		return tool.Code(n), nil
-	}
-	return 0, fmt.Errorf("unknown tool error code %q", s)
 }
 
 // keyed reports whether rec takes the key of its call ID: a call or a

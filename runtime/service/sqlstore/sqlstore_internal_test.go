@@ -56,3 +56,16 @@ func TestEnums(t *testing.T) {
 	_, err = parseKind("Kind(300)")
 	assert.Error(t, err, "out of range")
 }
+
+func TestSchemaInEachDialectsWords(t *testing.T) {
+	for _, d := range []*Dialect{SQLite, Postgres} {
+		for _, m := range d.Migrations() {
+			for _, stmt := range m.Statements {
+				assert.NotContains(t, stmt, "{", "%s: every placeholder replaced", d.Name())
+			}
+		}
+	}
+	assert.Contains(t, SQLite.Migrations()[0].Statements[0], ") STRICT")
+	assert.Contains(t, Postgres.Migrations()[0].Statements[0], "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,")
+	assert.Contains(t, Postgres.Migrations()[0].Statements[0], "args BYTEA,")
+}

@@ -259,64 +259,63 @@ func (s *Store) Append(ctx context.Context, rec *service.Record) error {
 
 // Records implements service.Store.
 func (s *Store) Records(ctx context.Context, q service.Query) ([]service.Record, error) {
-	var where []string
-	var args []any
-	add := func(cond string, v any) {
-		where = append(where, cond)
-		args = append(args, v)
-	}
-	if q.Principal != "" {
-		add("principal = ?", q.Principal)
-	}
-	if q.Conversation != "" {
-		add("conversation = ?", q.Conversation)
-	}
-	if q.CallID != "" {
-		add("call_id = ?", q.CallID)
-	}
-	if q.Tool != "" {
-		add("tool = ?", q.Tool)
-	}
-	if q.Proposal != "" {
-		add("proposal = ?", q.Proposal)
-	}
-	if !q.Since.IsZero() {
-		add("time_ns >= ?", nanos(q.Since))
-	}
-	if !q.Until.IsZero() {
-		add("time_ns < ?", nanos(q.Until))
-	}
-	query := "SELECT " + recordColumns + " FROM toolgen_records"
-	if len(where) > 0 {
-		query += " WHERE " + strings.Join(where, " AND ")
-	}
-	query += " ORDER BY id LIMIT ?"
-	args = append(args, limit(q.Limit))
-	rows, err := s.rdb.QueryContext(ctx, s.d.bind(query), args...)
+	var f filter
+	f.add(q.Principal != "", "principal = ?", q.Principal)
+	f.add(q.Conversation != "", "conversation = ?", q.Conversation)
+	f.add(q.CallID != "", "call_id = ?", q.CallID)
+	f.add(q.Tool != "", "tool = ?", q.Tool)
+	f.add(q.Proposal != "", "proposal = ?", q.Proposal)
+	f.add(!q.Since.IsZero(), "time_ns >= ?", nanos(q.Since))
+	f.add(!q.Until.IsZero(), "time_ns < ?", nanos(q.Until))
+	query, args := f.query("SELECT "+recordColumns+" FROM toolgen_records", "id", q.Limit)
+	out, err := selectAll(ctx, s, query, args, scanRecord)
 	if err != nil {
-		return nil, fmt.Errorf("sqlstore: read records: %w", err)
-	}
-	defer rows.Close()
-	var out []service.Record
-	for rows.Next() {
-		var r service.Record
-		if err := scanRecord(rows, &r); err != nil {
-			return nil, fmt.Errorf("sqlstore: read records: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlstore: read records: %w", err)
 	}
 	return out, nil
 }
 
-// limit returns a query's limit: DefaultQueryLimit for 0.
-func limit(n int) int {
-	if n <= 0 {
-		return service.DefaultQueryLimit
+// filter is the WHERE clause of a query: conditions joined by AND.
+type filter struct {
+	where []string
+	args  []any
+}
+
+// add adds the condition cond with its value v, when on.
+func (f *filter) add(on bool, cond string, v any) {
+	if on {
+		f.where, f.args = append(f.where, cond), append(f.args, v)
 	}
-	return n
+}
+
+// query returns base with the conditions, ordered by order, and limited
+// to limit rows (DefaultQueryLimit for 0), and its arguments.
+func (f *filter) query(base, order string, limit int) (string, []any) {
+	if len(f.where) > 0 {
+		base += " WHERE " + strings.Join(f.where, " AND ")
+	}
+	if limit <= 0 {
+		limit = service.DefaultQueryLimit
+	}
+	return base + " ORDER BY " + order + " LIMIT ?", append(f.args, limit)
+}
+
+// selectAll runs query on the readers and scans every row.
+func selectAll[T any](ctx context.Context, s *Store, query string, args []any, scan func(scanner, *T) error) ([]T, error) {
+	rows, err := s.rdb.QueryContext(ctx, s.d.bind(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := scan(rows, &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // Propose implements service.Store.
@@ -347,37 +346,13 @@ func (s *Store) Proposal(ctx context.Context, id string) (*service.Proposal, err
 
 // Proposals implements service.Store.
 func (s *Store) Proposals(ctx context.Context, q service.ProposalQuery) ([]service.Proposal, error) {
-	var where []string
-	var args []any
-	if q.Principal != "" {
-		where, args = append(where, "principal = ?"), append(args, q.Principal)
-	}
-	if q.Conversation != "" {
-		where, args = append(where, "conversation = ?"), append(args, q.Conversation)
-	}
-	if q.State != 0 {
-		where, args = append(where, "state = ?"), append(args, enumName(q.State))
-	}
-	query := "SELECT " + proposalColumns + " FROM toolgen_proposals"
-	if len(where) > 0 {
-		query += " WHERE " + strings.Join(where, " AND ")
-	}
-	query += " ORDER BY seq LIMIT ?"
-	args = append(args, limit(q.Limit))
-	rows, err := s.rdb.QueryContext(ctx, s.d.bind(query), args...)
+	var f filter
+	f.add(q.Principal != "", "principal = ?", q.Principal)
+	f.add(q.Conversation != "", "conversation = ?", q.Conversation)
+	f.add(q.State != 0, "state = ?", enumName(q.State))
+	query, args := f.query("SELECT "+proposalColumns+" FROM toolgen_proposals", "seq", q.Limit)
+	out, err := selectAll(ctx, s, query, args, scanProposal)
 	if err != nil {
-		return nil, fmt.Errorf("sqlstore: read proposals: %w", err)
-	}
-	defer rows.Close()
-	var out []service.Proposal
-	for rows.Next() {
-		var p service.Proposal
-		if err := scanProposal(rows, &p); err != nil {
-			return nil, fmt.Errorf("sqlstore: read proposals: %w", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlstore: read proposals: %w", err)
 	}
 	return out, nil
@@ -389,9 +364,21 @@ func (s *Store) Proposals(ctx context.Context, q service.ProposalQuery) ([]servi
 // and writes rec. When the UPDATE matches nothing, it writes nothing and
 // reads the proposal for ErrNotPending or ErrNotFound.
 func (s *Store) Claim(ctx context.Context, id string, rec *service.Record) (*service.Proposal, error) {
+	p, err := s.transition(ctx, id, rec, s.q.claim, rec.Principal, nanos(rec.Time), id, nanos(rec.Time))
+	if err != nil && !errors.Is(err, service.ErrNotPending) && !errors.Is(err, service.ErrNotFound) {
+		return nil, fmt.Errorf("sqlstore: claim a proposal: %w", err)
+	}
+	return p, err
+}
+
+// transition runs update, a conditional UPDATE of the proposal id that
+// returns its row, and writes rec, in one transaction. When the UPDATE
+// matches nothing it writes nothing and returns the proposal as stored,
+// with ErrNotPending, or ErrNotFound.
+func (s *Store) transition(ctx context.Context, id string, rec *service.Record, update string, args ...any) (*service.Proposal, error) {
 	var p service.Proposal
 	ok, err := s.inTx(ctx, true, func(ex execer, _ *sql.Tx) (bool, error) {
-		err := scanProposal(ex.QueryRowContext(ctx, s.q.claim, rec.Principal, nanos(rec.Time), id, nanos(rec.Time)), &p)
+		err := scanProposal(ex.QueryRowContext(ctx, update, args...), &p)
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, nil
 		}
@@ -400,11 +387,11 @@ func (s *Store) Claim(ctx context.Context, id string, rec *service.Record) (*ser
 		}
 		return true, s.insertAny(ctx, ex, rec)
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		rec.ID = 0
-		return nil, fmt.Errorf("sqlstore: claim a proposal: %w", err)
-	}
-	if ok {
+		return nil, err
+	case ok:
 		return &p, nil
 	}
 	rec.ID = 0
@@ -445,29 +432,16 @@ func (s *Store) Settle(ctx context.Context, id string, state service.State, rec 
 	return nil
 }
 
-// Close implements service.Store.
+// Close implements service.Store: one transaction that moves the
+// proposal from pending to state (to rejected only before its expiry) and
+// writes rec.
 func (s *Store) Close(ctx context.Context, id string, state service.State, rec *service.Record) (*service.Proposal, error) {
-	var p service.Proposal
 	name := enumName(state)
-	ok, err := s.inTx(ctx, true, func(ex execer, _ *sql.Tx) (bool, error) {
-		err := scanProposal(ex.QueryRowContext(ctx, s.q.closeProposal, name, rec.Principal, nanos(rec.Time), id, name, nanos(rec.Time)), &p)
-		if errors.Is(err, sql.ErrNoRows) {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		return true, s.insertAny(ctx, ex, rec)
-	})
-	if err != nil {
-		rec.ID = 0
+	p, err := s.transition(ctx, id, rec, s.q.closeProposal, name, rec.Principal, nanos(rec.Time), id, name, nanos(rec.Time))
+	if err != nil && !errors.Is(err, service.ErrNotPending) && !errors.Is(err, service.ErrNotFound) {
 		return nil, fmt.Errorf("sqlstore: close a proposal: %w", err)
 	}
-	if ok {
-		return &p, nil
-	}
-	rec.ID = 0
-	return s.notPending(ctx, id)
+	return p, err
 }
 
 // Purge implements service.Store, in one transaction.
