@@ -27,6 +27,7 @@ package sqlitestore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"runtime"
@@ -78,9 +79,9 @@ func Open(ctx context.Context, path string, o *sqlstore.Options) (*sqlstore.Stor
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
 	w.SetConnMaxLifetime(0)
-	// The schema first: the readers' connections must find the file in
-	// WAL mode, which the writer's first connection sets.
-	if err := w.PingContext(ctx); err != nil {
+	// The writer's first connection puts the file in WAL mode, before the
+	// readers connect.
+	if err := connect(ctx, w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
@@ -95,6 +96,29 @@ func Open(ctx context.Context, path string, o *sqlstore.Options) (*sqlstore.Stor
 	opts.ReadDB = r
 	return newStore(ctx, w, r, &opts)
 }
+
+// connect makes db's first connection. Switching a new file to WAL mode
+// takes an exclusive lock, and SQLite answers SQLITE_BUSY at once, without
+// waiting, when another process or connection is switching it too: such
+// a connection is tried again until BusyTimeout.
+func connect(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(BusyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := db.PingContext(ctx)
+		var e interface{ Code() int }
+		if err == nil || !errors.As(err, &e) || e.Code()&0xff != sqliteBusy || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// sqliteBusy is SQLITE_BUSY, the low byte of its extended codes.
+const sqliteBusy = 5
 
 // newStore returns the store over w (and r), closing them when it fails.
 func newStore(ctx context.Context, w, r *sql.DB, o *sqlstore.Options) (*sqlstore.Store, error) {
