@@ -105,15 +105,25 @@ func TestCoreLinksNothingOfTheGenerator(t *testing.T) {
 	}
 }
 
+// testOnly are runtime packages for tests only, which no program links:
+// the store contract every store's tests run (it links testify, whose
+// YAMLEq links a YAML package) and the PostgreSQL server of those tests.
+var testOnly = []string{module + "/runtime/service/storetest", module + "/runtime/service/internal/pgtest"}
+
 // TestProgramsLinkNothingOfTheGenerator: every other runtime package, the
 // generated registry and its providers package, and the example programs
 // link none of the generator's dependencies (encoding/json is allowed:
-// the MCP and provider SDKs use it, and so may tools).
+// the MCP and provider SDKs use it, and so may tools). The packages for
+// tests only (testOnly) are left out.
 func TestProgramsLinkNothingOfTheGenerator(t *testing.T) {
 	t.Parallel()
 	pkgs := append(list(t, "./runtime/..."), list(t, "./examples/...")...)
 	pkgs = append(pkgs, module+"/generated", module+"/generated/providers")
 	for _, p := range pkgs {
+		if slices.Contains(testOnly, p) {
+			assert.Contains(t, deps(t, p), "testing", "%s is for tests only: it imports testing", p)
+			continue
+		}
 		got := banned(ownDeps(t, p), generatorDeps)
 		assert.Empty(t, got, "%s links the generator's dependencies", p)
 	}
@@ -145,6 +155,27 @@ func TestTracingIsAnAdapter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// databaseDrivers are what the durable stores link: a program using the
+// memory store must link none of them.
+var databaseDrivers = []string{"database/sql", "modernc.org/", "github.com/jackc/"}
+
+// TestServiceLinksNoDatabaseDriver: the call service with its memory store
+// links no database driver, nor database/sql; the durable stores, each in
+// a subpackage, link theirs, and only theirs.
+func TestServiceLinksNoDatabaseDriver(t *testing.T) {
+	t.Parallel()
+	for _, p := range []string{"runtime/tool", "runtime/service"} {
+		assert.Empty(t, banned(deps(t, module+"/"+p), databaseDrivers), "%s links a database driver", p)
+	}
+	sqlite := deps(t, module+"/runtime/service/sqlitestore")
+	assert.Contains(t, sqlite, "modernc.org/sqlite")
+	assert.Empty(t, banned(sqlite, []string{"github.com/jackc/"}), "the SQLite store links no PostgreSQL driver")
+	pg := deps(t, module+"/runtime/service/pgstore")
+	assert.Contains(t, pg, "github.com/jackc/pgx/v5/stdlib")
+	assert.Empty(t, banned(pg, []string{"modernc.org/"}), "the PostgreSQL store links no SQLite")
+	assert.Empty(t, banned(deps(t, module+"/runtime/service/sqlstore"), []string{"modernc.org/", "github.com/jackc/"}), "the shared SQL store links no driver")
 }
 
 // TestRegistryWithoutEncodingJSON: a registry generated from tools that use

@@ -81,6 +81,11 @@
 // queried (Records) and purged by age (Purge). An Observer sees every
 // call; runtime/service/oteltrace makes an OpenTelemetry span of each.
 //
-// MemoryStore keeps everything in the process; durable stores, which
-// several instances can share, implement Store in subpackages.
+// MemoryStore keeps everything in the process; the durable stores, which
+// several instances can share, implement Store in subpackages, so that a
+// program using the memory store links no database driver:
+// runtime/service/sqlitestore (embedded SQLite) and
+// runtime/service/pgstore (PostgreSQL), both runtime/service/sqlstore,
+// each with a durable Limiter. runtime/service/storetest is the contract
+// every Store's tests run.
 package service

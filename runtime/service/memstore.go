@@ -74,7 +74,9 @@ func (m *MemoryStore) failed(op string) error {
 }
 
 // add appends rec, a copy of it, and sets rec.ID; a call or proposal with
-// a call ID becomes the record of its key. m.mu is held.
+// a call ID becomes the record of its key unless an earlier one is: the
+// first run of a call ID is the one a repeat is answered from (and a
+// durable store's unique index keeps the first too). m.mu is held.
 func (m *MemoryStore) add(rec *Record) {
 	if len(m.records) >= m.max {
 		m.drop(len(m.records) - m.max/2)
@@ -83,7 +85,10 @@ func (m *MemoryStore) add(rec *Record) {
 	rec.ID = m.next
 	m.records = append(m.records, *rec)
 	if rec.CallID != "" && (rec.Event == EventCall || rec.Event == EventProposal) {
-		m.calls[callKey{rec.Principal, rec.Conversation, rec.CallID}] = rec.ID
+		k := callKey{rec.Principal, rec.Conversation, rec.CallID}
+		if _, taken := m.calls[k]; !taken {
+			m.calls[k] = rec.ID
+		}
 	}
 }
 

@@ -1,0 +1,78 @@
+// Package pgstore is the call service's store for several instances: a
+// service.Store (and a durable service.Limiter) in PostgreSQL, through
+// pgx's database/sql driver (github.com/jackc/pgx/v5/stdlib). Every
+// instance behind a load balancer opens the same database: a proposal
+// made on one is confirmed on another, a call retried on another instance
+// is answered from the record, the rate limit is shared, and a proposal
+// runs at most once across all of them, because the database decides it
+// (a conditional UPDATE in the transaction that writes the confirmation's
+// record), not a process.
+//
+//	st, err := pgstore.Open(ctx, "postgres://toolgen@db.internal/app?sslmode=verify-full")
+//	if err != nil {
+//		return err
+//	}
+//	defer st.CloseDB()
+//	svc, err := service.New(reg, &service.Options{
+//		Store:   st,
+//		Limiter: st.NewLimiter("calls", 2, 20), // shared by every instance
+//	})
+//
+// The schema (tables prefixed toolgen_) is created and migrated when a
+// store opens; instances that start at once take turns on an advisory
+// lock. Put the tables in a schema of their own with the DSN's
+// search_path parameter.
+package pgstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+
+	"github.com/toolgen-go/toolgen/runtime/service/sqlstore"
+)
+
+// MaxConns is how many connections a store that Open opened keeps at
+// most: each instance holds up to this many of the server's
+// max_connections (100 by default).
+const MaxConns = 16
+
+// Open connects to the PostgreSQL database dsn (a URL or key=value
+// string, as pgx reads it) and returns a store over it, its schema
+// migrated. It holds at most MaxConns connections; CloseDB closes them.
+func Open(ctx context.Context, dsn string, o *sqlstore.Options) (*sqlstore.Store, error) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: open: %w", err)
+	}
+	db.SetMaxOpenConns(MaxConns)
+	db.SetMaxIdleConns(MaxConns)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	var opts sqlstore.Options
+	if o != nil {
+		opts = *o
+	}
+	opts.OwnDB = true
+	st, err := New(ctx, db, &opts)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// New returns a store over db, a PostgreSQL database opened with pgx's
+// database/sql driver (or another that speaks PostgreSQL's SQL), its
+// schema migrated. The caller keeps db: CloseDB leaves it open unless
+// o.OwnDB. Bound its connections (db.SetMaxOpenConns): every concurrent
+// call holds one while it is recorded.
+func New(ctx context.Context, db *sql.DB, o *sqlstore.Options) (*sqlstore.Store, error) {
+	st, err := sqlstore.New(ctx, db, sqlstore.Postgres, o)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: %w", err)
+	}
+	return st, nil
+}

@@ -1,0 +1,350 @@
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// RunShared checks what a durable store adds to the contract, with the
+// call service on top: several instances (stores opened on one database)
+// share proposals, call IDs and rate limits; a proposal runs at most once
+// across instances and processes; a process killed with SIGKILL loses
+// nothing (a proposal survives it, a run it started is never run again);
+// and instances that migrate the schema at once both succeed. The tools
+// count their own runs in a file. The package's TestMain must call Child
+// with b.
+func RunShared(t *testing.T, b Backend) {
+	t.Run("ProposeOnOneConfirmOnAnother", func(t *testing.T) { t.Parallel(); testAcross(t, b) })
+	t.Run("CallIDAcrossInstances", func(t *testing.T) { t.Parallel(); testCallIDAcross(t, b) })
+	t.Run("ConcurrentConfirmsOnTwoInstances", func(t *testing.T) { t.Parallel(); testConfirmsOnTwo(t, b) })
+	t.Run("LimiterSharedAndDurable", func(t *testing.T) { t.Parallel(); testLimiter(t, b) })
+	t.Run("KilledBetweenProposeAndConfirm", func(t *testing.T) { t.Parallel(); testKilledBeforeConfirm(t, b) })
+	t.Run("KilledMidConfirmedRun", func(t *testing.T) { t.Parallel(); testKilledMidRun(t, b) })
+	t.Run("KilledMidCallWithCallID", func(t *testing.T) { t.Parallel(); testKilledMidCall(t, b) })
+	t.Run("ConfirmsOverTwoProcesses", func(t *testing.T) { t.Parallel(); testConfirmsOverTwoProcesses(t, b) })
+	t.Run("MigrationsAtOnce", func(t *testing.T) { t.Parallel(); testMigrationsAtOnce(t, b) })
+}
+
+// instance opens an instance of dsn, closed when t ends.
+func instance(t *testing.T, b Backend, dsn string) service.Store {
+	t.Helper()
+	st, err := b.Open(context.Background(), dsn)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, b.CloseStore(st)) })
+	return st
+}
+
+// serve returns a service over st whose tools count their runs in runs.
+func serve(t *testing.T, st service.Store, lim service.Limiter, runs string) *service.Service {
+	t.Helper()
+	svc, err := newService(st, lim, runs)
+	require.NoError(t, err)
+	return svc
+}
+
+// proposalID reads the proposal ID of a propose call's result.
+func proposalID(t *testing.T, res tool.Result) string {
+	t.Helper()
+	var out struct{ Proposal string }
+	require.NoError(t, json.Unmarshal(res.Content, &out))
+	require.NotEmpty(t, out.Proposal)
+	return out.Proposal
+}
+
+func testAcross(t *testing.T, b Backend) {
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	one := serve(t, instance(t, b, dsn), nil, runs)
+	two := serve(t, instance(t, b, dsn), nil, runs)
+
+	res, err := one.Call(as(""), "notes_delete", []byte(`{"id":7}`))
+	require.NoError(t, err)
+	id := proposalID(t, res)
+	p, err := two.Proposal(context.Background(), id, alice)
+	require.NoError(t, err, "the other instance sees it")
+	assert.Equal(t, service.StatePending, p.State)
+
+	conf, err := two.Confirm(context.Background(), id, alice)
+	require.NoError(t, err)
+	assert.Equal(t, "deleted 7 for alice", conf.Result.Text())
+
+	conf, err = one.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeAlreadyConfirmed, tool.CodeOf(err), "confirmed again on the first: not run again")
+	require.NotNil(t, conf)
+	assert.Equal(t, "deleted 7 for alice", conf.Result.Text(), "with the recorded outcome")
+	assert.Equal(t, []string{"notes_delete 7"}, runLines(t, runs), "one run, counted by the tool")
+
+	// A rejection on one is final on the other.
+	res, err = one.Call(as(""), "notes_delete", []byte(`{"id":8}`))
+	require.NoError(t, err)
+	id = proposalID(t, res)
+	require.NoError(t, one.Reject(context.Background(), id, alice))
+	_, err = two.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeProposalRejected, tool.CodeOf(err))
+	assert.Len(t, runLines(t, runs), 1)
+}
+
+func testCallIDAcross(t *testing.T, b Backend) {
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	one := serve(t, instance(t, b, dsn), nil, runs)
+	st2 := instance(t, b, dsn)
+	two := serve(t, st2, nil, runs)
+
+	first, err := one.Call(as("toolu_1"), "act", []byte(`{"text":"x"}`))
+	require.NoError(t, err)
+	again, err := two.Call(as("toolu_1"), "act", []byte(`{"text":"x"}`))
+	require.NoError(t, err, "a retry on another instance")
+	assert.Equal(t, first.Text(), again.Text(), "is answered with the recorded outcome")
+	assert.Equal(t, []string{"act toolu_1 x"}, runLines(t, runs))
+	recs, err := st2.Records(context.Background(), service.Query{CallID: "toolu_1"})
+	require.NoError(t, err)
+	require.Len(t, recs, 2)
+	assert.Equal(t, service.EventCall, recs[0].Event)
+	assert.Equal(t, service.EventReplay, recs[1].Event)
+
+	// A proposal repeated with its call ID on another instance is one
+	// proposal.
+	res1, err := one.Call(as("toolu_2"), "notes_delete", []byte(`{"id":1}`))
+	require.NoError(t, err)
+	res2, err := two.Call(as("toolu_2"), "notes_delete", []byte(`{"id":1}`))
+	require.NoError(t, err)
+	assert.Equal(t, proposalID(t, res1), proposalID(t, res2))
+}
+
+func testConfirmsOnTwo(t *testing.T, b Backend) {
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	svcs := []*service.Service{serve(t, instance(t, b, dsn), nil, runs), serve(t, instance(t, b, dsn), nil, runs)}
+	res, err := svcs[0].Call(as(""), "notes_delete", []byte(`{"id":7}`))
+	require.NoError(t, err)
+	id := proposalID(t, res)
+	const n = 50
+	codes := make([]tool.Code, 2*n)
+	var wg sync.WaitGroup
+	for i := range codes {
+		wg.Go(func() {
+			_, err := svcs[i%2].Confirm(context.Background(), id, alice)
+			codes[i] = tool.CodeOf(err)
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, []string{"notes_delete 7"}, runLines(t, runs), "exactly one run")
+	count := map[tool.Code]int{}
+	for _, c := range codes {
+		count[c]++
+	}
+	assert.Equal(t, 1, count[0], "one confirmation ran it: %v", count)
+	// The losers on the winner's instance wait for its run and read
+	// already_confirmed; those on the other instance cannot tell a run in
+	// progress from one that died, and read outcome_unknown until it
+	// ends.
+	assert.Equal(t, 2*n-1, count[tool.CodeAlreadyConfirmed]+count[tool.CodeOutcomeUnknown], "the others ran nothing: %v", count)
+}
+
+func testLimiter(t *testing.T, b Backend) {
+	if b.Limiter == nil {
+		t.Skip("no durable limiter")
+	}
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	const burst = 3
+	st1, st2 := instance(t, b, dsn), instance(t, b, dsn)
+	one := serve(t, st1, b.Limiter(st1, "calls", 1.0/3600, burst), runs)
+	two := serve(t, st2, b.Limiter(st2, "calls", 1.0/3600, burst), runs)
+	ok := 0
+	for i := range 2 * burst {
+		svc := []*service.Service{one, two}[i%2]
+		_, err := svc.Call(as(""), "echo", nil)
+		if err == nil {
+			ok++
+		} else {
+			assert.Equal(t, tool.CodeRefused, tool.CodeOf(err))
+			assert.Contains(t, err.Error(), "too many tool calls")
+		}
+	}
+	assert.Equal(t, burst, ok, "one bucket for both instances")
+
+	// A restart: a new instance finds the bucket empty.
+	st3 := instance(t, b, dsn)
+	three := serve(t, st3, b.Limiter(st3, "calls", 1.0/3600, burst), runs)
+	_, err := three.Call(as(""), "echo", nil)
+	assert.Equal(t, tool.CodeRefused, tool.CodeOf(err), "the limit survives a restart")
+
+	// Another name, another bucket; another principal, another bucket.
+	other := serve(t, st3, b.Limiter(st3, "other", 1.0/3600, burst), runs)
+	_, err = other.Call(as(""), "echo", nil)
+	assert.NoError(t, err)
+	bob := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: tool.Principal{ID: "bob"}})
+	_, err = three.Call(bob, "echo", nil)
+	assert.NoError(t, err)
+}
+
+func testKilledBeforeConfirm(t *testing.T, b Backend) {
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	// A process proposes, and is killed before anyone confirms.
+	p := startChild(t, b, "propose", dsn, runs, envArgs+`={"id":7}`)
+	id := p.expect("proposal ")
+	p.kill()
+	assert.Empty(t, runLines(t, runs), "a proposal runs nothing")
+	st := instance(t, b, dsn)
+	row, err := st.Proposal(context.Background(), id)
+	require.NoError(t, err, "the proposal survived")
+	assert.Equal(t, service.StatePending, row.State)
+
+	// After the restart (a new process) the proposal is there, and runs
+	// once.
+	c := startChild(t, b, "confirm", dsn, runs, envArg+"="+id)
+	c.expect("ready")
+	c.send("go")
+	assert.Equal(t, map[string]int{"ok": 1}, c.counts())
+	c.wait()
+	assert.Equal(t, []string{"notes_delete 7"}, runLines(t, runs))
+
+	row, err = st.Proposal(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, service.StateDone, row.State)
+
+	// And never again.
+	svc := serve(t, st, nil, runs)
+	_, err = svc.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeAlreadyConfirmed, tool.CodeOf(err))
+	assert.Len(t, runLines(t, runs), 1)
+}
+
+func testKilledMidRun(t *testing.T, b Backend) {
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	st := instance(t, b, dsn)
+	svc := serve(t, st, nil, runs)
+	res, err := svc.Call(as(""), "notes_delete", []byte(`{"id":7,"block":true}`))
+	require.NoError(t, err)
+	id := proposalID(t, res)
+
+	// A process confirms it and is killed while the tool runs.
+	c := startChild(t, b, "confirm", dsn, runs, envArg+"="+id)
+	c.expect("ready")
+	c.send("go")
+	c.expect("running")
+	c.kill()
+	require.Equal(t, []string{"notes_delete 7"}, runLines(t, runs), "it started")
+
+	// Its outcome is unknown: never run again, and confirming is refused
+	// with that reason, on any instance.
+	for range 2 {
+		_, err = svc.Confirm(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeOutcomeUnknown, tool.CodeOf(err))
+		assert.Contains(t, err.Error(), "not run again")
+	}
+	assert.Len(t, runLines(t, runs), 1, "never re-run")
+	p, err := st.Proposal(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, service.StateRunning, p.State, "as the killed process left it")
+	recs, err := st.Records(context.Background(), service.Query{Proposal: id})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(recs), 2)
+	assert.Equal(t, service.EventConfirmation, recs[1].Event)
+	assert.Equal(t, service.OutcomeStarted, recs[1].Outcome, "the run's start was recorded before it ran, and never its end")
+}
+
+func testKilledMidCall(t *testing.T, b Backend) {
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	c := startChild(t, b, "call", dsn, runs, envArg+"=toolu_k", envArgs+`={"text":"x","block":true}`)
+	c.expect("running")
+	c.kill()
+	require.Equal(t, []string{"act toolu_k x"}, runLines(t, runs))
+
+	svc := serve(t, instance(t, b, dsn), nil, runs)
+	_, err := svc.Call(as("toolu_k"), "act", []byte(`{"text":"x"}`))
+	assert.Equal(t, tool.CodeOutcomeUnknown, tool.CodeOf(err), "a retry of the call ID is not run again")
+	assert.Len(t, runLines(t, runs), 1)
+}
+
+func testConfirmsOverTwoProcesses(t *testing.T, b Backend) {
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	svc := serve(t, instance(t, b, dsn), nil, runs)
+	res, err := svc.Call(as(""), "notes_delete", []byte(`{"id":7}`))
+	require.NoError(t, err)
+	id := proposalID(t, res)
+
+	// Two processes, 500 confirmations each, released together.
+	per := b.Confirms
+	if per <= 0 {
+		per = 500
+	}
+	n := envN + "=" + strconv.Itoa(per)
+	kids := []*child{
+		startChild(t, b, "confirm", dsn, runs, envArg+"="+id, n),
+		startChild(t, b, "confirm", dsn, runs, envArg+"="+id, n),
+	}
+	for _, k := range kids {
+		k.expect("ready")
+	}
+	start := time.Now()
+	for _, k := range kids {
+		k.send("go")
+	}
+	total := map[string]int{}
+	for _, k := range kids {
+		for code, n := range k.counts() {
+			total[code] += n
+		}
+		k.wait()
+	}
+	t.Logf("%s: %d confirmations over two processes in %s: %v", b.Name, 2*per, time.Since(start).Round(time.Millisecond), total)
+	assert.Equal(t, []string{"notes_delete 7"}, runLines(t, runs), "exactly one run, counted by the tool")
+	assert.Equal(t, 1, total["ok"], "one confirmation ran it")
+	assert.Equal(t, 2*per-1, total["already_confirmed"]+total["outcome_unknown"], "the others ran nothing and say why: %v", total)
+
+	recs, err := svc.Records(context.Background(), service.Query{Proposal: id, Limit: 2 * per * 2})
+	require.NoError(t, err)
+	var confirmations, refusals int
+	for _, r := range recs {
+		switch r.Event {
+		case service.EventConfirmation:
+			confirmations++
+			assert.Equal(t, service.OutcomeOK, r.Outcome)
+		case service.EventRefusal:
+			refusals++
+		}
+	}
+	assert.Equal(t, 1, confirmations, "one confirmation row")
+	assert.Equal(t, 2*per-1, refusals, "and a refusal row for each other")
+}
+
+func testMigrationsAtOnce(t *testing.T, b Backend) {
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	kids := []*child{startChild(t, b, "open", dsn, runs), startChild(t, b, "open", dsn, runs)}
+	for _, k := range kids {
+		k.expect("ready")
+	}
+	for _, k := range kids {
+		k.send("go")
+	}
+	for _, k := range kids {
+		k.expect("opened")
+		k.wait()
+	}
+	// And four instances of this process at once, on another database.
+	dsn2 := b.NewDB(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			st, err := b.Open(context.Background(), dsn2)
+			if assert.NoError(t, err) {
+				assert.NoError(t, b.CloseStore(st))
+			}
+		})
+	}
+	wg.Wait()
+	// The schema works.
+	svc := serve(t, instance(t, b, dsn), nil, runs)
+	_, err := svc.Call(as("toolu_m"), "act", nil)
+	require.NoError(t, err)
+}
