@@ -130,8 +130,12 @@ func (s *Service) admit(ctx context.Context, inv *tool.Invocation) *tool.Error {
 	}
 	if s.limiter != nil {
 		ok, err := s.limiter.Allow(ctx, inv.Principal.ID)
-		if err != nil || !ok {
-			return &tool.Error{Code: tool.CodeRefused, Message: "too many tool calls; nothing was run, try again later", Cause: err}
+		if err != nil {
+			s.log.LogAttrs(ctx, slog.LevelError, "call service: check the rate limit", slog.String("error", err.Error()))
+			return &tool.Error{Code: tool.CodeRefused, Message: "the call could not be checked against its rate limit; nothing was run, try again later", Cause: err}
+		}
+		if !ok {
+			return &tool.Error{Code: tool.CodeRefused, Message: "too many tool calls; nothing was run, try again later"}
 		}
 	}
 	if !s.countTurn(ctx) {
@@ -210,6 +214,18 @@ func outcomeOf(err error) Outcome {
 // replay answers a call whose call ID was already recorded, from the
 // record, and records the repeat.
 func (s *Service) replay(ctx context.Context, rec *Record, prior *Record, dst []byte) (tool.Result, error) {
+	if prior.Outcome == OutcomeStarted {
+		// Another instance may be running it: wait for it to finish.
+		poll(ctx, s.awaitFor(prior.Tool), func() bool {
+			recs, err := s.store.Records(ctx, Query{Principal: prior.Principal, Conversation: prior.Conversation, CallID: prior.CallID})
+			for i := range recs {
+				if err == nil && recs[i].ID == prior.ID {
+					prior = &recs[i]
+				}
+			}
+			return prior.Outcome != OutcomeStarted
+		})
+	}
 	rec.Event = EventReplay
 	res, err := recorded(rec.Tool, prior, dst)
 	rec.Outcome, rec.Code, rec.Duration = prior.Outcome, tool.CodeOf(err), s.now().Sub(rec.Time)

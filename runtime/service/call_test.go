@@ -73,7 +73,7 @@ func TestConcurrentCallsWithOneCallIDRunOnce(t *testing.T) {
 }
 
 func TestCallIDOfARunThatNeverFinished(t *testing.T) {
-	s, f, st, c := newService(t, nil)
+	s, f, st, c := newService(t, &service.Options{AwaitRunning: 30 * time.Millisecond})
 	// The process that ran it died after recording the start.
 	prior := &service.Record{Time: c.now(), Principal: "alice", Conversation: "c1", CallID: "toolu_5", Tool: "act", Event: service.EventCall, Outcome: service.OutcomeStarted}
 	_, err := st.Start(context.Background(), prior)
@@ -317,4 +317,20 @@ func TestNewValidatesOptions(t *testing.T) {
 	assert.ErrorContains(t, err, "negative Parallel")
 	_, err = service.New(reg, &service.Options{ProposalTTL: -time.Second})
 	assert.ErrorContains(t, err, "negative ProposalTTL")
+}
+
+func TestCallIDWaitsForAnotherInstancesRun(t *testing.T) {
+	s, f, st, c := newService(t, nil)
+	prior := &service.Record{Time: c.now(), Principal: "alice", Conversation: "c1", CallID: "toolu_6", Tool: "act", Event: service.EventCall, Outcome: service.OutcomeStarted}
+	_, err := st.Start(context.Background(), prior)
+	require.NoError(t, err)
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		prior.Outcome, prior.Result = service.OutcomeOK, []byte("ran over there")
+		assert.NoError(t, st.Finish(context.Background(), prior))
+	}()
+	res, err := s.Call(as(alice, "toolu_6"), "act", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "ran over there", res.Text())
+	assert.Zero(t, f.runs[tAct].Load())
 }

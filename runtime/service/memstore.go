@@ -56,7 +56,7 @@ func (m *MemoryStore) SetMaxRecords(n int) {
 
 // FailWith makes every later write whose operation f returns an error for
 // fail with that error, writing nothing: f is called with "start",
-// "finish", "append", "propose", "claim", "settle" or "close". nil restores
+// "finish", "append", "propose", "claim", "settle" or "retire". nil restores
 // normal operation. It is for tests of what a service does when its store
 // fails.
 func (m *MemoryStore) FailWith(f func(op string) error) {
@@ -273,7 +273,7 @@ func (m *MemoryStore) Settle(_ context.Context, id string, state State, rec *Rec
 }
 
 // Close implements Store.
-func (m *MemoryStore) Close(_ context.Context, id string, state State, rec *Record) (*Proposal, error) {
+func (m *MemoryStore) Retire(_ context.Context, id string, state State, rec *Record) (*Proposal, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p, ok := m.proposals[id]
@@ -284,7 +284,7 @@ func (m *MemoryStore) Close(_ context.Context, id string, state State, rec *Reco
 		cp := *p
 		return &cp, ErrNotPending
 	}
-	if err := m.failed("close"); err != nil {
+	if err := m.failed("retire"); err != nil {
 		return nil, err
 	}
 	p.State, p.DecidedBy, p.Decided = state, rec.Principal, rec.Time

@@ -308,7 +308,7 @@ func (s *Service) expire(ctx context.Context, p *Proposal, rec *Record) error {
 	e := &tool.Error{Code: tool.CodeProposalExpired, Tool: p.Tool, Message: "proposal " + p.ID + " expired at " + p.Expires.UTC().Format(time.RFC3339) + "; nothing was run"}
 	exp := *rec
 	exp.ID, exp.Event, exp.Outcome, exp.Code, exp.Error, exp.Args = 0, EventExpiry, OutcomeOK, 0, "", nil
-	if _, err := s.store.Close(ctx, p.ID, StateExpired, &exp); err == nil {
+	if _, err := s.store.Retire(ctx, p.ID, StateExpired, &exp); err == nil {
 		s.observed(ctx, &exp)
 	}
 	return s.refused(ctx, rec, e)
@@ -316,6 +316,16 @@ func (s *Service) expire(ctx context.Context, p *Proposal, rec *Record) error {
 
 // decided answers a confirmation of a proposal that is no longer pending.
 func (s *Service) decided(ctx context.Context, p *Proposal, rec *Record) (*Confirmation, error) {
+	if p.State == StateRunning {
+		// Another instance may be running it: wait for it to settle.
+		poll(ctx, s.awaitFor(p.Tool), func() bool {
+			cur, err := s.store.Proposal(ctx, p.ID)
+			if err == nil {
+				p = cur
+			}
+			return p.State != StateRunning
+		})
+	}
 	var e *tool.Error
 	switch p.State {
 	case StateRejected:
@@ -323,7 +333,7 @@ func (s *Service) decided(ctx context.Context, p *Proposal, rec *Record) (*Confi
 	case StateExpired:
 		e = &tool.Error{Code: tool.CodeProposalExpired, Tool: p.Tool, Message: "proposal " + p.ID + " expired; nothing was run"}
 	case StateRunning, StateUnknown:
-		e = &tool.Error{Code: tool.CodeOutcomeUnknown, Tool: p.Tool, Message: "proposal " + p.ID + " was confirmed and its run never finished: its outcome is unknown, and it is not run again"}
+		e = &tool.Error{Code: tool.CodeOutcomeUnknown, Tool: p.Tool, Message: "proposal " + p.ID + " was confirmed and its run did not finish: its outcome is unknown, and it is not run again"}
 	case StateDone:
 		e = &tool.Error{Code: tool.CodeAlreadyConfirmed, Tool: p.Tool, Message: "proposal " + p.ID + " was already confirmed and ran; it is not run again"}
 	default:
@@ -360,7 +370,7 @@ func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) err
 		rec.Kind = s.tools[i].Kind
 	}
 	rec.Outcome = OutcomeOK
-	closed, err := s.store.Close(ctx, p.ID, StateRejected, &rec)
+	closed, err := s.store.Retire(ctx, p.ID, StateRejected, &rec)
 	switch {
 	case errors.Is(err, ErrNotPending):
 		rec.ID, rec.Event = 0, EventRejection
@@ -382,11 +392,24 @@ func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) err
 // when a proposal is confirmed, so calling Expire is never needed for
 // correctness: it is for a record that shows expiries when they happen.
 func (s *Service) Expire(ctx context.Context) (int, error) {
-	ps, err := s.store.Proposals(ctx, ProposalQuery{State: StatePending})
-	if err != nil {
-		return 0, err
-	}
 	now, n := s.now(), 0
+	for {
+		ps, err := s.store.Proposals(ctx, ProposalQuery{State: StatePending})
+		if err != nil {
+			return n, err
+		}
+		closed, err := s.expireAll(ctx, ps, now)
+		n += closed
+		if err != nil || closed == 0 || len(ps) < DefaultQueryLimit {
+			return n, err
+		}
+		// A full page closed something: the next page may hold more.
+	}
+}
+
+// expireAll closes the proposals of ps past their expiry at now.
+func (s *Service) expireAll(ctx context.Context, ps []Proposal, now time.Time) (int, error) {
+	n := 0
 	for i := range ps {
 		p := &ps[i]
 		if now.Before(p.Expires) {
@@ -394,7 +417,7 @@ func (s *Service) Expire(ctx context.Context) (int, error) {
 		}
 		rec := Record{Time: now, Event: EventExpiry, Outcome: OutcomeOK, Tool: p.Tool, Conversation: p.Conversation,
 			Turn: p.Turn, CallID: p.CallID, Principal: p.Principal, Proposal: p.ID}
-		if _, err := s.store.Close(ctx, p.ID, StateExpired, &rec); err == nil {
+		if _, err := s.store.Retire(ctx, p.ID, StateExpired, &rec); err == nil {
 			n++
 			s.observed(ctx, &rec)
 		} else if !errors.Is(err, ErrNotPending) {

@@ -250,7 +250,7 @@ func TestAbandonedConfirmationIsOutcomeUnknown(t *testing.T) {
 }
 
 func TestConfirmAfterACrashMidRunIsOutcomeUnknown(t *testing.T) {
-	s, f, st, c := newService(t, nil)
+	s, f, st, c := newService(t, &service.Options{AwaitRunning: 30 * time.Millisecond})
 	id := propose(t, s, "")
 	// Another process claimed it and died before settling.
 	_, err := st.Claim(context.Background(), id, &service.Record{Time: c.now(), Principal: "alice", Event: service.EventConfirmation, Outcome: service.OutcomeStarted, Proposal: id})
@@ -352,4 +352,23 @@ func TestProposalConformsToItsSchema(t *testing.T) {
 	var v any
 	require.NoError(t, json.Unmarshal(res.Content, &v))
 	assert.NoError(t, sch.Validate(v))
+}
+
+func TestConfirmWaitsForAnotherInstancesRun(t *testing.T) {
+	s, f, st, c := newService(t, nil)
+	id := propose(t, s, "")
+	// Another instance sharing the store claimed it and is running it.
+	claim := &service.Record{Time: c.now(), Principal: "alice", Event: service.EventConfirmation, Outcome: service.OutcomeStarted, Proposal: id}
+	_, err := st.Claim(context.Background(), id, claim)
+	require.NoError(t, err)
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		claim.Outcome, claim.Result = service.OutcomeOK, []byte("deleted 7 over there")
+		assert.NoError(t, st.Settle(context.Background(), id, service.StateDone, claim))
+	}()
+	conf, err := s.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeAlreadyConfirmed, codeOf(err), "not outcome_unknown while the other run is under way")
+	require.NotNil(t, conf)
+	assert.Equal(t, "deleted 7 over there", conf.Result.Text(), "its recorded outcome")
+	assert.Zero(t, f.runs[tNotesDelete].Load())
 }

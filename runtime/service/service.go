@@ -23,6 +23,9 @@ const (
 	// DefaultMaxLoggedString is the length in bytes past which a string of
 	// the logged arguments is cut.
 	DefaultMaxLoggedString = 256
+	// DefaultAwaitRunning is how long a repeat waits for a run that another
+	// instance has under way, for a tool without a //tool:timeout.
+	DefaultAwaitRunning = 10 * time.Second
 )
 
 // Registry is what the service runs tools from: the generated registry,
@@ -79,6 +82,14 @@ type Options struct {
 	// cannot be written (the failure is logged). By default such a call is
 	// refused. A confirmation never runs without its record.
 	FailOpen bool
+	// AwaitRunning is how long a confirmation, or a repeat of a call ID,
+	// waits for a run that another instance sharing the store has under
+	// way (polling the store) before it answers outcome_unknown: a run
+	// that outlives it is taken for one whose process died. 0 means the
+	// tool's //tool:timeout, or DefaultAwaitRunning for a tool without
+	// one; a negative value waits not at all. A run under way in this
+	// process is always waited for.
+	AwaitRunning time.Duration
 	// Halted, when set, is a kill switch shared beyond this Service (a
 	// flag in a database, a file): it is asked before every call and every
 	// confirmation, and a true answer refuses them, as Halt does.
@@ -104,6 +115,7 @@ type Service struct {
 	ttl      time.Duration
 	maxStr   int
 	failOpen bool
+	await    time.Duration
 	halted   func(ctx context.Context) bool
 	now      func() time.Time
 	halt     atomic.Bool
@@ -124,7 +136,7 @@ func New(reg Registry, opts *Options) (*Service, error) {
 	s := &Service{
 		reg: reg, tools: reg.Tools(), store: o.Store, policy: o.Policy, log: o.Logger,
 		obs: o.Observer, limiter: o.Limiter, maxTurn: o.MaxCallsPerTurn, parallel: o.Parallel,
-		ttl: o.ProposalTTL, maxStr: o.MaxLoggedString, failOpen: o.FailOpen, halted: o.Halted, now: o.Now,
+		ttl: o.ProposalTTL, maxStr: o.MaxLoggedString, failOpen: o.FailOpen, await: o.AwaitRunning, halted: o.Halted, now: o.Now,
 	}
 	switch {
 	case s.parallel < 0:
@@ -235,6 +247,43 @@ func (s *Service) offer(ctx context.Context, inv *tool.Invocation, dst []*tool.S
 		}
 	}
 	return dst
+}
+
+// awaitFor returns how long a repeat waits for the named tool's run that
+// another instance has under way.
+func (s *Service) awaitFor(name string) time.Duration {
+	switch {
+	case s.await < 0:
+		return 0
+	case s.await > 0:
+		return s.await
+	}
+	if i := s.find(name); i >= 0 && s.tools[i].Timeout > 0 {
+		return s.tools[i].Timeout
+	}
+	return DefaultAwaitRunning
+}
+
+// poll calls done at growing intervals until it reports true, wait has
+// passed or ctx is done, and reports whether done did.
+func poll(ctx context.Context, wait time.Duration, done func() bool) bool {
+	deadline := time.Now().Add(wait)
+	for interval := 5 * time.Millisecond; ; interval = min(2*interval, 250*time.Millisecond) {
+		if done() {
+			return true
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false
+		}
+		t := time.NewTimer(min(interval, left))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		}
+	}
 }
 
 // waiters serializes, within this process, the calls that share a key (a

@@ -155,15 +155,16 @@ type Store interface {
 	// returns the proposal as stored with ErrNotPending, or ErrNotFound.
 	Claim(ctx context.Context, id string, rec *Record) (*Proposal, error)
 	// Settle ends the run Claim started: the proposal moves to state
-	// (StateDone or StateUnknown) and rec, the claim's record, is
-	// finished as Finish does.
+	// (StateDone or StateUnknown after a run; StateRejected when the
+	// service refused to run it, its digest not matching) and rec, the
+	// claim's record, is finished as Finish does.
 	Settle(ctx context.Context, id string, state State, rec *Record) error
-	// Close moves the pending proposal id to state (StateRejected or
+	// Retire moves the pending proposal id to state (StateRejected or
 	// StateExpired), decided by rec.Principal at rec.Time, and writes rec;
 	// when it is not pending it writes nothing and returns the proposal as
 	// stored with ErrNotPending (or ErrNotFound). A proposal pending past
 	// its expiry may be closed as expired but not rejected.
-	Close(ctx context.Context, id string, state State, rec *Record) (*Proposal, error)
+	Retire(ctx context.Context, id string, state State, rec *Record) (*Proposal, error)
 
 	// Purge deletes the records whose Time is before before, and the
 	// proposals that expired before it (whatever their state: one no

@@ -12,7 +12,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	defer st.CloseDB()
+//	defer st.Close()
 //	svc, err := service.New(reg, &service.Options{
 //		Store:   st,
 //		Limiter: st.NewLimiter("calls", 2, 20), // shared by every instance
@@ -42,7 +42,7 @@ const MaxConns = 16
 
 // Open connects to the PostgreSQL database dsn (a URL or key=value
 // string, as pgx reads it) and returns a store over it, its schema
-// migrated. It holds at most MaxConns connections; CloseDB closes them.
+// migrated. It holds at most MaxConns connections; Close closes them.
 func Open(ctx context.Context, dsn string, o *sqlstore.Options) (*sqlstore.Store, error) {
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
@@ -66,7 +66,7 @@ func Open(ctx context.Context, dsn string, o *sqlstore.Options) (*sqlstore.Store
 
 // New returns a store over db, a PostgreSQL database opened with pgx's
 // database/sql driver (or another that speaks PostgreSQL's SQL), its
-// schema migrated. The caller keeps db: CloseDB leaves it open unless
+// schema migrated. The caller keeps db: Close leaves it open unless
 // o.OwnDB. Bound its connections (db.SetMaxOpenConns): every concurrent
 // call holds one while it is recorded.
 func New(ctx context.Context, db *sql.DB, o *sqlstore.Options) (*sqlstore.Store, error) {

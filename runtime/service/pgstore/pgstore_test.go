@@ -46,7 +46,7 @@ func open(t *testing.T, dsn string) *sqlstore.Store {
 	t.Helper()
 	st, err := pgstore.Open(context.Background(), dsn, nil)
 	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, st.CloseDB()) })
+	t.Cleanup(func() { require.NoError(t, st.Close()) })
 	return st
 }
 
@@ -65,7 +65,7 @@ func TestMigrationsRecordedOnce(t *testing.T) {
 		wg.Go(func() {
 			st, err := pgstore.Open(context.Background(), dsn, nil)
 			if assert.NoError(t, err) {
-				assert.NoError(t, st.CloseDB())
+				assert.NoError(t, st.Close())
 			}
 		})
 	}

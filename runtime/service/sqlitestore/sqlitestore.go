@@ -9,7 +9,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	defer st.CloseDB()
+//	defer st.Close()
 //	svc, err := service.New(reg, &service.Options{
 //		Store:   st,
 //		Limiter: st.NewLimiter("calls", 2, 20), // 2 calls a second, bursts of 20
@@ -48,7 +48,7 @@ const BusyTimeout = 10 * time.Second
 // "file:" URI whose query parameters (such as _synchronous=NORMAL, which
 // trades the last commits on power loss for speed) override the
 // defaults; ":memory:" is a database in this process alone, on one
-// connection. CloseDB closes it.
+// connection. Close closes it.
 func Open(ctx context.Context, path string, o *sqlstore.Options) (*sqlstore.Store, error) {
 	var opts sqlstore.Options
 	if o != nil {

@@ -34,7 +34,7 @@ func open(t *testing.T) *sqlstore.Store {
 	t.Helper()
 	st, err := sqlitestore.Open(context.Background(), backend.NewDB(t), nil)
 	require.NoError(t, err)
-	t.Cleanup(func() { require.NoError(t, st.CloseDB()) })
+	t.Cleanup(func() { require.NoError(t, st.Close()) })
 	return st
 }
 
@@ -46,7 +46,7 @@ func TestConformanceInMemory(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) service.Store {
 		st, err := sqlitestore.Open(context.Background(), ":memory:", nil)
 		require.NoError(t, err)
-		t.Cleanup(func() { require.NoError(t, st.CloseDB()) })
+		t.Cleanup(func() { require.NoError(t, st.Close()) })
 		return st
 	})
 }
@@ -62,7 +62,7 @@ func TestMigrationsRecordedOnce(t *testing.T) {
 		wg.Go(func() {
 			st, err := sqlitestore.Open(context.Background(), path, nil)
 			if assert.NoError(t, err) {
-				assert.NoError(t, st.CloseDB())
+				assert.NoError(t, st.Close())
 			}
 		})
 	}
@@ -91,12 +91,12 @@ func TestOpenPaths(t *testing.T) {
 	var sync int
 	require.NoError(t, st.DB().QueryRow("PRAGMA synchronous").Scan(&sync))
 	assert.Equal(t, 2, sync, "FULL")
-	require.NoError(t, st.CloseDB())
+	require.NoError(t, st.Close())
 
 	// A file: URI's parameters win.
 	st, err = sqlitestore.Open(ctx, "file:"+filepath.Join(t.TempDir(), "n.db")+"?_synchronous=NORMAL", nil)
 	require.NoError(t, err)
 	require.NoError(t, st.DB().QueryRow("PRAGMA synchronous").Scan(&sync))
 	assert.Equal(t, 1, sync, "NORMAL")
-	require.NoError(t, st.CloseDB())
+	require.NoError(t, st.Close())
 }

@@ -83,19 +83,19 @@ func BenchmarkRecordedCall(b *testing.B) {
 		{"sqlite", func(b *testing.B) service.Store {
 			st, err := sqlitestore.Open(ctx, filepath.Join(b.TempDir(), "calls.db"), nil)
 			require.NoError(b, err)
-			b.Cleanup(func() { st.CloseDB() })
+			b.Cleanup(func() { st.Close() })
 			return st
 		}},
 		{"sqlite-sync-normal", func(b *testing.B) service.Store {
 			st, err := sqlitestore.Open(ctx, "file:"+filepath.Join(b.TempDir(), "calls.db")+"?_synchronous=NORMAL", nil)
 			require.NoError(b, err)
-			b.Cleanup(func() { st.CloseDB() })
+			b.Cleanup(func() { st.Close() })
 			return st
 		}},
 		{"postgres", func(b *testing.B) service.Store {
 			st, err := pgstore.Open(ctx, pg.Need(b).NewSchema(b), nil)
 			require.NoError(b, err)
-			b.Cleanup(func() { st.CloseDB() })
+			b.Cleanup(func() { st.Close() })
 			return st
 		}},
 	}

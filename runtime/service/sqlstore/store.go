@@ -37,7 +37,7 @@ type Options struct {
 	// lags): a call ID's prior record is read there the moment its insert
 	// meets it.
 	ReadDB *sql.DB
-	// OwnDB makes CloseDB close db (and ReadDB): the store owns them.
+	// OwnDB makes Close close db (and ReadDB): the store owns them.
 	OwnDB bool
 	// Now tells the time to the store's limiters; nil means time.Now.
 	Now func() time.Time
@@ -116,11 +116,11 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	return v, nil
 }
 
-// CloseDB closes the databases the store owns (Options.OwnDB; the stores
+// Close closes the databases the store owns (Options.OwnDB; the stores
 // sqlitestore.Open and pgstore.Open return own theirs); a store over a
 // caller's *sql.DB leaves it open. (Close is service.Store's: it closes a
 // proposal.)
-func (s *Store) CloseDB() error {
+func (s *Store) Close() error {
 	var errs []error
 	for _, db := range s.owned {
 		errs = append(errs, db.Close())
@@ -435,7 +435,7 @@ func (s *Store) Settle(ctx context.Context, id string, state service.State, rec 
 // Close implements service.Store: one transaction that moves the
 // proposal from pending to state (to rejected only before its expiry) and
 // writes rec.
-func (s *Store) Close(ctx context.Context, id string, state service.State, rec *service.Record) (*service.Proposal, error) {
+func (s *Store) Retire(ctx context.Context, id string, state service.State, rec *service.Record) (*service.Proposal, error) {
 	name := enumName(state)
 	p, err := s.transition(ctx, id, rec, s.q.closeProposal, name, rec.Principal, nanos(rec.Time), id, name, nanos(rec.Time))
 	if err != nil && !errors.Is(err, service.ErrNotPending) && !errors.Is(err, service.ErrNotFound) {

@@ -53,7 +53,7 @@ func SQLBackend(name string, newDB func(t *testing.T) string, open func(ctx cont
 		Name:       name,
 		NewDB:      newDB,
 		Open:       func(ctx context.Context, dsn string) (service.Store, error) { return open(ctx, dsn) },
-		CloseStore: func(st service.Store) error { return st.(*sqlstore.Store).CloseDB() },
+		CloseStore: func(st service.Store) error { return st.(*sqlstore.Store).Close() },
 		Limiter: func(st service.Store, name string, r float64, burst int) service.Limiter {
 			return st.(*sqlstore.Store).NewLimiter(name, r, burst)
 		},

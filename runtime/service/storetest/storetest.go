@@ -10,7 +10,7 @@
 //		storetest.Run(t, func(t *testing.T) service.Store {
 //			st, err := mystore.Open(ctx, t.TempDir()+"/db")
 //			require.NoError(t, err)
-//			t.Cleanup(func() { st.CloseDB() })
+//			t.Cleanup(func() { st.Close() })
 //			return st
 //		})
 //	}
@@ -453,7 +453,7 @@ func testClose(t *testing.T, st service.Store) {
 	p := newProposal("prop_r", "alice", "c1", t0)
 	mustPropose(t, st, p)
 	rec := rejection(p, t0.Add(time.Minute))
-	got, err := st.Close(ctx, p.ID, service.StateRejected, rec)
+	got, err := st.Retire(ctx, p.ID, service.StateRejected, rec)
 	require.NoError(t, err)
 	assert.Equal(t, service.StateRejected, got.State)
 	assert.Equal(t, "alice", got.DecidedBy)
@@ -465,7 +465,7 @@ func testClose(t *testing.T, st service.Store) {
 
 	// Closed for good: no claim, no second close.
 	again := rejection(p, t0.Add(2*time.Minute))
-	got, err = st.Close(ctx, p.ID, service.StateRejected, again)
+	got, err = st.Retire(ctx, p.ID, service.StateRejected, again)
 	require.ErrorIs(t, err, service.ErrNotPending)
 	assert.Equal(t, service.StateRejected, got.State)
 	assert.Zero(t, again.ID)
@@ -476,13 +476,13 @@ func testClose(t *testing.T, st service.Store) {
 	q := newProposal("prop_x", "alice", "c1", t0)
 	mustPropose(t, st, q)
 	late := rejection(q, q.Expires)
-	got, err = st.Close(ctx, q.ID, service.StateRejected, late)
+	got, err = st.Retire(ctx, q.ID, service.StateRejected, late)
 	require.ErrorIs(t, err, service.ErrNotPending)
 	assert.Equal(t, service.StatePending, got.State)
 	assert.Zero(t, late.ID)
 	exp := rejection(q, q.Expires)
 	exp.Event = service.EventExpiry
-	got, err = st.Close(ctx, q.ID, service.StateExpired, exp)
+	got, err = st.Retire(ctx, q.ID, service.StateExpired, exp)
 	require.NoError(t, err)
 	assert.Equal(t, service.StateExpired, got.State)
 	assert.NotZero(t, exp.ID)
@@ -490,7 +490,7 @@ func testClose(t *testing.T, st service.Store) {
 	// Expired early is allowed (the service decides when).
 	r := newProposal("prop_x2", "alice", "c1", t0)
 	mustPropose(t, st, r)
-	_, err = st.Close(ctx, r.ID, service.StateExpired, rejection(r, t0))
+	_, err = st.Retire(ctx, r.ID, service.StateExpired, rejection(r, t0))
 	require.NoError(t, err)
 
 	// A running one cannot be closed.
@@ -498,11 +498,11 @@ func testClose(t *testing.T, st service.Store) {
 	mustPropose(t, st, c)
 	_, err = st.Claim(ctx, c.ID, confirmation(c, "alice", t0))
 	require.NoError(t, err)
-	got, err = st.Close(ctx, c.ID, service.StateRejected, rejection(c, t0))
+	got, err = st.Retire(ctx, c.ID, service.StateRejected, rejection(c, t0))
 	require.ErrorIs(t, err, service.ErrNotPending)
 	assert.Equal(t, service.StateRunning, got.State)
 
-	_, err = st.Close(ctx, "prop_nope", service.StateRejected, rejection(c, t0))
+	_, err = st.Retire(ctx, "prop_nope", service.StateRejected, rejection(c, t0))
 	assert.ErrorIs(t, err, service.ErrNotFound)
 }
 
@@ -578,7 +578,7 @@ func testProposals(t *testing.T, st service.Store) {
 	for _, s := range specs {
 		mustPropose(t, st, newProposal(s.id, s.principal, s.conv, t0.Add(s.at*time.Second)))
 	}
-	_, err := st.Close(ctx, "prop_c", service.StateRejected, &service.Record{Time: t0, Principal: "alice", Event: service.EventRejection})
+	_, err := st.Retire(ctx, "prop_c", service.StateRejected, &service.Record{Time: t0, Principal: "alice", Event: service.EventRejection})
 	require.NoError(t, err)
 	ids := func(q service.ProposalQuery) []string {
 		ps, err := st.Proposals(ctx, q)
