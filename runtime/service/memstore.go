@@ -30,7 +30,7 @@ type MemoryStore struct {
 type callKey struct{ principal, conversation, callID string }
 
 // DefaultMaxRecords is how many records a MemoryStore keeps at most.
-const DefaultMaxRecords = 100_000
+const DefaultMaxRecords = 10_000
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
