@@ -30,9 +30,10 @@
 // is answered from bytes written once per version of the tool set, on the
 // first listing that needs them, by concatenating the tools' fields and
 // their schema bytes as they are: no schema is decoded, inferred or
-// resolved, at start or per request. The bytes are kept while Offer
-// returns the same specs (compared pointer by pointer), and written again
-// for another offer. When the offer may differ per caller (a Caller other
+// resolved, at start or per request. The bytes are written once per
+// distinct offer (the same specs, compared pointer by pointer, in any
+// slice) and kept, up to 64 offers: each principal is listed the same
+// bytes on every request. When the offer may differ per caller (a Caller other
 // than a *tool.Static, a Static with a tool that decides its own offer, or
 // a Source), the listing's cacheScope is "private". The tools come sorted
 // by name, in pages of Options.PageSize with an opaque cursor; each

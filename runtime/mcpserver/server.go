@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -90,8 +91,9 @@ type Server struct {
 	// version counts the changes a Source reported; a listing built at
 	// another version is stale.
 	version atomic.Uint64
-	// listing is the last tools/list snapshot, built on first use.
-	listing atomic.Pointer[listing]
+	// listings are the tools/list answers, one per distinct offer, each
+	// built on first use.
+	listings listings
 
 	closeOnce sync.Once
 	cancel    func() // ends the Source subscription; nil for a Caller that is not one
@@ -127,6 +129,7 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 	}
 	src, changing := caller.(Source)
 	s := &Server{caller: caller, log: o.Logger, pageSize: o.PageSize, changing: changing, perCaller: changing || perCaller(caller)}
+	s.listings.seed = maphash.MakeSeed()
 	s.sdk = mcp.NewServer(
 		&mcp.Implementation{Name: o.Name, Title: o.Title, Version: o.Version},
 		&mcp.ServerOptions{
