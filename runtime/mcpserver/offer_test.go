@@ -21,8 +21,9 @@ import (
 // perPrincipal is a Caller that offers each principal the tools of its
 // permissions, as the call service does: a tool whose name is among the
 // principal's permissions, and every tool to a request without an
-// invocation. Each Offer returns a new slice, and it records the
-// principal of every Offer and Call.
+// invocation; it refuses a call of a tool it does not offer as unknown.
+// Each Offer returns a new slice, and it records the principal of every
+// Offer and Call.
 type perPrincipal struct {
 	reg *tool.Static
 
@@ -56,6 +57,11 @@ func (c *perPrincipal) Call(ctx context.Context, name string, args []byte) (tool
 	c.mu.Lock()
 	c.calls = append(c.calls, principalOf(ctx))
 	c.mu.Unlock()
+	if p, ok := tool.PrincipalFrom(ctx); ok && !p.Has(name) {
+		// Not offered: unknown, as the call service answers.
+		e := tool.UnknownTool(c.Offer(ctx), name)
+		return tool.Result{Content: []byte(e.Message), IsError: true}, e
+	}
 	return c.reg.Call(ctx, name, args)
 }
 
