@@ -87,6 +87,7 @@ var ownMessages = map[string]bool{
 	msgMetaConversation: true,
 	msgMetaTurn:         true,
 	msgNoPrincipal:      true,
+	msgNoInputAsked:     true,
 }
 
 // vetMessage returns the message the wire carries for an error of code

@@ -81,6 +81,12 @@ type Options struct {
 	// request. It is called for every tools/list and tools/call of such a
 	// request, and must be safe for concurrent use.
 	Principal func(ctx context.Context, info *auth.TokenInfo) (tool.Principal, error)
+	// Confirm, when set, asks the person who made a proposal to confirm it
+	// over MCP, where the session allows (see ConfirmOptions); nil answers
+	// a propose tool's call with the proposal, for the host to have
+	// confirmed. Off by default: a client that can elicit can approve its
+	// own actions.
+	Confirm *ConfirmOptions
 }
 
 // Server serves a tool.Caller over MCP: the call service, or a bare
@@ -93,6 +99,8 @@ type Server struct {
 	log      *slog.Logger
 	pageSize int
 	changing bool // caller is a Source
+	// confirm asks for confirmations (Options.Confirm); nil when off.
+	confirm *confirmer
 	// principal says who a token is (Options.Principal).
 	principal func(ctx context.Context, info *auth.TokenInfo) (tool.Principal, error)
 	// perCaller is set when the tools offered may differ from one request
@@ -138,10 +146,18 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	var conf *confirmer
+	if o.Confirm != nil {
+		c, err := newConfirmer(o.Confirm)
+		if err != nil {
+			return nil, fmt.Errorf("new mcp server: %w", err)
+		}
+		conf = c
+	}
 	src, changing := caller.(Source)
 	s := &Server{caller: caller, log: o.Logger, pageSize: o.PageSize, changing: changing, perCaller: changing || perCaller(caller)}
 	s.listings.seed = maphash.MakeSeed()
-	s.principal = o.Principal
+	s.principal, s.confirm = o.Principal, conf
 	if s.principal == nil {
 		s.principal = defaultPrincipal
 	}
@@ -237,7 +253,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				if err != nil {
 					return nil, err
 				}
-				return s.call(ctx, r.Params.Name, r.Params.Arguments)
+				return s.callTool(ctx, r)
 			}
 		}
 		return next(ctx, method, req)
