@@ -332,9 +332,12 @@ func TestConfirmStdio(t *testing.T) {
 		done <- run(t.Context(), []string{"-confirm"}, serverIn, serverOut, io.Discard)
 		serverOut.Close()
 	}()
+	var mu sync.Mutex
 	var asked []string
 	client := mcp.NewClient(&mcp.Implementation{Name: "example-test", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
 			asked = append(asked, req.Params.Message)
 			return &mcp.ElicitResult{Action: "accept"}, nil
 		},
@@ -346,8 +349,10 @@ func TestConfirmStdio(t *testing.T) {
 	require.False(t, res.IsError, "%v", res.Content)
 	out, _ := res.StructuredContent.(map[string]any)
 	assert.Equal(t, "confirmed", out["status"])
+	mu.Lock()
 	require.Len(t, asked, 1)
 	assert.Contains(t, asked[0], "Delete this note? This cannot be undone.")
+	mu.Unlock()
 	gone, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "notes_get", Arguments: map[string]any{"id": "n2"}})
 	require.NoError(t, err)
 	assert.True(t, gone.IsError, "the note is deleted")

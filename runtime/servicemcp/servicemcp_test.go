@@ -177,6 +177,9 @@ func TestElicitation(t *testing.T) {
 		{"memory " + legacy, legacy, func(t *testing.T, in *instance, o *mcp.ClientOptions) *mcp.ClientSession {
 			return dialMemory(t, in, ana, legacy, o)
 		}, true},
+		{"memory 2025-06-18", "2025-06-18", func(t *testing.T, in *instance, o *mcp.ClientOptions) *mcp.ClientSession {
+			return dialMemory(t, in, ana, "2025-06-18", o) // elicitation {} means form
+		}, true},
 		{"memory latest", latest, func(t *testing.T, in *instance, o *mcp.ClientOptions) *mcp.ClientSession {
 			return dialMemory(t, in, ana, latest, o)
 		}, true},
