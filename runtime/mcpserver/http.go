@@ -201,7 +201,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOpti
 }
 
 // Serve serves the MCP endpoint at opts.Path over streamable HTTP on ln
-// until ctx ends, then shuts down gracefully: it stops accepting requests,
+// (and, with opts.Auth.Metadata, the protected-resource metadata at
+// WellKnownMetadataPath and that path followed by opts.Path) until ctx
+// ends, then shuts down gracefully: it stops accepting requests,
 // ends the standalone event streams, waits up to opts.ShutdownTimeout for
 // the requests in flight, and closes the server's HTTP sessions. It closes
 // ln. It returns nil after a shutdown that completed in time.
