@@ -17,10 +17,13 @@ generate:
 check-generated:
 	$(TOOLGEN) -check ./...
 
-## run: generate, list the catalog and make a few calls, then run the agent
-## example against a scripted fake of the Anthropic Messages API (no key)
+## run: generate, list the catalog and make a few calls, serve the tools
+## over MCP to two people with tokens (a refusal, a proposal confirmed by
+## the host, the record), then run the agent example against a scripted
+## fake of the Anthropic Messages API (no key)
 run: generate
 	$(GO) run ./examples/catalog
+	$(GO) run ./examples/mcpteam
 	$(GO) run ./examples/agent -fake
 
 ## test: vet, check-generated, and every test with the race detector

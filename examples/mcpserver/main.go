@@ -4,24 +4,39 @@
 //
 //	go run ./examples/mcpserver                       # stdio, for a client that starts it
 //	go run ./examples/mcpserver -http 127.0.0.1:8080  # http://127.0.0.1:8080/mcp
-//	go run ./examples/mcpserver -http 0.0.0.0:8080 -allow-host mcp.example.com
+//	go run ./examples/mcpserver -http 0.0.0.0:8080 -allow-host mcp.example.com -tokens tokens.txt
+//
+// Every call runs through the call service (runtime/service), for a
+// principal, and is recorded. Who the principal is:
+//
+//   - With -tokens FILE (HTTP), every request needs a bearer token of the
+//     file, whose lines read "TOKEN PRINCIPAL PERMISSION,PERMISSION..."
+//     (blank lines and lines starting with # are skipped): the request
+//     runs for that principal, with those permissions, and sees only the
+//     tools they allow. A request without a valid token gets 401.
+//   - Without it (stdio, or HTTP on loopback only), every caller is the
+//     principal -principal names, with the permissions of -permissions:
+//     the server authenticates no one, so the host says who its callers
+//     are.
 //
 // Over HTTP it binds 127.0.0.1 unless the address names another interface,
 // and refuses to serve any other address without -allow-host (the names
-// clients reach it by; every request's Host is checked against them). It
-// refuses requests from foreign browser origins and DNS-rebound hosts,
-// answers CORS preflights from -allow-origin, and shuts down gracefully on
-// SIGINT or SIGTERM. It closes a session idle for -session-timeout (10m)
-// and refuses new ones past -max-sessions (1024); the other limits are
-// mcpserver's defaults (HTTPOptions). Every option is checked before
-// anything is announced. Every call runs through the call service
-// (runtime/service) for the principal -principal names, with the
-// permissions of -permissions: this server authenticates no caller. Logs go to stderr (stdout is
-// the protocol's, over stdio).
+// clients reach it by; every request's Host is checked against them) and
+// -tokens (a caller off this machine must be someone). It refuses requests
+// from foreign browser origins and DNS-rebound hosts, answers CORS
+// preflights from -allow-origin, and shuts down gracefully on SIGINT or
+// SIGTERM. It closes a session idle for -session-timeout (10m) and refuses
+// new ones past -max-sessions (1024); the other limits are mcpserver's
+// defaults (HTTPOptions). With -confirm, a propose tool's call asks the
+// person to confirm at once, where the client can ask (elicitation);
+// without it, the proposal waits for a confirmation the host makes. Every
+// option is checked before anything is announced. Logs go to stderr
+// (stdout is the protocol's, over stdio).
 package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
@@ -38,6 +53,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/servicemcp"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -66,8 +82,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	stateless := fs.Bool("stateless", false, "serve HTTP without sessions")
 	sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "close an HTTP session that sends no request for this `long`; an open GET stream does not count (negative: never)")
 	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "refuse new HTTP sessions with 503 while this `many` are open (negative: no cap)")
-	principal := fs.String("principal", "local", "the `ID` every call runs for: this server authenticates no one, so the host names who its callers are")
+	principal := fs.String("principal", "local", "without -tokens, the `ID` every call runs for: the host names who its unauthenticated callers are")
 	perms := fs.String("permissions", "notes.read,notes.write,notes.delete,notes.share", "comma-separated `permissions` that principal holds")
+	tokenFile := fs.String("tokens", "", "HTTP: require a bearer token of this `file` (lines \"TOKEN PRINCIPAL PERMISSION,...\"): each request runs for its token's principal")
+	confirm := fs.Bool("confirm", false, "ask the person to confirm a proposal at once, where the client can ask (elicitation)")
 	verbose := fs.Bool("v", false, "log every session and failed call")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -85,14 +103,26 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if *hosts != "" {
 		opts.AllowedHosts = strings.Split(*hosts, ",")
 	}
+	if *tokenFile != "" {
+		if *httpAddr == "" {
+			return errors.New("-tokens needs -http: over stdio, the client that starts the server is its caller")
+		}
+		tokens, err := readTokens(*tokenFile)
+		if err != nil {
+			return err
+		}
+		opts.Auth = &mcpserver.Auth{Verifier: mcpserver.StaticTokens(tokens)}
+	}
 	if *httpAddr != "" {
 		// Every option checked before anything is announced.
 		if err := opts.Validate(); err != nil {
 			return err
 		}
-		if host, _, err := net.SplitHostPort(*httpAddr); err == nil && len(opts.AllowedHosts) == 0 {
+		if host, _, err := net.SplitHostPort(*httpAddr); err == nil {
 			if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() {
-				return notLoopback(*httpAddr)
+				if err := public(*httpAddr, opts); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -112,25 +142,42 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	who := tool.Principal{ID: *principal}
-	if *perms != "" {
-		who.Permissions = strings.Split(*perms, ",")
+	// With tokens, each request is its token's principal; without, every
+	// caller is the one the flags name.
+	var caller tool.Caller = svc
+	var local *tool.Invocation
+	if opts.Auth == nil {
+		who := tool.Principal{ID: *principal}
+		if *perms != "" {
+			who.Permissions = strings.Split(*perms, ",")
+		}
+		local = &tool.Invocation{Principal: who}
+		caller = service.As(svc, local)
 	}
-	caller := service.As(svc, &tool.Invocation{Principal: who})
-	srv, err := mcpserver.New(caller, &mcpserver.Options{
+	sopts := &mcpserver.Options{
 		Name:         "toolgen-sample",
 		Title:        "toolgen sample tools",
 		Version:      "0.1.0",
 		Instructions: instructions,
 		Logger:       logger,
-	})
+	}
+	if *confirm {
+		// One process: a key of its own signs the requestStates.
+		key := make([]byte, mcpserver.MinKeyLen)
+		_, _ = rand.Read(key)
+		sopts.Confirm = &mcpserver.ConfirmOptions{Confirmer: servicemcp.Confirmer(svc), Key: key}
+	}
+	srv, err := mcpserver.New(caller, sopts)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 
 	if *httpAddr == "" {
-		err := srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+		// The session's context says who calls, so that a proposal can be
+		// put to that principal (-confirm).
+		sctx := tool.WithInvocation(ctx, local)
+		err := srv.Run(sctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return nil // interrupted: a normal end
 		}
@@ -140,11 +187,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	if len(opts.AllowedHosts) == 0 && !isLoopback(ln.Addr()) {
-		ln.Close()
-		return notLoopback(*httpAddr)
+	if !isLoopback(ln.Addr()) {
+		if err := public(*httpAddr, opts); err != nil {
+			ln.Close()
+			return err
+		}
 	}
-	fmt.Fprintf(stderr, "mcpserver: serving %d tools at http://%s%s\n", len(caller.Offer(ctx)), ln.Addr(), *path)
+	served := len(reg.Tools())
+	if local != nil {
+		served = len(caller.Offer(ctx))
+	}
+	fmt.Fprintf(stderr, "mcpserver: serving %d tools at http://%s%s\n", served, ln.Addr(), *path)
 	if err := srv.Serve(ctx, ln, opts); err != nil {
 		return err
 	}
@@ -152,11 +205,49 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return nil
 }
 
-// notLoopback is the error for an address other than loopback without
-// -allow-host.
-func notLoopback(addr string) error {
-	return fmt.Errorf("-http %s is not a loopback address: pass -allow-host with the names clients use to reach the server "+
-		"(every request's Host is checked against them, so that a DNS-rebound name cannot reach the tools)", addr)
+// public checks the options of an address other than loopback: it needs
+// -allow-host and -tokens.
+func public(addr string, opts *mcpserver.HTTPOptions) error {
+	switch {
+	case len(opts.AllowedHosts) == 0:
+		return fmt.Errorf("-http %s is not a loopback address: pass -allow-host with the names clients use to reach the server "+
+			"(every request's Host is checked against them, so that a DNS-rebound name cannot reach the tools)", addr)
+	case opts.Auth == nil:
+		return fmt.Errorf("-http %s is not a loopback address: pass -tokens, so that every caller off this machine is someone", addr)
+	}
+	return nil
+}
+
+// readTokens reads a tokens file: lines "TOKEN PRINCIPAL PERMISSION,...",
+// blank lines and # comments skipped.
+func readTokens(name string) (map[string]tool.Principal, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("-tokens: %w", err)
+	}
+	tokens := map[string]tool.Principal{}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 2 || len(f) > 3 {
+			return nil, fmt.Errorf("-tokens: %s:%d: want TOKEN PRINCIPAL [PERMISSION,...]", name, i+1)
+		}
+		if _, dup := tokens[f[0]]; dup {
+			return nil, fmt.Errorf("-tokens: %s:%d: a token listed twice", name, i+1)
+		}
+		p := tool.Principal{ID: f[1]}
+		if len(f) == 3 {
+			p.Permissions = strings.Split(f[2], ",")
+		}
+		tokens[f[0]] = p
+	}
+	if len(tokens) == 0 {
+		return nil, fmt.Errorf("-tokens: %s lists no token", name)
+	}
+	return tokens, nil
 }
 
 // isLoopback reports whether a listener's address is reachable from this

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,6 +196,9 @@ func TestBadOptionsAnnounceNothing(t *testing.T) {
 		{[]string{"-http", "127.0.0.1:0", "-path", "mcp"}, `path "mcp"`},
 		{[]string{"-http", "0.0.0.0:0"}, "pass -allow-host"},
 		{[]string{"-http", "[::]:0"}, "pass -allow-host"},
+		{[]string{"-http", "0.0.0.0:0", "-allow-host", "mcp.example.com"}, "pass -tokens"},
+		{[]string{"-tokens", "tokens.txt"}, "-tokens needs -http"},
+		{[]string{"-http", "127.0.0.1:0", "-tokens", "/nonexistent/tokens.txt"}, "-tokens: open"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
@@ -251,5 +255,112 @@ func TestSignals(t *testing.T) {
 			require.NoError(t, cmd.Wait(), "stderr: %q", rest)
 			assert.Contains(t, rest, "mcpserver: shut down")
 		})
+	}
+}
+
+// TestTokens serves HTTP with a tokens file: a request without a token is
+// refused, and each token's principal is listed the tools its permissions
+// allow and refused the others.
+func TestTokens(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "tokens.txt")
+	require.NoError(t, os.WriteFile(file, []byte("# test tokens\n\nana-secret-token ana notes.read,notes.write\nben-secret-token ben notes.read\n"), 0o600))
+	ctx, stop := context.WithCancel(t.Context())
+	defer stop()
+	stderr := &lineWriter{lines: make(chan string, 64)}
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"-http", "127.0.0.1:0", "-tokens", file}, nil, io.Discard, stderr) }()
+	url := awaitURL(t, stderr.lines)
+
+	_, err := newClient().Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	require.Error(t, err, "no token, no session")
+
+	listed := map[string][]string{}
+	for _, who := range []string{"ana", "ben"} {
+		cs, err := newClient().Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: bearer(who + "-secret-token")}, nil)
+		require.NoError(t, err)
+		res, err := cs.ListTools(t.Context(), nil)
+		require.NoError(t, err)
+		for _, tl := range res.Tools {
+			listed[who] = append(listed[who], tl.Name)
+		}
+		_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "notes_tag", Arguments: map[string]any{"id": "n1", "add": []string{"x"}}})
+		if who == "ben" {
+			require.Error(t, err, "ben may not tag")
+			assert.Contains(t, err.Error(), "unknown tool")
+		} else {
+			require.NoError(t, err)
+		}
+		require.NoError(t, cs.Close())
+	}
+	assert.Contains(t, listed["ana"], "notes_tag")
+	assert.NotContains(t, listed["ben"], "notes_tag")
+	assert.Contains(t, listed["ben"], "notes_search")
+	assert.Less(t, len(listed["ben"]), len(listed["ana"]))
+
+	http.DefaultClient.CloseIdleConnections()
+	stop()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(waitLimit):
+		t.Fatal("the server did not shut down")
+	}
+}
+
+// bearer returns an HTTP client sending token.
+func bearer(token string) *http.Client {
+	return &http.Client{Transport: bearerTransport(token)}
+}
+
+type bearerTransport string
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestConfirmStdio runs the server with -confirm over stdio: a client that
+// elicits is asked, and the note is deleted once the person accepts.
+func TestConfirmStdio(t *testing.T) {
+	t.Parallel()
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(t.Context(), []string{"-confirm"}, serverIn, serverOut, io.Discard)
+		serverOut.Close()
+	}()
+	var mu sync.Mutex
+	var asked []string
+	client := mcp.NewClient(&mcp.Implementation{Name: "example-test", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			asked = append(asked, req.Params.Message)
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+	})
+	cs, err := client.Connect(t.Context(), &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	require.NoError(t, err)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "notes_delete", Arguments: map[string]any{"id": "n2"}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, "%v", res.Content)
+	out, _ := res.StructuredContent.(map[string]any)
+	assert.Equal(t, "confirmed", out["status"])
+	mu.Lock()
+	require.Len(t, asked, 1)
+	assert.Contains(t, asked[0], "Delete this note? This cannot be undone.")
+	mu.Unlock()
+	gone, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "notes_get", Arguments: map[string]any{"id": "n2"}})
+	require.NoError(t, err)
+	assert.True(t, gone.IsError, "the note is deleted")
+	require.NoError(t, cs.Close())
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(waitLimit):
+		t.Fatal("the server did not stop when the client left")
 	}
 }

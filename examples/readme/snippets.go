@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"google.golang.org/genai"
@@ -28,6 +30,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/provider/geminitools"
 	"github.com/toolgen-go/toolgen/runtime/provider/openaitools"
 	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/servicemcp"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
@@ -66,6 +69,37 @@ func servingOverMCP(ctx context.Context, tools generated.Tools) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = srv.ListenAndServe(ctx, "127.0.0.1:8080", nil)
+	// README:end
+	return err
+}
+
+// servingPeopleOverMCP is the snippet of "Serving tools over MCP" that
+// serves people: the call service behind bearer tokens.
+func servingPeopleOverMCP(ctx context.Context, reg *tool.Static, verify auth.TokenVerifier, key []byte) error {
+	// README:begin mcp-auth
+	svc, err := service.New(reg, nil) // every call for a principal, under a policy, recorded
+	if err != nil {
+		return err
+	}
+	srv, err := mcpserver.New(svc, &mcpserver.Options{
+		Name: "my-tools",
+		// Optional, off by default: ask the person to confirm each proposal over MCP.
+		Confirm: &mcpserver.ConfirmOptions{Confirmer: servicemcp.Confirmer(svc), Key: key},
+	})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	err = srv.ListenAndServe(ctx, "0.0.0.0:8080", &mcpserver.HTTPOptions{
+		AllowedHosts: []string{"mcp.example.com"}, // behind a TLS proxy passing the Host
+		Auth: &mcpserver.Auth{
+			Verifier: verify, // TokenInfo.UserID is the principal, its Scopes the permissions
+			Metadata: &oauthex.ProtectedResourceMetadata{
+				Resource:             "https://mcp.example.com/mcp",
+				AuthorizationServers: []string{"https://auth.example.com"},
+			},
+		},
+	})
 	// README:end
 	return err
 }

@@ -46,4 +46,17 @@ func TestProgramsCallThroughTheService(t *testing.T) {
 		assert.NotContains(t, d, module+"/generated", "%s must serve any Caller, not one registry", p)
 		assert.NotContains(t, d, module+"/runtime/service", "%s must call through tool.Caller, not the service's own API", p)
 	}
+
+	// The service knows no MCP: runtime/servicemcp is the one package that
+	// joins them (the Confirmer the MCP server asks to confirm proposals).
+	for _, p := range list(t, "./runtime/service/...") {
+		for _, d := range deps(t, p) {
+			assert.False(t, strings.HasPrefix(d, "github.com/modelcontextprotocol/") || d == module+"/runtime/mcpserver",
+				"%s links %s: the glue belongs in runtime/servicemcp", p, d)
+		}
+	}
+	glue := deps(t, module+"/runtime/servicemcp")
+	assert.Contains(t, glue, module+"/runtime/mcpserver")
+	assert.Contains(t, glue, module+"/runtime/service")
+	assert.NotContains(t, glue, module+"/generated")
 }

@@ -15,8 +15,9 @@ const (
 	// MCP headers, Last-Event-ID for resuming a stream, and Authorization
 	// for a bearer token.
 	corsAllowHeaders = "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID"
-	// corsExposeHeaders are the response headers a browser client reads.
-	corsExposeHeaders = "Mcp-Session-Id"
+	// corsExposeHeaders are the response headers a browser client reads:
+	// the session, and the bearer challenge of a 401.
+	corsExposeHeaders = "Mcp-Session-Id, WWW-Authenticate"
 	// corsMaxAge is how long a browser may cache a preflight's answer.
 	corsMaxAge = 3600
 )

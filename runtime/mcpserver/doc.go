@@ -30,9 +30,10 @@
 // is answered from bytes written once per version of the tool set, on the
 // first listing that needs them, by concatenating the tools' fields and
 // their schema bytes as they are: no schema is decoded, inferred or
-// resolved, at start or per request. The bytes are kept while Offer
-// returns the same specs (compared pointer by pointer), and written again
-// for another offer. When the offer may differ per caller (a Caller other
+// resolved, at start or per request. The bytes are written once per
+// distinct offer (the same specs, compared pointer by pointer, in any
+// slice) and kept, up to 64 offers: each principal is listed the same
+// bytes on every request. When the offer may differ per caller (a Caller other
 // than a *tool.Static, a Static with a tool that decides its own offer, or
 // a Source), the listing's cacheScope is "private". The tools come sorted
 // by name, in pages of Options.PageSize with an opaque cursor; each
@@ -51,6 +52,33 @@
 // isError result and the server keeps serving. The error's Cause goes to
 // Options.Logger, never to the client.
 //
+// # Who calls
+//
+// Before tools/list and tools/call reach the Caller, the request's context
+// gets a tool.Invocation (invocation.go): the principal of its bearer
+// token, when it has one (Options.Principal; by default the token's UserID
+// holding its Scopes), and the call ID, conversation and turn its _meta
+// names under MetaCallID, MetaConversation and MetaTurn (MCP has no such
+// fields; without a call ID the call service does not deduplicate). A
+// request without a token keeps what its context carries: over stdio, the
+// context of Run. Over HTTP, HTTPOptions.Auth requires a valid token of
+// every request (auth.go: the SDK's auth.RequireBearerToken, 401 with the
+// protected-resource metadata's URL in WWW-Authenticate and a fixed body,
+// the metadata served by Serve at WellKnownMetadataPath); without Auth,
+// only requests that reached loopback are served. StaticTokens verifies
+// tokens the host configures.
+//
+// # Proposals
+//
+// A propose tool's call answers with the proposal the Caller stored, for
+// the host to have confirmed. With Options.Confirm (off by default: a
+// client that can elicit can approve its own actions) the server asks the
+// person at once where the session allows (confirm.go): through
+// elicitation/create before protocol 2026-07-28, with an input_required
+// result and an HMAC-bound requestState on 2026-07-28; the person's answer
+// is carried out through a Confirmer (runtime/servicemcp adapts the call
+// service), which runs a proposal at most once.
+//
 // # Changing tool sets
 //
 // A Caller whose tools can change implements Source: the server then
@@ -62,7 +90,7 @@
 // # HTTP
 //
 // Handler returns the streamable HTTP handler behind a guard of who may
-// call (guard.go): the Host of every request must be a loopback name on
+// call (guard.go, and auth.go for bearer tokens): the Host of every request must be a loopback name on
 // loopback or one of HTTPOptions.AllowedHosts (without them, a request
 // reaching any other address is refused), a browser's Origin must be
 // allowed (AllowedOrigins, an allowed host, or a loopback host on the

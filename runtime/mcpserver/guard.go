@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -63,10 +64,13 @@ type guard struct {
 type httpConfig struct {
 	hosts   []hostRule
 	origins map[string]string
+	// metadataURL is named in the WWW-Authenticate of Auth's 401s.
+	metadataURL string
 }
 
 // Validate reports every problem with the options at once: a negative
-// size limit or shutdown timeout, a malformed path, allowed host or allowed origin.
+// size limit or shutdown timeout, a malformed path, allowed host or
+// allowed origin, an Auth without a Verifier or with a malformed URL.
 // Handler, Serve and ListenAndServe validate their options too; call
 // Validate to refuse bad options before announcing anything.
 func (o *HTTPOptions) Validate() error {
@@ -105,6 +109,13 @@ func (o *HTTPOptions) check() (*httpConfig, error) {
 			continue
 		}
 		c.origins[origin] = origin
+	}
+	if o.Auth != nil {
+		url, err := o.Auth.check()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		c.metadataURL = url
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("mcp http options: %w", err)
@@ -329,12 +340,12 @@ func refuse(w http.ResponseWriter, status int, body string) {
 	_, _ = io.WriteString(w, body)
 }
 
-// exactPath serves next at p only: any other path gets 404 with a fixed
-// body, before http.ServeMux would redirect an unclean path to a Location
-// quoting it.
-func exactPath(p string, next http.Handler) http.Handler {
+// exactPath serves next at the paths ps only: any other path gets 404
+// with a fixed body, before http.ServeMux would redirect an unclean path
+// to a Location quoting it.
+func exactPath(ps []string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != p {
+		if !slices.Contains(ps, r.URL.Path) {
 			refuse(w, http.StatusNotFound, refusePath)
 			return
 		}
@@ -360,11 +371,22 @@ func isLoopbackListener(addr net.Addr) bool {
 // refused.
 var ErrNoAllowedHosts = errors.New("listening on an address other than loopback requires HTTPOptions.AllowedHosts, the host names clients use to reach the server (the Host header is checked against them to stop DNS rebinding)")
 
+// ErrNoAuth is Serve's error for a listener on an address other than
+// loopback without HTTPOptions.Auth: a caller off this machine must be
+// someone, and without Auth every one of its requests would be refused.
+var ErrNoAuth = errors.New("listening on an address other than loopback requires HTTPOptions.Auth, the bearer tokens that say who each caller is")
+
 // checkListener refuses to serve a non-loopback listener without allowed
-// hosts.
+// hosts or without Auth.
 func checkListener(addr net.Addr, o *HTTPOptions) error {
-	if len(o.AllowedHosts) == 0 && !isLoopbackListener(addr) {
+	if isLoopbackListener(addr) {
+		return nil
+	}
+	if len(o.AllowedHosts) == 0 {
 		return fmt.Errorf("mcp http server on %s: %w", addr, ErrNoAllowedHosts)
+	}
+	if o.Auth == nil {
+		return fmt.Errorf("mcp http server on %s: %w", addr, ErrNoAuth)
 	}
 	return nil
 }

@@ -101,9 +101,15 @@ func TestHostChecked(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv, runs := mutatingServer(t)
-			h, err := srv.Handler(&mcpserver.HTTPOptions{AllowedHosts: tc.hosts, Stateless: true})
+			// A caller off loopback must be someone: every request has a
+			// token, so that only the Host and the Origin decide.
+			h, err := srv.Handler(&mcpserver.HTTPOptions{AllowedHosts: tc.hosts, Stateless: true, Auth: testAuth()})
 			require.NoError(t, err)
-			resp := serveAt(t, h, tc.local, http.MethodPost, callBody, tc.header)
+			header := map[string]string{"Authorization": "Bearer " + anaToken}
+			for k, v := range tc.header {
+				header[k] = v
+			}
+			resp := serveAt(t, h, tc.local, http.MethodPost, callBody, header)
 			assert.Equal(t, tc.want, resp.StatusCode)
 			body, _ := io.ReadAll(resp.Body)
 			if tc.want == http.StatusForbidden {
@@ -149,7 +155,7 @@ func TestCORS(t *testing.T) {
 			assert.Equal(t, origin, h.Get("Access-Control-Allow-Origin"))
 			assert.Equal(t, "POST, GET, DELETE, OPTIONS", h.Get("Access-Control-Allow-Methods"))
 			assert.Equal(t, "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID", h.Get("Access-Control-Allow-Headers"))
-			assert.Equal(t, "Mcp-Session-Id", h.Get("Access-Control-Expose-Headers"))
+			assert.Equal(t, "Mcp-Session-Id, WWW-Authenticate", h.Get("Access-Control-Expose-Headers"))
 			assert.NotEmpty(t, h.Get("Access-Control-Max-Age"))
 			assert.Contains(t, h.Values("Vary"), "Origin")
 			assert.NotContains(t, strings.ToLower(strings.Join(h.Values("Access-Control-Allow-Headers"), ",")), "x-evil")
@@ -166,7 +172,7 @@ func TestCORS(t *testing.T) {
 		resp := post(t, ts.URL, initializeBody, map[string]string{"Origin": "https://app.example"})
 		assert.Equal(t, http.StatusOK, resp.StatusCode)
 		assert.Equal(t, "https://app.example", resp.Header.Get("Access-Control-Allow-Origin"))
-		assert.Equal(t, "Mcp-Session-Id", resp.Header.Get("Access-Control-Expose-Headers"))
+		assert.Equal(t, "Mcp-Session-Id, WWW-Authenticate", resp.Header.Get("Access-Control-Expose-Headers"))
 		assert.Contains(t, resp.Header.Values("Vary"), "Origin")
 
 		resp = post(t, ts.URL, initializeBody, nil)
@@ -212,15 +218,17 @@ func (l fakeListener) Close() error {
 }
 func (l fakeListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4zero, Port: 8080} }
 
-func TestServeRefusesPublicListenerWithoutHosts(t *testing.T) {
+func TestServeRefusesPublicListenerWithoutHostsOrAuth(t *testing.T) {
 	t.Parallel()
 	srv, _ := mutatingServer(t)
 	err := srv.Serve(t.Context(), fakeListener{make(chan struct{})}, nil)
 	require.ErrorIs(t, err, mcpserver.ErrNoAllowedHosts)
+	err = srv.Serve(t.Context(), fakeListener{make(chan struct{})}, &mcpserver.HTTPOptions{AllowedHosts: []string{"mcp.example.com"}})
+	require.ErrorIs(t, err, mcpserver.ErrNoAuth, "a caller off loopback must be someone")
 
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	assert.NoError(t, srv.Serve(ctx, fakeListener{make(chan struct{})}, &mcpserver.HTTPOptions{AllowedHosts: []string{"mcp.example.com"}}))
+	assert.NoError(t, srv.Serve(ctx, fakeListener{make(chan struct{})}, &mcpserver.HTTPOptions{AllowedHosts: []string{"mcp.example.com"}, Auth: testAuth()}))
 }
 
 // TestWireStreamsWithoutDelay checks that the wire layer passes each event

@@ -52,6 +52,11 @@ type HTTPOptions struct {
 	// is refused with 403 Forbidden; requests without Origin (clients other
 	// than browsers) are not affected. Allowed origins get CORS answers.
 	AllowedOrigins []string
+	// Auth requires a bearer token of every request, and says who the
+	// caller is (see Auth). Without it, only requests that reached a
+	// loopback address are served (others get 403 Forbidden), they carry
+	// no principal, and Serve refuses a listener on another address.
+	Auth *Auth
 	// Stateless serves every request in a session of its own: no session
 	// IDs, and no notifications outside a request's response.
 	Stateless bool
@@ -108,6 +113,11 @@ type HTTPOptions struct {
 // Handler returns the streamable HTTP handler of the server's MCP endpoint,
 // behind a guard of who may call and a wire layer that echoes nothing.
 //
+// With opts.Auth, every request needs a valid bearer token (401
+// Unauthorized otherwise, with WWW-Authenticate naming the protected
+// resource metadata; see auth.go), and runs for the token's principal.
+// Without it, only requests that reached a loopback address are served.
+//
 // The guard refuses with 403 Forbidden a request whose Host is not allowed
 // (a loopback name when the request reached a loopback address, else one of
 // opts.AllowedHosts: without them, every request reaching another address
@@ -147,8 +157,15 @@ func (s *Server) Handler(opts *HTTPOptions) (http.Handler, error) {
 		DisableLocalhostProtection: true,
 	})
 	// The limits answer with fixed messages of their own, outside the wire
-	// layer, which scrubs what the SDK writes.
-	return &guard{next: s.limits(wireGuard{next: sdk}, &o), hosts: cfg.hosts, origins: cfg.origins}, nil
+	// layer, which scrubs what the SDK writes. Auth comes first: a request
+	// without a valid token opens no session.
+	var h http.Handler = s.limits(wireGuard{next: sdk}, &o)
+	if o.Auth != nil {
+		h = newAuthGate(h, o.Auth, cfg.metadataURL)
+	} else {
+		h = loopbackOnly{next: h}
+	}
+	return &guard{next: h, hosts: cfg.hosts, origins: cfg.origins}, nil
 }
 
 // Listen listens on addr over TCP; an addr without a host (":8080") or an
@@ -184,7 +201,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOpti
 }
 
 // Serve serves the MCP endpoint at opts.Path over streamable HTTP on ln
-// until ctx ends, then shuts down gracefully: it stops accepting requests,
+// (and, with opts.Auth.Metadata, the protected-resource metadata at
+// WellKnownMetadataPath and that path followed by opts.Path) until ctx
+// ends, then shuts down gracefully: it stops accepting requests,
 // ends the standalone event streams, waits up to opts.ShutdownTimeout for
 // the requests in flight, and closes the server's HTTP sessions. It closes
 // ln. It returns nil after a shutdown that completed in time.
@@ -214,7 +233,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 	// requests run to their end.
 	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
 	defer endStreams()
+	paths := []string{o.Path}
 	mux := http.NewServeMux()
+	if meta, err := s.MetadataHandler(&o); err != nil {
+		ln.Close()
+		return err
+	} else if meta != nil {
+		for _, p := range metadataPaths(o.Path) {
+			mux.Handle(p, meta)
+			paths = append(paths, p)
+		}
+	}
 	mux.Handle(o.Path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			rctx, cancel := context.WithCancel(r.Context())
@@ -225,7 +254,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 		}
 		h.ServeHTTP(w, r)
 	}))
-	srv := httpServer(exactPath(o.Path, mux), &o)
+	srv := httpServer(exactPath(paths, mux), &o)
 	srv.RegisterOnShutdown(endStreams)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

@@ -2,7 +2,9 @@ package mcpserver_test
 
 // The interoperability tests check examples/mcpserver against clients
 // written elsewhere: the official TypeScript MCP client
-// (testdata/interop/client.mjs) over stdio and streamable HTTP, and the
+// (testdata/interop/client.mjs) over stdio and streamable HTTP (without
+// and with bearer tokens, and answering the server's questions about
+// proposals), and the
 // generic server scenarios of the MCP conformance suite
 // (testdata/interop/conformance.mjs) over HTTP. The node dependencies are
 // pinned in testdata/interop/package-lock.json; `make test` installs them
@@ -96,17 +98,39 @@ func TestInterop(t *testing.T) {
 		runNode(t, node, "conformance.mjs", url)
 		stop()
 	})
+
+	// With bearer tokens: the writer's token passes every check of the
+	// unauthenticated run; without a valid token the client is refused
+	// (401, a bearer challenge, nothing echoed), and the reader's token
+	// is offered fewer tools and refused a write tool.
+	t.Run("http with tokens", func(t *testing.T) {
+		t.Parallel()
+		const writer, reader = "interop-writer-7f3a9c", "interop-reader-2b8e1d"
+		file := filepath.Join(t.TempDir(), "tokens.txt")
+		require.NoError(t, os.WriteFile(file, []byte(writer+" ana notes.read,notes.write,notes.delete,notes.share\n"+reader+" ben notes.read\n"), 0o600))
+		url, stop := startHTTP(t, bin, "-tokens", file)
+		runNode(t, node, "client.mjs", "http", url, writer)
+		runNode(t, node, "client.mjs", "auth", url, writer, reader)
+		stop()
+	})
+
+	// With -confirm over stdio: the TypeScript client, which declares
+	// elicitation, is asked to confirm each proposal.
+	t.Run("confirm", func(t *testing.T) {
+		t.Parallel()
+		runNode(t, node, "client.mjs", "confirm", bin, "-confirm")
+	})
 }
 
 // servingURL matches the line where the example announces its endpoint.
 var servingURL = regexp.MustCompile(`serving \d+ tools at (http://\S+)`)
 
-// startHTTP starts the example over HTTP on a free loopback port and
-// returns its endpoint, and stop, which sends SIGTERM and requires a clean
+// startHTTP starts the example over HTTP on a free loopback port, with
+// args, and returns its endpoint, and stop, which sends SIGTERM and requires a clean
 // exit.
-func startHTTP(t *testing.T, bin string) (url string, stop func()) {
+func startHTTP(t *testing.T, bin string, args ...string) (url string, stop func()) {
 	t.Helper()
-	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())

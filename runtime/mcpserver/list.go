@@ -7,7 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -64,27 +67,97 @@ func sameSpecs(a, b []*tool.Spec) bool {
 	return true
 }
 
-// current returns the listing of the tools offered to the caller of ctx,
-// building it when the last one is stale or was written for another
-// offer.
+// maxListings bounds the listings a Server keeps, one per distinct offer:
+// an offer per principal (or per role, per conversation...) has its bytes
+// written once and served as they are, so that a principal's listing is
+// byte for byte the same on every request. Past the bound, one listing,
+// chosen at random, is dropped to make room (a dropped one is written
+// again, with the same bytes, when next asked for).
+const maxListings = 64
+
+// listings is the Server's cache of listings by offer.
+type listings struct {
+	// last is the listing served last: the one a caller whose offer never
+	// varies (a *tool.Static) is served, with no lock and no hash.
+	last atomic.Pointer[listing]
+
+	seed maphash.Seed
+	mu   sync.Mutex
+	// byOffer holds the listings by the hash of their offer's spec
+	// pointers; a hash shared by two offers keeps the latest.
+	byOffer map[uint64]*listing
+}
+
+// offerHash hashes the spec pointers of an offer: two offers holding the
+// same specs in the same order hash alike, whichever slice holds them.
+func (c *listings) offerHash(tools []*tool.Spec) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	for _, sp := range tools {
+		maphash.WriteComparable(&h, sp)
+	}
+	return h.Sum64()
+}
+
+// find returns the kept listing of tools at version v, if any.
+func (c *listings) find(tools []*tool.Spec, v uint64) (*listing, uint64) {
+	key := c.offerHash(tools)
+	c.mu.Lock()
+	l := c.byOffer[key]
+	c.mu.Unlock()
+	if l != nil && l.version == v && sameSpecs(l.tools, tools) {
+		return l, key
+	}
+	return nil, key
+}
+
+// keep stores l under key, dropping a listing past maxListings and every
+// listing of another version.
+func (c *listings) keep(key uint64, l *listing) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byOffer == nil {
+		c.byOffer = make(map[uint64]*listing)
+	}
+	for k, old := range c.byOffer {
+		if old.version != l.version {
+			delete(c.byOffer, k)
+		}
+	}
+	if _, ok := c.byOffer[key]; !ok && len(c.byOffer) >= maxListings {
+		for k := range c.byOffer { // a random one: map order
+			delete(c.byOffer, k)
+			break
+		}
+	}
+	c.byOffer[key] = l
+}
+
+// current returns the listing of the tools offered to the caller of ctx:
+// the last one served when the offer is the same, else the one kept for
+// this offer, else one written now and kept.
 func (s *Server) current(ctx context.Context) (*listing, error) {
 	v := s.version.Load()
 	tools := s.caller.Offer(ctx)
-	if l := s.listing.Load(); l != nil && l.version == v && sameSpecs(l.tools, tools) {
+	if l := s.listings.last.Load(); l != nil && l.version == v && sameSpecs(l.tools, tools) {
 		return l, nil
 	}
-	scope := "public"
-	if s.perCaller {
-		// An offer that changes or depends on who asks may be one
-		// person's: let no intermediary share it.
-		scope = "private"
+	l, key := s.listings.find(tools, v)
+	if l == nil {
+		scope := "public"
+		if s.perCaller {
+			// An offer that changes or depends on who asks may be one
+			// person's: let no intermediary share it.
+			scope = "private"
+		}
+		var err error
+		if l, err = buildListing(tools, s.pageSize, scope); err != nil {
+			return nil, err
+		}
+		l.version = v
+		s.listings.keep(key, l)
 	}
-	l, err := buildListing(tools, s.pageSize, scope)
-	if err != nil {
-		return nil, err
-	}
-	l.version = v
-	s.listing.Store(l)
+	s.listings.last.Store(l)
 	return l, nil
 }
 

@@ -21,8 +21,9 @@ import (
 // perPrincipal is a Caller that offers each principal the tools of its
 // permissions, as the call service does: a tool whose name is among the
 // principal's permissions, and every tool to a request without an
-// invocation. Each Offer returns a new slice, and it records the
-// principal of every Offer and Call.
+// invocation; it refuses a call of a tool it does not offer as unknown.
+// Each Offer returns a new slice, and it records the principal of every
+// Offer and Call.
 type perPrincipal struct {
 	reg *tool.Static
 
@@ -56,6 +57,11 @@ func (c *perPrincipal) Call(ctx context.Context, name string, args []byte) (tool
 	c.mu.Lock()
 	c.calls = append(c.calls, principalOf(ctx))
 	c.mu.Unlock()
+	if p, ok := tool.PrincipalFrom(ctx); ok && !p.Has(name) {
+		// Not offered: unknown, as the call service answers.
+		e := tool.UnknownTool(c.Offer(ctx), name)
+		return tool.Result{Content: []byte(e.Message), IsError: true}, e
+	}
 	return c.reg.Call(ctx, name, args)
 }
 
@@ -129,8 +135,53 @@ func TestListKeepsItsBytesForTheSameSpecs(t *testing.T) {
 	_, _, other := listed(t, as(t.Context(), "ann2", "t001", "t002"), srv)
 	assert.NotEqual(t, string(first), string(other))
 	_, _, back := listed(t, ann, srv)
-	assert.Equal(t, string(first), string(back), "the same listing, written again")
-	assert.NotSame(t, &first[0], &back[0])
+	assert.Same(t, &first[0], &back[0], "ann's listing is kept while another offer is served")
+}
+
+// TestListPerPrincipalIsByteStable checks that principals whose offers
+// differ, served in turn, each get their own listing, the same bytes every
+// time; and that past the bound on kept listings, a dropped listing is
+// written again with the same bytes.
+func TestListPerPrincipalIsByteStable(t *testing.T) {
+	t.Parallel()
+	caller := &perPrincipal{reg: newStatic(t, namedTools("t", 8, 100)...)}
+	srv, err := mcpserver.New(caller, nil)
+	require.NoError(t, err)
+	ana := as(t.Context(), "ana", "t000", "t001", "t002")
+	ben := as(t.Context(), "ben", "t000")
+	anaNames, scope, anaFirst := listed(t, ana, srv)
+	benNames, _, benFirst := listed(t, ben, srv)
+	assert.Equal(t, []string{"t000", "t001", "t002"}, anaNames)
+	assert.Equal(t, []string{"t000"}, benNames)
+	assert.Equal(t, "private", scope)
+	for range 3 {
+		_, _, a := listed(t, ana, srv)
+		_, _, b := listed(t, ben, srv)
+		assert.Same(t, &anaFirst[0], &a[0], "ana's listing is kept")
+		assert.Same(t, &benFirst[0], &b[0], "ben's listing is kept")
+	}
+
+	// Many more offers than are kept: every listing keeps its bytes.
+	perms := []string{"t000", "t001", "t002", "t003", "t004", "t005", "t006", "t007"}
+	want := map[int]string{}
+	for round := range 2 {
+		for mask := 1; mask < 1<<len(perms); mask++ {
+			var held []string
+			for i, p := range perms {
+				if mask&(1<<i) != 0 {
+					held = append(held, p)
+				}
+			}
+			_, _, raw := listed(t, as(t.Context(), "p", held...), srv)
+			if round == 0 {
+				want[mask] = string(raw)
+			} else {
+				require.Equal(t, want[mask], string(raw), "offer %b", mask)
+			}
+		}
+	}
+	_, _, a := listed(t, ana, srv)
+	assert.Equal(t, string(anaFirst), string(a))
 }
 
 func TestListCacheScope(t *testing.T) {

@@ -80,11 +80,21 @@ const (
 	unknownToolPrefix = "unknown tool"
 )
 
+// ownMessages are the other messages this package writes, which quote
+// nothing of a request.
+var ownMessages = map[string]bool{
+	msgMetaCallID:       true,
+	msgMetaConversation: true,
+	msgMetaTurn:         true,
+	msgNoPrincipal:      true,
+	msgNoInputAsked:     true,
+}
+
 // vetMessage returns the message the wire carries for an error of code
 // with message msg.
 func vetMessage(code int64, msg string) string {
 	switch {
-	case msg == msgInvalidCursor || msg == msgCannotList:
+	case msg == msgInvalidCursor || msg == msgCannotList || ownMessages[msg]:
 		return msg
 	case code == jsonrpc.CodeInvalidParams && strings.HasPrefix(msg, unknownToolPrefix) && safeText(msg):
 		return msg

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -71,6 +73,20 @@ type Options struct {
 	// KeepAlive, when positive, pings every session at this interval and
 	// closes a session whose client stops answering.
 	KeepAlive time.Duration
+	// Principal says who a request authenticated with a bearer token is
+	// (HTTPOptions.Auth verifies tokens; so may a host's own middleware in
+	// front of Handler): the principal its tools/list and tools/call run
+	// for. nil means the token's UserID, holding the token's Scopes as its
+	// permissions. An error, or a principal without an ID, refuses the
+	// request. It is called for every tools/list and tools/call of such a
+	// request, and must be safe for concurrent use.
+	Principal func(ctx context.Context, info *auth.TokenInfo) (tool.Principal, error)
+	// Confirm, when set, asks the person who made a proposal to confirm it
+	// over MCP, where the session allows (see ConfirmOptions); nil answers
+	// a propose tool's call with the proposal, for the host to have
+	// confirmed. Off by default: a client that can elicit can approve its
+	// own actions.
+	Confirm *ConfirmOptions
 }
 
 // Server serves a tool.Caller over MCP: the call service, or a bare
@@ -83,6 +99,10 @@ type Server struct {
 	log      *slog.Logger
 	pageSize int
 	changing bool // caller is a Source
+	// confirm asks for confirmations (Options.Confirm); nil when off.
+	confirm *confirmer
+	// principal says who a token is (Options.Principal).
+	principal func(ctx context.Context, info *auth.TokenInfo) (tool.Principal, error)
 	// perCaller is set when the tools offered may differ from one request
 	// to another (per principal, per turn): listings are then private.
 	perCaller bool
@@ -90,8 +110,9 @@ type Server struct {
 	// version counts the changes a Source reported; a listing built at
 	// another version is stale.
 	version atomic.Uint64
-	// listing is the last tools/list snapshot, built on first use.
-	listing atomic.Pointer[listing]
+	// listings are the tools/list answers, one per distinct offer, each
+	// built on first use.
+	listings listings
 
 	closeOnce sync.Once
 	cancel    func() // ends the Source subscription; nil for a Caller that is not one
@@ -125,8 +146,21 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	var conf *confirmer
+	if o.Confirm != nil {
+		c, err := newConfirmer(o.Confirm)
+		if err != nil {
+			return nil, fmt.Errorf("new mcp server: %w", err)
+		}
+		conf = c
+	}
 	src, changing := caller.(Source)
 	s := &Server{caller: caller, log: o.Logger, pageSize: o.PageSize, changing: changing, perCaller: changing || perCaller(caller)}
+	s.listings.seed = maphash.MakeSeed()
+	s.principal, s.confirm = o.Principal, conf
+	if s.principal == nil {
+		s.principal = defaultPrincipal
+	}
 	s.sdk = mcp.NewServer(
 		&mcp.Implementation{Name: o.Name, Title: o.Title, Version: o.Version},
 		&mcp.ServerOptions{
@@ -196,17 +230,30 @@ func markerHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, 
 
 // middleware answers tools/list and tools/call from the Caller, with the
 // request's context (what a host's HTTP middleware or the session put in
-// it reaches Offer and Call), and hands every other method to the SDK.
+// it reaches Offer and Call) carrying the request's Invocation (see
+// invocation.go), and hands every other method to the SDK.
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case methodListTools:
 			if r, ok := req.(*mcp.ListToolsRequest); ok {
+				var meta mcp.Meta
+				if r.Params != nil {
+					meta = r.Params.Meta
+				}
+				ctx, err := s.invocation(ctx, r.Extra, meta)
+				if err != nil {
+					return nil, err
+				}
 				return s.list(ctx, r.Params)
 			}
 		case methodCallTool:
 			if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-				return s.call(ctx, r.Params.Name, r.Params.Arguments)
+				ctx, err := s.invocation(ctx, r.Extra, r.Params.Meta)
+				if err != nil {
+					return nil, err
+				}
+				return s.callTool(ctx, r)
 			}
 		}
 		return next(ctx, method, req)

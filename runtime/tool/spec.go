@@ -33,8 +33,11 @@ const NoInputSchema = `{"type":"object","properties":{},"additionalProperties":f
 // the tool's own output, which only a person's confirmation produces.
 // runtime/mcpserver publishes it as the outputSchema of every propose
 // tool, and the service returns the proposal as structured output that
-// conforms to it.
-const ProposalOutputSchema = `{"type":"object","properties":{"status":{"type":"string","enum":["proposed"],"description":"Always \"proposed\": nothing has run."},"message":{"type":"string","description":"What happens next, for the model."},"tool":{"type":"string","description":"The tool that runs if a person confirms."},"summary":{"type":"string","description":"What confirming does, in a line, for the person."},"proposal":{"type":"string","description":"The proposal's ID, which the person confirms or rejects."},"expires":{"type":"string","format":"date-time","description":"When the proposal can no longer be confirmed."}},"required":["status","message","tool","summary","proposal","expires"],"additionalProperties":false}`
+// conforms to it. When the MCP server asks the person to confirm at once
+// (mcpserver.ConfirmOptions), the call answers with the person's decision
+// in the same shape: "confirmed", with the tool's output in result, or
+// "rejected".
+const ProposalOutputSchema = `{"type":"object","properties":{"status":{"type":"string","enum":["proposed","confirmed","rejected"],"description":"\"proposed\": nothing has run, a person must confirm it; \"confirmed\": a person confirmed it and the tool ran, its output is in result; \"rejected\": a person declined it, and it never runs."},"message":{"type":"string","description":"What happens next, for the model."},"tool":{"type":"string","description":"The tool that runs if a person confirms."},"summary":{"type":"string","description":"What confirming does, in a line, for the person."},"proposal":{"type":"string","description":"The proposal's ID, which the person confirms or rejects."},"expires":{"type":"string","format":"date-time","description":"When the proposal can no longer be confirmed."},"result":{"description":"The tool's output once a person confirmed and it ran: its structured output, or its text as a string."}},"required":["status","message","tool","summary","proposal","expires"],"additionalProperties":false}`
 
 // Meta is one `//tool:meta KEY VALUE` pair, in declaration order.
 type Meta struct {

@@ -2,21 +2,29 @@
 // TypeScript client (@modelcontextprotocol/sdk):
 //
 //   node client.mjs stdio <command> [args...]   starts the server and speaks stdio
-//   node client.mjs http <url>                  connects to a running server
+//   node client.mjs http <url> [token]          connects to a running server (with a bearer token)
+//   node client.mjs auth <url> <token> <reader-token>
+//                                               the bearer-token checks of a server started with -tokens
+//   node client.mjs confirm <command> [args...] starts a server with -confirm and answers its questions
 //
-// It lists every tool (following the pagination cursor), compiles every
-// inputSchema and outputSchema with Ajv (JSON Schema draft 2020-12, strict
-// mode, formats checked), calls every tool with good arguments (checking
-// structuredContent against the outputSchema, and that the text block holds
-// the same JSON) and with bad ones (checking that the published schema and
-// the server agree, and that the message never echoes the value sent), and
-// calls an unknown tool (the protocol's invalid params error). It prints
-// every failure and exits 1 if there was one.
+// stdio and http list every tool (following the pagination cursor), compile
+// every inputSchema and outputSchema with Ajv (JSON Schema draft 2020-12,
+// strict mode, formats checked), call every tool with good arguments
+// (checking structuredContent against the outputSchema, and that the text
+// block holds the same JSON) and with bad ones (checking that the published
+// schema and the server agree, and that the message never echoes the value
+// sent), and call an unknown tool (the protocol's invalid params error).
+// auth checks that a request without a valid token is refused with 401, a
+// bearer challenge and nothing echoed, and that the reader's token lists
+// fewer tools and cannot call a write tool. confirm checks that a proposal
+// is put to the person (elicitation) and that accepting runs it, declining
+// rejects it, each answer valid against the outputSchema. Each prints every
+// failure and exits 1 if there was one.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { isDeepStrictEqual } from "node:util";
@@ -76,17 +84,22 @@ function textOf(result) {
   return blocks.filter((b) => b.type === "text").map((b) => b.text).join("");
 }
 
-async function connect(mode, rest) {
-  const client = new Client({ name: "toolgen-interop", version: "1.0.0" });
+// bearer returns the transport options sending token.
+function bearer(token) {
+  return token === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${token}` } } };
+}
+
+async function connect(mode, rest, options = {}) {
+  const client = new Client({ name: "toolgen-interop", version: "1.0.0" }, options);
   let transport;
-  if (mode === "stdio") {
-    if (rest.length < 1) throw new Error("stdio needs a command");
+  if (mode === "stdio" || mode === "confirm") {
+    if (rest.length < 1) throw new Error(`${mode} needs a command`);
     transport = new StdioClientTransport({ command: rest[0], args: rest.slice(1), stderr: "inherit" });
   } else if (mode === "http") {
-    if (rest.length !== 1) throw new Error("http needs a URL");
-    transport = new StreamableHTTPClientTransport(new URL(rest[0]));
+    if (rest.length < 1 || rest.length > 2) throw new Error("http needs a URL and an optional token");
+    transport = new StreamableHTTPClientTransport(new URL(rest[0]), bearer(rest[1]));
   } else {
-    throw new Error(`unknown mode ${mode}: use stdio or http`);
+    throw new Error(`unknown mode ${mode}: use stdio, http, auth or confirm`);
   }
   await client.connect(transport);
   return client;
@@ -206,8 +219,114 @@ async function badCall(client, tool, v, args, pointers) {
   }
 }
 
+// auth checks a server started with -tokens: refusals without a valid
+// token, and a reader's narrower offer.
+async function auth(url, token, readerToken) {
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: SECRET, version: "1" } },
+  });
+  for (const authorization of [undefined, `Bearer ${SECRET}`, `Basic ${SECRET}`]) {
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "X-Echo": SECRET };
+    if (authorization !== undefined) headers.Authorization = authorization;
+    const res = await fetch(url, { method: "POST", headers, body: initialize });
+    const body = await res.text();
+    const what = `a request with ${authorization === undefined ? "no token" : "a bad token"}`;
+    check(res.status === 401, `${what}: 401`, res.status);
+    check(/^Bearer( |$)/.test(res.headers.get("www-authenticate") ?? ""), `${what}: a bearer challenge`, res.headers.get("www-authenticate"));
+    check(!body.includes(SECRET), `${what}: the body echoes nothing`, body);
+    for (const [k, v] of res.headers) check(!v.includes(SECRET), `${what}: header ${k} echoes nothing`, v);
+    check(res.headers.get("mcp-session-id") === null, `${what}: no session`);
+  }
+  let refused = false;
+  try {
+    const c = new Client({ name: "toolgen-interop", version: "1.0.0" });
+    await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await c.close();
+  } catch (e) {
+    refused = true;
+  }
+  check(refused, "the client cannot connect without a token");
+
+  const writer = await connect("http", [url, token]);
+  const reader = await connect("http", [url, readerToken]);
+  try {
+    const all = (await listAll(writer)).map((t) => t.name);
+    const read = (await listAll(reader)).map((t) => t.name);
+    check(read.length > 0 && read.length < all.length, "the reader is offered fewer tools", { all, read });
+    check(read.every((n) => all.includes(n)), "the reader's tools are among the writer's", { all, read });
+    const write = all.find((n) => !read.includes(n) && goodCalls[n] !== undefined);
+    check(write !== undefined, "a tool only the writer may call", { all, read });
+    if (write !== undefined) {
+      try {
+        await reader.callTool({ name: write, arguments: goodCalls[write][0] });
+        check(false, `the reader's call of ${write} is refused`);
+      } catch (e) {
+        check(e instanceof McpError && e.code === ErrorCode.InvalidParams, `the reader's call of ${write} is an unknown tool`, `${e.code} ${e.message}`);
+        check(/unknown tool/.test(e.message), `the reader's call of ${write} says unknown tool`, e.message);
+      }
+      const res = await writer.callTool({ name: write, arguments: goodCalls[write][0] });
+      check(res.isError !== true, `the writer calls ${write}`, textOf(res));
+    }
+    console.log(`auth: writer ${all.length} tools, reader ${read.length}, ${checks} checks, ${failures.length} failures`);
+  } finally {
+    await writer.close();
+    await reader.close();
+  }
+}
+
+// confirm checks a server started with -confirm over stdio: a proposal is
+// put to the person, whose answer decides.
+async function confirm(rest) {
+  let answer = "accept";
+  const asked = [];
+  const client = await connect("confirm", rest, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    asked.push(req.params.message);
+    return answer === "accept" ? { action: "accept", content: {} } : { action: answer };
+  });
+  try {
+    const tools = await listAll(client);
+    const del = tools.find((t) => t.name === "notes_delete");
+    if (!check(del !== undefined, "notes_delete is listed")) return;
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats(ajv);
+    const valid = ajv.compile(del.outputSchema);
+    for (const [id, action, status] of [["n2", "accept", "confirmed"], ["n3", "decline", "rejected"], ["n1", "cancel", "proposed"]]) {
+      answer = action;
+      const before = asked.length;
+      const res = await client.callTool({ name: "notes_delete", arguments: { id } });
+      const what = `notes_delete ${id}, the person answering ${action}`;
+      check(res.isError !== true, `${what}: succeeds`, textOf(res));
+      check(asked.length === before + 1 && /Delete this note\?/.test(asked[asked.length - 1] ?? ""), `${what}: the person is asked`, asked);
+      check(res.structuredContent?.status === status, `${what}: ${status}`, res.structuredContent);
+      check(valid(res.structuredContent), `${what}: structuredContent valid against outputSchema`, valid.errors);
+    }
+    const gone = await client.callTool({ name: "notes_get", arguments: { id: "n2" } });
+    check(gone.isError === true, "the confirmed deletion ran", textOf(gone));
+    const kept = await client.callTool({ name: "notes_get", arguments: { id: "n3" } });
+    check(kept.isError !== true, "the rejected deletion did not run", textOf(kept));
+    console.log(`confirm: ${asked.length} questions, ${checks} checks, ${failures.length} failures`);
+  } finally {
+    await client.close();
+  }
+}
+
 async function main() {
   const [mode, ...rest] = process.argv.slice(2);
+  if (mode === "auth") {
+    if (rest.length !== 3) throw new Error("auth needs a URL, a token and a reader's token");
+    await auth(...rest);
+    report();
+    return;
+  }
+  if (mode === "confirm") {
+    await confirm(rest);
+    report();
+    return;
+  }
   const client = await connect(mode, rest);
   try {
     const caps = client.getServerCapabilities();
@@ -258,6 +377,11 @@ async function main() {
   } finally {
     await client.close();
   }
+  report();
+}
+
+// report prints the failures and exits 1 if there was one.
+function report() {
   if (failures.length > 0) {
     for (const f of failures) console.error(`FAIL ${f}`);
     process.exit(1);
