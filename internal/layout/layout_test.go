@@ -108,7 +108,7 @@ func TestCoreLinksNothingOfTheGenerator(t *testing.T) {
 // testOnly are runtime packages for tests only, which no program links:
 // the store contract every store's tests run (it links testify, whose
 // YAMLEq links a YAML package) and the PostgreSQL server of those tests.
-var testOnly = []string{module + "/runtime/service/storetest", module + "/runtime/service/internal/pgtest"}
+var testOnly = []string{module + "/runtime/service/storetest", module + "/runtime/internal/pgtest"}
 
 // TestProgramsLinkNothingOfTheGenerator: every other runtime package, the
 // generated registry and its providers package, and the example programs

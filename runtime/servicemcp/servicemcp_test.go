@@ -400,9 +400,9 @@ func TestNoInputAsked(t *testing.T) {
 // service, and by the person, the requestState issued by one resumed by
 // the other (they share the key), the tool running once.
 //
-// The instances share a service.MemoryStore: the durable stores
-// (runtime/service/sqlstore and its PostgreSQL variant) are on another
-// branch; once merged, the same test runs over PostgreSQL.
+// Here the instances share one service.MemoryStore in one process;
+// TestTwoInstancesOnPostgreSQL runs the same over two connections to one
+// PostgreSQL database.
 func TestTwoInstances(t *testing.T) {
 	t.Parallel()
 	t.Run("host", func(t *testing.T) {

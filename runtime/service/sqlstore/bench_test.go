@@ -10,7 +10,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/service"
-	"github.com/toolgen-go/toolgen/runtime/service/internal/pgtest"
+	"github.com/toolgen-go/toolgen/runtime/internal/pgtest"
 	"github.com/toolgen-go/toolgen/runtime/service/pgstore"
 	"github.com/toolgen-go/toolgen/runtime/service/sqlitestore"
 	"github.com/toolgen-go/toolgen/runtime/service/sqlstore"
