@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/internal/pgtest"
+	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/service/pgstore"
 	"github.com/toolgen-go/toolgen/runtime/service/sqlstore"
 	"github.com/toolgen-go/toolgen/runtime/service/storetest"

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/internal/pgtest"
+	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/service/pgstore"
 	"github.com/toolgen-go/toolgen/runtime/service/sqlitestore"
 	"github.com/toolgen-go/toolgen/runtime/service/sqlstore"
