@@ -52,7 +52,8 @@ type toolModel struct {
 // model is the result of the model phase, completed by the shapes and
 // schemas phases: every tool, checked, sorted by name.
 type model struct {
-	tools []*toolModel // sorted by name
+	tools  []*toolModel  // sorted by name
+	skills []*skillModel // sorted by name (skills.go)
 }
 
 // buildModel runs the directives, model and shapes phases over the loaded
