@@ -16,7 +16,9 @@ type SearchInput struct {
 }
 
 // Call runs it.
-func (Search) Call(ctx context.Context, in SearchInput) (string, error) { return "found " + in.Query, nil }
+func (Search) Call(ctx context.Context, in SearchInput) (string, error) {
+	return "found " + in.Query, nil
+}
 
 // Creates a note.
 //
@@ -29,4 +31,6 @@ type CreateInput struct {
 }
 
 // Call runs it.
-func (Create) Call(ctx context.Context, in CreateInput) (string, error) { return "created " + in.Title, nil }
+func (Create) Call(ctx context.Context, in CreateInput) (string, error) {
+	return "created " + in.Title, nil
+}
