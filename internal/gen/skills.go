@@ -101,7 +101,7 @@ func findSkills(l *loaded) ([]string, []*Error) {
 			p := filepath.Join(dir, e.Name())
 			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 				if strings.EqualFold(e.Name(), skillFile) {
-					errs = append(errs, errorf(token.Position{Filename: p}, "%s is not in a skill folder: a skill is a folder %s/NAME holding its %s; move it to %s/NAME/%s, NAME being the skill's name", e.Name(), skillsDir, skillFile, skillsDir, skillFile))
+					errs = append(errs, errorf(token.Position{Filename: p, Line: 1, Column: 1}, "%s is not in a skill folder: a skill is a folder %s/NAME holding its %s; move it to %s/NAME/%s, NAME being the skill's name", e.Name(), skillsDir, skillFile, skillsDir, skillFile))
 				}
 				continue
 			}
@@ -110,7 +110,7 @@ func findSkills(l *loaded) ([]string, []*Error) {
 			case found:
 				paths = append(paths, filepath.Join(p, skillFile))
 			case other != "":
-				errs = append(errs, errorf(token.Position{Filename: filepath.Join(p, other)}, "the skill file is named %s: name it %s, or toolgen skips the skill", other, skillFile))
+				errs = append(errs, errorf(token.Position{Filename: filepath.Join(p, other), Line: 1, Column: 1}, "the skill file is named %s: name it %s, or toolgen skips the skill", other, skillFile))
 			}
 		}
 	}
@@ -182,14 +182,31 @@ func isFence(line string) bool { return strings.TrimRight(line, " \t") == fenceL
 // a line and no column.
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
+// parserProblems are the YAML parser's problems (go.yaml.in/yaml/v3's
+// parserc.go), whose line the library counts from 0, where it counts the
+// scanner's from 1. The parser's line is that of the construct left open:
+// the "[" of an unclosed list.
+var parserProblems = []string{
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"did not find expected '-' indicator", "did not find expected <document start>",
+	"did not find expected key", "did not find expected node content",
+	"found duplicate %TAG directive", "found duplicate %YAML directive",
+	"found incompatible YAML document", "found undefined tag handle",
+}
+
 // yamlError is a syntax error of the front matter at its line of the file
-// (the front matter starts on the second), column 1.
+// (the front matter starts on the second), column 1: the library gives no
+// column. Without a line, it is the front matter's opening line.
 func yamlError(path string, err error) *Error {
 	msg := err.Error()
 	pos := token.Position{Filename: path, Line: 1, Column: 1}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
-		pos.Line, msg = n+1, msg[len(m[0]):]
+		msg = msg[len(m[0]):]
+		if slices.Contains(parserProblems, msg) {
+			n++
+		}
+		pos.Line = n + 1
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
