@@ -69,39 +69,29 @@ func skillBody(s *skillModel) jen.Code {
 	return jen.Values(append(kv, jen.Line())...)
 }
 
-// textLit is s as a Go string a reader can follow: raw string literals,
-// its lines as they are, with each run of backquotes (which a raw literal
-// cannot hold) as an interpreted literal between them ("```"). A string a
-// raw literal would change (a carriage return, other control characters,
-// a byte order mark) is one interpreted literal.
+// textLit is s as a Go string a reader can follow line by line: one raw
+// string literal, its lines as they are, or, when s holds a backquote
+// (which a raw literal cannot hold, and Markdown is full of) or a
+// character a raw literal would change (a carriage return, other control
+// characters, a byte order mark), one interpreted literal per line,
+// joined with +.
 func textLit(s string) jen.Code {
-	if s == "" || strings.IndexFunc(s, func(r rune) bool { return r == '\ufeff' || (unicode.IsControl(r) && r != '\n' && r != '\t') }) >= 0 {
+	raw := strings.IndexFunc(s, func(r rune) bool {
+		return r == '`' || r == '\ufeff' || (unicode.IsControl(r) && r != '\n' && r != '\t')
+	}) < 0
+	if raw && s != "" {
+		return jen.Op("`" + s + "`")
+	}
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) <= 1 {
 		return jen.Lit(s)
 	}
-	var code *jen.Statement
-	add := func(c jen.Code) {
-		if code == nil {
-			code = jen.Add(c)
-		} else {
-			code = code.Op("+").Add(c)
-		}
-	}
-	for s != "" {
-		n := strings.IndexFunc(s, func(r rune) bool { return r != '`' })
-		if n < 0 {
-			n = len(s)
-		}
-		if n > 0 {
-			add(jen.Lit(s[:n]))
-			s = s[n:]
-			continue
-		}
-		n = strings.IndexByte(s, '`')
-		if n < 0 {
-			n = len(s)
-		}
-		add(jen.Op("`" + s[:n] + "`"))
-		s = s[n:]
+	code := jen.Lit(lines[0])
+	for _, l := range lines[1:] {
+		code = code.Op("+").Line().Lit(l)
 	}
 	return code
 }

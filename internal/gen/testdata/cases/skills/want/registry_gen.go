@@ -181,15 +181,14 @@ var skillTable = [3]skill.Skill{
 		Compatibility: "Needs the notes tools of this registry; no network.",
 		Metadata:      []skill.Meta{{Key: "author", Value: "toolgen"}, {Key: "version", Value: "1.2"}},
 		AllowedTools:  []string{"notes_search", "notes_create"},
-		Body: `# Taking notes
-
-Search before you create: ` + "`" + `notes_search` + "`" + ` with one distinctive word.
-Only when nothing matches, call ` + "`" + `notes_create` + "`" + `.
-
-` + "```" + `
-notes_search {"query":"groceries"}
-` + "```" + `
-`,
+		Body: "# Taking notes\n" +
+			"\n" +
+			"Search before you create: `notes_search` with one distinctive word.\n" +
+			"Only when nothing matches, call `notes_create`.\n" +
+			"\n" +
+			"```\n" +
+			"notes_search {\"query\":\"groceries\"}\n" +
+			"```\n",
 		Source: "internal/gen/testdata/cases/skills/notes/skills/note-taking/SKILL.md",
 	},
 	{
