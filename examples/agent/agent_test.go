@@ -165,9 +165,11 @@ func TestFakeChecksRequests(t *testing.T) {
 		}, "fake: turn 3: the result for toolu_02 does not contain"},
 		{"a system prompt without the skills", func(t *testing.T) (*agent, string) {
 			reg, set := setup(t, notes.NewDemoStore())
-			f, url := startFake(t, set.Anthropic())
-			f.system = systemPrompt("note-taking", slog.New(slog.DiscardHandler))
-			a := newAgent(url, reg, anthropictools.Tools(set))
+			f := newFake(set.Anthropic(), demoPrompt, demoScript())
+			f.system = systemPrompt("note-taking", slog.New(slog.DiscardHandler)) // before the server's goroutines start
+			srv := httptest.NewServer(f)
+			t.Cleanup(srv.Close)
+			a := newAgent(srv.URL, reg, anthropictools.Tools(set))
 			a.system = basePrompt
 			return a, demoPrompt
 		}, "fake: turn 1: the system prompt is not the agent's, skills' preamble included"},
