@@ -103,7 +103,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 	m, es := newModel(l, decls)
 	errs = append(errs, es...)
 	errs = append(errs, deriveShapes(l.fset, m)...)
-	m.skills, es = loadSkills(l, m, &opts)
+	m.skills, es = loadSkills(l, declaredNames(decls), &opts)
 	errs = append(errs, es...)
 	if len(m.tools) == 0 && len(errs) == 0 {
 		errs = append(errs, &Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})

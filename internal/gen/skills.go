@@ -50,14 +50,11 @@ type skillDoc struct {
 }
 
 // loadSkills is the skills phase: every skill folder beside the tools
-// packages, parsed and checked, sorted by name. A skill name given twice
-// is refused at both places, as a tool name is.
-func loadSkills(l *loaded, m *model, opts *Options) ([]*skillModel, []*Error) {
+// packages, parsed and checked, sorted by name. tools are the tool names
+// declared, which allowed-tools may name. A skill name given twice is
+// refused at both places, as a tool name is.
+func loadSkills(l *loaded, tools []string, opts *Options) ([]*skillModel, []*Error) {
 	paths, errs := findSkills(l)
-	tools := make([]string, len(m.tools))
-	for i, t := range m.tools {
-		tools[i] = t.name
-	}
 	var skills []*skillModel
 	for _, p := range paths {
 		doc, es := readSkill(p)
@@ -75,6 +72,20 @@ func loadSkills(l *loaded, m *model, opts *Options) ([]*skillModel, []*Error) {
 	errs = append(errs, checkSkillNames(skills)...)
 	slices.SortStableFunc(skills, func(a, b *skillModel) int { return strings.Compare(a.name, b.name) })
 	return skills, errs
+}
+
+// declaredNames are the tool names of decls, sorted, each once: those a
+// skill's allowed-tools may name, whether or not the tool passed its own
+// checks (its problems are reported there, not again in every skill).
+func declaredNames(decls []declared) []string {
+	var names []string
+	for _, d := range decls {
+		if d.name != "" {
+			names = append(names, d.name)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // findSkills returns, sorted, the SKILL.md of every skill folder: each
