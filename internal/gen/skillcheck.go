@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"go/token"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -354,19 +355,5 @@ func wordsColumn(doc *skillDoc, v *yaml.Node) int {
 // checkSkillNames refuses a skill name given in two folders, at both
 // names, as checkNames refuses a tool name declared twice.
 func checkSkillNames(skills []*skillModel) []*Error {
-	var errs []*Error
-	first := map[string]*skillModel{}
-	for _, s := range skills {
-		if s.name == "" {
-			continue
-		}
-		if o, dup := first[s.name]; dup {
-			errs = append(errs,
-				&Error{Pos: o.namePos, Msg: "duplicate skill name " + quote(s.name), Other: s.namePos},
-				&Error{Pos: s.namePos, Msg: "duplicate skill name " + quote(s.name), Other: o.namePos})
-			continue
-		}
-		first[s.name] = s
-	}
-	return errs
+	return duplicateNames("skill", skills, func(s *skillModel) (string, token.Position) { return s.name, s.namePos })
 }
