@@ -31,12 +31,14 @@ const (
 
 // skillModel is one skill, checked: what the generated table holds.
 type skillModel struct {
-	name, description, license, compatibility string
-	metadata                                  [][2]string // sorted by key
-	allowedTools                              []string    // as listed, each once
-	body                                      string
-	source                                    string         // SKILL.md relative to the module root, with slashes
-	namePos                                   token.Position // of the name's value
+	name                                string
+	description, license, compatibility string // white space at the ends dropped
+	metadata                            [][2]string // sorted by key
+	allowedTools                        []string    // as listed, each once
+	body                                string      // the Markdown, blank lines at the ends dropped
+
+	source  string         // SKILL.md relative to the module root, with slashes
+	namePos token.Position // of the name's value
 }
 
 // skillDoc is a SKILL.md split and parsed: its path, its lines (for
