@@ -32,7 +32,7 @@ const (
 // skillModel is one skill, checked: what the generated table holds.
 type skillModel struct {
 	name                                string
-	description, license, compatibility string // white space at the ends dropped
+	description, license, compatibility string      // white space at the ends dropped
 	metadata                            [][2]string // sorted by key
 	allowedTools                        []string    // as listed, each once
 	body                                string      // the Markdown, blank lines at the ends dropped
