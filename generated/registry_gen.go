@@ -12,6 +12,11 @@ schema keyword. Build it with New and call tools by name:
 	reg, err := generated.New(generated.Tools{...})
 	res, err := reg.Call(ctx, name, args)
 
+It also holds 2 skills (SKILL.md folders beside the tools), checked and
+compiled in. Choose them with a skill.Selector:
+
+	chosen, missing := skill.Selector{Patterns: patterns}.Select(generated.Skills())
+
 See tools.json beside this file for what the model sees.
 */
 package generated
@@ -21,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/clock"
 	"github.com/toolgen-go/toolgen/tools/notes"
@@ -597,4 +603,60 @@ func (t *Tools) offered(ctx context.Context, i int) bool {
 	default:
 		return true
 	}
+}
+
+// skillTable holds the skills compiled from the SKILL.md files beside the
+// tools packages, sorted by name: their front matter, checked by toolgen,
+// and their instructions. The compiler lays it out; nothing is read at
+// start-up, and no YAML is parsed at run time.
+var skillTable = [2]skill.Skill{
+	{
+		Name:          "meeting-times",
+		Description:   "Finds a time that suits people in several time zones. Use when the user plans a call or a meeting with people elsewhere.",
+		Compatibility: "Needs the clock tools of this registry; no calendar access.",
+		AllowedTools:  []string{"clock_now", "clock_zones"},
+		Body: "# Meeting times\n" +
+			"\n" +
+			"- Ask for the places, not the offsets, and find each one's IANA zone\n" +
+			"  with `clock_zones` (a prefix such as `Europe/` narrows the list).\n" +
+			"- Take \"now\" from `clock_now`, never from your own idea of the date:\n" +
+			"  daylight saving time moves the offsets twice a year.\n" +
+			"- Propose at most three slots, each written in every participant's local\n" +
+			"  time, inside 09:00-18:00 on a working day for all of them when there is\n" +
+			"  such a slot; say so when there is none.\n",
+		Source: "tools/clock/skills/meeting-times/SKILL.md",
+	},
+	{
+		Name:         "note-taking",
+		Description:  "Keeps the user's notes findable and free of duplicates. Use when the user asks to write something down, to find a note again, or to tidy notes up.",
+		License:      "MIT",
+		Metadata:     []skill.Meta{{Key: "owner", Value: "toolgen samples"}, {Key: "version", Value: "1.0"}},
+		AllowedTools: []string{"notes_search", "notes_get", "notes_create", "notes_tag"},
+		Body: "# Taking notes\n" +
+			"\n" +
+			"1. **Search before you create.** Call `notes_search` with one or two\n" +
+			"   distinctive words of what the user wants kept. When a note already\n" +
+			"   covers it, read it with `notes_get` and offer to add to it instead of\n" +
+			"   creating another.\n" +
+			"2. **Create with a title that can be searched.** One line, the words the\n" +
+			"   user would look for later; the details go in the body, in Markdown,\n" +
+			"   with `##` headings when there is more than one part.\n" +
+			"3. **Tag for finding, not for describing.** At most three tags, lower\n" +
+			"   case, from the tags the search results already count (`tag_counts`)\n" +
+			"   when one fits; add them with `notes_tag`.\n" +
+			"4. `notes_create` is a proposal: nothing is written until the user\n" +
+			"   confirms it. Say so, in one sentence, and do not call it twice for the\n" +
+			"   same note.\n" +
+			"\n" +
+			"Never copy a note's whole body into the conversation when a summary\n" +
+			"answers the question.\n",
+		Source: "tools/notes/skills/note-taking/SKILL.md",
+	},
+}
+
+// Skills returns the skills of this registry, sorted by name: the set a
+// skill.Selector chooses from. The set and its skills are shared and
+// never modified.
+func Skills() *skill.Set {
+	return skill.NewTable(skillTable[:])
 }

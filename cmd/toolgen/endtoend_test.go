@@ -15,7 +15,8 @@ import (
 // in a module of its own outside this repository: it generates a
 // registry, builds and runs a program against it, then changes an input
 // type without regenerating: go test ./... fails with the freshness
-// message until go generate ./... runs again. It runs offline
+// message until go generate ./... runs again; last, a skill beside the
+// tools is compiled in, and a change to it is stale for toolgen -check. It runs offline
 // (GOPROXY=off): the modules it needs are this module's, which CI's go mod
 // download puts in the module cache.
 func TestEndToEnd(t *testing.T) {
@@ -75,7 +76,28 @@ func TestEndToEnd(t *testing.T) {
 	assert.Contains(t, out, "tool echo: its input type tools.EchoInput changed since the registry was generated (field Loud added); run go generate")
 	must("generate", "./...")
 	must("test", "./...")
+
+	// (c) a skill beside the tools is compiled in; a change to its
+	// SKILL.md makes toolgen -check fail until go generate runs.
+	write("tools/skills/echo-politely/SKILL.md", echoSkill)
+	must("generate", "./...")
+	must("test", "./...")
+	reg, err := os.ReadFile(filepath.Join(dir, "registry", "registry_gen.go"))
+	require.NoError(t, err)
+	assert.Contains(t, string(reg), `Name:         "echo-politely"`)
+	write("tools/skills/echo-politely/SKILL.md", strings.Replace(echoSkill, "Say please.", "Say thank you.", 1))
+	out, err = run("tool", "toolgen", "-check", "-out", "registry", "./tools")
+	require.Error(t, err, "toolgen -check must fail on a changed skill:\n%s", out)
+	assert.Contains(t, out, filepath.Join("registry", "registry_gen.go")+": stale; run go generate")
 }
+
+const echoSkill = `---
+name: echo-politely
+description: Echoes the user's words politely. Use when the user wants to hear themselves.
+allowed-tools: echo
+---
+Say please.
+`
 
 const echoTool = `package tools
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -162,6 +163,16 @@ func TestFakeChecksRequests(t *testing.T) {
 			_, url := startFake(t, set.Anthropic())
 			return newAgent(url, reg, anthropictools.Tools(set)), demoPrompt
 		}, "fake: turn 3: the result for toolu_02 does not contain"},
+		{"a system prompt without the skills", func(t *testing.T) (*agent, string) {
+			reg, set := setup(t, notes.NewDemoStore())
+			f := newFake(set.Anthropic(), demoPrompt, demoScript())
+			f.system = systemPrompt("note-taking", slog.New(slog.DiscardHandler)) // before the server's goroutines start
+			srv := httptest.NewServer(f)
+			t.Cleanup(srv.Close)
+			a := newAgent(srv.URL, reg, anthropictools.Tools(set))
+			a.system = basePrompt
+			return a, demoPrompt
+		}, "fake: turn 1: the system prompt is not the agent's, skills' preamble included"},
 		{"too few turns", func(t *testing.T) (*agent, string) {
 			reg, set := setup(t, notes.NewDemoStore())
 			_, url := startFake(t, set.Anthropic())
@@ -228,4 +239,27 @@ func TestRun(t *testing.T) {
 			assert.Contains(t, err.Error(), c.err)
 		})
 	}
+}
+
+// TestSystemPrompt: the skills the flag selects ride the system prompt; a
+// name the registry lacks is logged and skipped.
+func TestSystemPrompt(t *testing.T) {
+	t.Parallel()
+	var logged bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+
+	p := systemPrompt("note-taking", log)
+	assert.True(t, strings.HasPrefix(p, basePrompt+"\n\n<active_skills>\n<skill>\n<name>note-taking</name>\n"), p)
+	assert.Contains(t, p, "<allowed_tools>notes_search notes_get notes_create notes_tag</allowed_tools>")
+	assert.NotContains(t, p, "meeting-times")
+	assert.Equal(t, p, systemPrompt(" note-taking , ", log), "the same bytes for the same skills")
+	assert.Empty(t, logged.String())
+
+	all := systemPrompt("*", log)
+	assert.Contains(t, all, "<name>meeting-times</name>")
+	assert.Equal(t, all, systemPrompt("note-taking,meeting-*", log))
+
+	assert.Equal(t, basePrompt, systemPrompt("travel-planning", log))
+	assert.Contains(t, logged.String(), "pattern=travel-planning")
+	assert.Equal(t, basePrompt, systemPrompt("", log))
 }

@@ -44,6 +44,9 @@ type fake struct {
 	tools  []byte // the tools array every request must carry
 	prompt string // the user's request that opens the conversation
 	script []turn
+	// system, when not "", is the system prompt every request must carry,
+	// byte for byte (the skills' preamble rides each one).
+	system string
 
 	mu   sync.Mutex
 	next int // the index of the next turn
@@ -68,6 +71,7 @@ type (
 		Model     string          `json:"model"`
 		MaxTokens int64           `json:"max_tokens"`
 		Tools     json.RawMessage `json:"tools"`
+		System    []fakeBlock     `json:"system"`
 		Messages  []fakeMessage   `json:"messages"`
 	}
 	fakeMessage struct {
@@ -137,6 +141,8 @@ func (f *fake) check(i int, req *fakeRequest) error {
 		return errors.New("the tools differ from the registry's precomputed definitions")
 	case len(req.Messages) != 2*i+1:
 		return fmt.Errorf("%d messages, want %d", len(req.Messages), 2*i+1)
+	case f.system != "" && (len(req.System) != 1 || req.System[0].Text != f.system):
+		return errors.New("the system prompt is not the agent's, skills' preamble included")
 	}
 	first, err := blocks(req.Messages[0], "user")
 	if err != nil {

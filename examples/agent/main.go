@@ -4,7 +4,9 @@
 // runtime/provider/anthropictools), runs the tool calls the model asks for through
 // the registry, sends the results back, and loops until the model answers.
 // A propose tool, such as notes_create, answers that it needs a person's
-// confirmation.
+// confirmation. The skills -skills selects from the registry (default
+// note-taking) are admitted to the conversation: their preamble rides the
+// system prompt of every request, the same bytes each time.
 //
 // Without keys, against an in-process scripted fake of the Messages API:
 //
@@ -24,9 +26,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -38,6 +42,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
 	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
@@ -67,6 +72,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	model := fs.String("model", string(anthropic.ModelClaudeSonnet4_5), "the model")
 	prompt := fs.String("prompt", demoPrompt, "the request for the agent")
 	maxTurns := fs.Int("max-turns", 10, "model requests before giving up")
+	skills := fs.String("skills", "note-taking", "the skills admitted to the conversation, comma-separated: names, prefixes ending in *, or * for all")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -87,13 +93,17 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 		return err
 	}
 
+	system := systemPrompt(*skills, slog.New(slog.NewTextHandler(os.Stderr, nil)))
+
 	opts := []option.RequestOption{option.WithMaxRetries(2)}
 	switch {
 	case *useFake:
 		if *prompt != demoPrompt {
 			return errors.New("-fake plays a scripted exchange: it cannot take -prompt")
 		}
-		srv := httptest.NewServer(newFake(set.Anthropic(), demoPrompt, demoScript()))
+		f := newFake(set.Anthropic(), demoPrompt, demoScript())
+		f.system = system
+		srv := httptest.NewServer(f)
 		defer srv.Close()
 		fmt.Fprintf(out, "A scripted fake of the Messages API is listening on %s; no key needed.\n\n", srv.URL)
 		opts = append(opts, option.WithBaseURL(srv.URL), option.WithAPIKey("fake-key"))
@@ -113,7 +123,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 		model:     anthropic.Model(*model),
 		caller:    caller,
 		tools:     anthropictools.Tools(set),
-		system:    "You help the user with their notes. Use the tools; when one fails, read its message and fix the call.",
+		system:    system,
 		maxTokens: 1024,
 		maxTurns:  *maxTurns,
 	}
@@ -127,6 +137,28 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 		return err
 	}
 	return werr
+}
+
+// basePrompt is the system prompt before the skills' preamble.
+const basePrompt = "You help the user with their notes. Use the tools; when one fails, read its message and fix the call."
+
+// systemPrompt is basePrompt followed by the preamble of the registry's
+// skills that patterns (comma-separated) select. A pattern that matches no
+// skill is logged to log and skipped.
+func systemPrompt(patterns string, log *slog.Logger) string {
+	var list []string
+	for _, p := range strings.Split(patterns, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			list = append(list, p)
+		}
+	}
+	chosen, _ := skill.Selector{Patterns: list, Logger: log}.Select(generated.Skills())
+	var conv skill.Admitted // the conversation's: this agent runs one
+	conv.Admit(chosen...)
+	if p := conv.Preamble(); p != "" {
+		return basePrompt + "\n\n" + p
+	}
+	return basePrompt
 }
 
 // serve returns the call service over reg as the demo's user's caller

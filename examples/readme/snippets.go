@@ -10,6 +10,7 @@ package readme
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -31,6 +32,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/provider/openaitools"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/servicemcp"
+	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
@@ -156,4 +158,19 @@ func callService(ctx context.Context, reg *tool.Static, args []byte, proposalID 
 	// README:end
 	_, _ = offered, res
 	return conf, recs, err
+}
+
+// usingSkills is the snippet of "Skills".
+func usingSkills(logger *slog.Logger) string {
+	// README:begin skills
+	sel := skill.Selector{Patterns: []string{"note-taking", "meeting-*"}, Logger: logger}
+	chosen, missing := sel.Select(generated.Skills()) // missing: logged and skipped, never fatal
+	_ = missing
+
+	var conv skill.Admitted // one per conversation; a skill admitted once stays
+	conv.Admit(chosen...)
+	// The same bytes for the same skills, whatever the order of admission:
+	system := "You help the user with their notes.\n\n" + conv.Preamble()
+	// README:end
+	return system
 }

@@ -10,6 +10,9 @@
 //	                           (hooks.go: the Offered and LogArgs methods)
 //	shapes      shape.go       deriveShapes: the JSON shape of each input and output type
 //	                           (secrets.go: the toolgen tags, the secrets' JSON Pointers)
+//	skills      skills.go      loadSkills: the skill folders beside the tools packages,
+//	                           their SKILL.md front matter parsed (YAML, here only) and
+//	                           checked (skillcheck.go)
 //	schemas     schemas.go     reflectSchemas: invopop/jsonschema run by a generated
 //	                           program (bootstrap.go); the published schemas
 //	codecs      codec.go       planCodecs -> codecPlan: the decoders and encoders to
@@ -21,7 +24,7 @@
 //	                           the offered method and dispatch's ModeLog; zero.go
 //	                           New's unset checks; guard.go a_guard_gen.go, the
 //	                           stale-code guard; fresh.go fresh_gen_test.go, the
-//	                           freshness test)
+//	                           freshness test; skillcode.go the skill table)
 //	manifest    manifest.go    manifestOf -> File: tools.json, what reviewers see
 //
 // errors.go holds the positioned problems every phase reports. The shapes
@@ -100,6 +103,8 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 	m, es := newModel(l, decls)
 	errs = append(errs, es...)
 	errs = append(errs, deriveShapes(l.fset, m)...)
+	m.skills, es = loadSkills(l, declaredNames(decls), &opts)
+	errs = append(errs, es...)
 	if len(m.tools) == 0 && len(errs) == 0 {
 		errs = append(errs, &Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
 	}

@@ -10,18 +10,19 @@ import (
 
 // manifestOf is the manifest phase: tools.json beside the registry.
 func manifestOf(opts *Options, m *model, proj map[*toolModel]*provider.Precomputed) File {
-	return File{Path: filepath.Join(opts.outDir(), manifestFile), Data: manifest(m.tools, proj)}
+	return File{Path: filepath.Join(opts.outDir(), manifestFile), Data: manifest(m, proj)}
 }
 
 // manifest renders tools.json: every tool, sorted by name, with what the
 // model sees (name, description, schemas) and what the runtime reads (kind,
 // hints, timeout, permissions, meta, and, when a tool has them, its
-// secrets and whether it has Offered and LogArgs methods). It is
+// secrets and whether it has Offered and LogArgs methods), then every
+// skill, sorted by name (skillcode.go). It is
 // pretty-printed for code review: a change to what the model sees shows up
 // in the diff. The generated Go holds the exact compact bytes.
-func manifest(tools []*toolModel, proj map[*toolModel]*provider.Precomputed) []byte {
+func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
 	var list []*jsontree.Node
-	for _, t := range tools {
+	for _, t := range m.tools {
 		o := &jsontree.Node{Kind: jsontree.ObjectKind}
 		add := func(k string, v *jsontree.Node) { o.Members = append(o.Members, jsontree.Member{Key: k, Value: v}) }
 		add("name", str(t.name))
@@ -82,6 +83,7 @@ func manifest(tools []*toolModel, proj map[*toolModel]*provider.Precomputed) []b
 		}
 		list = append(list, o)
 	}
+	list = append(list, skillEntries(m.skills)...)
 	root := &jsontree.Node{Kind: jsontree.ArrayKind, Items: list}
 	return append(root.Indent("", "  "), '\n')
 }

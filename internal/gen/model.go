@@ -52,7 +52,8 @@ type toolModel struct {
 // model is the result of the model phase, completed by the shapes and
 // schemas phases: every tool, checked, sorted by name.
 type model struct {
-	tools []*toolModel // sorted by name
+	tools  []*toolModel  // sorted by name
+	skills []*skillModel // sorted by name (skills.go)
 }
 
 // buildModel runs the directives, model and shapes phases over the loaded
@@ -88,21 +89,30 @@ func newModel(l *loaded, decls []declared) (*model, []*Error) {
 // checkNames reports every tool name declared twice, and two names with
 // one Go field (names.go), at both declarations.
 func checkNames(tools []*toolModel) []*Error {
-	var errs []*Error
-	first := map[string]*toolModel{}
-	for _, t := range tools {
-		if t.name == "" {
-			continue
-		}
-		if o, dup := first[t.name]; dup {
-			errs = append(errs,
-				&Error{Pos: o.namePos, Msg: "duplicate tool name " + quote(t.name), Other: t.namePos},
-				&Error{Pos: t.namePos, Msg: "duplicate tool name " + quote(t.name), Other: o.namePos})
-			continue
-		}
-		first[t.name] = t
-	}
+	errs := duplicateNames("tool", tools, func(t *toolModel) (string, token.Position) { return t.name, t.namePos })
 	return append(errs, checkFields(tools)...)
+}
+
+// duplicateNames reports, at both places, every name of items given twice
+// ("duplicate tool name", what being "tool"); of names given more than
+// twice, each repeat with the first. key returns an item's name ("" for
+// none) and where it is given.
+func duplicateNames[T any](what string, items []T, key func(T) (string, token.Position)) []*Error {
+	var errs []*Error
+	first := map[string]token.Position{}
+	for _, it := range items {
+		name, pos := key(it)
+		if name == "" {
+			continue
+		}
+		if o, dup := first[name]; dup {
+			msg := "duplicate " + what + " name " + quote(name)
+			errs = append(errs, &Error{Pos: o, Msg: msg, Other: pos}, &Error{Pos: pos, Msg: msg, Other: o})
+			continue
+		}
+		first[name] = pos
+	}
+	return errs
 }
 
 // newTool checks one annotated type declaration.

@@ -129,6 +129,22 @@ func TestProgramsLinkNothingOfTheGenerator(t *testing.T) {
 	}
 }
 
+// TestSkillsLinkNoYAML: skills are read from YAML front matter at
+// generate time only. The skills runtime and the generated registry that
+// carries this repository's sample skills link no YAML library (checked to
+// link runtime/skill, or the test would pass vacuously). runtime/skill may
+// link encoding/json: log/slog does.
+func TestSkillsLinkNoYAML(t *testing.T) {
+	t.Parallel()
+	yaml := []string{"go.yaml.in/yaml/", "gopkg.in/yaml", "github.com/goccy/go-yaml", "sigs.k8s.io/yaml"}
+	for _, p := range []string{module + "/runtime/skill", module + "/generated"} {
+		all := deps(t, p)
+		assert.Contains(t, all, module+"/runtime/skill", "%s does not link the skills runtime", p)
+		assert.Empty(t, banned(all, yaml), "%s links a YAML library", p)
+		assert.Empty(t, banned(all, generatorDeps), "%s links the generator's dependencies", p)
+	}
+}
+
 // TestTracingIsAnAdapter: the registry runtime and the call service link
 // no OpenTelemetry package, so a program that does not trace pays nothing
 // for it; the adapter runtime/service/oteltrace brings it (checked too, or

@@ -32,8 +32,10 @@ var (
 	// bootstrap program (keywords, hookpanic), an import of the generated
 	// package needs the output directory (cycle, and registryuser, whose
 	// users of the registry toolgen skips), and patterns matching no tool
-	// need the patterns (nomatch).
-	silent = []string{"basic", "embedded", "nojson", "descriptions", "unset", "bom", "mapbounds", "hooks", "keywords", "hookpanic", "cycle", "nomatch", "registryuser"}
+	// need the patterns (nomatch). Skills are not Go: the analyzer sees Go
+	// files only, so toolgen alone checks them (skills, skillerrors,
+	// skilldup).
+	silent = []string{"basic", "embedded", "nojson", "descriptions", "unset", "bom", "mapbounds", "hooks", "keywords", "hookpanic", "cycle", "nomatch", "registryuser", "skills", "skillerrors", "skilldup"}
 	// compile does not type-check: go vet runs no analyzer on it and the
 	// compiler reports it. nopackage's patterns match no package: there is
 	// nothing to analyze, and the go command says so.
