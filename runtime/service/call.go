@@ -18,8 +18,10 @@ var anonymous = &tool.Invocation{}
 // Before anything runs, a call is refused, and recorded, when the tool is
 // not offered to the principal (an unknown name, not allowed, a
 // permission missing, declined by the tool's Offered method, an empty
-// name: all answered as the registry answers an unknown tool, naming only
-// offered tools), when the context carries no principal, when the kill
+// name, a tool that is not //tool:readonly when the context is marked
+// read-only by tool.WithReadOnly: all answered as the registry answers an
+// unknown tool, naming only offered tools), when the context carries no
+// principal, when the kill
 // switch is on, when the principal's rate limit or the turn's cap is
 // reached, and when the record cannot be written (unless FailOpen).
 //
@@ -61,6 +63,7 @@ func (s *Service) Propose(ctx context.Context, name string, args []byte) (*Propo
 // call is Call, AppendCall and, with proposal set, Propose.
 func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte, appendTo bool, proposal **Proposal) (tool.Result, error) {
 	start := s.now()
+	ro := tool.IsReadOnly(ctx) // before any hook sees the call
 	inv, ok := tool.InvocationFrom(ctx)
 	if !ok {
 		inv = anonymous
@@ -73,10 +76,10 @@ func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte
 		ctx = s.obs.Start(ctx, rec.Tool)
 	}
 	i := s.find(name)
-	if i < 0 || inv.Principal.ID == "" || !s.offered(ctx, inv, i) {
+	if i < 0 || inv.Principal.ID == "" || !s.offered(ctx, inv, i, ro) {
 		offer := []*tool.Spec(nil)
 		if inv.Principal.ID != "" {
-			offer = s.offer(ctx, inv, nil)
+			offer = s.offer(ctx, inv, nil, ro)
 		}
 		if i >= 0 {
 			rec.Kind = s.tools[i].Kind

@@ -152,7 +152,8 @@ type Confirmation struct {
 // that were proposed. who must be allowed by the policy (by default, the
 // proposer); anyone else is answered as for an unknown ID. The tool runs
 // with who as its principal, in the proposal's conversation, and must
-// still be offered to who (permissions are checked again).
+// still be offered to who (permissions are checked again); a context
+// marked read-only (tool.WithReadOnly) confirms nothing that mutates.
 //
 // A confirmation is refused, and recorded, when the kill switch is on,
 // the ID is unknown or foreign (CodeUnknownProposal), the proposal
@@ -165,6 +166,7 @@ type Confirmation struct {
 // CodeOutcomeUnknown when the run never finished (the process died, or the
 // tool was abandoned at its deadline): it is never run again.
 func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*Confirmation, error) {
+	ro := tool.IsReadOnly(ctx) // before any hook sees the confirmation
 	rec := Record{Time: s.now(), Principal: who.ID, Event: EventConfirmation, Proposal: recordedName(id)}
 	if inv, ok := tool.InvocationFrom(ctx); ok {
 		rec.Agent = inv.Agent.Name
@@ -183,8 +185,8 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if cur, ok := tool.InvocationFrom(ctx); ok {
 		inv.Agent, inv.State = cur.Agent, cur.State
 	}
-	if i < 0 || !s.offered(ctx, inv, i) {
-		return nil, s.refused(ctx, &rec, tool.UnknownTool(s.offer(ctx, inv, nil), p.Tool))
+	if i < 0 || !s.offered(ctx, inv, i, ro) {
+		return nil, s.refused(ctx, &rec, tool.UnknownTool(s.offer(ctx, inv, nil, ro), p.Tool))
 	}
 	rec.Kind = s.tools[i].Kind
 	if s.isHalted(ctx) {

@@ -207,11 +207,16 @@ func (s *Service) find(name string) int {
 	return -1
 }
 
-// offered reports whether the tool at position i is offered to inv: the
-// policy allows it, inv's principal holds its permissions, and its own
-// Offered method agrees.
-func (s *Service) offered(ctx context.Context, inv *tool.Invocation, i int) bool {
+// offered reports whether the tool at position i is offered to inv: not a
+// mutating tool when ro (the call's context is marked read-only, read
+// before any hook ran: see tool.WithReadOnly), the policy allows it, inv's
+// principal holds its permissions, and its own Offered method agrees. The
+// read-only check comes first and no policy or tool can lift it.
+func (s *Service) offered(ctx context.Context, inv *tool.Invocation, i int, ro bool) bool {
 	spec := s.tools[i]
+	if ro && !spec.ReadOnly {
+		return false
+	}
 	return inv.Principal.HasAll(spec.Permissions) && s.policy.Allows(ctx, inv, spec) && s.reg.SelfOffered(ctx, i)
 }
 
@@ -220,13 +225,14 @@ func (s *Service) offered(ctx context.Context, inv *tool.Invocation, i int) bool
 // holds and whose own Offered method agrees. A context without an
 // Invocation, or with no principal, is offered nothing. The specs are the
 // registry's: a provider.Set gives their precomputed definitions as they
-// are.
+// are. A context marked read-only (tool.WithReadOnly) is offered only
+// tools that are //tool:readonly.
 func (s *Service) Offer(ctx context.Context) []*tool.Spec {
 	inv, ok := tool.InvocationFrom(ctx)
 	if !ok || inv.Principal.ID == "" {
 		return nil
 	}
-	return s.offer(ctx, inv, make([]*tool.Spec, 0, len(s.tools)))
+	return s.offer(ctx, inv, make([]*tool.Spec, 0, len(s.tools)), tool.IsReadOnly(ctx))
 }
 
 // AppendOffer is Offer appending to dst, for a caller that reuses one
@@ -236,13 +242,13 @@ func (s *Service) AppendOffer(ctx context.Context, dst []*tool.Spec) []*tool.Spe
 	if !ok || inv.Principal.ID == "" {
 		return dst
 	}
-	return s.offer(ctx, inv, dst)
+	return s.offer(ctx, inv, dst, tool.IsReadOnly(ctx))
 }
 
-// offer appends the tools offered to inv to dst.
-func (s *Service) offer(ctx context.Context, inv *tool.Invocation, dst []*tool.Spec) []*tool.Spec {
+// offer appends the tools offered to inv to dst; ro as for offered.
+func (s *Service) offer(ctx context.Context, inv *tool.Invocation, dst []*tool.Spec, ro bool) []*tool.Spec {
 	for i, spec := range s.tools {
-		if s.offered(ctx, inv, i) {
+		if s.offered(ctx, inv, i, ro) {
 			dst = append(dst, spec)
 		}
 	}
