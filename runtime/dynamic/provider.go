@@ -1,0 +1,53 @@
+package dynamic
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// DefaultGroup is the namespace of a provider whose Group is empty.
+const DefaultGroup = "general"
+
+// Env is the environment a provider is bound to, once, when it is first
+// registered (Provider.Bind).
+type Env struct {
+	// Logger receives what goes wrong in the provider; never nil when
+	// Bind is called (a discarding logger when the Set has none).
+	Logger *slog.Logger
+	// Getenv reads a credential or setting by name; never nil when Bind
+	// is called (os.Getenv when the Set has none). A provider whose
+	// credentials are missing reports itself unavailable.
+	Getenv func(key string) string
+}
+
+// Provider is a source of tools known only at run time, several from one
+// registration: a remote MCP server's tools (runtime/mcpclient),
+// workflows stored in a database. Its tools are offered as
+// GROUP_LOCALNAME, where GROUP is its Group.
+//
+// Implementations are safe for concurrent use.
+type Provider interface {
+	// Group is the provider's namespace: lower-case letters, digits and
+	// hyphens; "" means DefaultGroup. It does not change.
+	Group() string
+	// Bind binds the provider to its environment. The Set calls it once,
+	// when the provider is first registered; registering it again does
+	// not bind it again. An error refuses the registration.
+	Bind(ctx context.Context, env Env) error
+	// Available reports whether the provider's tools can be offered now.
+	// When it is false its whole bundle disappears: none of its tools is
+	// listed or callable.
+	Available(ctx context.Context) bool
+	// Tools returns the provider's tools with their local names (without
+	// the group prefix), in a stable order. It is called on every lookup
+	// and listing, so it must be cheap: return the same slice and the same
+	// Spec pointers while nothing changed. Input schemas are JSON Schema
+	// documents (draft 2020-12 unless they say otherwise with $schema).
+	Tools(ctx context.Context) []*tool.Spec
+	// Call runs the tool of that local name with arguments already
+	// validated against its input schema. Failures are returned as
+	// tool.Registry.Call returns them.
+	Call(ctx context.Context, name string, args []byte) (tool.Result, error)
+}

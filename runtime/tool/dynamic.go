@@ -1,0 +1,38 @@
+package tool
+
+import "context"
+
+// Dynamic is a tool known only at run time rather than generated: a
+// dynamic provider's tool (runtime/dynamic) or a palette's meta-tool
+// (runtime/palette). The call service (runtime/service) runs it as it runs
+// a registry's tool: offered under the same policy and permissions,
+// refused under the same limits, recorded, and, for a propose tool,
+// stored and confirmed.
+type Dynamic interface {
+	// Spec describes the tool; its Name is the name models call it by.
+	// The same Dynamic returns the same Spec pointer while the tool is
+	// unchanged.
+	Spec() *Spec
+	// Check validates the arguments without running the tool, failing as
+	// Call fails on invalid arguments: a *Error with
+	// CodeInvalidArguments whose Message names JSON Pointers and
+	// constraints, never the values.
+	Check(ctx context.Context, args []byte) error
+	// Call validates the arguments and runs the tool. On failure it
+	// returns a *Error and a Result with IsError set and Content holding
+	// the error's Message, as Registry.Call does.
+	Call(ctx context.Context, args []byte) (Result, error)
+}
+
+// Source serves dynamic tools to the call service, beside its registry
+// (service.Options.Dynamic); runtime/dynamic.Set implements it. A Source
+// is safe for concurrent use.
+type Source interface {
+	// AppendTools appends to dst the specs of the dynamic tools available
+	// for ctx, sorted by name, and returns the extended slice. The specs
+	// are shared: callers must not modify them.
+	AppendTools(ctx context.Context, dst []*Spec) []*Spec
+	// Lookup returns the dynamic tool of that name, when it is served and
+	// available for ctx.
+	Lookup(ctx context.Context, name string) (Dynamic, bool)
+}
