@@ -36,3 +36,14 @@ type Source interface {
 	// available for ctx.
 	Lookup(ctx context.Context, name string) (Dynamic, bool)
 }
+
+// DynamicCaller is a Caller that can also run a Dynamic it does not serve
+// itself (a palette's request_tools and request_skill) the way it runs its
+// own tools: the call service (runtime/service) implements it, so that
+// such calls are refused under the same limits and recorded like any
+// call. A palette whose caller is not a DynamicCaller runs them directly.
+type DynamicCaller interface {
+	Caller
+	// CallDynamic runs d with the arguments for the caller ctx carries.
+	CallDynamic(ctx context.Context, d Dynamic, args []byte) (Result, error)
+}
