@@ -61,7 +61,32 @@ func (s *Service) Propose(ctx context.Context, name string, args []byte) (*Propo
 }
 
 // call is Call, AppendCall and, with proposal set, Propose.
-func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte, appendTo bool, proposal **Proposal) (tool.Result, error) {
+func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte, _ bool, proposal **Proposal) (tool.Result, error) {
+	return s.callTarget(ctx, dst, name, nil, args, proposal)
+}
+
+// CallDynamic runs d, a tool known only at run time that the service
+// does not serve itself (a palette's request_tools or request_skill),
+// for the principal of ctx's Invocation, as Call runs a tool: refused
+// under the read-only mark when d is not //tool:readonly, without a
+// principal or one lacking d's permissions, by the kill switch, the rate
+// limit and the turn's cap, and recorded, started and finished. The
+// Policy is not asked: the host that gives an agent d decides that it is
+// offered, and what d admits is judged by the policy as the service offers
+// it. A propose tool is refused (CodeNotProposal): a proposal must be
+// confirmable by name, and d is not served by name. It makes the service a
+// tool.DynamicCaller.
+func (s *Service) CallDynamic(ctx context.Context, d tool.Dynamic, args []byte) (tool.Result, error) {
+	if d == nil || d.Spec() == nil {
+		return s.callTarget(ctx, nil, "", nil, args, nil)
+	}
+	return s.callTarget(ctx, nil, d.Spec().Name, d, args, nil)
+}
+
+var _ tool.DynamicCaller = (*Service)(nil)
+
+// callTarget runs the named tool, or d when set.
+func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d tool.Dynamic, args []byte, proposal **Proposal) (tool.Result, error) {
 	start := s.now()
 	ro := tool.IsReadOnly(ctx) // before any hook sees the call
 	inv, ok := tool.InvocationFrom(ctx)
@@ -75,18 +100,32 @@ func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte
 	if s.obs != nil {
 		ctx = s.obs.Start(ctx, rec.Tool)
 	}
-	i := s.find(name)
-	if i < 0 || inv.Principal.ID == "" || !s.offered(ctx, inv, i, ro) {
+	var t target
+	var found bool
+	if d != nil {
+		t, found = target{spec: d.Spec(), i: -1, dyn: d}, true
+	} else {
+		t, found = s.resolve(ctx, name)
+	}
+	offered := found && inv.Principal.ID != ""
+	if offered {
+		if d != nil {
+			offered = (!ro || t.spec.ReadOnly) && inv.Principal.HasAll(t.spec.Permissions)
+		} else {
+			offered = s.offeredTarget(ctx, inv, t, ro)
+		}
+	}
+	if !offered {
 		offer := []*tool.Spec(nil)
 		if inv.Principal.ID != "" {
 			offer = s.offer(ctx, inv, nil, ro)
 		}
-		if i >= 0 {
-			rec.Kind = s.tools[i].Kind
+		if found {
+			rec.Kind = t.spec.Kind
 		}
 		return s.refuse(ctx, &rec, dst, tool.UnknownTool(offer, name))
 	}
-	spec := s.tools[i]
+	spec := t.spec
 	rec.Kind = spec.Kind
 	if e := s.admit(ctx, inv); e != nil {
 		e.Tool = spec.Name
@@ -96,11 +135,15 @@ func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte
 		return s.refuse(ctx, &rec, dst, &tool.Error{Code: tool.CodeNotProposal, Tool: spec.Name,
 			Message: "tool " + spec.Name + " is not a write tool: it makes no proposal (its kind is " + spec.Kind.String() + "); nothing was run"})
 	}
+	if d != nil && spec.Kind == tool.KindPropose {
+		return s.refuse(ctx, &rec, dst, &tool.Error{Code: tool.CodeNotProposal, Tool: spec.Name,
+			Message: "tool " + spec.Name + " is a write tool the service does not serve by name: it cannot be proposed; nothing was run"})
+	}
 	if spec.Kind == tool.KindPropose {
 		rec.Event = EventProposal
-		return s.propose(ctx, inv, i, &rec, dst, args, proposal)
+		return s.propose(ctx, inv, t, &rec, dst, args, proposal)
 	}
-	rec.Args = s.logForm(ctx, i, args)
+	rec.Args = s.logFormOf(ctx, t, args)
 	rec.Outcome = OutcomeStarted
 	if rec.CallID != "" {
 		release, err := s.waits.enter(ctx, waitKey(&rec))
@@ -120,7 +163,7 @@ func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte
 	case prior != nil:
 		return s.replay(ctx, &rec, prior, dst)
 	}
-	res, callErr := s.reg.AppendCall(ctx, dst, spec.Name, args)
+	res, callErr := s.run(ctx, dst, t, args)
 	s.finish(ctx, &rec, res, callErr, rec.CallID != "")
 	return res, callErr
 }

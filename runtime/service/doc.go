@@ -36,6 +36,17 @@
 // recorded. The check is made again on every call and every confirmation,
 // not only when the offer is built.
 //
+// # Tools known at run time
+//
+// Options.Dynamic adds a tool.Source (runtime/dynamic.Set: a remote MCP
+// server's tools, workflows kept in a database) after the registry: its
+// tools are offered, refused, recorded, proposed and confirmed as the
+// registry's are, merged into the offer by name; a name the registry
+// holds is always the registry's tool. CallDynamic runs a tool.Dynamic
+// the service does not serve by name (a palette's request_tools and
+// request_skill) through the same read-only mark, permissions, limits
+// and record, without asking the Policy: the host gave it to the agent.
+//
 // # Proposals
 //
 // Read, display and action tools run when called. A propose tool runs

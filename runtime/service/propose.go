@@ -72,10 +72,10 @@ func summary(spec *tool.Spec) string {
 
 // propose handles a call of a propose tool: it validates the arguments,
 // stores a proposal and answers with it; nothing runs.
-func (s *Service) propose(ctx context.Context, inv *tool.Invocation, i int, rec *Record, dst, args []byte, out **Proposal) (tool.Result, error) {
-	spec := s.tools[i]
-	rec.Args = s.logForm(ctx, i, args)
-	if err := s.reg.Check(ctx, spec.Name, args); err != nil {
+func (s *Service) propose(ctx context.Context, inv *tool.Invocation, t target, rec *Record, dst, args []byte, out **Proposal) (tool.Result, error) {
+	spec := t.spec
+	rec.Args = s.logFormOf(ctx, t, args)
+	if err := s.check(ctx, t, args); err != nil {
 		var te *tool.Error
 		if !errors.As(err, &te) {
 			te = &tool.Error{Code: tool.CodeFailed, Tool: spec.Name, Message: "the tool failed", Cause: err}
@@ -180,15 +180,15 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	}
 	defer release()
 	rec.Tool, rec.Conversation, rec.Turn, rec.CallID = p.Tool, p.Conversation, p.Turn, p.CallID
-	i := s.find(p.Tool)
 	inv := &tool.Invocation{Principal: who, Conversation: p.Conversation, Turn: p.Turn, CallID: p.CallID}
 	if cur, ok := tool.InvocationFrom(ctx); ok {
 		inv.Agent, inv.State = cur.Agent, cur.State
 	}
-	if i < 0 || !s.offered(ctx, inv, i, ro) {
+	t, found := s.resolve(ctx, p.Tool)
+	if !found || t.spec.Kind != tool.KindPropose || !s.offeredTarget(ctx, inv, t, ro) {
 		return nil, s.refused(ctx, &rec, tool.UnknownTool(s.offer(ctx, inv, nil, ro), p.Tool))
 	}
-	rec.Kind = s.tools[i].Kind
+	rec.Kind = t.spec.Kind
 	if s.isHalted(ctx) {
 		return nil, s.refused(ctx, &rec, &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "tool calls are halted by the operator; nothing was run"})
 	}
@@ -198,7 +198,7 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if p.State != StatePending {
 		return s.decided(ctx, p, &rec)
 	}
-	rec.Args = s.logForm(ctx, i, p.Args)
+	rec.Args = s.logFormOf(ctx, t, p.Args)
 	rec.Outcome = OutcomeStarted
 	claimed, err := s.store.Claim(ctx, p.ID, &rec)
 	switch {
@@ -213,11 +213,11 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 		rec.ID = 0
 		return nil, s.refused(ctx, &rec, unrecorded(p.Tool, err))
 	}
-	return s.runClaimed(tool.WithInvocation(ctx, inv), claimed, &rec)
+	return s.runClaimed(tool.WithInvocation(ctx, inv), t, claimed, &rec)
 }
 
 // runClaimed runs a proposal this service claimed and settles it.
-func (s *Service) runClaimed(ctx context.Context, p *Proposal, rec *Record) (*Confirmation, error) {
+func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Record) (*Confirmation, error) {
 	if want := Digest(p); subtle.ConstantTimeCompare([]byte(want), []byte(p.Digest)) != 1 {
 		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal's arguments do not match its digest; nothing was run",
 			Cause: errors.New("proposal digest mismatch: the stored proposal was changed")}
@@ -228,7 +228,7 @@ func (s *Service) runClaimed(ctx context.Context, p *Proposal, rec *Record) (*Co
 		s.observed(ctx, rec)
 		return nil, e
 	}
-	res, err := s.reg.RunProposed(ctx, p.Tool, p.Args)
+	res, err := s.runProposed(ctx, t, p.Args)
 	rec.Duration = s.now().Sub(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
 	if err != nil {
@@ -368,8 +368,8 @@ func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) err
 	}
 	defer release()
 	rec.Tool, rec.Conversation, rec.Turn, rec.CallID = p.Tool, p.Conversation, p.Turn, p.CallID
-	if i := s.find(p.Tool); i >= 0 {
-		rec.Kind = s.tools[i].Kind
+	if t, ok := s.resolve(ctx, p.Tool); ok {
+		rec.Kind = t.spec.Kind
 	}
 	rec.Outcome = OutcomeOK
 	closed, err := s.store.Retire(ctx, p.ID, StateRejected, &rec)

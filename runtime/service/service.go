@@ -96,6 +96,11 @@ type Options struct {
 	Halted func(ctx context.Context) bool
 	// Now tells the time; nil means time.Now.
 	Now func() time.Time
+	// Dynamic serves tools known only at run time (runtime/dynamic.Set),
+	// after the registry's: offered, refused, recorded, proposed and
+	// confirmed as the registry's are. A name the registry holds is
+	// always the registry's tool. nil means none.
+	Dynamic tool.Source
 }
 
 // Service runs tool calls for a principal under a policy and records every
@@ -103,6 +108,7 @@ type Options struct {
 // safe for concurrent use.
 type Service struct {
 	reg      Registry
+	dyn      tool.Source
 	tools    []*tool.Spec
 	secrets  []secretPaths // by position in tools
 	store    Store
@@ -134,7 +140,7 @@ func New(reg Registry, opts *Options) (*Service, error) {
 		o = *opts
 	}
 	s := &Service{
-		reg: reg, tools: reg.Tools(), store: o.Store, policy: o.Policy, log: o.Logger,
+		reg: reg, dyn: o.Dynamic, tools: reg.Tools(), store: o.Store, policy: o.Policy, log: o.Logger,
 		obs: o.Observer, limiter: o.Limiter, maxTurn: o.MaxCallsPerTurn, parallel: o.Parallel,
 		ttl: o.ProposalTTL, maxStr: o.MaxLoggedString, failOpen: o.FailOpen, await: o.AwaitRunning, halted: o.Halted, now: o.Now,
 	}
@@ -247,10 +253,14 @@ func (s *Service) AppendOffer(ctx context.Context, dst []*tool.Spec) []*tool.Spe
 
 // offer appends the tools offered to inv to dst; ro as for offered.
 func (s *Service) offer(ctx context.Context, inv *tool.Invocation, dst []*tool.Spec, ro bool) []*tool.Spec {
+	n := len(dst)
 	for i, spec := range s.tools {
 		if s.offered(ctx, inv, i, ro) {
 			dst = append(dst, spec)
 		}
+	}
+	if s.dyn != nil {
+		dst = s.appendDynamicOffer(ctx, inv, dst, n, ro)
 	}
 	return dst
 }
