@@ -438,3 +438,29 @@ func TestAppendToolsAllocations(t *testing.T) {
 	})
 	assert.Zero(t, n)
 }
+
+func TestSchemaCompiledOncePerVersion(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := newSet(t)
+	p := newFake("wf", spec("a"), spec("b"))
+	require.NoError(t, s.Register(ctx, p))
+	a1, _ := s.Lookup(ctx, "wf_a")
+	b1, _ := s.Lookup(ctx, "wf_b")
+	require.NotNil(t, dynamic.CompiledSchema(a1))
+	assert.Same(t, dynamic.CompiledSchema(a1), dynamic.CompiledSchema(b1), "two tools with one schema: compiled once")
+
+	// Tools re-read as new specs with the same schema: not recompiled.
+	p.set(spec("a"), spec("b"), spec("c"))
+	a2, _ := s.Lookup(ctx, "wf_a")
+	c2, _ := s.Lookup(ctx, "wf_c")
+	assert.NotSame(t, a1.Spec(), a2.Spec(), "a new spec pointer: a new spec")
+	assert.Same(t, dynamic.CompiledSchema(a1), dynamic.CompiledSchema(a2))
+	assert.Same(t, dynamic.CompiledSchema(a1), dynamic.CompiledSchema(c2))
+
+	other := spec("a")
+	other.InputSchema = []byte(`{"type":"object"}`)
+	p.set(other)
+	a3, _ := s.Lookup(ctx, "wf_a")
+	assert.NotSame(t, dynamic.CompiledSchema(a1), dynamic.CompiledSchema(a3), "a new schema version is compiled")
+}
