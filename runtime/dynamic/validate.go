@@ -94,8 +94,9 @@ func (v *validator) validate(name string, sch *jsonschema.Schema, args []byte) e
 	}
 	d := v.decoders.Get().(*codec.Decoder)
 	d.Reset(args, v.limits)
+	var inst any
 	if d.Kind() == codec.Object {
-		d.Raw()
+		inst = instance(d)
 	} else {
 		d.Object("object") // records what was sent instead, and skips it
 	}
@@ -106,12 +107,6 @@ func (v *validator) validate(name string, sch *jsonschema.Schema, args []byte) e
 	if err != nil {
 		return invalid(name, err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
-	if err != nil {
-		// The decoder accepted it: only a number encoding/json cannot
-		// hold gets here.
-		return invalid(name, &codec.ArgumentsError{Problems: []codec.Problem{{Message: "malformed JSON: a number cannot be read"}}})
-	}
 	verr := sch.Validate(inst)
 	if verr == nil {
 		return nil
@@ -121,6 +116,59 @@ func (v *validator) validate(name string, sch *jsonschema.Schema, args []byte) e
 		return invalid(name, verr)
 	}
 	return invalid(name, problems(ve))
+}
+
+// instance reads the next value as the validator takes it: numbers as
+// json.Number, so that no precision is lost, objects as map[string]any.
+// The decoder checks syntax, UTF-8, size and depth, and refuses duplicate
+// member names, each a problem at its own path, as the static path does.
+func instance(d *codec.Decoder) any {
+	switch d.Kind() {
+	case codec.Null:
+		d.Null()
+	case codec.Bool:
+		v, _ := d.Bool("boolean")
+		return v
+	case codec.Number:
+		lit, _ := d.Number("number")
+		return json.Number(lit)
+	case codec.String:
+		v, _ := d.String("string")
+		return v
+	case codec.Array:
+		if !d.Array("array") {
+			return nil
+		}
+		a := []any{}
+		for i := 0; d.Next(); i++ {
+			d.PushIndex(i)
+			a = append(a, instance(d))
+			d.Pop()
+		}
+		return a
+	case codec.Object:
+		if !d.Object("object") {
+			return nil
+		}
+		m := map[string]any{}
+		for {
+			key, ok := d.Key()
+			if !ok {
+				break
+			}
+			name := string(key)
+			d.Push(name)
+			if _, dup := m[name]; dup {
+				d.Duplicate()
+				d.Skip()
+			} else {
+				m[name] = instance(d)
+			}
+			d.Pop()
+		}
+		return m
+	}
+	return nil
 }
 
 // invalid is the *tool.Error of invalid arguments of the tool name.

@@ -78,7 +78,7 @@ func TestValidationErrors(t *testing.T) {
 		{"trailing", `{"query":"go"} x`, "invalid arguments: (root): unexpected data after the top-level value"},
 		{"duplicate", `{"query":"go","query":"again"}`, "invalid arguments: /query: duplicate property"},
 		{"too deep", `{"query":"go","filter":` + strings.Repeat("[", 10) + strings.Repeat("]", 10) + `}`,
-			"invalid arguments: (root): nesting deeper than 8 levels"},
+			"invalid arguments: /filter/0/0/0/0/0/0/0: nesting deeper than 8 levels"},
 		{"too large", `{"query":"` + strings.Repeat("a", 5000) + `"}`, "invalid arguments: (root): arguments are larger than 4096 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
