@@ -45,7 +45,7 @@ func benchSetup(b *testing.B) (*tool.Static, *dynamic.Set) {
 func BenchmarkLookup(b *testing.B) {
 	reg, s := benchSetup(b)
 	ctx := context.Background()
-	b.Run("static", func(b *testing.B) {
+	b.Run("path=static", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, ok := reg.Lookup("notes_search"); !ok {
@@ -53,7 +53,7 @@ func BenchmarkLookup(b *testing.B) {
 			}
 		}
 	})
-	b.Run("dynamic", func(b *testing.B) {
+	b.Run("path=dynamic", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, ok := reg.Lookup("zz_search"); ok {
@@ -85,7 +85,7 @@ func BenchmarkCheck(b *testing.B) {
 	ctx := context.Background()
 	d, ok := s.Lookup(ctx, "zz_search")
 	require.True(b, ok)
-	b.Run("static", func(b *testing.B) {
+	b.Run("path=static", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := reg.Check(ctx, "notes_search", benchArgs); err != nil {
@@ -93,7 +93,7 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		}
 	})
-	b.Run("dynamic", func(b *testing.B) {
+	b.Run("path=dynamic", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := d.Check(ctx, benchArgs); err != nil {
@@ -109,7 +109,7 @@ func BenchmarkCheck(b *testing.B) {
 func BenchmarkCall(b *testing.B) {
 	reg, s := benchSetup(b)
 	ctx := context.Background()
-	b.Run("static", func(b *testing.B) {
+	b.Run("path=static", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := reg.Call(ctx, "notes_search", benchArgs); err != nil {
@@ -117,7 +117,7 @@ func BenchmarkCall(b *testing.B) {
 			}
 		}
 	})
-	b.Run("dynamic", func(b *testing.B) {
+	b.Run("path=dynamic", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			d, ok := s.Lookup(ctx, "zz_search")

@@ -98,7 +98,9 @@ func New(static []*tool.Spec, opts *Options) (*Set, error) {
 // it is safe to call every turn.
 //
 // A provider is compared with ==, so its dynamic type must be comparable
-// (a pointer, typically): Register refuses one that is not.
+// (a pointer, typically): Register refuses one that is not. Registrations
+// run one at a time (Bind included); lookups and listings never wait for
+// them.
 func (s *Set) Register(ctx context.Context, p Provider) error {
 	if p == nil {
 		return errors.New("register dynamic provider: nil provider")
