@@ -10,15 +10,15 @@ import (
 // DefaultGroup is the namespace of a provider whose Group is empty.
 const DefaultGroup = "general"
 
-// Env is the environment a provider is bound to, once, when it is first
-// registered (Provider.Bind).
+// Env is the environment a provider is bound to when it is registered
+// (Provider.Bind).
 type Env struct {
 	// Logger receives what goes wrong in the provider; never nil when
 	// Bind is called (a discarding logger when the Set has none).
 	Logger *slog.Logger
 	// Getenv reads a credential or setting by name; never nil when Bind
 	// is called (os.Getenv when the Set has none). A provider whose
-	// credentials are missing reports itself unavailable.
+	// credentials are missing reports itself unavailable (Available).
 	Getenv func(key string) string
 }
 
@@ -27,14 +27,18 @@ type Env struct {
 // workflows stored in a database. Its tools are offered as
 // GROUP_LOCALNAME, where GROUP is its Group.
 //
-// Implementations are safe for concurrent use.
+// Implementations are safe for concurrent use. A Set tells providers
+// apart with ==: use a comparable type, a pointer typically.
 type Provider interface {
 	// Group is the provider's namespace: lower-case letters, digits and
-	// hyphens; "" means DefaultGroup. It does not change.
+	// hyphens, starting with a letter, at most 62 bytes (ValidGroup); ""
+	// means DefaultGroup. It does not change.
 	Group() string
 	// Bind binds the provider to its environment. The Set calls it once,
 	// when the provider is first registered; registering it again does
-	// not bind it again. An error refuses the registration.
+	// not bind it again. An error refuses the registration. A provider
+	// whose registration was refused, or that was unregistered, is bound
+	// again when it is registered again.
 	Bind(ctx context.Context, env Env) error
 	// Available reports whether the provider's tools can be offered now.
 	// When it is false its whole bundle disappears: none of its tools is
@@ -43,11 +47,17 @@ type Provider interface {
 	// Tools returns the provider's tools with their local names (without
 	// the group prefix), in a stable order. It is called on every lookup
 	// and listing, so it must be cheap: return the same slice and the same
-	// Spec pointers while nothing changed. Input schemas are JSON Schema
-	// documents (draft 2020-12 unless they say otherwise with $schema).
+	// Spec pointers while nothing changed, and a new slice when anything
+	// did (the Set rebuilds its view of the provider only then). Specs
+	// are not modified once returned. Input schemas are JSON Schema
+	// documents (draft 2020-12 unless they say otherwise with $schema);
+	// an empty one is tool.NoInputSchema.
 	Tools(ctx context.Context) []*tool.Spec
 	// Call runs the tool of that local name with arguments already
-	// validated against its input schema. Failures are returned as
-	// tool.Registry.Call returns them.
+	// validated against its input schema. Failures are returned as a
+	// generated tool returns them: a *tool.ModelError for a message the
+	// model may read, a *tool.Error with CodeFailed or
+	// CodeInvalidArguments, or any other error, which the model reads as
+	// "the tool failed".
 	Call(ctx context.Context, name string, args []byte) (tool.Result, error)
 }
