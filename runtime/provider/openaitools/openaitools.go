@@ -95,10 +95,14 @@ func ChatCall(ctx context.Context, caller tool.Caller, call openai.ChatCompletio
 // ResponsesCall runs the function a Responses API function_call item asks
 // for through caller and returns the function_call_output item to send
 // back, as ChatCall does; the item's CallID (not its ID, the item's own)
-// is the call ID.
+// is the call ID. A call in a namespace, which only a request made with
+// SearchResponsesTools offers, is refused with the registry's unknown-tool
+// error, running nothing: SearchResponsesCall checks the namespace.
 func ResponsesCall(ctx context.Context, caller tool.Caller, call responses.ResponseFunctionToolCall) (responses.ResponseInputItemUnionParam, error) {
+	if call.Namespace != "" {
+		e := tool.UnknownTool(caller.Offer(ctx), call.Namespace+"."+call.Name)
+		return functionCallOutput(call.CallID, e.Message), e
+	}
 	res, err := caller.Call(tool.WithCallID(ctx, call.CallID), call.Name, []byte(call.Arguments))
-	item := responses.ResponseInputItemParamOfFunctionCallOutput(res.Text())
-	item.OfFunctionCallOutput.CallID = openai.String(call.CallID)
-	return item, err
+	return functionCallOutput(call.CallID, res.Text()), err
 }
