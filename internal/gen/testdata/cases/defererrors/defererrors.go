@@ -1,10 +1,9 @@
-// Package defererrors holds every mistake with //tool:defer and
-// //tool:groupdoc.
+// Package defererrors holds the mistakes with //tool:defer and
+// //tool:groupdoc that one package shows.
 //
 //tool:groupdoc defererrors
 //tool:groupdoc bad/name Slashes are not allowed.
-//tool:groupdoc archive Old notes, kept for reference.
-//tool:groupdoc archiv Misspelled: no tool is in this group.
+//tool:groupdoc defererrors The golden case's tools.
 //tool:name misplaced
 package defererrors
 
@@ -15,19 +14,9 @@ type In struct {
 	A string `json:"a"`
 }
 
-// Undescribed is deferred but its group, the package's, has no description.
-//
-//tool:name undescribed
-//tool:defer
-type Undescribed struct{}
-
-// Call runs it.
-func (Undescribed) Call(ctx context.Context, in In) (string, error) { return "", nil }
-
 // WithArg gives //tool:defer an argument.
 //
 //tool:name with_arg
-//tool:group archive
 //tool:defer yes
 type WithArg struct{}
 
@@ -37,7 +26,6 @@ func (WithArg) Call(ctx context.Context, in In) (string, error) { return "", nil
 // Twice repeats //tool:defer.
 //
 //tool:name twice
-//tool:group archive
 //tool:defer
 //tool:defer
 type Twice struct{}
@@ -48,8 +36,7 @@ func (Twice) Call(ctx context.Context, in In) (string, error) { return "", nil }
 // InType describes a group in a type's doc comment.
 //
 //tool:name in_type
-//tool:group archive
-//tool:groupdoc archive Not here.
+//tool:groupdoc defererrors Not here.
 type InType struct{}
 
 // Call runs it.
