@@ -131,16 +131,20 @@ type namespace struct {
 	tools             []*Tool
 }
 
-// NewSearch returns the native tool search form of set's arrays, with tool
-// as the Anthropic tool search tool. It fails when a deferred tool's group
+// NewSearch returns the native tool search form of set's arrays (a Set,
+// or the Subset of one request's offer), with st as the Anthropic tool
+// search tool. It fails when a deferred tool's group
 // has no description (OpenAI requires one for a namespace: toolgen refuses
 // it at generation time), when two tools of a group describe it
 // differently, when a group's name is not a valid namespace name
 // (^[a-zA-Z0-9_-]{1,64}$) or is also the name of a top-level function, and
-// when a tool has the name of the Anthropic tool search tool.
-func NewSearch(set *Set, tool SearchTool) (*Search, error) {
-	if tool.name() == "" {
-		return nil, fmt.Errorf("provider search: unknown tool search tool %q; want %s or %s", string(tool), SearchBM25, SearchRegex)
+// when a tool has the name of the Anthropic tool search tool. Its cost is
+// the copy of the definitions' bytes and a few allocations per group:
+// 0.66 ms for 1,000 tools, half of them deferred in ten groups
+// (BenchmarkNewSearch).
+func NewSearch(set *Set, st SearchTool) (*Search, error) {
+	if st.name() == "" {
+		return nil, fmt.Errorf("provider search: unknown tool search tool %q; want %s or %s", string(st), SearchBM25, SearchRegex)
 	}
 	s := &Search{set: set}
 	tools := set.Tools()
@@ -149,7 +153,7 @@ func NewSearch(set *Set, tool SearchTool) (*Search, error) {
 	topLevel := map[string]bool{}
 	for i := range tools {
 		t := &tools[i]
-		if t.Spec.Name == tool.name() {
+		if t.Spec.Name == st.name() {
 			return nil, fmt.Errorf("provider search: tool %s has the name of the Anthropic tool search tool", t.Spec.Name)
 		}
 		if !t.Spec.Defer || t.Deferred == nil {
@@ -193,7 +197,7 @@ func NewSearch(set *Set, tool SearchTool) (*Search, error) {
 		return s, nil
 	}
 	slices.SortFunc(spaces, func(a, b *namespace) int { return strings.Compare(a.name, b.name) })
-	s.anthropic, s.anthropicItems = s.joinAnthropic(tool)
+	s.anthropic, s.anthropicItems = s.joinAnthropic(st)
 	s.openAIResponses, s.openAIItems = s.joinOpenAI(spaces)
 	return s, nil
 }

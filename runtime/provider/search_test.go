@@ -2,6 +2,7 @@ package provider_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -239,4 +240,65 @@ func TestPrecomputedDeferred(t *testing.T) {
 	require.NoError(t, err)
 	a, _ = set.Lookup("a_tool")
 	assert.Same(t, marker, a.Deferred)
+}
+
+// TestSearchOfSubset: one request's offer, as Subset gives it, keeps the
+// precomputed deferred definitions; a group none of whose deferred tools
+// is offered has no namespace.
+func TestSearchOfSubset(t *testing.T) {
+	t.Parallel()
+	reg := sampleRegistry(t)
+	set, err := provider.NewSet(reg)
+	require.NoError(t, err)
+	var offer []*tool.Spec
+	for _, s := range reg.Tools() {
+		if s.Name != "notes_render" {
+			offer = append(offer, s)
+		}
+	}
+	sub, err := set.Subset(offer)
+	require.NoError(t, err)
+	search, err := provider.NewSearch(sub, provider.SearchBM25)
+	require.NoError(t, err)
+	assert.Equal(t, 1, search.Deferred())
+	outline, _ := set.Lookup("notes_outline")
+	assert.Contains(t, string(search.OpenAIResponses()), `"tools":[`+string(outline.Deferred.OpenAIResponses)+`]}`)
+	assert.NotContains(t, string(search.Anthropic()), `"notes_render"`)
+
+	var offerPlain []*tool.Spec
+	for _, s := range reg.Tools() {
+		if !s.Defer {
+			offerPlain = append(offerPlain, s)
+		}
+	}
+	sub, err = set.Subset(offerPlain)
+	require.NoError(t, err)
+	search, err = provider.NewSearch(sub, provider.SearchBM25)
+	require.NoError(t, err)
+	assert.Zero(t, search.Deferred())
+	assert.NotContains(t, string(search.OpenAIResponses()), `"namespace"`)
+	assert.Equal(t, string(sub.Anthropic()), string(search.Anthropic()), "no deferred tool offered: no search tool")
+}
+
+// BenchmarkNewSearch joins the search arrays of 1,000 tools, half of
+// them deferred in ten groups: the cost per request that offers native
+// tool search.
+func BenchmarkNewSearch(b *testing.B) {
+	specs := make([]tool.Spec, 1000)
+	for i := range specs {
+		g := fmt.Sprintf("group_%d", i%10)
+		specs[i] = searchSpec(fmt.Sprintf("tool_%04d", i), g, "The tools of "+g+".", i%2 == 0)
+	}
+	reg, err := tool.NewStatic(specs, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+		return 0, nil
+	})
+	require.NoError(b, err)
+	set, err := provider.NewSet(reg)
+	require.NoError(b, err)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := provider.NewSearch(set, provider.SearchBM25); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

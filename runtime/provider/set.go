@@ -66,7 +66,8 @@ type Precomputed struct {
 // NewSetFrom is NewSet with definitions computed ahead of time: for each
 // tool reg offers, pre returns toolgen's precomputed definitions, which
 // are used as they are when they were computed from the spec's description
-// and input schema, so starting costs nothing per tool. A tool pre does
+// and input schema, and are deferred exactly when the spec is (Defer), so
+// starting costs nothing per tool. A tool pre does
 // not know, or whose spec differs, is projected here as NewSet does. pre
 // may be nil.
 func NewSetFrom(reg tool.Registry, pre func(name string) (*Precomputed, bool)) (*Set, error) {

@@ -27,6 +27,11 @@
 //		messages = append(messages, result)
 //	}
 //
+// For a request that offers OpenAI's native tool search (deferred tools in
+// namespaces, provider.Search), SearchResponsesTools gives the tools and
+// SearchResponsesCall runs the calls, mapping a call's namespace and name
+// back to the registry's name.
+//
 // Strict mode makes the model send null for an optional property it leaves
 // out; toolgen's decoders read null there as absent, so the arguments
 // decode into the same Go values.
