@@ -45,6 +45,12 @@
 //	//tool:permission notes.write     repeatable
 //	//tool:meta audit high            repeatable key and value, carried through
 //	//tool:zerovalue                  the zero value is ready: New accepts it unset
+//	//tool:defer                      providers with tool search load it lazily
+//
+// A deferred tool's group needs a description, written once in the doc
+// comment of a package clause (see notes/doc.go):
+//
+//	//tool:groupdoc notes The user's notes: find, read, ...
 //
 // Argument schemas follow github.com/invopop/jsonschema: struct tags such as
 // `jsonschema:"minLength=1,maxLength=200"` or `jsonschema:"enum=a,enum=b"`,

@@ -178,6 +178,10 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 				Form:    provider.FormParameters,
 				Dropped: []string{"/additionalProperties"},
 			},
+			Deferred: &provider.Deferred{
+				Anthropic:       []byte(`{"name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]},"defer_loading":true}`),
+				OpenAIResponses: []byte(`{"type":"function","name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true,"defer_loading":true}`),
+			},
 		}, true
 	case "notes_render":
 		return &provider.Precomputed{
@@ -200,6 +204,10 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 				JSON:    []byte(`{"description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","name":"notes_render","parameters":{"properties":{"format":{"default":"markdown","description":"Output format.","enum":["markdown","plain"],"type":"STRING"},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"}},"propertyOrdering":["id","format"],"required":["id"],"type":"OBJECT"}}`),
 				Form:    provider.FormParameters,
 				Dropped: []string{"/additionalProperties"},
+			},
+			Deferred: &provider.Deferred{
+				Anthropic:       []byte(`{"name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":"string","enum":["markdown","plain"],"description":"Output format.","default":"markdown"}},"additionalProperties":false,"type":"object","required":["id"]},"defer_loading":true}`),
+				OpenAIResponses: []byte(`{"type":"function","name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":["string","null"],"enum":["markdown","plain",null],"description":"Output format."}},"additionalProperties":false,"required":["id","format"],"type":"object"},"strict":true,"defer_loading":true}`),
 			},
 		}, true
 	case "notes_search":

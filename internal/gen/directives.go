@@ -26,7 +26,7 @@ var namePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
 var knownDirectives = []string{
 	"name", "readonly", "kind", "title", "verb", "group", "weight",
 	"destructive", "idempotent", "openworld", "timeout", "permission", "meta",
-	"zerovalue",
+	"zerovalue", "defer",
 }
 
 // kinds are the values //tool:kind accepts, in the order tool.Kind numbers them.
@@ -51,6 +51,7 @@ type directives struct {
 	permissions []string
 	meta        [][2]string
 	zeroValue   bool // the type's zero value is a ready tool: New accepts it unset
+	deferred    bool // //tool:defer: providers load the tool through their tool search
 }
 
 // declared is a type declaration whose doc comment holds //tool: lines,
@@ -70,7 +71,9 @@ func findDirectives(l *loaded) ([]declared, []*Error) {
 	var errs []*Error
 	for _, p := range l.pkgs {
 		for _, f := range p.Syntax {
-			docs := map[*ast.CommentGroup]bool{}
+			// The package doc comment's //tool: lines are read by
+			// findGroupDocs (groups.go).
+			docs := map[*ast.CommentGroup]bool{f.Doc: true}
 			for _, decl := range f.Decls {
 				gd, ok := decl.(*ast.GenDecl)
 				if !ok || gd.Tok != token.TYPE {
@@ -99,7 +102,7 @@ func findDirectives(l *loaded) ([]declared, []*Error) {
 }
 
 // strayDirectives reports //tool: lines outside the doc comment of a type
-// declaration (docs holds those).
+// declaration or of the package (docs holds those).
 func strayDirectives(fset *token.FileSet, f *ast.File, docs map[*ast.CommentGroup]bool) []*Error {
 	var errs []*Error
 	for _, cg := range f.Comments {
@@ -159,6 +162,10 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 		key, arg, _ := strings.Cut(line, " ")
 		arg = strings.TrimSpace(arg)
 		ln := &directiveLine{key: key, arg: arg, pos: pos}
+		if key == groupDocKey {
+			errs = append(errs, errorf(pos, "//tool:%s belongs in a package doc comment (the comment above the package clause, as in doc.go), not in a type's", groupDocKey))
+			continue
+		}
 		if !isKnownDirective(key) {
 			e := errorf(pos, "unknown directive //tool:%s", key)
 			if s := closest(key, knownDirectives); s != "" {
@@ -234,6 +241,8 @@ func (d *directives) apply(ln *directiveLine) {
 		d.openWorld = ln.noArg()
 	case "zerovalue":
 		d.zeroValue = ln.noArg()
+	case "defer":
+		d.deferred = ln.noArg()
 	case "kind":
 		if ln.needArg("kind (read, display, propose or action)") {
 			if !isKind(ln.arg) {

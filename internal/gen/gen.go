@@ -6,6 +6,8 @@
 //
 //	load        load.go        load     -> loaded: the type-checked tools packages
 //	directives  directives.go  findDirectives -> []declared: //tool: lines parsed
+//	                           (groups.go: findGroupDocs, the package docs' group
+//	                           descriptions, which describeGroups gives the tools)
 //	model       model.go       newModel -> model: each tool's declaration and Call checked
 //	                           (hooks.go: the Offered and LogArgs methods)
 //	shapes      shape.go       deriveShapes: the JSON shape of each input and output type
@@ -100,8 +102,11 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 		return nil, errs
 	}
 	decls, errs := findDirectives(l)
+	docs, es := findGroupDocs(l)
+	errs = append(errs, es...)
 	m, es := newModel(l, decls)
 	errs = append(errs, es...)
+	errs = append(errs, describeGroups(m.tools, docs)...)
 	errs = append(errs, deriveShapes(l.fset, m)...)
 	m.skills, es = loadSkills(l, declaredNames(decls), &opts)
 	errs = append(errs, es...)

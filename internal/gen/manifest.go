@@ -33,6 +33,9 @@ func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
 			add("verb", str(t.verb))
 		}
 		add("group", str(t.group))
+		if t.groupDesc != "" {
+			add("groupDescription", str(t.groupDesc))
+		}
 		add("weight", &jsontree.Node{Kind: jsontree.NumberKind, Text: strconv.Itoa(t.weight)})
 		add("kind", str(t.kind))
 		add("readOnly", boolean(t.readOnly))
@@ -71,6 +74,9 @@ func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
 		}
 		if t.hasLogArgs {
 			add("logsArgs", boolean(true))
+		}
+		if t.deferred {
+			add("defer", boolean(true))
 		}
 		add("description", str(t.description))
 		if p := proj[t]; p != nil {

@@ -25,6 +25,7 @@ const (
 type toolModel struct {
 	directives
 	description string
+	groupDesc   string // the group's //tool:groupdoc text (groups.go); "" when undescribed
 
 	pkg      *packages.Package
 	obj      *types.TypeName // the tool type
@@ -63,6 +64,8 @@ type model struct {
 // model alone.
 func buildModel(l *loaded) (*model, []*Error) {
 	decls, errs := findDirectives(l)
+	_, es := findGroupDocs(l)
+	errs = append(errs, es...)
 	m, es := newModel(l, decls)
 	errs = append(errs, es...)
 	return m, append(errs, deriveShapes(l.fset, m)...)

@@ -24,7 +24,7 @@ func projectTools(tools []*toolModel) (map[*toolModel]*provider.Precomputed, []*
 	out := map[*toolModel]*provider.Precomputed{}
 	var errs []*Error
 	for _, t := range tools {
-		p, err := provider.Compute(&tool.Spec{Name: t.name, Description: t.description, InputSchema: t.inNode.Compact()})
+		p, err := provider.Compute(&tool.Spec{Name: t.name, Group: t.group, GroupDescription: t.groupDesc, Description: t.description, InputSchema: t.inNode.Compact(), Defer: t.deferred})
 		if err != nil {
 			errs = append(errs, errorf(t.pos, "%v", err))
 			continue
@@ -74,6 +74,7 @@ strict and why the others are not.
 					jen.Line().Id("OpenAIResponses").Op(":").Add(projectionLit(p.OpenAIResponses)),
 					jen.Line().Id("Anthropic").Op(":").Add(projectionLit(p.Anthropic)),
 					jen.Line().Id("Gemini").Op(":").Add(projectionLit(p.Gemini)),
+					deferredLit(p.Deferred),
 					jen.Line(),
 				), jen.True()))
 			}
@@ -85,6 +86,19 @@ strict and why the others are not.
 		return File{}, err
 	}
 	return File{Path: filepath.Join(opts.outDir(), providersDir, providersFile), Data: data}, nil
+}
+
+// deferredLit is the Deferred member of a Precomputed literal: nothing for
+// a tool that is not deferred.
+func deferredLit(d *provider.Deferred) jen.Code {
+	if d == nil {
+		return jen.Null()
+	}
+	return jen.Line().Id("Deferred").Op(":").Op("&").Qual(providerPkg, "Deferred").Values(
+		jen.Line().Id("Anthropic").Op(":").Index().Byte().Parens(rawString(d.Anthropic)),
+		jen.Line().Id("OpenAIResponses").Op(":").Index().Byte().Parens(rawString(d.OpenAIResponses)),
+		jen.Line(),
+	)
 }
 
 // projectionLit is the provider.Projection literal of p.

@@ -358,6 +358,9 @@ func specBody(t *toolModel, field string) jen.Code {
 		add("Verb", jen.Lit(t.verb))
 	}
 	add("Group", jen.Lit(t.group))
+	if t.groupDesc != "" {
+		add("GroupDescription", jen.Lit(t.groupDesc))
+	}
 	if t.weight != 0 {
 		add("Weight", jen.Lit(t.weight))
 	}
@@ -406,6 +409,9 @@ func specBody(t *toolModel, field string) jen.Code {
 	}
 	if t.hasLogArgs {
 		add("LogsArgs", jen.True())
+	}
+	if t.deferred {
+		add("Defer", jen.True())
 	}
 	var lines []jen.Code
 	for _, c := range kv {

@@ -114,6 +114,27 @@
 // request into a map[string]any before sending it, so these are exactly
 // the bytes it sends, and they stay stable.
 //
+// # Native tool search
+//
+// Anthropic's Messages API and OpenAI's Responses API can load tools
+// lazily: a deferred tool's definition reaches the model only once it
+// searched for it with the provider's tool search tool. A tool is deferred
+// by //tool:defer (tool.Spec.Defer); Compute then adds its definitions
+// with "defer_loading":true (Deferred), which toolgen precomputes as the
+// others. NewSearch joins a Set's arrays in that form (Search): for
+// Anthropic every tool, the deferred ones flagged, then the tool search
+// tool (SearchBM25 or SearchRegex); for OpenAI the tools that are not
+// deferred, then one namespace per group of deferred tools,
+//
+//	{"type":"namespace","name":GROUP,"description":D,"tools":[{"type":"function",...,"defer_loading":true},...]}
+//
+// described by the group's //tool:groupdoc (tool.Spec.GroupDescription,
+// which a namespace requires), then {"type":"tool_search"}. A function of
+// a namespace keeps the registry's name; the model calls it by namespace
+// and name, which Search.ResponsesName maps back. The plain arrays of a
+// Set never change. Gemini has no native tool search (NativeSearch): a
+// palette falls back there to a request_tools tool of its own.
+//
 // # Names
 //
 // Every provider checks the tool's name: OpenAI and Anthropic take

@@ -390,3 +390,163 @@ func strs(n *jsontree.Node) []string {
 	}
 	return out
 }
+
+// Native tool search (Search). OpenAI's Responses API: the tools array
+// holds functions, namespaces ({"type":"namespace","name","description",
+// "tools"}: a name as a function's, a description the model reads, only
+// functions inside, never a namespace) and one {"type":"tool_search"};
+// "defer_loading" goes on the functions, never on a namespace. Anthropic's
+// Messages API: tools with "defer_loading":true, and one tool search tool
+// of a documented type and name, never deferred, so that at least one
+// tool is loaded.
+var anthropicSearchTools = map[string]string{
+	"tool_search_tool_regex_20251119": "tool_search_tool_regex",
+	"tool_search_tool_bm25_20251119":  "tool_search_tool_bm25",
+}
+
+// searchSpecs returns the rule specs, every other synthetic one deferred in
+// one of two described groups and one deferred without a group, sorted by
+// name.
+func searchSpecs(t *testing.T) []tool.Spec {
+	var out []tool.Spec
+	for i, s := range ruleSpecs(t) {
+		spec := *s
+		if spec.Package == "" { // synthetic
+			spec.Kind = tool.KindRead
+			switch i % 3 {
+			case 0:
+				spec.Group, spec.GroupDescription, spec.Defer = "synthetic_a", "Synthetic tools, first group.", true
+			case 1:
+				spec.Group, spec.GroupDescription, spec.Defer = "synthetic_b", "Synthetic tools, second group.", true
+			default:
+				spec.Defer = true
+			}
+		}
+		out = append(out, spec)
+	}
+	slices.SortFunc(out, func(a, b tool.Spec) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func TestSearchRules(t *testing.T) {
+	t.Parallel()
+	specs := searchSpecs(t)
+	set, err := provider.NewSet(staticOf(t, specs...))
+	require.NoError(t, err)
+	byName := map[string]*tool.Spec{}
+	deferred := 0
+	for i := range specs {
+		byName[specs[i].Name] = &specs[i]
+		if specs[i].Defer {
+			deferred++
+		}
+	}
+	require.Greater(t, deferred, 2)
+	for _, st := range []provider.SearchTool{provider.SearchBM25, provider.SearchRegex} {
+		search, err := provider.NewSearch(set, st)
+		require.NoError(t, err)
+
+		t.Run("openai/"+string(st), func(t *testing.T) {
+			t.Parallel()
+			arr := parse(t, search.OpenAIResponses())
+			require.Equal(t, jsontree.ArrayKind, arr.Kind)
+			seen := map[string]int{}
+			topLevel := map[string]bool{}
+			namespaces := map[string]bool{}
+			// checkFunction checks one function against its spec's plain
+			// definition.
+			checkFunction := func(fn *jsontree.Node, namespace string) {
+				name := fn.Get("name").Text
+				spec := byName[name]
+				require.NotNil(t, spec, "%s: a function of the registry", name)
+				seen[name]++
+				plain, err := provider.OpenAIResponses(spec)
+				require.NoError(t, err)
+				want := []string{"type", "name", "description", "parameters", "strict"}
+				if spec.Defer {
+					want = append(want, "defer_loading")
+					require.Equal(t, jsontree.BoolKind, fn.Get("defer_loading").Kind)
+					assert.True(t, fn.Get("defer_loading").Bool, name)
+				}
+				assert.Equal(t, want, keys(fn), name)
+				assert.Equal(t, "function", fn.Get("type").Text)
+				assert.Regexp(t, openAIName, name)
+				without := parse(t, fn.Compact())
+				without.Members = slices.DeleteFunc(without.Members, func(m jsontree.Member) bool { return m.Key == "defer_loading" })
+				assert.Equal(t, string(plain.JSON), string(without.Compact()), "%s: the plain definition, flagged", name)
+				if namespace != "" {
+					assert.True(t, spec.Defer, "%s: only deferred functions are namespaced", name)
+					assert.Equal(t, spec.Group, namespace, "%s: in its group's namespace", name)
+				} else {
+					topLevel[name] = true
+					assert.True(t, !spec.Defer || spec.Group == "", "%s: a deferred tool with a group is in its namespace", name)
+				}
+			}
+			for i, it := range arr.Items {
+				require.Equal(t, jsontree.ObjectKind, it.Kind)
+				switch typ := it.Get("type").Text; typ {
+				case "tool_search":
+					assert.Equal(t, len(arr.Items)-1, i, "the tool search tool is last")
+					assert.Equal(t, []string{"type"}, keys(it), "hosted search: nothing else")
+				case "function":
+					checkFunction(it, "")
+				case "namespace":
+					assert.Equal(t, []string{"type", "name", "description", "tools"}, keys(it))
+					name := it.Get("name").Text
+					assert.Regexp(t, openAIName, name)
+					assert.False(t, namespaces[name], "%s: one namespace per name", name)
+					namespaces[name] = true
+					require.Equal(t, jsontree.StringKind, it.Get("description").Kind)
+					assert.NotEmpty(t, it.Get("description").Text, "%s: a namespace needs a description", name)
+					tools := it.Get("tools")
+					require.Equal(t, jsontree.ArrayKind, tools.Kind)
+					assert.NotEmpty(t, tools.Items)
+					for _, fn := range tools.Items {
+						require.Equal(t, "function", fn.Get("type").Text, "%s: only functions inside a namespace, never a namespace", name)
+						checkFunction(fn, name)
+						assert.Equal(t, byName[fn.Get("name").Text].GroupDescription, it.Get("description").Text)
+					}
+				default:
+					t.Errorf("item %d: type %q is not a function, a namespace or the tool search tool", i, typ)
+				}
+			}
+			assert.Equal(t, "tool_search", arr.Items[len(arr.Items)-1].Get("type").Text)
+			for name := range namespaces {
+				assert.False(t, topLevel[name], "%s: a namespace and a function of one name", name)
+			}
+			for name := range byName {
+				assert.Equal(t, 1, seen[name], "%s: offered once", name)
+			}
+		})
+
+		t.Run("anthropic/"+string(st), func(t *testing.T) {
+			t.Parallel()
+			arr := parse(t, search.Anthropic())
+			require.Equal(t, jsontree.ArrayKind, arr.Kind)
+			require.Len(t, arr.Items, len(specs)+1)
+			loaded := 0
+			for i, it := range arr.Items[:len(specs)] {
+				spec := &specs[i]
+				plain, err := provider.Anthropic(spec)
+				require.NoError(t, err)
+				want := []string{"name", "description", "input_schema"}
+				if spec.Defer {
+					want = append(want, "defer_loading")
+					assert.True(t, it.Get("defer_loading").Bool, spec.Name)
+				} else {
+					loaded++
+				}
+				assert.Equal(t, want, keys(it), spec.Name)
+				assert.Regexp(t, anthropicName, it.Get("name").Text)
+				without := parse(t, it.Compact())
+				without.Members = slices.DeleteFunc(without.Members, func(m jsontree.Member) bool { return m.Key == "defer_loading" })
+				assert.Equal(t, string(plain.JSON), string(without.Compact()), spec.Name)
+			}
+			last := arr.Items[len(specs)]
+			assert.Equal(t, []string{"type", "name"}, keys(last), "the search tool is never deferred")
+			assert.Equal(t, anthropicSearchTools[last.Get("type").Text], last.Get("name").Text)
+			assert.Equal(t, string(st), last.Get("type").Text)
+			assert.Positive(t, loaded, "the sample tools that are not deferred are loaded at once")
+		})
+	}
+}

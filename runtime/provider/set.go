@@ -21,6 +21,9 @@ type Tool struct {
 	Anthropic Projection
 	// Gemini is the function declaration.
 	Gemini Projection
+	// Deferred holds the tool's definitions for native tool search when
+	// its spec is deferred (tool.Spec.Defer), nil otherwise (see Search).
+	Deferred *Deferred
 }
 
 // Name returns the tool's name, as every provider's definition spells it.
@@ -56,12 +59,15 @@ type Precomputed struct {
 	OpenAIResponses Projection
 	Anthropic       Projection
 	Gemini          Projection
+	// Deferred is set when the tool is deferred (tool.Spec.Defer).
+	Deferred *Deferred
 }
 
 // NewSetFrom is NewSet with definitions computed ahead of time: for each
 // tool reg offers, pre returns toolgen's precomputed definitions, which
 // are used as they are when they were computed from the spec's description
-// and input schema, so starting costs nothing per tool. A tool pre does
+// and input schema, and are deferred exactly when the spec is (Defer), so
+// starting costs nothing per tool. A tool pre does
 // not know, or whose spec differs, is projected here as NewSet does. pre
 // may be nil.
 func NewSetFrom(reg tool.Registry, pre func(name string) (*Precomputed, bool)) (*Set, error) {
@@ -71,8 +77,8 @@ func NewSetFrom(reg tool.Registry, pre func(name string) (*Precomputed, bool)) (
 		t := &s.tools[i]
 		t.Spec = spec
 		if pre != nil {
-			if p, ok := pre(spec.Name); ok && p.Description == spec.Description && p.InputSchema == string(spec.InputSchema) {
-				t.OpenAIChat, t.OpenAIResponses, t.Anthropic, t.Gemini = p.OpenAIChat, p.OpenAIResponses, p.Anthropic, p.Gemini
+			if p, ok := pre(spec.Name); ok && p.Description == spec.Description && p.InputSchema == string(spec.InputSchema) && (p.Deferred != nil) == spec.Defer {
+				t.OpenAIChat, t.OpenAIResponses, t.Anthropic, t.Gemini, t.Deferred = p.OpenAIChat, p.OpenAIResponses, p.Anthropic, p.Gemini, p.Deferred
 				continue
 			}
 		}
@@ -80,7 +86,7 @@ func NewSetFrom(reg tool.Registry, pre func(name string) (*Precomputed, bool)) (
 		if err != nil {
 			return nil, fmt.Errorf("new provider set: %w", err)
 		}
-		t.OpenAIChat, t.OpenAIResponses, t.Anthropic, t.Gemini = p.OpenAIChat, p.OpenAIResponses, p.Anthropic, p.Gemini
+		t.OpenAIChat, t.OpenAIResponses, t.Anthropic, t.Gemini, t.Deferred = p.OpenAIChat, p.OpenAIResponses, p.Anthropic, p.Gemini, p.Deferred
 	}
 	s.join()
 	return s, nil
@@ -102,6 +108,11 @@ func Compute(spec *tool.Spec) (*Precomputed, error) {
 	}
 	if p.Gemini, err = Gemini(spec); err != nil {
 		return nil, err
+	}
+	if spec.Defer {
+		if p.Deferred, err = deferredDefs(spec.Name, p); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

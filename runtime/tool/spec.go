@@ -56,6 +56,12 @@ type Spec struct {
 	Verb string
 	// Group names the group the tool is listed under.
 	Group string
+	// GroupDescription says what the tools of Group are for, as the
+	// group's //tool:groupdoc line in a package doc comment writes it; ""
+	// when the group is not described. OpenAI's Responses API shows it as
+	// the description of the namespace that holds the group's deferred
+	// tools (see Defer).
+	GroupDescription string
 	// Weight orders tools within a group for display.
 	Weight int
 	// Kind says how a call runs.
@@ -100,6 +106,13 @@ type Spec struct {
 	// method, which gives the form of its arguments that records keep (see
 	// Static.LogArgs).
 	LogsArgs bool
+	// Defer is set by //tool:defer: the provider loads this tool lazily
+	// through its tool search, so a request that offers native tool
+	// search (runtime/provider's Search) sends the tool's definition
+	// flagged "defer_loading" and, for OpenAI, inside the namespace of its
+	// Group. Elsewhere (the plain arrays, MCP, Gemini) the tool is offered
+	// as any other.
+	Defer bool
 }
 
 // Result is what a call returns to the model.

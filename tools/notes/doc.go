@@ -25,4 +25,11 @@
 // input, a stale checksum) are returned as tool errors whose message is
 // written for the model; the store's sentinel errors stay in their chain
 // for errors.Is.
+//
+// notes_outline and notes_render are deferred (//tool:defer): a provider
+// with native tool search loads them only when the model looks for them,
+// OpenAI from the namespace of their group, notes, which the line below
+// describes.
+//
+//tool:groupdoc notes The user's notes: find, read, show, outline, create, change, tag, share and delete them.
 package notes

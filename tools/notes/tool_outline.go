@@ -10,6 +10,7 @@ import "context"
 //tool:title Outline note
 //tool:verb Outlining the note
 //tool:permission notes.read
+//tool:defer
 type OutlineTool struct {
 	Store *Store // the notes outlined
 }

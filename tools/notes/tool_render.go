@@ -18,6 +18,7 @@ import (
 //tool:title Show note
 //tool:verb Rendering the note
 //tool:permission notes.read
+//tool:defer
 type RenderTool struct {
 	Store *Store // the notes shown
 }

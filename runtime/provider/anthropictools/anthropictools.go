@@ -26,6 +26,11 @@
 //			results = append(results, result)
 //		}
 //	}
+//
+// For a request that offers Anthropic's native tool search (deferred tools
+// and a tool search tool, provider.Search), SearchTools gives the tools;
+// the searches run on Anthropic's side, and Call runs the tool_use blocks
+// as before.
 package anthropictools
 
 import (

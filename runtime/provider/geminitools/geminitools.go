@@ -28,6 +28,11 @@
 //		parts = append(parts, part)
 //	}
 //	contents = append(contents, resp.Candidates[0].Content, genai.NewContentFromParts(parts, genai.RoleUser))
+//
+// Gemini has no native tool search (provider.NativeSearch reports false):
+// a deferred tool (//tool:defer) is declared here as any other, and a
+// palette that wants to load tools lazily offers its own request_tools
+// tool instead.
 package geminitools
 
 import (

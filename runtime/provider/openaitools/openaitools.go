@@ -27,6 +27,11 @@
 //		messages = append(messages, result)
 //	}
 //
+// For a request that offers OpenAI's native tool search (deferred tools in
+// namespaces, provider.Search), SearchResponsesTools gives the tools and
+// SearchResponsesCall runs the calls, mapping a call's namespace and name
+// back to the registry's name.
+//
 // Strict mode makes the model send null for an optional property it leaves
 // out; toolgen's decoders read null there as absent, so the arguments
 // decode into the same Go values.
@@ -95,10 +100,14 @@ func ChatCall(ctx context.Context, caller tool.Caller, call openai.ChatCompletio
 // ResponsesCall runs the function a Responses API function_call item asks
 // for through caller and returns the function_call_output item to send
 // back, as ChatCall does; the item's CallID (not its ID, the item's own)
-// is the call ID.
+// is the call ID. A call in a namespace, which only a request made with
+// SearchResponsesTools offers, is refused with the registry's unknown-tool
+// error, running nothing: SearchResponsesCall checks the namespace.
 func ResponsesCall(ctx context.Context, caller tool.Caller, call responses.ResponseFunctionToolCall) (responses.ResponseInputItemUnionParam, error) {
+	if call.Namespace != "" {
+		e := tool.UnknownTool(caller.Offer(ctx), call.Namespace+"."+call.Name)
+		return functionCallOutput(call.CallID, e.Message), e
+	}
 	res, err := caller.Call(tool.WithCallID(ctx, call.CallID), call.Name, []byte(call.Arguments))
-	item := responses.ResponseInputItemParamOfFunctionCallOutput(res.Text())
-	item.OfFunctionCallOutput.CallID = openai.String(call.CallID)
-	return item, err
+	return functionCallOutput(call.CallID, res.Text()), err
 }

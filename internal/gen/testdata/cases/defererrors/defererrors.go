@@ -1,0 +1,43 @@
+// Package defererrors holds the mistakes with //tool:defer and
+// //tool:groupdoc that one package shows.
+//
+//tool:groupdoc defererrors
+//tool:groupdoc bad/name Slashes are not allowed.
+//tool:groupdoc defererrors The golden case's tools.
+//tool:name misplaced
+package defererrors
+
+import "context"
+
+// In is an input.
+type In struct {
+	A string `json:"a"`
+}
+
+// WithArg gives //tool:defer an argument.
+//
+//tool:name with_arg
+//tool:defer yes
+type WithArg struct{}
+
+// Call runs it.
+func (WithArg) Call(ctx context.Context, in In) (string, error) { return "", nil }
+
+// Twice repeats //tool:defer.
+//
+//tool:name twice
+//tool:defer
+//tool:defer
+type Twice struct{}
+
+// Call runs it.
+func (Twice) Call(ctx context.Context, in In) (string, error) { return "", nil }
+
+// InType describes a group in a type's doc comment.
+//
+//tool:name in_type
+//tool:groupdoc defererrors Not here.
+type InType struct{}
+
+// Call runs it.
+func (InType) Call(ctx context.Context, in In) (string, error) { return "", nil }
