@@ -16,11 +16,6 @@ type pool struct {
 	p     *Provider
 	slots []slot
 	next  atomic.Uint32
-	// lost counts the connections found lost: a connection made before
-	// the last loss is pinged before it is used again, since it reaches
-	// the same server (a streamable HTTP connection does not notice a
-	// server that went away until it sends something).
-	lost atomic.Uint64
 }
 
 // slot is one connection of the pool.
@@ -32,10 +27,9 @@ type slot struct {
 
 // conn is one client session.
 type conn struct {
-	cs      *mcp.ClientSession
-	done    chan struct{} // closed when the session ended
-	checked atomic.Uint64 // pool.lost when it was made or last pinged
-	slot    *slot
+	cs   *mcp.ClientSession
+	done chan struct{} // closed when the session ended
+	slot *slot
 }
 
 // newPool returns a pool of n connections for p.
@@ -50,11 +44,16 @@ func newPool(p *Provider, n int) *pool {
 // errClosed is the error of a connection asked of a closed provider.
 var errClosed = errors.New("mcpclient: the provider is closed")
 
-// get returns a live connection, connecting (or reconnecting) the next
-// slot when it has none.
+// get returns a live connection of the next slot, connecting (or
+// reconnecting) it when it has none.
 func (pl *pool) get(ctx context.Context) (*conn, error) {
-	s := &pl.slots[int(pl.next.Add(1)-1)%len(pl.slots)]
-	if c := s.cur.Load(); c != nil && c.alive() && pl.fresh(ctx, c) {
+	return pl.getSlot(ctx, &pl.slots[int(pl.next.Add(1)-1)%len(pl.slots)])
+}
+
+// getSlot returns s's live connection, connecting (or reconnecting) it
+// when it has none.
+func (pl *pool) getSlot(ctx context.Context, s *slot) (*conn, error) {
+	if c := s.cur.Load(); c != nil && c.alive() {
 		return c, nil
 	}
 	select {
@@ -64,7 +63,7 @@ func (pl *pool) get(ctx context.Context) (*conn, error) {
 	}
 	defer func() { <-s.lock }()
 	if c := s.cur.Load(); c != nil {
-		if c.alive() && pl.fresh(ctx, c) {
+		if c.alive() {
 			return c, nil
 		}
 		pl.drop(c)
@@ -85,22 +84,6 @@ func (pl *pool) get(ctx context.Context) (*conn, error) {
 	return c, nil
 }
 
-// fresh reports whether c may be used: it was made (or pinged) after the
-// last loss, or it answers a ping now.
-func (pl *pool) fresh(ctx context.Context, c *conn) bool {
-	lost := pl.lost.Load()
-	if c.checked.Load() >= lost {
-		return true
-	}
-	ctx, cancel := context.WithTimeout(ctx, pl.p.opts.ConnectTimeout)
-	defer cancel()
-	if err := c.cs.Ping(ctx, nil); err != nil {
-		return false
-	}
-	c.checked.Store(lost)
-	return true
-}
-
 // connect makes a connection for s.
 func (pl *pool) connect(ctx context.Context, s *slot) (*conn, error) {
 	env := pl.p.env.Load()
@@ -118,7 +101,6 @@ func (pl *pool) connect(ctx context.Context, s *slot) (*conn, error) {
 		return nil, fmt.Errorf("mcpclient: %s: connect: %w", pl.p.group, err)
 	}
 	c := &conn{cs: cs, done: make(chan struct{}), slot: s}
-	c.checked.Store(pl.lost.Load())
 	if !pl.p.spawn(func() {
 		_ = cs.Wait()
 		close(c.done)
@@ -150,7 +132,6 @@ func (c *conn) alive() bool {
 // slot reconnects.
 func (pl *pool) drop(c *conn) {
 	if c.slot.cur.CompareAndSwap(c, nil) {
-		pl.lost.Add(1)
 		_ = c.cs.Close()
 	}
 }

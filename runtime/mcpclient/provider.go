@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -306,12 +307,25 @@ func (p *Provider) listTools(ctx context.Context, force bool) error {
 // fetch reads every page of the server's tools/list over a connection of
 // the pool.
 func (p *Provider) fetch(ctx context.Context) ([]*mcp.Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.opts.ConnectTimeout)
+	defer cancel()
 	c, err := p.pool.get(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, p.opts.ConnectTimeout)
-	defer cancel()
+	tools, err := p.fetchOnce(ctx, c)
+	if errors.Is(err, mcp.ErrSessionMissing) {
+		// The server restarted: list again over a new connection.
+		if c, err = p.pool.getSlot(ctx, c.slot); err != nil {
+			return nil, err
+		}
+		tools, err = p.fetchOnce(ctx, c)
+	}
+	return tools, err
+}
+
+// fetchOnce lists the tools over c; a connection that failed is dropped.
+func (p *Provider) fetchOnce(ctx context.Context, c *conn) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	params := &mcp.ListToolsParams{}
 	for page := 0; ; page++ {
@@ -320,8 +334,7 @@ func (p *Provider) fetch(ctx context.Context) ([]*mcp.Tool, error) {
 		}
 		res, err := c.cs.ListTools(ctx, params)
 		if err != nil {
-			var we *jsonrpc.Error
-			if !errors.As(err, &we) {
+			if we := (*jsonrpc.Error)(nil); !errors.As(err, &we) || !answered(we.Code) {
 				p.pool.drop(c)
 			}
 			return nil, fmt.Errorf("mcpclient: tools/list: %w", err)
@@ -358,36 +371,58 @@ func (p *Provider) Call(ctx context.Context, name string, args []byte) (tool.Res
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	c, err := p.pool.get(ctx)
-	if err != nil {
-		if cerr := ctx.Err(); cerr != nil {
-			return failure(notRun(full, ctx, fmt.Errorf("%w: %w", err, cerr)))
-		}
-		return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
-			Message: "the MCP server of " + p.group + " is unreachable; nothing was run",
-			Cause:   fmt.Errorf("%w: %w: %w", ErrUnreachable, tool.ErrNotRun, err)})
-	}
 	callCtx := ctx
 	if p.opts.CallTimeout > 0 {
 		var cancel context.CancelFunc
 		callCtx, cancel = context.WithTimeout(ctx, p.opts.CallTimeout)
 		defer cancel()
 	}
-	res, err := c.cs.CallTool(callCtx, &mcp.CallToolParams{Name: remote, Arguments: json.RawMessage(args)})
-	if err != nil {
-		return failure(p.callError(callCtx, c, full, remote, err))
+	var retry *slot
+	for {
+		var c *conn
+		var err error
+		if retry != nil {
+			c, err = p.pool.getSlot(callCtx, retry)
+		} else {
+			c, err = p.pool.get(callCtx)
+		}
+		if err != nil {
+			if cerr := callCtx.Err(); cerr != nil {
+				return failure(notRun(full, callCtx, fmt.Errorf("%w: %w", err, cerr)))
+			}
+			return failure(unreachable(p.group, full, err))
+		}
+		res, err := c.cs.CallTool(callCtx, &mcp.CallToolParams{Name: remote, Arguments: json.RawMessage(args)})
+		if err != nil && errors.Is(err, mcp.ErrSessionMissing) && retry == nil {
+			// The server refused the request: it no longer knows the
+			// session (it restarted). Nothing ran: send it once more over
+			// a new connection in the same slot.
+			p.pool.drop(c)
+			retry = c.slot
+			continue
+		}
+		if err != nil {
+			return failure(p.callError(callCtx, c, full, remote, err))
+		}
+		return p.result(l.find(name), full, remote, res)
 	}
-	return p.result(l.find(name), full, remote, res)
 }
 
-// callError classifies the failure of a call that was sent.
+// callError classifies the failure of a call: nothing was sent (the
+// server could not be dialled), the server answered with a protocol
+// error (the tool did not run), the call's context ended, or the
+// connection failed after the request may have reached the server (its
+// outcome is unknown). A connection that failed is dropped, so that the
+// next call reconnects.
 func (p *Provider) callError(ctx context.Context, c *conn, full, remote string, err error) *tool.Error {
 	cause := fmt.Errorf("mcpclient: %s: call %q: %w", p.group, remote, err)
 	var we *jsonrpc.Error
 	switch {
-	case errors.As(err, &we):
-		// The server answered with a protocol error: the tool did not
-		// run. Its text is the SDK's or the server's, and may quote the
+	case dialFailed(err) || errors.Is(err, mcp.ErrSessionMissing):
+		p.pool.drop(c)
+		return unreachable(p.group, full, cause)
+	case errors.As(err, &we) && answered(we.Code):
+		// Its text is the SDK's or the server's, and may quote the
 		// arguments: it stays in the cause.
 		if we.Code == jsonrpc.CodeInvalidParams {
 			return &tool.Error{Code: tool.CodeInvalidArguments, Tool: full, Message: "the MCP server refused the arguments (code " + strconv.Itoa(int(we.Code)) + ")", Cause: cause}
@@ -406,6 +441,34 @@ func (p *Provider) callError(ctx context.Context, c *conn, full, remote string, 
 	return &tool.Error{Code: tool.CodeOutcomeUnknown, Tool: full,
 		Message: "the connection to the MCP server of " + p.group + " was lost during the call: its outcome is unknown, and it was not sent again",
 		Cause:   fmt.Errorf("%w: %w: %w", ErrConnectionLost, tool.ErrAbandoned, cause)}
+}
+
+// unreachable is the error of a call that reached no server.
+func unreachable(group, full string, cause error) *tool.Error {
+	return &tool.Error{Code: tool.CodeFailed, Tool: full,
+		Message: "the MCP server of " + group + " is unreachable; nothing was run",
+		Cause:   fmt.Errorf("%w: %w: %w", ErrUnreachable, tool.ErrNotRun, cause)}
+}
+
+// answered reports whether a JSON-RPC error of that code is the server's
+// answer. The SDK reports failures of its own side with codes of the
+// implementation-defined range (-32001 unknown, -32003 client closing,
+// -32004 server closing, -32005 rejected by the transport, as when an
+// HTTP request failed): those are no answer.
+func answered(code int64) bool {
+	switch code {
+	case -32001, -32003, -32004, -32005:
+		return false
+	}
+	return true
+}
+
+// dialFailed reports whether err says no connection to the server could
+// be opened: the request was not sent. (A server that no longer knows the
+// session, mcp.ErrSessionMissing, refused the request: nothing ran either.)
+func dialFailed(err error) bool {
+	var oe *net.OpError
+	return errors.As(err, &oe) && oe.Op == "dial"
 }
 
 // notRun is the error of a call whose context was done before anything
