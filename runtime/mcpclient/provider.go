@@ -93,7 +93,6 @@ type Provider struct {
 
 	env   atomic.Pointer[dynamic.Env] // set by Bind
 	list  atomic.Pointer[listing]     // nil until the first listing
-	stale atomic.Bool                 // a list_changed or a reconnection asks for a new listing
 	// failed is when the last listing failed (UnixNano), 0 when it
 	// succeeded: the server is then unreachable until RetryDelay passed.
 	failed  atomic.Int64
@@ -109,7 +108,6 @@ type Provider struct {
 	mu       sync.Mutex // guards the start of goroutines against Close
 	wg       sync.WaitGroup
 	closed   atomic.Bool
-	now      func() time.Time
 }
 
 var _ dynamic.Provider = (*Provider)(nil)
@@ -147,7 +145,6 @@ func New(opts Options) (*Provider, error) {
 		opts:    opts,
 		refresh: make(chan struct{}, 1),
 		kick:    make(chan struct{}, 1),
-		now:     time.Now,
 	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.client = mcp.NewClient(&mcp.Implementation{Name: "toolgen-mcpclient", Version: "1"}, &mcp.ClientOptions{
@@ -196,10 +193,10 @@ func (p *Provider) loop() {
 	}
 }
 
-// changed marks the listing stale and asks the background loop for a new
-// one; it never blocks.
+// changed asks the background loop for a new listing (the server said
+// its tools changed, or a connection was made again); it never blocks. A
+// change told while a listing runs asks for one more.
 func (p *Provider) changed() {
-	p.stale.Store(true)
 	select {
 	case p.kick <- struct{}{}:
 	default:
@@ -285,17 +282,16 @@ func (p *Provider) listTools(ctx context.Context, force bool) error {
 		if p.list.Load() != nil && p.failed.Load() == 0 {
 			return nil
 		}
-		if f := p.failed.Load(); f != 0 && p.now().Sub(time.Unix(0, f)) < p.opts.RetryDelay {
+		if f := p.failed.Load(); f != 0 && time.Since(time.Unix(0, f)) < p.opts.RetryDelay {
 			if e := p.lastErr.Load(); e != nil {
 				return *e
 			}
 			return errRecent
 		}
 	}
-	p.stale.Store(false)
 	tools, err := p.fetch(ctx)
 	if err != nil {
-		p.failed.Store(p.now().UnixNano())
+		p.failed.Store(time.Now().UnixNano())
 		p.lastErr.Store(&err)
 		return err
 	}
