@@ -61,13 +61,13 @@
 // tool.CodeOutputTooLarge. Failures are *tool.Error values, as
 // tool.Registry.Call returns them:
 //
-//   - the remote tool's own error (isError): tool.CodeFailed, and its text
-//     is the Message. A remote tool's error text is its message for the
-//     model, as a local tool's tool.ModelError is, and the model reads the
-//     rest of its output anyway; the provider keeps no secret of the
-//     host's in it. Remote text reaches the model only this way and in
-//     results: a protocol error's text (which the SDK and servers write
-//     with the arguments quoted) stays in the Cause, for logs.
+//   - the remote tool's own error (isError): tool.CodeFailed, with the
+//     remote text as the Message. It is passed through on purpose, as a
+//     local tool's tool.ModelError message is: it is the remote tool's
+//     message for the model, which reads the rest of its output anyway,
+//     and it holds nothing of the host's. A protocol error's text, by
+//     contrast, is the SDK's or the server's about the request (often
+//     quoting the arguments): it stays in the Cause, for logs.
 //   - a protocol error answered by the server: the tool did not run;
 //     tool.CodeInvalidArguments for invalid params, else tool.CodeFailed.
 //   - no server reached (it could not be dialled, or it no longer knows the

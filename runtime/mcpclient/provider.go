@@ -63,8 +63,8 @@ type Options struct {
 	// PoolSize is the number of connections calls are spread over; 0
 	// means DefaultPoolSize.
 	PoolSize int
-	// CallTimeout bounds one call (and is each Spec's Timeout); 0 means
-	// none beyond the caller's context.
+	// CallTimeout bounds one call, a reconnection included (and is each
+	// Spec's Timeout); 0 means none beyond the caller's context.
 	CallTimeout time.Duration
 	// ConnectTimeout bounds one connection and its handshake; 0 means
 	// DefaultConnectTimeout.
