@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
@@ -125,6 +126,7 @@ type memServer struct {
 	attempts atomic.Int32 // connections asked for
 	mu       sync.Mutex
 	sessions []*mcp.ServerSession
+	broken   []*atomic.Bool // per connection: its writes fail
 }
 
 // connect is a mcpclient.Connector.
@@ -141,8 +143,50 @@ func (m *memServer) connect(ctx context.Context, _ dynamic.Env) (mcp.Transport, 
 	m.connects.Add(1)
 	m.mu.Lock()
 	m.sessions = append(m.sessions, ss)
+	broken := new(atomic.Bool)
+	m.broken = append(m.broken, broken)
 	m.mu.Unlock()
-	return ct, nil
+	return breakable{ct, broken}, nil
+}
+
+// breakAll makes every connection made so far fail its writes, as an
+// HTTP connection to a server that went away does: the client does not
+// notice until it sends something.
+func (m *memServer) breakAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, b := range m.broken {
+		b.Store(true)
+	}
+}
+
+// breakable is a transport whose connection's writes fail once broken.
+type breakable struct {
+	mcp.Transport
+	broken *atomic.Bool
+}
+
+// Connect connects the transport.
+func (t breakable) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return breakableConn{c, t.broken}, nil
+}
+
+// breakableConn is a connection whose writes fail once broken.
+type breakableConn struct {
+	mcp.Connection
+	broken *atomic.Bool
+}
+
+// Write writes msg, or fails once the connection is broken.
+func (c breakableConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if c.broken.Load() {
+		return errors.New("broken pipe")
+	}
+	return c.Connection.Write(ctx, msg)
 }
 
 // kill closes every server session, as a server that dies does.

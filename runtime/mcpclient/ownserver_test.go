@@ -118,8 +118,9 @@ func TestOwnServerOverHTTP(t *testing.T) {
 }
 
 // blockingStatic is a registry of one action that tells started when it
-// runs and blocks until its context ends, and one that answers "ok".
-func blockingStatic(t *testing.T, started chan<- struct{}) *tool.Static {
+// runs and blocks until released or its context ends, and one that
+// answers "ok".
+func blockingStatic(t *testing.T, started chan<- struct{}, release <-chan struct{}) *tool.Static {
 	t.Helper()
 	specs := []tool.Spec{
 		{Name: "block", Kind: tool.KindAction, Description: "Blocks."},
@@ -133,8 +134,12 @@ func blockingStatic(t *testing.T, started chan<- struct{}) *tool.Static {
 		}
 		if name == "block" {
 			started <- struct{}{}
-			<-ctx.Done()
-			return 0, ctx.Err()
+			select {
+			case <-release:
+				return 0, tool.Errorf("released")
+			case <-ctx.Done():
+				return 0, ctx.Err()
+			}
 		}
 		out.RawText("ok")
 		return tool.OutputText, nil
@@ -145,9 +150,9 @@ func blockingStatic(t *testing.T, started chan<- struct{}) *tool.Static {
 
 func TestOwnServerDiesMidCallOverHTTP(t *testing.T) {
 	t.Parallel()
-	started := make(chan struct{}, 1)
+	started, release := make(chan struct{}, 1), make(chan struct{})
 	serve := func(addr string) *httptest.Server {
-		srv, err := mcpserver.New(blockingStatic(t, started), nil)
+		srv, err := mcpserver.New(blockingStatic(t, started, release), nil)
 		require.NoError(t, err)
 		h, err := srv.Handler(nil)
 		require.NoError(t, err)
@@ -180,22 +185,29 @@ func TestOwnServerDiesMidCallOverHTTP(t *testing.T) {
 	case <-time.After(waitLimit):
 		t.Fatal("the tool did not start")
 	}
+	// The server stops taking connections, and those it has die with the
+	// tool still running.
+	require.NoError(t, ts.Listener.Close())
 	ts.CloseClientConnections()
-	ts.Close()
 	var err error
 	select {
 	case err = <-done:
 	case <-time.After(waitLimit):
 		t.Fatal("the call hangs after the server died")
 	}
+	close(release)
+	ts.Close()
 	assert.Equal(t, tool.CodeOutcomeUnknown, tool.CodeOf(err))
 	assert.ErrorIs(t, err, mcpclient.ErrConnectionLost)
 	assert.ErrorIs(t, err, tool.ErrAbandoned)
 
-	// While the server is down, calls reach nothing and say so.
-	_, err = p.Call(ctx, "ping", nil)
-	assert.ErrorIs(t, err, mcpclient.ErrUnreachable)
-	assert.ErrorIs(t, err, tool.ErrNotRun)
+	// While the server is down, calls reach nothing and say so, on every
+	// connection of the pool: the other one is pinged before it is used.
+	for range 2 {
+		_, err = p.Call(ctx, "ping", nil)
+		assert.ErrorIs(t, err, mcpclient.ErrUnreachable)
+		assert.ErrorIs(t, err, tool.ErrNotRun)
+	}
 
 	// Back on the same address: every connection of the pool works again.
 	ts = serve(addr)

@@ -16,6 +16,13 @@ type pool struct {
 	p     *Provider
 	slots []slot
 	next  atomic.Uint32
+	// lost counts the connections found lost. A connection made before
+	// the last loss reaches the same server, which may be gone: it is
+	// pinged before it is used again (a streamable HTTP connection does
+	// not notice a server that went away until it sends something, and
+	// a call it sends then has an unknown outcome; a ping changes
+	// nothing).
+	lost atomic.Uint64
 }
 
 // slot is one connection of the pool.
@@ -27,9 +34,10 @@ type slot struct {
 
 // conn is one client session.
 type conn struct {
-	cs   *mcp.ClientSession
-	done chan struct{} // closed when the session ended
-	slot *slot
+	cs      *mcp.ClientSession
+	done    chan struct{} // closed when the session ended
+	checked atomic.Uint64 // pool.lost when it was made or last pinged
+	slot    *slot
 }
 
 // newPool returns a pool of n connections for p.
@@ -53,7 +61,7 @@ func (pl *pool) get(ctx context.Context) (*conn, error) {
 // getSlot returns s's live connection, connecting (or reconnecting) it
 // when it has none.
 func (pl *pool) getSlot(ctx context.Context, s *slot) (*conn, error) {
-	if c := s.cur.Load(); c != nil && c.alive() {
+	if c := s.cur.Load(); c != nil && c.alive() && pl.fresh(ctx, c) {
 		return c, nil
 	}
 	select {
@@ -63,7 +71,7 @@ func (pl *pool) getSlot(ctx context.Context, s *slot) (*conn, error) {
 	}
 	defer func() { <-s.lock }()
 	if c := s.cur.Load(); c != nil {
-		if c.alive() {
+		if c.alive() && pl.fresh(ctx, c) {
 			return c, nil
 		}
 		pl.drop(c)
@@ -84,6 +92,22 @@ func (pl *pool) getSlot(ctx context.Context, s *slot) (*conn, error) {
 	return c, nil
 }
 
+// fresh reports whether c may be used: it was made (or pinged) after the
+// last loss, or it answers a ping now.
+func (pl *pool) fresh(ctx context.Context, c *conn) bool {
+	lost := pl.lost.Load()
+	if c.checked.Load() >= lost {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, pl.p.opts.ConnectTimeout)
+	defer cancel()
+	if err := c.cs.Ping(ctx, nil); err != nil {
+		return false
+	}
+	c.checked.Store(lost)
+	return true
+}
+
 // connect makes a connection for s.
 func (pl *pool) connect(ctx context.Context, s *slot) (*conn, error) {
 	env := pl.p.env.Load()
@@ -101,6 +125,7 @@ func (pl *pool) connect(ctx context.Context, s *slot) (*conn, error) {
 		return nil, fmt.Errorf("mcpclient: %s: connect: %w", pl.p.group, err)
 	}
 	c := &conn{cs: cs, done: make(chan struct{}), slot: s}
+	c.checked.Store(pl.lost.Load())
 	if !pl.p.spawn(func() {
 		_ = cs.Wait()
 		close(c.done)
@@ -132,6 +157,7 @@ func (c *conn) alive() bool {
 // slot reconnects.
 func (pl *pool) drop(c *conn) {
 	if c.slot.cur.CompareAndSwap(c, nil) {
+		pl.lost.Add(1)
 		_ = c.cs.Close()
 	}
 }

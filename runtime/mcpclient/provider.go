@@ -91,8 +91,8 @@ type Provider struct {
 	opts   Options
 	client *mcp.Client
 
-	env   atomic.Pointer[dynamic.Env] // set by Bind
-	list  atomic.Pointer[listing]     // nil until the first listing
+	env  atomic.Pointer[dynamic.Env] // set by Bind
+	list atomic.Pointer[listing]     // nil until the first listing
 	// failed is when the last listing failed (UnixNano), 0 when it
 	// succeeded: the server is then unreachable until RetryDelay passed.
 	failed  atomic.Int64
@@ -267,27 +267,26 @@ func (p *Provider) Local(remote string) (string, bool) {
 // less than RetryDelay ago.
 var errRecent = errors.New("mcpclient: the last listing failed recently")
 
-// listTools lists the server's tools and publishes them. With force (the
-// background loop) it lists even when the last listing failed recently;
-// otherwise (Available) a listing that is known and healthy, or a failure
-// within RetryDelay, is answered at once.
-func (p *Provider) listTools(ctx context.Context, force bool) error {
+// listTools lists the server's tools and publishes them, unless the last
+// listing failed less than RetryDelay ago (then it returns that failure).
+// With relist (the background loop: the server said its tools changed,
+// or a connection was made again) it lists even when a listing is known;
+// without (Available), a known listing that succeeded is enough.
+func (p *Provider) listTools(ctx context.Context, relist bool) error {
 	select {
 	case p.refresh <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 	defer func() { <-p.refresh }()
-	if !force {
-		if p.list.Load() != nil && p.failed.Load() == 0 {
-			return nil
+	if f := p.failed.Load(); f != 0 && time.Since(time.Unix(0, f)) < p.opts.RetryDelay {
+		if e := p.lastErr.Load(); e != nil {
+			return *e
 		}
-		if f := p.failed.Load(); f != 0 && time.Since(time.Unix(0, f)) < p.opts.RetryDelay {
-			if e := p.lastErr.Load(); e != nil {
-				return *e
-			}
-			return errRecent
-		}
+		return errRecent
+	}
+	if !relist && p.list.Load() != nil && p.failed.Load() == 0 {
+		return nil
 	}
 	tools, err := p.fetch(ctx)
 	if err != nil {
@@ -301,7 +300,9 @@ func (p *Provider) listTools(ctx context.Context, force bool) error {
 }
 
 // fetch reads every page of the server's tools/list over a connection of
-// the pool.
+// the pool. Listing changes nothing: when the connection fails (not when
+// the server answers with an error, nor when no connection can be made)
+// it lists once more over a new connection.
 func (p *Provider) fetch(ctx context.Context) ([]*mcp.Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.opts.ConnectTimeout)
 	defer cancel()
@@ -310,8 +311,8 @@ func (p *Provider) fetch(ctx context.Context) ([]*mcp.Tool, error) {
 		return nil, err
 	}
 	tools, err := p.fetchOnce(ctx, c)
-	if errors.Is(err, mcp.ErrSessionMissing) {
-		// The server restarted: list again over a new connection.
+	var we *jsonrpc.Error
+	if err != nil && ctx.Err() == nil && !dialFailed(err) && !(errors.As(err, &we) && answered(we.Code)) {
 		if c, err = p.pool.getSlot(ctx, c.slot); err != nil {
 			return nil, err
 		}
