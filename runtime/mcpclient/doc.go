@@ -17,7 +17,13 @@
 // small pool of connections (Options.PoolSize, DefaultPoolSize), each made
 // on first use. A connection that ends (the process died, the stream
 // closed) is made again by the next call that needs it, and a
-// reconnection lists the tools again.
+// reconnection lists the tools again. Once a connection is found lost,
+// the others, which reach the same server, are pinged before they carry
+// another call: a streamable HTTP connection does not notice a server
+// that went away until it sends something, and a call sent then would
+// have an unknown outcome, where a ping changes nothing. A listing whose
+// connection failed is read again over a new one (listing changes
+// nothing); a call is not (see below).
 //
 // Bind keeps the Env and lists the tools in the background; it does not
 // wait for the server. Available is true when every Options.RequireEnv

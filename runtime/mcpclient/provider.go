@@ -302,7 +302,9 @@ func (p *Provider) listTools(ctx context.Context, relist bool) error {
 // fetch reads every page of the server's tools/list over a connection of
 // the pool. Listing changes nothing: when the connection fails (not when
 // the server answers with an error, nor when no connection can be made)
-// it lists once more over a new connection.
+// it lists once more over a new connection. More than maxPages pages is
+// an error: a server that always names a next page would keep it
+// listing forever.
 func (p *Provider) fetch(ctx context.Context) ([]*mcp.Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.opts.ConnectTimeout)
 	defer cancel()
@@ -311,8 +313,8 @@ func (p *Provider) fetch(ctx context.Context) ([]*mcp.Tool, error) {
 		return nil, err
 	}
 	tools, err := p.fetchOnce(ctx, c)
-	var we *jsonrpc.Error
-	if err != nil && ctx.Err() == nil && !dialFailed(err) && !(errors.As(err, &we) && answered(we.Code)) {
+	if err != nil && ctx.Err() == nil && !dialFailed(err) && c.slot.cur.Load() != c {
+		// The connection failed, and was dropped.
 		if c, err = p.pool.getSlot(ctx, c.slot); err != nil {
 			return nil, err
 		}
@@ -321,13 +323,16 @@ func (p *Provider) fetch(ctx context.Context) ([]*mcp.Tool, error) {
 	return tools, err
 }
 
+// maxPages is the most pages of tools/list a listing reads.
+const maxPages = 1000
+
 // fetchOnce lists the tools over c; a connection that failed is dropped.
 func (p *Provider) fetchOnce(ctx context.Context, c *conn) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	params := &mcp.ListToolsParams{}
 	for page := 0; ; page++ {
-		if page == 1000 {
-			return nil, errors.New("mcpclient: tools/list: more than 1000 pages")
+		if page == maxPages {
+			return nil, fmt.Errorf("mcpclient: tools/list: more than %d pages", maxPages)
 		}
 		res, err := c.cs.ListTools(ctx, params)
 		if err != nil {
