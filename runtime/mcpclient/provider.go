@@ -373,6 +373,10 @@ func (p *Provider) Call(ctx context.Context, name string, args []byte) (tool.Res
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
+	if !json.Valid(args) || args[firstNonSpace(args)] != '{' {
+		return failure(&tool.Error{Code: tool.CodeInvalidArguments, Tool: full, Message: "the arguments must be a JSON object; nothing was run",
+			Cause: fmt.Errorf("mcpclient: %s: call %q: %w: arguments are not a JSON object", p.group, remote, tool.ErrNotRun)})
+	}
 	callCtx := ctx
 	if p.opts.CallTimeout > 0 {
 		var cancel context.CancelFunc
@@ -408,6 +412,17 @@ func (p *Provider) Call(ctx context.Context, name string, args []byte) (tool.Res
 		}
 		return p.result(l.find(name), full, remote, res)
 	}
+}
+
+// firstNonSpace returns the index of the first byte of b that is not JSON
+// white space (b holds valid JSON, so there is one).
+func firstNonSpace(b []byte) int {
+	for i, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return i
+		}
+	}
+	return 0
 }
 
 // callError classifies the failure of a call: nothing was sent (the

@@ -184,6 +184,16 @@ func TestRemoteErrors(t *testing.T) {
 		})
 	}
 
+	for _, args := range []string{`{"text":`, `["a"]`, ` "s3cr3t"`} {
+		res, err := p.Call(ctx, "echo", []byte(args))
+		require.ErrorAs(t, err, &te)
+		assert.Equal(t, tool.CodeInvalidArguments, te.Code)
+		assert.Equal(t, "the arguments must be a JSON object; nothing was run", res.Text())
+		assert.ErrorIs(t, err, tool.ErrNotRun)
+	}
+	_, err = p.Call(ctx, "echo", []byte(" \n{\"text\":\"spaced\"}"))
+	require.NoError(t, err, "white space before the object")
+
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	_, err = p.Call(cancelled, "echo", []byte(`{"text":"a"}`))
