@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/runtime/dynamic"
 	"github.com/toolgen-go/toolgen/runtime/mcpclient"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -429,6 +431,37 @@ func TestCallTimeout(t *testing.T) {
 	assert.JSONEq(t, `{"echo":"x"}`, res.Text())
 }
 
+func TestCancelledWhileRunning(t *testing.T) {
+	t.Parallel()
+	b := &blocker{started: make(chan struct{}), release: make(chan struct{})}
+	m := &memServer{srv: newSDKServer(b)}
+	p := memProvider(t, m, mcpclient.Options{Group: "remote"})
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		<-b.started
+		cancel()
+	}()
+	_, err := p.Call(ctx, "wait", nil)
+	var te *tool.Error
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, tool.CodeCancelled, te.Code)
+	assert.Equal(t, "the call was cancelled before the MCP server answered; its outcome is unknown", te.Message)
+	assert.ErrorIs(t, err, tool.ErrAbandoned)
+
+	expired, stop := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+	defer stop()
+	_, err = p.Call(expired, "echo", []byte(`{"text":"a"}`))
+	assert.Equal(t, tool.CodeTimeout, tool.CodeOf(err))
+	assert.ErrorIs(t, err, tool.ErrNotRun)
+}
+
+func TestStdioCommandMissing(t *testing.T) {
+	t.Parallel()
+	p := newProvider(t, mcpclient.Options{Group: "local", Connect: mcpclient.Stdio(func(dynamic.Env) *exec.Cmd { return nil })}, nil)
+	assert.False(t, p.Available(t.Context()))
+	assert.Nil(t, p.Tools(t.Context()))
+}
+
 func TestResultCap(t *testing.T) {
 	t.Parallel()
 	m := &memServer{srv: newSDKServer(&blocker{})}
@@ -504,9 +537,6 @@ func TestClose(t *testing.T) {
 }
 
 func TestStdioServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
 	t.Parallel()
 	s := newStdioServer(t)
 	p := newProvider(t, mcpclient.Options{Group: "local", Connect: mcpclient.Stdio(s.command), PoolSize: 1}, nil)

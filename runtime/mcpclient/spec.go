@@ -129,18 +129,11 @@ func (p *Provider) spec(local string, t *mcp.Tool) (*tool.Spec, error) {
 	return s, nil
 }
 
-// compact returns v, a schema the SDK decoded, as compact JSON; nil for
-// nil.
+// compact returns v, a schema the SDK decoded (a map), as compact JSON;
+// nil for nil.
 func compact(v any) ([]byte, error) {
 	if v == nil {
 		return nil, nil
-	}
-	if raw, ok := v.(json.RawMessage); ok {
-		var b bytes.Buffer
-		if err := json.Compact(&b, raw); err != nil {
-			return nil, err
-		}
-		return b.Bytes(), nil
 	}
 	return json.Marshal(v)
 }
