@@ -1,0 +1,98 @@
+// Package mcpclient serves the tools of a remote MCP server as a
+// dynamic.Provider (runtime/dynamic): a Set offers them beside the
+// generated registry as GROUP_LOCAL, and the call service runs them under
+// the same policy, limits and records as its own.
+//
+//	p, err := mcpclient.New(mcpclient.Options{
+//		Group:      "github",
+//		Connect:    mcpclient.HTTP("https://mcp.example.com/mcp", client),
+//		RequireEnv: []string{"GITHUB_TOKEN"},
+//	})
+//
+// # Connections
+//
+// The provider talks to the server through the official Go SDK's client,
+// over the transport Options.Connect opens: Stdio (a child process),
+// HTTP (streamable HTTP) or any mcp.Transport. Calls are spread over a
+// small pool of connections (Options.PoolSize, DefaultPoolSize), each made
+// on first use. A connection that ends (the process died, the stream
+// closed) is made again by the next call that needs it, and a
+// reconnection lists the tools again. Once a connection is found lost,
+// the others, which reach the same server, are pinged before they carry
+// another call: a streamable HTTP connection does not notice a server
+// that went away until it sends something, and a call sent then would
+// have an unknown outcome, where a ping changes nothing. A listing whose
+// connection failed is read again over a new one (listing changes
+// nothing); a call is not (see below).
+//
+// Bind keeps the Env and lists the tools in the background; it does not
+// wait for the server. Available is true when every Options.RequireEnv
+// credential is set (Env.Getenv) and the last listing succeeded: while a
+// credential is missing the whole bundle disappears, and no connection is
+// made. A server that cannot be listed stays unavailable for
+// Options.RetryDelay before Available tries it again.
+//
+// # Tools and names
+//
+// Tools returns the last listing, sorted by local name: the same slice and
+// Spec pointers until a listing finds a change, so it costs nothing per
+// lookup. The server's notifications/tools/list_changed has the provider
+// list again in the background.
+//
+// MCP allows names of up to 128 characters of many kinds ("files.read");
+// a full name must match ^[a-zA-Z0-9_-]{1,64}$, the strictest rule of the
+// model providers. LocalName maps each remote name to a local one: kept
+// when GROUP_NAME fits, else written with '_' for every other character,
+// cut, and followed by '_' and 8 hex digits of the SHA-256 of the remote
+// name, so that names that merely look alike stay apart. Remote and Local
+// give the mapping both ways, and each Spec's Meta holds the remote name
+// (MetaRemoteName). Two remote tools that map to one local name are a true
+// collision: both are left out, and logged.
+//
+// A Spec carries the remote tool's title, description and schemas (input
+// and output, compact JSON re-encoded from what the SDK decoded). The
+// server's annotations are untrusted: every remote tool is an action
+// (tool.KindAction) that may destroy and reach the open world, whatever it
+// says of itself, unless Options.Trusted. A trusted server's readOnlyHint
+// makes a read (tool.KindRead, ReadOnly), and its destructiveHint,
+// idempotentHint and openWorldHint are kept, with MCP's defaults when
+// absent.
+//
+// # Calls and their failures
+//
+// Call sends tools/call once and maps the result: text content joined by
+// newlines (other content named in brackets, as "[image content]"), or
+// the structured content as structured output when the tool declares an
+// output schema; a result over Options.MaxResultBytes is
+// tool.CodeOutputTooLarge. Failures are *tool.Error values, as
+// tool.Registry.Call returns them:
+//
+//   - the remote tool's own error (isError): tool.CodeFailed, with the
+//     remote text as the Message. It is passed through on purpose, as a
+//     local tool's tool.ModelError message is: it is the remote tool's
+//     message for the model, which reads the rest of its output anyway,
+//     and it holds nothing of the host's. A protocol error's text, by
+//     contrast, is the SDK's or the server's about the request (often
+//     quoting the arguments): it stays in the Cause, for logs.
+//   - a protocol error answered by the server: the tool did not run;
+//     tool.CodeInvalidArguments for invalid params, else tool.CodeFailed.
+//   - no server reached (it could not be dialled, or it no longer knows the
+//     session twice over): nothing ran; tool.CodeFailed, with
+//     ErrUnreachable and tool.ErrNotRun in the Cause. A server that
+//     restarted and no longer knows a session refused the request, so it
+//     is sent once more over a new connection.
+//   - the connection lost after the request may have reached the server:
+//     the remote tool may or may not have run. The call is never sent
+//     again: tool.CodeOutcomeUnknown, with ErrConnectionLost and
+//     tool.ErrAbandoned in the Cause, which the call service records as an
+//     unknown outcome. The connection is dropped, and the next call
+//     reconnects.
+//   - the call's deadline (Options.CallTimeout, also each Spec's Timeout)
+//     or cancellation after the request was sent: tool.CodeTimeout or
+//     tool.CodeCancelled with tool.ErrAbandoned (the SDK tells the server
+//     with notifications/cancelled; the outcome is unknown); before it was
+//     sent, with tool.ErrNotRun.
+//
+// Close closes the connections (stopping Stdio processes) and the
+// background listing.
+package mcpclient

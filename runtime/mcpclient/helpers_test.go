@@ -1,0 +1,257 @@
+package mcpclient_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/dynamic"
+	"github.com/toolgen-go/toolgen/runtime/mcpclient"
+)
+
+// helperEnv names the variable that makes the test binary a stdio MCP
+// server (TestMain), and markerEnv the file its blocking tool creates when
+// it starts.
+const (
+	helperEnv = "MCPCLIENT_TEST_SERVER"
+	markerEnv = "MCPCLIENT_TEST_MARKER"
+)
+
+// waitLimit bounds every wait of the tests.
+const waitLimit = 10 * time.Second
+
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) == "stdio" {
+		srv := newSDKServer(&blocker{marker: os.Getenv(markerEnv)})
+		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// echoIn is the input of the remote echo tool.
+type echoIn struct {
+	Text  string `json:"text" jsonschema:"the text to echo"`
+	Times int    `json:"times,omitempty" jsonschema:"how many times"`
+}
+
+// echoOut is its structured output.
+type echoOut struct {
+	Echo string `json:"echo"`
+}
+
+// pathIn is the input of the remote files.delete tool.
+type pathIn struct {
+	Path string `json:"path"`
+}
+
+// blocker makes the remote wait tool block until released, and tells
+// when it started: on started, or by creating marker (a stdio server).
+type blocker struct {
+	started chan struct{}
+	release chan struct{}
+	marker  string
+}
+
+// longRemote is a remote tool name too long for any provider once
+// prefixed.
+var longRemote = "reports." + strings.Repeat("quarterly-", 11) + "summary"
+
+// newSDKServer returns a go-sdk server with reflected tools: echo (read
+// only, says its annotations), files.delete (fails), wait (blocks) and a
+// tool with a long dotted name.
+func newSDKServer(b *blocker) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "1"}, &mcp.ServerOptions{
+		Logger: slog.New(slog.DiscardHandler),
+	})
+	no := false
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: "echo", Title: "Echo", Description: "Echoes the text.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+	}, func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, echoOut, error) {
+		return nil, echoOut{Echo: strings.Repeat(in.Text, max(in.Times, 1))}, nil
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "files.delete", Description: "Deletes a file."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in pathIn) (*mcp.CallToolResult, any, error) {
+			return nil, nil, errors.New("no such file: " + in.Path)
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "wait", Description: "Waits until released."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			if b.marker != "" {
+				_ = os.WriteFile(b.marker, nil, 0o600)
+			}
+			if b.started != nil {
+				select {
+				case b.started <- struct{}{}:
+				case <-ctx.Done():
+					return nil, nil, ctx.Err()
+				}
+			}
+			select {
+			case <-b.release:
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: longRemote, Description: "Summarizes the quarter."},
+		func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "fine"}}}, nil, nil
+		})
+	return srv
+}
+
+// memServer serves an SDK server over in-memory transports, one per
+// connection, and can take the connections down.
+type memServer struct {
+	srv      *mcp.Server
+	down     atomic.Bool
+	connects atomic.Int32 // connections made
+	attempts atomic.Int32 // connections asked for
+	mu       sync.Mutex
+	sessions []*mcp.ServerSession
+	broken   []*atomic.Bool // per connection: its writes fail
+}
+
+// connect is a mcpclient.Connector.
+func (m *memServer) connect(ctx context.Context, _ dynamic.Env) (mcp.Transport, error) {
+	m.attempts.Add(1)
+	if m.down.Load() {
+		return nil, errors.New("server down")
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := m.srv.Connect(ctx, st, nil)
+	if err != nil {
+		return nil, err
+	}
+	m.connects.Add(1)
+	m.mu.Lock()
+	m.sessions = append(m.sessions, ss)
+	broken := new(atomic.Bool)
+	m.broken = append(m.broken, broken)
+	m.mu.Unlock()
+	return breakable{ct, broken}, nil
+}
+
+// breakAll makes every connection made so far fail its writes, as an
+// HTTP connection to a server that went away does: the client does not
+// notice until it sends something.
+func (m *memServer) breakAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, b := range m.broken {
+		b.Store(true)
+	}
+}
+
+// breakable is a transport whose connection's writes fail once broken.
+type breakable struct {
+	mcp.Transport
+	broken *atomic.Bool
+}
+
+// Connect connects the transport.
+func (t breakable) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return breakableConn{c, t.broken}, nil
+}
+
+// breakableConn is a connection whose writes fail once broken.
+type breakableConn struct {
+	mcp.Connection
+	broken *atomic.Bool
+}
+
+// Write writes msg, or fails once the connection is broken.
+func (c breakableConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if c.broken.Load() {
+		return errors.New("broken pipe")
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// kill closes every server session, as a server that dies does.
+func (m *memServer) kill() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, ss := range m.sessions {
+		_ = ss.Close()
+	}
+	m.sessions = nil
+}
+
+// env is an Env whose Getenv reads vars.
+func env(vars map[string]string) dynamic.Env {
+	return dynamic.Env{
+		Logger: slog.New(slog.DiscardHandler),
+		Getenv: func(k string) string { return vars[k] },
+	}
+}
+
+// newProvider returns a bound provider, closed at the end of the test.
+func newProvider(t *testing.T, opts mcpclient.Options, vars map[string]string) *mcpclient.Provider {
+	t.Helper()
+	p, err := mcpclient.New(opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = p.Close() })
+	require.NoError(t, p.Bind(t.Context(), env(vars)))
+	return p
+}
+
+// stdioServer runs the test binary as a stdio server; it remembers the
+// processes it started.
+type stdioServer struct {
+	marker string
+	mu     sync.Mutex
+	cmds   []*exec.Cmd
+}
+
+// newStdioServer returns a stdio server whose wait tool creates a marker
+// file in a temporary directory.
+func newStdioServer(t *testing.T) *stdioServer {
+	return &stdioServer{marker: filepath.Join(t.TempDir(), "started")}
+}
+
+// command builds the command of one connection.
+func (s *stdioServer) command(dynamic.Env) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"=stdio", markerEnv+"="+s.marker)
+	s.mu.Lock()
+	s.cmds = append(s.cmds, cmd)
+	s.mu.Unlock()
+	return cmd
+}
+
+// started returns how many processes were started.
+func (s *stdioServer) started() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.cmds)
+}
+
+// kill kills the last process started.
+func (s *stdioServer) kill(t *testing.T) {
+	s.mu.Lock()
+	cmd := s.cmds[len(s.cmds)-1]
+	s.mu.Unlock()
+	require.NoError(t, cmd.Process.Kill())
+}
