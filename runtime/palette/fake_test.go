@@ -27,7 +27,8 @@ type dynCall struct {
 // does not otherwise filter: the palette must.
 type fakeDC struct {
 	reg   *tool.Static
-	extra []*tool.Spec // sorted by name
+	extra []*tool.Spec      // sorted by name
+	hide  map[string]bool // tools not offered (as a policy would withhold them)
 
 	mu      sync.Mutex
 	calls   []string // name and args of each Call
@@ -38,7 +39,7 @@ func (f *fakeDC) Offer(context.Context) []*tool.Spec {
 	out := slices.Clone(f.reg.Tools())
 	out = append(out, f.extra...)
 	slices.SortFunc(out, func(a, b *tool.Spec) int { return strings.Compare(a.Name, b.Name) })
-	return out
+	return slices.DeleteFunc(out, func(s *tool.Spec) bool { return f.hide[s.Name] })
 }
 
 func (f *fakeDC) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
