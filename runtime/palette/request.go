@@ -127,7 +127,7 @@ func catalogSchema(entries []entry) []byte {
 		{Key: "type", Value: str("array")},
 		{Key: "items", Value: &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "oneOf", Value: alts}}}},
 		{Key: "minItems", Value: &jsontree.Node{Kind: jsontree.NumberKind, Text: "1"}},
-		{Key: "description", Value: str("The names to add, from this catalog.")},
+		{Key: "description", Value: str("Names from this catalog.")},
 	}}
 	root := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{
 		{Key: "type", Value: str("object")},
