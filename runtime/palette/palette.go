@@ -255,37 +255,33 @@ func (p *Palette) offer(ctx context.Context, st *state) []*tool.Spec {
 		metas = append(metas, s)
 	}
 	n := len(metas)
+	c := p.cursor()
 	for _, spec := range src {
-		if p.offers(st, spec) {
+		if i, reg := c.pos(spec); p.holds(st, spec, i, reg) && !p.isMeta(spec.Name) {
 			n++
 		}
 	}
 	out := make([]*tool.Spec, 0, n)
+	c = p.cursor()
 	for _, spec := range src {
-		if !p.offers(st, spec) {
+		i, reg := c.pos(spec)
+		if !p.holds(st, spec, i, reg) || p.isMeta(spec.Name) {
 			continue
 		}
 		for len(metas) > 0 && metas[0].Name < spec.Name {
 			out = append(out, metas[0])
 			metas = metas[1:]
 		}
-		out = append(out, p.shown(spec))
+		out = append(out, p.shown(spec, i, reg))
 	}
 	return append(out, metas...)
 }
 
-// offers reports whether the palette offers spec, one of the caller's.
-func (p *Palette) offers(st *state, spec *tool.Spec) bool {
-	return p.has(st, spec) && !p.isMeta(spec.Name)
-}
-
-// shown returns the spec the model sees for spec: the derived one when
-// the palette binds some of its arguments.
-func (p *Palette) shown(spec *tool.Spec) *tool.Spec {
-	if p.binds == nil {
-		return spec
-	}
-	if i, ok := p.index[spec.Name]; ok && p.binds[i] != nil {
+// shown returns the spec the model sees for spec, at position i of the
+// registry when reg: the derived one when the palette binds some of its
+// arguments.
+func (p *Palette) shown(spec *tool.Spec, i int, reg bool) *tool.Spec {
+	if reg && p.binds != nil && p.binds[i] != nil {
 		return p.binds[i].spec
 	}
 	return spec
@@ -295,10 +291,16 @@ func (p *Palette) shown(spec *tool.Spec) *tool.Spec {
 // mutate): a registry tool when st holds it; another (a dynamic tool)
 // when the selector picks it or it was admitted.
 func (p *Palette) has(st *state, spec *tool.Spec) bool {
+	i, reg := p.index[spec.Name]
+	return p.holds(st, spec, i, reg)
+}
+
+// holds is has for spec at position i of the registry when reg.
+func (p *Palette) holds(st *state, spec *tool.Spec, i int, reg bool) bool {
 	if st.readOnly && !spec.ReadOnly {
 		return false
 	}
-	if i, ok := p.index[spec.Name]; ok {
+	if reg {
 		return st.in[i]
 	}
 	if p.sel.Match(spec) {
@@ -306,6 +308,34 @@ func (p *Palette) has(st *state, spec *tool.Spec) bool {
 	}
 	_, found := slices.BinarySearch(st.extra, spec.Name)
 	return found
+}
+
+// cursor returns a cursor at the start of the registry's tools.
+func (p *Palette) cursor() cursor { return cursor{p: p} }
+
+// cursor finds the registry positions of the specs of a caller's offer,
+// sorted by name as the registry is, by walking the registry alongside:
+// no map lookup for the registry's own tools, which is what makes Offer
+// cheap for a thousand tools. A spec it cannot place (a dynamic tool; a
+// caller out of order) is looked up by name.
+type cursor struct {
+	p *Palette
+	j int
+}
+
+// pos returns the position of spec in the registry, and whether it is
+// there.
+func (c *cursor) pos(spec *tool.Spec) (int, bool) {
+	tools := c.p.tools
+	for c.j < len(tools) && tools[c.j] != spec && tools[c.j].Name < spec.Name {
+		c.j++
+	}
+	if c.j < len(tools) && (tools[c.j] == spec || tools[c.j].Name == spec.Name) {
+		c.j++ // an offer names each tool once: the next spec is further on
+		return c.j - 1, true
+	}
+	i, ok := c.p.index[spec.Name]
+	return i, ok
 }
 
 // Call implements tool.Caller: it runs a tool of the palette through the

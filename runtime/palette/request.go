@@ -70,29 +70,33 @@ type meta struct {
 	last     atomic.Pointer[catalog]
 }
 
-// spec returns the meta-tool's spec for the entries next yields (name and
-// description, in name order): the cached one when they are the cached
-// entries, else a new one, cached. It returns nil when there are none.
-func (m *meta) spec(n int, next func(i int) entry) *tool.Spec {
+// spec returns the meta-tool's spec for the n entries next yields in
+// turn (name and description, in name order; at most n calls): the cached
+// one when they are the cached entries, else a new one, cached. It
+// returns nil when there are none.
+func (m *meta) spec(n int, next func() entry) *tool.Spec {
 	if n == 0 {
 		return nil
 	}
-	if c := m.last.Load(); c != nil && len(c.entries) == n {
-		same := true
-		for i := range n {
-			if next(i) != c.entries[i] {
-				same = false
+	var entries []entry // allocated only when the catalog changed
+	if last := m.last.Load(); last != nil && len(last.entries) == n {
+		i := 0
+		for ; i < n; i++ {
+			if e := next(); e != last.entries[i] {
+				entries = append(append(make([]entry, 0, n), last.entries[:i]...), e)
 				break
 			}
 		}
-		if same {
-			return c.spec
+		if i == n {
+			return last.spec
 		}
+	} else {
+		entries = make([]entry, 0, n)
 	}
-	c := &catalog{entries: make([]entry, n)}
-	for i := range n {
-		c.entries[i] = next(i)
+	for len(entries) < n {
+		entries = append(entries, next())
 	}
+	c := &catalog{entries: entries}
 	c.spec = &tool.Spec{
 		Name:         m.name,
 		Title:        m.name,
@@ -156,26 +160,27 @@ func (p *Palette) requestToolsSpec(st *state, src []*tool.Spec) *tool.Spec {
 	}
 	// Two passes over src rather than a slice of the admissible tools:
 	// Offer allocates nothing per tool.
-	admissible := func(s *tool.Spec) bool {
-		return p.requestable.Match(s) && !p.has(st, s) && !p.isMeta(s.Name)
+	admissible := func(c *cursor, s *tool.Spec) (int, bool, bool) {
+		i, reg := c.pos(s)
+		return i, reg, p.requestable.Match(s) && !p.holds(st, s, i, reg) && !p.isMeta(s.Name)
 	}
 	n := 0
+	c := p.cursor()
 	for _, s := range src {
-		if admissible(s) {
+		if _, _, ok := admissible(&c, s); ok {
 			n++
 		}
 	}
-	j, k := 0, -1 // src position of the k-th admissible tool
-	return p.reqTools.spec(n, func(i int) entry {
-		for k < i {
-			for !admissible(src[j]) {
+	c = p.cursor()
+	j := 0 // the next position of src to look at
+	return p.reqTools.spec(n, func() entry {
+		for ; ; j++ {
+			if i, reg, ok := admissible(&c, src[j]); ok {
+				s := p.shown(src[j], i, reg)
 				j++
+				return entry{s.Name, s.Description}
 			}
-			k++
-			j++
 		}
-		s := p.shown(src[j-1])
-		return entry{s.Name, s.Description}
 	})
 }
 
@@ -192,17 +197,14 @@ func (p *Palette) requestSkillSpec() *tool.Spec {
 			n++
 		}
 	}
-	j, k := 0, -1
-	return p.reqSkill.spec(n, func(i int) entry {
-		for k < i {
-			for p.admitted.Has(p.skillCatalog[j].Name) {
+	j := 0 // the next position of the catalog to look at
+	return p.reqSkill.spec(n, func() entry {
+		for ; ; j++ {
+			if s := p.skillCatalog[j]; !p.admitted.Has(s.Name) {
 				j++
+				return entry{s.Name, s.Description}
 			}
-			k++
-			j++
 		}
-		s := p.skillCatalog[j-1]
-		return entry{s.Name, s.Description}
 	})
 }
 
