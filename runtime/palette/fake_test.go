@@ -27,7 +27,7 @@ type dynCall struct {
 // does not otherwise filter: the palette must.
 type fakeDC struct {
 	reg   *tool.Static
-	extra []*tool.Spec      // sorted by name
+	extra []*tool.Spec    // sorted by name
 	hide  map[string]bool // tools not offered (as a policy would withhold them)
 
 	mu      sync.Mutex

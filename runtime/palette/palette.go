@@ -51,9 +51,9 @@ type Palette struct {
 	mu    sync.Mutex     // serializes the writers of st
 	st    atomic.Pointer[state]
 
-	requestable  Selector      // request_tools' catalog
-	reqTools     *meta         // nil without request_tools
-	skills       *skill.Set    // request_skill's skills
+	requestable  Selector   // request_tools' catalog
+	reqTools     *meta      // nil without request_tools
+	skills       *skill.Set // request_skill's skills
 	skillSel     skill.Selector
 	skillCatalog []*skill.Skill // the skills skillSel names, sorted by name
 	admitted     *skill.Admitted
