@@ -212,8 +212,10 @@ func (st *state) admit(p *Palette, spec *tool.Spec) {
 	}
 }
 
-// Tools returns the palette's tools, in the registry's order, before the
-// caller decides what it offers (Offer).
+// Tools returns the palette's tools of the registry, in its order, before
+// the caller decides what it offers (Offer), with the registry's specs
+// (Offer has the derived spec of a tool with bound arguments). Dynamic
+// tools and the meta-tools are only in Offer.
 func (p *Palette) Tools() []*tool.Spec {
 	st := p.st.Load()
 	var out []*tool.Spec
