@@ -80,3 +80,18 @@ func TestToolAdmittedBeforeTheSweepIsRefusedAfterIt(t *testing.T) {
 	assert.Empty(t, f.calls)
 	assert.Len(t, f.dynamic, 1, "only the first request reached the caller")
 }
+
+func TestRequestToolsRacingTheSweep(t *testing.T) {
+	// The palette is bound read-only while a request_tools call, begun
+	// before, is under way (its context unmarked): admission judges the
+	// palette as it is now and refuses the mutating tool, naming why.
+	_, reg, _, _ := newFixture(t)
+	f := &fakeDC{reg: reg, extra: dynamicSpecs()}
+	p, err := palette.New(f, reg.Tools(), palette.Names("a_read"), &palette.Options{Requestable: palette.Groups("docs")})
+	require.NoError(t, err)
+	f.before = func() { p.BindReadOnly() }
+	res, err := p.Call(asAna(), palette.RequestTools, []byte(`{"names":["docs_write","docs_read"]}`))
+	require.NoError(t, err)
+	assert.Equal(t, `{"admitted":["docs_read"],"rejected":[{"name":"docs_write","reason":"read-only palette: tool mutates"}]}`, res.Text())
+	assert.Equal(t, []string{"a_read", "docs_read"}, names(p.Offer(asAna())))
+}

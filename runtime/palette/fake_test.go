@@ -29,6 +29,8 @@ type fakeDC struct {
 	reg   *tool.Static
 	extra []*tool.Spec    // sorted by name
 	hide  map[string]bool // tools not offered (as a policy would withhold them)
+	// before, when set, runs in CallDynamic before the Dynamic does.
+	before func()
 
 	mu      sync.Mutex
 	calls   []string // name and args of each Call
@@ -58,6 +60,9 @@ func (f *fakeDC) CallDynamic(ctx context.Context, d tool.Dynamic, args []byte) (
 	f.mu.Lock()
 	f.dynamic = append(f.dynamic, dynCall{d: d, args: string(args), readOnly: tool.IsReadOnly(ctx)})
 	f.mu.Unlock()
+	if f.before != nil {
+		f.before()
+	}
 	if tool.IsReadOnly(ctx) && !d.Spec().ReadOnly {
 		e := tool.UnknownTool(nil, d.Spec().Name)
 		return tool.Result{Content: []byte(e.Message), IsError: true}, e
