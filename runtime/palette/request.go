@@ -70,11 +70,12 @@ type meta struct {
 	last     atomic.Pointer[catalog]
 }
 
-// spec returns the meta-tool's spec for the n entries next yields in
-// turn (name and description, in name order; at most n calls): the cached
-// one when they are the cached entries, else a new one, cached. It
-// returns nil when there are none.
-func (m *meta) spec(n int, next func() entry) *tool.Spec {
+// spec returns the meta-tool's spec for the entries next yields in turn
+// (name and description, in name order; n of them, or fewer when the set
+// shrank while it was read, as when a skill is attached at the same
+// time): the cached one when they are the cached entries, else a new one,
+// cached. It returns nil when there are none.
+func (m *meta) spec(n int, next func() (entry, bool)) *tool.Spec {
 	if n == 0 {
 		return nil
 	}
@@ -82,8 +83,12 @@ func (m *meta) spec(n int, next func() entry) *tool.Spec {
 	if last := m.last.Load(); last != nil && len(last.entries) == n {
 		i := 0
 		for ; i < n; i++ {
-			if e := next(); e != last.entries[i] {
-				entries = append(append(make([]entry, 0, n), last.entries[:i]...), e)
+			e, ok := next()
+			if !ok || e != last.entries[i] {
+				entries = append(make([]entry, 0, n), last.entries[:i]...)
+				if ok {
+					entries = append(entries, e)
+				}
 				break
 			}
 		}
@@ -94,7 +99,14 @@ func (m *meta) spec(n int, next func() entry) *tool.Spec {
 		entries = make([]entry, 0, n)
 	}
 	for len(entries) < n {
-		entries = append(entries, next())
+		e, ok := next()
+		if !ok {
+			break
+		}
+		entries = append(entries, e)
+	}
+	if len(entries) == 0 {
+		return nil
 	}
 	c := &catalog{entries: entries}
 	c.spec = &tool.Spec{
@@ -173,14 +185,15 @@ func (p *Palette) requestToolsSpec(st *state, src []*tool.Spec) *tool.Spec {
 	}
 	c = p.cursor()
 	j := 0 // the next position of src to look at
-	return p.reqTools.spec(n, func() entry {
-		for ; ; j++ {
+	return p.reqTools.spec(n, func() (entry, bool) {
+		for ; j < len(src); j++ {
 			if i, reg, ok := admissible(&c, src[j]); ok {
 				s := p.shown(src[j], i, reg)
 				j++
-				return entry{s.Name, s.Description}
+				return entry{s.Name, s.Description}, true
 			}
 		}
+		return entry{}, false
 	})
 }
 
@@ -198,13 +211,14 @@ func (p *Palette) requestSkillSpec() *tool.Spec {
 		}
 	}
 	j := 0 // the next position of the catalog to look at
-	return p.reqSkill.spec(n, func() entry {
-		for ; ; j++ {
+	return p.reqSkill.spec(n, func() (entry, bool) {
+		for ; j < len(p.skillCatalog); j++ {
 			if s := p.skillCatalog[j]; !p.admitted.Has(s.Name) {
 				j++
-				return entry{s.Name, s.Description}
+				return entry{s.Name, s.Description}, true
 			}
 		}
+		return entry{}, false // attached meanwhile
 	})
 }
 
