@@ -10,7 +10,58 @@
 // the registry's order (sorted by name), so that provider.Set.Subset gives
 // their precomputed definitions byte for byte. Its Call refuses a tool
 // outside the palette as the registry refuses an unknown tool, naming
-// only the palette's offered tools.
+// only the palette's offered tools. A tool the caller offers beyond the
+// registry (a dynamic provider's, runtime/dynamic) is in the palette when
+// the selector picks it (selectors read Spec fields; a dynamic tool's
+// Group is its provider's group), and is judged by the caller's spec.
+//
+// # Bound arguments
+//
+// Options.Bind fixes some of a tool's arguments for one agent, such as a
+// search kept to one notebook:
+//
+//	Bind: map[string]json.RawMessage{"notes_search": json.RawMessage(`{"notebook":"work"}`)}
+//
+// New checks each binding (the tool is the registry's, the value an
+// object, each member a property of the tool's input schema; errors name
+// the tool and the members) and derives, once, a spec whose input schema
+// lacks those properties and their "required" entries. Offer hands out
+// that derived spec in place of the registry's, the same pointer and bytes
+// every turn. Call fills the bound members into the model's arguments
+// before the caller validates them; a model that sends a bound member
+// gets the decoder's "unknown property" error and nothing runs: it can
+// neither see nor override a bound argument.
+//
+// # request_tools and request_skill
+//
+// Two meta-tools an agent can be given. request_tools (Options.Requestable,
+// the catalog it admits from) adds tools to the palette; request_skill
+// (Options.Skills and Options.RequestableSkills) attaches skills to the
+// conversation (Palette.Admitted, whose Preamble the host sends every
+// turn). Each takes {"names":[...]}, and its input schema is built from
+// what the palette could still admit for the caller: a oneOf of consts,
+// one per tool the caller offers and the catalog picks but the palette
+// lacks (per skill the catalog names and the conversation lacks), each
+// with that tool's or skill's description. A provider that enforces
+// schemas refuses a name off the catalog before it reaches the palette;
+// the catalog is never free text in the prompt. The spec is rebuilt only
+// when that set changes: its pointer and bytes are the same from turn to
+// turn otherwise, as prompt caches need. A meta-tool with nothing left to
+// admit is not offered.
+//
+// Admission is judged by the same declarations: a name is admitted when
+// the catalog picks it and the caller offers it; one already present
+// reads as admitted; every other comes back named with its reason
+// (ReasonNotInCatalog, ReasonNotOffered, ReasonReadOnly,
+// ReasonUnknownTool, ReasonUnknownSkill), a name that is not an
+// identifier as UnknownName. Admitted tools are in the next turn's Offer.
+// A meta-tool runs through the caller's CallDynamic when the caller is a
+// tool.DynamicCaller (the call service, which refuses and records it as
+// any call: every grant is recorded), else directly.
+//
+// A bound tool and the meta-tools have specs of their own, not the
+// registry's: their provider definitions come from provider.Compute (once
+// per spec pointer), not from the registry's provider.Set.
 //
 // # Read-only, enforced twice
 //
@@ -18,7 +69,10 @@
 // every mutating tool out of its tools and names each removal (Swept). A
 // tool is mutating unless it says //tool:readonly (Spec.ReadOnly). The
 // binding is a latch: no method undoes it, and Add refuses a mutating
-// tool, naming it.
+// tool, naming it. request_tools is swept too (it can admit any tool of
+// its catalog) and named in Swept; request_skill stays, as it only
+// changes the conversation's preamble. A dynamic tool that does not say
+// it is read-only is never offered or called.
 //
 // A palette can be widened after it was built (Add, for request_tools; a
 // dynamic provider; a host calling the service directly), so the sweep is

@@ -2,6 +2,7 @@ package palette_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
@@ -58,4 +59,46 @@ func Example() {
 	// palette: read-only: tool "clock_set" is mutating (not //tool:readonly); not added
 	// unknown_tool
 	// unknown_tool
+}
+
+// A research agent's search is kept to one notebook, and it may ask for
+// the calendar tools when it needs them.
+func ExampleOptions() {
+	reg, err := tool.NewStaticTable([]tool.Spec{
+		{Name: "calendar_list", Kind: tool.KindRead, ReadOnly: true, Group: "calendar", Description: "Lists events.", InputSchema: []byte(tool.NoInputSchema)},
+		{Name: "notes_search", Kind: tool.KindRead, ReadOnly: true, Group: "notes", Description: "Searches notes.",
+			InputSchema: []byte(`{"type":"object","properties":{"notebook":{"type":"string"},"query":{"type":"string"}},"required":["notebook","query"],"additionalProperties":false}`)},
+	}, nil, func(_ context.Context, _ int, _ tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+		in.Skip()
+		out.RawText("done")
+		return tool.OutputText, nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	p, err := palette.New(reg, reg.Tools(), palette.Groups("notes"), &palette.Options{
+		Bind:        map[string]json.RawMessage{"notes_search": json.RawMessage(`{"notebook":"work"}`)},
+		Requestable: palette.Groups("calendar"),
+	})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	for _, spec := range p.Offer(ctx) {
+		fmt.Println(spec.Name, string(spec.InputSchema))
+	}
+	_, err = p.Call(ctx, "notes_search", []byte(`{"query":"plans","notebook":"home"}`))
+	fmt.Println(err)
+	res, _ := p.Call(ctx, palette.RequestTools, []byte(`{"names":["calendar_list","clock_set"]}`))
+	fmt.Println(res.Text())
+	for _, spec := range p.Offer(ctx) {
+		fmt.Println("next turn:", spec.Name)
+	}
+	// Output:
+	// notes_search {"type":"object","properties":{"query":{"type":"string"}},"required":["query"],"additionalProperties":false}
+	// request_tools {"type":"object","properties":{"names":{"type":"array","items":{"oneOf":[{"type":"string","const":"calendar_list","description":"Lists events."}]},"minItems":1,"description":"Names from this catalog."}},"required":["names"],"additionalProperties":false}
+	// invalid arguments: /notebook: unknown property (additional properties are not allowed)
+	// {"admitted":["calendar_list"],"rejected":[{"name":"clock_set","reason":"unknown tool"}]}
+	// next turn: calendar_list
+	// next turn: notes_search
 }

@@ -2,12 +2,14 @@ package palette
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -16,6 +18,25 @@ type Options struct {
 	// ReadOnly binds the palette read-only when it is built, as
 	// BindReadOnly does: for good.
 	ReadOnly bool
+	// Bind fixes arguments for this agent: by tool name, a JSON object
+	// whose members are properties of that tool's input schema. The
+	// palette offers the tool with those properties removed from its
+	// schema (derived once, here) and fills them into every call; a call
+	// that sends one is refused as an unknown property.
+	Bind map[string]json.RawMessage
+	// Requestable is the catalog request_tools admits from; nil means no
+	// request_tools. The caller still decides what it offers.
+	Requestable Selector
+	// Skills is the registry's skills; with RequestableSkills, the
+	// catalog request_skill attaches skills from.
+	Skills *skill.Set
+	// RequestableSkills names the skills of Skills request_skill may
+	// attach; nil means no request_skill.
+	RequestableSkills *skill.Selector
+	// Admitted is the conversation's skills, which request_skill attaches
+	// to and whose preamble the host sends; nil means a new, empty one
+	// (see Palette.Admitted).
+	Admitted *skill.Admitted
 }
 
 // Palette is a registry seen through a selector: the tools an agent is
@@ -23,17 +44,28 @@ type Options struct {
 // concurrent use.
 type Palette struct {
 	c     tool.Caller
+	sel   Selector
 	tools []*tool.Spec   // the registry's, sorted by name
 	index map[string]int // position in tools, by name
+	binds []*binding     // by position in tools; nil when nothing is bound
 	mu    sync.Mutex     // serializes the writers of st
 	st    atomic.Pointer[state]
+
+	requestable  Selector   // request_tools' catalog
+	reqTools     *meta      // nil without request_tools
+	skills       *skill.Set // request_skill's skills
+	skillSel     skill.Selector
+	skillCatalog []*skill.Skill // the skills skillSel names, sorted by name
+	admitted     *skill.Admitted
+	reqSkill     *meta // nil without request_skill
 }
 
 // state is one immutable version of what a Palette holds: writers copy
 // it, readers load it once per Offer or Call.
 type state struct {
-	in       []bool // by position in tools
-	readOnly bool   // a latch: never false again once true
+	in       []bool   // by position in tools
+	extra    []string // tools admitted from outside the registry (dynamic), sorted
+	readOnly bool     // a latch: never false again once true
 	swept    []string
 }
 
@@ -41,7 +73,9 @@ var _ tool.Caller = (*Palette)(nil)
 
 // New returns the palette of the tools sel picks among tools, the
 // registry's (reg.Tools(), sorted by name), served by c (the call service
-// over that registry, or the registry itself).
+// over that registry, or the registry itself). Tools the caller offers
+// beyond the registry (a dynamic provider's) are in the palette when sel
+// picks them.
 func New(c tool.Caller, tools []*tool.Spec, sel Selector, opts *Options) (*Palette, error) {
 	switch {
 	case c == nil:
@@ -49,7 +83,10 @@ func New(c tool.Caller, tools []*tool.Spec, sel Selector, opts *Options) (*Palet
 	case sel == nil:
 		return nil, errors.New("new palette: nil selector")
 	}
-	p := &Palette{c: c, tools: tools, index: make(map[string]int, len(tools))}
+	if opts == nil {
+		opts = &Options{}
+	}
+	p := &Palette{c: c, sel: sel, tools: tools, index: make(map[string]int, len(tools))}
 	st := &state{in: make([]bool, len(tools))}
 	for i, spec := range tools {
 		if i > 0 && tools[i-1].Name >= spec.Name {
@@ -58,23 +95,53 @@ func New(c tool.Caller, tools []*tool.Spec, sel Selector, opts *Options) (*Palet
 		p.index[spec.Name] = i
 		st.in[i] = sel.Match(spec)
 	}
-	if opts != nil && opts.ReadOnly {
-		sweep(st, tools)
+	var err error
+	if p.binds, err = bindAll(tools, p.index, opts.Bind); err != nil {
+		return nil, fmt.Errorf("new palette: %w", err)
+	}
+	if opts.Requestable != nil {
+		if _, ok := p.index[RequestTools]; ok {
+			return nil, fmt.Errorf("new palette: the registry has a tool named %q, the meta-tool's name", RequestTools)
+		}
+		p.requestable = opts.Requestable
+		p.reqTools = &meta{name: RequestTools, kind: tool.KindAction, desc: requestToolsDescription}
+	}
+	p.admitted = opts.Admitted
+	if p.admitted == nil {
+		p.admitted = &skill.Admitted{}
+	}
+	if opts.RequestableSkills != nil {
+		if _, ok := p.index[RequestSkill]; ok {
+			return nil, fmt.Errorf("new palette: the registry has a tool named %q, the meta-tool's name", RequestSkill)
+		}
+		p.skills, p.skillSel = opts.Skills, *opts.RequestableSkills
+		p.skillCatalog = skillCatalogOf(opts.Skills, p.skillSel)
+		p.reqSkill = &meta{name: RequestSkill, kind: tool.KindRead, readOnly: true, desc: requestSkillDescription}
+	}
+	if opts.ReadOnly {
+		p.sweep(st)
 	}
 	p.st.Store(st)
 	return p, nil
 }
 
 // sweep binds st read-only, removing its mutating tools, and returns their
-// names.
-func sweep(st *state, tools []*tool.Spec) []string {
+// names: the registry's, in its order, then request_tools, which can
+// admit mutating tools. A dynamic tool is judged by the spec the caller
+// offers, when it offers it (has): a mutating one is never offered or
+// called again.
+func (p *Palette) sweep(st *state) []string {
+	first := !st.readOnly
 	st.readOnly = true
 	var swept []string
-	for i, spec := range tools {
+	for i, spec := range p.tools {
 		if st.in[i] && !spec.ReadOnly {
 			st.in[i] = false
 			swept = append(swept, spec.Name)
 		}
+	}
+	if first && p.reqTools != nil {
+		swept = append(swept, RequestTools)
 	}
 	st.swept = append(st.swept, swept...)
 	return swept
@@ -90,7 +157,7 @@ func (p *Palette) BindReadOnly() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := p.clone()
-	swept := sweep(st, p.tools)
+	swept := p.sweep(st)
 	p.st.Store(st)
 	return swept
 }
@@ -131,11 +198,24 @@ func (p *Palette) Add(names ...string) error {
 // clone returns a copy of the current state to modify; p.mu is held.
 func (p *Palette) clone() *state {
 	cur := p.st.Load()
-	return &state{in: slices.Clone(cur.in), readOnly: cur.readOnly, swept: slices.Clone(cur.swept)}
+	return &state{in: slices.Clone(cur.in), extra: slices.Clone(cur.extra), readOnly: cur.readOnly, swept: slices.Clone(cur.swept)}
 }
 
-// Tools returns the palette's tools, in the registry's order, before the
-// caller decides what it offers (Offer).
+// admit adds spec, a tool the caller offers, to st.
+func (st *state) admit(p *Palette, spec *tool.Spec) {
+	if i, ok := p.index[spec.Name]; ok {
+		st.in[i] = true
+		return
+	}
+	if i, found := slices.BinarySearch(st.extra, spec.Name); !found {
+		st.extra = slices.Insert(st.extra, i, spec.Name)
+	}
+}
+
+// Tools returns the palette's tools of the registry, in its order, before
+// the caller decides what it offers (Offer), with the registry's specs
+// (Offer has the derived spec of a tool with bound arguments). Dynamic
+// tools and the meta-tools are only in Offer.
 func (p *Palette) Tools() []*tool.Spec {
 	st := p.st.Load()
 	var out []*tool.Spec
@@ -148,10 +228,15 @@ func (p *Palette) Tools() []*tool.Spec {
 }
 
 // Offer implements tool.Caller: what the caller offers for ctx, kept to
-// the palette's tools, in the caller's order (the registry's, sorted by
-// name) and with the caller's specs, so that their precomputed provider
-// definitions apply as they are. A read-only palette asks the caller with
-// ctx marked read-only and keeps only //tool:readonly tools.
+// the palette's tools, in the caller's order (sorted by name) and with the
+// caller's specs, so that their precomputed provider definitions apply as
+// they are; but a tool with bound arguments (Options.Bind) has its derived
+// spec, the same pointer every time. The meta-tools request_tools and
+// request_skill join in name order while they have something to offer.
+// A read-only palette asks the caller with ctx marked read-only and keeps
+// only //tool:readonly tools.
+//
+// Offer allocates the result and nothing per tool (BenchmarkPaletteOffer).
 func (p *Palette) Offer(ctx context.Context) []*tool.Spec {
 	st := p.st.Load()
 	if st.readOnly {
@@ -162,20 +247,97 @@ func (p *Palette) Offer(ctx context.Context) []*tool.Spec {
 
 // offer is Offer with the state loaded and ctx marked.
 func (p *Palette) offer(ctx context.Context, st *state) []*tool.Spec {
-	var out []*tool.Spec
-	for _, spec := range p.c.Offer(ctx) {
-		if p.has(st, spec) {
-			out = append(out, spec)
+	src := p.c.Offer(ctx)
+	var buf [2]*tool.Spec
+	metas := buf[:0] // sorted by name: request_skill < request_tools
+	if s := p.requestSkillSpec(); s != nil {
+		metas = append(metas, s)
+	}
+	if s := p.requestToolsSpec(st, src); s != nil {
+		metas = append(metas, s)
+	}
+	n := len(metas)
+	c := p.cursor()
+	for _, spec := range src {
+		if i, reg := c.pos(spec); p.holds(st, spec, i, reg) && !p.isMeta(spec.Name) {
+			n++
 		}
 	}
-	return out
+	out := make([]*tool.Spec, 0, n)
+	c = p.cursor()
+	for _, spec := range src {
+		i, reg := c.pos(spec)
+		if !p.holds(st, spec, i, reg) || p.isMeta(spec.Name) {
+			continue
+		}
+		for len(metas) > 0 && metas[0].Name < spec.Name {
+			out = append(out, metas[0])
+			metas = metas[1:]
+		}
+		out = append(out, p.shown(spec, i, reg))
+	}
+	return append(out, metas...)
+}
+
+// shown returns the spec the model sees for spec, at position i of the
+// registry when reg: the derived one when the palette binds some of its
+// arguments.
+func (p *Palette) shown(spec *tool.Spec, i int, reg bool) *tool.Spec {
+	if reg && p.binds != nil && p.binds[i] != nil {
+		return p.binds[i].spec
+	}
+	return spec
 }
 
 // has reports whether spec is among st's tools (and, read-only, does not
-// mutate).
+// mutate): a registry tool when st holds it; another (a dynamic tool)
+// when the selector picks it or it was admitted.
 func (p *Palette) has(st *state, spec *tool.Spec) bool {
-	i, ok := p.index[spec.Name]
-	return ok && st.in[i] && (!st.readOnly || spec.ReadOnly)
+	i, reg := p.index[spec.Name]
+	return p.holds(st, spec, i, reg)
+}
+
+// holds is has for spec at position i of the registry when reg.
+func (p *Palette) holds(st *state, spec *tool.Spec, i int, reg bool) bool {
+	if st.readOnly && !spec.ReadOnly {
+		return false
+	}
+	if reg {
+		return st.in[i]
+	}
+	if p.sel.Match(spec) {
+		return true
+	}
+	_, found := slices.BinarySearch(st.extra, spec.Name)
+	return found
+}
+
+// cursor returns a cursor at the start of the registry's tools.
+func (p *Palette) cursor() cursor { return cursor{p: p} }
+
+// cursor finds the registry positions of the specs of a caller's offer,
+// sorted by name as the registry is, by walking the registry alongside:
+// no map lookup for the registry's own tools, which is what makes Offer
+// cheap for a thousand tools. A spec it cannot place (a dynamic tool; a
+// caller out of order) is looked up by name.
+type cursor struct {
+	p *Palette
+	j int
+}
+
+// pos returns the position of spec in the registry, and whether it is
+// there.
+func (c *cursor) pos(spec *tool.Spec) (int, bool) {
+	tools := c.p.tools
+	for c.j < len(tools) && tools[c.j] != spec && tools[c.j].Name < spec.Name {
+		c.j++
+	}
+	if c.j < len(tools) && (tools[c.j] == spec || tools[c.j].Name == spec.Name) {
+		c.j++ // an offer names each tool once: the next spec is further on
+		return c.j - 1, true
+	}
+	i, ok := c.p.index[spec.Name]
+	return i, ok
 }
 
 // Call implements tool.Caller: it runs a tool of the palette through the
@@ -183,14 +345,32 @@ func (p *Palette) has(st *state, spec *tool.Spec) bool {
 // other as the registry refuses an unknown tool, naming only the
 // palette's offered tools (nothing runs; the caller does not see it). The
 // caller's refusals of a palette tool name only the palette's offered
-// tools too.
+// tools too. A tool with bound arguments gets them filled in before the
+// caller validates the arguments; a bound member the model sent is
+// refused as an unknown property, and nothing runs. A meta-tool runs
+// through the caller's CallDynamic when it is a tool.DynamicCaller.
 func (p *Palette) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
 	st := p.st.Load()
 	if st.readOnly {
 		ctx = tool.WithReadOnly(ctx)
 	}
-	i, ok := p.index[name]
-	if !ok || !p.has(st, p.tools[i]) {
+	if p.isMeta(name) {
+		return p.callMeta(ctx, st, name, args)
+	}
+	if i, ok := p.index[name]; ok {
+		if !p.has(st, p.tools[i]) {
+			return p.unknown(ctx, st, name)
+		}
+		if p.binds != nil && p.binds[i] != nil {
+			merged, e := p.binds[i].apply(name, args)
+			if e != nil {
+				return tool.Result{Content: []byte(e.Message), IsError: true}, e
+			}
+			args = merged
+		}
+	} else if spec, _ := find(p.c.Offer(ctx), name); spec == nil || !p.has(st, spec) {
+		// Not the registry's: a dynamic tool, judged by the spec the
+		// caller offers.
 		return p.unknown(ctx, st, name)
 	}
 	res, err := p.c.Call(ctx, name, args)
@@ -205,3 +385,8 @@ func (p *Palette) unknown(ctx context.Context, st *state, name string) (tool.Res
 	e := tool.UnknownTool(p.offer(ctx, st), name)
 	return tool.Result{Content: []byte(e.Message), IsError: true}, e
 }
+
+// Admitted returns the conversation's skills (Options.Admitted, or the
+// palette's own): request_skill attaches to it, and the host puts its
+// Preamble in the system prompt of every turn.
+func (p *Palette) Admitted() *skill.Admitted { return p.admitted }

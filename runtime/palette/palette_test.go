@@ -166,8 +166,9 @@ func TestReadOnlyIsALatch(t *testing.T) {
 	for m := range reflect.TypeFor[*palette.Palette]().Methods() {
 		methods = append(methods, m.Name)
 	}
-	assert.Equal(t, []string{"Add", "BindReadOnly", "Call", "Offer", "ReadOnly", "Swept", "Tools"}, methods)
-	assert.Equal(t, []string{"ReadOnly"}, fieldNames(reflect.TypeFor[palette.Options]()), "the only option binds; none unbinds")
+	assert.Equal(t, []string{"Add", "Admitted", "BindReadOnly", "Call", "Offer", "ReadOnly", "Swept", "Tools"}, methods)
+	assert.Equal(t, []string{"ReadOnly", "Bind", "Requestable", "Skills", "RequestableSkills", "Admitted"}, fieldNames(reflect.TypeFor[palette.Options]()),
+		"the only read-only option binds; none unbinds")
 }
 
 func fieldNames(t reflect.Type) []string {

@@ -40,7 +40,9 @@
 //     a bare "$ref" stays, so recursive types still work, and a recursive
 //     reference met again inside its own merge is kept bare, its siblings
 //     listed in Projection.Dropped;
-//   - invopop's nullable form {"oneOf":[S,{"type":"null"}]} becomes anyOf;
+//   - invopop's nullable form {"oneOf":[S,{"type":"null"}]} becomes anyOf,
+//     and so does a oneOf of schemas that each fix a distinct value with
+//     const (a palette's request_tools catalog): exactly one can match;
 //   - only the keywords strict mode documents are kept: type, properties,
 //     required, additionalProperties, items, enum, const, anyOf, $ref,
 //     $defs, description, title, pattern, format (date-time, time, date,
@@ -99,7 +101,8 @@
 // or more — and says why in Projection.Reason when the structure cannot be
 // written in the subset: a recursive type (inlining would never end), a
 // map, a value that accepts any JSON, a type union other than T-or-null,
-// an enum or const of non-strings, oneOf, allOf, not, conditionals, tuples,
+// an enum or const of non-strings, oneOf (but a oneOf of distinct consts,
+// which becomes anyOf), allOf, not, conditionals, tuples,
 // pattern properties, or references that multiply past 20,000 schemas once
 // inlined.
 //

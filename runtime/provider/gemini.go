@@ -259,7 +259,8 @@ func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.
 				continue
 			}
 			out.Members = append(out.Members, jsontree.Member{Key: "items", Value: g.schema(v, at, refs)})
-		case m.Key == "anyOf":
+		case m.Key == "anyOf" || (m.Key == "oneOf" && constOneOf(n)):
+			// A oneOf of distinct consts is an anyOf, which the subset has.
 			if v.Kind != jsontree.ArrayKind || len(v.Items) == 0 {
 				failHere(at, "is not a non-empty array")
 				continue
@@ -319,7 +320,7 @@ func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.
 		switch {
 		case n.Get("properties") != nil:
 			out.Members = append(out.Members, jsontree.Member{Key: "type", Value: str("OBJECT")})
-		case n.Get("anyOf") != nil:
+		case n.Get("anyOf") != nil || constOneOf(n):
 		case n.Get("enum") != nil || n.Get("const") != nil:
 			out.Members = append(out.Members, jsontree.Member{Key: "type", Value: str("STRING")})
 		default:

@@ -201,7 +201,9 @@ func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 				continue
 			}
 			m.Value = p.schema(m.Value, at)
-		case m.Key == "anyOf":
+		case m.Key == "anyOf" || (m.Key == "oneOf" && constOneOf(n)):
+			// A oneOf of distinct consts is an anyOf, which strict mode has.
+			m.Key = "anyOf"
 			hasAlt = true
 			if m.Value.Kind != jsontree.ArrayKind || len(m.Value.Items) == 0 {
 				failHere(at, "is not a non-empty array")

@@ -210,6 +210,39 @@ func nullablePair(n *jsontree.Node, key string) *jsontree.Node {
 	return nil
 }
 
+// constOneOf reports whether n's oneOf is a list of schemas each fixing
+// one value with const, beside only "type", "title" and "description",
+// and no two the same value: exactly one alternative matches any value
+// that matches one, so the oneOf says no more than an anyOf would (the
+// form of a palette's request_tools catalog). n must have no anyOf, which
+// the oneOf would then have to sit beside.
+func constOneOf(n *jsontree.Node) bool {
+	alts := n.Get("oneOf")
+	if alts == nil || alts.Kind != jsontree.ArrayKind || len(alts.Items) == 0 || n.Get("anyOf") != nil {
+		return false
+	}
+	seen := make(map[string]bool, len(alts.Items))
+	for _, alt := range alts.Items {
+		c := alt.Get("const")
+		if c == nil {
+			return false
+		}
+		for _, m := range alt.Members {
+			switch m.Key {
+			case "const", "type", "title", "description":
+			default:
+				return false
+			}
+		}
+		v := string(c.Compact())
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+	}
+	return true
+}
+
 // localRef resolves a "$ref" value against root: only local fragments
 // ("#", "#/$defs/NAME", any "#/..." pointer) resolve; it returns nil for
 // anything else or a dangling reference.

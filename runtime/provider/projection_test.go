@@ -46,6 +46,10 @@ var syntheticSchemas = []struct{ name, schema string }{
 	// member named twice.
 	{"enum_and_const", `{"type":"object","properties":{"c":{"type":"string","enum":["x","y"],"const":"x","description":"C."}},"additionalProperties":false}`},
 	{"enum_not_array", `{"type":"object","properties":{"e":{"type":"string","enum":"x"}},"required":["e"],"additionalProperties":false}`},
+	// A palette's request_tools catalog: a oneOf of distinct consts,
+	// which strict mode and Gemini's subset take as an anyOf.
+	{"const_one_of", `{"type":"object","properties":{"names":{"type":"array","items":{"oneOf":[{"type":"string","const":"a_read","description":"Reads a note."},{"type":"string","const":"b_write"}]},"minItems":1,"description":"The names."}},"required":["names"],"additionalProperties":false}`},
+	{"const_one_of_repeated", `{"type":"object","properties":{"v":{"oneOf":[{"const":"a"},{"const":"a","description":"Again."}]}},"required":["v"],"additionalProperties":false}`},
 	{"one_of_beside_any_of", `{"type":"object","properties":{"v":{"anyOf":[{"type":"string"}],"oneOf":[{"type":"string"},{"type":"null"}]}},"required":["v"],"additionalProperties":false}`},
 }
 
@@ -126,6 +130,11 @@ func TestOpenAIStrictProjection(t *testing.T) {
 				`"additionalProperties":false,"required":["name","child"],"$defs":{"Unused":{"type":"string"}}}`,
 			dropped: []string{"/properties/child/properties/child/description"},
 		},
+		{
+			// A oneOf of distinct consts (a palette's catalog) is an anyOf.
+			name: "const_one_of",
+			want: `{"type":"object","properties":{"names":{"type":"array","items":{"anyOf":[{"type":"string","const":"a_read","description":"Reads a note."},{"type":"string","const":"b_write"}]},"minItems":1,"description":"The names."}},"additionalProperties":false,"required":["names"]}`,
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -161,6 +170,7 @@ func TestOpenAINotStrict(t *testing.T) {
 		{"dangling_ref", `/properties/v has the reference "#/$defs/Missing", which does not resolve to a local definition`},
 		{"enum_not_array", "/properties/e/enum is not an array"},
 		{"one_of_beside_any_of", "/properties/v uses oneOf beside anyOf, which strict mode cannot express"},
+		{"const_one_of_repeated", "/properties/v uses oneOf, which strict mode does not support"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -289,6 +299,12 @@ func TestGeminiParameters(t *testing.T) {
 				`"propertyOrdering":["when","site","mail","ratio","list"],"required":["when","site","mail","ratio","list"],"type":"OBJECT"}`,
 			dropped: []string{"/properties/site/format", "/properties/mail/format", "/properties/ratio/multipleOf", "/properties/list/uniqueItems", "/additionalProperties"},
 		},
+		{
+			// A oneOf of distinct consts (a palette's catalog) is an anyOf.
+			name:    "const_one_of",
+			want:    `{"properties":{"names":{"description":"The names.","items":{"anyOf":[{"description":"Reads a note.","enum":["a_read"],"type":"STRING"},{"enum":["b_write"],"type":"STRING"}]},"minItems":1,"type":"ARRAY"}},"required":["names"],"type":"OBJECT"}`,
+			dropped: []string{"/additionalProperties"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -326,6 +342,7 @@ func TestGeminiFallback(t *testing.T) {
 		{"enum_and_const", "/properties/c has both enum and const, which parameters cannot express (const becomes an enum)"},
 		{"enum_not_array", "/properties/e/enum is not an array"},
 		{"one_of_beside_any_of", "/properties/v uses oneOf, which parameters cannot express"},
+		{"const_one_of_repeated", "/properties/v uses oneOf, which parameters cannot express"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
