@@ -27,6 +27,15 @@ type Options struct {
 	// Requestable is the catalog request_tools admits from; nil means no
 	// request_tools. The caller still decides what it offers.
 	Requestable Selector
+	// NativeSearch chooses the provider's own tool search over
+	// request_tools for the catalog's deferred tools (//tool:defer,
+	// Spec.Defer): they are offered with the palette's tools, for a host
+	// that sends the offer through provider.NewSearch, where they carry
+	// defer_loading and the provider loads them when the model searches;
+	// request_tools keeps only the catalog's other tools. Set it for an
+	// agent on a provider with native search (provider.NativeSearch:
+	// Anthropic, OpenAI Responses); a Gemini agent keeps request_tools.
+	NativeSearch bool
 	// Skills is the registry's skills; with RequestableSkills, the
 	// catalog request_skill attaches skills from.
 	Skills *skill.Set
@@ -52,6 +61,7 @@ type Palette struct {
 	st    atomic.Pointer[state]
 
 	requestable  Selector   // request_tools' catalog
+	native       bool       // the catalog's deferred tools are offered (NativeSearch)
 	reqTools     *meta      // nil without request_tools
 	skills       *skill.Set // request_skill's skills
 	skillSel     skill.Selector
@@ -99,11 +109,15 @@ func New(c tool.Caller, tools []*tool.Spec, sel Selector, opts *Options) (*Palet
 	if p.binds, err = bindAll(tools, p.index, opts.Bind); err != nil {
 		return nil, fmt.Errorf("new palette: %w", err)
 	}
+	if opts.NativeSearch && opts.Requestable == nil {
+		return nil, errors.New("new palette: NativeSearch without a Requestable catalog: name the tools the provider's search may load")
+	}
 	if opts.Requestable != nil {
 		if _, ok := p.index[RequestTools]; ok {
 			return nil, fmt.Errorf("new palette: the registry has a tool named %q, the meta-tool's name", RequestTools)
 		}
 		p.requestable = opts.Requestable
+		p.native = opts.NativeSearch
 		p.reqTools = &meta{name: RequestTools, kind: tool.KindAction, desc: requestToolsDescription}
 	}
 	p.admitted = opts.Admitted
@@ -301,6 +315,9 @@ func (p *Palette) has(st *state, spec *tool.Spec) bool {
 func (p *Palette) holds(st *state, spec *tool.Spec, i int, reg bool) bool {
 	if st.readOnly && !spec.ReadOnly {
 		return false
+	}
+	if p.native && spec.Defer && p.requestable.Match(spec) {
+		return true
 	}
 	if reg {
 		return st.in[i]
