@@ -360,7 +360,8 @@ func (c *cursor) pos(spec *tool.Spec) (int, bool) {
 // Call implements tool.Caller: it runs a tool of the palette through the
 // caller, with ctx marked read-only when the palette is, and refuses any
 // other as the registry refuses an unknown tool, naming only the
-// palette's offered tools (nothing runs; the caller does not see it). The
+// palette's offered tools (nothing runs; a caller that is a
+// tool.RefusalRecorder, as the call service is, records the refusal). The
 // caller's refusals of a palette tool name only the palette's offered
 // tools too. A tool with bound arguments gets them filled in before the
 // caller validates the arguments; a bound member the model sent is
@@ -376,11 +377,12 @@ func (p *Palette) Call(ctx context.Context, name string, args []byte) (tool.Resu
 	}
 	if i, ok := p.index[name]; ok {
 		if !p.has(st, p.tools[i]) {
-			return p.unknown(ctx, st, name)
+			return p.refuse(ctx, st, name)
 		}
 		if p.binds != nil && p.binds[i] != nil {
 			merged, e := p.binds[i].apply(name, args)
 			if e != nil {
+				p.record(ctx, name, e)
 				return tool.Result{Content: []byte(e.Message), IsError: true}, e
 			}
 			args = merged
@@ -388,13 +390,29 @@ func (p *Palette) Call(ctx context.Context, name string, args []byte) (tool.Resu
 	} else if spec, _ := find(p.c.Offer(ctx), name); spec == nil || !p.has(st, spec) {
 		// Not the registry's: a dynamic tool, judged by the spec the
 		// caller offers.
-		return p.unknown(ctx, st, name)
+		return p.refuse(ctx, st, name)
 	}
 	res, err := p.c.Call(ctx, name, args)
 	if tool.CodeOf(err) == tool.CodeUnknownTool {
 		return p.unknown(ctx, st, name)
 	}
 	return res, err
+}
+
+// refuse is the refusal of a tool the palette does not offer, recorded
+// by the caller when it records refusals (the call service does).
+func (p *Palette) refuse(ctx context.Context, st *state, name string) (tool.Result, error) {
+	res, err := p.unknown(ctx, st, name)
+	p.record(ctx, name, err.(*tool.Error))
+	return res, err
+}
+
+// record has the caller record a refusal the palette made, when it is a
+// tool.RefusalRecorder.
+func (p *Palette) record(ctx context.Context, name string, e *tool.Error) {
+	if r, ok := p.c.(tool.RefusalRecorder); ok {
+		r.RecordRefusal(ctx, name, e)
+	}
 }
 
 // unknown is the refusal of a tool the palette does not offer.

@@ -96,7 +96,8 @@ func TestCallOutsideThePaletteIsAnUnknownTool(t *testing.T) {
 	assert.Zero(t, f.runs[tFAct].Load())
 	recs, err := st.Records(context.Background(), service.Query{})
 	require.NoError(t, err)
-	assert.Empty(t, recs, "the service never saw it")
+	require.Len(t, recs, 1, "the service records the palette's refusal; the call never reached it")
+	assert.Equal(t, service.EventRefusal, recs[0].Event)
 
 	res, err = p.Call(asAna(), "a_read", nil)
 	require.NoError(t, err)

@@ -419,7 +419,7 @@ func (p *Palette) callMeta(ctx context.Context, st *state, name string, args []b
 		d.spec, d.admit = p.requestSkillSpec(), p.admitSkills
 	}
 	if d.spec == nil {
-		return p.unknown(ctx, st, name)
+		return p.refuse(ctx, st, name)
 	}
 	if dc, ok := p.c.(tool.DynamicCaller); ok {
 		return dc.CallDynamic(ctx, d, args)

@@ -83,7 +83,36 @@ func (s *Service) CallDynamic(ctx context.Context, d tool.Dynamic, args []byte) 
 	return s.callTarget(ctx, nil, d.Spec().Name, d, args, nil)
 }
 
-var _ tool.DynamicCaller = (*Service)(nil)
+var (
+	_ tool.DynamicCaller   = (*Service)(nil)
+	_ tool.RefusalRecorder = (*Service)(nil)
+)
+
+// RecordRefusal records a call a layer in front of the service refused
+// before it reached the service (a palette refusing a tool outside it),
+// with e's code and message, for the principal of ctx's Invocation, as
+// the service records its own refusals: tool.RefusalRecorder. Nothing
+// runs.
+func (s *Service) RecordRefusal(ctx context.Context, name string, e *tool.Error) {
+	if e == nil {
+		return
+	}
+	inv, ok := tool.InvocationFrom(ctx)
+	if !ok {
+		inv = anonymous
+	}
+	rec := Record{
+		Time: s.now(), Principal: inv.Principal.ID, Conversation: inv.Conversation,
+		Turn: inv.Turn, CallID: inv.CallID, Agent: inv.Agent.Name, Tool: recordedName(name), Event: EventCall,
+	}
+	if s.obs != nil {
+		ctx = s.obs.Start(ctx, rec.Tool)
+	}
+	if t, ok := s.resolve(ctx, name); ok {
+		rec.Kind = t.spec.Kind
+	}
+	_, _ = s.refuse(ctx, &rec, nil, e)
+}
 
 // callTarget runs the named tool, or d when set.
 func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d tool.Dynamic, args []byte, proposal **Proposal) (tool.Result, error) {

@@ -47,3 +47,14 @@ type DynamicCaller interface {
 	// CallDynamic runs d with the arguments for the caller ctx carries.
 	CallDynamic(ctx context.Context, d Dynamic, args []byte) (Result, error)
 }
+
+// RefusalRecorder is a Caller that records the refusals a layer in front
+// of it makes on its behalf: a palette refusing a tool outside it, or a
+// bound argument the model sent. The call service (runtime/service)
+// implements it, so that such a refusal is a row of its record like the
+// refusals it makes itself.
+type RefusalRecorder interface {
+	// RecordRefusal records that the named tool's call was refused with
+	// e, for the caller ctx carries; nothing ran.
+	RecordRefusal(ctx context.Context, name string, e *Error)
+}
