@@ -20,11 +20,15 @@ check-generated:
 ## run: generate, list the catalog and make a few calls, serve the tools
 ## over MCP to two people with tokens (a refusal, a proposal confirmed by
 ## the host, the record), then run the agent example against a scripted
-## fake of the Anthropic Messages API (no key)
+## fake of the Anthropic Messages API (no key), then two agents' palettes:
+## a read-only research agent (request_skill, a remote MCP server's read
+## tools, request_tools swept) and a writing agent (request_tools over notes)
 run: generate
 	$(GO) run ./examples/catalog
 	$(GO) run ./examples/mcpteam
 	$(GO) run ./examples/agent -fake
+	$(GO) run ./examples/research
+	$(GO) run ./examples/writer
 
 ## test: vet, check-generated, and every test with the race detector
 ## (the MCP interop tests need the pinned node packages: installed first);
