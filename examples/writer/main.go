@@ -2,11 +2,15 @@
 // palette starts with two read tools, notes_search (bound to sort the
 // newest notes first) and notes_get, and may ask for the other notes tools
 // when it needs them. A fake model, its tool calls fixed in the code,
-// plays two turns: in the first it searches and asks for notes_update,
-// notes_create, clock_now and a name that is no tool's; in the second it
-// uses what it was given, and a person confirms its proposal. Every call,
-// the grant included, runs through the call service for the person and is
-// recorded.
+// plays two turns: in the first it tries to override the bound sort (and
+// is refused), searches, and asks for notes_update, notes_create,
+// clock_now and a name that is no tool's; in the second it uses what it
+// was given (an action runs, a propose tool's call becomes a proposal),
+// and a person confirms its proposal. Every call, the grant included,
+// runs through the call service for the person and is recorded. The
+// output shows, each turn, the palette's offer, the size of its Anthropic
+// tools array and request_tools' catalog, which changes only when what
+// could be admitted changes.
 //
 //	go run ./examples/writer
 package main
@@ -52,12 +56,13 @@ var turns = []struct {
 	calls []call
 }{
 	{"t1", []call{
-		{"call_1", "notes_search", `{"query":"go","limit":2}`},
-		{"call_2", palette.RequestTools, `{"names":["notes_update","notes_create","clock_now","bogus name!"]}`},
+		{"call_1", "notes_search", `{"query":"go","sort":"oldest"}`},
+		{"call_2", "notes_search", `{"query":"go","limit":2}`},
+		{"call_3", palette.RequestTools, `{"names":["notes_update","notes_create","clock_now","bogus name!"]}`},
 	}},
 	{"t2", []call{
-		{"call_3", "notes_update", `{"id":"n1","title":"Go generics, a cheat sheet"}`},
-		{"call_4", "notes_create", `{"title":"Generics talk outline","body":"# Why\n\n# How\n","tags":["go","talk"]}`},
+		{"call_4", "notes_update", `{"id":"n1","title":"Go generics, a cheat sheet"}`},
+		{"call_5", "notes_create", `{"title":"Generics talk outline","body":"# Why\n\n# How\n","tags":["go","talk"]}`},
 	}},
 }
 
@@ -81,6 +86,14 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The notes tools ana is not offered are not in the catalog either.
+	offered := svc.Offer(tool.WithInvocation(ctx, &tool.Invocation{Principal: ana}))
+	for _, s := range reg.Tools() {
+		if s.Group == "notes" && find(offered, s.Name) == nil {
+			fmt.Fprintf(w, "not offered to ana, so never in her catalog: %s (needs %s)\n", s.Name, strings.Join(s.Permissions, ", "))
+		}
+	}
+	fmt.Fprintln(w)
 	cache := provider.NewCache(0) // for the specs the set lacks: the bound tool's, request_tools'
 	var (
 		caught   *tool.Spec // request_tools' spec of the last turn

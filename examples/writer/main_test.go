@@ -12,7 +12,7 @@ import (
 
 // TestRun checks what the example shows: the palette's offer before and
 // after request_tools, the catalog shrinking by what was granted and
-// stable within a turn, the bound argument hidden, the reasons for the
+// stable within a turn, the bound argument hidden and not overridable, the reasons for the
 // names refused (the one that is not an identifier never echoed), the
 // action run and the proposal confirmed, and the grant recorded like any
 // call.
@@ -21,6 +21,8 @@ func TestRun(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run(context.Background(), &out))
 	got := out.String()
+	assert.Contains(t, got, "not offered to ana, so never in her catalog: notes_delete (needs notes.write, notes.delete)\n")
+	assert.Contains(t, got, "not offered to ana, so never in her catalog: notes_share (needs notes.share)\n")
 	t1, t2, ok := strings.Cut(got, "== turn t2")
 	require.True(t, ok, "two turns")
 	for _, want := range []string{
@@ -28,6 +30,7 @@ func TestRun(t *testing.T) {
 		"request_tools catalog (1147 bytes of schema): notes_create, notes_outline, notes_render, notes_tag, notes_update\n",
 		"asked twice this turn, same bytes: true, same spec: true\n",
 		`notes_search's schema has a sort property: false`,
+		"error [invalid_arguments]: invalid arguments: /sort: unknown property (additional properties are not allowed)\n",
 		"n5 \"Reading list\" updated 2025-03-21T07:00:00Z\nn4 \"Quarterly review\"",
 		`{"admitted":["notes_update","notes_create"],"rejected":[{"name":"clock_now","reason":"not in this agent's catalog"},{"name":"an unknown name","reason":"unknown tool"}]}`,
 		"specs projected at run time so far: 2 ",
@@ -52,12 +55,13 @@ func TestRun(t *testing.T) {
 	assert.NotContains(t, answer, "bogus", "a requested name that is not an identifier is never echoed")
 	record := got[strings.Index(got, "The record"):]
 	for _, row := range []string{
-		"The record (5 rows):",
-		"ana  t1    call_1  call          notes_search   ok       -",
-		"ana  t1    call_2  call          request_tools  ok       -",
-		"ana  t2    call_3  call          notes_update   ok       -",
-		"ana  t2    call_4  proposal      notes_create   ok       -",
-		"ana  t2    call_4  confirmation  notes_create   ok       -",
+		"The record (6 rows):",
+		"ana  t1    call_1  refusal       notes_search   refused  invalid_arguments",
+		"ana  t1    call_2  call          notes_search   ok       -",
+		"ana  t1    call_3  call          request_tools  ok       -",
+		"ana  t2    call_4  call          notes_update   ok       -",
+		"ana  t2    call_5  proposal      notes_create   ok       -",
+		"ana  t2    call_5  confirmation  notes_create   ok       -",
 	} {
 		assert.Contains(t, record, row)
 	}
