@@ -130,6 +130,9 @@ func run(ctx context.Context, w io.Writer) error {
 				!bytes.Equal(caught.InputSchema, req.InputSchema), strings.Join(minus(before, catalog), ", "))
 		}
 		again := find(p.Offer(tctx("")), palette.RequestTools)
+		if again == nil {
+			return errors.New("request_tools is gone from the second offer of a turn")
+		}
 		fmt.Fprintf(w, "asked twice this turn, same bytes: %t, same spec: %t\n", bytes.Equal(again.InputSchema, req.InputSchema), again == req)
 		caught, before = req, catalog
 		for _, c := range turn.calls {
