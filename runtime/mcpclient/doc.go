@@ -67,11 +67,12 @@
 // tool.CodeOutputTooLarge. Failures are *tool.Error values, as
 // tool.Registry.Call returns them:
 //
-//   - the remote tool's own error (isError): tool.CodeFailed, with the
-//     remote text as the Message. It is passed through on purpose, as a
-//     local tool's tool.ModelError message is: it is the remote tool's
-//     message for the model, which reads the rest of its output anyway,
-//     and it holds nothing of the host's. A protocol error's text, by
+//   - the remote tool's own error (isError): tool.CodeFailed. From a
+//     trusted server (Options.Trusted) the remote text is the Message,
+//     as a local tool's tool.ModelError message is: the remote tool's
+//     message for the model. An untrusted server's text may quote the
+//     arguments or anything else: it stays in the Cause, for logs, and
+//     the Message says only that the tool failed. A protocol error's text, by
 //     contrast, is the SDK's or the server's about the request (often
 //     quoting the arguments): it stays in the Cause, for logs.
 //   - a protocol error answered by the server: the tool did not run;

@@ -113,7 +113,11 @@ func TestOwnServerOverHTTP(t *testing.T) {
 		var te *tool.Error
 		require.ErrorAs(t, err, &te)
 		assert.Equal(t, tool.CodeFailed, te.Code)
-		assert.Equal(t, "the note store is locked", te.Message)
+		if trusted {
+			assert.Equal(t, "the note store is locked", te.Message)
+		} else {
+			assert.Equal(t, "tool own_notes_fail failed: the MCP server reported an error", te.Message)
+		}
 	}
 }
 

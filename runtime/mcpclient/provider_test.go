@@ -129,12 +129,23 @@ func TestRemoteErrors(t *testing.T) {
 	ctx := t.Context()
 	deleteName := "files_delete_" + sha8("files.delete")
 
-	// The remote tool's own error text is its message for the model.
+	// An untrusted server's error text (here quoting the arguments) stays
+	// in the cause: the model reads that the tool failed.
 	res, err := p.Call(ctx, deleteName, []byte(`{"path":"notes.txt"}`))
 	var te *tool.Error
 	require.ErrorAs(t, err, &te)
 	assert.Equal(t, tool.CodeFailed, te.Code)
 	assert.Equal(t, "remote_"+deleteName, te.Tool)
+	want := "tool remote_" + deleteName + " failed: the MCP server reported an error"
+	assert.Equal(t, want, te.Message)
+	assert.Equal(t, tool.Result{Content: []byte(want), IsError: true}, res)
+	assert.NotContains(t, res.Text(), "notes.txt")
+	assert.ErrorContains(t, te.Cause, "no such file: notes.txt")
+
+	// A trusted server's error text is its message for the model.
+	trusted := memProvider(t, &memServer{srv: newSDKServer(&blocker{})}, mcpclient.Options{Group: "remote", Trusted: true})
+	res, err = trusted.Call(ctx, deleteName, []byte(`{"path":"notes.txt"}`))
+	require.ErrorAs(t, err, &te)
 	assert.Equal(t, "no such file: notes.txt", te.Message)
 	assert.Equal(t, tool.Result{Content: []byte("no such file: notes.txt"), IsError: true}, res)
 

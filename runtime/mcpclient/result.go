@@ -15,7 +15,11 @@ import (
 // content joined by newlines (other content is named in brackets, as
 // "[image content]"), or its structuredContent as structured output when
 // the tool declares an output schema. An isError result is a *tool.Error
-// with CodeFailed whose Message is the remote tool's text.
+// with CodeFailed whose Message is the remote tool's text when the server
+// is trusted (Options.Trusted: its text is then taken as a local tool's
+// ModelError is); an untrusted server's text, which may quote the
+// arguments or anything else, stays in the error's Cause, for the log,
+// and the model reads that the tool failed.
 func (p *Provider) result(spec *tool.Spec, full, remote string, res *mcp.CallToolResult) (tool.Result, error) {
 	text := joinContent(res.Content)
 	if res.IsError {
@@ -24,6 +28,10 @@ func (p *Provider) result(spec *tool.Spec, full, remote string, res *mcp.CallToo
 		}
 		if len(text) > p.opts.MaxResultBytes {
 			return p.tooLarge(full, remote)
+		}
+		if !p.opts.Trusted {
+			return failure(&tool.Error{Code: tool.CodeFailed, Tool: full, Message: "tool " + full + " failed: the MCP server reported an error",
+				Cause: fmt.Errorf("mcpclient: %s: remote tool %q reported an error: %s", p.group, remote, text)})
 		}
 		return failure(&tool.Error{Code: tool.CodeFailed, Tool: full, Message: text,
 			Cause: fmt.Errorf("mcpclient: %s: remote tool %q reported an error", p.group, remote)})
