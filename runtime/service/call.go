@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -101,10 +102,7 @@ func (s *Service) RecordRefusal(ctx context.Context, name string, e *tool.Error)
 	if !ok {
 		inv = anonymous
 	}
-	rec := Record{
-		Time: s.now(), Principal: inv.Principal.ID, Conversation: inv.Conversation,
-		Turn: inv.Turn, CallID: inv.CallID, Agent: inv.Agent.Name, Tool: recordedName(name), Event: EventCall,
-	}
+	rec := callRecord(s.now(), inv, name)
 	if s.obs != nil {
 		ctx = s.obs.Start(ctx, rec.Tool)
 	}
@@ -122,10 +120,7 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 	if !ok {
 		inv = anonymous
 	}
-	rec := Record{
-		Time: start, Principal: inv.Principal.ID, Conversation: inv.Conversation,
-		Turn: inv.Turn, CallID: inv.CallID, Agent: inv.Agent.Name, Tool: recordedName(name), Event: EventCall,
-	}
+	rec := callRecord(start, inv, name)
 	if s.obs != nil {
 		ctx = s.obs.Start(ctx, rec.Tool)
 	}
@@ -195,6 +190,15 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 	res, callErr := s.run(ctx, dst, t, args)
 	s.finish(ctx, &rec, res, callErr, rec.CallID != "")
 	return res, callErr
+}
+
+// callRecord is the record of a call of the named tool by inv, started at
+// t.
+func callRecord(t time.Time, inv *tool.Invocation, name string) Record {
+	return Record{
+		Time: t, Principal: inv.Principal.ID, Conversation: inv.Conversation,
+		Turn: inv.Turn, CallID: inv.CallID, Agent: inv.Agent.Name, Tool: recordedName(name), Event: EventCall,
+	}
 }
 
 // admit applies the limits that refuse a call of an offered tool before
