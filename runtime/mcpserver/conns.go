@@ -46,7 +46,10 @@ const tooManyConns = "HTTP/1.1 503 Service Unavailable\r\n" +
 // and never the answer. WriteTimeout would cut every event stream (a GET,
 // or a POST answered with text/event-stream) while it writes: it stays
 // unset.
-func httpServer(h http.Handler, o *HTTPOptions) *http.Server {
+//
+// Its ConnState hook keeps fresh, the connections that have not sent a
+// request yet.
+func httpServer(h http.Handler, o *HTTPOptions, fresh *freshConns) *http.Server {
 	header := DefaultReadHeaderTimeout
 	if o.ReadTimeout > 0 && o.ReadTimeout < header {
 		header = o.ReadTimeout
@@ -58,6 +61,49 @@ func httpServer(h http.Handler, o *HTTPOptions) *http.Server {
 		ReadTimeout:       o.ReadTimeout,
 		IdleTimeout:       o.IdleTimeout,
 		MaxHeaderBytes:    o.MaxHeaderBytes,
+		ConnState:         fresh.track,
+	}
+}
+
+// freshGrace is how long a shutdown waits before it closes the
+// connections that have sent no request (at most half the shutdown's
+// timeout).
+const freshGrace = time.Second
+
+// freshConns are the connections accepted that have not sent a byte of a
+// request (http.StateNew). http.Server.Shutdown waits for such a
+// connection's first request for five seconds, longer than the default
+// shutdown timeout: an HTTP client dials connections it may never use (a
+// request cancelled while its connection was being dialed leaves the
+// connection in the client's pool), so a shutdown would fail for want of
+// a request that never comes. Serve closes them after freshGrace: they
+// carry no work.
+type freshConns struct {
+	mu sync.Mutex
+	m  map[net.Conn]struct{}
+}
+
+// track is the http.Server's ConnState hook.
+func (f *freshConns) track(c net.Conn, st http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if st == http.StateNew {
+		if f.m == nil {
+			f.m = make(map[net.Conn]struct{})
+		}
+		f.m[c] = struct{}{}
+		return
+	}
+	delete(f.m, c)
+}
+
+// close closes the connections that have sent no request yet.
+func (f *freshConns) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.m {
+		c.Close()
+		delete(f.m, c)
 	}
 }
 

@@ -205,8 +205,9 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, opts *HTTPOpti
 // WellKnownMetadataPath and that path followed by opts.Path) until ctx
 // ends, then shuts down gracefully: it stops accepting requests,
 // ends the standalone event streams, waits up to opts.ShutdownTimeout for
-// the requests in flight, and closes the server's HTTP sessions. It closes
-// ln. It returns nil after a shutdown that completed in time.
+// the requests in flight (closing, after a second, the connections that
+// have not sent a request), and closes the server's HTTP sessions. It
+// closes ln. It returns nil after a shutdown that completed in time.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
 	var o HTTPOptions
 	if opts != nil {
@@ -254,7 +255,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 		}
 		h.ServeHTTP(w, r)
 	}))
-	srv := httpServer(exactPath(paths, mux), &o)
+	var fresh freshConns
+	srv := httpServer(exactPath(paths, mux), &o, &fresh)
 	srv.RegisterOnShutdown(endStreams)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -265,7 +267,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownTimeout)
 	defer cancel()
-	err = srv.Shutdown(sctx)
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(sctx) }()
+	grace := time.NewTimer(min(freshGrace, o.ShutdownTimeout/2))
+	defer grace.Stop()
+	select {
+	case err = <-shut:
+	case <-grace.C:
+		fresh.close() // connections that never sent a request: no work to wait for
+		err = <-shut
+	}
 	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}

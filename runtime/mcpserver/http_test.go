@@ -222,6 +222,40 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	}
 }
 
+// TestServeShutsDownPastUnusedConnections: a connection that never sends
+// a request (an HTTP client's dial for a request it cancelled) does not
+// hold the shutdown, which net/http alone would let wait five seconds for
+// its first request, past the timeout.
+func TestServeShutsDownPastUnusedConnections(t *testing.T) {
+	t.Parallel()
+	srv, err := mcpserver.New(newStatic(t, slowTool(0)), nil)
+	require.NoError(t, err)
+	ln, err := mcpserver.Listen(t.Context(), "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, stop := context.WithCancel(t.Context())
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln, &mcpserver.HTTPOptions{ShutdownTimeout: 3 * time.Second}) }()
+
+	unused, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer unused.Close()
+	// A request answered on another connection: the server is serving and
+	// has accepted the unused one before it.
+	resp, err := http.Get("http://" + ln.Addr().String() + "/none")
+	require.NoError(t, err)
+	resp.Body.Close()
+
+	stop()
+	select {
+	case err := <-served:
+		require.NoError(t, err, "the unused connection held the shutdown")
+	case <-time.After(waitLimit):
+		t.Fatal("Serve did not return")
+	}
+	assert.True(t, closedWithin(unused, waitLimit), "the unused connection is closed")
+}
+
 func TestServeReportsListenerFailure(t *testing.T) {
 	t.Parallel()
 	srv, err := mcpserver.New(newStatic(t), nil)
