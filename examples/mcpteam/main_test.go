@@ -12,7 +12,8 @@ import (
 
 // TestRun plays the session and checks what it shows: the refusal of a
 // request without a token, the two listings, ben's refusal, ana's
-// proposal and its one confirmation, and the record.
+// proposal and its one confirmation, and the record (the listings are its
+// offers).
 func TestRun(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
@@ -29,7 +30,7 @@ func TestRun(t *testing.T) {
 		"ran: note n6 \"Team sync\" created\n",
 		"refused [already_confirmed]: nothing ran\n",
 		"ben reads note n6 \"Team sync\"\n",
-		"The record (6 rows):",
+		"The record (8 rows):",
 	} {
 		assert.Contains(t, got, want)
 	}
@@ -39,6 +40,8 @@ func TestRun(t *testing.T) {
 		record = append(record, strings.Join(r[1:], " "))
 	}
 	assert.Equal(t, []string{
+		"ana - - offer - ok -", // tools/list: what each was offered
+		"ben - - offer - ok -",
 		"ben - - refusal notes_update refused unknown_tool",
 		"ana team-chat call_1 proposal notes_create ok -",
 		"ben - - refusal notes_create refused unknown_proposal",

@@ -7,7 +7,8 @@
 // only changes the conversation's preamble). The scripted model attaches
 // a skill, searches the library and reads a note; its tries at a remote
 // tool that mutates and at a note tool that deletes are refused, and the
-// call service records every call and refusal.
+// call service records each turn's offer (marked read-only), every call
+// and every refusal.
 //
 //	go run ./examples/research
 package main
@@ -170,13 +171,16 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\nThe record (%d rows):\n", len(recs))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "event\ttool\toutcome\tcode")
+	fmt.Fprintln(tw, "turn\tevent\ttool\toutcome\tcode\toffered")
 	for _, r := range recs {
-		code := ""
+		code, offered := "", ""
 		if r.Code != 0 {
 			code = r.Code.String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Event, r.Tool, r.Outcome, code)
+		if r.Event == service.EventOffer {
+			offered = string(r.Args) // the names offered, marked read-only
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Turn, r.Event, r.Tool, r.Outcome, code, offered)
 	}
 	return tw.Flush()
 }

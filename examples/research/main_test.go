@@ -29,9 +29,12 @@ func TestRun(t *testing.T) {
 		"> notes_delete {\"id\":\"n1\"}\nerror [unknown_tool]",
 		"> request_tools {\"names\":[\"notes_delete\"]}\nerror [unknown_tool]",
 		"the conversation's preamble now starts: <active_skills>",
-		"The record (7 rows):",
-		"refusal  library_retract              refused  unknown_tool",
-		"refusal  request_tools                refused  unknown_tool",
+		"The record (9 rows):",
+		"t1    offer                                 ok                     {\"tools\":[\"library_papers_get_55b29e61\",\"library_search\",\"notes_get\",\"notes_outline\",\"notes_render\",\"notes_search\",\"request_skill\"],\"read_only\":true}\n",
+		"t1    call     request_skill                ok",
+		"t2    offer                                 ok",
+		"t1    refusal  library_retract              refused  unknown_tool",
+		"t1    refusal  request_tools                refused  unknown_tool",
 	} {
 		assert.Contains(t, got, want)
 	}

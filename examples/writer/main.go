@@ -7,7 +7,8 @@
 // clock_now and a name that is no tool's; in the second it uses what it
 // was given (an action runs, a propose tool's call becomes a proposal),
 // and a person confirms its proposal. Every call, the grant included,
-// runs through the call service for the person and is recorded. The
+// runs through the call service for the person and is recorded, and so is
+// each turn's offer (once per turn, however often the host asks). The
 // output shows, each turn, the palette's offer, the size of its Anthropic
 // tools array and request_tools' catalog, which changes only when what
 // could be admitted changes.

@@ -55,11 +55,11 @@ func TestRun(t *testing.T) {
 	assert.NotContains(t, answer, "bogus", "a requested name that is not an identifier is never echoed")
 	record := got[strings.Index(got, "The record"):]
 	for _, row := range []string{
-		"The record (6 rows):",
-		"ana  t1    call_1  refusal       notes_search   refused  invalid_arguments",
+		"The record (8 rows):",
+		"ana  t1    -       offer         -              ok       -\nana  t1    call_1  refusal       notes_search   refused  invalid_arguments",
 		"ana  t1    call_2  call          notes_search   ok       -",
 		"ana  t1    call_3  call          request_tools  ok       -",
-		"ana  t2    call_4  call          notes_update   ok       -",
+		"ana  t1    call_3  call          request_tools  ok       -\nana  t2    -       offer         -              ok       -\nana  t2    call_4  call          notes_update   ok       -",
 		"ana  t2    call_5  proposal      notes_create   ok       -",
 		"ana  t2    call_5  confirmation  notes_create   ok       -",
 	} {

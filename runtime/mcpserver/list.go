@@ -135,10 +135,14 @@ func (c *listings) keep(key uint64, l *listing) {
 
 // current returns the listing of the tools offered to the caller of ctx:
 // the last one served when the offer is the same, else the one kept for
-// this offer, else one written now and kept.
+// this offer, else one written now and kept. A caller that records offers
+// (tool.OfferRecorder: the call service) records it.
 func (s *Server) current(ctx context.Context) (*listing, error) {
 	v := s.version.Load()
 	tools := s.caller.Offer(ctx)
+	if r, ok := s.caller.(tool.OfferRecorder); ok {
+		r.RecordOffer(ctx, tools) // the call service: tools/list is an offer
+	}
 	if l := s.listings.last.Load(); l != nil && l.version == v && sameSpecs(l.tools, tools) {
 		return l, nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/palette"
+	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -20,6 +21,13 @@ import (
 // argument on the first tool, request_tools over every group and
 // request_skill over two skills: every path of Offer.
 func syntheticPalette(tb testing.TB, n int) *palette.Palette {
+	tb.Helper()
+	return syntheticPaletteOver(tb, n, func(reg *tool.Static) tool.Caller { return reg })
+}
+
+// syntheticPaletteOver is syntheticPalette over the caller over(reg)
+// returns for its registry reg.
+func syntheticPaletteOver(tb testing.TB, n int, over func(reg *tool.Static) tool.Caller) *palette.Palette {
 	tb.Helper()
 	specs := make([]tool.Spec, n)
 	for i := range specs {
@@ -41,7 +49,7 @@ func syntheticPalette(tb testing.TB, n int) *palette.Palette {
 	for g := 0; g*10 < n; g += 2 {
 		even = append(even, fmt.Sprintf("g%d", g))
 	}
-	p, err := palette.New(reg, reg.Tools(), palette.Groups(even...), &palette.Options{
+	p, err := palette.New(over(reg), reg.Tools(), palette.Groups(even...), &palette.Options{
 		Bind:              map[string]json.RawMessage{"tool_0000": json.RawMessage(`{"n":3}`)},
 		Requestable:       palette.All(),
 		Skills:            skill.NewTable([]skill.Skill{{Name: "a", Description: "A."}, {Name: "b", Description: "B."}}),
@@ -64,6 +72,49 @@ func BenchmarkPaletteOffer(b *testing.B) {
 			b.Fatal("wrong offer")
 		}
 	}
+}
+
+// BenchmarkPaletteOfferOverService is BenchmarkPaletteOffer over the call
+// service: record=yes as a host has it, the service recording the offer
+// (once for the turn, then only checking that it is recorded);
+// record=no over the same service behind a Caller that does not record,
+// for the cost of that check side by side.
+func BenchmarkPaletteOfferOverService(b *testing.B) {
+	for _, record := range []bool{false, true} {
+		b.Run(map[bool]string{false: "record=no", true: "record=yes"}[record], func(b *testing.B) {
+			var svc *service.Service
+			p := syntheticPaletteOver(b, 1000, func(reg *tool.Static) tool.Caller {
+				var err error
+				svc, err = service.New(reg, nil)
+				require.NoError(b, err)
+				if !record {
+					return plainCaller{svc}
+				}
+				return svc
+			})
+			ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: ana, Conversation: "c1", Turn: "t1"})
+			p.Offer(ctx)
+			b.ReportAllocs()
+			for b.Loop() {
+				if len(p.Offer(ctx)) != 502 {
+					b.Fatal("wrong offer")
+				}
+			}
+			b.StopTimer()
+			recs, err := svc.Records(ctx, service.Query{})
+			require.NoError(b, err)
+			want := map[bool]int{false: 0, true: 1}[record]
+			require.Len(b, recs, want, "one offer row for the turn")
+		})
+	}
+}
+
+// plainCaller hides every method of its Caller but Offer and Call.
+type plainCaller struct{ c tool.Caller }
+
+func (p plainCaller) Offer(ctx context.Context) []*tool.Spec { return p.c.Offer(ctx) }
+func (p plainCaller) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
+	return p.c.Call(ctx, name, args)
 }
 
 // TestOfferAllocatesNothingPerTool pins Offer's allocations: the result

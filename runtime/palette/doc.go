@@ -15,6 +15,12 @@
 // the selector picks it (selectors read Spec fields; a dynamic tool's
 // Group is its provider's group), and is judged by the caller's spec.
 //
+// Over the call service, everything a palette does is a row of its
+// record: each turn's Offer (the service is a tool.OfferRecorder, and
+// writes a row when the turn or the offer changed), its refusals (a
+// tool.RefusalRecorder) and its meta-tools' grants (a tool.DynamicCaller);
+// service.As keeps all three.
+//
 // # Bound arguments
 //
 // Options.Bind fixes some of a tool's arguments for one agent, such as a

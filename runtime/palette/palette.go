@@ -250,13 +250,22 @@ func (p *Palette) Tools() []*tool.Spec {
 // A read-only palette asks the caller with ctx marked read-only and keeps
 // only //tool:readonly tools.
 //
+// A caller that records offers (tool.OfferRecorder: the call service)
+// records it, with the read-only mark; the palette's own uses of its offer
+// (an unknown tool's suggestions, request_tools' catalog) are not offers
+// and are not recorded.
+//
 // Offer allocates the result and nothing per tool (BenchmarkPaletteOffer).
 func (p *Palette) Offer(ctx context.Context) []*tool.Spec {
 	st := p.st.Load()
 	if st.readOnly {
 		ctx = tool.WithReadOnly(ctx)
 	}
-	return p.offer(ctx, st)
+	out := p.offer(ctx, st)
+	if r, ok := p.c.(tool.OfferRecorder); ok {
+		r.RecordOffer(ctx, out)
+	}
+	return out
 }
 
 // offer is Offer with the state loaded and ctx marked.

@@ -46,6 +46,8 @@
 // the service does not serve by name (a palette's request_tools and
 // request_skill) through the same read-only mark, permissions, limits
 // and record, without asking the Policy: the host gave it to the agent.
+// RecordRefusal and RecordOffer make a palette's refusals and each turn's
+// offer rows of the record too (EventRefusal, EventOffer).
 //
 // # Proposals
 //

@@ -30,6 +30,10 @@ const (
 	// EventReplay is a call whose call ID was already recorded, answered
 	// with the recorded outcome; nothing ran.
 	EventReplay
+	// EventOffer is what an agent was offered (Service.RecordOffer, which
+	// a palette's Offer calls): Args holds the offered tools' names, Tool
+	// is empty, Outcome is OutcomeOK; nothing ran.
+	EventOffer
 )
 
 var eventNames = [...]string{
@@ -40,6 +44,7 @@ var eventNames = [...]string{
 	EventRejection:    "rejection",
 	EventExpiry:       "expiry",
 	EventReplay:       "replay",
+	EventOffer:        "offer",
 }
 
 // String returns the event's name, such as "call", or "Event(N)".
@@ -108,7 +113,7 @@ func ParseOutcome(s string) (Outcome, bool) {
 }
 
 // Record is one row of the record the service keeps: one per call,
-// refusal, proposal, confirmation, rejection and expiry.
+// refusal, proposal, confirmation, rejection, expiry, replay and offer.
 type Record struct {
 	// ID is the store's identifier of the row, assigned when it is
 	// written.
@@ -123,7 +128,7 @@ type Record struct {
 	// Agent is the calling agent's name, when it gave one.
 	Agent string
 	// Tool is the tool's name as the call gave it (an identifier, or the
-	// name cut to 64 bytes when it is not one).
+	// name cut to 128 bytes when it is not one); empty for an offer.
 	Tool string
 	// Kind is the tool's kind; 0 for a tool the registry does not have.
 	Kind tool.Kind

@@ -126,6 +126,7 @@ type Service struct {
 	now      func() time.Time
 	halt     atomic.Bool
 	waits    waiters
+	offers   *offerMemo
 }
 
 var _ tool.Caller = (*Service)(nil)
@@ -143,6 +144,7 @@ func New(reg Registry, opts *Options) (*Service, error) {
 		reg: reg, dyn: o.Dynamic, tools: reg.Tools(), store: o.Store, policy: o.Policy, log: o.Logger,
 		obs: o.Observer, limiter: o.Limiter, maxTurn: o.MaxCallsPerTurn, parallel: o.Parallel,
 		ttl: o.ProposalTTL, maxStr: o.MaxLoggedString, failOpen: o.FailOpen, await: o.AwaitRunning, halted: o.Halted, now: o.Now,
+		offers: newOfferMemo(),
 	}
 	switch {
 	case s.parallel < 0:

@@ -75,8 +75,48 @@ func (s *Service) RunTurn(ctx context.Context, calls []Request) []Response {
 // the call ID a provider adapter set, say) gets inv's principal, and
 // inv's conversation and agent where it has none. inv must not be
 // modified afterwards.
+//
+// When c records (the call service: a tool.DynamicCaller, a
+// tool.RefusalRecorder and a tool.OfferRecorder), so does the Caller As
+// returns, for inv as for calls: a palette over it records its grants,
+// refusals and offers.
 func As(c tool.Caller, inv *tool.Invocation) tool.Caller {
-	return &as{c: c, inv: inv}
+	a := &as{c: c, inv: inv}
+	if r, ok := c.(recorder); ok {
+		return &asRecorder{as: a, r: r}
+	}
+	return a
+}
+
+// recorder is a Caller that records what layers in front of it do: the
+// call service.
+type recorder interface {
+	tool.DynamicCaller
+	tool.RefusalRecorder
+	tool.OfferRecorder
+}
+
+// asRecorder is what As returns for a recorder.
+type asRecorder struct {
+	*as
+	r recorder
+}
+
+var _ recorder = (*asRecorder)(nil)
+
+// CallDynamic implements tool.DynamicCaller.
+func (a *asRecorder) CallDynamic(ctx context.Context, d tool.Dynamic, args []byte) (tool.Result, error) {
+	return a.r.CallDynamic(a.with(ctx), d, args)
+}
+
+// RecordRefusal implements tool.RefusalRecorder.
+func (a *asRecorder) RecordRefusal(ctx context.Context, name string, e *tool.Error) {
+	a.r.RecordRefusal(a.with(ctx), name, e)
+}
+
+// RecordOffer implements tool.OfferRecorder.
+func (a *asRecorder) RecordOffer(ctx context.Context, offer []*tool.Spec) {
+	a.r.RecordOffer(a.with(ctx), offer)
 }
 
 // as is what As returns.

@@ -54,7 +54,8 @@ func TestNoToken(t *testing.T) {
 }
 
 // TestPerPersonToolsAndRefusals checks that each token's principal is
-// listed its own tools, byte-stable, that a tool not offered is refused
+// listed its own tools, byte-stable, that each listing is recorded as an
+// offer (once while it is unchanged), that a tool not offered is refused
 // as unknown and recorded, and that nothing ran for the refusal.
 func TestPerPersonToolsAndRefusals(t *testing.T) {
 	t.Parallel()
@@ -79,8 +80,14 @@ func TestPerPersonToolsAndRefusals(t *testing.T) {
 			}
 			assert.Equal(t, []string{"notes_delete", "notes_read", "notes_update"}, list(anaCS))
 			assert.Equal(t, []string{"notes_read"}, list(benCS))
+			assert.Equal(t, []string{"notes_read"}, list(benCS), "listed again: the same offer, no new row")
+			offers, err := in.svc.Records(t.Context(), service.Query{Principal: "ben"})
+			require.NoError(t, err)
+			require.Len(t, offers, 1)
+			assert.Equal(t, service.EventOffer, offers[0].Event)
+			assert.JSONEq(t, `{"tools":["notes_read"]}`, string(offers[0].Args))
 
-			_, err := benCS.CallTool(t.Context(), &mcp.CallToolParams{Name: "notes_update", Arguments: map[string]any{"id": 1}})
+			_, err = benCS.CallTool(t.Context(), &mcp.CallToolParams{Name: "notes_update", Arguments: map[string]any{"id": 1}})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "unknown tool")
 			assert.Contains(t, err.Error(), "notes_read", "it names what ben may call")
@@ -93,6 +100,8 @@ func TestPerPersonToolsAndRefusals(t *testing.T) {
 			assert.Zero(t, f.runs[tUpdate].Load()+f.runs[tDelete].Load(), "nothing ran for ben's refusals")
 
 			assert.Equal(t, []row{
+				{"ana", "offer", "", "ok", ""}, // tools/list is an offer, recorded
+				{"ben", "offer", "", "ok", ""},
 				{"ben", "refusal", "notes_update", "refused", "unknown_tool"},
 				{"ben", "refusal", "notes_delete", "refused", "unknown_tool"},
 				{"ben", "call", "notes_read", "ok", ""},

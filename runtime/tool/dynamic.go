@@ -58,3 +58,14 @@ type RefusalRecorder interface {
 	// e, for the caller ctx carries; nothing ran.
 	RecordRefusal(ctx context.Context, name string, e *Error)
 }
+
+// OfferRecorder is a Caller that records what a layer in front of it
+// offers a model: a palette's tools for one turn, or an MCP server's
+// tools/list. The call service (runtime/service) implements it, so that
+// what an agent was offered is a row of its record beside the calls,
+// refusals and grants it led to.
+type OfferRecorder interface {
+	// RecordOffer records that offer (sorted by name, as Caller.Offer
+	// returns it) is what the caller ctx carries is offered.
+	RecordOffer(ctx context.Context, offer []*Spec)
+}

@@ -145,6 +145,15 @@ func testRoundTrip(t *testing.T, st service.Store) {
 	recs = all(t, st)
 	equalRecord(t, *odd, recs[2], "zero values")
 	assert.True(t, recs[2].Time.IsZero())
+
+	// An offer: no tool, no call ID, the names in its arguments.
+	offer := &service.Record{Time: t0.Add(2 * time.Second), Principal: "alice", Conversation: "c1", Turn: "t2", Agent: "helper",
+		Event: service.EventOffer, Outcome: service.OutcomeOK, Args: []byte(`{"tools":["act","echo"],"read_only":true}`)}
+	require.NoError(t, st.Append(ctx, offer))
+	recs = all(t, st)
+	require.Len(t, recs, 4)
+	equalRecord(t, *offer, recs[3], "the offer")
+	assert.Equal(t, service.EventOffer, recs[3].Event)
 }
 
 func testCallID(t *testing.T, st service.Store) {

@@ -1,0 +1,160 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// inTurn returns ctx carrying an Invocation for p in conversation c1 and
+// the given turn, with a call ID an adapter may have left there.
+func inTurn(p tool.Principal, turn string) context.Context {
+	return tool.WithInvocation(context.Background(), &tool.Invocation{
+		Principal: p, Conversation: "c1", Turn: turn, CallID: "call-x", Agent: tool.Agent{Name: "helper"},
+	})
+}
+
+// offers returns the offer rows of st.
+func offers(t testing.TB, st service.Store) []service.Record {
+	t.Helper()
+	var out []service.Record
+	for _, r := range records(t, st) {
+		if r.Event == service.EventOffer {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestRecordOfferWritesARowPerTurnAndChange(t *testing.T) {
+	s, _, st, clk := newService(t, nil)
+	offer := s.Offer(inTurn(alice, "t1"))
+	require.NotEmpty(t, offer)
+
+	s.RecordOffer(inTurn(alice, "t1"), offer)
+	s.RecordOffer(inTurn(alice, "t1"), offer) // asked again in the turn: nothing new
+	recs := offers(t, st)
+	require.Len(t, recs, 1)
+	r := recs[0]
+	assert.Equal(t, service.EventOffer, r.Event)
+	assert.Equal(t, service.OutcomeOK, r.Outcome)
+	assert.Equal(t, "offer", r.Event.String())
+	assert.Equal(t, "alice", r.Principal)
+	assert.Equal(t, "c1", r.Conversation)
+	assert.Equal(t, "t1", r.Turn)
+	assert.Equal(t, "helper", r.Agent)
+	assert.Empty(t, r.CallID, "an offer answers no call: it must not take a call's key")
+	assert.Empty(t, r.Tool)
+	assert.Equal(t, clk.now(), r.Time)
+	assert.JSONEq(t, `{"tools":["act","block","echo","hidden","login","notes_delete","notes_read","reserved","slow_propose","summarized","wait_ctx","whoami"]}`, string(r.Args))
+
+	s.RecordOffer(inTurn(alice, "t2"), offer) // a new turn
+	s.RecordOffer(inTurn(alice, "t2"), offer[:3])
+	s.RecordOffer(inTurn(alice, "t2"), offer[:3])
+	s.RecordOffer(tool.WithReadOnly(inTurn(alice, "t2")), offer[:3]) // the same names, read-only
+	s.RecordOffer(inTurn(bob, "t2"), offer[:3])                      // another principal
+	recs = offers(t, st)
+	require.Len(t, recs, 5)
+	assert.Equal(t, "t2", recs[1].Turn)
+	assert.JSONEq(t, `{"tools":["act","block","echo"]}`, string(recs[2].Args))
+	assert.JSONEq(t, `{"tools":["act","block","echo"],"read_only":true}`, string(recs[3].Args))
+	assert.Equal(t, "bob", recs[4].Principal)
+
+	s.RecordOffer(inTurn(alice, "t2"), nil)
+	assert.JSONEq(t, `{"tools":[]}`, string(offers(t, st)[5].Args), "an empty offer is recorded as one")
+
+	s.RecordOffer(context.Background(), offer[:1])
+	r = offers(t, st)[6]
+	assert.Empty(t, r.Principal, "a context without an Invocation is recorded as anonymous")
+	assert.JSONEq(t, `{"tools":["act"]}`, string(r.Args))
+}
+
+func TestRecordOfferRetriesAfterAStoreFailure(t *testing.T) {
+	var logs bytes.Buffer
+	s, _, st, _ := newService(t, &service.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	offer := s.Offer(inTurn(alice, "t1"))
+	st.FailWith(func(op string) error { return errors.New("disk full") })
+	s.RecordOffer(inTurn(alice, "t1"), offer)
+	assert.Contains(t, logs.String(), "record an offer")
+	assert.Contains(t, logs.String(), "disk full")
+	st.FailWith(nil)
+	require.Empty(t, offers(t, st))
+	s.RecordOffer(inTurn(alice, "t1"), offer)
+	assert.Len(t, offers(t, st), 1, "the offer the store lost is recorded at the next attempt")
+}
+
+func TestRecordOfferUnderConcurrency(t *testing.T) {
+	s, _, st, _ := newService(t, nil)
+	offer := s.Offer(inTurn(alice, "t1"))
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				s.RecordOffer(inTurn(alice, fmt.Sprintf("t%d", i%5)), offer[:1+g%2])
+			}
+		})
+	}
+	wg.Wait()
+	recs := offers(t, st)
+	assert.NotEmpty(t, recs)
+	assert.LessOrEqual(t, len(recs), 8*50)
+	// One caller alternating between turns and offers records each change;
+	// a caller asking again for what it was just offered records nothing.
+	n := len(recs)
+	s.RecordOffer(inTurn(alice, "t9"), offer)
+	s.RecordOffer(inTurn(alice, "t9"), offer)
+	assert.Len(t, offers(t, st), n+1)
+}
+
+func TestRecordOfferForgetsOldCallersWithoutLosingOffers(t *testing.T) {
+	s, _, st, _ := newService(t, nil)
+	offer := s.Offer(inTurn(alice, "t1"))
+	const callers = 5000 // more than the service remembers
+	for i := range callers {
+		ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: alice, Conversation: fmt.Sprintf("c%d", i), Turn: "t1"})
+		s.RecordOffer(ctx, offer)
+	}
+	assert.Len(t, offers(t, st), callers, "every caller's first offer is a row")
+	for i := range callers {
+		ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: alice, Conversation: fmt.Sprintf("c%d", i), Turn: "t1"})
+		s.RecordOffer(ctx, offer)
+	}
+	got := len(offers(t, st))
+	assert.Greater(t, got, callers, "a forgotten caller's offer is recorded again")
+	assert.Less(t, got, 2*callers, "the callers it remembers record nothing new")
+}
+
+func TestAsRecordsForItsPrincipal(t *testing.T) {
+	s, _, st, _ := newService(t, nil)
+	c := service.As(s, &tool.Invocation{Principal: alice, Conversation: "stdio"})
+	r, ok := c.(tool.OfferRecorder)
+	require.True(t, ok, "As over the call service records offers")
+	r.RecordOffer(context.Background(), s.Offer(as(alice, ""))[:2])
+	rec := last(t, st)
+	assert.Equal(t, service.EventOffer, rec.Event)
+	assert.Equal(t, "alice", rec.Principal)
+	assert.Equal(t, "stdio", rec.Conversation)
+
+	rr, ok := c.(tool.RefusalRecorder)
+	require.True(t, ok)
+	rr.RecordRefusal(context.Background(), "echo", &tool.Error{Code: tool.CodeUnknownTool, Message: "unknown tool echo"})
+	rec = last(t, st)
+	assert.Equal(t, service.EventRefusal, rec.Event)
+	assert.Equal(t, "alice", rec.Principal)
+	assert.Equal(t, "echo", rec.Tool)
+
+	_, ok = c.(tool.DynamicCaller)
+	assert.True(t, ok)
+	_, ok = service.As(tool.Caller(nil), &tool.Invocation{}).(tool.OfferRecorder)
+	assert.False(t, ok, "As over a caller that does not record does not pretend to")
+}
