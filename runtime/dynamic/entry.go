@@ -25,6 +25,7 @@ type entry struct {
 	label  string // the group and the provider's type, for messages
 	logger *slog.Logger
 	runner *tool.Runner // runs its calls: one slot, so that abandoned runs are capped per provider
+	quiet  func()       // cancels the Set's subscription to p, a tool.Notifier; nil otherwise
 
 	mu  sync.Mutex           // serialises rebuilds of the view
 	cur atomic.Pointer[view] // the view of what Tools last returned

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/notify"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -47,7 +48,19 @@ type Set struct {
 	check   *validator
 	mu      sync.Mutex               // serialises Register and Unregister
 	entries atomic.Pointer[[]*entry] // registered providers, in registration order; never modified in place
+	changes notify.List              // the Set's subscribers (Subscribe)
 }
+
+var _ tool.Notifier = (*Set)(nil)
+
+// Subscribe implements tool.Notifier: changed is called after a provider
+// is registered or unregistered, and after a registered provider that is
+// a tool.Notifier itself (runtime/mcpclient's, whose remote list changed)
+// tells of a change. The tools of a provider that is not one are still
+// read anew on every lookup, but nobody is told when they change (nor
+// when it becomes available or not): a provider whose tools change while
+// it is registered should implement tool.Notifier.
+func (s *Set) Subscribe(changed func()) (cancel func()) { return s.changes.Subscribe(changed) }
 
 // New returns an empty Set that never serves a tool named as one of
 // static: the generated registry's tools (tool.Registry.Tools), which the
@@ -160,8 +173,12 @@ func (s *Set) Register(ctx context.Context, p Provider) error {
 		if err != nil {
 			return fmt.Errorf("register dynamic provider %s: refused: %w", e.label, err)
 		}
+		if n, ok := p.(tool.Notifier); ok {
+			e.quiet = n.Subscribe(s.changes.Notify)
+		}
 		next := append(slices.Clip(list), e)
 		s.entries.Store(&next)
+		s.changes.Notify()
 		return nil
 	}
 	if err != nil {
@@ -184,8 +201,12 @@ func (s *Set) Unregister(p Provider) {
 	if i < 0 {
 		return
 	}
+	if list[i].quiet != nil {
+		list[i].quiet()
+	}
 	next := slices.Delete(slices.Clone(list), i, i+1)
 	s.entries.Store(&next)
+	s.changes.Notify()
 }
 
 // AppendTools appends to dst the specs of the tools of every provider

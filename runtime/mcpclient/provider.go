@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/dynamic"
+	"github.com/toolgen-go/toolgen/runtime/internal/notify"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -108,9 +109,22 @@ type Provider struct {
 	mu       sync.Mutex // guards the start of goroutines against Close
 	wg       sync.WaitGroup
 	closed   atomic.Bool
+
+	changes notify.List // Subscribe's subscribers
 }
 
-var _ dynamic.Provider = (*Provider)(nil)
+var (
+	_ dynamic.Provider = (*Provider)(nil)
+	_ tool.Notifier    = (*Provider)(nil)
+)
+
+// Subscribe implements tool.Notifier: changed is called after a listing
+// changed the tools (the server's notifications/tools/list_changed, a
+// reconnection), and when the server's tools become known or unknown (a
+// listing that succeeded after a failure, or failed after a success). A
+// dynamic.Set subscribes to its providers, and an MCP server over it
+// tells its own clients.
+func (p *Provider) Subscribe(changed func()) (cancel func()) { return p.changes.Subscribe(changed) }
 
 // New returns a Provider for the server that opts.Connect reaches. It does
 // not connect: Bind starts the first listing in the background.
@@ -288,14 +302,23 @@ func (p *Provider) listTools(ctx context.Context, relist bool) error {
 	if !relist && p.list.Load() != nil && p.failed.Load() == 0 {
 		return nil
 	}
+	prev := p.list.Load()
+	known := prev != nil && p.failed.Load() == 0
 	tools, err := p.fetch(ctx)
 	if err != nil {
 		p.failed.Store(time.Now().UnixNano())
 		p.lastErr.Store(&err)
+		if known {
+			p.changes.Notify() // the tools are gone until a listing succeeds
+		}
 		return err
 	}
-	p.list.Store(p.newListing(tools, p.list.Load()))
+	next := p.newListing(tools, prev)
+	p.list.Store(next)
 	p.failed.Store(0)
+	if next != prev || !known {
+		p.changes.Notify()
+	}
 	return nil
 }
 

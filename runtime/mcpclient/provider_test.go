@@ -274,6 +274,44 @@ func TestListChanged(t *testing.T) {
 	assert.Equal(t, tool.CodeUnknownTool, tool.CodeOf(err))
 }
 
+// The provider tells its subscribers (a dynamic.Set, and through it an
+// MCP server's clients) when the server's list changed.
+func TestListChangedIsTold(t *testing.T) {
+	t.Parallel()
+	srv := newSDKServer(&blocker{})
+	p := memProvider(t, &memServer{srv: srv}, mcpclient.Options{Group: "remote"})
+	ctx := t.Context()
+	require.True(t, p.Available(ctx))
+	set, err := dynamic.New(nil, nil)
+	require.NoError(t, err)
+	var n atomic.Int64
+	cancel := set.Subscribe(func() { n.Add(1) })
+	defer cancel()
+	require.NoError(t, set.Register(ctx, p))
+	require.Equal(t, int64(1), n.Load(), "registered")
+
+	mcp.AddTool(srv, &mcp.Tool{Name: "added", Description: "Added later."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{}, nil, nil
+		})
+	require.Eventually(t, func() bool { return n.Load() >= 2 }, waitLimit, 5*time.Millisecond, "an added tool is told")
+	assert.NotNil(t, find(p.Tools(ctx), "added"), "told after the new list is in place")
+
+	told := n.Load()
+	srv.RemoveTools("added")
+	require.Eventually(t, func() bool { return n.Load() > told }, waitLimit, 5*time.Millisecond, "a removed tool is told")
+	assert.Nil(t, find(p.Tools(ctx), "added"))
+
+	set.Unregister(p)
+	told = n.Load()
+	mcp.AddTool(srv, &mcp.Tool{Name: "later", Description: "Added after."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{}, nil, nil
+		})
+	require.Eventually(t, func() bool { return find(p.Tools(ctx), "later") != nil }, waitLimit, 5*time.Millisecond)
+	assert.Equal(t, told, n.Load(), "an unregistered provider's changes reach nobody")
+}
+
 func TestServerDiesMidCall(t *testing.T) {
 	t.Parallel()
 	b := &blocker{started: make(chan struct{}), release: make(chan struct{})}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/notify"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -68,6 +69,29 @@ type Palette struct {
 	skillCatalog []*skill.Skill // the skills skillSel names, sorted by name
 	admitted     *skill.Admitted
 	reqSkill     *meta // nil without request_skill
+
+	changes notify.List // Subscribe's subscribers
+}
+
+var _ tool.Notifier = (*Palette)(nil)
+
+// Subscribe implements tool.Notifier, so that an MCP server serving the
+// palette (runtime/mcpserver) tells its clients when the offer changes:
+// changed is called after the palette is widened (Add, a request_tools
+// grant), bound read-only, or request_skill attached a skill (its catalog
+// shrank), and after every change its caller tells of when the caller is
+// a tool.Notifier (the call service, of its dynamic tools).
+func (p *Palette) Subscribe(changed func()) (cancel func()) {
+	own := p.changes.Subscribe(changed)
+	n, ok := p.c.(tool.Notifier)
+	if !ok {
+		return own
+	}
+	theirs := n.Subscribe(changed)
+	return func() {
+		own()
+		theirs()
+	}
 }
 
 // state is one immutable version of what a Palette holds: writers copy
@@ -171,8 +195,12 @@ func (p *Palette) BindReadOnly() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := p.clone()
+	was := st.readOnly
 	swept := p.sweep(st)
 	p.st.Store(st)
+	if !was {
+		p.changes.Notify()
+	}
 	return swept
 }
 
@@ -205,7 +233,10 @@ func (p *Palette) Add(names ...string) error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	p.st.Store(st)
+	if !slices.Equal(st.in, p.st.Load().in) {
+		p.st.Store(st)
+		p.changes.Notify()
+	}
 	return nil
 }
 

@@ -167,7 +167,7 @@ func TestReadOnlyIsALatch(t *testing.T) {
 	for m := range reflect.TypeFor[*palette.Palette]().Methods() {
 		methods = append(methods, m.Name)
 	}
-	assert.Equal(t, []string{"Add", "Admitted", "BindReadOnly", "Call", "Offer", "ReadOnly", "Swept", "Tools"}, methods)
+	assert.Equal(t, []string{"Add", "Admitted", "BindReadOnly", "Call", "Offer", "ReadOnly", "Subscribe", "Swept", "Tools"}, methods)
 	assert.Equal(t, []string{"ReadOnly", "Bind", "Requestable", "NativeSearch", "Skills", "RequestableSkills", "Admitted"}, fieldNames(reflect.TypeFor[palette.Options]()),
 		"the only read-only option binds; none unbinds")
 }

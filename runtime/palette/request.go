@@ -381,6 +381,7 @@ func (p *Palette) admitTools(ctx context.Context, names []string) verdicts {
 	}
 	if changed {
 		p.st.Store(st)
+		p.changes.Notify()
 	}
 	return v
 }
@@ -398,7 +399,9 @@ func (p *Palette) admitSkills(_ context.Context, names []string) verdicts {
 		case !p.skillSel.Admits(name):
 			v.add(name, ReasonNotInCatalog)
 		default:
-			p.admitted.Admit(s)
+			if len(p.admitted.Admit(s)) > 0 {
+				p.changes.Notify() // request_skill's catalog shrank
+			}
 			v.add(name, "")
 		}
 	}

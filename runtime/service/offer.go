@@ -132,3 +132,17 @@ func (m *offerMemo) forget(k offerKey, seen offerSeen) {
 		delete(m.last, k)
 	}
 }
+
+var _ tool.Notifier = (*Service)(nil)
+
+// Subscribe implements tool.Notifier: changed is called after every change
+// its dynamic tools' source (Options.Dynamic) tells of, when that source
+// is a tool.Notifier (a dynamic.Set is); otherwise never. The registry's
+// tools do not change; what a principal is offered also follows the
+// Policy, which tells nothing.
+func (s *Service) Subscribe(changed func()) (cancel func()) {
+	if n, ok := s.dyn.(tool.Notifier); ok {
+		return n.Subscribe(changed)
+	}
+	return func() {}
+}

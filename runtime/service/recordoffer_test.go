@@ -155,6 +155,11 @@ func TestAsRecordsForItsPrincipal(t *testing.T) {
 
 	_, ok = c.(tool.DynamicCaller)
 	assert.True(t, ok)
+	n, ok := c.(tool.Notifier)
+	require.True(t, ok)
+	cancel := n.Subscribe(func() { t.Error("a service without dynamic tools has no change to tell") })
+	cancel()
+	cancel()
 	_, ok = service.As(tool.Caller(nil), &tool.Invocation{}).(tool.OfferRecorder)
 	assert.False(t, ok, "As over a caller that does not record does not pretend to")
 }

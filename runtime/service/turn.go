@@ -77,9 +77,9 @@ func (s *Service) RunTurn(ctx context.Context, calls []Request) []Response {
 // modified afterwards.
 //
 // When c records (the call service: a tool.DynamicCaller, a
-// tool.RefusalRecorder and a tool.OfferRecorder), so does the Caller As
-// returns, for inv as for calls: a palette over it records its grants,
-// refusals and offers.
+// tool.RefusalRecorder and a tool.OfferRecorder, and a tool.Notifier), so
+// does the Caller As returns, for inv as for calls: a palette over it
+// records its grants, refusals and offers, and hears of changes.
 func As(c tool.Caller, inv *tool.Invocation) tool.Caller {
 	a := &as{c: c, inv: inv}
 	if r, ok := c.(recorder); ok {
@@ -94,6 +94,7 @@ type recorder interface {
 	tool.DynamicCaller
 	tool.RefusalRecorder
 	tool.OfferRecorder
+	tool.Notifier
 }
 
 // asRecorder is what As returns for a recorder.
@@ -118,6 +119,9 @@ func (a *asRecorder) RecordRefusal(ctx context.Context, name string, e *tool.Err
 func (a *asRecorder) RecordOffer(ctx context.Context, offer []*tool.Spec) {
 	a.r.RecordOffer(a.with(ctx), offer)
 }
+
+// Subscribe implements tool.Notifier.
+func (a *asRecorder) Subscribe(changed func()) (cancel func()) { return a.r.Subscribe(changed) }
 
 // as is what As returns.
 type as struct {

@@ -69,3 +69,16 @@ type OfferRecorder interface {
 	// returns it) is what the caller ctx carries is offered.
 	RecordOffer(ctx context.Context, offer []*Spec)
 }
+
+// Notifier is a Caller or Source whose offered tools can change while it
+// serves (a palette widened by request_tools, a dynamic provider whose
+// remote list changed): it tells its subscribers after each change, so
+// that an MCP server can send notifications/tools/list_changed.
+type Notifier interface {
+	// Subscribe arranges for changed to be called after every change of
+	// the offered tools (what Offer or AppendTools returns, or a spec in
+	// it), until the returned cancel function is called. changed may be
+	// called from any goroutine, also concurrently, and must not block.
+	// cancel may be called more than once.
+	Subscribe(changed func()) (cancel func())
+}
