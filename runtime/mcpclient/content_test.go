@@ -54,8 +54,8 @@ func TestResults(t *testing.T) {
 		{"text joined, other content named", "mixed", tool.Result{Content: []byte("first\n[image content]\n[audio content]\n[resource link]\nembedded text\n[resource]")}, 0},
 		{"structured without an output schema: plain JSON", "unschemed", tool.Result{Content: []byte(`{"a":1}`)}, 0},
 		{"error without text", "failed.quietly", tool.Result{Content: []byte("the tool failed"), IsError: true}, tool.CodeFailed},
-		{"error text over the cap", "failed.loudly", tool.Result{Content: []byte("the tool's result exceeds 100 bytes"), IsError: true}, tool.CodeOutputTooLarge},
-		{"text over the cap", "long", tool.Result{Content: []byte("the tool's result exceeds 100 bytes"), IsError: true}, tool.CodeOutputTooLarge},
+		{"error text over the cap", "failed.loudly", tool.Result{Content: []byte("the tool's result exceeds 100 bytes"), IsError: true}, tool.CodeFailed},
+		{"text over the cap", "long", tool.Result{Content: []byte("the tool's result exceeds 100 bytes"), IsError: true}, tool.CodeFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -63,9 +63,10 @@
 // Call sends tools/call once and maps the result: text content joined by
 // newlines (other content named in brackets, as "[image content]"), or
 // the structured content as structured output when the tool declares an
-// output schema; a result over Options.MaxResultBytes is
-// tool.CodeOutputTooLarge. Failures are *tool.Error values, as
-// tool.Registry.Call returns them:
+// output schema. Failures are *tool.Error values with the codes a
+// dynamic provider may return (tool.CodeFailed, tool.CodeInvalidArguments;
+// a dynamic.Set turns the runtime's reserved codes into "the tool
+// failed"), their causes telling what happened:
 //
 //   - the remote tool's own error (isError): tool.CodeFailed. From a
 //     trusted server (Options.Trusted) the remote text is the Message,
@@ -84,15 +85,17 @@
 //     is sent once more over a new connection.
 //   - the connection lost after the request may have reached the server:
 //     the remote tool may or may not have run. The call is never sent
-//     again: tool.CodeOutcomeUnknown, with ErrConnectionLost and
-//     tool.ErrAbandoned in the Cause, which the call service records as an
-//     unknown outcome. The connection is dropped, and the next call
-//     reconnects.
-//   - the call's deadline (Options.CallTimeout, also each Spec's Timeout)
-//     or cancellation after the request was sent: tool.CodeTimeout or
-//     tool.CodeCancelled with tool.ErrAbandoned (the SDK tells the server
-//     with notifications/cancelled; the outcome is unknown); before it was
-//     sent, with tool.ErrNotRun.
+//     again: tool.CodeFailed, its Message saying the outcome is unknown,
+//     with ErrConnectionLost and tool.ErrAbandoned in the Cause, which the
+//     call service records as an unknown outcome. The connection is
+//     dropped, and the next call reconnects.
+//   - a result over Options.MaxResultBytes: tool.CodeFailed, the result
+//     dropped (the remote tool ran).
+//   - the call's deadline (Options.CallTimeout, each Spec's Timeout) or
+//     cancellation: the dynamic.Set's tool.Runner ends the call as it ends
+//     a static tool's (tool.CodeTimeout or tool.CodeCancelled, with
+//     tool.ErrAbandoned once the request may have been sent); the SDK
+//     tells the server with notifications/cancelled.
 //
 // Close closes the connections (stopping Stdio processes) and the
 // background listing.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/dynamic"
 	"github.com/toolgen-go/toolgen/runtime/mcpclient"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 // helperEnv names the variable that makes the test binary a stdio MCP
@@ -254,4 +255,19 @@ func (s *stdioServer) kill(t *testing.T) {
 	cmd := s.cmds[len(s.cmds)-1]
 	s.mu.Unlock()
 	require.NoError(t, cmd.Process.Kill())
+}
+
+// viaSet registers p in a new dynamic.Set and returns a function calling
+// its tool of that local name as the call service does: looked up in the
+// Set, validated, run under the Set's Runner (Spec.Timeout, ctx).
+func viaSet(t *testing.T, p *mcpclient.Provider) func(ctx context.Context, local string, args []byte) (tool.Result, error) {
+	t.Helper()
+	set, err := dynamic.New(nil, nil)
+	require.NoError(t, err)
+	require.NoError(t, set.Register(t.Context(), p))
+	return func(ctx context.Context, local string, args []byte) (tool.Result, error) {
+		d, ok := set.Lookup(ctx, p.Group()+"_"+local)
+		require.True(t, ok, "%s is not served", local)
+		return d.Call(ctx, args)
+	}
 }

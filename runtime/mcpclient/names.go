@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/runtime/dynamic"
 )
 
 // MaxName is the longest full tool name, GROUP_LOCAL, that every provider
@@ -69,17 +71,9 @@ func allowed(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// validGroup reports whether g is a group a Provider accepts: 1 to
-// MaxGroup lower-case letters, digits and hyphens.
+// validGroup reports whether g is a group a Provider accepts: a group a
+// dynamic.Set accepts (lower-case letters, digits and hyphens, starting
+// with a letter) of at most MaxGroup bytes.
 func validGroup(g string) bool {
-	if g == "" || len(g) > MaxGroup {
-		return false
-	}
-	for i := 0; i < len(g); i++ {
-		c := g[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return len(g) <= MaxGroup && dynamic.ValidGroup(g)
 }

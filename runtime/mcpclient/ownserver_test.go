@@ -201,7 +201,7 @@ func TestOwnServerDiesMidCallOverHTTP(t *testing.T) {
 	}
 	close(release)
 	ts.Close()
-	assert.Equal(t, tool.CodeOutcomeUnknown, tool.CodeOf(err))
+	assert.Equal(t, tool.CodeFailed, tool.CodeOf(err))
 	assert.ErrorIs(t, err, mcpclient.ErrConnectionLost)
 	assert.ErrorIs(t, err, tool.ErrAbandoned)
 

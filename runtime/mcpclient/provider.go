@@ -50,7 +50,8 @@ var ErrUnreachable = errors.New("the MCP server is unreachable")
 // Options configures a Provider.
 type Options struct {
 	// Group is the provider's namespace, the prefix of its tools' names:
-	// 1 to MaxGroup lower-case letters, digits and hyphens. Required.
+	// 1 to MaxGroup lower-case letters, digits and hyphens, starting with
+	// a letter. Required.
 	Group string
 	// Connect opens a transport to the server (see Stdio and HTTP).
 	// Required.
@@ -131,7 +132,7 @@ func (p *Provider) Subscribe(changed func()) (cancel func()) { return p.changes.
 func New(opts Options) (*Provider, error) {
 	switch {
 	case !validGroup(opts.Group):
-		return nil, fmt.Errorf("mcpclient: group %q must be 1 to %d lower-case letters, digits and hyphens", opts.Group, MaxGroup)
+		return nil, fmt.Errorf("mcpclient: group %q must be 1 to %d lower-case letters, digits and hyphens, starting with a letter", opts.Group, MaxGroup)
 	case opts.Connect == nil:
 		return nil, errors.New("mcpclient: Options.Connect is required")
 	case opts.PoolSize < 0 || opts.CallTimeout < 0 || opts.ConnectTimeout < 0 || opts.RetryDelay < 0 || opts.MaxResultBytes < 0:
@@ -375,7 +376,10 @@ func (p *Provider) fetchOnce(ctx context.Context, c *conn) ([]*mcp.Tool, error) 
 // Call calls the remote tool of that local name with args (a JSON object,
 // already validated against its input schema) over a connection of the
 // pool, and maps its result: see the package documentation for the
-// errors. A call is never sent twice.
+// errors. A call is never sent twice. It runs as a dynamic.Set runs a
+// provider's calls: under a tool.Runner that applies Spec.Timeout
+// (Options.CallTimeout), checks ctx first and names a timeout or a
+// cancellation; Call itself only passes ctx to the SDK.
 func (p *Provider) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
 	full := p.group + "_" + name
 	l := p.list.Load()
@@ -388,40 +392,30 @@ func (p *Provider) Call(ctx context.Context, name string, args []byte) (tool.Res
 		if codec.IsIdentifier(name) {
 			msg = "no tool named " + name + " is served by " + p.group
 		}
-		return failure(&tool.Error{Code: tool.CodeUnknownTool, Message: msg})
-	}
-	if err := ctx.Err(); err != nil {
-		return failure(notRun(full, ctx, err))
+		// The tool left the listing since the Set looked it up.
+		return failure(&tool.Error{Code: tool.CodeFailed, Message: msg + "; nothing was run", Cause: tool.ErrNotRun})
 	}
 	if len(args) == 0 {
 		args = []byte("{}")
-	}
-	if !json.Valid(args) || args[firstNonSpace(args)] != '{' {
-		return failure(&tool.Error{Code: tool.CodeInvalidArguments, Tool: full, Message: "the arguments must be a JSON object; nothing was run",
-			Cause: fmt.Errorf("mcpclient: %s: call %q: %w: arguments are not a JSON object", p.group, remote, tool.ErrNotRun)})
-	}
-	callCtx := ctx
-	if p.opts.CallTimeout > 0 {
-		var cancel context.CancelFunc
-		callCtx, cancel = context.WithTimeout(ctx, p.opts.CallTimeout)
-		defer cancel()
 	}
 	var retry *slot
 	for {
 		var c *conn
 		var err error
 		if retry != nil {
-			c, err = p.pool.getSlot(callCtx, retry)
+			c, err = p.pool.getSlot(ctx, retry)
 		} else {
-			c, err = p.pool.get(callCtx)
+			c, err = p.pool.get(ctx)
 		}
 		if err != nil {
-			if cerr := callCtx.Err(); cerr != nil {
-				return failure(notRun(full, callCtx, fmt.Errorf("%w: %w", err, cerr)))
+			if ctx.Err() != nil {
+				// Ended while connecting: the Runner names the timeout
+				// or the cancellation.
+				return tool.Result{IsError: true}, fmt.Errorf("mcpclient: %s: call %q: %w: %w", p.group, remote, tool.ErrNotRun, err)
 			}
 			return failure(unreachable(p.group, full, err))
 		}
-		res, err := c.cs.CallTool(callCtx, &mcp.CallToolParams{Name: remote, Arguments: json.RawMessage(args)})
+		res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: remote, Arguments: json.RawMessage(args)})
 		if err != nil && errors.Is(err, mcp.ErrSessionMissing) && retry == nil {
 			// The server refused the request: it no longer knows the
 			// session (it restarted). Nothing ran: send it once more over
@@ -431,29 +425,26 @@ func (p *Provider) Call(ctx context.Context, name string, args []byte) (tool.Res
 			continue
 		}
 		if err != nil {
-			return failure(p.callError(callCtx, c, full, remote, err))
+			if e := p.callError(ctx, c, full, remote, err); e != nil {
+				return failure(e)
+			}
+			// The call's context ended after the request was sent (the
+			// SDK sent notifications/cancelled): the remote tool may have
+			// run. The Runner names the timeout or the cancellation.
+			return tool.Result{IsError: true}, fmt.Errorf("mcpclient: %s: call %q: %w: %w", p.group, remote, tool.ErrAbandoned, err)
 		}
 		return p.result(l.find(name), full, remote, res)
 	}
 }
 
-// firstNonSpace returns the index of the first byte of b that is not JSON
-// white space (b holds valid JSON, so there is one).
-func firstNonSpace(b []byte) int {
-	for i, c := range b {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return i
-		}
-	}
-	return 0
-}
-
 // callError classifies the failure of a call: nothing was sent (the
 // server could not be dialled), the server answered with a protocol
-// error (the tool did not run), the call's context ended, or the
-// connection failed after the request may have reached the server (its
-// outcome is unknown). A connection that failed is dropped, so that the
-// next call reconnects.
+// error (the tool did not run), or the connection failed after the
+// request may have reached the server (its outcome is unknown); nil when
+// the call's context ended. A connection that failed is dropped, so that
+// the next call reconnects. Its codes are those a dynamic provider may
+// return (CodeFailed, CodeInvalidArguments): the Set refuses the
+// runtime's reserved ones.
 func (p *Provider) callError(ctx context.Context, c *conn, full, remote string, err error) *tool.Error {
 	cause := fmt.Errorf("mcpclient: %s: call %q: %w", p.group, remote, err)
 	var we *jsonrpc.Error
@@ -469,16 +460,10 @@ func (p *Provider) callError(ctx context.Context, c *conn, full, remote string, 
 		}
 		return &tool.Error{Code: tool.CodeFailed, Tool: full, Message: "the MCP server refused the call (code " + strconv.Itoa(int(we.Code)) + ")", Cause: cause}
 	case ctx.Err() != nil:
-		// The request was sent and the SDK sent notifications/cancelled:
-		// the remote tool may have run.
-		cause = fmt.Errorf("%w: %w", tool.ErrAbandoned, cause)
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return &tool.Error{Code: tool.CodeTimeout, Tool: full, Message: "the call's deadline passed before the MCP server answered; its outcome is unknown", Cause: cause}
-		}
-		return &tool.Error{Code: tool.CodeCancelled, Tool: full, Message: "the call was cancelled before the MCP server answered; its outcome is unknown", Cause: cause}
+		return nil
 	}
 	p.pool.drop(c)
-	return &tool.Error{Code: tool.CodeOutcomeUnknown, Tool: full,
+	return &tool.Error{Code: tool.CodeFailed, Tool: full,
 		Message: "the connection to the MCP server of " + p.group + " was lost during the call: its outcome is unknown, and it was not sent again",
 		Cause:   fmt.Errorf("%w: %w: %w", ErrConnectionLost, tool.ErrAbandoned, cause)}
 }
@@ -509,16 +494,6 @@ func answered(code int64) bool {
 func dialFailed(err error) bool {
 	var oe *net.OpError
 	return errors.As(err, &oe) && oe.Op == "dial"
-}
-
-// notRun is the error of a call whose context was done before anything
-// was sent.
-func notRun(full string, ctx context.Context, err error) *tool.Error {
-	cause := fmt.Errorf("%w: %w", tool.ErrNotRun, err)
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &tool.Error{Code: tool.CodeTimeout, Tool: full, Message: "the call's deadline had passed; nothing was run", Cause: cause}
-	}
-	return &tool.Error{Code: tool.CodeCancelled, Tool: full, Message: "the call was cancelled; nothing was run", Cause: cause}
 }
 
 // failure returns e as Registry.Call returns a failure.

@@ -184,32 +184,35 @@ func TestRemoteErrors(t *testing.T) {
 	tests := []struct {
 		name, local, want string
 	}{
-		{"unknown identifier", "nope", "no tool named nope is served by remote"},
-		{"remote name is not local", "files.delete", "no tool named files.delete is served by remote"},
-		{"not an identifier", "drop table; --", "no tool of that name is served by remote"},
+		{"unknown identifier", "nope", "no tool named nope is served by remote; nothing was run"},
+		{"remote name is not local", "files.delete", "no tool named files.delete is served by remote; nothing was run"},
+		{"not an identifier", "drop table; --", "no tool of that name is served by remote; nothing was run"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := p.Call(ctx, tt.local, nil)
 			require.ErrorAs(t, err, &te)
-			assert.Equal(t, tool.CodeUnknownTool, te.Code)
+			assert.Equal(t, tool.CodeFailed, te.Code, "a provider returns no reserved code")
 			assert.Equal(t, tt.want, te.Message)
+			assert.ErrorIs(t, err, tool.ErrNotRun)
 		})
 	}
 
+	// Through a dynamic.Set, as the call service calls: arguments that are
+	// no JSON object never reach the server, and the value is not echoed.
+	call := viaSet(t, p)
 	for _, args := range []string{`{"text":`, `["a"]`, ` "s3cr3t"`} {
-		res, err := p.Call(ctx, "echo", []byte(args))
+		res, err := call(ctx, "echo", []byte(args))
 		require.ErrorAs(t, err, &te)
 		assert.Equal(t, tool.CodeInvalidArguments, te.Code)
-		assert.Equal(t, "the arguments must be a JSON object; nothing was run", res.Text())
-		assert.ErrorIs(t, err, tool.ErrNotRun)
+		assert.NotContains(t, res.Text(), "s3cr3t")
 	}
-	_, err = p.Call(ctx, "echo", []byte(" \n{\"text\":\"spaced\"}"))
+	_, err = call(ctx, "echo", []byte(" \n{\"text\":\"spaced\"}"))
 	require.NoError(t, err, "white space before the object")
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	_, err = p.Call(cancelled, "echo", []byte(`{"text":"a"}`))
+	_, err = call(cancelled, "echo", []byte(`{"text":"a"}`))
 	require.ErrorAs(t, err, &te)
 	assert.Equal(t, tool.CodeCancelled, te.Code)
 	assert.ErrorIs(t, err, tool.ErrNotRun)
@@ -271,7 +274,8 @@ func TestListChanged(t *testing.T) {
 	srv.RemoveTools("echo")
 	require.Eventually(t, func() bool { return find(p.Tools(ctx), "echo") == nil }, waitLimit, 5*time.Millisecond)
 	_, err = p.Call(ctx, "echo", []byte(`{"text":"a"}`))
-	assert.Equal(t, tool.CodeUnknownTool, tool.CodeOf(err))
+	assert.Equal(t, tool.CodeFailed, tool.CodeOf(err))
+	assert.ErrorIs(t, err, tool.ErrNotRun)
 }
 
 // The provider tells its subscribers (a dynamic.Set, and through it an
@@ -318,6 +322,7 @@ func TestServerDiesMidCall(t *testing.T) {
 	m := &memServer{srv: newSDKServer(b)}
 	p := memProvider(t, m, mcpclient.Options{Group: "remote", PoolSize: 1})
 	ctx := t.Context()
+	call := viaSet(t, p) // the message reaches the model through the Set
 
 	type answer struct {
 		res tool.Result
@@ -325,7 +330,7 @@ func TestServerDiesMidCall(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		res, err := p.Call(ctx, "wait", nil)
+		res, err := call(ctx, "wait", nil)
 		done <- answer{res, err}
 	}()
 	select {
@@ -342,7 +347,7 @@ func TestServerDiesMidCall(t *testing.T) {
 	}
 	var te *tool.Error
 	require.ErrorAs(t, got.err, &te)
-	assert.Equal(t, tool.CodeOutcomeUnknown, te.Code)
+	assert.Equal(t, tool.CodeFailed, te.Code)
 	assert.Equal(t, "the connection to the MCP server of remote was lost during the call: its outcome is unknown, and it was not sent again", te.Message)
 	assert.ErrorIs(t, got.err, mcpclient.ErrConnectionLost)
 	assert.ErrorIs(t, got.err, tool.ErrAbandoned, "the call service records the outcome as unknown")
@@ -373,7 +378,7 @@ func TestStaleConnectionsArePinged(t *testing.T) {
 	// call, and made again.
 	m.breakAll()
 	_, err := p.Call(ctx, "echo", []byte(`{"text":"a"}`))
-	assert.Equal(t, tool.CodeOutcomeUnknown, tool.CodeOf(err))
+	assert.Equal(t, tool.CodeFailed, tool.CodeOf(err))
 	res, err := p.Call(ctx, "echo", []byte(`{"text":"b"}`))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"echo":"b"}`, res.Text())
@@ -470,12 +475,16 @@ func TestCallTimeout(t *testing.T) {
 	m := &memServer{srv: newSDKServer(b)}
 	p := memProvider(t, m, mcpclient.Options{Group: "remote", CallTimeout: 50 * time.Millisecond})
 	assert.Equal(t, 50*time.Millisecond, find(p.Tools(t.Context()), "wait").Timeout)
-	_, err := p.Call(t.Context(), "wait", nil)
-	var te *tool.Error
-	require.ErrorAs(t, err, &te)
-	assert.Equal(t, tool.CodeTimeout, te.Code)
-	assert.ErrorIs(t, err, tool.ErrAbandoned, "sent: its outcome is unknown")
-	res, err := p.Call(t.Context(), "echo", []byte(`{"text":"x"}`))
+	call := viaSet(t, p) // whose Runner applies the Timeout
+	for range 5 {        // one timer, one answer
+		_, err := call(t.Context(), "wait", nil)
+		var te *tool.Error
+		require.ErrorAs(t, err, &te)
+		assert.Equal(t, tool.CodeTimeout, te.Code)
+		assert.Equal(t, "the tool timed out after 50ms", te.Message)
+		assert.ErrorIs(t, err, tool.ErrAbandoned, "sent: its outcome is unknown")
+	}
+	res, err := call(t.Context(), "echo", []byte(`{"text":"x"}`))
 	require.NoError(t, err, "the connection survives a timeout")
 	assert.JSONEq(t, `{"echo":"x"}`, res.Text())
 }
@@ -485,21 +494,32 @@ func TestCancelledWhileRunning(t *testing.T) {
 	b := &blocker{started: make(chan struct{}), release: make(chan struct{})}
 	m := &memServer{srv: newSDKServer(b)}
 	p := memProvider(t, m, mcpclient.Options{Group: "remote"})
+	call := viaSet(t, p)
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
 		<-b.started
 		cancel()
 	}()
-	_, err := p.Call(ctx, "wait", nil)
+	_, err := call(ctx, "wait", nil)
 	var te *tool.Error
 	require.ErrorAs(t, err, &te)
 	assert.Equal(t, tool.CodeCancelled, te.Code)
-	assert.Equal(t, "the call was cancelled before the MCP server answered; its outcome is unknown", te.Message)
 	assert.ErrorIs(t, err, tool.ErrAbandoned)
+
+	// Called directly, Call reports the end of its context as an
+	// abandoned call, for the Runner to name.
+	ctx2, cancel2 := context.WithCancel(t.Context())
+	go func() {
+		<-b.started
+		cancel2()
+	}()
+	_, err = p.Call(ctx2, "wait", nil)
+	assert.ErrorIs(t, err, tool.ErrAbandoned)
+	assert.ErrorIs(t, err, context.Canceled)
 
 	expired, stop := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
 	defer stop()
-	_, err = p.Call(expired, "echo", []byte(`{"text":"a"}`))
+	_, err = call(expired, "echo", []byte(`{"text":"a"}`))
 	assert.Equal(t, tool.CodeTimeout, tool.CodeOf(err))
 	assert.ErrorIs(t, err, tool.ErrNotRun)
 }
@@ -518,7 +538,7 @@ func TestResultCap(t *testing.T) {
 	_, err := p.Call(t.Context(), "echo", []byte(`{"text":"abcdefgh","times":4}`))
 	var te *tool.Error
 	require.ErrorAs(t, err, &te)
-	assert.Equal(t, tool.CodeOutputTooLarge, te.Code)
+	assert.Equal(t, tool.CodeFailed, te.Code)
 	assert.Equal(t, "the tool's result exceeds 16 bytes", te.Message)
 }
 
@@ -540,7 +560,8 @@ func TestCollisionsAreLeftOut(t *testing.T) {
 	_, ok := p.Local("a.b")
 	assert.False(t, ok)
 	_, err := p.Call(t.Context(), clash, nil)
-	assert.Equal(t, tool.CodeUnknownTool, tool.CodeOf(err))
+	assert.Equal(t, tool.CodeFailed, tool.CodeOf(err))
+	assert.ErrorIs(t, err, tool.ErrNotRun)
 }
 
 func TestConcurrentCallsThroughThePool(t *testing.T) {
@@ -581,7 +602,8 @@ func TestClose(t *testing.T) {
 	require.NoError(t, p.Close(), "idempotent")
 	assert.False(t, p.Available(t.Context()))
 	_, err := p.Call(t.Context(), "echo", []byte(`{"text":"a"}`))
-	assert.Equal(t, tool.CodeUnknownTool, tool.CodeOf(err))
+	assert.Equal(t, tool.CodeFailed, tool.CodeOf(err))
+	assert.ErrorIs(t, err, tool.ErrNotRun)
 	assert.Error(t, p.Bind(t.Context(), env(nil)))
 }
 
@@ -609,7 +631,7 @@ func TestStdioServer(t *testing.T) {
 	case <-time.After(waitLimit):
 		t.Fatal("the call hangs after the process died")
 	}
-	assert.Equal(t, tool.CodeOutcomeUnknown, tool.CodeOf(err))
+	assert.Equal(t, tool.CodeFailed, tool.CodeOf(err))
 	assert.ErrorIs(t, err, mcpclient.ErrConnectionLost)
 
 	res, err = p.Call(ctx, "echo", []byte(`{"text":"again"}`))

@@ -57,7 +57,7 @@ func (p *Provider) result(spec *tool.Spec, full, remote string, res *mcp.CallToo
 // tooLarge is the error of a result over MaxResultBytes: the remote tool
 // ran, its result is dropped.
 func (p *Provider) tooLarge(full, remote string) (tool.Result, error) {
-	return failure(&tool.Error{Code: tool.CodeOutputTooLarge, Tool: full,
+	return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
 		Message: "the tool's result exceeds " + strconv.Itoa(p.opts.MaxResultBytes) + " bytes",
 		Cause:   fmt.Errorf("mcpclient: %s: remote tool %q: result over %d bytes", p.group, remote, p.opts.MaxResultBytes)})
 }
