@@ -42,12 +42,14 @@ type Cache struct {
 type cacheKey struct {
 	name, description string
 	schema            [sha256.Size]byte
+	deferred          bool // tool.Spec.Defer: the definitions for native search
 }
 
 // cached is one version's definitions, computed once.
 type cached struct {
 	name, description string
 	schema            []byte
+	deferred          bool
 	once              sync.Once
 	pre               *Precomputed
 	err               error
@@ -83,7 +85,7 @@ func (c *Cache) Tool(spec *tool.Spec) (Tool, error) {
 	if e.err != nil {
 		return Tool{}, e.err
 	}
-	return Tool{Spec: spec, OpenAIChat: e.pre.OpenAIChat, OpenAIResponses: e.pre.OpenAIResponses, Anthropic: e.pre.Anthropic, Gemini: e.pre.Gemini}, nil
+	return e.pre.tool(spec), nil
 }
 
 // entry returns the cache entry of spec's version, adding it when it is
@@ -91,14 +93,14 @@ func (c *Cache) Tool(spec *tool.Spec) (Tool, error) {
 func (c *Cache) entry(spec *tool.Spec) *cached {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.byPtr[spec]; ok && e.name == spec.Name && e.description == spec.Description && bytes.Equal(e.schema, spec.InputSchema) {
+	if e, ok := c.byPtr[spec]; ok && e.name == spec.Name && e.description == spec.Description && e.deferred == spec.Defer && bytes.Equal(e.schema, spec.InputSchema) {
 		return e
 	}
-	k := cacheKey{name: spec.Name, description: spec.Description, schema: sha256.Sum256(spec.InputSchema)}
+	k := cacheKey{name: spec.Name, description: spec.Description, schema: sha256.Sum256(spec.InputSchema), deferred: spec.Defer}
 	e, ok := c.cur[k]
 	if !ok {
 		if e, ok = c.prev[k]; !ok {
-			e = &cached{name: spec.Name, description: spec.Description, schema: bytes.Clone(spec.InputSchema)}
+			e = &cached{name: spec.Name, description: spec.Description, schema: bytes.Clone(spec.InputSchema), deferred: spec.Defer}
 		}
 		if len(c.cur) >= c.size {
 			c.prev, c.cur, c.byPtr = c.cur, map[cacheKey]*cached{}, map[*tool.Spec]*cached{}

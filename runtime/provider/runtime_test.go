@@ -210,3 +210,31 @@ func TestSubsetWithConcurrent(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, 2, fresh.Projections(), "one projection per version, whatever the concurrency")
 }
+
+// A deferred dynamic tool gets its definitions for native search from the
+// Cache, and the deferred and plain versions of a tool are two versions.
+func TestCacheKeepsDeferredDefinitions(t *testing.T) {
+	t.Parallel()
+	c := provider.NewCache(0)
+	d := dynSpec("wf_run", "Runs a workflow.")
+	d.Defer, d.Group, d.GroupDescription = true, "wf", "Workflows."
+	got, err := c.Tool(d)
+	require.NoError(t, err)
+	want, err := provider.Compute(d)
+	require.NoError(t, err)
+	require.NotNil(t, got.Deferred, "a deferred spec's definitions for native search")
+	assert.Equal(t, want.Deferred, got.Deferred)
+
+	plain := dynSpec("wf_run", "Runs a workflow.")
+	plain.Group, plain.GroupDescription = "wf", "Workflows."
+	got, err = c.Tool(plain)
+	require.NoError(t, err)
+	assert.Nil(t, got.Deferred, "the plain version is another version")
+	assert.Equal(t, 2, c.Projections())
+
+	d.Defer = false // changed in place: a new version under the same pointer
+	got, err = c.Tool(d)
+	require.NoError(t, err)
+	assert.Nil(t, got.Deferred)
+	assert.Equal(t, 2, c.Projections(), "the plain version, already projected")
+}

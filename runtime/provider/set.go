@@ -78,7 +78,7 @@ func NewSetFrom(reg tool.Registry, pre func(name string) (*Precomputed, bool)) (
 		t.Spec = spec
 		if pre != nil {
 			if p, ok := pre(spec.Name); ok && p.Description == spec.Description && p.InputSchema == string(spec.InputSchema) && (p.Deferred != nil) == spec.Defer {
-				t.OpenAIChat, t.OpenAIResponses, t.Anthropic, t.Gemini, t.Deferred = p.OpenAIChat, p.OpenAIResponses, p.Anthropic, p.Gemini, p.Deferred
+				*t = p.tool(spec)
 				continue
 			}
 		}
@@ -86,10 +86,15 @@ func NewSetFrom(reg tool.Registry, pre func(name string) (*Precomputed, bool)) (
 		if err != nil {
 			return nil, fmt.Errorf("new provider set: %w", err)
 		}
-		t.OpenAIChat, t.OpenAIResponses, t.Anthropic, t.Gemini, t.Deferred = p.OpenAIChat, p.OpenAIResponses, p.Anthropic, p.Gemini, p.Deferred
+		*t = p.tool(spec)
 	}
 	s.join()
 	return s, nil
+}
+
+// tool is spec's Tool with p's definitions.
+func (p *Precomputed) tool(spec *tool.Spec) Tool {
+	return Tool{Spec: spec, OpenAIChat: p.OpenAIChat, OpenAIResponses: p.OpenAIResponses, Anthropic: p.Anthropic, Gemini: p.Gemini, Deferred: p.Deferred}
 }
 
 // Compute projects one tool for every provider: what toolgen runs at
