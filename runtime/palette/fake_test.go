@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,12 +33,15 @@ type fakeDC struct {
 	// before, when set, runs in CallDynamic before the Dynamic does.
 	before func()
 
+	offers atomic.Int64 // calls of Offer
+
 	mu      sync.Mutex
 	calls   []string // name and args of each Call
 	dynamic []dynCall
 }
 
 func (f *fakeDC) Offer(context.Context) []*tool.Spec {
+	f.offers.Add(1)
 	out := slices.Clone(f.reg.Tools())
 	out = append(out, f.extra...)
 	slices.SortFunc(out, func(a, b *tool.Spec) int { return strings.Compare(a.Name, b.Name) })

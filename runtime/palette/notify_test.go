@@ -61,6 +61,26 @@ func TestPaletteTellsOfChanges(t *testing.T) {
 	assert.Equal(t, int64(4), n.Load(), "cancelled")
 }
 
+// Cancelling a palette's subscription also cancels the one it took on
+// its caller: a provider unregistered afterwards reaches nobody.
+func TestPaletteSubscriptionCancelsTheCallers(t *testing.T) {
+	_, reg, _, _ := newFixture(t)
+	set, err := dynamic.New(reg.Tools(), nil)
+	require.NoError(t, err)
+	svc, err := service.New(reg, &service.Options{Dynamic: set})
+	require.NoError(t, err)
+	p, err := palette.New(svc, reg.Tools(), palette.Names("a_read"), nil)
+	require.NoError(t, err)
+	var n atomic.Int64
+	cancel := p.Subscribe(func() { n.Add(1) })
+	crm := &crmProvider{}
+	require.NoError(t, set.Register(t.Context(), crm))
+	assert.Equal(t, int64(1), n.Load(), "the caller's change, passed on")
+	cancel()
+	set.Unregister(crm)
+	assert.Equal(t, int64(1), n.Load(), "cancelled, on the caller too")
+}
+
 // Served over MCP, a palette's grant reaches the client as
 // notifications/tools/list_changed, and so does a dynamic provider
 // registered with the service behind it; the next tools/list has the

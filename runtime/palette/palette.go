@@ -193,13 +193,13 @@ func (p *Palette) sweep(st *state) []string {
 // mutating tool however the palette was widened. Nothing unbinds it.
 func (p *Palette) BindReadOnly() []string {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	st := p.clone()
 	was := st.readOnly
 	swept := p.sweep(st)
 	p.st.Store(st)
+	p.mu.Unlock()
 	if !was {
-		p.changes.Notify()
+		p.changes.Notify() // outside the lock: a subscriber may read the palette
 	}
 	return swept
 }
@@ -215,6 +215,15 @@ func (p *Palette) Swept() []string { return slices.Clone(p.st.Load().swept) }
 // request_tools tool does). It adds none of them when one is not in the
 // registry, or, in a read-only palette, is mutating: the error names each.
 func (p *Palette) Add(names ...string) error {
+	changed, err := p.add(names)
+	if changed {
+		p.changes.Notify() // outside the lock: a subscriber may read the palette
+	}
+	return err
+}
+
+// add is Add under p.mu, reporting whether the palette changed.
+func (p *Palette) add(names []string) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := p.clone()
@@ -231,13 +240,13 @@ func (p *Palette) Add(names ...string) error {
 		}
 	}
 	if len(errs) > 0 {
-		return errors.Join(errs...)
+		return false, errors.Join(errs...)
 	}
-	if !slices.Equal(st.in, p.st.Load().in) {
-		p.st.Store(st)
-		p.changes.Notify()
+	if slices.Equal(st.in, p.st.Load().in) {
+		return false, nil
 	}
-	return nil
+	p.st.Store(st)
+	return true, nil
 }
 
 // clone returns a copy of the current state to modify; p.mu is held.
@@ -301,7 +310,11 @@ func (p *Palette) Offer(ctx context.Context) []*tool.Spec {
 
 // offer is Offer with the state loaded and ctx marked.
 func (p *Palette) offer(ctx context.Context, st *state) []*tool.Spec {
-	src := p.c.Offer(ctx)
+	return p.offerFrom(st, p.c.Offer(ctx))
+}
+
+// offerFrom is offer from src, the caller's offer for the call's context.
+func (p *Palette) offerFrom(st *state, src []*tool.Spec) []*tool.Spec {
 	var buf [2]*tool.Spec
 	metas := buf[:0] // sorted by name: request_skill < request_tools
 	if s := p.requestSkillSpec(); s != nil {
@@ -416,8 +429,8 @@ func (p *Palette) Call(ctx context.Context, name string, args []byte) (tool.Resu
 		return p.callMeta(ctx, st, name, args)
 	}
 	if i, ok := p.index[name]; ok {
-		if !p.has(st, p.tools[i]) {
-			return p.refuse(ctx, st, name)
+		if !p.holds(st, p.tools[i], i, true) {
+			return p.refuse(ctx, st, name, p.c.Offer(ctx))
 		}
 		if p.binds != nil && p.binds[i] != nil {
 			merged, e := p.binds[i].apply(name, args)
@@ -427,22 +440,30 @@ func (p *Palette) Call(ctx context.Context, name string, args []byte) (tool.Resu
 			}
 			args = merged
 		}
-	} else if spec, _ := find(p.c.Offer(ctx), name); spec == nil || !p.has(st, spec) {
+	} else if src := p.c.Offer(ctx); !p.offers(st, src, name) {
 		// Not the registry's: a dynamic tool, judged by the spec the
 		// caller offers.
-		return p.refuse(ctx, st, name)
+		return p.refuse(ctx, st, name, src)
 	}
 	res, err := p.c.Call(ctx, name, args)
 	if tool.CodeOf(err) == tool.CodeUnknownTool {
-		return p.unknown(ctx, st, name)
+		return p.unknown(st, name, p.c.Offer(ctx))
 	}
 	return res, err
 }
 
+// offers reports whether the palette offers the tool of that name among
+// src, the caller's offer.
+func (p *Palette) offers(st *state, src []*tool.Spec, name string) bool {
+	spec, _ := find(src, name)
+	return spec != nil && p.has(st, spec)
+}
+
 // refuse is the refusal of a tool the palette does not offer, recorded
-// by the caller when it records refusals (the call service does).
-func (p *Palette) refuse(ctx context.Context, st *state, name string) (tool.Result, error) {
-	res, err := p.unknown(ctx, st, name)
+// by the caller when it records refusals (the call service does); src is
+// the caller's offer.
+func (p *Palette) refuse(ctx context.Context, st *state, name string, src []*tool.Spec) (tool.Result, error) {
+	res, err := p.unknown(st, name, src)
 	p.record(ctx, name, err.(*tool.Error))
 	return res, err
 }
@@ -455,9 +476,10 @@ func (p *Palette) record(ctx context.Context, name string, e *tool.Error) {
 	}
 }
 
-// unknown is the refusal of a tool the palette does not offer.
-func (p *Palette) unknown(ctx context.Context, st *state, name string) (tool.Result, error) {
-	e := tool.UnknownTool(p.offer(ctx, st), name)
+// unknown is the refusal of a tool the palette does not offer, naming
+// those it offers from src, the caller's offer.
+func (p *Palette) unknown(st *state, name string, src []*tool.Spec) (tool.Result, error) {
+	e := tool.UnknownTool(p.offerFrom(st, src), name)
 	return tool.Result{Content: []byte(e.Message), IsError: true}, e
 }
 

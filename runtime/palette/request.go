@@ -344,8 +344,20 @@ func (v verdicts) json() []byte {
 // picks it and the caller offers it for ctx; one already in the palette
 // and offered reads as admitted. The admitted tools join the palette
 // together, in one change.
-func (p *Palette) admitTools(ctx context.Context, names []string) verdicts {
-	src := p.c.Offer(ctx)
+//
+// src is the caller's offer for the call (the one request_tools' spec was
+// built from).
+func (p *Palette) admitTools(src []*tool.Spec, names []string) verdicts {
+	v, changed := p.admitToolsLocked(src, names)
+	if changed {
+		p.changes.Notify() // outside the lock: a subscriber may read the palette
+	}
+	return v
+}
+
+// admitToolsLocked is admitTools under p.mu, reporting whether the
+// palette changed.
+func (p *Palette) admitToolsLocked(src []*tool.Spec, names []string) (verdicts, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := p.clone()
@@ -381,9 +393,8 @@ func (p *Palette) admitTools(ctx context.Context, names []string) verdicts {
 	}
 	if changed {
 		p.st.Store(st)
-		p.changes.Notify()
 	}
-	return v
+	return v, changed
 }
 
 // admitSkills is request_skill's admission: a skill is attached to the
@@ -415,14 +426,21 @@ func (p *Palette) admitSkills(_ context.Context, names []string) verdicts {
 // read-only palette) is an unknown tool.
 func (p *Palette) callMeta(ctx context.Context, st *state, name string, args []byte) (tool.Result, error) {
 	d := &metaTool{}
+	var src []*tool.Spec
+	asked := false // src is the caller's offer
 	switch name {
 	case RequestTools:
-		d.spec, d.admit = p.requestToolsSpec(st, p.c.Offer(ctx)), p.admitTools
+		src, asked = p.c.Offer(ctx), true
+		d.spec = p.requestToolsSpec(st, src)
+		d.admit = func(_ context.Context, names []string) verdicts { return p.admitTools(src, names) }
 	case RequestSkill:
 		d.spec, d.admit = p.requestSkillSpec(), p.admitSkills
 	}
 	if d.spec == nil {
-		return p.refuse(ctx, st, name)
+		if !asked {
+			src = p.c.Offer(ctx)
+		}
+		return p.refuse(ctx, st, name, src)
 	}
 	if dc, ok := p.c.(tool.DynamicCaller); ok {
 		return dc.CallDynamic(ctx, d, args)

@@ -360,3 +360,26 @@ func TestConcurrentRequests(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, []string{"a_read", "b_write", "e_clock", "request_skill"}, names(p.Offer(asAna())))
 }
+
+// A call asks the caller for its offer at most once: the offer runs the
+// policy over every tool and lists the dynamic ones.
+func TestCallsAskTheCallerForItsOfferOnce(t *testing.T) {
+	p, f := requesting(t, nil)
+	f.extra = []*tool.Spec{{Name: "crm_find", Group: "crm", Kind: tool.KindRead, ReadOnly: true, InputSchema: []byte(tool.NoInputSchema)}}
+	require.NoError(t, p.Add("e_clock"))
+	cases := []struct {
+		name, tool, args string
+		want             int64
+	}{
+		{"a registry tool", "a_read", `{}`, 0},
+		{"a registry tool outside the palette", "f_act", `{}`, 1},
+		{"a dynamic tool outside the palette", "crm_find", `{}`, 1},
+		{"an unknown name", "nope", `{}`, 1},
+		{"request_tools", palette.RequestTools, `{"names":["b_write"]}`, 1},
+	}
+	for _, c := range cases {
+		before := f.offers.Load()
+		_, _ = p.Call(asAna(), c.tool, []byte(c.args))
+		assert.Equal(t, c.want, f.offers.Load()-before, c.name)
+	}
+}

@@ -279,6 +279,12 @@ func TestCallDynamic(t *testing.T) {
 	require.NoError(t, err, "a read-only one is not")
 	_, err = s.CallDynamic(context.Background(), skill, []byte(`{}`))
 	require.Equal(t, tool.CodeUnknownTool, codeOf(err), "no principal")
+	gated := &dynTool{spec: &tool.Spec{Name: "request_notes", Kind: tool.KindRead, ReadOnly: true, Permissions: []string{"notes.write"}}}
+	_, err = s.CallDynamic(as(bob, ""), gated, []byte(`{}`))
+	require.Equal(t, tool.CodeUnknownTool, codeOf(err), "bob lacks its permission")
+	assert.Zero(t, gated.runs.Load())
+	_, err = s.CallDynamic(as(alice, ""), gated, []byte(`{}`))
+	require.NoError(t, err, "alice holds it")
 
 	prop := &dynTool{spec: &tool.Spec{Name: "general_send", Kind: tool.KindPropose}}
 	_, err = s.CallDynamic(as(alice, ""), prop, []byte(`{}`))

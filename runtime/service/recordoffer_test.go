@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/notify"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -99,21 +101,21 @@ func TestRecordOfferUnderConcurrency(t *testing.T) {
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
-			for i := range 50 {
-				s.RecordOffer(inTurn(alice, fmt.Sprintf("t%d", i%5)), offer[:1+g%2])
+			for turn := range 50 {
+				ctx := tool.WithInvocation(context.Background(), &tool.Invocation{
+					Principal: alice, Conversation: fmt.Sprintf("c%d", g), Turn: fmt.Sprintf("t%d", turn)})
+				s.RecordOffer(ctx, offer) // the host asks twice a turn
+				s.RecordOffer(ctx, offer)
 			}
 		})
 	}
+	// Eight callers at once asking in the same turn of one conversation.
+	shared := inTurn(bob, "t1")
+	for range 8 {
+		wg.Go(func() { s.RecordOffer(shared, offer) })
+	}
 	wg.Wait()
-	recs := offers(t, st)
-	assert.NotEmpty(t, recs)
-	assert.LessOrEqual(t, len(recs), 8*50)
-	// One caller alternating between turns and offers records each change;
-	// a caller asking again for what it was just offered records nothing.
-	n := len(recs)
-	s.RecordOffer(inTurn(alice, "t9"), offer)
-	s.RecordOffer(inTurn(alice, "t9"), offer)
-	assert.Len(t, offers(t, st), n+1)
+	assert.Len(t, offers(t, st), 8*50+1, "one row per caller and turn, however many ask at once")
 }
 
 func TestRecordOfferForgetsOldCallersWithoutLosingOffers(t *testing.T) {
@@ -155,11 +157,38 @@ func TestAsRecordsForItsPrincipal(t *testing.T) {
 
 	_, ok = c.(tool.DynamicCaller)
 	assert.True(t, ok)
-	n, ok := c.(tool.Notifier)
-	require.True(t, ok)
-	cancel := n.Subscribe(func() { t.Error("a service without dynamic tools has no change to tell") })
-	cancel()
-	cancel()
+	_, ok = c.(tool.Notifier)
+	assert.True(t, ok)
 	_, ok = service.As(tool.Caller(nil), &tool.Invocation{}).(tool.OfferRecorder)
 	assert.False(t, ok, "As over a caller that does not record does not pretend to")
 }
+
+// The service tells of its dynamic tools' changes when their source tells
+// of them (a dynamic.Set does), through As too; a cancelled subscription
+// hears nothing more.
+func TestServiceTellsOfItsDynamicToolsChanges(t *testing.T) {
+	src := &notifyingSource{}
+	s, _, _, _ := newService(t, &service.Options{Dynamic: src})
+	c := service.As(s, &tool.Invocation{Principal: alice})
+	var direct, viaAs atomic.Int64
+	cancel := s.Subscribe(func() { direct.Add(1) })
+	cancelAs := c.(tool.Notifier).Subscribe(func() { viaAs.Add(1) })
+	src.changes.Notify()
+	assert.Equal(t, int64(1), direct.Load())
+	assert.Equal(t, int64(1), viaAs.Load())
+	cancel()
+	cancelAs()
+	src.changes.Notify()
+	assert.Equal(t, int64(1), direct.Load(), "cancelled")
+	assert.Equal(t, int64(1), viaAs.Load(), "cancelled")
+
+	quiet, _, _, _ := newService(t, nil) // no dynamic source: nothing to tell
+	quiet.Subscribe(func() {})()
+}
+
+// notifyingSource is a tool.Source of no tools that tells of changes.
+type notifyingSource struct{ changes notify.List }
+
+func (*notifyingSource) AppendTools(_ context.Context, dst []*tool.Spec) []*tool.Spec { return dst }
+func (*notifyingSource) Lookup(context.Context, string) (tool.Dynamic, bool)          { return nil, false }
+func (n *notifyingSource) Subscribe(changed func()) func()                            { return n.changes.Subscribe(changed) }
