@@ -146,6 +146,16 @@ func (s *Set) Register(ctx context.Context, p Provider) error {
 	}
 	var errs []error
 	seen := map[string]bool{}
+	type other struct {
+		e *entry
+		v *view
+	}
+	var others []other // the group's other providers, each listed once
+	for _, o := range list {
+		if o != e && o.group == group {
+			others = append(others, other{o, o.view(ctx)})
+		}
+	}
 	for _, spec := range e.tools(ctx) {
 		if spec == nil {
 			continue
@@ -159,12 +169,9 @@ func (s *Set) Register(ctx context.Context, p Provider) error {
 			errs = append(errs, fmt.Errorf("tool %s of provider %s collides with the static tool %s", name, e.label, name))
 			continue
 		}
-		for _, o := range list {
-			if o == e || o.group != group {
-				continue
-			}
-			if o.view(ctx).find(name) != nil {
-				errs = append(errs, fmt.Errorf("tool %s of provider %s collides with tool %s of provider %s", name, e.label, name, o.label))
+		for _, o := range others {
+			if o.v.find(name) != nil {
+				errs = append(errs, fmt.Errorf("tool %s of provider %s collides with tool %s of provider %s", name, e.label, name, o.e.label))
 			}
 		}
 	}

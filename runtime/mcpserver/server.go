@@ -34,22 +34,15 @@ const (
 // send.
 const changeMarker = "toolgen_tools_changed"
 
-// Source is a Caller whose offered tools can change: a palette that
-// follows a conversation, say, or a service whose tools come and go. A
-// Server serving a Source declares the listChanged capability and tells
-// its clients when the tools change.
+// Source is a Caller whose offered tools can change (a tool.Notifier): a
+// palette that follows a conversation, or the call service whose dynamic
+// tools come and go. A Server serving a Source declares the listChanged
+// capability and tells its clients when the tools change; it writes its
+// tools/list bytes again after each change it is told of, and whenever
+// Offer returns other specs than the ones they were written from.
 type Source interface {
 	tool.Caller
-	// Subscribe arranges for changed to be called after every change of
-	// the offered tools (what Offer returns, or a spec in it), until the
-	// returned cancel function is called. changed may be called from any
-	// goroutine, also concurrently; it does not block. cancel may be called
-	// more than once.
-	//
-	// A Server writes its tools/list bytes again after each change it is
-	// told of, and whenever Offer returns other specs than the ones they
-	// were written from.
-	Subscribe(changed func()) (cancel func())
+	tool.Notifier
 }
 
 // Options configures a Server. The zero value is usable.

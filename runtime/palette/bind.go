@@ -155,8 +155,7 @@ func pointerTo(key string) string {
 // invalidArguments is the refusal of the arguments of the tool name, as
 // the generated decoder reports it.
 func invalidArguments(name string, problems ...codec.Problem) *tool.Error {
-	e := &tool.Error{Code: tool.CodeInvalidArguments, Tool: name}
-	ae := &codec.ArgumentsError{Problems: problems}
-	e.Message, e.Cause = ae.Error(), ae
+	e := tool.InvalidArguments(&codec.ArgumentsError{Problems: problems}).(*tool.Error)
+	e.Tool = name
 	return e
 }

@@ -2,7 +2,9 @@ package palette
 
 import (
 	"context"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
@@ -451,19 +453,11 @@ func (p *Palette) callMeta(ctx context.Context, st *state, name string, args []b
 // find returns the spec named name in specs, sorted by name, and whether
 // it is there.
 func find(specs []*tool.Spec, name string) (*tool.Spec, bool) {
-	lo, hi := 0, len(specs)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if specs[mid].Name < name {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
+	i, ok := slices.BinarySearchFunc(specs, name, func(s *tool.Spec, n string) int { return strings.Compare(s.Name, n) })
+	if !ok {
+		return nil, false
 	}
-	if lo < len(specs) && specs[lo].Name == name {
-		return specs[lo], true
-	}
-	return nil, false
+	return specs[i], true
 }
 
 // skillCatalogOf returns the skills of set that sel names, sorted by name:

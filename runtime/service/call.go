@@ -37,13 +37,13 @@ var anonymous = &tool.Invocation{}
 // deduplication. Failures are reported as the registry reports them: a
 // *tool.Error, and a Result holding its Message.
 func (s *Service) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
-	return s.call(ctx, nil, name, args, false, nil)
+	return s.callTarget(ctx, nil, name, nil, args, nil)
 }
 
 // AppendCall is Call with the Result's Content appended to dst, as
 // tool.Static.AppendCall does.
 func (s *Service) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
-	return s.call(ctx, dst, name, args, true, nil)
+	return s.callTarget(ctx, dst, name, nil, args, nil)
 }
 
 // Propose stores a proposal of the named propose tool with the arguments,
@@ -54,16 +54,11 @@ func (s *Service) AppendCall(ctx context.Context, dst []byte, name string, args 
 // person) and nothing runs.
 func (s *Service) Propose(ctx context.Context, name string, args []byte) (*Proposal, error) {
 	var p *Proposal
-	_, err := s.call(ctx, nil, name, args, false, &p)
+	_, err := s.callTarget(ctx, nil, name, nil, args, &p)
 	if err != nil {
 		return nil, err
 	}
 	return p, nil
-}
-
-// call is Call, AppendCall and, with proposal set, Propose.
-func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte, _ bool, proposal **Proposal) (tool.Result, error) {
-	return s.callTarget(ctx, dst, name, nil, args, proposal)
 }
 
 // CallDynamic runs d, a tool known only at run time that the service
@@ -112,7 +107,8 @@ func (s *Service) RecordRefusal(ctx context.Context, name string, e *tool.Error)
 	_, _ = s.refuse(ctx, &rec, nil, e)
 }
 
-// callTarget runs the named tool, or d when set.
+// callTarget is Call, AppendCall and, with proposal set, Propose, of the
+// named tool, or of d when set (CallDynamic).
 func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d tool.Dynamic, args []byte, proposal **Proposal) (tool.Result, error) {
 	start := s.now()
 	ro := tool.IsReadOnly(ctx) // before any hook sees the call
