@@ -24,7 +24,7 @@ func TestDuplicateMemberAllocations(t *testing.T) {
 		d.Object("object")
 		k, _ = d.Key()
 		d.Int("integer", 64)
-		for i := 0; i < maxProblems; i++ { // fill the cap
+		for i := 0; i < MaxProblems; i++ { // fill the cap
 			d.Key()
 			d.Problem("full")
 			d.Skip()
@@ -39,5 +39,5 @@ func TestDuplicateMemberAllocations(t *testing.T) {
 	assert.Zero(t, allocs, "past the cap a duplicate allocates nothing")
 	var ae *ArgumentsError
 	require.ErrorAs(t, d.Err(), &ae)
-	assert.Equal(t, 1000-maxProblems, ae.Omitted)
+	assert.Equal(t, 1000-MaxProblems, ae.Omitted)
 }

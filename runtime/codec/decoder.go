@@ -215,14 +215,14 @@ func (d *Decoder) skipMember(name []byte, msg string) {
 }
 
 // room reports whether a new non-fatal problem is to be recorded: not
-// after a fatal one, and past maxProblems only counted as omitted, so that
+// after a fatal one, and past MaxProblems only counted as omitted, so that
 // callers build a problem's pointer only when it is kept. Every non-fatal
 // problem goes through room, then addProblem.
 func (d *Decoder) room() bool {
 	if d.fatal {
 		return false
 	}
-	if len(d.problems) >= maxProblems {
+	if len(d.problems) >= MaxProblems {
 		d.omitted++
 		return false
 	}

@@ -746,9 +746,9 @@ func TestProblemCap(t *testing.T) {
 	err := d.Err()
 	var ae *ArgumentsError
 	require.ErrorAs(t, err, &ae)
-	assert.Len(t, ae.Problems, maxProblems)
-	assert.Equal(t, 31-maxProblems, ae.Omitted)
-	assert.Equal(t, "/19: expected integer, got string", ae.Problems[maxProblems-1].String())
+	assert.Len(t, ae.Problems, MaxProblems)
+	assert.Equal(t, 31-MaxProblems, ae.Omitted)
+	assert.Equal(t, "/19: expected integer, got string", ae.Problems[MaxProblems-1].String())
 	assert.True(t, strings.HasSuffix(err.Error(), "; /19: expected integer, got string; ... and 11 more"), err.Error())
 	assert.True(t, strings.HasPrefix(err.Error(), "invalid arguments: /0: expected integer, got string; /1: "), err.Error())
 
@@ -759,8 +759,8 @@ func TestProblemCap(t *testing.T) {
 		d.Int("integer", 64)
 	}
 	require.ErrorAs(t, d.Err(), &ae)
-	assert.Len(t, ae.Problems, maxProblems+1)
-	assert.Equal(t, "(root): malformed JSON at byte 124: unexpected end of input", ae.Problems[maxProblems].String())
+	assert.Len(t, ae.Problems, MaxProblems+1)
+	assert.Equal(t, "(root): malformed JSON at byte 124: unexpected end of input", ae.Problems[MaxProblems].String())
 }
 
 // TestDuplicateMember: a map's repeated member name is reported at its

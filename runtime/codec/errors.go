@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// maxProblems is how many non-fatal problems an ArgumentsError keeps; the
-// rest are only counted.
-const maxProblems = 20
+// MaxProblems is how many non-fatal problems an ArgumentsError keeps; the
+// rest are only counted (ArgumentsError.Omitted). A validator that reports
+// through an ArgumentsError (runtime/dynamic's) keeps as many.
+const MaxProblems = 20
 
 // Hidden stands in a pointer for a member name (or map key) that is not
 // an identifier (see IsIdentifier): text a client sent is repeated in a
@@ -85,14 +86,19 @@ func (e *ArgumentsError) Error() string {
 	return b.String()
 }
 
-// appendPointerToken appends "/" and name, or "/<key>" (Hidden) when name
-// is not an identifier. Identifiers need no RFC 6901 escaping ("~" and
-// "/" are not in their grammar), so a pointer never repeats text that is
-// not a plain name, and each of its tokens is at most 64 bytes.
+// appendPointerToken appends "/" and PointerToken(name).
 func appendPointerToken(b []byte, name string) []byte {
-	b = append(b, '/')
+	return append(append(b, '/'), PointerToken(name)...)
+}
+
+// PointerToken is name as a token of a JSON Pointer in a message: name
+// when it is an identifier, Hidden ("<key>") otherwise. Identifiers need
+// no RFC 6901 escaping ("~" and "/" are not in their grammar), so a
+// pointer never repeats text that is not a plain name, and each of its
+// tokens is at most 64 bytes.
+func PointerToken(name string) string {
 	if !IsIdentifier(name) {
-		return append(b, Hidden...)
+		return Hidden
 	}
-	return append(b, name...)
+	return name
 }

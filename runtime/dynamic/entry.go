@@ -3,7 +3,6 @@ package dynamic
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -274,7 +273,7 @@ func (t *dynTool) Call(ctx context.Context, args []byte) (tool.Result, error) {
 	}
 	job := &callJob{p: t.e.p, name: name, local: t.local, args: args}
 	if _, err := t.e.runner.Run(ctx, 0, name, t.spec.Timeout, job); err != nil {
-		return failure(toolError(name, err))
+		return failure(tool.ErrorOf(name, err))
 	}
 	return job.res, nil
 }
@@ -294,20 +293,12 @@ type callJob struct {
 }
 
 // Run calls the provider. An error with a code reserved to the runtime
-// can only have come from the provider, which has then failed.
+// can only have come from the provider, which has then failed
+// (tool.ReturnedError).
 func (j *callJob) Run(ctx context.Context) error {
 	res, err := j.p.Call(ctx, j.local, j.args)
 	if err != nil {
-		var te *tool.Error
-		if errors.As(err, &te) && te.Code.Reserved() {
-			return &tool.Error{
-				Code:    tool.CodeFailed,
-				Tool:    j.name,
-				Message: "the tool failed",
-				Cause:   fmt.Errorf("dynamic tool %s returned an error with the code %s, which is reserved to the runtime: %w", j.name, te.Code, err),
-			}
-		}
-		return err
+		return tool.ReturnedError(j.name, err)
 	}
 	j.res = res
 	return nil
@@ -315,20 +306,3 @@ func (j *callJob) Run(ctx context.Context) error {
 
 // Abandoned does nothing: the job holds nothing to give back.
 func (*callJob) Abandoned(bool) {}
-
-// toolError maps a call's error as the static path does: a *tool.Error
-// passes through with Tool set, a *tool.ModelError gives its Message, and
-// anything else is "the tool failed", kept as the cause.
-func toolError(name string, err error) *tool.Error {
-	var te *tool.Error
-	if errors.As(err, &te) {
-		e := *te
-		e.Tool = name
-		return &e
-	}
-	var me *tool.ModelError
-	if errors.As(err, &me) {
-		return &tool.Error{Code: tool.CodeFailed, Tool: name, Message: me.Message, Cause: err}
-	}
-	return &tool.Error{Code: tool.CodeFailed, Tool: name, Message: "the tool failed", Cause: err}
-}

@@ -23,10 +23,6 @@ import (
 // Nothing is ever loaded from it: it only names the document.
 const schemaURL = "urn:toolgen:dynamic:input"
 
-// maxProblems is how many problems an invalid call reports, as the codec
-// keeps for a generated decoder; the rest are counted.
-const maxProblems = 20
-
 // maxQuoted bounds the text of schema values (enum, const) that a problem
 // quotes; longer lists are described instead.
 const maxQuoted = 200
@@ -193,8 +189,8 @@ func problems(ve *jsonschema.ValidationError) *codec.ArgumentsError {
 	})
 	ps = slices.Compact(ps)
 	ae := &codec.ArgumentsError{Problems: ps}
-	if len(ps) > maxProblems {
-		ae.Problems, ae.Omitted = ps[:maxProblems], len(ps)-maxProblems
+	if len(ps) > codec.MaxProblems {
+		ae.Problems, ae.Omitted = ps[:codec.MaxProblems], len(ps)-codec.MaxProblems
 	}
 	if len(ae.Problems) == 0 {
 		ae.Problems = []codec.Problem{{Message: "does not match the input schema"}}
@@ -239,11 +235,11 @@ func collect(ps *[]codec.Problem, ve *jsonschema.ValidationError) {
 		}
 	case *kind.DependentRequired:
 		for _, m := range k.Missing {
-			add(child(at, m), "required property is missing (required by "+token(k.Prop)+")")
+			add(child(at, m), "required property is missing (required by "+codec.PointerToken(k.Prop)+")")
 		}
 	case *kind.Dependency:
 		for _, m := range k.Missing {
-			add(child(at, m), "required property is missing (required by "+token(k.Prop)+")")
+			add(child(at, m), "required property is missing (required by "+codec.PointerToken(k.Prop)+")")
 		}
 		if len(k.Missing) == 0 {
 			add(child(at, k.Prop), "does not meet the schema's dependencies")
@@ -327,21 +323,13 @@ func pointer(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(token(t))
+		b.WriteString(codec.PointerToken(t))
 	}
 	return b.String()
 }
 
 // child returns the pointer of the member name of the value at ptr.
-func child(ptr, name string) string { return ptr + "/" + token(name) }
-
-// token is name when it is an identifier, codec.Hidden otherwise.
-func token(name string) string {
-	if codec.IsIdentifier(name) {
-		return name
-	}
-	return codec.Hidden
-}
+func child(ptr, name string) string { return ptr + "/" + codec.PointerToken(name) }
 
 // count writes n and the noun, singular for 1.
 func count(n int, one, many string) string {

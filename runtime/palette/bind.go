@@ -145,12 +145,7 @@ func (b *binding) apply(name string, args []byte) ([]byte, *tool.Error) {
 // pointerTo is the JSON Pointer of the top-level member key, with a key
 // that is not an identifier written as codec.Hidden (a bound key is the
 // host's, but the rule is the codec's: only plain names are repeated).
-func pointerTo(key string) string {
-	if !codec.IsIdentifier(key) {
-		return "/" + codec.Hidden
-	}
-	return "/" + key
-}
+func pointerTo(key string) string { return "/" + codec.PointerToken(key) }
 
 // invalidArguments is the refusal of the arguments of the tool name, as
 // the generated decoder reports it.

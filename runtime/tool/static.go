@@ -158,15 +158,17 @@ func (c *codecs) Run(ctx context.Context) error {
 	var err error
 	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
 	if err != nil {
-		return reserved(s.specs[c.i].Name, err)
+		return ReturnedError(s.specs[c.i].Name, err)
 	}
 	return nil
 }
 
-// reserved maps an error the dispatch returned: a *Error whose code is
-// reserved to the runtime (Code.Reserved) can only have come from the tool
-// itself, which has then failed; the rest pass through.
-func reserved(name string, err error) error {
+// ReturnedError maps the error a tool's own code returned (the generated
+// dispatch's, or a dynamic provider's call): a *Error whose code is
+// reserved to the runtime (Code.Reserved) can only have come from the
+// tool, which has then failed ("the tool failed", CodeFailed, the error
+// kept as the cause); any other error passes through. name is the tool's.
+func ReturnedError(name string, err error) error {
 	var te *Error
 	if !errors.As(err, &te) || !te.Code.Reserved() {
 		return err
@@ -510,10 +512,10 @@ func (s *Static) LogArgs(ctx context.Context, name string, args []byte) (form []
 	ended, runErr := s.runner.Run(ctx, i, spec.Name, 0, c)
 	switch {
 	case ended == Abandoned || ended == Crashed:
-		return nil, false, toolError(spec.Name, runErr)
+		return nil, false, ErrorOf(spec.Name, runErr)
 	case runErr != nil:
 		s.release(c)
-		return nil, false, toolError(spec.Name, runErr)
+		return nil, false, ErrorOf(spec.Name, runErr)
 	}
 	switch {
 	case c.out.TooLarge():
@@ -583,11 +585,11 @@ func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool
 	case Abandoned, Crashed:
 		// The run keeps the codecs (Abandoned gives them back), or they
 		// may be in any state: leave them to the collector.
-		return failure(dst, toolError(spec.Name, err))
+		return failure(dst, ErrorOf(spec.Name, err))
 	}
 	if err != nil {
 		s.release(c)
-		return failure(dst, toolError(spec.Name, err))
+		return failure(dst, ErrorOf(spec.Name, err))
 	}
 	if c.out.TooLarge() {
 		// The encoder stopped at the cap: its memory is about the cap's.
@@ -639,10 +641,10 @@ func (s *Static) check(ctx context.Context, i int, args []byte) *Error {
 	ended, err := s.runner.Run(ctx, i, spec.Name, 0, c)
 	switch {
 	case ended == Abandoned || ended == Crashed:
-		return toolError(spec.Name, err)
+		return ErrorOf(spec.Name, err)
 	case err != nil:
 		s.release(c)
-		return toolError(spec.Name, err)
+		return ErrorOf(spec.Name, err)
 	}
 	s.release(c)
 	return nil
@@ -667,10 +669,12 @@ func passesThrough(err error) bool {
 	return errors.As(err, &te)
 }
 
-// toolError maps an error the dispatch returned: a *Error passes through
-// with Tool filled in, a *ModelError gives its Message, anything else is
-// "the tool failed" with the error kept as the cause.
-func toolError(name string, err error) *Error {
+// ErrorOf maps the error of a call of the named tool to the *Error its
+// caller reports: a *Error passes through with Tool filled in, a
+// *ModelError gives its Message (CodeFailed), anything else is "the tool
+// failed" (CodeFailed) with the error kept as the cause. Registry.Call
+// reports its failures so, and so does a dynamic tool's call.
+func ErrorOf(name string, err error) *Error {
 	var te *Error
 	if errors.As(err, &te) {
 		e := *te
