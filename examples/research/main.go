@@ -186,7 +186,7 @@ func run(ctx context.Context, w io.Writer) error {
 }
 
 // remoteName is the remote server's name of a library tool.
-func remoteName(lib *mcpclient.Provider, name string) string {
+func remoteName(lib *mcpclient.Toolkit, name string) string {
 	remote, _ := lib.Remote(strings.TrimPrefix(name, lib.Group()+"_"))
 	b, _ := json.Marshal(remote)
 	return string(b)

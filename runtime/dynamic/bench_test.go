@@ -18,9 +18,9 @@ import (
 var benchArgs = []byte(`{"query":"go","limit":5,"sort":"newest"}`)
 
 // benchSetup returns the generated registry of the sample tools and a
-// Set over it with three providers of three tools each; each provider's
+// Source over it with three toolkits of three tools each; each toolkit's
 // "search" takes notes_search's input schema and runs notes_search.
-func benchSetup(b *testing.B) (*tool.Static, *dynamic.Set) {
+func benchSetup(b *testing.B) (*tool.Static, *dynamic.Source) {
 	b.Helper()
 	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC))))
 	require.NoError(b, err)
@@ -41,7 +41,7 @@ func benchSetup(b *testing.B) (*tool.Static, *dynamic.Set) {
 }
 
 // BenchmarkLookup compares finding a static tool in the generated
-// registry with finding a dynamic tool of the third provider behind it
+// registry with finding a dynamic tool of the third toolkit behind it
 // (the registry is asked first, as the call service does).
 func BenchmarkLookup(b *testing.B) {
 	reg, s := benchSetup(b)
@@ -67,7 +67,7 @@ func BenchmarkLookup(b *testing.B) {
 	})
 }
 
-// BenchmarkAppendTools lists the nine tools of the three providers.
+// BenchmarkAppendTools lists the nine tools of the three toolkits.
 func BenchmarkAppendTools(b *testing.B) {
 	_, s := benchSetup(b)
 	ctx := context.Background()
@@ -106,7 +106,7 @@ func BenchmarkCheck(b *testing.B) {
 
 // BenchmarkCall compares a call of notes_search (decoding, the search over
 // the demo store, encoding) with a call of a dynamic tool of the same
-// schema whose provider does the same work: the difference is the dynamic
+// schema whose toolkit does the same work: the difference is the dynamic
 // path's lookup, runtime validation and runner.
 func BenchmarkCall(b *testing.B) {
 	reg, s := benchSetup(b)

@@ -16,55 +16,55 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// entry is one registered provider.
+// entry is one registered toolkit.
 type entry struct {
-	set    *Set
-	p      Provider
+	source *Source
+	p      Toolkit
 	group  string
-	label  string // the group and the provider's type, for messages
+	label  string // the group and the toolkit's type, for messages
 	logger *slog.Logger
-	runner *tool.Runner // runs its calls: one slot, so that abandoned runs are capped per provider
-	quiet  func()       // cancels the Set's subscription to p, a tool.Notifier; nil otherwise
+	runner *tool.Runner // runs its calls: one slot, so that abandoned runs are capped per toolkit
+	quiet  func()       // cancels the Source's subscription to p, a tool.Notifier; nil otherwise
 
 	mu  sync.Mutex           // serialises rebuilds of the view
 	cur atomic.Pointer[view] // the view of what Tools last returned
 }
 
 // newEntry returns the entry of p, registered under group.
-func (s *Set) newEntry(p Provider, group string) (*entry, error) {
+func (s *Source) newEntry(p Toolkit, group string) (*entry, error) {
 	r, err := tool.NewRunner(1, 0)
 	if err != nil {
 		return nil, err
 	}
 	label := fmt.Sprintf("%s (%T)", group, p)
-	return &entry{set: s, p: p, group: group, label: label, logger: s.logger.With("group", group), runner: r}, nil
+	return &entry{source: s, p: p, group: group, label: label, logger: s.logger.With("group", group), runner: r}, nil
 }
 
-// tools returns what the provider's Tools returns; a panic is logged and
+// tools returns what the toolkit's Tools returns; a panic is logged and
 // counts as no tools.
 func (e *entry) tools(ctx context.Context) (specs []*tool.Spec) {
 	defer func() {
 		if v := recover(); v != nil {
-			e.logger.Error("dynamic provider panicked in Tools", "provider", e.label, "panic", fmt.Sprint(v))
+			e.logger.Error("toolkit panicked in Tools", "toolkit", e.label, "panic", fmt.Sprint(v))
 			specs = nil
 		}
 	}()
 	return e.p.Tools(ctx)
 }
 
-// available returns what the provider's Available returns; a panic is
+// available returns what the toolkit's Available returns; a panic is
 // logged and counts as unavailable.
 func (e *entry) available(ctx context.Context) (ok bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			e.logger.Error("dynamic provider panicked in Available", "provider", e.label, "panic", fmt.Sprint(v))
+			e.logger.Error("toolkit panicked in Available", "toolkit", e.label, "panic", fmt.Sprint(v))
 			ok = false
 		}
 	}()
 	return e.p.Available(ctx)
 }
 
-// view returns the view of the provider's current tools, rebuilt only
+// view returns the view of the toolkit's current tools, rebuilt only
 // when Tools returns another slice (or other specs in it) than the last
 // view's.
 func (e *entry) view(ctx context.Context) *view {
@@ -89,7 +89,7 @@ type compiled struct {
 	err error
 }
 
-// view is what one provider serves, for one slice its Tools returned.
+// view is what one toolkit serves, for one slice its Tools returned.
 type view struct {
 	src      []*tool.Spec        // as Tools returned it: its identity
 	specs    []*tool.Spec        // a copy of src, to see a change made in place
@@ -128,27 +128,27 @@ func (v *view) find(name string) *dynTool {
 
 // build makes the view of src, reusing from old the tools whose spec is
 // unchanged and the schemas already compiled. What is left out is logged,
-// once per version of the provider's tools.
+// once per version of the toolkit's tools.
 func (e *entry) build(src []*tool.Spec, old *view) *view {
 	v := &view{src: src, specs: slices.Clone(src), compiled: make(map[digest]compiled, len(src))}
 	seen := make(map[string]bool, len(src))
 	for i, spec := range src {
 		if spec == nil {
-			e.logger.Warn("dynamic tool left out: nil spec", "provider", e.label, "index", i)
+			e.logger.Warn("dynamic tool left out: nil spec", "toolkit", e.label, "index", i)
 			continue
 		}
 		name := e.group + "_" + spec.Name
 		switch {
 		case !ValidName(name):
-			e.logger.Warn("dynamic tool left out: its name is not valid for every provider (^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$)", "provider", e.label, "name", quoted(spec.Name))
+			e.logger.Warn("dynamic tool left out: its name is not valid for every provider (^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$)", "toolkit", e.label, "name", quoted(spec.Name))
 			continue
 		case seen[name]:
-			e.logger.Warn("dynamic tool left out: its provider lists the name twice", "provider", e.label, "tool", name)
+			e.logger.Warn("dynamic tool left out: its toolkit lists the name twice", "toolkit", e.label, "tool", name)
 			continue
 		}
 		seen[name] = true
-		if _, ok := e.set.static[name]; ok {
-			e.logger.Warn("dynamic tool left out: it collides with a static tool", "provider", e.label, "tool", name)
+		if _, ok := e.source.static[name]; ok {
+			e.logger.Warn("dynamic tool left out: it collides with a static tool", "toolkit", e.label, "tool", name)
 			continue
 		}
 		if old != nil {
@@ -172,7 +172,7 @@ func (e *entry) build(src []*tool.Spec, old *view) *view {
 		}
 		v.compiled[dg] = c
 		if c.err != nil {
-			e.logger.Warn("dynamic tool left out: its input schema does not compile", "provider", e.label, "tool", name, "error", c.err)
+			e.logger.Warn("dynamic tool left out: its input schema does not compile", "toolkit", e.label, "tool", name, "error", c.err)
 			continue
 		}
 		v.tools = append(v.tools, newDynTool(e, spec, name, schema, dg, c.sch))
@@ -182,10 +182,10 @@ func (e *entry) build(src []*tool.Spec, old *view) *view {
 	return v
 }
 
-// logShadowed logs each tool of v that another provider of the group also
-// serves: the provider registered first serves it.
+// logShadowed logs each tool of v that another toolkit of the group also
+// serves: the toolkit registered first serves it.
 func (e *entry) logShadowed(v *view) {
-	list := *e.set.entries.Load()
+	list := *e.source.entries.Load()
 	mine := slices.Index(list, e)
 	for j, o := range list {
 		if o == e || o.group != e.group {
@@ -203,12 +203,12 @@ func (e *entry) logShadowed(v *view) {
 			if mine < 0 || j < mine {
 				winner, loser = o, e
 			}
-			e.logger.Warn("dynamic tool collision: the provider registered first serves it", "tool", t.spec.Name, "served_by", winner.label, "not_served_by", loser.label)
+			e.logger.Warn("dynamic tool collision: the toolkit registered first serves it", "tool", t.spec.Name, "served_by", winner.label, "not_served_by", loser.label)
 		}
 	}
 }
 
-// quoted is a name a provider sent, quoted and cut for a log.
+// quoted is a name a toolkit sent, quoted and cut for a log.
 func quoted(s string) string {
 	if len(s) > maxName {
 		s = s[:maxName]
@@ -216,11 +216,11 @@ func quoted(s string) string {
 	return strconv.Quote(s)
 }
 
-// dynTool is one tool of a provider as the Set serves it: a tool.Dynamic.
+// dynTool is one tool of a toolkit as the Source serves it: a tool.Dynamic.
 type dynTool struct {
 	e      *entry
-	src    *tool.Spec // the provider's spec
-	local  string     // its name at the provider
+	src    *tool.Spec // the toolkit's spec
+	local  string     // its name at the toolkit
 	desc   string     // its description when the tool was built
 	schema []byte     // its input schema when the tool was built
 	digest digest
@@ -228,7 +228,7 @@ type dynTool struct {
 	sch    *jsonschema.Schema
 }
 
-// newDynTool returns the tool of the provider's spec src.
+// newDynTool returns the tool of the toolkit's spec src.
 func newDynTool(e *entry, src *tool.Spec, name string, schema []byte, dg digest, sch *jsonschema.Schema) *dynTool {
 	spec := *src
 	spec.Name = name
@@ -237,7 +237,7 @@ func newDynTool(e *entry, src *tool.Spec, name string, schema []byte, dg digest,
 	return &dynTool{e: e, src: src, local: src.Name, desc: src.Description, schema: spec.InputSchema, digest: dg, spec: &spec, sch: sch}
 }
 
-// unchanged reports whether spec is the provider's spec the tool was
+// unchanged reports whether spec is the toolkit's spec the tool was
 // built from, with the same name, description and input schema.
 func (t *dynTool) unchanged(spec *tool.Spec) bool {
 	if spec != t.src || spec.Name != t.local || spec.Description != t.desc {
@@ -249,23 +249,23 @@ func (t *dynTool) unchanged(spec *tool.Spec) bool {
 	return bytes.Equal(spec.InputSchema, t.schema)
 }
 
-// Spec returns the tool's spec: the provider's, named GROUP_LOCALNAME
+// Spec returns the tool's spec: the toolkit's, named GROUP_LOCALNAME
 // and with Group set to the group. It is the same pointer while the
-// provider returns the same spec, with the same schema.
+// toolkit returns the same spec, with the same schema.
 func (t *dynTool) Spec() *tool.Spec { return t.spec }
 
 // Check validates args against the tool's input schema.
 func (t *dynTool) Check(_ context.Context, args []byte) error {
-	return t.e.set.check.validate(t.spec.Name, t.sch, args)
+	return t.e.source.check.validate(t.spec.Name, t.sch, args)
 }
 
-// Call validates args, then runs the tool at its provider, under its
-// name there, through the provider's Runner: a panic, a timeout
+// Call validates args, then runs the tool at its toolkit, under its
+// name there, through the toolkit's Runner: a panic, a timeout
 // (Spec.Timeout) and a cancelled context end the call as they end a
 // static tool's.
 func (t *dynTool) Call(ctx context.Context, args []byte) (tool.Result, error) {
 	name := t.spec.Name
-	if err := t.e.set.check.validate(name, t.sch, args); err != nil {
+	if err := t.e.source.check.validate(name, t.sch, args); err != nil {
 		return failure(err.(*tool.Error))
 	}
 	if len(args) == 0 {
@@ -284,16 +284,16 @@ func failure(e *tool.Error) (tool.Result, error) {
 	return tool.Result{Content: []byte(e.Message), IsError: true}, e
 }
 
-// callJob is one call of a provider's tool, as a tool.Runner runs it.
+// callJob is one call of a toolkit's tool, as a tool.Runner runs it.
 type callJob struct {
-	p           Provider
+	p           Toolkit
 	name, local string
 	args        []byte
 	res         tool.Result
 }
 
-// Run calls the provider. An error with a code reserved to the runtime
-// can only have come from the provider, which has then failed
+// Run calls the toolkit. An error with a code reserved to the runtime
+// can only have come from the toolkit, which has then failed
 // (tool.ReturnedError).
 func (j *callJob) Run(ctx context.Context) error {
 	res, err := j.p.Call(ctx, j.local, j.args)

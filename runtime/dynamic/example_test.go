@@ -35,7 +35,7 @@ func (w *workflows) Tools(context.Context) []*tool.Spec {
 	return w.specs
 }
 
-// store adds or replaces a workflow: a new slice, so that the Set sees
+// store adds or replaces a workflow: a new slice, so that the Source sees
 // the change.
 func (w *workflows) store(name, description, schema string) {
 	w.mu.Lock()
@@ -65,31 +65,31 @@ func Example() {
 	env := map[string]string{"WORKFLOWS_DSN": "postgres://workflows"}
 	// The static tools come from the generated registry (reg.Tools()).
 	static := []*tool.Spec{{Name: "notes_search"}}
-	set, err := dynamic.New(static, &dynamic.Options{Getenv: func(k string) string { return env[k] }})
+	src, err := dynamic.New(static, &dynamic.Options{Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		panic(err)
 	}
 
 	wf := &workflows{rows: map[string]string{}}
 	wf.store("onboard", "Onboards a new employee.", `{"type":"object","properties":{"email":{"type":"string","format":"email"}},"required":["email"],"additionalProperties":false}`)
-	if err := set.Register(ctx, wf); err != nil { // safe to repeat every turn
+	if err := src.Register(ctx, wf); err != nil { // safe to repeat every turn
 		panic(err)
 	}
 	wf.store("offboard", "Offboards an employee.", `{"type":"object","properties":{"email":{"type":"string"}},"required":["email"]}`)
 
-	for _, spec := range set.AppendTools(ctx, nil) {
+	for _, spec := range src.AppendTools(ctx, nil) {
 		fmt.Println(spec.Name, "-", spec.Description)
 	}
 
-	d, _ := set.Lookup(ctx, "wf_onboard")
+	d, _ := src.Lookup(ctx, "wf_onboard")
 	res, _ := d.Call(ctx, []byte(`{"email":"ana@example.com"}`))
 	fmt.Println(res.Text())
 	res, _ = d.Call(ctx, []byte(`{"email":"not an address","team":"secret-team"}`))
 	fmt.Println(res.Text())
 
 	delete(env, "WORKFLOWS_DSN")
-	_, ok := set.Lookup(ctx, "wf_onboard")
-	fmt.Println("without credentials:", len(set.AppendTools(ctx, nil)), "tools, wf_onboard found:", ok)
+	_, ok := src.Lookup(ctx, "wf_onboard")
+	fmt.Println("without credentials:", len(src.AppendTools(ctx, nil)), "tools, wf_onboard found:", ok)
 	// Output:
 	// wf_offboard - Offboards an employee.
 	// wf_onboard - Onboards a new employee.

@@ -14,7 +14,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// fake is an in-memory provider whose tools, availability and calls a
+// fake is an in-memory toolkit whose tools, availability and calls a
 // test controls.
 type fake struct {
 	group     string
@@ -28,7 +28,7 @@ type fake struct {
 	call      func(ctx context.Context, name string, args []byte) (tool.Result, error)
 }
 
-// newFake returns an available provider of group serving specs.
+// newFake returns an available toolkit of group serving specs.
 func newFake(group string, specs ...*tool.Spec) *fake {
 	f := &fake{group: group}
 	f.set(specs...)
@@ -36,7 +36,7 @@ func newFake(group string, specs ...*tool.Spec) *fake {
 	return f
 }
 
-// set replaces the provider's tools with a new slice.
+// set replaces the toolkit's tools with a new slice.
 func (f *fake) set(specs ...*tool.Spec) { f.specs.Store(&specs) }
 
 func (f *fake) Group() string { return f.group }
@@ -84,9 +84,9 @@ func (l *logBuffer) String() string {
 	return l.b.String()
 }
 
-// newSet returns a Set over the static tools named static, logging to the
+// newSource returns a Source over the static tools named static, logging to the
 // returned buffer.
-func newSet(t testing.TB, static ...string) (*dynamic.Set, *logBuffer) {
+func newSource(t testing.TB, static ...string) (*dynamic.Source, *logBuffer) {
 	t.Helper()
 	specs := make([]*tool.Spec, len(static))
 	for i, n := range static {
@@ -99,7 +99,7 @@ func newSet(t testing.TB, static ...string) (*dynamic.Set, *logBuffer) {
 }
 
 // names returns the names of the tools s lists for ctx.
-func names(ctx context.Context, s *dynamic.Set) []string {
+func names(ctx context.Context, s *dynamic.Source) []string {
 	var out []string
 	for _, sp := range s.AppendTools(ctx, nil) {
 		out = append(out, sp.Name)

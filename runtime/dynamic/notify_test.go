@@ -12,7 +12,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// notifying is a fake provider that tells of its changes.
+// notifying is a fake toolkit that tells of its changes.
 type notifying struct {
 	*fake
 	changes notify.List
@@ -22,12 +22,12 @@ func (n *notifying) Subscribe(changed func()) func() { return n.changes.Subscrib
 
 var _ tool.Notifier = (*notifying)(nil)
 
-// A Set tells its subscribers when a provider is registered or
-// unregistered, and passes on the changes its providers tell of, until
+// A Source tells its subscribers when a toolkit is registered or
+// unregistered, and passes on the changes its toolkits tell of, until
 // they are unregistered.
-func TestSetTellsOfChanges(t *testing.T) {
+func TestSourceTellsOfChanges(t *testing.T) {
 	ctx := context.Background()
-	s, _ := newSet(t)
+	s, _ := newSource(t)
 	var n atomic.Int64
 	cancel := s.Subscribe(func() { n.Add(1) })
 
@@ -42,15 +42,15 @@ func TestSetTellsOfChanges(t *testing.T) {
 	assert.Equal(t, int64(2), n.Load())
 	loud.set(spec("run"), spec("stop"))
 	loud.changes.Notify()
-	assert.Equal(t, int64(3), n.Load(), "the provider's change, passed on")
+	assert.Equal(t, int64(3), n.Load(), "the toolkit's change, passed on")
 	assert.Equal(t, []string{"crm_find", "wf_run", "wf_stop"}, names(ctx, s))
 
 	s.Unregister(loud)
 	assert.Equal(t, int64(4), n.Load(), "unregistered")
-	assert.Zero(t, loud.changes.Len(), "the Set no longer listens to it")
+	assert.Zero(t, loud.changes.Len(), "the Source no longer listens to it")
 	loud.changes.Notify()
 	s.Unregister(loud)
-	assert.Equal(t, int64(4), n.Load(), "nothing from a provider no longer registered, nor from a second Unregister")
+	assert.Equal(t, int64(4), n.Load(), "nothing from a toolkit no longer registered, nor from a second Unregister")
 
 	refused := newFake("crm", spec("find")) // collides with plain's crm_find
 	require.Error(t, s.Register(ctx, refused))

@@ -19,7 +19,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// schemaURL is the location a provider's input schema is compiled under.
+// schemaURL is the location a toolkit's input schema is compiled under.
 // Nothing is ever loaded from it: it only names the document.
 const schemaURL = "urn:toolgen:dynamic:input"
 
@@ -28,7 +28,7 @@ const schemaURL = "urn:toolgen:dynamic:input"
 const maxQuoted = 200
 
 // errNoLoading refuses every external reference of a schema: a schema that
-// came from a provider must not make the process read a file or the
+// came from a toolkit must not make the process read a file or the
 // network.
 var errNoLoading = errors.New("external references are not loaded")
 

@@ -14,7 +14,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// searchSchema exercises the keywords a provider's schema commonly uses.
+// searchSchema exercises the keywords a toolkit's schema commonly uses.
 const searchSchema = `{"type":"object","properties":{` +
 	`"query":{"type":"string","minLength":1,"maxLength":20,"pattern":"^[a-z ]+$"},` +
 	`"limit":{"type":"integer","minimum":1,"maximum":50},` +
@@ -29,7 +29,7 @@ const searchSchema = `{"type":"object","properties":{` +
 	`"no":{"not":{"type":"string"}}` +
 	`},"required":["query"],"additionalProperties":false}`
 
-// searchTool registers a provider of one tool taking searchSchema and
+// searchTool registers a toolkit of one tool taking searchSchema and
 // returns it.
 func searchTool(t testing.TB, opts *dynamic.Options) tool.Dynamic {
 	t.Helper()

@@ -13,7 +13,7 @@ import (
 
 // Connector opens a transport to the remote MCP server: once for every
 // connection of the pool, and again for every reconnection. env is the
-// environment the Provider was bound to, where credentials are read
+// environment the Toolkit was bound to, where credentials are read
 // (env.Getenv). Stdio and HTTP build the common ones; any mcp.Transport
 // will do (mcp.NewInMemoryTransports in tests).
 type Connector func(ctx context.Context, env dynamic.Env) (mcp.Transport, error)

@@ -36,7 +36,7 @@ func TestResults(t *testing.T) {
 	fixedTool(srv, "failed.loudly", &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("e", 120)}}})
 	fixedTool(srv, "long", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", 120)}}})
 	m := &memServer{srv: srv}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote", MaxResultBytes: 100, Trusted: true})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote", MaxResultBytes: 100, Trusted: true})
 	ctx := t.Context()
 	require.Len(t, p.Tools(ctx), 5, "every page of the listing (2 tools a page)")
 
@@ -78,7 +78,7 @@ func TestEndlessListingIsRefused(t *testing.T) {
 		}
 	})
 	m := &memServer{srv: srv}
-	p := newProvider(t, mcpclient.Options{Group: "remote", Connect: m.connect}, nil)
+	p := newToolkit(t, mcpclient.Options{Group: "remote", Connect: m.connect}, nil)
 	assert.False(t, p.Available(t.Context()))
 	assert.Nil(t, p.Tools(t.Context()))
 }

@@ -1,5 +1,5 @@
 // Package mcpclient serves the tools of a remote MCP server as a
-// dynamic.Provider (runtime/dynamic): a Set offers them beside the
+// dynamic.Toolkit (runtime/dynamic): a dynamic.Source offers them beside the
 // generated registry as GROUP_LOCAL, and the call service runs them under
 // the same policy, limits and records as its own.
 //
@@ -11,7 +11,7 @@
 //
 // # Connections
 //
-// The provider talks to the server through the official Go SDK's client,
+// The toolkit talks to the server through the official Go SDK's client,
 // over the transport Options.Connect opens: Stdio (a child process),
 // HTTP (streamable HTTP) or any mcp.Transport. Calls are spread over a
 // small pool of connections (Options.PoolSize, DefaultPoolSize), each made
@@ -36,7 +36,7 @@
 //
 // Tools returns the last listing, sorted by local name: the same slice and
 // Spec pointers until a listing finds a change, so it costs nothing per
-// lookup. The server's notifications/tools/list_changed has the provider
+// lookup. The server's notifications/tools/list_changed has the toolkit
 // list again in the background.
 //
 // MCP allows names of up to 128 characters of many kinds ("files.read");
@@ -64,8 +64,8 @@
 // newlines (other content named in brackets, as "[image content]"), or
 // the structured content as structured output when the tool declares an
 // output schema. Failures are *tool.Error values with the codes a
-// dynamic provider may return (tool.CodeFailed, tool.CodeInvalidArguments;
-// a dynamic.Set turns the runtime's reserved codes into "the tool
+// toolkit may return (tool.CodeFailed, tool.CodeInvalidArguments;
+// a dynamic.Source turns the runtime's reserved codes into "the tool
 // failed"), their causes telling what happened:
 //
 //   - the remote tool's own error (isError): tool.CodeFailed. From a
@@ -92,7 +92,7 @@
 //   - a result over Options.MaxResultBytes: tool.CodeFailed, the result
 //     dropped (the remote tool ran).
 //   - the call's deadline (Options.CallTimeout, each Spec's Timeout) or
-//     cancellation: the dynamic.Set's tool.Runner ends the call as it ends
+//     cancellation: the dynamic.Source's tool.Runner ends the call as it ends
 //     a static tool's (tool.CodeTimeout or tool.CodeCancelled, with
 //     tool.ErrAbandoned once the request may have been sent); the SDK
 //     tells the server with notifications/cancelled.

@@ -208,8 +208,8 @@ func env(vars map[string]string) dynamic.Env {
 	}
 }
 
-// newProvider returns a bound provider, closed at the end of the test.
-func newProvider(t *testing.T, opts mcpclient.Options, vars map[string]string) *mcpclient.Provider {
+// newToolkit returns a bound toolkit, closed at the end of the test.
+func newToolkit(t *testing.T, opts mcpclient.Options, vars map[string]string) *mcpclient.Toolkit {
 	t.Helper()
 	p, err := mcpclient.New(opts)
 	require.NoError(t, err)
@@ -257,10 +257,10 @@ func (s *stdioServer) kill(t *testing.T) {
 	require.NoError(t, cmd.Process.Kill())
 }
 
-// viaSet registers p in a new dynamic.Set and returns a function calling
+// viaSource registers p in a new dynamic.Source and returns a function calling
 // its tool of that local name as the call service does: looked up in the
-// Set, validated, run under the Set's Runner (Spec.Timeout, ctx).
-func viaSet(t *testing.T, p *mcpclient.Provider) func(ctx context.Context, local string, args []byte) (tool.Result, error) {
+// Source, validated, run under the Source's Runner (Spec.Timeout, ctx).
+func viaSource(t *testing.T, p *mcpclient.Toolkit) func(ctx context.Context, local string, args []byte) (tool.Result, error) {
 	t.Helper()
 	set, err := dynamic.New(nil, nil)
 	require.NoError(t, err)

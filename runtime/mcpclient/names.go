@@ -12,7 +12,7 @@ import (
 // accepts: the strictest rule, ^[a-zA-Z0-9_-]{1,64}$.
 const MaxName = 64
 
-// MaxGroup is the longest Group a Provider accepts, so that a remote
+// MaxGroup is the longest Group a Toolkit accepts, so that a remote
 // name keeps at least MaxName-MaxGroup-1 characters of its own.
 const MaxGroup = 32
 
@@ -71,8 +71,8 @@ func allowed(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// validGroup reports whether g is a group a Provider accepts: a group a
-// dynamic.Set accepts (lower-case letters, digits and hyphens, starting
+// validGroup reports whether g is a group a Toolkit accepts: a group a
+// dynamic.Source accepts (lower-case letters, digits and hyphens, starting
 // with a letter) of at most MaxGroup bytes.
 func validGroup(g string) bool {
 	return len(g) <= MaxGroup && dynamic.ValidGroup(g)

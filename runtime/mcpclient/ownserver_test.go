@@ -78,7 +78,7 @@ func TestOwnServerOverHTTP(t *testing.T) {
 	t.Cleanup(ts.Close)
 
 	for _, trusted := range []bool{false, true} {
-		p := newProvider(t, mcpclient.Options{Group: "own", Connect: mcpclient.HTTP(ts.URL, ts.Client()), Trusted: trusted}, nil)
+		p := newToolkit(t, mcpclient.Options{Group: "own", Connect: mcpclient.HTTP(ts.URL, ts.Client()), Trusted: trusted}, nil)
 		ctx := t.Context()
 		require.True(t, p.Available(ctx))
 		specs := p.Tools(ctx)
@@ -171,7 +171,7 @@ func TestOwnServerDiesMidCallOverHTTP(t *testing.T) {
 	}
 	ts := serve("")
 	addr := ts.Listener.Addr().String()
-	p := newProvider(t, mcpclient.Options{Group: "own", Connect: mcpclient.HTTP(ts.URL, nil), PoolSize: 2}, nil)
+	p := newToolkit(t, mcpclient.Options{Group: "own", Connect: mcpclient.HTTP(ts.URL, nil), PoolSize: 2}, nil)
 	ctx := t.Context()
 	require.True(t, p.Available(ctx))
 	for range 2 { // both connections of the pool
@@ -216,7 +216,7 @@ func TestOwnServerDiesMidCallOverHTTP(t *testing.T) {
 	// Back on the same address: every connection of the pool works again.
 	ts = serve(addr)
 	t.Cleanup(func() {
-		// The provider's connections hold streams open: close them first.
+		// The toolkit's connections hold streams open: close them first.
 		_ = p.Close()
 		ts.Close()
 	})
@@ -242,7 +242,7 @@ func TestStatefulServerRestartedBetweenCalls(t *testing.T) {
 		return ts
 	}
 	ts := serve("")
-	p := newProvider(t, mcpclient.Options{Group: "sdk", Connect: mcpclient.HTTP(ts.URL, nil), PoolSize: 2}, nil)
+	p := newToolkit(t, mcpclient.Options{Group: "sdk", Connect: mcpclient.HTTP(ts.URL, nil), PoolSize: 2}, nil)
 	ctx := t.Context()
 	require.True(t, p.Available(ctx))
 	for range 2 {

@@ -13,7 +13,7 @@ import (
 // made on first use and made again once it is lost. Calls are spread over
 // them in turn.
 type pool struct {
-	p     *Provider
+	p     *Toolkit
 	slots []slot
 	next  atomic.Uint32
 	// lost counts the connections found lost. A connection made before
@@ -41,7 +41,7 @@ type conn struct {
 }
 
 // newPool returns a pool of n connections for p.
-func newPool(p *Provider, n int) *pool {
+func newPool(p *Toolkit, n int) *pool {
 	pl := &pool{p: p, slots: make([]slot, n)}
 	for i := range pl.slots {
 		pl.slots[i].lock = make(chan struct{}, 1)
@@ -49,8 +49,8 @@ func newPool(p *Provider, n int) *pool {
 	return pl
 }
 
-// errClosed is the error of a connection asked of a closed provider.
-var errClosed = errors.New("mcpclient: the provider is closed")
+// errClosed is the error of a connection asked of a closed toolkit.
+var errClosed = errors.New("mcpclient: the toolkit is closed")
 
 // get returns a live connection of the next slot, connecting (or
 // reconnecting) it when it has none.
@@ -112,7 +112,7 @@ func (pl *pool) fresh(ctx context.Context, c *conn) bool {
 func (pl *pool) connect(ctx context.Context, s *slot) (*conn, error) {
 	env := pl.p.env.Load()
 	if env == nil {
-		return nil, errors.New("mcpclient: the provider is not bound")
+		return nil, errors.New("mcpclient: the toolkit is not bound")
 	}
 	ctx, cancel := context.WithTimeout(ctx, pl.p.opts.ConnectTimeout)
 	defer cancel()

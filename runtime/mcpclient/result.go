@@ -20,7 +20,7 @@ import (
 // ModelError is); an untrusted server's text, which may quote the
 // arguments or anything else, stays in the error's Cause, for the log,
 // and the model reads that the tool failed.
-func (p *Provider) result(spec *tool.Spec, full, remote string, res *mcp.CallToolResult) (tool.Result, error) {
+func (p *Toolkit) result(spec *tool.Spec, full, remote string, res *mcp.CallToolResult) (tool.Result, error) {
 	text := joinContent(res.Content)
 	if res.IsError {
 		if text == "" {
@@ -56,7 +56,7 @@ func (p *Provider) result(spec *tool.Spec, full, remote string, res *mcp.CallToo
 
 // tooLarge is the error of a result over MaxResultBytes: the remote tool
 // ran, its result is dropped.
-func (p *Provider) tooLarge(full, remote string) (tool.Result, error) {
+func (p *Toolkit) tooLarge(full, remote string) (tool.Result, error) {
 	return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
 		Message: "the tool's result exceeds " + strconv.Itoa(p.opts.MaxResultBytes) + " bytes",
 		Cause:   fmt.Errorf("mcpclient: %s: remote tool %q: result over %d bytes", p.group, remote, p.opts.MaxResultBytes)})

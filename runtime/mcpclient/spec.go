@@ -28,7 +28,7 @@ type listing struct {
 // newListing maps the remote tools to specs, reusing the specs of prev
 // that did not change, and prev itself when nothing did. Two remote tools
 // mapped to one local name are both left out, and logged.
-func (p *Provider) newListing(tools []*mcp.Tool, prev *listing) *listing {
+func (p *Toolkit) newListing(tools []*mcp.Tool, prev *listing) *listing {
 	byLocal := make(map[string][]*mcp.Tool, len(tools))
 	for _, t := range tools {
 		if t == nil {
@@ -82,7 +82,7 @@ func (l *listing) find(local string) *tool.Spec {
 // spec describes a remote tool under its local name. Its annotations count
 // only when the server is trusted: otherwise the tool is an action that
 // may destroy and reach the open world, whatever it says of itself.
-func (p *Provider) spec(local string, t *mcp.Tool) (*tool.Spec, error) {
+func (p *Toolkit) spec(local string, t *mcp.Tool) (*tool.Spec, error) {
 	in, err := compact(t.InputSchema)
 	if err != nil {
 		return nil, err

@@ -11,9 +11,9 @@
 // their precomputed definitions byte for byte. Its Call refuses a tool
 // outside the palette as the registry refuses an unknown tool, naming
 // only the palette's offered tools. A tool the caller offers beyond the
-// registry (a dynamic provider's, runtime/dynamic) is in the palette when
+// registry (a toolkit's, runtime/dynamic) is in the palette when
 // the selector picks it (selectors read Spec fields; a dynamic tool's
-// Group is its provider's group), and is judged by the caller's spec.
+// Group is its toolkit's group), and is judged by the caller's spec.
 //
 // Over the call service, everything a palette does is a row of its
 // record: each turn's Offer (the service is a tool.OfferRecorder, and
@@ -81,7 +81,7 @@
 // it is read-only is never offered or called.
 //
 // A palette can be widened after it was built (Add, for request_tools; a
-// dynamic provider; a host calling the service directly), so the sweep is
+// toolkit; a host calling the service directly), so the sweep is
 // not enough on its own. A read-only palette marks every Offer and Call it
 // passes on with tool.WithReadOnly, and the call service
 // (runtime/service) refuses under that mark any call or confirmation of a

@@ -10,7 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// dynamicSpecs are tools a dynamic provider serves beside the registry
+// dynamicSpecs are tools a toolkit serves beside the registry
 // (group "docs"), as the caller offers them.
 func dynamicSpecs() []*tool.Spec {
 	in := []byte(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false}`)
@@ -40,7 +40,7 @@ func TestDynamicToolsTheSelectorPicks(t *testing.T) {
 }
 
 func TestDynamicMutatingToolInAReadOnlyPalette(t *testing.T) {
-	// A dynamic provider adds a mutating tool the palette's selector picks
+	// A toolkit adds a mutating tool the palette's selector picks
 	// to a read-only palette: it is neither offered nor called.
 	_, reg, _, _ := newFixture(t)
 	f := &fakeDC{reg: reg}

@@ -22,7 +22,7 @@ type dynCall struct {
 }
 
 // fakeDC is a tool.DynamicCaller over a registry, standing in for the
-// call service: it offers the registry's tools and, as a dynamic provider
+// call service: it offers the registry's tools and, as a toolkit
 // would, the extra specs; it notes every call and runs a Dynamic as the
 // service does (refusing a mutating one under the read-only mark), and
 // does not otherwise filter: the palette must.

@@ -62,34 +62,34 @@ func TestPaletteTellsOfChanges(t *testing.T) {
 }
 
 // Cancelling a palette's subscription also cancels the one it took on
-// its caller: a provider unregistered afterwards reaches nobody.
+// its caller: a toolkit unregistered afterwards reaches nobody.
 func TestPaletteSubscriptionCancelsTheCallers(t *testing.T) {
 	_, reg, _, _ := newFixture(t)
-	set, err := dynamic.New(reg.Tools(), nil)
+	src, err := dynamic.New(reg.Tools(), nil)
 	require.NoError(t, err)
-	svc, err := service.New(reg, &service.Options{Dynamic: set})
+	svc, err := service.New(reg, &service.Options{Dynamic: src})
 	require.NoError(t, err)
 	p, err := palette.New(svc, reg.Tools(), palette.Names("a_read"), nil)
 	require.NoError(t, err)
 	var n atomic.Int64
 	cancel := p.Subscribe(func() { n.Add(1) })
-	crm := &crmProvider{}
-	require.NoError(t, set.Register(t.Context(), crm))
+	crm := &crmToolkit{}
+	require.NoError(t, src.Register(t.Context(), crm))
 	assert.Equal(t, int64(1), n.Load(), "the caller's change, passed on")
 	cancel()
-	set.Unregister(crm)
+	src.Unregister(crm)
 	assert.Equal(t, int64(1), n.Load(), "cancelled, on the caller too")
 }
 
 // Served over MCP, a palette's grant reaches the client as
-// notifications/tools/list_changed, and so does a dynamic provider
+// notifications/tools/list_changed, and so does a toolkit
 // registered with the service behind it; the next tools/list has the
 // new tools.
 func TestPaletteOverMCPNotifiesClients(t *testing.T) {
 	_, reg, _, _ := newFixture(t)
-	set, err := dynamic.New(reg.Tools(), nil)
+	src, err := dynamic.New(reg.Tools(), nil)
 	require.NoError(t, err)
-	svc, err := service.New(reg, &service.Options{Dynamic: set})
+	svc, err := service.New(reg, &service.Options{Dynamic: src})
 	require.NoError(t, err)
 	p, err := palette.New(service.As(svc, &tool.Invocation{Principal: ana}), reg.Tools(),
 		palette.Union(palette.Names("a_read"), palette.Groups("crm")), &palette.Options{Requestable: palette.Names("e_clock")})
@@ -136,20 +136,20 @@ func TestPaletteOverMCPNotifiesClients(t *testing.T) {
 	wait("a grant")
 	assert.Equal(t, []string{"a_read", "e_clock"}, list(), "granted; request_tools has nothing left to admit")
 
-	crm := &crmProvider{}
-	require.NoError(t, set.Register(ctx, crm))
-	wait("a provider registered")
+	crm := &crmToolkit{}
+	require.NoError(t, src.Register(ctx, crm))
+	wait("a toolkit registered")
 	assert.Equal(t, []string{"a_read", "crm_find", "e_clock"}, list())
 }
 
-// crmProvider is a dynamic provider of one read tool.
-type crmProvider struct{}
+// crmToolkit is a toolkit of one read tool.
+type crmToolkit struct{}
 
-func (*crmProvider) Group() string                           { return "crm" }
-func (*crmProvider) Bind(context.Context, dynamic.Env) error { return nil }
-func (*crmProvider) Available(context.Context) bool          { return true }
-func (*crmProvider) Tools(context.Context) []*tool.Spec      { return crmTools }
-func (*crmProvider) Call(context.Context, string, []byte) (tool.Result, error) {
+func (*crmToolkit) Group() string                           { return "crm" }
+func (*crmToolkit) Bind(context.Context, dynamic.Env) error { return nil }
+func (*crmToolkit) Available(context.Context) bool          { return true }
+func (*crmToolkit) Tools(context.Context) []*tool.Spec      { return crmTools }
+func (*crmToolkit) Call(context.Context, string, []byte) (tool.Result, error) {
 	return tool.Result{Content: []byte("found")}, nil
 }
 

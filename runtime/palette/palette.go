@@ -108,7 +108,7 @@ var _ tool.Caller = (*Palette)(nil)
 // New returns the palette of the tools sel picks among tools, the
 // registry's (reg.Tools(), sorted by name), served by c (the call service
 // over that registry, or the registry itself). Tools the caller offers
-// beyond the registry (a dynamic provider's) are in the palette when sel
+// beyond the registry (a toolkit's) are in the palette when sel
 // picks them.
 func New(c tool.Caller, tools []*tool.Spec, sel Selector, opts *Options) (*Palette, error) {
 	switch {

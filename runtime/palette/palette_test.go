@@ -214,7 +214,7 @@ func TestConcurrentAddAndOffer(t *testing.T) {
 }
 
 // spy is a caller that notes whether the contexts it is handed are marked
-// read-only, and offers every tool of the fixture, as a dynamic provider
+// read-only, and offers every tool of the fixture, as a toolkit
 // might.
 type spy struct {
 	tools        []*tool.Spec

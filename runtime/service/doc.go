@@ -38,7 +38,7 @@
 //
 // # Tools known at run time
 //
-// Options.Dynamic adds a tool.Source (runtime/dynamic.Set: a remote MCP
+// Options.Dynamic adds a tool.Source (runtime/dynamic.Source: a remote MCP
 // server's tools, workflows kept in a database) after the registry: its
 // tools are offered, refused, recorded, proposed and confirmed as the
 // registry's are, merged into the offer by name; a name the registry

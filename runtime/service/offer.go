@@ -137,7 +137,7 @@ var _ tool.Notifier = (*Service)(nil)
 
 // Subscribe implements tool.Notifier: changed is called after every change
 // its dynamic tools' source (Options.Dynamic) tells of, when that source
-// is a tool.Notifier (a dynamic.Set is); otherwise never. The registry's
+// is a tool.Notifier (a dynamic.Source is); otherwise never. The registry's
 // tools do not change; what a principal is offered also follows the
 // Policy, which tells nothing.
 func (s *Service) Subscribe(changed func()) (cancel func()) {

@@ -164,7 +164,7 @@ func TestAsRecordsForItsPrincipal(t *testing.T) {
 }
 
 // The service tells of its dynamic tools' changes when their source tells
-// of them (a dynamic.Set does), through As too; a cancelled subscription
+// of them (a dynamic.Source does), through As too; a cancelled subscription
 // hears nothing more.
 func TestServiceTellsOfItsDynamicToolsChanges(t *testing.T) {
 	src := &notifyingSource{}

@@ -96,7 +96,7 @@ type Options struct {
 	Halted func(ctx context.Context) bool
 	// Now tells the time; nil means time.Now.
 	Now func() time.Time
-	// Dynamic serves tools known only at run time (runtime/dynamic.Set),
+	// Dynamic serves tools known only at run time (runtime/dynamic.Source),
 	// after the registry's: offered, refused, recorded, proposed and
 	// confirmed as the registry's are. A name the registry holds is
 	// always the registry's tool. nil means none.

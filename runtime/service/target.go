@@ -74,7 +74,7 @@ func (s *Service) run(ctx context.Context, dst []byte, t target, args []byte) (t
 // dynamicFailure is the error of a dynamic tool's run as the registry
 // reports its own: a *tool.Error, as the Dynamic returned it (it speaks
 // for its tools as the registry does for its own: runtime/dynamic keeps a
-// provider's reserved codes out), or, for an error of another type, a
+// toolkit's reserved codes out), or, for an error of another type, a
 // failure whose cause stays out of the message.
 func dynamicFailure(name string, err error) error {
 	if err == nil {

@@ -3,7 +3,7 @@ package tool
 import "context"
 
 // Dynamic is a tool known only at run time rather than generated: a
-// dynamic provider's tool (runtime/dynamic) or a palette's meta-tool
+// toolkit's tool (runtime/dynamic) or a palette's meta-tool
 // (runtime/palette). The call service (runtime/service) runs it as it runs
 // a registry's tool: offered under the same policy and permissions,
 // refused under the same limits, recorded, and, for a propose tool,
@@ -25,7 +25,7 @@ type Dynamic interface {
 }
 
 // Source serves dynamic tools to the call service, beside its registry
-// (service.Options.Dynamic); runtime/dynamic.Set implements it. A Source
+// (service.Options.Dynamic); runtime/dynamic.Source implements it. A Source
 // is safe for concurrent use.
 type Source interface {
 	// AppendTools appends to dst the specs of the dynamic tools available
@@ -71,7 +71,7 @@ type OfferRecorder interface {
 }
 
 // Notifier is a Caller or Source whose offered tools can change while it
-// serves (a palette widened by request_tools, a dynamic provider whose
+// serves (a palette widened by request_tools, a toolkit whose
 // remote list changed): it tells its subscribers after each change, so
 // that an MCP server can send notifications/tools/list_changed.
 type Notifier interface {

@@ -164,7 +164,7 @@ func (c *codecs) Run(ctx context.Context) error {
 }
 
 // ReturnedError maps the error a tool's own code returned (the generated
-// dispatch's, or a dynamic provider's call): a *Error whose code is
+// dispatch's, or a toolkit's call): a *Error whose code is
 // reserved to the runtime (Code.Reserved) can only have come from the
 // tool, which has then failed ("the tool failed", CodeFailed, the error
 // kept as the cause); any other error passes through. name is the tool's.

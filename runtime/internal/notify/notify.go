@@ -1,5 +1,5 @@
 // Package notify keeps the subscribers of a source of changes: what
-// tool.Notifier's implementations (palettes, dynamic sets, MCP client
+// tool.Notifier's implementations (palettes, dynamic sources, MCP client
 // providers, the call service) share.
 package notify
 

@@ -47,9 +47,9 @@ var ErrConnectionLost = errors.New("the connection to the MCP server was lost du
 // The chain holds tool.ErrNotRun too.
 var ErrUnreachable = errors.New("the MCP server is unreachable")
 
-// Options configures a Provider.
+// Options configures a Toolkit.
 type Options struct {
-	// Group is the provider's namespace, the prefix of its tools' names:
+	// Group is the toolkit's namespace, the prefix of its tools' names:
 	// 1 to MaxGroup lower-case letters, digits and hyphens, starting with
 	// a letter. Required.
 	Group string
@@ -75,7 +75,7 @@ type Options struct {
 	// before Available tries it again; 0 means DefaultRetryDelay.
 	RetryDelay time.Duration
 	// RequireEnv names the credentials the server needs: while any of
-	// them is empty (Env.Getenv) the provider is unavailable, and its
+	// them is empty (Env.Getenv) the toolkit is unavailable, and its
 	// whole bundle disappears.
 	RequireEnv []string
 	// MaxResultBytes caps a call's result (its text or structured
@@ -85,10 +85,10 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Provider serves the tools of a remote MCP server as a dynamic.Provider:
+// Toolkit serves the tools of a remote MCP server as a dynamic.Toolkit:
 // see the package documentation. Create it with New; it is safe for
 // concurrent use.
-type Provider struct {
+type Toolkit struct {
 	group  string
 	opts   Options
 	client *mcp.Client
@@ -115,21 +115,21 @@ type Provider struct {
 }
 
 var (
-	_ dynamic.Provider = (*Provider)(nil)
-	_ tool.Notifier    = (*Provider)(nil)
+	_ dynamic.Toolkit = (*Toolkit)(nil)
+	_ tool.Notifier   = (*Toolkit)(nil)
 )
 
 // Subscribe implements tool.Notifier: changed is called after a listing
 // changed the tools (the server's notifications/tools/list_changed, a
 // reconnection), and when the server's tools become known or unknown (a
 // listing that succeeded after a failure, or failed after a success). A
-// dynamic.Set subscribes to its providers, and an MCP server over it
+// dynamic.Source subscribes to its toolkits, and an MCP server over it
 // tells its own clients.
-func (p *Provider) Subscribe(changed func()) (cancel func()) { return p.changes.Subscribe(changed) }
+func (p *Toolkit) Subscribe(changed func()) (cancel func()) { return p.changes.Subscribe(changed) }
 
-// New returns a Provider for the server that opts.Connect reaches. It does
+// New returns a Toolkit for the server that opts.Connect reaches. It does
 // not connect: Bind starts the first listing in the background.
-func New(opts Options) (*Provider, error) {
+func New(opts Options) (*Toolkit, error) {
 	switch {
 	case !validGroup(opts.Group):
 		return nil, fmt.Errorf("mcpclient: group %q must be 1 to %d lower-case letters, digits and hyphens, starting with a letter", opts.Group, MaxGroup)
@@ -155,7 +155,7 @@ func New(opts Options) (*Provider, error) {
 	if opts.MaxResultBytes == 0 {
 		opts.MaxResultBytes = tool.DefaultMaxOutputBytes
 	}
-	p := &Provider{
+	p := &Toolkit{
 		group:   opts.Group,
 		opts:    opts,
 		refresh: make(chan struct{}, 1),
@@ -170,14 +170,14 @@ func New(opts Options) (*Provider, error) {
 	return p, nil
 }
 
-// Group returns the provider's namespace, Options.Group.
-func (p *Provider) Group() string { return p.group }
+// Group returns the toolkit's namespace, Options.Group.
+func (p *Toolkit) Group() string { return p.group }
 
 // Bind keeps env (its Getenv reads the credentials, its Logger is the
 // default logger) and starts listing the server's tools in the
 // background, unless credentials are missing; it does not wait for the
 // server. Binding again keeps the first Env.
-func (p *Provider) Bind(_ context.Context, env dynamic.Env) error {
+func (p *Toolkit) Bind(_ context.Context, env dynamic.Env) error {
 	if p.closed.Load() {
 		return errors.New("mcpclient: Bind after Close")
 	}
@@ -195,7 +195,7 @@ func (p *Provider) Bind(_ context.Context, env dynamic.Env) error {
 }
 
 // loop lists the server's tools whenever it is kicked, until Close.
-func (p *Provider) loop() {
+func (p *Toolkit) loop() {
 	for {
 		select {
 		case <-p.ctx.Done():
@@ -211,20 +211,20 @@ func (p *Provider) loop() {
 // changed asks the background loop for a new listing (the server said
 // its tools changed, or a connection was made again); it never blocks. A
 // change told while a listing runs asks for one more.
-func (p *Provider) changed() {
+func (p *Toolkit) changed() {
 	select {
 	case p.kick <- struct{}{}:
 	default:
 	}
 }
 
-// Available reports whether the provider is bound and not closed, every
+// Available reports whether the toolkit is bound and not closed, every
 // RequireEnv credential is set, and the server's tools are known from a
 // listing that succeeded last. When no listing is known, or the last one
 // failed more than RetryDelay ago, it lists the tools (bounded by ctx and
 // ConnectTimeout) and reports whether that worked; within RetryDelay of a
 // failure it reports false at once.
-func (p *Provider) Available(ctx context.Context) bool {
+func (p *Toolkit) Available(ctx context.Context) bool {
 	if p.closed.Load() || p.env.Load() == nil || !p.credentials() {
 		return false
 	}
@@ -235,7 +235,7 @@ func (p *Provider) Available(ctx context.Context) bool {
 }
 
 // credentials reports whether every RequireEnv credential is set.
-func (p *Provider) credentials() bool {
+func (p *Toolkit) credentials() bool {
 	env := p.env.Load()
 	if env == nil {
 		return false
@@ -252,7 +252,7 @@ func (p *Provider) credentials() bool {
 // succeeded, sorted by local name: the same slice and Spec pointers until
 // a listing finds a change. It never contacts the server; nil before the
 // first listing.
-func (p *Provider) Tools(context.Context) []*tool.Spec {
+func (p *Toolkit) Tools(context.Context) []*tool.Spec {
 	if l := p.list.Load(); l != nil {
 		return l.specs
 	}
@@ -260,7 +260,7 @@ func (p *Provider) Tools(context.Context) []*tool.Spec {
 }
 
 // Remote returns the name the server gives the tool of that local name.
-func (p *Provider) Remote(local string) (string, bool) {
+func (p *Toolkit) Remote(local string) (string, bool) {
 	if l := p.list.Load(); l != nil {
 		r, ok := l.remote[local]
 		return r, ok
@@ -270,7 +270,7 @@ func (p *Provider) Remote(local string) (string, bool) {
 
 // Local returns the local name of the server's tool of that remote name;
 // false when the tool is unknown or left out (a collision).
-func (p *Provider) Local(remote string) (string, bool) {
+func (p *Toolkit) Local(remote string) (string, bool) {
 	if l := p.list.Load(); l != nil {
 		r, ok := l.local[remote]
 		return r, ok
@@ -287,7 +287,7 @@ var errRecent = errors.New("mcpclient: the last listing failed recently")
 // With relist (the background loop: the server said its tools changed,
 // or a connection was made again) it lists even when a listing is known;
 // without (Available), a known listing that succeeded is enough.
-func (p *Provider) listTools(ctx context.Context, relist bool) error {
+func (p *Toolkit) listTools(ctx context.Context, relist bool) error {
 	select {
 	case p.refresh <- struct{}{}:
 	case <-ctx.Done():
@@ -329,7 +329,7 @@ func (p *Provider) listTools(ctx context.Context, relist bool) error {
 // it lists once more over a new connection. More than maxPages pages is
 // an error: a server that always names a next page would keep it
 // listing forever.
-func (p *Provider) fetch(ctx context.Context) ([]*mcp.Tool, error) {
+func (p *Toolkit) fetch(ctx context.Context) ([]*mcp.Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.opts.ConnectTimeout)
 	defer cancel()
 	c, err := p.pool.get(ctx)
@@ -351,7 +351,7 @@ func (p *Provider) fetch(ctx context.Context) ([]*mcp.Tool, error) {
 const maxPages = 1000
 
 // fetchOnce lists the tools over c; a connection that failed is dropped.
-func (p *Provider) fetchOnce(ctx context.Context, c *conn) ([]*mcp.Tool, error) {
+func (p *Toolkit) fetchOnce(ctx context.Context, c *conn) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	params := &mcp.ListToolsParams{}
 	for page := 0; ; page++ {
@@ -376,11 +376,11 @@ func (p *Provider) fetchOnce(ctx context.Context, c *conn) ([]*mcp.Tool, error) 
 // Call calls the remote tool of that local name with args (a JSON object,
 // already validated against its input schema) over a connection of the
 // pool, and maps its result: see the package documentation for the
-// errors. A call is never sent twice. It runs as a dynamic.Set runs a
-// provider's calls: under a tool.Runner that applies Spec.Timeout
+// errors. A call is never sent twice. It runs as a dynamic.Source runs a
+// toolkit's calls: under a tool.Runner that applies Spec.Timeout
 // (Options.CallTimeout), checks ctx first and names a timeout or a
 // cancellation; Call itself only passes ctx to the SDK.
-func (p *Provider) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
+func (p *Toolkit) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
 	full := p.group + "_" + name
 	l := p.list.Load()
 	remote, ok := "", false
@@ -392,7 +392,7 @@ func (p *Provider) Call(ctx context.Context, name string, args []byte) (tool.Res
 		if codec.IsIdentifier(name) {
 			msg = "no tool named " + name + " is served by " + p.group
 		}
-		// The tool left the listing since the Set looked it up.
+		// The tool left the listing since the Source looked it up.
 		return failure(&tool.Error{Code: tool.CodeFailed, Message: msg + "; nothing was run", Cause: tool.ErrNotRun})
 	}
 	if len(args) == 0 {
@@ -442,10 +442,10 @@ func (p *Provider) Call(ctx context.Context, name string, args []byte) (tool.Res
 // error (the tool did not run), or the connection failed after the
 // request may have reached the server (its outcome is unknown); nil when
 // the call's context ended. A connection that failed is dropped, so that
-// the next call reconnects. Its codes are those a dynamic provider may
-// return (CodeFailed, CodeInvalidArguments): the Set refuses the
+// the next call reconnects. Its codes are those a toolkit may
+// return (CodeFailed, CodeInvalidArguments): the Source refuses the
 // runtime's reserved ones.
-func (p *Provider) callError(ctx context.Context, c *conn, full, remote string, err error) *tool.Error {
+func (p *Toolkit) callError(ctx context.Context, c *conn, full, remote string, err error) *tool.Error {
 	cause := fmt.Errorf("mcpclient: %s: call %q: %w", p.group, remote, err)
 	var we *jsonrpc.Error
 	switch {
@@ -504,7 +504,7 @@ func failure(e *tool.Error) (tool.Result, error) {
 // Close closes the pool's connections (stopping Stdio processes) and the
 // background listing. Calls after Close fail as unknown tools. Close is
 // idempotent.
-func (p *Provider) Close() error {
+func (p *Toolkit) Close() error {
 	p.mu.Lock()
 	first := p.closed.CompareAndSwap(false, true)
 	p.mu.Unlock()
@@ -519,7 +519,7 @@ func (p *Provider) Close() error {
 
 // spawn runs f on a goroutine Close waits for; after Close it runs
 // nothing and reports false.
-func (p *Provider) spawn(f func()) bool {
+func (p *Toolkit) spawn(f func()) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed.Load() {
@@ -535,7 +535,7 @@ func (p *Provider) spawn(f func()) bool {
 
 // logger returns the logger of Options, else of the Env, else a
 // discarding one.
-func (p *Provider) logger() *slog.Logger {
+func (p *Toolkit) logger() *slog.Logger {
 	if p.opts.Logger != nil {
 		return p.opts.Logger
 	}

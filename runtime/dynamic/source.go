@@ -18,14 +18,14 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// Options configure a Set. The zero value is usable.
+// Options configure a Source. The zero value is usable.
 type Options struct {
 	// Logger receives what is left out and why (a tool whose name or
 	// schema is invalid, a collision that appeared after registration, a
-	// provider that panicked); nil discards it. Providers get it, with
+	// toolkit that panicked); nil discards it. Toolkits get it, with
 	// their group, in Env.
 	Logger *slog.Logger
-	// Getenv reads credentials and settings for providers (Env.Getenv);
+	// Getenv reads credentials and settings for toolkits (Env.Getenv);
 	// nil means os.Getenv.
 	Getenv func(key string) string
 	// Limits bound the arguments of a call (size and depth) as they bound
@@ -36,40 +36,40 @@ type Options struct {
 // maxName is the longest tool name every provider accepts.
 const maxName = 64
 
-// Set composes dynamic providers behind a generated registry: it serves
+// Source composes toolkits behind a generated registry: it serves
 // their tools to the call service as a tool.Source. Lookups and listings
-// read the providers' tools anew each time (Provider.Tools), without
+// read the toolkits' tools anew each time (Toolkit.Tools), without
 // locking; Register and Unregister may run at any time, concurrently with
-// them and with each other. A Set is safe for concurrent use.
-type Set struct {
+// them and with each other. A Source is safe for concurrent use.
+type Source struct {
 	static  map[string]struct{}
 	logger  *slog.Logger
 	getenv  func(string) string
 	check   *validator
 	mu      sync.Mutex               // serialises Register and Unregister
-	entries atomic.Pointer[[]*entry] // registered providers, in registration order; never modified in place
-	changes notify.List              // the Set's subscribers (Subscribe)
+	entries atomic.Pointer[[]*entry] // registered toolkits, in registration order; never modified in place
+	changes notify.List              // the Source's subscribers (Subscribe)
 }
 
-var _ tool.Notifier = (*Set)(nil)
+var _ tool.Notifier = (*Source)(nil)
 
-// Subscribe implements tool.Notifier: changed is called after a provider
-// is registered or unregistered, and after a registered provider that is
+// Subscribe implements tool.Notifier: changed is called after a toolkit
+// is registered or unregistered, and after a registered toolkit that is
 // a tool.Notifier itself (runtime/mcpclient's, whose remote list changed)
-// tells of a change. The tools of a provider that is not one are still
+// tells of a change. The tools of a toolkit that is not one are still
 // read anew on every lookup, but nobody is told when they change (nor
-// when it becomes available or not): a provider whose tools change while
+// when it becomes available or not): a toolkit whose tools change while
 // it is registered should implement tool.Notifier.
-func (s *Set) Subscribe(changed func()) (cancel func()) { return s.changes.Subscribe(changed) }
+func (s *Source) Subscribe(changed func()) (cancel func()) { return s.changes.Subscribe(changed) }
 
-// New returns an empty Set that never serves a tool named as one of
+// New returns an empty Source that never serves a tool named as one of
 // static: the generated registry's tools (tool.Registry.Tools), which the
 // call service serves itself and which come first. opts may be nil.
-func New(static []*tool.Spec, opts *Options) (*Set, error) {
+func New(static []*tool.Spec, opts *Options) (*Source, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Set{
+	s := &Source{
 		static: make(map[string]struct{}, len(static)),
 		logger: opts.Logger,
 		getenv: opts.Getenv,
@@ -83,7 +83,7 @@ func New(static []*tool.Spec, opts *Options) (*Set, error) {
 	}
 	for i, spec := range static {
 		if spec == nil {
-			return nil, fmt.Errorf("new dynamic set: static tool %d is nil", i)
+			return nil, fmt.Errorf("new dynamic source: static tool %d is nil", i)
 		}
 		s.static[spec.Name] = struct{}{}
 	}
@@ -91,42 +91,42 @@ func New(static []*tool.Spec, opts *Options) (*Set, error) {
 	return s, nil
 }
 
-// Register adds p's tools to the Set, after the providers registered
+// Register adds p's tools to the Source, after the toolkits registered
 // before it, and reports what collides.
 //
-// The first registration of p binds it (Provider.Bind) to the Set's
+// The first registration of p binds it (Toolkit.Bind) to the Source's
 // environment; an error from Bind refuses the registration. A tool whose
-// name is taken, by a static tool or by a tool of a provider registered
+// name is taken, by a static tool or by a tool of a toolkit registered
 // earlier, refuses the registration: the error names each collision, as
-// "tool X of provider Y collides with the static tool X" or "... with
-// tool X of provider Z". A refused provider is not registered, and a
+// "tool X of toolkit Y collides with the static tool X" or "... with
+// tool X of toolkit Z". A refused toolkit is not registered, and a
 // later Register binds it again.
 //
 // Registering p again (the same value, compared with ==) is an upsert: it
 // keeps p's place and binding, and checks its current tools again,
 // returning the collisions it finds; p stays registered, and its
-// colliding tools are not served (see the package doc). Another provider
-// value is another provider, even in the same group: their tools share
+// colliding tools are not served (see the package doc). Another toolkit
+// value is another toolkit, even in the same group: their tools share
 // the group's namespace and must not collide. Register is idempotent, so
 // it is safe to call every turn.
 //
-// A provider is compared with ==, so its dynamic type must be comparable
+// A toolkit is compared with ==, so its dynamic type must be comparable
 // (a pointer, typically): Register refuses one that is not. Registrations
 // run one at a time (Bind included); lookups and listings never wait for
 // them.
-func (s *Set) Register(ctx context.Context, p Provider) error {
+func (s *Source) Register(ctx context.Context, p Toolkit) error {
 	if p == nil {
-		return errors.New("register dynamic provider: nil provider")
+		return errors.New("register toolkit: nil toolkit")
 	}
 	if !reflect.ValueOf(p).Comparable() {
-		return fmt.Errorf("register dynamic provider %T: it is not comparable; register a pointer", p)
+		return fmt.Errorf("register toolkit %T: it is not comparable; register a pointer", p)
 	}
 	group := p.Group()
 	if group == "" {
 		group = DefaultGroup
 	}
 	if !ValidGroup(group) {
-		return fmt.Errorf("register dynamic provider %T: invalid group: want lower-case letters, digits and hyphens, starting with a letter, at most %d bytes", p, maxGroup)
+		return fmt.Errorf("register toolkit %T: invalid group: want lower-case letters, digits and hyphens, starting with a letter, at most %d bytes", p, maxGroup)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -141,7 +141,7 @@ func (s *Set) Register(ctx context.Context, p Provider) error {
 			return err
 		}
 		if err := p.Bind(ctx, Env{Logger: e.logger, Getenv: s.getenv}); err != nil {
-			return fmt.Errorf("register dynamic provider %s: bind: %w", e.label, err)
+			return fmt.Errorf("register toolkit %s: bind: %w", e.label, err)
 		}
 	}
 	var errs []error
@@ -150,7 +150,7 @@ func (s *Set) Register(ctx context.Context, p Provider) error {
 		e *entry
 		v *view
 	}
-	var others []other // the group's other providers, each listed once
+	var others []other // the group's other toolkits, each listed once
 	for _, o := range list {
 		if o != e && o.group == group {
 			others = append(others, other{o, o.view(ctx)})
@@ -166,19 +166,19 @@ func (s *Set) Register(ctx context.Context, p Provider) error {
 		}
 		seen[name] = true
 		if _, ok := s.static[name]; ok {
-			errs = append(errs, fmt.Errorf("tool %s of provider %s collides with the static tool %s", name, e.label, name))
+			errs = append(errs, fmt.Errorf("tool %s of toolkit %s collides with the static tool %s", name, e.label, name))
 			continue
 		}
 		for _, o := range others {
 			if o.v.find(name) != nil {
-				errs = append(errs, fmt.Errorf("tool %s of provider %s collides with tool %s of provider %s", name, e.label, name, o.e.label))
+				errs = append(errs, fmt.Errorf("tool %s of toolkit %s collides with tool %s of toolkit %s", name, e.label, name, o.e.label))
 			}
 		}
 	}
 	err := errors.Join(errs...)
 	if i < 0 {
 		if err != nil {
-			return fmt.Errorf("register dynamic provider %s: refused: %w", e.label, err)
+			return fmt.Errorf("register toolkit %s: refused: %w", e.label, err)
 		}
 		if n, ok := p.(tool.Notifier); ok {
 			e.quiet = n.Subscribe(s.changes.Notify)
@@ -189,15 +189,15 @@ func (s *Set) Register(ctx context.Context, p Provider) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("register dynamic provider %s again: %w", e.label, err)
+		return fmt.Errorf("register toolkit %s again: %w", e.label, err)
 	}
 	return nil
 }
 
-// Unregister removes p and its tools from the Set. Unregistering a
-// provider that is not registered does nothing. A provider registered
+// Unregister removes p and its tools from the Source. Unregistering a
+// toolkit that is not registered does nothing. A toolkit registered
 // again after Unregister is bound again.
-func (s *Set) Unregister(p Provider) {
+func (s *Source) Unregister(p Toolkit) {
 	if p == nil || !reflect.ValueOf(p).Comparable() {
 		return
 	}
@@ -216,13 +216,13 @@ func (s *Set) Unregister(p Provider) {
 	s.changes.Notify()
 }
 
-// AppendTools appends to dst the specs of the tools of every provider
-// available for ctx, sorted by name across providers, and returns the
-// extended slice. A name two providers serve is listed once, as the one
+// AppendTools appends to dst the specs of the tools of every toolkit
+// available for ctx, sorted by name across toolkits, and returns the
+// extended slice. A name two toolkits serve is listed once, as the one
 // registered first serves it. The specs are shared: callers must not
-// modify them. While the providers return the same slices from Tools, it
+// modify them. While the toolkits return the same slices from Tools, it
 // allocates nothing beyond the growth of dst.
-func (s *Set) AppendTools(ctx context.Context, dst []*tool.Spec) []*tool.Spec {
+func (s *Source) AppendTools(ctx context.Context, dst []*tool.Spec) []*tool.Spec {
 	list := *s.entries.Load()
 	var buf [8][]*dynTool
 	heads := buf[:0]
@@ -240,7 +240,7 @@ func (s *Set) AppendTools(ctx context.Context, dst []*tool.Spec) []*tool.Spec {
 		}
 		return dst
 	}
-	// Merge the sorted views; on a tie, the provider registered first
+	// Merge the sorted views; on a tie, the toolkit registered first
 	// wins and the others' tool of that name is skipped.
 	for {
 		best := -1
@@ -262,11 +262,11 @@ func (s *Set) AppendTools(ctx context.Context, dst []*tool.Spec) []*tool.Spec {
 	}
 }
 
-// Lookup returns the tool of that name when a provider available for ctx
-// serves it: the providers are asked in registration order, and a name a
-// provider does not serve (or serves while unavailable) goes on to the
+// Lookup returns the tool of that name when a toolkit available for ctx
+// serves it: the toolkits are asked in registration order, and a name a
+// toolkit does not serve (or serves while unavailable) goes on to the
 // next. A static tool's name is never found here.
-func (s *Set) Lookup(ctx context.Context, name string) (tool.Dynamic, bool) {
+func (s *Source) Lookup(ctx context.Context, name string) (tool.Dynamic, bool) {
 	i := strings.IndexByte(name, '_')
 	if i <= 0 {
 		return nil, false
@@ -288,7 +288,7 @@ func (s *Set) Lookup(ctx context.Context, name string) (tool.Dynamic, bool) {
 // maxGroup is the longest group: room is left for "_" and a local name.
 const maxGroup = 62
 
-// ValidGroup reports whether group is a provider's namespace: lower-case
+// ValidGroup reports whether group is a toolkit's namespace: lower-case
 // ASCII letters, digits and hyphens, starting with a letter (Gemini's
 // names must start with a letter or "_"), at most 62 bytes.
 func ValidGroup(group string) bool {

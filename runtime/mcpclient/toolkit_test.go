@@ -40,14 +40,14 @@ func find(specs []*tool.Spec, name string) *tool.Spec {
 	return nil
 }
 
-// memProvider returns a provider of an in-memory SDK server, listed.
-func memProvider(t *testing.T, m *memServer, opts mcpclient.Options) *mcpclient.Provider {
+// memToolkit returns a toolkit of an in-memory SDK server, listed.
+func memToolkit(t *testing.T, m *memServer, opts mcpclient.Options) *mcpclient.Toolkit {
 	t.Helper()
 	opts.Connect = m.connect
 	if opts.Group == "" {
 		opts.Group = "remote"
 	}
-	p := newProvider(t, opts, nil)
+	p := newToolkit(t, opts, nil)
 	require.True(t, p.Available(t.Context()))
 	return p
 }
@@ -81,7 +81,7 @@ func TestNewRefusesBadOptions(t *testing.T) {
 func TestSDKServerListAndCall(t *testing.T) {
 	t.Parallel()
 	m := &memServer{srv: newSDKServer(&blocker{})}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote"})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote"})
 	ctx := t.Context()
 
 	specs := p.Tools(ctx)
@@ -125,7 +125,7 @@ func TestSDKServerListAndCall(t *testing.T) {
 func TestRemoteErrors(t *testing.T) {
 	t.Parallel()
 	m := &memServer{srv: newSDKServer(&blocker{})}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote"})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote"})
 	ctx := t.Context()
 	deleteName := "files_delete_" + sha8("files.delete")
 
@@ -143,14 +143,14 @@ func TestRemoteErrors(t *testing.T) {
 	assert.ErrorContains(t, te.Cause, "no such file: notes.txt")
 
 	// A trusted server's error text is its message for the model.
-	trusted := memProvider(t, &memServer{srv: newSDKServer(&blocker{})}, mcpclient.Options{Group: "remote", Trusted: true})
+	trusted := memToolkit(t, &memServer{srv: newSDKServer(&blocker{})}, mcpclient.Options{Group: "remote", Trusted: true})
 	res, err = trusted.Call(ctx, deleteName, []byte(`{"path":"notes.txt"}`))
 	require.ErrorAs(t, err, &te)
 	assert.Equal(t, "no such file: notes.txt", te.Message)
 	assert.Equal(t, tool.Result{Content: []byte("no such file: notes.txt"), IsError: true}, res)
 
 	// The SDK server reports arguments its schema refuses as the tool's
-	// own error (the Set validates them before Call in practice).
+	// own error (the Source validates them before Call in practice).
 	_, err = p.Call(ctx, "echo", []byte(`{"text":"a","times":"many"}`))
 	require.ErrorAs(t, err, &te)
 	assert.Equal(t, tool.CodeFailed, te.Code)
@@ -192,15 +192,15 @@ func TestRemoteErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := p.Call(ctx, tt.local, nil)
 			require.ErrorAs(t, err, &te)
-			assert.Equal(t, tool.CodeFailed, te.Code, "a provider returns no reserved code")
+			assert.Equal(t, tool.CodeFailed, te.Code, "a toolkit returns no reserved code")
 			assert.Equal(t, tt.want, te.Message)
 			assert.ErrorIs(t, err, tool.ErrNotRun)
 		})
 	}
 
-	// Through a dynamic.Set, as the call service calls: arguments that are
+	// Through a dynamic.Source, as the call service calls: arguments that are
 	// no JSON object never reach the server, and the value is not echoed.
-	call := viaSet(t, p)
+	call := viaSource(t, p)
 	for _, args := range []string{`{"text":`, `["a"]`, ` "s3cr3t"`} {
 		res, err := call(ctx, "echo", []byte(args))
 		require.ErrorAs(t, err, &te)
@@ -240,7 +240,7 @@ func TestAnnotationsTrustedOnlyWhenSaid(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			m := &memServer{srv: newSDKServer(&blocker{})}
-			p := memProvider(t, m, mcpclient.Options{Group: "remote", Trusted: tt.trusted})
+			p := memToolkit(t, m, mcpclient.Options{Group: "remote", Trusted: tt.trusted})
 			s := find(p.Tools(t.Context()), tt.local)
 			require.NotNil(t, s)
 			assert.Equal(t, tt.want, flags{s.Kind, s.ReadOnly, s.Destructive, s.Idempotent, s.OpenWorld})
@@ -252,7 +252,7 @@ func TestListChanged(t *testing.T) {
 	t.Parallel()
 	srv := newSDKServer(&blocker{})
 	m := &memServer{srv: srv}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote"})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote"})
 	ctx := t.Context()
 
 	before := p.Tools(ctx)
@@ -278,12 +278,12 @@ func TestListChanged(t *testing.T) {
 	assert.ErrorIs(t, err, tool.ErrNotRun)
 }
 
-// The provider tells its subscribers (a dynamic.Set, and through it an
+// The toolkit tells its subscribers (a dynamic.Source, and through it an
 // MCP server's clients) when the server's list changed.
 func TestListChangedIsTold(t *testing.T) {
 	t.Parallel()
 	srv := newSDKServer(&blocker{})
-	p := memProvider(t, &memServer{srv: srv}, mcpclient.Options{Group: "remote"})
+	p := memToolkit(t, &memServer{srv: srv}, mcpclient.Options{Group: "remote"})
 	ctx := t.Context()
 	require.True(t, p.Available(ctx))
 	set, err := dynamic.New(nil, nil)
@@ -313,16 +313,16 @@ func TestListChangedIsTold(t *testing.T) {
 			return &mcp.CallToolResult{}, nil, nil
 		})
 	require.Eventually(t, func() bool { return find(p.Tools(ctx), "later") != nil }, waitLimit, 5*time.Millisecond)
-	assert.Equal(t, told, n.Load(), "an unregistered provider's changes reach nobody")
+	assert.Equal(t, told, n.Load(), "an unregistered toolkit's changes reach nobody")
 }
 
 func TestServerDiesMidCall(t *testing.T) {
 	t.Parallel()
 	b := &blocker{started: make(chan struct{}), release: make(chan struct{})}
 	m := &memServer{srv: newSDKServer(b)}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote", PoolSize: 1})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote", PoolSize: 1})
 	ctx := t.Context()
-	call := viaSet(t, p) // the message reaches the model through the Set
+	call := viaSource(t, p) // the message reaches the model through the Source
 
 	type answer struct {
 		res tool.Result
@@ -364,7 +364,7 @@ func TestServerDiesMidCall(t *testing.T) {
 func TestStaleConnectionsArePinged(t *testing.T) {
 	t.Parallel()
 	m := &memServer{srv: newSDKServer(&blocker{})}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote", PoolSize: 2})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote", PoolSize: 2})
 	ctx := t.Context()
 	for range 2 { // both connections of the pool
 		_, err := p.Call(ctx, "echo", []byte(`{"text":"a"}`))
@@ -388,7 +388,7 @@ func TestStaleConnectionsArePinged(t *testing.T) {
 func TestServerUnreachable(t *testing.T) {
 	t.Parallel()
 	m := &memServer{srv: newSDKServer(&blocker{})}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote", PoolSize: 1, RetryDelay: time.Hour})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote", PoolSize: 1, RetryDelay: time.Hour})
 	ctx := t.Context()
 
 	m.down.Store(true)
@@ -425,7 +425,7 @@ func TestUnreachableRetriedAfterRetryDelay(t *testing.T) {
 			t.Parallel()
 			m := &memServer{srv: newSDKServer(&blocker{})}
 			m.down.Store(true)
-			p := newProvider(t, mcpclient.Options{Group: "remote", Connect: m.connect, RetryDelay: tt.delay}, nil)
+			p := newToolkit(t, mcpclient.Options{Group: "remote", Connect: m.connect, RetryDelay: tt.delay}, nil)
 			ctx := t.Context()
 			for range 20 {
 				assert.False(t, p.Available(ctx))
@@ -473,10 +473,10 @@ func TestCallTimeout(t *testing.T) {
 	t.Parallel()
 	b := &blocker{release: make(chan struct{})}
 	m := &memServer{srv: newSDKServer(b)}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote", CallTimeout: 50 * time.Millisecond})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote", CallTimeout: 50 * time.Millisecond})
 	assert.Equal(t, 50*time.Millisecond, find(p.Tools(t.Context()), "wait").Timeout)
-	call := viaSet(t, p) // whose Runner applies the Timeout
-	for range 5 {        // one timer, one answer
+	call := viaSource(t, p) // whose Runner applies the Timeout
+	for range 5 {           // one timer, one answer
 		_, err := call(t.Context(), "wait", nil)
 		var te *tool.Error
 		require.ErrorAs(t, err, &te)
@@ -493,8 +493,8 @@ func TestCancelledWhileRunning(t *testing.T) {
 	t.Parallel()
 	b := &blocker{started: make(chan struct{}), release: make(chan struct{})}
 	m := &memServer{srv: newSDKServer(b)}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote"})
-	call := viaSet(t, p)
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote"})
+	call := viaSource(t, p)
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
 		<-b.started
@@ -526,7 +526,7 @@ func TestCancelledWhileRunning(t *testing.T) {
 
 func TestStdioCommandMissing(t *testing.T) {
 	t.Parallel()
-	p := newProvider(t, mcpclient.Options{Group: "local", Connect: mcpclient.Stdio(func(dynamic.Env) *exec.Cmd { return nil })}, nil)
+	p := newToolkit(t, mcpclient.Options{Group: "local", Connect: mcpclient.Stdio(func(dynamic.Env) *exec.Cmd { return nil })}, nil)
 	assert.False(t, p.Available(t.Context()))
 	assert.Nil(t, p.Tools(t.Context()))
 }
@@ -534,7 +534,7 @@ func TestStdioCommandMissing(t *testing.T) {
 func TestResultCap(t *testing.T) {
 	t.Parallel()
 	m := &memServer{srv: newSDKServer(&blocker{})}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote", MaxResultBytes: 16})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote", MaxResultBytes: 16})
 	_, err := p.Call(t.Context(), "echo", []byte(`{"text":"abcdefgh","times":4}`))
 	var te *tool.Error
 	require.ErrorAs(t, err, &te)
@@ -555,7 +555,7 @@ func TestCollisionsAreLeftOut(t *testing.T) {
 		mcp.AddTool(srv, &mcp.Tool{Name: n}, handler)
 	}
 	m := &memServer{srv: srv}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote"})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote"})
 	assert.Equal(t, []string{"a_b_" + sha8("a/b"), "plain"}, names(p.Tools(t.Context())))
 	_, ok := p.Local("a.b")
 	assert.False(t, ok)
@@ -567,7 +567,7 @@ func TestCollisionsAreLeftOut(t *testing.T) {
 func TestConcurrentCallsThroughThePool(t *testing.T) {
 	t.Parallel()
 	m := &memServer{srv: newSDKServer(&blocker{})}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote", PoolSize: 3})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote", PoolSize: 3})
 	ctx := t.Context()
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
@@ -597,7 +597,7 @@ func TestConcurrentCallsThroughThePool(t *testing.T) {
 func TestClose(t *testing.T) {
 	t.Parallel()
 	m := &memServer{srv: newSDKServer(&blocker{})}
-	p := memProvider(t, m, mcpclient.Options{Group: "remote"})
+	p := memToolkit(t, m, mcpclient.Options{Group: "remote"})
 	require.NoError(t, p.Close())
 	require.NoError(t, p.Close(), "idempotent")
 	assert.False(t, p.Available(t.Context()))
@@ -610,7 +610,7 @@ func TestClose(t *testing.T) {
 func TestStdioServer(t *testing.T) {
 	t.Parallel()
 	s := newStdioServer(t)
-	p := newProvider(t, mcpclient.Options{Group: "local", Connect: mcpclient.Stdio(s.command), PoolSize: 1}, nil)
+	p := newToolkit(t, mcpclient.Options{Group: "local", Connect: mcpclient.Stdio(s.command), PoolSize: 1}, nil)
 	ctx := t.Context()
 	require.True(t, p.Available(ctx))
 	assert.Contains(t, names(p.Tools(ctx)), "echo")

@@ -19,7 +19,7 @@ import (
 func TestNamespacing(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t, "notes_search")
+	s, _ := newSource(t, "notes_search")
 	general := newFake("", spec("run"), spec("list"))
 	crm := newFake("crm-eu", spec("find_contact"))
 	require.NoError(t, s.Register(ctx, general))
@@ -34,20 +34,20 @@ func TestNamespacing(t *testing.T) {
 	assert.Equal(t, "Does find_contact.", d.Spec().Description)
 	res, err := d.Call(ctx, []byte(`{"query":"ana"}`))
 	require.NoError(t, err)
-	assert.Equal(t, `find_contact {"query":"ana"}`, res.Text(), "the provider is called by the local name")
+	assert.Equal(t, `find_contact {"query":"ana"}`, res.Text(), "the toolkit is called by the local name")
 
 	for _, name := range []string{"find_contact", "crm_find_contact", "general_find_contact", "_run", "run", "notes_search", ""} {
 		_, ok := s.Lookup(ctx, name)
 		assert.False(t, ok, name)
 	}
-	assert.Equal(t, "find_contact", crm.Tools(ctx)[0].Name, "the provider's spec keeps its local name")
-	assert.Empty(t, crm.Tools(ctx)[0].Group, "the provider's spec is not modified")
+	assert.Equal(t, "find_contact", crm.Tools(ctx)[0].Name, "the toolkit's spec keeps its local name")
+	assert.Empty(t, crm.Tools(ctx)[0].Group, "the toolkit's spec is not modified")
 }
 
 func TestInvalidGroup(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t)
+	s, _ := newSource(t)
 	for _, g := range []string{"CRM", "crm_eu", "9crm", "-crm", "crm eu", strings.Repeat("a", 63)} {
 		err := s.Register(ctx, newFake(g, spec("x")))
 		require.Error(t, err, g)
@@ -60,7 +60,7 @@ func TestInvalidGroup(t *testing.T) {
 func TestInvalidNamesLeftOut(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, logs := newSet(t)
+	s, logs := newSource(t)
 	p := newFake("wf", spec("ok"), spec("has space"), spec(strings.Repeat("x", 62)), spec("dot.ted"), spec("ok"))
 	require.NoError(t, s.Register(ctx, p))
 	assert.Equal(t, []string{"wf_ok"}, names(ctx, s), "invalid names, one too long once prefixed and a duplicate are left out")
@@ -73,7 +73,7 @@ func TestInvalidNamesLeftOut(t *testing.T) {
 func TestAvailability(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	p := &credProvider{fake: newFake("crm", spec("find"), spec("add"))}
+	p := &credToolkit{fake: newFake("crm", spec("find"), spec("add"))}
 	vars := map[string]string{}
 	var mu sync.Mutex
 	s, err := dynamic.New(nil, &dynamic.Options{Getenv: func(k string) string { mu.Lock(); defer mu.Unlock(); return vars[k] }})
@@ -92,16 +92,16 @@ func TestAvailability(t *testing.T) {
 	assert.True(t, ok)
 }
 
-// credProvider is available while its credential is set, read through
+// credToolkit is available while its credential is set, read through
 // the environment it was bound to.
-type credProvider struct{ *fake }
+type credToolkit struct{ *fake }
 
-func (p *credProvider) Available(context.Context) bool { return p.env.Getenv("CRM_TOKEN") != "" }
+func (p *credToolkit) Available(context.Context) bool { return p.env.Getenv("CRM_TOKEN") != "" }
 
 func TestBindEnvironment(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t)
+	s, _ := newSource(t)
 	p := newFake("wf", spec("run"))
 	require.NoError(t, s.Register(ctx, p))
 	require.NotNil(t, p.env.Logger)
@@ -110,14 +110,14 @@ func TestBindEnvironment(t *testing.T) {
 	bad := newFake("db", spec("run"))
 	bad.bindErr = errors.New("no database")
 	err := s.Register(ctx, bad)
-	require.ErrorContains(t, err, "register dynamic provider db (*dynamic_test.fake): bind: no database")
+	require.ErrorContains(t, err, "register toolkit db (*dynamic_test.fake): bind: no database")
 	assert.Equal(t, []string{"wf_run"}, names(ctx, s))
 }
 
 func TestContinuation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t)
+	s, _ := newSource(t)
 	first := newFake("", spec("a"))
 	off := newFake("", spec("c"))
 	off.available.Store(false)
@@ -125,62 +125,62 @@ func TestContinuation(t *testing.T) {
 	require.NoError(t, s.Register(ctx, first))
 	require.NoError(t, s.Register(ctx, off))
 	err := s.Register(ctx, second)
-	require.Error(t, err, "c collides with the unavailable provider's c")
+	require.Error(t, err, "c collides with the unavailable toolkit's c")
 	off.set(spec("d"))
 	require.NoError(t, s.Register(ctx, second))
 
 	d, ok := s.Lookup(ctx, "general_b")
-	require.True(t, ok, "a name the first provider does not serve goes on to the next")
+	require.True(t, ok, "a name the first toolkit does not serve goes on to the next")
 	_, err = d.Call(ctx, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"b"}, second.calls)
 	_, ok = s.Lookup(ctx, "general_d")
-	assert.False(t, ok, "an unavailable provider's tool is not found")
+	assert.False(t, ok, "an unavailable toolkit's tool is not found")
 	assert.Equal(t, []string{"general_a", "general_b", "general_c"}, names(ctx, s))
 }
 
 func TestCollisions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t, "notes_search", "wf_run")
+	s, _ := newSource(t, "notes_search", "wf_run")
 	a := newFake("wf", spec("list"), spec("show"))
 	require.NoError(t, s.Register(ctx, a))
 
 	b := newFake("wf", spec("run"), spec("show"), spec("new"))
 	err := s.Register(ctx, b)
 	require.Error(t, err)
-	assert.Equal(t, "register dynamic provider wf (*dynamic_test.fake): refused: "+
-		"tool wf_run of provider wf (*dynamic_test.fake) collides with the static tool wf_run\n"+
-		"tool wf_show of provider wf (*dynamic_test.fake) collides with tool wf_show of provider wf (*dynamic_test.fake)", err.Error())
-	assert.Equal(t, []string{"wf_list", "wf_show"}, names(ctx, s), "a refused provider is not registered")
+	assert.Equal(t, "register toolkit wf (*dynamic_test.fake): refused: "+
+		"tool wf_run of toolkit wf (*dynamic_test.fake) collides with the static tool wf_run\n"+
+		"tool wf_show of toolkit wf (*dynamic_test.fake) collides with tool wf_show of toolkit wf (*dynamic_test.fake)", err.Error())
+	assert.Equal(t, []string{"wf_list", "wf_show"}, names(ctx, s), "a refused toolkit is not registered")
 	_, ok := s.Lookup(ctx, "wf_new")
 	assert.False(t, ok)
 
-	// A collision with a static tool found by an upsert: the provider
+	// A collision with a static tool found by an upsert: the toolkit
 	// stays, its colliding tool is not served.
 	a.set(spec("list"), spec("run"))
 	err = s.Register(ctx, a)
-	require.ErrorContains(t, err, "tool wf_run of provider wf (*dynamic_test.fake) collides with the static tool wf_run")
+	require.ErrorContains(t, err, "tool wf_run of toolkit wf (*dynamic_test.fake) collides with the static tool wf_run")
 	assert.Equal(t, []string{"wf_list"}, names(ctx, s), "a static tool is never shadowed")
 	_, ok = s.Lookup(ctx, "wf_run")
 	assert.False(t, ok)
 
 	b.set(spec("new"))
 	require.NoError(t, s.Register(ctx, b))
-	assert.Equal(t, int32(2), b.binds.Load(), "a refused provider is bound again when registered again")
+	assert.Equal(t, int32(2), b.binds.Load(), "a refused toolkit is bound again when registered again")
 	assert.Equal(t, []string{"wf_list", "wf_new"}, names(ctx, s))
 }
 
 func TestLaterCollision(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, logs := newSet(t)
+	s, logs := newSource(t)
 	first := newFake("", spec("x"))
 	second := newFake("", spec("y"))
 	require.NoError(t, s.Register(ctx, first))
 	require.NoError(t, s.Register(ctx, second))
 
-	// The second provider's tools change to include the first's name.
+	// The second toolkit's tools change to include the first's name.
 	second.set(spec("x"), spec("y"))
 	for range 3 {
 		d, ok := s.Lookup(ctx, "general_x")
@@ -189,10 +189,10 @@ func TestLaterCollision(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, []string{"general_x", "general_y"}, names(ctx, s), "listed once")
 	}
-	assert.Equal(t, []string{"x", "x", "x"}, first.calls, "the provider registered first serves it")
+	assert.Equal(t, []string{"x", "x", "x"}, first.calls, "the toolkit registered first serves it")
 	assert.Empty(t, second.calls)
 
-	// The first provider's tools change to include the second's name: the
+	// The first toolkit's tools change to include the second's name: the
 	// first still wins.
 	first.set(spec("x"), spec("y"))
 	d, ok := s.Lookup(ctx, "general_y")
@@ -205,13 +205,13 @@ func TestLaterCollision(t *testing.T) {
 
 	// Registering the second again reports the collision.
 	err = s.Register(ctx, second)
-	require.ErrorContains(t, err, "tool general_x of provider general (*dynamic_test.fake) collides with tool general_x of provider general (*dynamic_test.fake)")
+	require.ErrorContains(t, err, "tool general_x of toolkit general (*dynamic_test.fake) collides with tool general_x of toolkit general (*dynamic_test.fake)")
 }
 
 func TestRegisterIsAnUpsert(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t)
+	s, _ := newSource(t)
 	a, b := newFake("a", spec("x")), newFake("b", spec("x"))
 	for range 3 {
 		require.NoError(t, s.Register(ctx, a))
@@ -234,33 +234,33 @@ func TestRegisterIsAnUpsert(t *testing.T) {
 	assert.Equal(t, []string{"a_x", "a_z", "b_x"}, names(ctx, s))
 }
 
-// valueProvider is a provider that is not comparable.
-type valueProvider struct {
+// valueToolkit is a toolkit that is not comparable.
+type valueToolkit struct {
 	*fake
 	tags []string
 }
 
 func TestRegisterRefusesIncomparable(t *testing.T) {
 	t.Parallel()
-	s, _ := newSet(t)
-	err := s.Register(context.Background(), valueProvider{fake: newFake("x", spec("y"))})
+	s, _ := newSource(t)
+	err := s.Register(context.Background(), valueToolkit{fake: newFake("x", spec("y"))})
 	require.ErrorContains(t, err, "not comparable")
-	require.ErrorContains(t, s.Register(context.Background(), nil), "nil provider")
-	s.Unregister(valueProvider{}) // does not panic
+	require.ErrorContains(t, s.Register(context.Background(), nil), "nil toolkit")
+	s.Unregister(valueToolkit{}) // does not panic
 }
 
 func TestConcurrentRegisterUnregisterLookup(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t, "static_tool")
-	providers := []*fake{newFake("a", spec("x")), newFake("b", spec("x")), newFake("c", spec("x"), spec("y"))}
+	s, _ := newSource(t, "static_tool")
+	toolkits := []*fake{newFake("a", spec("x")), newFake("b", spec("x")), newFake("c", spec("x"), spec("y"))}
 	stable := newFake("z", spec("x"))
 	require.NoError(t, s.Register(ctx, stable))
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {
 			for j := range 200 {
-				p := providers[(i+j)%len(providers)]
+				p := toolkits[(i+j)%len(toolkits)]
 				if j%2 == 0 {
 					assert.NoError(t, s.Register(ctx, p))
 				} else {
@@ -288,7 +288,7 @@ func TestConcurrentRegisterUnregisterLookup(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	for _, p := range providers {
+	for _, p := range toolkits {
 		assert.LessOrEqual(t, p.binds.Load(), int32(8*200))
 	}
 }
@@ -296,7 +296,7 @@ func TestConcurrentRegisterUnregisterLookup(t *testing.T) {
 func TestSpecPointerStable(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t)
+	s, _ := newSource(t)
 	x := spec("x")
 	p := newFake("wf", x)
 	require.NoError(t, s.Register(ctx, p))
@@ -323,7 +323,7 @@ func TestSpecPointerStable(t *testing.T) {
 func TestSchemaThatDoesNotCompile(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, logs := newSet(t)
+	s, logs := newSource(t)
 	bad := spec("bad")
 	bad.InputSchema = []byte(`{"type":"object","properties":{"q":{"type":"strang"}}}`)
 	ext := spec("ext")
@@ -368,7 +368,7 @@ func TestCallFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, _ := newSet(t)
+			s, _ := newSource(t)
 			p := newFake("wf", spec("run"))
 			p.call = tc.call
 			require.NoError(t, s.Register(ctx, p))
@@ -389,7 +389,7 @@ func TestCallFailures(t *testing.T) {
 func TestCallTimeout(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t)
+	s, _ := newSource(t)
 	slow := spec("slow")
 	slow.Timeout = 20 * time.Millisecond
 	p := newFake("wf", slow)
@@ -408,7 +408,7 @@ func TestCallTimeout(t *testing.T) {
 func TestInvalidArgumentsNotCalled(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t)
+	s, _ := newSource(t)
 	p := newFake("wf", spec("run"))
 	require.NoError(t, s.Register(ctx, p))
 	d, _ := s.Lookup(ctx, "wf_run")
@@ -416,12 +416,12 @@ func TestInvalidArgumentsNotCalled(t *testing.T) {
 	assert.Equal(t, tool.CodeInvalidArguments, tool.CodeOf(err))
 	assert.Equal(t, "invalid arguments: /query: expected string, got number", res.Text())
 	assert.True(t, res.IsError)
-	assert.Empty(t, p.calls, "the provider is not called with invalid arguments")
+	assert.Empty(t, p.calls, "the toolkit is not called with invalid arguments")
 }
 
 func TestAppendToolsAllocations(t *testing.T) {
 	ctx := context.Background()
-	s, _ := newSet(t, "notes_search")
+	s, _ := newSource(t, "notes_search")
 	for _, g := range []string{"a", "b", "c"} {
 		require.NoError(t, s.Register(ctx, newFake(g, spec("x"), spec("y"), spec("z"))))
 	}
@@ -442,7 +442,7 @@ func TestAppendToolsAllocations(t *testing.T) {
 func TestSchemaCompiledOncePerVersion(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, _ := newSet(t)
+	s, _ := newSource(t)
 	p := newFake("wf", spec("a"), spec("b"))
 	require.NoError(t, s.Register(ctx, p))
 	a1, _ := s.Lookup(ctx, "wf_a")
