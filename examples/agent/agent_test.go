@@ -27,14 +27,14 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/transcript.txt")
 
 // setup returns the demo registry (over store) and its definitions.
-func setup(t *testing.T, store *notes.Store) (tool.Caller, *provider.Set) {
+func setup(t *testing.T, store *notes.Store) (tool.Caller, *provider.Definitions) {
 	t.Helper()
 	now := demo.FixedClock(demoTime)
 	reg, err := generated.New(demo.Tools(store, now))
 	require.NoError(t, err)
-	caller, set, err := serve(t.Context(), reg, now, string(anthropic.ModelClaudeSonnet4_5))
+	caller, defs, err := serve(t.Context(), reg, now, string(anthropic.ModelClaudeSonnet4_5))
 	require.NoError(t, err)
-	return caller, set
+	return caller, defs
 }
 
 // newAgent returns an agent calling reg's tools, talking to the fake at
@@ -65,10 +65,10 @@ func startFake(t *testing.T, tools []byte) (*fake, string) {
 // propose tool that needs confirmation.
 func TestScriptedExchange(t *testing.T) {
 	t.Parallel()
-	reg, set := setup(t, notes.NewDemoStore())
-	f, url := startFake(t, set.Anthropic())
+	reg, defs := setup(t, notes.NewDemoStore())
+	f, url := startFake(t, defs.Anthropic())
 	var live []event
-	a := newAgent(url, reg, anthropictools.Tools(set))
+	a := newAgent(url, reg, anthropictools.Tools(defs))
 	a.observe = func(e event) { live = append(live, e) }
 
 	events, err := a.run(context.Background(), demoPrompt)
@@ -149,34 +149,34 @@ func TestFakeChecksRequests(t *testing.T) {
 		err   string
 	}{
 		{"a tool left out", func(t *testing.T) (*agent, string) {
-			reg, set := setup(t, notes.NewDemoStore())
-			_, url := startFake(t, set.Anthropic())
-			return newAgent(url, reg, anthropictools.Tools(set)[1:]), demoPrompt
+			reg, defs := setup(t, notes.NewDemoStore())
+			_, url := startFake(t, defs.Anthropic())
+			return newAgent(url, reg, anthropictools.Tools(defs)[1:]), demoPrompt
 		}, "fake: turn 1: the tools differ from the registry's precomputed definitions"},
 		{"another prompt", func(t *testing.T) (*agent, string) {
-			reg, set := setup(t, notes.NewDemoStore())
-			_, url := startFake(t, set.Anthropic())
-			return newAgent(url, reg, anthropictools.Tools(set)), "Hello"
+			reg, defs := setup(t, notes.NewDemoStore())
+			_, url := startFake(t, defs.Anthropic())
+			return newAgent(url, reg, anthropictools.Tools(defs)), "Hello"
 		}, `fake: turn 1: message 1 is not the prompt`},
 		{"other tool results", func(t *testing.T) (*agent, string) {
-			reg, set := setup(t, notes.NewStore(nil)) // no notes: the search finds nothing
-			_, url := startFake(t, set.Anthropic())
-			return newAgent(url, reg, anthropictools.Tools(set)), demoPrompt
+			reg, defs := setup(t, notes.NewStore(nil)) // no notes: the search finds nothing
+			_, url := startFake(t, defs.Anthropic())
+			return newAgent(url, reg, anthropictools.Tools(defs)), demoPrompt
 		}, "fake: turn 3: the result for toolu_02 does not contain"},
 		{"a system prompt without the skills", func(t *testing.T) (*agent, string) {
-			reg, set := setup(t, notes.NewDemoStore())
-			f := newFake(set.Anthropic(), demoPrompt, demoScript())
+			reg, defs := setup(t, notes.NewDemoStore())
+			f := newFake(defs.Anthropic(), demoPrompt, demoScript())
 			f.system = systemPrompt("note-taking", slog.New(slog.DiscardHandler)) // before the server's goroutines start
 			srv := httptest.NewServer(f)
 			t.Cleanup(srv.Close)
-			a := newAgent(srv.URL, reg, anthropictools.Tools(set))
+			a := newAgent(srv.URL, reg, anthropictools.Tools(defs))
 			a.system = basePrompt
 			return a, demoPrompt
 		}, "fake: turn 1: the system prompt is not the agent's, skills' preamble included"},
 		{"too few turns", func(t *testing.T) (*agent, string) {
-			reg, set := setup(t, notes.NewDemoStore())
-			_, url := startFake(t, set.Anthropic())
-			a := newAgent(url, reg, anthropictools.Tools(set))
+			reg, defs := setup(t, notes.NewDemoStore())
+			_, url := startFake(t, defs.Anthropic())
+			a := newAgent(url, reg, anthropictools.Tools(defs))
 			a.maxTurns = 2
 			return a, demoPrompt
 		}, "agent: no answer after 2 turns"},
@@ -212,8 +212,8 @@ func TestRun(t *testing.T) {
 	})
 	t.Run("base url and key", func(t *testing.T) {
 		t.Parallel()
-		_, set := setup(t, notes.NewDemoStore())
-		f, url := startFake(t, set.Anthropic())
+		_, defs := setup(t, notes.NewDemoStore())
+		f, url := startFake(t, defs.Anthropic())
 		env := map[string]string{"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": url}
 		var out bytes.Buffer
 		require.NoError(t, run(ctx, nil, &out, func(k string) string { return env[k] }))

@@ -88,7 +88,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 	if err != nil {
 		return err
 	}
-	caller, set, err := serve(ctx, reg, now, *model)
+	caller, defs, err := serve(ctx, reg, now, *model)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 		if *prompt != demoPrompt {
 			return errors.New("-fake plays a scripted exchange: it cannot take -prompt")
 		}
-		f := newFake(set.Anthropic(), demoPrompt, demoScript())
+		f := newFake(defs.Anthropic(), demoPrompt, demoScript())
 		f.system = system
 		srv := httptest.NewServer(f)
 		defer srv.Close()
@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 		client:    anthropic.NewClient(opts...),
 		model:     anthropic.Model(*model),
 		caller:    caller,
-		tools:     anthropictools.Tools(set),
+		tools:     anthropictools.Tools(defs),
 		system:    system,
 		maxTokens: 1024,
 		maxTurns:  *maxTurns,
@@ -165,7 +165,7 @@ func systemPrompt(patterns string, log *slog.Logger) string {
 // (every call runs through it for that user, and is recorded; a propose
 // tool's call becomes a proposal), and the provider definitions of what
 // the user is offered: the precomputed bytes.
-func serve(ctx context.Context, reg *tool.Static, now func() time.Time, model string) (tool.Caller, *provider.Set, error) {
+func serve(ctx context.Context, reg *tool.Static, now func() time.Time, model string) (tool.Caller, *provider.Definitions, error) {
 	svc, err := service.New(reg, &service.Options{Now: now})
 	if err != nil {
 		return nil, nil, err
@@ -175,13 +175,13 @@ func serve(ctx context.Context, reg *tool.Static, now func() time.Time, model st
 		Conversation: "agent-demo",
 		Agent:        tool.Agent{Name: "notes-agent", Model: tool.Model{Provider: "anthropic", Name: model}},
 	})
-	all, err := providers.NewSet(reg) // the definitions toolgen precomputed
+	all, err := providers.NewDefinitions(reg) // the definitions toolgen precomputed
 	if err != nil {
 		return nil, nil, err
 	}
-	set, err := all.Subset(caller.Offer(ctx)) // the user's offer, with the same bytes
+	defs, err := all.Subset(caller.Offer(ctx)) // the user's offer, with the same bytes
 	if err != nil {
 		return nil, nil, err
 	}
-	return caller, set, nil
+	return caller, defs, nil
 }

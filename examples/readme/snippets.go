@@ -109,12 +109,12 @@ func servingPeopleOverMCP(ctx context.Context, reg *tool.Static, verify auth.Tok
 // providerAPIs is the snippet of "Handing tools to a provider's API".
 func providerAPIs(ctx context.Context, reg *tool.Static, claude anthropic.Client, gpt openai.Client, gemini *genai.Client, contents []*genai.Content, use anthropic.ToolUseBlock) error {
 	// README:begin providers
-	set, err := providers.NewSet(reg) // the precomputed definitions of the tools reg offers
+	defs, err := providers.NewDefinitions(reg) // the precomputed definitions of the tools reg offers
 	if err != nil {
 		return err
 	}
-	// Per request: the tools offered to its caller (reg.Offer, or the call service's), as the set's bytes
-	offer, err := set.Subset(reg.Offer(ctx))
+	// Per request: the tools offered to its caller (reg.Offer, or the call service's), as the definitions' bytes
+	offer, err := defs.Subset(reg.Offer(ctx))
 	if err != nil {
 		return err
 	}

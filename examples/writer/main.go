@@ -83,7 +83,7 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	all, err := providers.NewSet(reg) // the definitions toolgen precomputed
+	all, err := providers.NewDefinitions(reg) // the definitions toolgen precomputed
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func run(ctx context.Context, w io.Writer) error {
 		}
 	}
 	fmt.Fprintln(w)
-	cache := provider.NewCache(0) // for the specs the set lacks: the bound tool's, request_tools'
+	cache := provider.NewCache(0) // for the specs the definitions lack: the bound tool's, request_tools'
 	var (
 		caught   *tool.Spec // request_tools' spec of the last turn
 		before   []string   // its catalog
@@ -106,14 +106,14 @@ func run(ctx context.Context, w io.Writer) error {
 			return tool.WithInvocation(ctx, &tool.Invocation{Principal: ana, Conversation: "writer-1", Turn: turn.id, CallID: callID})
 		}
 		offer := p.Offer(tctx(""))
-		set, err := all.SubsetWith(offer, cache)
+		defs, err := all.SubsetWith(offer, cache)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "== turn %s\n", turn.id)
 		fmt.Fprintf(w, "offered: %s\n", strings.Join(names(offer), ", "))
 		fmt.Fprintf(w, "anthropic tools array: %d bytes; specs projected at run time so far: %d (the bound notes_search, each request_tools catalog)\n",
-			len(set.Anthropic()), cache.Projections())
+			len(defs.Anthropic()), cache.Projections())
 		if s := find(offer, "notes_search"); s != nil {
 			fmt.Fprintf(w, "notes_search's schema has a sort property: %t (bound to \"newest\")\n", bytes.Contains(s.InputSchema, []byte(`"sort"`)))
 		}

@@ -24,9 +24,9 @@ func registry(t testing.TB) *generated.Tools {
 func TestPrecomputedMatchesRuntime(t *testing.T) {
 	reg, err := generated.New(*registry(t))
 	require.NoError(t, err)
-	pre, err := NewSet(reg)
+	pre, err := NewDefinitions(reg)
 	require.NoError(t, err)
-	run, err := provider.NewSet(reg)
+	run, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
 	assert.Equal(t, string(run.OpenAIChat()), string(pre.OpenAIChat()))
 	assert.Equal(t, string(run.OpenAIResponses()), string(pre.OpenAIResponses()))
@@ -43,15 +43,15 @@ func TestPrecomputedMatchesRuntime(t *testing.T) {
 	assert.False(t, ok)
 }
 
-// BenchmarkNewSet compares start-up from precomputed definitions with
+// BenchmarkNewDefinitions compares start-up from precomputed definitions with
 // projecting every tool at run time.
-func BenchmarkNewSet(b *testing.B) {
+func BenchmarkNewDefinitions(b *testing.B) {
 	reg, err := generated.New(*registry(b))
 	require.NoError(b, err)
 	b.Run("precomputed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := NewSet(reg); err != nil {
+			if _, err := NewDefinitions(reg); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -59,7 +59,7 @@ func BenchmarkNewSet(b *testing.B) {
 	b.Run("runtime", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := provider.NewSet(reg); err != nil {
+			if _, err := provider.NewDefinitions(reg); err != nil {
 				b.Fatal(err)
 			}
 		}

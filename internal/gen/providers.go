@@ -35,9 +35,9 @@ func projectTools(tools []*toolModel) (map[*toolModel]*provider.Precomputed, []*
 }
 
 // renderProviders writes the providers subpackage: the precomputed
-// definitions and NewSet, which hands them to provider.NewSetFrom. It is a
-// package of its own so that programs that never talk to a provider's API
-// do not link the provider code.
+// definitions and NewDefinitions, which hands them to
+// provider.NewDefinitionsFrom. It is a package of its own so that programs
+// that never talk to a provider's API do not link the provider code.
 func renderProviders(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed, marks []toolMark) (File, *Error) {
 	path := l.outPath + "/" + providersDir
 	f := jen.NewFilePathName(path, providersDir)
@@ -49,17 +49,17 @@ so a prompt cache keyed on the tools prefix keeps hitting across processes
 and releases. tools.json beside package %s says which OpenAI definitions are
 strict and why the others are not.
 
-	set, err := providers.NewSet(reg)
-	body := set.Anthropic() // the request's "tools" array`, opts.Package, opts.Package))
+	defs, err := providers.NewDefinitions(reg)
+	body := defs.Anthropic() // the request's "tools" array`, opts.Package, opts.Package))
 	f.ImportName(toolPkg, "tool")
 	f.ImportName(providerPkg, "provider")
 	versionGuard(f)
 
-	f.Comment("NewSet returns the provider definitions of the tools reg offers, from the")
-	f.Comment("bytes toolgen precomputed; a tool it does not know, or whose spec differs,")
-	f.Comment("is projected at run time.")
-	f.Func().Id("NewSet").Params(jen.Id("reg").Qual(toolPkg, "Registry")).Params(jen.Op("*").Qual(providerPkg, "Set"), jen.Error()).Block(
-		jen.Return(jen.Qual(providerPkg, "NewSetFrom").Call(jen.Id("reg"), jen.Id("precomputed"))),
+	f.Comment("NewDefinitions returns the provider definitions of the tools reg offers,")
+	f.Comment("from the bytes toolgen precomputed; a tool it does not know, or whose spec")
+	f.Comment("differs, is projected at run time.")
+	f.Func().Id("NewDefinitions").Params(jen.Id("reg").Qual(toolPkg, "Registry")).Params(jen.Op("*").Qual(providerPkg, "Definitions"), jen.Error()).Block(
+		jen.Return(jen.Qual(providerPkg, "NewDefinitionsFrom").Call(jen.Id("reg"), jen.Id("precomputed"))),
 	)
 	f.Line()
 	f.Comment("precomputed returns the definitions of the named tool.")

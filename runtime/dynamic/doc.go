@@ -111,6 +111,6 @@
 // The precomputed provider definitions (runtime/provider, generated/
 // providers) cover static tools only. A dynamic tool's definitions are
 // projected at run time by the same code, once per version, by a
-// provider.Cache; provider.Set.SubsetWith builds one request's arrays
+// provider.Cache; provider.Definitions.SubsetWith builds one request's arrays
 // from both.
 package dynamic

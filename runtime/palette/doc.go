@@ -7,7 +7,7 @@
 // over a tool.Caller (the call service, or a bare registry) from the
 // registry's tools; the Palette is a tool.Caller itself. Its Offer is the
 // caller's Offer kept to the palette's tools: the caller's own specs, in
-// the registry's order (sorted by name), so that provider.Set.Subset gives
+// the registry's order (sorted by name), so that provider.Definitions.Subset gives
 // their precomputed definitions byte for byte. Its Call refuses a tool
 // outside the palette as the registry refuses an unknown tool, naming
 // only the palette's offered tools. A tool the caller offers beyond the
@@ -67,7 +67,7 @@
 //
 // A bound tool and the meta-tools have specs of their own, not the
 // registry's: their provider definitions come from provider.Compute (once
-// per spec pointer), not from the registry's provider.Set.
+// per spec pointer), not from the registry's provider.Definitions.
 //
 // # Read-only, enforced twice
 //

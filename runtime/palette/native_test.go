@@ -37,7 +37,7 @@ func TestNativeSearchOffersTheCatalogsDeferredTools(t *testing.T) {
 	reg := deferRegistry(t)
 	svc, err := service.New(reg, nil)
 	require.NoError(t, err)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
 
 	// request_tools (portable, for Gemini): the deferred tools wait in its
@@ -69,7 +69,7 @@ func TestNativeSearchOffersTheCatalogsDeferredTools(t *testing.T) {
 
 	// The registry's tools of the offer keep their precomputed bytes, and
 	// the search arrays flag the deferred ones.
-	sub, err := set.SubsetWith(offer, provider.NewCache(0))
+	sub, err := defs.SubsetWith(offer, provider.NewCache(0))
 	require.NoError(t, err)
 	search, err := provider.NewSearch(sub, provider.SearchBM25)
 	require.NoError(t, err)

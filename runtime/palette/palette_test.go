@@ -59,7 +59,7 @@ func TestNewRefuses(t *testing.T) {
 
 func TestOfferIsTheRegistrysOrderAndPrecomputedBytes(t *testing.T) {
 	_, reg, svc, _ := newFixture(t)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
 	p, err := palette.New(svc, reg.Tools(), palette.Union(palette.Names("f_act"), palette.Groups("ui"), palette.Names("a_read")), nil)
 	require.NoError(t, err)
@@ -70,11 +70,11 @@ func TestOfferIsTheRegistrysOrderAndPrecomputedBytes(t *testing.T) {
 		require.True(t, ok)
 		assert.Same(t, own, spec, "the registry's own spec")
 	}
-	sub, err := set.Subset(offer)
+	sub, err := defs.Subset(offer)
 	require.NoError(t, err)
 	var anthropic, gemini []byte
 	for i, name := range names(offer) {
-		tl, ok := set.Lookup(name)
+		tl, ok := defs.Lookup(name)
 		require.True(t, ok)
 		if i > 0 {
 			anthropic, gemini = append(anthropic, ','), append(gemini, ',')

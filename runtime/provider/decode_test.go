@@ -35,10 +35,10 @@ func TestStrictNullsDecode(t *testing.T) {
 		"notes_tag":   `{"id":"n1"}`,
 	}
 	reg := sampleRegistry(t)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
 	var strict []string
-	for _, tl := range set.Tools() {
+	for _, tl := range defs.Tools() {
 		if !tl.OpenAIChat.Strict {
 			continue
 		}

@@ -9,10 +9,10 @@
 //
 // toolgen calls the projection functions (OpenAIChat, OpenAIResponses,
 // Anthropic, Gemini) at generation time to list the results in tools.json;
-// at run time NewSet computes every definition of a registry once and
-// serves each provider's whole tools array as precomputed bytes. When the
-// tools offered differ per caller (tool.Caller's Offer), Set.Subset joins
-// the arrays of one offer from the same bytes. The subpackages
+// at run time NewDefinitions computes every definition of a registry once
+// and serves each provider's whole tools array as precomputed bytes. When
+// the tools offered differ per caller (tool.Caller's Offer),
+// Definitions.Subset joins the arrays of one offer from the same bytes. The subpackages
 // openaitools, anthropictools and geminitools hand those bytes to the
 // official Go SDKs, and run the model's calls through a tool.Caller; this
 // package imports none of the SDKs.
@@ -124,7 +124,7 @@
 // searched for it with the provider's tool search tool. A tool is deferred
 // by //tool:defer (tool.Spec.Defer); Compute then adds its definitions
 // with "defer_loading":true (Deferred), which toolgen precomputes as the
-// others. NewSearch joins a Set's arrays in that form (Search): for
+// others. NewSearch joins a Definitions' arrays in that form (Search): for
 // Anthropic every tool, the deferred ones flagged, then the tool search
 // tool (SearchBM25 or SearchRegex); for OpenAI the tools that are not
 // deferred, then one namespace per group of deferred tools,
@@ -135,7 +135,7 @@
 // which a namespace requires), then {"type":"tool_search"}. A function of
 // a namespace keeps the registry's name; the model calls it by namespace
 // and name, which Search.ResponsesName maps back. The plain arrays of a
-// Set never change. Gemini has no native tool search (NativeSearch): a
+// Definitions never change. Gemini has no native tool search (NativeSearch): a
 // palette falls back there to a request_tools tool of its own.
 //
 // # Names

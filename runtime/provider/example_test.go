@@ -13,22 +13,22 @@ import (
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 
-// A program that talks to a provider's API builds a Set once, at start-up,
-// and sends its bytes as the request's "tools" member on every turn. The
-// generated providers.NewSet starts from the definitions toolgen
-// precomputed; provider.NewSet projects them at start-up instead (for a
-// registry that has no generated providers package, or tools that differ
-// from the generated ones). Both give the same bytes.
-func ExampleNewSet() {
+// A program that talks to a provider's API builds its Definitions once, at
+// start-up, and sends their bytes as the request's "tools" member on every
+// turn. The generated providers.NewDefinitions starts from the definitions
+// toolgen precomputed; provider.NewDefinitions projects them at start-up
+// instead (for a registry that has no generated providers package, or
+// tools that differ from the generated ones). Both give the same bytes.
+func ExampleNewDefinitions() {
 	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, 3, 20, 12, 0, 0, 0, time.UTC))))
 	if err != nil {
 		panic(err)
 	}
-	precomputed, err := providers.NewSet(reg) // no projection at start-up
+	precomputed, err := providers.NewDefinitions(reg) // no projection at start-up
 	if err != nil {
 		panic(err)
 	}
-	projected, err := provider.NewSet(reg) // every tool projected now
+	projected, err := provider.NewDefinitions(reg) // every tool projected now
 	if err != nil {
 		panic(err)
 	}
@@ -48,14 +48,14 @@ func ExampleNewSet() {
 }
 
 // When the tools offered differ per caller (what a tool.Caller's Offer
-// returns for the request's context), each request sends the Set of its
-// offer: the same definition bytes, joined for the tools offered.
-func ExampleSet_Subset() {
+// returns for the request's context), each request sends the Definitions of
+// its offer: the same definition bytes, joined for the tools offered.
+func ExampleDefinitions_Subset() {
 	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, 3, 20, 12, 0, 0, 0, time.UTC))))
 	if err != nil {
 		panic(err)
 	}
-	set, err := providers.NewSet(reg)
+	defs, err := providers.NewDefinitions(reg)
 	if err != nil {
 		panic(err)
 	}
@@ -67,19 +67,19 @@ func ExampleSet_Subset() {
 			offer = append(offer, sp)
 		}
 	}
-	sub, err := set.Subset(offer)
+	sub, err := defs.Subset(offer)
 	if err != nil {
 		panic(err)
 	}
-	search, _ := set.Lookup("notes_search")
-	fmt.Println(sub.Len(), "tools; notes_search sent as the set's bytes:", strings.Contains(string(sub.Anthropic()), string(search.Anthropic.JSON)))
-	whole, _ := set.Subset(reg.Tools())
-	fmt.Println("every tool offered: the set itself:", whole == set)
+	search, _ := defs.Lookup("notes_search")
+	fmt.Println(sub.Len(), "tools; notes_search sent as the definitions' bytes:", strings.Contains(string(sub.Anthropic()), string(search.Anthropic.JSON)))
+	whole, _ := defs.Subset(reg.Tools())
+	fmt.Println("every tool offered: the definitions themselves:", whole == defs)
 
-	_, err = set.Subset([]*tool.Spec{{Name: "mail_send"}})
+	_, err = defs.Subset([]*tool.Spec{{Name: "mail_send"}})
 	fmt.Println(err)
 	// Output:
-	// 9 tools; notes_search sent as the set's bytes: true
-	// every tool offered: the set itself: true
-	// provider set subset: tool mail_send of the offer is not in the set
+	// 9 tools; notes_search sent as the definitions' bytes: true
+	// every tool offered: the definitions themselves: true
+	// provider definitions subset: tool mail_send of the offer is not in the definitions
 }

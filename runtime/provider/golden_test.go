@@ -34,16 +34,16 @@ func golden(t *testing.T, name string, got []byte) {
 // file gives the exact bytes back, so they pin every byte.
 func TestGoldenTools(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(sampleRegistry(t))
+	defs, err := provider.NewDefinitions(sampleRegistry(t))
 	require.NoError(t, err)
 	for _, c := range []struct {
 		file string
 		json []byte
 	}{
-		{"openai_chat.json", set.OpenAIChat()},
-		{"openai_responses.json", set.OpenAIResponses()},
-		{"anthropic.json", set.Anthropic()},
-		{"gemini.json", set.Gemini()},
+		{"openai_chat.json", defs.OpenAIChat()},
+		{"openai_responses.json", defs.OpenAIResponses()},
+		{"anthropic.json", defs.Anthropic()},
+		{"gemini.json", defs.Gemini()},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			t.Parallel()
@@ -59,10 +59,10 @@ func TestGoldenTools(t *testing.T) {
 // back, per sample tool: what toolgen lists in the manifest.
 func TestGoldenReport(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(sampleRegistry(t))
+	defs, err := provider.NewDefinitions(sampleRegistry(t))
 	require.NoError(t, err)
 	report := &jsontree.Node{Kind: jsontree.ArrayKind}
-	for _, tl := range set.Tools() {
+	for _, tl := range defs.Tools() {
 		report.Items = append(report.Items, obj(
 			"name", text(tl.Spec.Name),
 			"openai", obj("strict", boolNode(tl.OpenAIChat.Strict), "reason", text(tl.OpenAIChat.Reason), "dropped", texts(tl.OpenAIChat.Dropped)),

@@ -431,7 +431,7 @@ func searchSpecs(t *testing.T) []tool.Spec {
 func TestSearchRules(t *testing.T) {
 	t.Parallel()
 	specs := searchSpecs(t)
-	set, err := provider.NewSet(staticOf(t, specs...))
+	defs, err := provider.NewDefinitions(staticOf(t, specs...))
 	require.NoError(t, err)
 	byName := map[string]*tool.Spec{}
 	deferred := 0
@@ -443,7 +443,7 @@ func TestSearchRules(t *testing.T) {
 	}
 	require.Greater(t, deferred, 2)
 	for _, st := range []provider.SearchTool{provider.SearchBM25, provider.SearchRegex} {
-		search, err := provider.NewSearch(set, st)
+		search, err := provider.NewSearch(defs, st)
 		require.NoError(t, err)
 
 		t.Run("openai/"+string(st), func(t *testing.T) {

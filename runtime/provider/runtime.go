@@ -3,7 +3,6 @@ package provider
 import (
 	"bytes"
 	"crypto/sha256"
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -15,11 +14,12 @@ import (
 const DefaultCacheSize = 1024
 
 // Cache projects the definitions of tools known only at run time (the
-// tools of runtime/dynamic's providers, whose schemas arrive while the
-// program runs), with the same projection code as toolgen and NewSet
-// (Compute), once per version of a tool: its name, description and input
-// schema. The precomputed bytes of a Set cover the generated registry's
-// tools only; Set.SubsetWith takes the others from a Cache.
+// tools of runtime/dynamic's toolkits, whose schemas arrive while the
+// program runs), with the same projection code as toolgen and
+// NewDefinitions (Compute), once per version of a tool: its name,
+// description and input schema. The precomputed bytes of a Definitions
+// cover the generated registry's tools only; Definitions.SubsetWith takes
+// the others from a Cache.
 //
 // A version's definitions are computed once and then shared, so that two
 // requests offering the same dynamic tool send the same bytes. A
@@ -109,54 +109,4 @@ func (c *Cache) entry(spec *tool.Spec) *cached {
 	}
 	c.byPtr[spec] = e
 	return e
-}
-
-// SubsetWith is Subset for an offer that mixes the Set's tools with tools
-// it does not hold, such as dynamic tools (runtime/dynamic): a tool of
-// offer that the Set holds (the same *tool.Spec, or a spec of the same
-// name, description and input schema) gets the Set's precomputed
-// definitions, and any other tool gets the definitions c projected for
-// its version, computed once. offer must be sorted by name, without
-// duplicates. With a nil c, SubsetWith is Subset.
-//
-// A tool that no provider can take (its name breaks a provider's pattern,
-// its input schema is not an object schema) is an error wrapping the
-// *Error that names the tool and the provider; the caller may leave the
-// tool out of the offer and call SubsetWith again (the failure is cached,
-// so asking again costs a lookup).
-//
-// Two calls with offers of the same versions return the same bytes.
-func (s *Set) SubsetWith(offer []*tool.Spec, c *Cache) (*Set, error) {
-	if c == nil {
-		return s.Subset(offer)
-	}
-	if len(offer) == len(s.tools) && s.sameSpecs(offer) {
-		return s, nil
-	}
-	sub := &Set{tools: make([]Tool, len(offer))}
-	j := 0
-	for i, spec := range offer {
-		if spec == nil {
-			return nil, fmt.Errorf("provider set subset: tool %d of the offer is nil", i)
-		}
-		if i > 0 && offer[i-1].Name >= spec.Name {
-			return nil, fmt.Errorf("provider set subset: offer not sorted by name: %q before %q", offer[i-1].Name, spec.Name)
-		}
-		for j < len(s.tools) && s.tools[j].Spec.Name < spec.Name {
-			j++
-		}
-		if j < len(s.tools) && s.tools[j].Spec.Name == spec.Name {
-			if t := &s.tools[j]; t.Spec == spec || t.Spec.Description == spec.Description && bytes.Equal(t.Spec.InputSchema, spec.InputSchema) {
-				sub.tools[i] = *t
-				continue
-			}
-		}
-		t, err := c.Tool(spec)
-		if err != nil {
-			return nil, fmt.Errorf("provider set subset: %w", err)
-		}
-		sub.tools[i] = t
-	}
-	sub.join()
-	return sub, nil
 }

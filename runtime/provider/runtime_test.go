@@ -106,22 +106,22 @@ func TestCacheError(t *testing.T) {
 func TestSubsetWith(t *testing.T) {
 	t.Parallel()
 	reg := sampleRegistry(t)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
 	c := provider.NewCache(0)
 
-	static := every(set, func(i int) bool { return i%2 == 0 })
+	static := every(defs, func(i int) bool { return i%2 == 0 })
 	dyn := []*tool.Spec{dynSpec("general_run", "Runs a workflow."), dynSpec("wf_approve", "Approves.")}
 	offer := append(slices.Clone(static), dyn...)
 	slices.SortFunc(offer, func(a, b *tool.Spec) int { return strings.Compare(a.Name, b.Name) })
 
-	sub, err := set.SubsetWith(offer, c)
+	sub, err := defs.SubsetWith(offer, c)
 	require.NoError(t, err)
 	require.Equal(t, len(offer), sub.Len())
 	assert.Equal(t, 2, c.Projections(), "only the dynamic tools are projected")
 	for _, tl := range sub.Tools() {
-		if st, ok := set.Lookup(tl.Name()); ok {
-			assert.Same(t, &st.Anthropic.JSON[0], &tl.Anthropic.JSON[0], "%s: the set's precomputed bytes", tl.Name())
+		if st, ok := defs.Lookup(tl.Name()); ok {
+			assert.Same(t, &st.Anthropic.JSON[0], &tl.Anthropic.JSON[0], "%s: the definitions' precomputed bytes", tl.Name())
 			continue
 		}
 		want, err := provider.Compute(tl.Spec)
@@ -137,11 +137,11 @@ func TestSubsetWith(t *testing.T) {
 	// Byte stability: the same versions again, under new pointers.
 	again := slices.Clone(offer)
 	for i, sp := range again {
-		if _, ok := set.Lookup(sp.Name); !ok {
+		if _, ok := defs.Lookup(sp.Name); !ok {
 			again[i] = dynSpec(sp.Name, sp.Description)
 		}
 	}
-	sub2, err := set.SubsetWith(again, c)
+	sub2, err := defs.SubsetWith(again, c)
 	require.NoError(t, err)
 	assert.Equal(t, sub.OpenAIChat(), sub2.OpenAIChat())
 	assert.Equal(t, sub.OpenAIResponses(), sub2.OpenAIResponses())
@@ -149,57 +149,57 @@ func TestSubsetWith(t *testing.T) {
 	assert.Equal(t, sub.Gemini(), sub2.Gemini())
 	assert.Equal(t, 2, c.Projections(), "nothing projected again")
 
-	// A static tool whose spec differs from the set's is projected too.
+	// A static tool whose spec differs from the definitions' is projected too.
 	changed := *static[0]
 	changed.Description = "Another description."
-	sub3, err := set.SubsetWith([]*tool.Spec{&changed}, c)
+	sub3, err := defs.SubsetWith([]*tool.Spec{&changed}, c)
 	require.NoError(t, err)
 	assert.Contains(t, string(sub3.Anthropic()), "Another description.")
 
-	// Exactly the set's specs: the set itself.
-	whole, err := set.SubsetWith(every(set, func(int) bool { return true }), c)
+	// Exactly the definitions' specs: the definitions themselves.
+	whole, err := defs.SubsetWith(every(defs, func(int) bool { return true }), c)
 	require.NoError(t, err)
-	assert.Same(t, set, whole)
+	assert.Same(t, defs, whole)
 
-	// Without a cache, a tool the set does not hold is an error.
-	_, err = set.SubsetWith(offer, nil)
-	require.ErrorContains(t, err, "is not in the set")
+	// Without a cache, a tool the definitions do not hold is an error.
+	_, err = defs.SubsetWith(offer, nil)
+	require.ErrorContains(t, err, "is not in the definitions")
 }
 
 func TestSubsetWithErrors(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(sampleRegistry(t))
+	defs, err := provider.NewDefinitions(sampleRegistry(t))
 	require.NoError(t, err)
 	c := provider.NewCache(0)
 	bad := &tool.Spec{Name: "wf_list", InputSchema: []byte(`{"type":"array"}`)}
-	_, err = set.SubsetWith([]*tool.Spec{bad}, c)
+	_, err = defs.SubsetWith([]*tool.Spec{bad}, c)
 	var pe *provider.Error
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "wf_list", pe.Tool)
-	assert.Equal(t, "provider set subset: provider openai: tool wf_list: the input schema is not an object schema (\"type\":\"object\")", err.Error())
+	assert.Equal(t, "provider definitions subset: provider openai: tool wf_list: the input schema is not an object schema (\"type\":\"object\")", err.Error())
 
-	_, err = set.SubsetWith([]*tool.Spec{dynSpec("wf_b", ""), dynSpec("wf_a", "")}, c)
+	_, err = defs.SubsetWith([]*tool.Spec{dynSpec("wf_b", ""), dynSpec("wf_a", "")}, c)
 	require.ErrorContains(t, err, "not sorted")
-	_, err = set.SubsetWith([]*tool.Spec{nil}, c)
+	_, err = defs.SubsetWith([]*tool.Spec{nil}, c)
 	require.ErrorContains(t, err, "is nil")
 }
 
 func TestSubsetWithConcurrent(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(sampleRegistry(t))
+	defs, err := provider.NewDefinitions(sampleRegistry(t))
 	require.NoError(t, err)
 	c := provider.NewCache(0)
 	offer := []*tool.Spec{dynSpec("a_run", "Runs."), dynSpec("b_run", "Runs.")}
-	offer = append(offer, set.Tools()[0].Spec)
+	offer = append(offer, defs.Tools()[0].Spec)
 	slices.SortFunc(offer, func(a, b *tool.Spec) int { return strings.Compare(a.Name, b.Name) })
-	want, err := set.SubsetWith(offer, c)
+	want, err := defs.SubsetWith(offer, c)
 	require.NoError(t, err)
 	fresh := provider.NewCache(0)
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Go(func() {
 			for range 50 {
-				got, err := set.SubsetWith(offer, fresh)
+				got, err := defs.SubsetWith(offer, fresh)
 				if assert.NoError(t, err) {
 					assert.Equal(t, want.Anthropic(), got.Anthropic())
 					assert.Equal(t, want.Gemini(), got.Gemini())

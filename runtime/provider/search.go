@@ -91,11 +91,11 @@ func (t SearchTool) name() string {
 // openAIToolSearch is the Responses API's hosted tool search tool.
 const openAIToolSearch = `{"type":"tool_search"}`
 
-// Search holds the "tools" arrays of a Set in the form for the providers'
+// Search holds the "tools" arrays of a Definitions in the form for the providers'
 // native tool search, where the provider loads deferred tools
 // (tool.Spec.Defer) only when the model searches for them:
 //
-//   - Anthropic (Messages API): every tool, in the Set's order, a
+//   - Anthropic (Messages API): every tool, in the Definitions' order, a
 //     deferred one with "defer_loading":true, then the tool search tool
 //     ({"type":"tool_search_tool_bm25_20251119","name":"tool_search_tool_bm25"}
 //     or the regex one);
@@ -111,13 +111,13 @@ const openAIToolSearch = `{"type":"tool_search"}`
 // The model calls a function of a namespace by the namespace and the
 // function's name, which is the registry's name of the tool:
 // ResponsesName maps the pair back, and refuses a pair the array does not
-// hold. With no deferred tool, both arrays are the Set's plain arrays,
+// hold. With no deferred tool, both arrays are the Definitions' plain arrays,
 // without a search tool. Gemini has no native tool search (NativeSearch).
 //
-// Like a Set, a Search is immutable and safe for concurrent use, and the
+// Like a Definitions, a Search is immutable and safe for concurrent use, and the
 // slices it returns are shared: callers must not modify them.
 type Search struct {
-	set             *Set
+	defs            *Definitions
 	anthropic       []byte
 	anthropicItems  [][]byte
 	openAIResponses []byte
@@ -131,8 +131,8 @@ type namespace struct {
 	tools             []*Tool
 }
 
-// NewSearch returns the native tool search form of set's arrays (a Set,
-// or the Subset of one request's offer), with st as the Anthropic tool
+// NewSearch returns the native tool search form of defs' arrays (a
+// registry's Definitions, or the Subset of one request's offer), with st as the Anthropic tool
 // search tool. It fails when a deferred tool's group
 // has no description (OpenAI requires one for a namespace: toolgen refuses
 // it at generation time), when two tools of a group describe it
@@ -142,12 +142,12 @@ type namespace struct {
 // the copy of the definitions' bytes and a few allocations per group:
 // 0.66 ms for 1,000 tools, half of them deferred in ten groups
 // (BenchmarkNewSearch).
-func NewSearch(set *Set, st SearchTool) (*Search, error) {
+func NewSearch(defs *Definitions, st SearchTool) (*Search, error) {
 	if st.name() == "" {
 		return nil, fmt.Errorf("provider search: unknown tool search tool %q; want %s or %s", string(st), SearchBM25, SearchRegex)
 	}
-	s := &Search{set: set}
-	tools := set.Tools()
+	s := &Search{defs: defs}
+	tools := defs.Tools()
 	var spaces []*namespace
 	byName := map[string]*namespace{}
 	topLevel := map[string]bool{}
@@ -188,7 +188,7 @@ func NewSearch(set *Set, st SearchTool) (*Search, error) {
 		}
 	}
 	if s.deferred == 0 {
-		s.anthropic, s.openAIResponses = set.Anthropic(), set.OpenAIResponses()
+		s.anthropic, s.openAIResponses = defs.Anthropic(), defs.OpenAIResponses()
 		s.anthropicItems = make([][]byte, len(tools))
 		s.openAIItems = make([][]byte, len(tools))
 		for i := range tools {
@@ -204,7 +204,7 @@ func NewSearch(set *Set, st SearchTool) (*Search, error) {
 
 // joinAnthropic writes the Anthropic array and returns it with its items.
 func (s *Search) joinAnthropic(search SearchTool) ([]byte, [][]byte) {
-	tools := s.set.Tools()
+	tools := s.defs.Tools()
 	items := make([][]byte, 0, len(tools)+1)
 	for i := range tools {
 		if d := tools[i].Deferred; d != nil && tools[i].Spec.Defer {
@@ -220,7 +220,7 @@ func (s *Search) joinAnthropic(search SearchTool) ([]byte, [][]byte) {
 // joinOpenAI writes the OpenAI Responses array and returns it with its
 // items.
 func (s *Search) joinOpenAI(spaces []*namespace) ([]byte, [][]byte) {
-	tools := s.set.Tools()
+	tools := s.defs.Tools()
 	items := make([][]byte, 0, len(tools)+len(spaces)+1)
 	for i := range tools {
 		t := &tools[i]
@@ -272,8 +272,8 @@ func joinItems(items [][]byte) ([]byte, [][]byte) {
 	return buf[:len(buf):len(buf)], out
 }
 
-// Set returns the Set the Search was made from.
-func (s *Search) Set() *Set { return s.set }
+// Definitions returns the Definitions the Search was made from.
+func (s *Search) Definitions() *Definitions { return s.defs }
 
 // Deferred returns the number of deferred tools.
 func (s *Search) Deferred() int { return s.deferred }
@@ -302,7 +302,7 @@ func (s *Search) OpenAIResponsesItems() [][]byte { return s.openAIItems }
 // called in a namespace that is not its group's, or a namespace for a
 // tool that is not deferred.
 func (s *Search) ResponsesName(namespace, name string) (string, bool) {
-	t, ok := s.set.Lookup(name)
+	t, ok := s.defs.Lookup(name)
 	if !ok {
 		return "", false
 	}
@@ -318,7 +318,7 @@ func (s *Search) ResponsesName(namespace, name string) (string, bool) {
 // (tool.UnknownTool), for the qualified name namespace.name, with names
 // of the Search's tools suggested.
 func (s *Search) UnknownResponsesCall(namespace, name string) *tool.Error {
-	tools := s.set.Tools()
+	tools := s.defs.Tools()
 	specs := make([]*tool.Spec, len(tools))
 	for i := range tools {
 		specs[i] = tools[i].Spec

@@ -39,11 +39,11 @@ func searchSpec(name, group, groupDesc string, deferred bool) tool.Spec {
 // described group notes.
 func TestGoldenSearch(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(sampleRegistry(t))
+	defs, err := provider.NewDefinitions(sampleRegistry(t))
 	require.NoError(t, err)
-	search, err := provider.NewSearch(set, provider.SearchRegex)
+	search, err := provider.NewSearch(defs, provider.SearchRegex)
 	require.NoError(t, err)
-	assert.Same(t, set, search.Set())
+	assert.Same(t, defs, search.Definitions())
 	assert.Equal(t, 2, search.Deferred())
 	for _, c := range []struct {
 		file  string
@@ -66,7 +66,7 @@ func TestGoldenSearch(t *testing.T) {
 		})
 	}
 
-	bm25, err := provider.NewSearch(set, provider.SearchBM25)
+	bm25, err := provider.NewSearch(defs, provider.SearchBM25)
 	require.NoError(t, err)
 	a := string(search.Anthropic())
 	assert.Equal(t, strings.TrimSuffix(a, `{"type":"tool_search_tool_regex_20251119","name":"tool_search_tool_regex"}]`)+
@@ -75,18 +75,18 @@ func TestGoldenSearch(t *testing.T) {
 }
 
 // TestSearchWithoutDeferredTools: nothing to search, so the arrays are
-// the Set's, with no search tool.
+// the Definitions', with no search tool.
 func TestSearchWithoutDeferredTools(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(staticOf(t, searchSpec("a_tool", "g", "", false), searchSpec("b_tool", "", "", false)))
+	defs, err := provider.NewDefinitions(staticOf(t, searchSpec("a_tool", "g", "", false), searchSpec("b_tool", "", "", false)))
 	require.NoError(t, err)
-	search, err := provider.NewSearch(set, provider.SearchBM25)
+	search, err := provider.NewSearch(defs, provider.SearchBM25)
 	require.NoError(t, err)
 	assert.Zero(t, search.Deferred())
-	assert.Equal(t, string(set.Anthropic()), string(search.Anthropic()))
-	assert.Equal(t, string(set.OpenAIResponses()), string(search.OpenAIResponses()))
+	assert.Equal(t, string(defs.Anthropic()), string(search.Anthropic()))
+	assert.Equal(t, string(defs.OpenAIResponses()), string(search.OpenAIResponses()))
 	require.Len(t, search.AnthropicItems(), 2)
-	assert.Equal(t, string(set.Tools()[1].Anthropic.JSON), string(search.AnthropicItems()[1]))
+	assert.Equal(t, string(defs.Tools()[1].Anthropic.JSON), string(search.AnthropicItems()[1]))
 	name, ok := search.ResponsesName("", "b_tool")
 	assert.True(t, ok)
 	assert.Equal(t, "b_tool", name)
@@ -97,7 +97,7 @@ func TestSearchWithoutDeferredTools(t *testing.T) {
 // name order, then the search tool.
 func TestSearchLayout(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(staticOf(t,
+	defs, err := provider.NewDefinitions(staticOf(t,
 		searchSpec("a_loose", "", "", true),
 		searchSpec("b_plain", "zeta", "Zeta tools.", false),
 		searchSpec("c_zeta", "zeta", "Zeta tools.", true),
@@ -105,10 +105,10 @@ func TestSearchLayout(t *testing.T) {
 		searchSpec("e_alpha", "alpha", `Alpha "tools".`, true),
 	))
 	require.NoError(t, err)
-	search, err := provider.NewSearch(set, provider.SearchBM25)
+	search, err := provider.NewSearch(defs, provider.SearchBM25)
 	require.NoError(t, err)
 	assert.Equal(t, 4, search.Deferred())
-	def := func(name string) *provider.Tool { tl, _ := set.Lookup(name); return tl }
+	def := func(name string) *provider.Tool { tl, _ := defs.Lookup(name); return tl }
 	assert.Equal(t, "["+string(def("a_loose").Deferred.OpenAIResponses)+","+string(def("b_plain").OpenAIResponses.JSON)+
 		`,{"type":"namespace","name":"alpha","description":"Alpha \"tools\".","tools":[`+string(def("d_alpha").Deferred.OpenAIResponses)+","+string(def("e_alpha").Deferred.OpenAIResponses)+"]}"+
 		`,{"type":"namespace","name":"zeta","description":"Zeta tools.","tools":[`+string(def("c_zeta").Deferred.OpenAIResponses)+"]}"+
@@ -144,9 +144,9 @@ func TestSearchLayout(t *testing.T) {
 // repeats the names only when they are identifiers.
 func TestUnknownResponsesCall(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(staticOf(t, searchSpec("b_plain", "", "", false), searchSpec("d_alpha", "alpha", "Alpha.", true)))
+	defs, err := provider.NewDefinitions(staticOf(t, searchSpec("b_plain", "", "", false), searchSpec("d_alpha", "alpha", "Alpha.", true)))
 	require.NoError(t, err)
-	search, err := provider.NewSearch(set, provider.SearchBM25)
+	search, err := provider.NewSearch(defs, provider.SearchBM25)
 	require.NoError(t, err)
 	e := search.UnknownResponsesCall("zeta", "d_alpha")
 	assert.Equal(t, tool.CodeUnknownTool, e.Code)
@@ -182,9 +182,9 @@ func TestNewSearchRefuses(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			set, err := provider.NewSet(staticOf(t, c.specs...))
+			defs, err := provider.NewDefinitions(staticOf(t, c.specs...))
 			require.NoError(t, err)
-			_, err = provider.NewSearch(set, c.tool)
+			_, err = provider.NewSearch(defs, c.tool)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
 		})
@@ -227,18 +227,18 @@ func TestPrecomputedDeferred(t *testing.T) {
 		}
 		stale[name] = &q
 	}
-	set, err := provider.NewSetFrom(reg, func(name string) (*provider.Precomputed, bool) { p, ok := stale[name]; return p, ok })
+	defs, err := provider.NewDefinitionsFrom(reg, func(name string) (*provider.Precomputed, bool) { p, ok := stale[name]; return p, ok })
 	require.NoError(t, err)
-	a, _ := set.Lookup("a_tool")
-	b, _ := set.Lookup("b_tool")
+	a, _ := defs.Lookup("a_tool")
+	b, _ := defs.Lookup("b_tool")
 	assert.Equal(t, computed["a_tool"].Deferred, a.Deferred, "recomputed with its deferred definitions")
 	assert.Nil(t, b.Deferred, "recomputed without")
 
 	// Up to date: used as they are.
 	fresh := map[string]*provider.Precomputed{"a_tool": {Description: computed["a_tool"].Description, InputSchema: computed["a_tool"].InputSchema, Deferred: marker}}
-	set, err = provider.NewSetFrom(reg, func(name string) (*provider.Precomputed, bool) { p, ok := fresh[name]; return p, ok })
+	defs, err = provider.NewDefinitionsFrom(reg, func(name string) (*provider.Precomputed, bool) { p, ok := fresh[name]; return p, ok })
 	require.NoError(t, err)
-	a, _ = set.Lookup("a_tool")
+	a, _ = defs.Lookup("a_tool")
 	assert.Same(t, marker, a.Deferred)
 }
 
@@ -248,7 +248,7 @@ func TestPrecomputedDeferred(t *testing.T) {
 func TestSearchOfSubset(t *testing.T) {
 	t.Parallel()
 	reg := sampleRegistry(t)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
 	var offer []*tool.Spec
 	for _, s := range reg.Tools() {
@@ -256,12 +256,12 @@ func TestSearchOfSubset(t *testing.T) {
 			offer = append(offer, s)
 		}
 	}
-	sub, err := set.Subset(offer)
+	sub, err := defs.Subset(offer)
 	require.NoError(t, err)
 	search, err := provider.NewSearch(sub, provider.SearchBM25)
 	require.NoError(t, err)
 	assert.Equal(t, 1, search.Deferred())
-	outline, _ := set.Lookup("notes_outline")
+	outline, _ := defs.Lookup("notes_outline")
 	assert.Contains(t, string(search.OpenAIResponses()), `"tools":[`+string(outline.Deferred.OpenAIResponses)+`]}`)
 	assert.NotContains(t, string(search.Anthropic()), `"notes_render"`)
 
@@ -271,7 +271,7 @@ func TestSearchOfSubset(t *testing.T) {
 			offerPlain = append(offerPlain, s)
 		}
 	}
-	sub, err = set.Subset(offerPlain)
+	sub, err = defs.Subset(offerPlain)
 	require.NoError(t, err)
 	search, err = provider.NewSearch(sub, provider.SearchBM25)
 	require.NoError(t, err)
@@ -293,11 +293,11 @@ func BenchmarkNewSearch(b *testing.B) {
 		return 0, nil
 	})
 	require.NoError(b, err)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(b, err)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := provider.NewSearch(set, provider.SearchBM25); err != nil {
+		if _, err := provider.NewSearch(defs, provider.SearchBM25); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,11 +14,11 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// every returns the specs of set's tools whose position keep accepts, in
-// the set's order: an offer.
-func every(set *provider.Set, keep func(i int) bool) []*tool.Spec {
+// every returns the specs of the tools of defs whose position keep accepts, in
+// the definitions' order: an offer.
+func every(defs *provider.Definitions, keep func(i int) bool) []*tool.Spec {
 	var offer []*tool.Spec
-	for i, tl := range set.Tools() {
+	for i, tl := range defs.Tools() {
 		if keep(i) {
 			offer = append(offer, tl.Spec)
 		}
@@ -26,7 +26,7 @@ func every(set *provider.Set, keep func(i int) bool) []*tool.Spec {
 	return offer
 }
 
-// joined returns the four arrays a Set of tools must serve, written out
+// joined returns the four arrays the Definitions of tools must serve, written out
 // here from each tool's definitions.
 func joined(tools []provider.Tool) (chat, responses, anthropic, gemini string) {
 	join := func(def func(provider.Tool) []byte) string {
@@ -54,7 +54,7 @@ func joined(tools []provider.Tool) (chat, responses, anthropic, gemini string) {
 func TestSubset(t *testing.T) {
 	t.Parallel()
 	reg := sampleRegistry(t)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
 
 	for _, tc := range []struct {
@@ -63,27 +63,27 @@ func TestSubset(t *testing.T) {
 	}{
 		{"odd positions", func(i int) bool { return i%2 == 1 }},
 		{"all but the first", func(i int) bool { return i > 0 }},
-		{"all but the last", func(i int) bool { return i < set.Len()-1 }},
+		{"all but the last", func(i int) bool { return i < defs.Len()-1 }},
 		{"one", func(i int) bool { return i == 3 }},
 		{"none", func(int) bool { return false }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			offer := every(set, tc.keep)
-			sub, err := set.Subset(offer)
+			offer := every(defs, tc.keep)
+			sub, err := defs.Subset(offer)
 			require.NoError(t, err)
 			require.Equal(t, len(offer), sub.Len())
 			for i, tl := range sub.Tools() {
 				assert.Same(t, offer[i], tl.Spec, "in the offer's order")
-				own, ok := set.Lookup(tl.Spec.Name)
+				own, ok := defs.Lookup(tl.Spec.Name)
 				require.True(t, ok)
 				for _, p := range []struct{ got, want provider.Projection }{
 					{tl.OpenAIChat, own.OpenAIChat}, {tl.OpenAIResponses, own.OpenAIResponses},
 					{tl.Anthropic, own.Anthropic}, {tl.Gemini, own.Gemini},
 				} {
-					assert.Equal(t, p.want, p.got, "the set's definition")
+					assert.Equal(t, p.want, p.got, "the definitions' own definition")
 					require.NotEmpty(t, p.got.JSON)
-					assert.Same(t, &p.want.JSON[0], &p.got.JSON[0], "the set's bytes themselves, not a copy")
+					assert.Same(t, &p.want.JSON[0], &p.got.JSON[0], "the definitions' bytes themselves, not a copy")
 				}
 				got, ok := sub.Lookup(tl.Spec.Name)
 				require.True(t, ok)
@@ -95,7 +95,7 @@ func TestSubset(t *testing.T) {
 			assert.Equal(t, anthropic, string(sub.Anthropic()))
 			assert.Equal(t, gemini, string(sub.Gemini()))
 
-			// Each definition in the arrays is byte-identical to the set's,
+			// Each definition in the arrays is byte-identical to the definitions',
 			// in the offer's order.
 			for _, arr := range []struct {
 				all  []byte
@@ -106,7 +106,7 @@ func TestSubset(t *testing.T) {
 			} {
 				at := 0
 				for _, tl := range sub.Tools() {
-					own, _ := set.Lookup(tl.Spec.Name)
+					own, _ := defs.Lookup(tl.Spec.Name)
 					i := bytes.Index(arr.all[at:], arr.defs(*own))
 					require.GreaterOrEqual(t, i, 0, tl.Spec.Name)
 					at += i + len(arr.defs(*own))
@@ -114,7 +114,7 @@ func TestSubset(t *testing.T) {
 			}
 
 			// The same offer again gives the same bytes.
-			again, err := set.Subset(every(set, tc.keep))
+			again, err := defs.Subset(every(defs, tc.keep))
 			require.NoError(t, err)
 			assert.Equal(t, sub.Anthropic(), again.Anthropic())
 			assert.Equal(t, sub.Gemini(), again.Gemini())
@@ -131,35 +131,35 @@ func TestSubset(t *testing.T) {
 func TestSubsetOfEverything(t *testing.T) {
 	t.Parallel()
 	reg := sampleRegistry(t)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
-	sub, err := set.Subset(reg.Tools())
+	sub, err := defs.Subset(reg.Tools())
 	require.NoError(t, err)
-	assert.Same(t, set, sub, "the set itself")
+	assert.Same(t, defs, sub, "the definitions themselves")
 	signedIn := tool.WithInvocation(t.Context(), &tool.Invocation{Principal: tool.Principal{ID: "ana"}})
-	sub, err = set.Subset(reg.Offer(signedIn))
+	sub, err = defs.Subset(reg.Offer(signedIn))
 	require.NoError(t, err)
-	assert.Same(t, set, sub, "everything is offered to a signed-in caller")
+	assert.Same(t, defs, sub, "everything is offered to a signed-in caller")
 
-	// The same specs in another slice: still the set itself.
-	sub, err = set.Subset(append([]*tool.Spec(nil), reg.Tools()...))
+	// The same specs in another slice: still the definitions themselves.
+	sub, err = defs.Subset(append([]*tool.Spec(nil), reg.Tools()...))
 	require.NoError(t, err)
-	assert.Same(t, set, sub)
+	assert.Same(t, defs, sub)
 
-	// Equal specs that are not the set's: a Set of its own, with the same
+	// Equal specs that are not the definitions': Definitions of their own, with the same
 	// bytes.
-	copies := make([]*tool.Spec, 0, set.Len())
+	copies := make([]*tool.Spec, 0, defs.Len())
 	for _, sp := range reg.Tools() {
 		c := *sp
 		copies = append(copies, &c)
 	}
-	sub, err = set.Subset(copies)
+	sub, err = defs.Subset(copies)
 	require.NoError(t, err)
-	assert.NotSame(t, set, sub)
-	assert.Equal(t, set.Anthropic(), sub.Anthropic())
-	assert.Equal(t, set.OpenAIChat(), sub.OpenAIChat())
-	assert.Equal(t, set.OpenAIResponses(), sub.OpenAIResponses())
-	assert.Equal(t, set.Gemini(), sub.Gemini())
+	assert.NotSame(t, defs, sub)
+	assert.Equal(t, defs.Anthropic(), sub.Anthropic())
+	assert.Equal(t, defs.OpenAIChat(), sub.OpenAIChat())
+	assert.Equal(t, defs.OpenAIResponses(), sub.OpenAIResponses())
+	assert.Equal(t, defs.Gemini(), sub.Gemini())
 }
 
 // TestSubsetWithOffer checks Subset on what a Static offers when one of its
@@ -175,13 +175,13 @@ func TestSubsetWithOffer(t *testing.T) {
 		return 0, nil
 	}, tool.WithOffered(func(context.Context, int) bool { return false }))
 	require.NoError(t, err)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
-	sub, err := set.Subset(reg.Offer(t.Context()))
+	sub, err := defs.Subset(reg.Offer(t.Context()))
 	require.NoError(t, err)
 	require.Equal(t, 2, sub.Len())
-	a, _ := set.Lookup("a_tool")
-	c, _ := set.Lookup("c_tool")
+	a, _ := defs.Lookup("a_tool")
+	c, _ := defs.Lookup("c_tool")
 	assert.Equal(t, "["+string(a.Anthropic.JSON)+","+string(c.Anthropic.JSON)+"]", string(sub.Anthropic()))
 	assert.Equal(t, `[{"functionDeclarations":[`+string(a.Gemini.JSON)+","+string(c.Gemini.JSON)+`]}]`, string(sub.Gemini()))
 	_, ok := sub.Lookup("b_tool")
@@ -191,7 +191,7 @@ func TestSubsetWithOffer(t *testing.T) {
 func TestSubsetRefuses(t *testing.T) {
 	t.Parallel()
 	reg := sampleRegistry(t)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
 	specs := reg.Tools()
 	stranger := &tool.Spec{Name: "notes_serch", Kind: tool.KindRead}
@@ -205,35 +205,35 @@ func TestSubsetRefuses(t *testing.T) {
 		offer []*tool.Spec
 		msg   string
 	}{
-		{"unknown tool", []*tool.Spec{specs[0], stranger}, "tool notes_serch of the offer is not in the set"},
-		{"unknown tool past the end", []*tool.Spec{specs[0], last}, "tool zzz of the offer is not in the set"},
-		{"unknown tool only", []*tool.Spec{last}, "tool zzz of the offer is not in the set"},
+		{"unknown tool", []*tool.Spec{specs[0], stranger}, "tool notes_serch of the offer is not in the definitions"},
+		{"unknown tool past the end", []*tool.Spec{specs[0], last}, "tool zzz of the offer is not in the definitions"},
+		{"unknown tool only", []*tool.Spec{last}, "tool zzz of the offer is not in the definitions"},
 		{"not sorted", []*tool.Spec{specs[1], specs[0]}, "offer not sorted by name"},
 		{"duplicate", []*tool.Spec{specs[1], specs[1]}, "offer not sorted by name"},
 		{"nil spec", []*tool.Spec{specs[0], nil}, "tool 1 of the offer is nil"},
-		{"other description", []*tool.Spec{&changed}, "differs from the set's"},
-		{"other schema", []*tool.Spec{specs[0], &schema}, "differs from the set's"},
+		{"other description", []*tool.Spec{&changed}, "differs from the definitions'"},
+		{"other schema", []*tool.Spec{specs[0], &schema}, "differs from the definitions'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			sub, err := set.Subset(tc.offer)
+			sub, err := defs.Subset(tc.offer)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.msg)
 			assert.Nil(t, sub)
 		})
 	}
 
-	// A whole-set offer holding one spec that is not the set's.
+	// A whole offer holding one spec that is not the definitions'.
 	whole := append([]*tool.Spec(nil), specs...)
 	whole[5] = &changed
 	whole[5].Name = specs[5].Name
-	_, err = set.Subset(whole)
-	assert.ErrorContains(t, err, "differs from the set's")
+	_, err = defs.Subset(whole)
+	assert.ErrorContains(t, err, "differs from the definitions'")
 }
 
-// largeSet returns a Set of n tools with schemas of a few properties, and
+// largeDefinitions returns the Definitions of n tools with schemas of a few properties, and
 // the registry it was built from.
-func largeSet(tb testing.TB, n int) (*provider.Set, *tool.Static) {
+func largeDefinitions(tb testing.TB, n int) (*provider.Definitions, *tool.Static) {
 	tb.Helper()
 	specs := make([]tool.Spec, n)
 	for i := range specs {
@@ -249,49 +249,49 @@ func largeSet(tb testing.TB, n int) (*provider.Set, *tool.Static) {
 		return 0, nil
 	})
 	require.NoError(tb, err)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(tb, err)
-	return set, reg
+	return defs, reg
 }
 
 // TestSubsetAllocations checks that Subset allocates the same few blocks
 // for 10 tools as for 1,000: nothing per tool.
 func TestSubsetAllocations(t *testing.T) {
 	// Not parallel: AllocsPerRun measures the whole process.
-	set, _ := largeSet(t, 1001)
+	defs, _ := largeDefinitions(t, 1001)
 	allocs := map[int]float64{}
 	for _, n := range []int{10, 1000} {
-		offer := every(set, func(i int) bool { return i < n })
-		var sub *provider.Set
+		offer := every(defs, func(i int) bool { return i < n })
+		var sub *provider.Definitions
 		allocs[n] = testing.AllocsPerRun(20, func() {
 			var err error
-			if sub, err = set.Subset(offer); err != nil {
+			if sub, err = defs.Subset(offer); err != nil {
 				panic(err)
 			}
 		})
 		require.Equal(t, n, sub.Len())
 	}
-	assert.LessOrEqual(t, allocs[1000], 3.0, "the Set, its tools and one buffer")
+	assert.LessOrEqual(t, allocs[1000], 3.0, "the Definitions, its tools and one buffer")
 	assert.Equal(t, allocs[10], allocs[1000], "nothing per tool")
 
-	whole := every(set, func(int) bool { return true })
+	whole := every(defs, func(int) bool { return true })
 	assert.Zero(t, testing.AllocsPerRun(20, func() {
-		if sub, err := set.Subset(whole); err != nil || sub != set {
+		if sub, err := defs.Subset(whole); err != nil || sub != defs {
 			panic(err)
 		}
-	}), "the whole set is the set itself")
+	}), "the whole offer gives the definitions themselves")
 }
 
-// BenchmarkSubset measures the Set of an offer of 1,000 tools out of
+// BenchmarkSubset measures the Definitions of an offer of 1,000 tools out of
 // 1,001 (one declined), the per-request cost of offers that differ per
 // caller.
 func BenchmarkSubset(b *testing.B) {
-	set, _ := largeSet(b, 1001)
-	offer := every(set, func(i int) bool { return i != 500 })
+	defs, _ := largeDefinitions(b, 1001)
+	offer := every(defs, func(i int) bool { return i != 500 })
 	b.ReportAllocs()
-	b.SetBytes(int64(len(set.OpenAIChat()) + len(set.OpenAIResponses()) + len(set.Anthropic()) + len(set.Gemini())))
+	b.SetBytes(int64(len(defs.OpenAIChat()) + len(defs.OpenAIResponses()) + len(defs.Anthropic()) + len(defs.Gemini())))
 	for b.Loop() {
-		if _, err := set.Subset(offer); err != nil {
+		if _, err := defs.Subset(offer); err != nil {
 			b.Fatal(err)
 		}
 	}

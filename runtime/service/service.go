@@ -232,7 +232,7 @@ func (s *Service) offered(ctx context.Context, inv *tool.Invocation, i int, ro b
 // sorted by name: those the policy allows, whose permissions the principal
 // holds and whose own Offered method agrees. A context without an
 // Invocation, or with no principal, is offered nothing. The specs are the
-// registry's: a provider.Set gives their precomputed definitions as they
+// registry's: a provider.Definitions gives their precomputed definitions as they
 // are. A context marked read-only (tool.WithReadOnly) is offered only
 // tools that are //tool:readonly.
 func (s *Service) Offer(ctx context.Context) []*tool.Spec {

@@ -1,17 +1,17 @@
 // Package anthropictools hands the Messages API tool definitions of a
-// provider.Set to github.com/anthropics/anthropic-sdk-go/v2, and runs the
-// tool calls a response asks for through a tool.Caller: the call service,
-// or a bare registry (a *tool.Static is one).
+// provider.Definitions to github.com/anthropics/anthropic-sdk-go/v2, and
+// runs the tool calls a response asks for through a tool.Caller: the call
+// service, or a bare registry (a *tool.Static is one).
 //
-// The definitions are not rebuilt as SDK structs: each one is the set's
+// The definitions are not rebuilt as SDK structs: each one is its
 // precomputed bytes behind the SDK's param.Override escape hatch, which the
 // SDK writes into the request as they are. So the "tools" member of every
-// request is exactly provider.Set.Anthropic, byte for byte, and a prompt
-// cache keyed on it keeps hitting.
+// request is exactly provider.Definitions.Anthropic, byte for byte, and a
+// prompt cache keyed on it keeps hitting.
 //
-//	set, err := provider.NewSet(reg)
+//	defs, err := provider.NewDefinitions(reg)
 //	...
-//	offer, err := set.Subset(caller.Offer(ctx)) // the tools offered to this caller
+//	offer, err := defs.Subset(caller.Offer(ctx)) // the tools offered to this caller
 //	...
 //	msg, err := client.Messages.New(ctx, anthropic.MessageNewParams{
 //		Model:     anthropic.ModelClaudeSonnet4_6,
@@ -45,10 +45,10 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// Tools returns the set's tools as the SDK's tool params, in the set's
-// order. Each is written into a request as the set's bytes.
-func Tools(set *provider.Set) []anthropic.ToolUnionParam {
-	tools := set.Tools()
+// Tools returns the tools of defs as the SDK's tool params, in their
+// order. Each is written into a request as the precomputed bytes.
+func Tools(defs *provider.Definitions) []anthropic.ToolUnionParam {
+	tools := defs.Tools()
 	out := make([]anthropic.ToolUnionParam, len(tools))
 	for i := range tools {
 		out[i] = Tool(tools[i].Anthropic)
@@ -59,10 +59,10 @@ func Tools(set *provider.Set) []anthropic.ToolUnionParam {
 // CachedTools is Tools with a cache breakpoint on the last tool
 // ("cache_control":{"type":"ephemeral"}), so that the Messages API caches
 // the prompt prefix up to and including the tools.
-func CachedTools(set *provider.Set) []anthropic.ToolUnionParam {
-	out := Tools(set)
+func CachedTools(defs *provider.Definitions) []anthropic.ToolUnionParam {
+	out := Tools(defs)
 	if n := len(out); n > 0 {
-		def := set.Tools()[n-1].Anthropic.JSON
+		def := defs.Tools()[n-1].Anthropic.JSON
 		cached := slices.Concat(def[:len(def)-1], []byte(`,"cache_control":{"type":"ephemeral"}}`))
 		out[n-1] = param.Override[anthropic.ToolUnionParam](json.RawMessage(cached))
 	}

@@ -77,34 +77,34 @@ func send(t *testing.T, tools []anthropic.ToolUnionParam) []byte {
 	return fake.last(t)
 }
 
-// TestToolsOnTheWire checks that the SDK sends the set's bytes as the
+// TestToolsOnTheWire checks that the SDK sends the definitions' bytes as the
 // request's tools, unchanged.
 func TestToolsOnTheWire(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(registry(t))
+	defs, err := provider.NewDefinitions(registry(t))
 	require.NoError(t, err)
-	body := send(t, anthropictools.Tools(set))
-	assert.True(t, bytes.Contains(body, append([]byte(`"tools":`), set.Anthropic()...)), "the request holds the set's tools array byte for byte:\n%s", body)
+	body := send(t, anthropictools.Tools(defs))
+	assert.True(t, bytes.Contains(body, append([]byte(`"tools":`), defs.Anthropic()...)), "the request holds the definitions' tools array byte for byte:\n%s", body)
 	n, err := jsontree.Parse(body)
 	require.NoError(t, err)
-	assert.Equal(t, string(set.Anthropic()), string(n.Get("tools").Compact()))
+	assert.Equal(t, string(defs.Anthropic()), string(n.Get("tools").Compact()))
 
 	// Marshalling the params gives the same bytes.
-	b, err := json.Marshal(anthropictools.Tools(set))
+	b, err := json.Marshal(anthropictools.Tools(defs))
 	require.NoError(t, err)
-	assert.Equal(t, string(set.Anthropic()), string(b))
+	assert.Equal(t, string(defs.Anthropic()), string(b))
 }
 
 func TestCachedTools(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(registry(t))
+	defs, err := provider.NewDefinitions(registry(t))
 	require.NoError(t, err)
-	body := send(t, anthropictools.CachedTools(set))
+	body := send(t, anthropictools.CachedTools(defs))
 	n, err := jsontree.Parse(body)
 	require.NoError(t, err)
 	tools := n.Get("tools")
-	require.Len(t, tools.Items, set.Len())
-	all, err := jsontree.Parse(set.Anthropic())
+	require.Len(t, tools.Items, defs.Len())
+	all, err := jsontree.Parse(defs.Anthropic())
 	require.NoError(t, err)
 	for i, it := range tools.Items[:len(tools.Items)-1] {
 		assert.Equal(t, string(all.Items[i].Compact()), string(it.Compact()), "tools before the last are unchanged")
@@ -113,18 +113,18 @@ func TestCachedTools(t *testing.T) {
 	want := all.Items[len(all.Items)-1]
 	want.Members = append(want.Members, jsontree.Member{Key: "cache_control", Value: &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "type", Value: &jsontree.Node{Kind: jsontree.StringKind, Text: "ephemeral"}}}}})
 	assert.Equal(t, string(want.Compact()), string(last.Compact()))
-	assert.Empty(t, anthropictools.CachedTools(mustSet(t, nil)))
+	assert.Empty(t, anthropictools.CachedTools(mustDefinitions(t, nil)))
 }
 
-func mustSet(t *testing.T, specs []tool.Spec) *provider.Set {
+func mustDefinitions(t *testing.T, specs []tool.Spec) *provider.Definitions {
 	t.Helper()
 	reg, err := tool.NewStatic(specs, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
 		return tool.OutputText, nil
 	})
 	require.NoError(t, err)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
-	return set
+	return defs
 }
 
 // TestCall checks the tool_result blocks Call makes, as the SDK writes them.

@@ -23,13 +23,13 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	set, err := providers.NewSet(reg) // once, at start-up
+	defs, err := providers.NewDefinitions(reg) // once, at start-up
 	if err != nil {
 		panic(err)
 	}
 	// The request's caller, as a host puts it in the context.
 	ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: tool.Principal{ID: "ana"}})
-	offer, err := set.Subset(reg.Offer(ctx)) // per request: the tools offered to its caller
+	offer, err := defs.Subset(reg.Offer(ctx)) // per request: the tools offered to its caller
 	if err != nil {
 		panic(err)
 	}

@@ -23,9 +23,9 @@ import (
 // notes_outline and notes_render are deferred.
 func searchOf(t *testing.T, st provider.SearchTool) *provider.Search {
 	t.Helper()
-	set, err := provider.NewSet(registry(t))
+	defs, err := provider.NewDefinitions(registry(t))
 	require.NoError(t, err)
-	search, err := provider.NewSearch(set, st)
+	search, err := provider.NewSearch(defs, st)
 	require.NoError(t, err)
 	require.Equal(t, 2, search.Deferred())
 	return search
@@ -50,7 +50,7 @@ func TestSearchToolsOnTheWire(t *testing.T) {
 
 			var params []anthropic.ToolUnionParam
 			require.NoError(t, json.Unmarshal(search.Anthropic(), &params))
-			require.Len(t, params, search.Set().Len()+1)
+			require.Len(t, params, search.Definitions().Len()+1)
 			var deferred []string
 			for _, p := range params[:len(params)-1] {
 				require.NotNil(t, p.OfTool)

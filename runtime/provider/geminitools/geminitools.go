@@ -1,21 +1,21 @@
-// Package geminitools hands the function declarations of a provider.Set to
-// google.golang.org/genai, and runs the function calls a response asks for
-// through a tool.Caller: the call service, or a bare registry (a
-// *tool.Static is one).
+// Package geminitools hands the function declarations of a
+// provider.Definitions to google.golang.org/genai, and runs the function
+// calls a response asks for through a tool.Caller: the call service, or a
+// bare registry (a *tool.Static is one).
 //
 // A declaration of a tool without arguments has neither Parameters nor
-// ParametersJsonSchema. One in the parametersJsonSchema form carries the set's schema
-// bytes as a json.RawMessage; one in the parameters form is decoded into
-// the SDK's *genai.Schema, the only type the SDK takes there. Either way
-// the SDK turns the whole request into a map[string]any before sending it,
-// so what it sends is the set's bytes exactly when they are already in
-// that form: members sorted, numbers as float64s. provider.Gemini writes
+// ParametersJsonSchema. One in the parametersJsonSchema form carries the
+// precomputed schema bytes as a json.RawMessage; one in the parameters form
+// is decoded into the SDK's *genai.Schema, the only type the SDK takes
+// there. Either way the SDK turns the whole request into a map[string]any
+// before sending it, so what it sends is the precomputed bytes exactly when
+// they are already in that form: members sorted, numbers as float64s. provider.Gemini writes
 // them so, and the tests check that the "tools" member of the request the
-// SDK sends is provider.Set.Gemini, byte for byte.
+// SDK sends is provider.Definitions.Gemini, byte for byte.
 //
-//	set, err := provider.NewSet(reg)
+//	defs, err := provider.NewDefinitions(reg)
 //	...
-//	offer, err := set.Subset(caller.Offer(ctx)) // the tools offered to this caller
+//	offer, err := defs.Subset(caller.Offer(ctx)) // the tools offered to this caller
 //	...
 //	tools, err := geminitools.Tools(offer)
 //	...
@@ -47,10 +47,10 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// Tools returns the set's function declarations as one genai.Tool, or no
-// tool when the set is empty.
-func Tools(set *provider.Set) ([]*genai.Tool, error) {
-	tools := set.Tools()
+// Tools returns the function declarations of defs as one genai.Tool, or no
+// tool when defs holds no tool.
+func Tools(defs *provider.Definitions) ([]*genai.Tool, error) {
+	tools := defs.Tools()
 	if len(tools) == 0 {
 		return nil, nil
 	}

@@ -51,25 +51,25 @@ func (c *capture) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.WriteString(w, `{"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]},"finishReason":"STOP","index":0}]}`)
 }
 
-// TestToolsOnTheWire checks that the SDK sends the set's bytes as the
+// TestToolsOnTheWire checks that the SDK sends the definitions' bytes as the
 // request's tools, unchanged, for declarations in both forms.
 func TestToolsOnTheWire(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(registry(t))
+	defs, err := provider.NewDefinitions(registry(t))
 	require.NoError(t, err)
 	forms := map[provider.GeminiForm]int{}
-	for _, tl := range set.Tools() {
+	for _, tl := range defs.Tools() {
 		forms[tl.Gemini.Form]++
 	}
 	require.Positive(t, forms[provider.FormParameters], "the sample has declarations in the parameters form")
 	require.Positive(t, forms[provider.FormJSONSchema], "and in the parametersJsonSchema form")
 	require.Positive(t, forms[provider.FormNone], "and without parameters (tools without arguments)")
 
-	tools, err := geminitools.Tools(set)
+	tools, err := geminitools.Tools(defs)
 	require.NoError(t, err)
 	b, err := json.Marshal(tools)
 	require.NoError(t, err)
-	assert.Equal(t, string(set.Gemini()), string(b), "the SDK values marshal to the set's bytes")
+	assert.Equal(t, string(defs.Gemini()), string(b), "the SDK values marshal to the definitions' bytes")
 
 	fake := &capture{}
 	srv := httptest.NewServer(fake)
@@ -85,10 +85,10 @@ func TestToolsOnTheWire(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ok", resp.Text())
 	assert.True(t, strings.HasSuffix(fake.path, "/models/gemini-test:generateContent"), fake.path)
-	assert.True(t, bytes.Contains(fake.body, append([]byte(`"tools":`), set.Gemini()...)), "the request holds the set's tools array byte for byte:\n%s", fake.body)
+	assert.True(t, bytes.Contains(fake.body, append([]byte(`"tools":`), defs.Gemini()...)), "the request holds the definitions' tools array byte for byte:\n%s", fake.body)
 	n, err := jsontree.Parse(bytes.TrimSpace(fake.body))
 	require.NoError(t, err)
-	assert.Equal(t, string(set.Gemini()), string(n.Get("tools").Compact()))
+	assert.Equal(t, string(defs.Gemini()), string(n.Get("tools").Compact()))
 }
 
 func TestToolsEmpty(t *testing.T) {
@@ -97,9 +97,9 @@ func TestToolsEmpty(t *testing.T) {
 		return tool.OutputText, nil
 	})
 	require.NoError(t, err)
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
-	tools, err := geminitools.Tools(set)
+	tools, err := geminitools.Tools(defs)
 	require.NoError(t, err)
 	assert.Empty(t, tools)
 }
@@ -130,10 +130,10 @@ func TestDeclarationErrors(t *testing.T) {
 // ParametersJsonSchema, sent as just its name and description.
 func TestDeclarationWithoutArguments(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(registry(t))
+	defs, err := provider.NewDefinitions(registry(t))
 	require.NoError(t, err)
 	var none int
-	for _, tl := range set.Tools() {
+	for _, tl := range defs.Tools() {
 		d, err := geminitools.Declaration(tl.Gemini)
 		require.NoError(t, err, tl.Spec.Name)
 		if tl.Gemini.Form != provider.FormNone {
@@ -146,7 +146,7 @@ func TestDeclarationWithoutArguments(t *testing.T) {
 		assert.NotEmpty(t, d.Description, tl.Spec.Name)
 		b, err := json.Marshal(d)
 		require.NoError(t, err)
-		assert.Equal(t, string(tl.Gemini.JSON), string(b), "the SDK writes the declaration as the set has it")
+		assert.Equal(t, string(tl.Gemini.JSON), string(b), "the SDK writes the declaration as the definitions have it")
 		assert.NotContains(t, string(b), "arameters", tl.Spec.Name)
 	}
 	assert.Equal(t, 2, none, "clock_now and clock_sync take no arguments")

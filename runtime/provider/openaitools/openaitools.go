@@ -1,18 +1,18 @@
 // Package openaitools hands the function tool definitions of a
-// provider.Set to github.com/openai/openai-go/v3, for Chat Completions and
-// for the Responses API, and runs the calls a response asks for through a
-// tool.Caller: the call service, or a bare registry (a *tool.Static is
-// one).
+// provider.Definitions to github.com/openai/openai-go/v3, for Chat
+// Completions and for the Responses API, and runs the calls a response asks
+// for through a tool.Caller: the call service, or a bare registry (a
+// *tool.Static is one).
 //
-// The definitions are not rebuilt as SDK structs: each one is the set's
+// The definitions are not rebuilt as SDK structs: each one is its
 // precomputed bytes behind the SDK's param.Override escape hatch, which the
 // SDK writes into the request as they are. So the "tools" member of every
-// request is exactly provider.Set.OpenAIChat (or OpenAIResponses), byte
-// for byte, with "strict":true wherever the schema fits strict mode.
+// request is exactly provider.Definitions.OpenAIChat (or OpenAIResponses),
+// byte for byte, with "strict":true wherever the schema fits strict mode.
 //
-//	set, err := provider.NewSet(reg)
+//	defs, err := provider.NewDefinitions(reg)
 //	...
-//	offer, err := set.Subset(caller.Offer(ctx)) // the tools offered to this caller
+//	offer, err := defs.Subset(caller.Offer(ctx)) // the tools offered to this caller
 //	...
 //	completion, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
 //		Model:    openai.ChatModelGPT5,
@@ -49,11 +49,11 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// ChatTools returns the set's Chat Completions function tools as the SDK's
-// tool params, in the set's order. Each is written into a request as the
-// set's bytes.
-func ChatTools(set *provider.Set) []openai.ChatCompletionToolUnionParam {
-	tools := set.Tools()
+// ChatTools returns the Chat Completions function tools of defs as the
+// SDK's tool params, in their order. Each is written into a request as the
+// precomputed bytes.
+func ChatTools(defs *provider.Definitions) []openai.ChatCompletionToolUnionParam {
+	tools := defs.Tools()
 	out := make([]openai.ChatCompletionToolUnionParam, len(tools))
 	for i := range tools {
 		out[i] = ChatTool(tools[i].OpenAIChat)
@@ -67,10 +67,10 @@ func ChatTool(p provider.Projection) openai.ChatCompletionToolUnionParam {
 	return param.Override[openai.ChatCompletionToolUnionParam](json.RawMessage(p.JSON))
 }
 
-// ResponsesTools returns the set's Responses API function tools as the
-// SDK's tool params, in the set's order.
-func ResponsesTools(set *provider.Set) []responses.ToolUnionParam {
-	tools := set.Tools()
+// ResponsesTools returns the Responses API function tools of defs as the
+// SDK's tool params, in their order.
+func ResponsesTools(defs *provider.Definitions) []responses.ToolUnionParam {
+	tools := defs.Tools()
 	out := make([]responses.ToolUnionParam, len(tools))
 	for i := range tools {
 		out[i] = ResponsesTool(tools[i].OpenAIResponses)

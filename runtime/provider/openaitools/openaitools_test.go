@@ -66,11 +66,11 @@ func newClient(t *testing.T) (openai.Client, *capture) {
 	return openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"), option.WithMaxRetries(0)), fake
 }
 
-// TestToolsOnTheWire checks that the SDK sends the set's bytes as the
+// TestToolsOnTheWire checks that the SDK sends the definitions' bytes as the
 // request's tools, unchanged, for both APIs.
 func TestToolsOnTheWire(t *testing.T) {
 	t.Parallel()
-	set, err := provider.NewSet(registry(t))
+	defs, err := provider.NewDefinitions(registry(t))
 	require.NoError(t, err)
 	ctx := context.Background()
 
@@ -80,14 +80,14 @@ func TestToolsOnTheWire(t *testing.T) {
 		c, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
 			Model:    "gpt-test",
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hello")},
-			Tools:    openaitools.ChatTools(set),
+			Tools:    openaitools.ChatTools(defs),
 		})
 		require.NoError(t, err)
 		require.Equal(t, "ok", c.Choices[0].Message.Content)
-		assertTools(t, fake.body, set.OpenAIChat())
-		b, err := json.Marshal(openaitools.ChatTools(set))
+		assertTools(t, fake.body, defs.OpenAIChat())
+		b, err := json.Marshal(openaitools.ChatTools(defs))
 		require.NoError(t, err)
-		assert.Equal(t, string(set.OpenAIChat()), string(b))
+		assert.Equal(t, string(defs.OpenAIChat()), string(b))
 	})
 	t.Run("responses", func(t *testing.T) {
 		t.Parallel()
@@ -95,21 +95,21 @@ func TestToolsOnTheWire(t *testing.T) {
 		r, err := client.Responses.New(ctx, responses.ResponseNewParams{
 			Model: "gpt-test",
 			Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hello")},
-			Tools: openaitools.ResponsesTools(set),
+			Tools: openaitools.ResponsesTools(defs),
 		})
 		require.NoError(t, err)
 		require.Equal(t, "ok", r.OutputText())
-		assertTools(t, fake.body, set.OpenAIResponses())
-		b, err := json.Marshal(openaitools.ResponsesTools(set))
+		assertTools(t, fake.body, defs.OpenAIResponses())
+		b, err := json.Marshal(openaitools.ResponsesTools(defs))
 		require.NoError(t, err)
-		assert.Equal(t, string(set.OpenAIResponses()), string(b))
+		assert.Equal(t, string(defs.OpenAIResponses()), string(b))
 	})
 }
 
 // assertTools checks that body's tools member is want, byte for byte.
 func assertTools(t *testing.T, body, want []byte) {
 	t.Helper()
-	assert.True(t, bytes.Contains(body, append([]byte(`"tools":`), want...)), "the request holds the set's tools array byte for byte:\n%s", body)
+	assert.True(t, bytes.Contains(body, append([]byte(`"tools":`), want...)), "the request holds the definitions' tools array byte for byte:\n%s", body)
 	n, err := jsontree.Parse(body)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(n.Get("tools").Compact()))

@@ -23,9 +23,9 @@ import (
 // notes_outline and notes_render are deferred in the group notes.
 func searchOf(t *testing.T, reg tool.Registry) *provider.Search {
 	t.Helper()
-	set, err := provider.NewSet(reg)
+	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
-	search, err := provider.NewSearch(set, provider.SearchBM25)
+	search, err := provider.NewSearch(defs, provider.SearchBM25)
 	require.NoError(t, err)
 	require.Equal(t, 2, search.Deferred())
 	return search

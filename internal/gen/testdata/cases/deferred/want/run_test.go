@@ -53,27 +53,27 @@ func TestSpecs(t *testing.T) {
 // are the ones the runtime computes, and give the native search arrays.
 func TestPrecomputedSearch(t *testing.T) {
 	reg := registry(t)
-	set, err := providers.NewSet(reg)
+	defs, err := providers.NewDefinitions(reg)
 	require.NoError(t, err)
-	runtimeSet, err := provider.NewSet(reg)
+	runtimeDefs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
-	for _, tl := range set.Tools() {
-		rt, _ := runtimeSet.Lookup(tl.Spec.Name)
+	for _, tl := range defs.Tools() {
+		rt, _ := runtimeDefs.Lookup(tl.Spec.Name)
 		assert.Equal(t, rt.Deferred, tl.Deferred, tl.Spec.Name)
 		assert.Equal(t, tl.Spec.Defer, tl.Deferred != nil, tl.Spec.Name)
 	}
-	search, err := provider.NewSearch(set, provider.SearchRegex)
+	search, err := provider.NewSearch(defs, provider.SearchRegex)
 	require.NoError(t, err)
 	assert.Equal(t, 2, search.Deferred())
-	rs, err := provider.NewSearch(runtimeSet, provider.SearchRegex)
+	rs, err := provider.NewSearch(runtimeDefs, provider.SearchRegex)
 	require.NoError(t, err)
 	assert.Equal(t, string(rs.OpenAIResponses()), string(search.OpenAIResponses()))
 	assert.Equal(t, string(rs.Anthropic()), string(search.Anthropic()))
 
-	archive, _ := set.Lookup("archive")
-	purge, _ := set.Lookup("purge")
-	lookup, _ := set.Lookup("lookup")
-	ping, _ := set.Lookup("ping")
+	archive, _ := defs.Lookup("archive")
+	purge, _ := defs.Lookup("purge")
+	lookup, _ := defs.Lookup("lookup")
+	ping, _ := defs.Lookup("ping")
 	assert.Equal(t, "["+string(lookup.OpenAIResponses.JSON)+","+string(ping.OpenAIResponses.JSON)+
 		`,{"type":"namespace","name":"deferred","description":"Tools of the golden case: look things up and archive them.","tools":[`+
 		string(archive.Deferred.OpenAIResponses)+","+string(purge.Deferred.OpenAIResponses)+`]},{"type":"tool_search"}]`,

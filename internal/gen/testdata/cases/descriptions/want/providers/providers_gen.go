@@ -8,8 +8,8 @@ so a prompt cache keyed on the tools prefix keeps hitting across processes
 and releases. tools.json beside package want says which OpenAI definitions are
 strict and why the others are not.
 
-	set, err := providers.NewSet(reg)
-	body := set.Anthropic() // the request's "tools" array
+	defs, err := providers.NewDefinitions(reg)
+	body := defs.Anthropic() // the request's "tools" array
 */
 package providers
 
@@ -22,11 +22,11 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = tool.SupportPackageIsVersion2
 
-// NewSet returns the provider definitions of the tools reg offers, from the
-// bytes toolgen precomputed; a tool it does not know, or whose spec differs,
-// is projected at run time.
-func NewSet(reg tool.Registry) (*provider.Set, error) {
-	return provider.NewSetFrom(reg, precomputed)
+// NewDefinitions returns the provider definitions of the tools reg offers,
+// from the bytes toolgen precomputed; a tool it does not know, or whose spec
+// differs, is projected at run time.
+func NewDefinitions(reg tool.Registry) (*provider.Definitions, error) {
+	return provider.NewDefinitionsFrom(reg, precomputed)
 }
 
 // precomputed returns the definitions of the named tool.
