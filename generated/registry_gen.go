@@ -13,9 +13,9 @@ schema keyword. Build it with New and call tools by name:
 	res, err := reg.Call(ctx, name, args)
 
 It also holds 2 skills (SKILL.md folders beside the tools), checked and
-compiled in. Choose them with a skill.Selector:
+compiled in. Choose them with skill.Patterns:
 
-	chosen, missing := skill.Selector{Patterns: patterns}.Select(generated.Skills())
+	chosen, missing := skill.Patterns(patterns).Select(generated.Skills(), logger)
 
 See tools.json beside this file for what the model sees.
 */
@@ -666,7 +666,7 @@ var skillTable = [2]skill.Skill{
 }
 
 // Skills returns the skills of this registry, sorted by name: the set a
-// skill.Selector chooses from. The set and its skills are shared and
+// skill.Patterns choose from. The set and its skills are shared and
 // never modified.
 func Skills() *skill.Set {
 	return skill.NewTable(skillTable[:])

@@ -152,7 +152,7 @@ func systemPrompt(patterns string, log *slog.Logger) string {
 			list = append(list, p)
 		}
 	}
-	chosen, _ := skill.Selector{Patterns: list, Logger: log}.Select(generated.Skills())
+	chosen, _ := skill.Patterns(list).Select(generated.Skills(), log)
 	var conv skill.Admitted // the conversation's: this agent runs one
 	conv.Admit(chosen...)
 	if p := conv.Preamble(); p != "" {

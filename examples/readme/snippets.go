@@ -163,8 +163,8 @@ func callService(ctx context.Context, reg *tool.Static, args []byte, proposalID 
 // usingSkills is the snippet of "Skills".
 func usingSkills(logger *slog.Logger) string {
 	// README:begin skills
-	sel := skill.Selector{Patterns: []string{"note-taking", "meeting-*"}, Logger: logger}
-	chosen, missing := sel.Select(generated.Skills()) // missing: logged and skipped, never fatal
+	patterns := skill.Patterns{"note-taking", "meeting-*"}
+	chosen, missing := patterns.Select(generated.Skills(), logger) // missing: logged and skipped, never fatal
 	_ = missing
 
 	var conv skill.Admitted // one per conversation; a skill admitted once stays

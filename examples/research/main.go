@@ -121,7 +121,7 @@ func run(ctx context.Context, w io.Writer) error {
 		ReadOnly:          true,
 		Requestable:       palette.All(),
 		Skills:            generated.Skills(),
-		RequestableSkills: &skill.Selector{Patterns: []string{"note-taking", "meeting-times"}},
+		RequestableSkills: skill.Patterns{"note-taking", "meeting-times"},
 	})
 	if err != nil {
 		return err

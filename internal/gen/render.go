@@ -454,8 +454,8 @@ func packageDoc(pkg string, m *model) string {
 	b.WriteString("\tres, err := reg.Call(ctx, name, args)\n\n")
 	if n := len(m.skills); n > 0 {
 		fmt.Fprintf(&b, "It also holds %d skills (SKILL.md folders beside the tools), checked and\n", n)
-		b.WriteString("compiled in. Choose them with a skill.Selector:\n\n")
-		fmt.Fprintf(&b, "\tchosen, missing := skill.Selector{Patterns: patterns}.Select(%s.Skills())\n\n", pkg)
+		b.WriteString("compiled in. Choose them with skill.Patterns:\n\n")
+		fmt.Fprintf(&b, "\tchosen, missing := skill.Patterns(patterns).Select(%s.Skills(), logger)\n\n", pkg)
 	}
 	b.WriteString("See tools.json beside this file for what the model sees.")
 	return b.String()

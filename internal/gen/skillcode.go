@@ -30,7 +30,7 @@ func skillsCode(reg *jen.File, skills []*skillModel) {
 	reg.Line()
 	reg.Add(doc(
 		"Skills returns the skills of this registry, sorted by name: the set a",
-		"skill.Selector chooses from. The set and its skills are shared and",
+		"skill.Patterns choose from. The set and its skills are shared and",
 		"never modified.",
 	).Func().Id("Skills").Params().Op("*").Qual(skillPkg, "Set").Block(
 		jen.Return(jen.Qual(skillPkg, "NewTable").Call(jen.Id("skillTable").Op("[:]"))),

@@ -53,7 +53,7 @@ func syntheticPaletteOver(tb testing.TB, n int, over func(reg *tool.Static) tool
 		Bind:              map[string]json.RawMessage{"tool_0000": json.RawMessage(`{"n":3}`)},
 		Requestable:       palette.All(),
 		Skills:            skill.NewTable([]skill.Skill{{Name: "a", Description: "A."}, {Name: "b", Description: "B."}}),
-		RequestableSkills: &skill.Selector{Patterns: []string{"*"}},
+		RequestableSkills: skill.Patterns{"*"},
 	})
 	require.NoError(tb, err)
 	return p

@@ -26,7 +26,7 @@ func TestPaletteTellsOfChanges(t *testing.T) {
 	p, err := palette.New(svc, reg.Tools(), palette.Names("a_read"), &palette.Options{
 		Requestable:       palette.Names("e_clock", "f_act"),
 		Skills:            testSkills(),
-		RequestableSkills: &skill.Selector{Patterns: []string{"note*"}},
+		RequestableSkills: skill.Patterns{"note*"},
 	})
 	require.NoError(t, err)
 	var n atomic.Int64

@@ -42,7 +42,7 @@ type Options struct {
 	Skills *skill.Set
 	// RequestableSkills names the skills of Skills request_skill may
 	// attach; nil means no request_skill.
-	RequestableSkills *skill.Selector
+	RequestableSkills skill.Patterns
 	// Admitted is the conversation's skills, which request_skill attaches
 	// to and whose preamble the host sends; nil means a new, empty one
 	// (see Palette.Admitted).
@@ -61,14 +61,14 @@ type Palette struct {
 	mu    sync.Mutex     // serializes the writers of st
 	st    atomic.Pointer[state]
 
-	requestable  Selector   // request_tools' catalog
-	native       bool       // the catalog's deferred tools are offered (NativeSearch)
-	reqTools     *meta      // nil without request_tools
-	skills       *skill.Set // request_skill's skills
-	skillSel     skill.Selector
-	skillCatalog []*skill.Skill // the skills skillSel names, sorted by name
-	admitted     *skill.Admitted
-	reqSkill     *meta // nil without request_skill
+	requestable   Selector   // request_tools' catalog
+	native        bool       // the catalog's deferred tools are offered (NativeSearch)
+	reqTools      *meta      // nil without request_tools
+	skills        *skill.Set // request_skill's skills
+	skillPatterns skill.Patterns
+	skillCatalog  []*skill.Skill // the skills skillPatterns names, sorted by name
+	admitted      *skill.Admitted
+	reqSkill      *meta // nil without request_skill
 
 	changes notify.List // Subscribe's subscribers
 }
@@ -152,8 +152,8 @@ func New(c tool.Caller, tools []*tool.Spec, sel Selector, opts *Options) (*Palet
 		if _, ok := p.index[RequestSkill]; ok {
 			return nil, fmt.Errorf("new palette: the registry has a tool named %q, the meta-tool's name", RequestSkill)
 		}
-		p.skills, p.skillSel = opts.Skills, *opts.RequestableSkills
-		p.skillCatalog = skillCatalogOf(opts.Skills, p.skillSel)
+		p.skills, p.skillPatterns = opts.Skills, opts.RequestableSkills
+		p.skillCatalog = skillCatalogOf(opts.Skills, p.skillPatterns)
 		p.reqSkill = &meta{name: RequestSkill, kind: tool.KindRead, readOnly: true, desc: requestSkillDescription}
 	}
 	if opts.ReadOnly {

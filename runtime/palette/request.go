@@ -409,7 +409,7 @@ func (p *Palette) admitSkills(_ context.Context, names []string) verdicts {
 		switch {
 		case !codec.IsIdentifier(name) || !ok:
 			v.add(name, ReasonUnknownSkill)
-		case !p.skillSel.Admits(name):
+		case !p.skillPatterns.Admits(name):
 			v.add(name, ReasonNotInCatalog)
 		default:
 			if len(p.admitted.Admit(s)) > 0 {
@@ -460,13 +460,13 @@ func find(specs []*tool.Spec, name string) (*tool.Spec, bool) {
 	return specs[i], true
 }
 
-// skillCatalogOf returns the skills of set that sel names, sorted by name:
+// skillCatalogOf returns the skills of set that ps names, sorted by name:
 // request_skill's catalog, fixed when the palette is built (a Set never
 // changes).
-func skillCatalogOf(set *skill.Set, sel skill.Selector) []*skill.Skill {
+func skillCatalogOf(set *skill.Set, ps skill.Patterns) []*skill.Skill {
 	var out []*skill.Skill
 	for _, s := range set.All() {
-		if sel.Admits(s.Name) {
+		if ps.Admits(s.Name) {
 			out = append(out, s)
 		}
 	}

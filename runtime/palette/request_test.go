@@ -43,7 +43,7 @@ func requesting(t *testing.T, opts *palette.Options) (*palette.Palette, *fakeDC)
 	}
 	opts.Requestable = palette.Groups("notes")
 	opts.Skills = testSkills()
-	opts.RequestableSkills = &skill.Selector{Patterns: []string{"note*"}}
+	opts.RequestableSkills = skill.Patterns{"note*"}
 	p, err := palette.New(f, reg.Tools(), palette.Names("a_read", "e_clock"), opts)
 	require.NoError(t, err)
 	return p, f
@@ -333,7 +333,7 @@ func TestNewRefusesAMetaToolNameInTheRegistry(t *testing.T) {
 	require.NoError(t, err)
 	_, err = palette.New(reg, reg.Tools(), palette.All(), &palette.Options{Requestable: palette.All()})
 	assert.ErrorContains(t, err, `a tool named "request_tools"`)
-	_, err = palette.New(reg, reg.Tools(), palette.All(), &palette.Options{RequestableSkills: &skill.Selector{Patterns: []string{"*"}}})
+	_, err = palette.New(reg, reg.Tools(), palette.All(), &palette.Options{RequestableSkills: skill.Patterns{"*"}})
 	assert.ErrorContains(t, err, `a tool named "request_skill"`)
 	_, err = palette.New(reg, reg.Tools(), palette.All(), nil)
 	assert.NoError(t, err, "without the meta-tools, the names are free")

@@ -5,13 +5,13 @@
 // values. Nothing here reads YAML or files: the front matter was parsed
 // and checked at generate time.
 //
-// A program chooses skills with a Selector (exact names, prefixes, or
-// all); a name the registry lacks is logged and skipped, never fatal. The
-// skills it admits attach to a conversation (Admitted) and ride its
-// preamble from then on:
+// A program chooses skills with Patterns (exact names, prefixes, or all);
+// a name the registry lacks is logged and skipped, never fatal. The skills
+// it admits attach to a conversation (Admitted) and ride its preamble from
+// then on:
 //
-//	sel := skill.Selector{Patterns: []string{"note-taking", "clock-*"}, Logger: logger}
-//	chosen, missing := sel.Select(generated.Skills())
+//	patterns := skill.Patterns{"note-taking", "clock-*"}
+//	chosen, missing := patterns.Select(generated.Skills(), logger)
 //	_ = missing // already logged
 //
 //	var conv skill.Admitted // one per conversation
@@ -20,6 +20,6 @@
 //
 // A tool that admits a skill on the model's request later in the
 // conversation (request_skill) looks it up in the registry's Set, checks
-// it against the conversation's selector and calls Admit: the skill is in
+// it against the conversation's patterns (Patterns.Admits) and calls Admit: the skill is in
 // every preamble that follows.
 package skill

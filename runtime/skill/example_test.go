@@ -11,7 +11,7 @@ import (
 // A program selects skills from the registry's set (generated.Skills() in
 // a program; a literal table here), admits them to a conversation and
 // puts the preamble in the system prompt.
-func ExampleSelector_Select() {
+func ExamplePatterns_Select() {
 	set := skill.NewTable([]skill.Skill{
 		{Name: "note-taking", Description: "Keeps the user's notes tidy.", AllowedTools: []string{"notes_search"}, Body: "Search before you create a note.\n"},
 		{Name: "notes-review", Description: "Reviews old notes.", Body: "Oldest first.\n"},
@@ -22,15 +22,14 @@ func ExampleSelector_Select() {
 		}
 		return a
 	}}))
-	sel := skill.Selector{Patterns: []string{"note-taking", "travel-*"}, Logger: logger}
-	chosen, missing := sel.Select(set)
+	chosen, missing := skill.Patterns{"note-taking", "travel-*"}.Select(set, logger)
 	fmt.Println("missing:", missing)
 
 	var conv skill.Admitted
 	conv.Admit(chosen...)
 	fmt.Print(conv.Preamble())
 	// Output:
-	// level=WARN msg="skill selector: no skill matches the pattern; skipped" pattern=travel-* skills=2
+	// level=WARN msg="skill patterns: no skill matches the pattern; skipped" pattern=travel-* skills=2
 	// missing: [travel-*]
 	// <active_skills>
 	// <skill>

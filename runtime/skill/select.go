@@ -9,7 +9,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/editdist"
 )
 
-// Selector names the skills a program admits, by pattern:
+// Patterns names the skills a program admits, by pattern:
 //
 //   - an exact name: "note-taking";
 //   - a prefix followed by "*": "notes-*" is every skill whose name
@@ -17,29 +17,24 @@ import (
 //   - "*" alone: every skill.
 //
 // A "*" anywhere else is part of a name, which no skill has. A pattern
-// that matches no skill is logged and skipped, never fatal: a selector
-// declared in configuration outlives the skills it names, and a registry
-// regenerated without one of them still starts. The zero Selector selects
-// nothing.
-type Selector struct {
-	// Patterns are the selector's patterns, in any order.
-	Patterns []string
-	// Logger receives a warning for each pattern that matches no skill;
-	// nil means slog.Default(). slog.New(slog.DiscardHandler) silences it.
-	Logger *slog.Logger
-}
+// that matches no skill is logged and skipped, never fatal: patterns
+// declared in configuration outlive the skills they name, and a registry
+// regenerated without one of them still starts. No patterns select
+// nothing. The patterns are in any order.
+type Patterns []string
 
-// Select returns the skills of set the selector names, sorted by name and
-// each once, and the patterns that match none, in the selector's order and
-// each once. Each missing pattern is logged (with the closest skill names
-// when an exact name was misspelt).
-func (sel Selector) Select(set *Set) (selected []*Skill, missing []string) {
-	for _, p := range sel.Patterns {
-		found := sel.match(set, p)
+// Select returns the skills of set the patterns name, sorted by name and
+// each once, and the patterns that match none, in the patterns' order and
+// each once. Each missing pattern is logged to logger (with the closest
+// skill names when an exact name was misspelt); a nil logger means
+// slog.Default(), and slog.New(slog.DiscardHandler) silences it.
+func (ps Patterns) Select(set *Set, logger *slog.Logger) (selected []*Skill, missing []string) {
+	for _, p := range ps {
+		found := match(set, p)
 		if len(found) == 0 {
 			if !slices.Contains(missing, p) {
 				missing = append(missing, p)
-				sel.logMissing(set, p)
+				logMissing(logger, set, p)
 			}
 			continue
 		}
@@ -49,14 +44,14 @@ func (sel Selector) Select(set *Set) (selected []*Skill, missing []string) {
 	return slices.CompactFunc(selected, func(a, b *Skill) bool { return a.Name == b.Name }), missing
 }
 
-// Admits reports whether the selector names the skill called name, as
+// Admits reports whether the patterns name the skill called name, as
 // Select would choose it: what a tool that admits skills on the model's
 // request checks first.
-func (sel Selector) Admits(name string) bool {
+func (ps Patterns) Admits(name string) bool {
 	if name == "" {
 		return false
 	}
-	for _, p := range sel.Patterns {
+	for _, p := range ps {
 		prefix, isPrefix := strings.CutSuffix(p, "*")
 		if (isPrefix && strings.HasPrefix(name, prefix)) || (!isPrefix && p == name) {
 			return true
@@ -66,7 +61,7 @@ func (sel Selector) Admits(name string) bool {
 }
 
 // match returns the skills of set that pattern p names.
-func (sel Selector) match(set *Set, p string) []*Skill {
+func match(set *Set, p string) []*Skill {
 	if prefix, ok := strings.CutSuffix(p, "*"); ok {
 		return set.withPrefix(prefix)
 	}
@@ -76,9 +71,9 @@ func (sel Selector) match(set *Set, p string) []*Skill {
 	return nil
 }
 
-// logMissing logs that pattern p matches no skill of set.
-func (sel Selector) logMissing(set *Set, p string) {
-	log := sel.Logger
+// logMissing logs to log (nil: slog.Default()) that pattern p matches no
+// skill of set.
+func logMissing(log *slog.Logger, set *Set, p string) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -88,7 +83,7 @@ func (sel Selector) logMissing(set *Set, p string) {
 			attrs = append(attrs, slog.String("did_you_mean", strings.Join(near, ", ")))
 		}
 	}
-	log.LogAttrs(context.Background(), slog.LevelWarn, "skill selector: no skill matches the pattern; skipped", attrs...)
+	log.LogAttrs(context.Background(), slog.LevelWarn, "skill patterns: no skill matches the pattern; skipped", attrs...)
 }
 
 // closest returns the names of set nearest to name by edit distance, at

@@ -32,7 +32,7 @@ func TestSelect(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, missing := skill.Selector{Patterns: tt.patterns, Logger: discard()}.Select(testSet())
+			got, missing := skill.Patterns(tt.patterns).Select(testSet(), discard())
 			assert.Equal(t, tt.want, names(got))
 			assert.Equal(t, tt.missing, missing)
 		})
@@ -44,23 +44,23 @@ func TestSelect(t *testing.T) {
 func TestSelectLogsMissing(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	got, missing := skill.Selector{Patterns: []string{"note-takng", "weather-*", "clock-zones"}, Logger: logTo(&buf)}.Select(testSet())
+	got, missing := skill.Patterns{"note-takng", "weather-*", "clock-zones"}.Select(testSet(), logTo(&buf))
 	assert.Equal(t, []string{"clock-zones"}, names(got))
 	assert.Equal(t, []string{"note-takng", "weather-*"}, missing)
 	assert.Equal(t,
-		`level=WARN msg="skill selector: no skill matches the pattern; skipped" pattern=note-takng skills=4 did_you_mean=note-taking`+"\n"+
-			`level=WARN msg="skill selector: no skill matches the pattern; skipped" pattern=weather-* skills=4`+"\n",
+		`level=WARN msg="skill patterns: no skill matches the pattern; skipped" pattern=note-takng skills=4 did_you_mean=note-taking`+"\n"+
+			`level=WARN msg="skill patterns: no skill matches the pattern; skipped" pattern=weather-* skills=4`+"\n",
 		buf.String())
 }
 
 func TestAdmits(t *testing.T) {
 	t.Parallel()
-	sel := skill.Selector{Patterns: []string{"note-taking", "clock-*"}}
+	sel := skill.Patterns{"note-taking", "clock-*"}
 	assert.True(t, sel.Admits("note-taking"))
 	assert.True(t, sel.Admits("clock-zones"))
 	assert.True(t, sel.Admits("clock-anything"), "a prefix admits names the registry may not have")
 	assert.False(t, sel.Admits("notes-review"))
 	assert.False(t, sel.Admits(""))
-	assert.True(t, skill.Selector{Patterns: []string{"*"}}.Admits("x"))
-	assert.False(t, skill.Selector{}.Admits("x"))
+	assert.True(t, skill.Patterns{"*"}.Admits("x"))
+	assert.False(t, skill.Patterns{}.Admits("x"))
 }

@@ -54,7 +54,7 @@ func TestNilSet(t *testing.T) {
 	assert.Empty(t, set.All())
 	_, ok := set.Lookup("a")
 	assert.False(t, ok)
-	got, missing := skill.Selector{Patterns: []string{"*", "a"}, Logger: discard()}.Select(set)
+	got, missing := skill.Patterns{"*", "a"}.Select(set, discard())
 	assert.Empty(t, got)
 	assert.Equal(t, []string{"*", "a"}, missing)
 }

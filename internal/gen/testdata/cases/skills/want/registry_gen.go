@@ -12,9 +12,9 @@ schema keyword. Build it with New and call tools by name:
 	res, err := reg.Call(ctx, name, args)
 
 It also holds 3 skills (SKILL.md folders beside the tools), checked and
-compiled in. Choose them with a skill.Selector:
+compiled in. Choose them with skill.Patterns:
 
-	chosen, missing := skill.Selector{Patterns: patterns}.Select(want.Skills())
+	chosen, missing := skill.Patterns(patterns).Select(want.Skills(), logger)
 
 See tools.json beside this file for what the model sees.
 */
@@ -209,7 +209,7 @@ var skillTable = [3]skill.Skill{
 }
 
 // Skills returns the skills of this registry, sorted by name: the set a
-// skill.Selector chooses from. The set and its skills are shared and
+// skill.Patterns choose from. The set and its skills are shared and
 // never modified.
 func Skills() *skill.Set {
 	return skill.NewTable(skillTable[:])

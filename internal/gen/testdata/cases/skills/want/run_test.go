@@ -46,10 +46,10 @@ func TestSkillsDiscovered(t *testing.T) {
 // skipped, never fatal.
 func TestSkillsSelected(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
-	got, missing := skill.Selector{Patterns: []string{"notes-*", "time-zones", "travel"}, Logger: quiet}.Select(want.Skills())
+	got, missing := skill.Patterns{"notes-*", "time-zones", "travel"}.Select(want.Skills(), quiet)
 	assert.Equal(t, []string{"notes-review", "time-zones"}, names(got))
 	assert.Equal(t, []string{"travel"}, missing)
-	got, missing = skill.Selector{Patterns: []string{"*"}, Logger: quiet}.Select(want.Skills())
+	got, missing = skill.Patterns{"*"}.Select(want.Skills(), quiet)
 	assert.Len(t, got, 3)
 	assert.Empty(t, missing)
 }
