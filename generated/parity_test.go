@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/internal/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	clock "github.com/toolgen-go/toolgen/tools/clock"
 	notes "github.com/toolgen-go/toolgen/tools/notes"
@@ -137,7 +138,7 @@ func parseTree(t *testing.T, b []byte) *jsontree.Node {
 // at every depth, and returns how many it removed.
 func dropMapBounds(n *jsontree.Node) int {
 	removed := 0
-	if n.Kind == jsontree.ObjectKind {
+	if n.Kind == jsonlex.Object {
 		kept := n.Members[:0]
 		for _, m := range n.Members {
 			if m.Key == "minProperties" || m.Key == "maxProperties" {

@@ -46,6 +46,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/internal/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -128,7 +129,7 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 			s.Input = n
 		} else if i := index[*r.Input]; typeErrs[i] != "" {
 			errs = append(errs, errorf(r.Pos, "tool %s: no input schema: %s", r.Tool, typeErrs[i]))
-		} else if typ := nodes[i].Get("type"); typ == nil || typ.Kind != jsontree.StringKind || typ.Text != "object" {
+		} else if typ := nodes[i].Get("type"); typ == nil || typ.Kind != jsonlex.String || typ.Text != "object" {
 			errs = append(errs, errorf(r.Pos, "tool %s: the JSON Schema of its input %s is not an object schema (%s): tool arguments are a JSON object", r.Tool, *r.Input, bootstrapAbbrev(nodes[i].Compact())))
 		} else {
 			s.Input = nodes[i]
@@ -299,7 +300,7 @@ func bootstrapResults(data []byte, n int) ([]*jsontree.Node, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if root.Kind != jsontree.ArrayKind || len(root.Items) != n {
+	if root.Kind != jsonlex.Array || len(root.Items) != n {
 		return nil, nil, fmt.Errorf("want an array of %d results, got %s", n, bootstrapAbbrev(data))
 	}
 	nodes := make([]*jsontree.Node, n)
@@ -307,9 +308,9 @@ func bootstrapResults(data []byte, n int) ([]*jsontree.Node, []string, error) {
 	for i, it := range root.Items {
 		s, e := it.Get("schema"), it.Get("error")
 		switch {
-		case e != nil && e.Kind == jsontree.StringKind && e.Text != "":
+		case e != nil && e.Kind == jsonlex.String && e.Text != "":
 			typeErrs[i] = e.Text
-		case s != nil && s.Kind == jsontree.ObjectKind:
+		case s != nil && s.Kind == jsonlex.Object:
 			if err := schema.PostProcessTree(s); err != nil {
 				return nil, nil, fmt.Errorf("result %d: %w", i, err)
 			}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -30,7 +31,7 @@ func (g *codecGen) countChecks(w view, n jen.Code, noun string, at site) []jen.C
 
 func (g *codecGen) count(v *jsontree.Node, at site, key string) (int, bool) {
 	n, err := strconv.Atoi(v.Text)
-	if v.Kind != jsontree.NumberKind || err != nil || n < 0 {
+	if v.Kind != jsonlex.Number || err != nil || n < 0 {
 		g.fail(at, "%s must be a non-negative integer", key)
 		return 0, false
 	}
@@ -81,7 +82,7 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, at site) []jen.Code 
 			}
 			out = append(out, why, jen.If(cond).Block(problem(msg)))
 		case "pattern":
-			if m.Value.Kind != jsontree.StringKind {
+			if m.Value.Kind != jsonlex.String {
 				g.fail(at, "pattern must be a string")
 				continue
 			}
@@ -107,7 +108,7 @@ func (g *codecGen) enumChecks(s *shape, w view, x string, at site) []jen.Code {
 		var vals []*jsontree.Node
 		switch m.Key {
 		case "enum":
-			if m.Value.Kind != jsontree.ArrayKind || len(m.Value.Items) == 0 {
+			if m.Value.Kind != jsonlex.Array || len(m.Value.Items) == 0 {
 				g.fail(at, "enum must be a non-empty array")
 				continue
 			}
@@ -145,11 +146,11 @@ func (g *codecGen) enumChecks(s *shape, w view, x string, at site) []jen.Code {
 func (g *codecGen) enumLit(s *shape, v *jsontree.Node, at site) (jen.Code, bool) {
 	switch s.kind {
 	case kString, kTextMethod:
-		if v.Kind == jsontree.StringKind {
+		if v.Kind == jsonlex.String {
 			return jen.Lit(v.Text), true
 		}
 	case kBool:
-		if v.Kind == jsontree.BoolKind {
+		if v.Kind == jsonlex.Bool {
 			return jen.Lit(v.Bool), true
 		}
 	case kInt:
@@ -161,7 +162,7 @@ func (g *codecGen) enumLit(s *shape, v *jsontree.Node, at site) (jen.Code, bool)
 			return jen.Op(strconv.FormatInt(n, 10)), true
 		}
 	case kFloat:
-		if v.Kind == jsontree.NumberKind {
+		if v.Kind == jsonlex.Number {
 			return jen.Op(v.Text), true
 		}
 	}
@@ -170,7 +171,7 @@ func (g *codecGen) enumLit(s *shape, v *jsontree.Node, at site) (jen.Code, bool)
 }
 
 func intLit(v *jsontree.Node) (int64, bool) {
-	if v.Kind != jsontree.NumberKind {
+	if v.Kind != jsonlex.Number {
 		return 0, false
 	}
 	r, ok := new(big.Rat).SetString(v.Text)
@@ -198,7 +199,7 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, at site) []jen.Code 
 			op, msg = ">=", "must be less than "
 		case "multipleOf":
 			f, err := strconv.ParseFloat(m.Value.Text, 64)
-			if m.Value.Kind != jsontree.NumberKind || err != nil || f <= 0 {
+			if m.Value.Kind != jsonlex.Number || err != nil || f <= 0 {
 				g.fail(at, "multipleOf must be a positive number")
 				continue
 			}
@@ -211,7 +212,7 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, at site) []jen.Code 
 		default:
 			continue
 		}
-		if m.Value.Kind != jsontree.NumberKind {
+		if m.Value.Kind != jsonlex.Number {
 			g.fail(at, "%s must be a number", m.Key)
 			continue
 		}

@@ -24,7 +24,8 @@ import (
 // as [] and nil maps as {}.
 
 const (
-	codecPkg = "github.com/toolgen-go/toolgen/runtime/codec"
+	codecPkg   = "github.com/toolgen-go/toolgen/runtime/codec"
+	jsonlexPkg = "github.com/toolgen-go/toolgen/runtime/jsonlex" // the JSON kinds a decoder compares Kind() with
 )
 
 // codecGen accumulates the decode and encode functions of one registry.

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -88,9 +89,9 @@ func (g *codecGen) structProps(s *shape, obj view, at site) (list []prop, requir
 	required = requiredOf(obj)
 	if ap := obj.get("additionalProperties"); ap != nil {
 		switch {
-		case ap.Kind == jsontree.BoolKind && !ap.Bool:
+		case ap.Kind == jsonlex.Bool && !ap.Bool:
 			closed = true
-		case ap.Kind == jsontree.BoolKind || (ap.Kind == jsontree.ObjectKind && len(ap.Members) == 0):
+		case ap.Kind == jsonlex.Bool || (ap.Kind == jsonlex.Object && len(ap.Members) == 0):
 		default:
 			g.fail(at, "additionalProperties with a schema is not supported on a struct; only false (the default) or true")
 		}
@@ -320,9 +321,9 @@ func (g *codecGen) decodeJSONMethod(s *shape, w view, target *jen.Statement, at 
 		jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalJSON").Call(jen.Id(x)), jen.Err().Op("!=").Nil()).Block(
 			d.Clone().Dot("Problem").Call(jen.Lit("must be a valid " + typeString(s.typ))),
 		))
-	if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
+	if t := w.get("type"); t != nil && t.Kind == jsonlex.String {
 		k := g.local(at.name, "Kind")
-		return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(codecPkg, kindConst(t.Text))).Block(
+		return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(jsonlexPkg, kindConst(t.Text))).Block(
 			d.Clone().Dot("Problem").Call(jen.Lit("expected "+want(s, w)+", got ").Op("+").Id(k).Dot("String").Call()),
 			d.Clone().Dot("Skip").Call(),
 		).Else().Block(read)}
@@ -355,6 +356,8 @@ func decodedAs(s *shape) bool {
 	return types.Identical(s.typ, want)
 }
 
+// kindConst is the name of the jsonlex.Kind constant of the JSON Schema
+// type t.
 func kindConst(t string) string {
 	switch t {
 	case "string":
@@ -410,7 +413,7 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 			),
 		)
 		body = append(body, g.countChecks(w, jen.Id(i), "item", at)...)
-		if u := w.get("uniqueItems"); u != nil && u.Kind == jsontree.BoolKind && u.Bool {
+		if u := w.get("uniqueItems"); u != nil && u.Kind == jsonlex.Bool && u.Bool {
 			check := g.uniqueCheck(s, jen.Id(sl), at)
 			if limit >= 0 {
 				check = []jen.Code{jen.If(jen.Id(i).Op("<=").Lit(limit)).Block(check...)}
@@ -434,7 +437,7 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 			),
 		)
 		body = append(body, g.countChecks(w, jen.Id(i), "item", at)...)
-		if u := w.get("uniqueItems"); u != nil && u.Kind == jsontree.BoolKind && u.Bool {
+		if u := w.get("uniqueItems"); u != nil && u.Kind == jsonlex.Bool && u.Bool {
 			body = append(body, g.uniqueCheck(s, target.Clone().Index(jen.Op(":")), at)...)
 		}
 	}
@@ -444,7 +447,7 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) []jen.Code {
 	d := jen.Id("d")
 	vals := viewOf(w.get("additionalProperties"), at.root)
-	if ap := w.get("additionalProperties"); ap != nil && ap.Kind == jsontree.BoolKind {
+	if ap := w.get("additionalProperties"); ap != nil && ap.Kind == jsonlex.Bool {
 		if !ap.Bool {
 			g.fail(at, "additionalProperties false on a map allows no entry at all; remove it")
 			return nil

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 )
@@ -23,7 +24,7 @@ func manifestOf(opts *Options, m *model, proj map[*toolModel]*provider.Precomput
 func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
 	var list []*jsontree.Node
 	for _, t := range m.tools {
-		o := &jsontree.Node{Kind: jsontree.ObjectKind}
+		o := &jsontree.Node{Kind: jsonlex.Object}
 		add := func(k string, v *jsontree.Node) { o.Members = append(o.Members, jsontree.Member{Key: k, Value: v}) }
 		add("name", str(t.name))
 		if t.title != "" {
@@ -36,7 +37,7 @@ func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
 		if t.groupDesc != "" {
 			add("groupDescription", str(t.groupDesc))
 		}
-		add("weight", &jsontree.Node{Kind: jsontree.NumberKind, Text: strconv.Itoa(t.weight)})
+		add("weight", &jsontree.Node{Kind: jsonlex.Number, Text: strconv.Itoa(t.weight)})
 		add("kind", str(t.kind))
 		add("readOnly", boolean(t.readOnly))
 		add("destructive", boolean(t.destructive))
@@ -46,14 +47,14 @@ func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
 			add("timeout", str(t.timeout.String()))
 		}
 		if len(t.permissions) > 0 {
-			ps := &jsontree.Node{Kind: jsontree.ArrayKind}
+			ps := &jsontree.Node{Kind: jsonlex.Array}
 			for _, p := range t.permissions {
 				ps.Items = append(ps.Items, str(p))
 			}
 			add("permissions", ps)
 		}
 		if len(t.meta) > 0 {
-			ms := &jsontree.Node{Kind: jsontree.ObjectKind}
+			ms := &jsontree.Node{Kind: jsonlex.Object}
 			for _, kv := range t.meta {
 				ms.Members = append(ms.Members, jsontree.Member{Key: kv[0], Value: str(kv[1])})
 			}
@@ -63,7 +64,7 @@ func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
 		add("package", str(t.pkg.PkgPath))
 		add("type", str(t.obj.Name()))
 		if len(t.secrets) > 0 {
-			ss := &jsontree.Node{Kind: jsontree.ArrayKind}
+			ss := &jsontree.Node{Kind: jsonlex.Array}
 			for _, p := range t.secrets {
 				ss.Items = append(ss.Items, str(p))
 			}
@@ -90,7 +91,7 @@ func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
 		list = append(list, o)
 	}
 	list = append(list, skillEntries(m.skills)...)
-	root := &jsontree.Node{Kind: jsontree.ArrayKind, Items: list}
+	root := &jsontree.Node{Kind: jsonlex.Array, Items: list}
 	return append(root.Indent("", "  "), '\n')
 }
 
@@ -98,12 +99,12 @@ func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
 // definition: strictness or form, why, and which keywords it leaves out
 // (the decoder still enforces them).
 func providerNote(key string, value *jsontree.Node, p provider.Projection) *jsontree.Node {
-	o := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: key, Value: value}}}
+	o := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: key, Value: value}}}
 	if p.Reason != "" {
 		o.Members = append(o.Members, jsontree.Member{Key: "reason", Value: str(p.Reason)})
 	}
 	if len(p.Dropped) > 0 {
-		d := &jsontree.Node{Kind: jsontree.ArrayKind}
+		d := &jsontree.Node{Kind: jsonlex.Array}
 		for _, ptr := range p.Dropped {
 			d.Items = append(d.Items, str(ptr))
 		}
@@ -112,5 +113,5 @@ func providerNote(key string, value *jsontree.Node, p provider.Projection) *json
 	return o
 }
 
-func str(s string) *jsontree.Node   { return &jsontree.Node{Kind: jsontree.StringKind, Text: s} }
-func boolean(b bool) *jsontree.Node { return &jsontree.Node{Kind: jsontree.BoolKind, Bool: b} }
+func str(s string) *jsontree.Node   { return &jsontree.Node{Kind: jsonlex.String, Text: s} }
+func boolean(b bool) *jsontree.Node { return &jsontree.Node{Kind: jsonlex.Bool, Bool: b} }

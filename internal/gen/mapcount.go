@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -52,10 +53,10 @@ func (g *codecGen) mapCountOf(w view, at site) (c mapCount, n string) {
 // as strings: the message says where to write the keyword instead.
 func (g *codecGen) propertiesCount(v *jsontree.Node, at site, key string) (int, bool) {
 	n, err := strconv.Atoi(v.Text)
-	if v.Kind == jsontree.NumberKind && err == nil && n >= 0 {
+	if v.Kind == jsonlex.Number && err == nil && n >= 0 {
 		return n, true
 	}
-	if v.Kind == jsontree.StringKind {
+	if v.Kind == jsonlex.String {
 		g.fail(at, "%s must be a non-negative integer, not the string %q (as jsonschema_extras publishes it); write it in the jsonschema tag, jsonschema:\"%s=%s\", which toolgen publishes as a number", key, v.Text, key, v.Text)
 		return 0, false
 	}

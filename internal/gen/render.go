@@ -309,6 +309,7 @@ func codecCode(l *loaded, plan *codecPlan, opts *Options) *jen.File {
 	cf := jen.NewFilePathName(l.outPath, opts.Package)
 	cf.HeaderComment(header)
 	cf.ImportName(codecPkg, "codec")
+	cf.ImportName(jsonlexPkg, "jsonlex")
 	cf.ImportName(toolPkg, "tool")
 	importNames(cf, l)
 	versionGuard(cf)

@@ -3,6 +3,7 @@ package gen
 import (
 	"strings"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -61,8 +62,8 @@ func viewOf(n, root *jsontree.Node) view {
 	if n == nil {
 		return w
 	}
-	if one := n.Get("oneOf"); one != nil && one.Kind == jsontree.ArrayKind && len(one.Items) == 2 {
-		if t := one.Items[1].Get("type"); t != nil && t.Kind == jsontree.StringKind && t.Text == "null" && len(one.Items[1].Members) == 1 {
+	if one := n.Get("oneOf"); one != nil && one.Kind == jsonlex.Array && len(one.Items) == 2 {
+		if t := one.Items[1].Get("type"); t != nil && t.Kind == jsonlex.String && t.Text == "null" && len(one.Items[1].Members) == 1 {
 			inner := viewOf(one.Items[0], root)
 			inner.nullable = true
 			for _, m := range n.Members {
@@ -88,10 +89,10 @@ func viewOf(n, root *jsontree.Node) view {
 			w.nullable = w.nullable || inner.nullable
 		}
 	}
-	if t := w.get("type"); t != nil && t.Kind == jsontree.ArrayKind {
+	if t := w.get("type"); t != nil && t.Kind == jsonlex.Array {
 		var rest []*jsontree.Node
 		for _, it := range t.Items {
-			if it.Kind == jsontree.StringKind && it.Text == "null" {
+			if it.Kind == jsonlex.String && it.Text == "null" {
 				w.nullable = true
 			} else {
 				rest = append(rest, it)
@@ -176,7 +177,7 @@ func (g *codecGen) check(s *shape, w view, at site) bool {
 	if t := w.get("type"); t != nil {
 		want := jsonType(s.kind)
 		switch {
-		case t.Kind != jsontree.StringKind:
+		case t.Kind != jsonlex.String:
 			g.fail(at, "the schema type %s is not supported; use one type (optionally with null via the nullable tag)", string(t.Compact()))
 			ok = false
 		case s.kind == kJSONMethod:
@@ -201,7 +202,7 @@ func (g *codecGen) check(s *shape, w view, at site) bool {
 // want describes what a site declares, for "expected <want>, got <kind>".
 func want(s *shape, w view) string {
 	base := jsonType(s.kind)
-	if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
+	if t := w.get("type"); t != nil && t.Kind == jsonlex.String {
 		base = t.Text
 	}
 	if base == "" {
@@ -236,7 +237,7 @@ func want(s *shape, w view) string {
 }
 
 func literal(n *jsontree.Node) string {
-	if n.Kind == jsontree.StringKind {
+	if n.Kind == jsonlex.String {
 		return n.Text
 	}
 	return string(n.Compact())

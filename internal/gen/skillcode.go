@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -102,7 +103,7 @@ func textLit(s string) jen.Code {
 func skillEntries(skills []*skillModel) []*jsontree.Node {
 	var list []*jsontree.Node
 	for _, s := range skills {
-		o := &jsontree.Node{Kind: jsontree.ObjectKind}
+		o := &jsontree.Node{Kind: jsonlex.Object}
 		add := func(k string, v *jsontree.Node) { o.Members = append(o.Members, jsontree.Member{Key: k, Value: v}) }
 		add("skill", str(s.name))
 		add("description", str(s.description))
@@ -113,14 +114,14 @@ func skillEntries(skills []*skillModel) []*jsontree.Node {
 			add("compatibility", str(s.compatibility))
 		}
 		if len(s.metadata) > 0 {
-			ms := &jsontree.Node{Kind: jsontree.ObjectKind}
+			ms := &jsontree.Node{Kind: jsonlex.Object}
 			for _, kv := range s.metadata {
 				ms.Members = append(ms.Members, jsontree.Member{Key: kv[0], Value: str(kv[1])})
 			}
 			add("metadata", ms)
 		}
 		if len(s.allowedTools) > 0 {
-			ts := &jsontree.Node{Kind: jsontree.ArrayKind}
+			ts := &jsontree.Node{Kind: jsonlex.Array}
 			for _, t := range s.allowedTools {
 				ts.Items = append(ts.Items, str(t))
 			}

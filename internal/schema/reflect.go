@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 
 	"fmt"
@@ -67,11 +68,11 @@ func ReflectInput(t reflect.Type, comments map[string]string) ([]byte, error) {
 // root description.
 func InputRoot(root *jsontree.Node, comments map[string]string, pkgPath, name string) {
 	doc, ok := comments[pkgPath+"."+name]
-	if !ok || root == nil || root.Kind != jsontree.ObjectKind {
+	if !ok || root == nil || root.Kind != jsonlex.Object {
 		return
 	}
 	root.Members = slices.DeleteFunc(root.Members, func(m jsontree.Member) bool {
-		return m.Key == "description" && m.Value.Kind == jsontree.StringKind && m.Value.Text == doc
+		return m.Key == "description" && m.Value.Kind == jsonlex.String && m.Value.Text == doc
 	})
 }
 
@@ -107,19 +108,19 @@ func walkSchemas(n *jsontree.Node, visit func(*jsontree.Node)) {
 		return
 	}
 	visit(n)
-	if n.Kind != jsontree.ObjectKind {
+	if n.Kind != jsonlex.Object {
 		return
 	}
 	for _, m := range n.Members {
 		v := m.Value
 		switch class := keywordClass(m.Key); {
-		case class == schemaValue && v.Kind == jsontree.ArrayKind, class == schemaArray && v.Kind == jsontree.ArrayKind:
+		case class == schemaValue && v.Kind == jsonlex.Array, class == schemaArray && v.Kind == jsonlex.Array:
 			for _, it := range v.Items {
 				walkSchemas(it, visit)
 			}
 		case class == schemaValue:
 			walkSchemas(v, visit)
-		case class == schemaMap && v.Kind == jsontree.ObjectKind:
+		case class == schemaMap && v.Kind == jsonlex.Object:
 			for _, mm := range v.Members {
 				walkSchemas(mm.Value, visit)
 			}
@@ -173,7 +174,7 @@ func PostProcess(raw []byte) ([]byte, error) {
 
 // PostProcessTree applies PostProcess's steps to a parsed schema, in place.
 func PostProcessTree(root *jsontree.Node) error {
-	if root.Kind != jsontree.ObjectKind {
+	if root.Kind != jsonlex.Object {
 		return fmt.Errorf("schema: the root is %s, want an object", root.Kind)
 	}
 
@@ -182,7 +183,7 @@ func PostProcessTree(root *jsontree.Node) error {
 
 	var defs []jsontree.Member
 	if d := root.Get("$defs"); d != nil {
-		if d.Kind != jsontree.ObjectKind {
+		if d.Kind != jsonlex.Object {
 			return fmt.Errorf("schema: $defs is %s, want an object", d.Kind)
 		}
 		defs = d.Members
@@ -192,17 +193,17 @@ func PostProcessTree(root *jsontree.Node) error {
 	}
 
 	// Step 1: replace the root "$ref" with a copy of its definition.
-	if ref := root.Get("$ref"); ref != nil && ref.Kind == jsontree.StringKind && strings.HasPrefix(ref.Text, defsPrefix) {
+	if ref := root.Get("$ref"); ref != nil && ref.Kind == jsonlex.String && strings.HasPrefix(ref.Text, defsPrefix) {
 		i := defIndex(strings.TrimPrefix(ref.Text, defsPrefix))
 		if i < 0 {
 			return fmt.Errorf("schema: the root refers to %q, which is not in $defs", ref.Text)
 		}
 		defKey := defs[i].Key
 		def := defs[i].Value.Clone()
-		if def.Kind == jsontree.BoolKind && def.Bool {
-			def = &jsontree.Node{Kind: jsontree.ObjectKind}
+		if def.Kind == jsonlex.Bool && def.Bool {
+			def = &jsontree.Node{Kind: jsonlex.Object}
 		}
-		if def.Kind != jsontree.ObjectKind {
+		if def.Kind != jsonlex.Object {
 			return fmt.Errorf("schema: the root's definition %q is %s, want an object", defKey, def.Kind)
 		}
 		var members []jsontree.Member
@@ -232,11 +233,11 @@ func PostProcessTree(root *jsontree.Node) error {
 	}
 	names := shortNames(keys)
 	rewrite := func(n *jsontree.Node) {
-		if n.Kind == jsontree.BoolKind && n.Bool {
-			*n = jsontree.Node{Kind: jsontree.ObjectKind}
+		if n.Kind == jsonlex.Bool && n.Bool {
+			*n = jsontree.Node{Kind: jsonlex.Object}
 			return
 		}
-		if ref := n.Get("$ref"); ref != nil && ref.Kind == jsontree.StringKind {
+		if ref := n.Get("$ref"); ref != nil && ref.Kind == jsonlex.String {
 			ref.Text = renameRef(ref.Text, keys, names)
 		}
 	}
@@ -257,7 +258,7 @@ func PostProcessTree(root *jsontree.Node) error {
 		queue = queue[1:]
 		walkSchemas(n, func(s *jsontree.Node) {
 			ref := s.Get("$ref")
-			if ref == nil || ref.Kind != jsontree.StringKind {
+			if ref == nil || ref.Kind != jsonlex.String {
 				return
 			}
 			rest, ok := strings.CutPrefix(ref.Text, defsPrefix)
@@ -280,7 +281,7 @@ func PostProcessTree(root *jsontree.Node) error {
 	}
 	if len(out) > 0 {
 		slices.SortFunc(out, func(a, b jsontree.Member) int { return strings.Compare(a.Key, b.Key) })
-		root.Members = append(root.Members, jsontree.Member{Key: "$defs", Value: &jsontree.Node{Kind: jsontree.ObjectKind, Members: out}})
+		root.Members = append(root.Members, jsontree.Member{Key: "$defs", Value: &jsontree.Node{Kind: jsonlex.Object, Members: out}})
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/toolgen-go/toolgen/internal/schema/testdata/a"
 	"github.com/toolgen-go/toolgen/internal/schema/testdata/b"
 	nesteda "github.com/toolgen-go/toolgen/internal/schema/testdata/nested/a"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -237,7 +238,7 @@ func allRefs(n *jsontree.Node) []string {
 			return
 		}
 		for _, m := range n.Members {
-			if m.Key == "$ref" && m.Value.Kind == jsontree.StringKind {
+			if m.Key == "$ref" && m.Value.Kind == jsonlex.String {
 				refs = append(refs, m.Value.Text)
 			}
 			walk(m.Value)
@@ -347,7 +348,7 @@ func TestReflectIsReflectorPlusPostProcess(t *testing.T) {
 
 			root := parse(t, got)
 			for _, ref := range allRefs(root) {
-				n := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "$ref", Value: &jsontree.Node{Kind: jsontree.StringKind, Text: ref}}}}
+				n := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "$ref", Value: &jsontree.Node{Kind: jsonlex.String, Text: ref}}}}
 				assert.NotNil(t, n.Resolve(root), "%s resolves", ref)
 			}
 		})
@@ -475,7 +476,7 @@ func TestEdgeDefinitionNames(t *testing.T) {
 			root, _ := reflectNode(t, tt.typ)
 			assert.Equal(t, tt.want, keys(root.Get("$defs")))
 			for _, ref := range allRefs(root) {
-				n := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "$ref", Value: &jsontree.Node{Kind: jsontree.StringKind, Text: ref}}}}
+				n := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "$ref", Value: &jsontree.Node{Kind: jsonlex.String, Text: ref}}}}
 				assert.NotNil(t, n.Resolve(root), "%s resolves", ref)
 			}
 		})
@@ -513,7 +514,7 @@ func TestEdgeRecursiveTypes(t *testing.T) {
 			refs := allRefs(root)
 			require.NotEmpty(t, refs)
 			for _, ref := range refs {
-				n := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "$ref", Value: &jsontree.Node{Kind: jsontree.StringKind, Text: ref}}}}
+				n := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "$ref", Value: &jsontree.Node{Kind: jsonlex.String, Text: ref}}}}
 				target := n.Resolve(root)
 				require.NotNil(t, target, "%s resolves", ref)
 				assert.Equal(t, "object", target.Get("type").Text)

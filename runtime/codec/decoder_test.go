@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 )
 
 // problems returns the problems of err as strings ("pointer: message").
@@ -274,7 +276,7 @@ func TestScalars(t *testing.T) {
 	kind := func(d *Decoder) (any, bool) {
 		k := d.Kind()
 		d.Skip()
-		return k.String(), k != Invalid
+		return k.String(), k != jsonlex.Invalid
 	}
 	tests := []struct {
 		name   string
@@ -432,6 +434,12 @@ func TestRawAndAny(t *testing.T) {
 		return string(b), ok
 	}
 	anyv := func(d *Decoder) (any, bool) { return d.Any() }
+	// literal keeps a number as its text, copied: what a reader that must
+	// not lose precision passes to AnyWith (a json.Number, say).
+	type literal string
+	exact := func(d *Decoder) (any, bool) {
+		return d.AnyWith(func(lit []byte) any { return literal(lit) })
+	}
 	tests := []struct {
 		name   string
 		in     string
@@ -463,6 +471,11 @@ func TestRawAndAny(t *testing.T) {
 		{name: "any nested duplicate", in: `[0,{"b":{"c":1,"c":[2]}}]`, read: anyv, errs: []string{"/1/b/c: duplicate property"}},
 		{name: "any number out of range", in: `{"n":[1e400]}`, read: anyv, errs: []string{"/n/0: expected number, got a number out of range for a 64-bit float"}},
 		{name: "any malformed", in: `{"a":tru}`, read: anyv, errs: []string{"/a: malformed JSON at byte 5: invalid literal (expected true, false or null)"}},
+
+		{name: "any with literal numbers", in: `{"n":[1e400,12345678901234567890,-0.5],"s":"1"}`, read: exact,
+			want: map[string]any{"n": []any{literal("1e400"), literal("12345678901234567890"), literal("-0.5")}, "s": "1"}, wantOK: true},
+		{name: "any with literal numbers, duplicate", in: `{"a":1,"a":2}`, read: exact, errs: []string{"/a: duplicate property"}},
+		{name: "any with literal numbers, malformed", in: `[1,-]`, read: exact, errs: []string{"/1: malformed JSON at byte 4: expected a digit in a number"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -832,7 +845,7 @@ func TestFatalStopsEverything(t *testing.T) {
 		"Base64":      func() bool { _, ok := d.Base64("string"); return ok },
 		"Raw":         func() bool { _, ok := d.Raw(); return ok },
 		"Any":         func() bool { _, ok := d.Any(); return ok },
-		"Kind":        func() bool { return d.Kind() != Invalid },
+		"Kind":        func() bool { return d.Kind() != jsonlex.Invalid },
 	}
 	for name, read := range reads {
 		assert.False(t, read(), name)
@@ -984,14 +997,6 @@ func TestArgumentsErrorFormat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, tt.err.Error())
-	}
-}
-
-func TestKindString(t *testing.T) {
-	t.Parallel()
-	want := map[Kind]string{Invalid: "invalid", Null: "null", Bool: "boolean", Number: "number", String: "string", Object: "object", Array: "array", Kind(99): "invalid"}
-	for k, s := range want {
-		assert.Equal(t, s, k.String())
 	}
 }
 

@@ -13,14 +13,14 @@ import (
 
 // Kind skips whitespace and returns the kind of the next value without
 // consuming it. A byte that cannot start a value, or the end of input, is
-// a fatal problem and gives Invalid.
-func (d *Decoder) Kind() Kind {
+// a fatal problem and gives jsonlex.Invalid.
+func (d *Decoder) Kind() jsonlex.Kind {
 	c, ok := d.peek()
 	if !ok {
-		return Invalid
+		return jsonlex.Invalid
 	}
-	k := kindOf(c)
-	if k == Invalid {
+	k := jsonlex.KindOf(c)
+	if k == jsonlex.Invalid {
 		d.syntaxError(d.pos, "expected a JSON value")
 	}
 	return k
@@ -37,8 +37,8 @@ func (d *Decoder) Skip() {
 // refuse records that the next value, which starts with c, is not of the
 // wanted kind, and skips it. A byte that cannot start a value is fatal.
 func (d *Decoder) refuse(want string, c byte) {
-	k := kindOf(c)
-	if k == Invalid {
+	k := jsonlex.KindOf(c)
+	if k == jsonlex.Invalid {
 		d.syntaxError(d.pos, "expected a JSON value")
 		return
 	}
@@ -483,41 +483,56 @@ func (d *Decoder) Raw() ([]byte, bool) {
 // map[string]any, []any, float64, string, bool or nil. Duplicate member
 // names are refused, each a problem at its own path, and so are numbers
 // too large for a float64; ok is then false.
-func (d *Decoder) Any() (any, bool) {
+func (d *Decoder) Any() (any, bool) { return d.AnyWith(nil) }
+
+// AnyWith is Any with each number made by number from its literal (the
+// bytes of the number as sent, valid JSON, aliasing the input: number
+// copies what it keeps): a json.Number, say, for a reader that must not
+// lose precision. A nil number makes float64s, as Any does; a number too
+// large for one is then a problem.
+func (d *Decoder) AnyWith(number func(lit []byte) any) (any, bool) {
 	before := d.problemCount()
-	v := d.anyValue()
+	v := d.anyValue(number)
 	if d.fatal || d.problemCount() != before {
 		return nil, false
 	}
 	return v, true
 }
 
-func (d *Decoder) anyValue() any {
+// anyValue reads the next value for AnyWith.
+func (d *Decoder) anyValue(number func(lit []byte) any) any {
 	switch d.Kind() {
-	case Null:
+	case jsonlex.Null:
 		d.Null()
 		return nil
-	case Bool:
+	case jsonlex.Bool:
 		v, _ := d.Bool("boolean")
 		return v
-	case Number:
-		v, _ := d.Float("number", 64)
-		return v
-	case String:
+	case jsonlex.Number:
+		if number == nil {
+			v, _ := d.Float("number", 64)
+			return v
+		}
+		lit, ok := d.Number("number")
+		if !ok {
+			return nil
+		}
+		return number(lit)
+	case jsonlex.String:
 		v, _ := d.String("string")
 		return v
-	case Array:
+	case jsonlex.Array:
 		if !d.Array("array") {
 			return nil
 		}
 		a := []any{}
 		for i := 0; d.Next(); i++ {
 			d.PushIndex(i)
-			a = append(a, d.anyValue())
+			a = append(a, d.anyValue(number))
 			d.Pop()
 		}
 		return a
-	case Object:
+	case jsonlex.Object:
 		if !d.Object("object") {
 			return nil
 		}
@@ -533,7 +548,7 @@ func (d *Decoder) anyValue() any {
 				d.Duplicate()
 				d.Skip()
 			} else {
-				m[name] = d.anyValue()
+				m[name] = d.anyValue(number)
 			}
 			d.Pop()
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -91,8 +92,12 @@ func (v *validator) validate(name string, sch *jsonschema.Schema, args []byte) e
 	d := v.decoders.Get().(*codec.Decoder)
 	d.Reset(args, v.limits)
 	var inst any
-	if d.Kind() == codec.Object {
-		inst = instance(d)
+	if d.Kind() == jsonlex.Object {
+		// Objects as map[string]any, numbers as json.Number. The decoder
+		// checks syntax, UTF-8, size and depth, and refuses duplicate
+		// member names, each a problem at its own path, as the static path
+		// does; they are in d.Err below.
+		inst, _ = d.AnyWith(jsonNumber)
 	} else {
 		d.Object("object") // records what was sent instead, and skips it
 	}
@@ -114,58 +119,9 @@ func (v *validator) validate(name string, sch *jsonschema.Schema, args []byte) e
 	return invalid(name, problems(ve))
 }
 
-// instance reads the next value as the validator takes it: numbers as
-// json.Number, so that no precision is lost, objects as map[string]any.
-// The decoder checks syntax, UTF-8, size and depth, and refuses duplicate
-// member names, each a problem at its own path, as the static path does.
-func instance(d *codec.Decoder) any {
-	switch d.Kind() {
-	case codec.Null:
-		d.Null()
-	case codec.Bool:
-		v, _ := d.Bool("boolean")
-		return v
-	case codec.Number:
-		lit, _ := d.Number("number")
-		return json.Number(lit)
-	case codec.String:
-		v, _ := d.String("string")
-		return v
-	case codec.Array:
-		if !d.Array("array") {
-			return nil
-		}
-		a := []any{}
-		for i := 0; d.Next(); i++ {
-			d.PushIndex(i)
-			a = append(a, instance(d))
-			d.Pop()
-		}
-		return a
-	case codec.Object:
-		if !d.Object("object") {
-			return nil
-		}
-		m := map[string]any{}
-		for {
-			key, ok := d.Key()
-			if !ok {
-				break
-			}
-			name := string(key)
-			d.Push(name)
-			if _, dup := m[name]; dup {
-				d.Duplicate()
-				d.Skip()
-			} else {
-				m[name] = instance(d)
-			}
-			d.Pop()
-		}
-		return m
-	}
-	return nil
-}
+// jsonNumber keeps a number's literal as the validator takes it: a
+// json.Number, so that no precision is lost.
+func jsonNumber(lit []byte) any { return json.Number(lit) }
 
 // invalid is the *tool.Error of invalid arguments of the tool name.
 func invalid(name string, err error) error {

@@ -97,6 +97,23 @@ func TestValidationErrors(t *testing.T) {
 	}
 }
 
+// Numbers reach the validator as their literal: an integer past float64's
+// precision is judged as sent, not as the nearest float64.
+func TestValidationKeepsNumberPrecision(t *testing.T) {
+	t.Parallel()
+	s, err := dynamic.New(nil, nil)
+	require.NoError(t, err)
+	sp := &tool.Spec{Name: "big", InputSchema: []byte(`{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740992}}}`)}
+	require.NoError(t, s.Register(context.Background(), newFake("ids", sp)))
+	d, ok := s.Lookup(context.Background(), "ids_big")
+	require.True(t, ok)
+	require.NoError(t, d.Check(context.Background(), []byte(`{"n":9007199254740992}`)))
+	// As a float64, 2^53+1 rounds to 2^53 and would pass.
+	err = d.Check(context.Background(), []byte(`{"n":9007199254740993}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "/n: must be at most 9007199254740992")
+}
+
 func TestValidationCapsProblems(t *testing.T) {
 	t.Parallel()
 	d := searchTool(t, nil)

@@ -1,9 +1,10 @@
 // Package jsonlex is the JSON text layer for toolgen and the code it
 // generates: the one string escaper, string reader (with its \u escape
-// reader and UTF-8 check), number and literal scanner and white-space
-// skipper that both runtime/codec (the reader and writer generated code
-// calls) and runtime/jsontree (the ordered tree the generator and the
-// provider projections use) are built on. The two packages read and write
+// reader and UTF-8 check), number and literal scanner, white-space
+// skipper and kind of a JSON value (Kind, whose zero value is Invalid)
+// that both runtime/codec (the reader and writer generated code calls) and
+// runtime/jsontree (the ordered tree the generator and the provider
+// projections use) are built on. The two packages read and write
 // the same JSON text, byte for byte, because they share this code.
 //
 // It is a package of its own, not part of runtime/codec, so that the JSON

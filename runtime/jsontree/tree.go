@@ -8,51 +8,20 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 )
 
-// NodeKind is the kind of a JSON value held by a Node.
-type NodeKind uint8
-
-// The kinds of JSON values. The zero NodeKind is NullKind, so a zero Node is
-// the JSON null.
-const (
-	NullKind   NodeKind = iota // null
-	BoolKind                   // true or false, in Node.Bool
-	NumberKind                 // a number, its literal in Node.Text
-	StringKind                 // a string, its decoded value in Node.Text
-	ObjectKind                 // an object, its members in Node.Members
-	ArrayKind                  // an array, its elements in Node.Items
-)
-
-// String returns the JSON name of the kind: "null", "boolean", "number",
-// "string", "object" or "array".
-func (k NodeKind) String() string {
-	switch k {
-	case NullKind:
-		return "null"
-	case BoolKind:
-		return "boolean"
-	case NumberKind:
-		return "number"
-	case StringKind:
-		return "string"
-	case ObjectKind:
-		return "object"
-	case ArrayKind:
-		return "array"
-	default:
-		return "NodeKind(" + strconv.Itoa(int(k)) + ")"
-	}
-}
-
 // Node is an ordered JSON value: objects keep their members in the order
 // they were read or built. Parse, Compact and Indent never go through a Go
 // map, so a schema keeps the order invopop wrote (struct field order for
 // properties) from the bootstrap program to the generated code.
+//
+// Kind is the value's kind. Its zero value, jsonlex.Invalid, is a Node
+// nobody set: Compact writes it as null, but Parse never returns one, and
+// a check for null asks for jsonlex.Null.
 type Node struct {
-	Kind    NodeKind
-	Bool    bool     // the value of a BoolKind node
-	Text    string   // the literal of a NumberKind node, the decoded value of a StringKind node
-	Members []Member // the members of an ObjectKind node, in order
-	Items   []*Node  // the elements of an ArrayKind node
+	Kind    jsonlex.Kind
+	Bool    bool     // the value of a jsonlex.Bool node
+	Text    string   // the literal of a jsonlex.Number node, the decoded value of a jsonlex.String node
+	Members []Member // the members of a jsonlex.Object node, in order
+	Items   []*Node  // the elements of a jsonlex.Array node
 }
 
 // Member is one member (name and value) of a JSON object.
@@ -124,15 +93,15 @@ func (p *parser) value(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Node{Kind: StringKind, Text: s}, nil
+		return &Node{Kind: jsonlex.String, Text: s}, nil
 	case c == '-' || ('0' <= c && c <= '9'):
 		return p.number()
 	case c == 't':
-		return p.literal("true", &Node{Kind: BoolKind, Bool: true})
+		return p.literal("true", &Node{Kind: jsonlex.Bool, Bool: true})
 	case c == 'f':
-		return p.literal("false", &Node{Kind: BoolKind})
+		return p.literal("false", &Node{Kind: jsonlex.Bool})
 	case c == 'n':
-		return p.literal("null", &Node{Kind: NullKind})
+		return p.literal("null", &Node{Kind: jsonlex.Null})
 	default:
 		return nil, p.errorf("unexpected character %q, expected a value", c)
 	}
@@ -152,7 +121,7 @@ func (p *parser) object(depth int) (*Node, error) {
 		return nil, p.errorf("nesting deeper than %d levels", parseMaxDepth)
 	}
 	p.pos++ // '{'
-	n := &Node{Kind: ObjectKind, Members: []Member{}}
+	n := &Node{Kind: jsonlex.Object, Members: []Member{}}
 	var seen map[string]bool // only for large objects; order lives in Members
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
@@ -222,7 +191,7 @@ func (p *parser) array(depth int) (*Node, error) {
 		return nil, p.errorf("nesting deeper than %d levels", parseMaxDepth)
 	}
 	p.pos++ // '['
-	n := &Node{Kind: ArrayKind, Items: []*Node{}}
+	n := &Node{Kind: jsonlex.Array, Items: []*Node{}}
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
@@ -256,7 +225,7 @@ func (p *parser) number() (*Node, error) {
 	if msg != "" {
 		return nil, &SyntaxError{Offset: next, Msg: msg}
 	}
-	n := &Node{Kind: NumberKind, Text: string(p.data[p.pos:next])}
+	n := &Node{Kind: jsonlex.Number, Text: string(p.data[p.pos:next])}
 	p.pos = next
 	return n, nil
 }
@@ -274,7 +243,7 @@ func (p *parser) str() (string, error) {
 // Get returns the value of the member named key, or nil when n is nil, not
 // an object, or has no such member.
 func (n *Node) Get(key string) *Node {
-	if n == nil || n.Kind != ObjectKind {
+	if n == nil || n.Kind != jsonlex.Object {
 		return nil
 	}
 	for _, m := range n.Members {
@@ -300,16 +269,16 @@ func (n *Node) appendCompact(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	switch n.Kind {
-	case BoolKind:
+	case jsonlex.Bool:
 		if n.Bool {
 			return append(b, "true"...)
 		}
 		return append(b, "false"...)
-	case NumberKind:
+	case jsonlex.Number:
 		return append(b, n.Text...)
-	case StringKind:
+	case jsonlex.String:
 		return jsonlex.AppendStringHTML(b, n.Text)
-	case ObjectKind:
+	case jsonlex.Object:
 		b = append(b, '{')
 		for i, m := range n.Members {
 			if i > 0 {
@@ -320,7 +289,7 @@ func (n *Node) appendCompact(b []byte) []byte {
 			b = m.Value.appendCompact(b)
 		}
 		return append(b, '}')
-	case ArrayKind:
+	case jsonlex.Array:
 		b = append(b, '[')
 		for i, it := range n.Items {
 			if i > 0 {
@@ -354,7 +323,7 @@ func (n *Node) appendIndent(b []byte, prefix, indent string, depth int) []byte {
 		return b
 	}
 	switch {
-	case n != nil && n.Kind == ObjectKind && len(n.Members) > 0:
+	case n != nil && n.Kind == jsonlex.Object && len(n.Members) > 0:
 		b = append(b, '{')
 		for i, m := range n.Members {
 			if i > 0 {
@@ -367,7 +336,7 @@ func (n *Node) appendIndent(b []byte, prefix, indent string, depth int) []byte {
 		}
 		b = newline(b, depth)
 		return append(b, '}')
-	case n != nil && n.Kind == ArrayKind && len(n.Items) > 0:
+	case n != nil && n.Kind == jsonlex.Array && len(n.Items) > 0:
 		b = append(b, '[')
 		for i, it := range n.Items {
 			if i > 0 {
@@ -393,7 +362,7 @@ func (n *Node) appendIndent(b []byte, prefix, indent string, depth int) []byte {
 func (n *Node) Resolve(root *Node) *Node {
 	for hops := 0; n != nil; hops++ {
 		ref := n.Get("$ref")
-		if ref == nil || ref.Kind != StringKind {
+		if ref == nil || ref.Kind != jsonlex.String {
 			return n
 		}
 		if hops > 64 {
@@ -420,9 +389,9 @@ func pointer(root *Node, ref string) *Node {
 		switch {
 		case n == nil:
 			return nil
-		case n.Kind == ObjectKind:
+		case n.Kind == jsonlex.Object:
 			n = n.Get(tok)
-		case n.Kind == ArrayKind:
+		case n.Kind == jsonlex.Array:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(n.Items) || strconv.Itoa(i) != tok {
 				return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -46,7 +47,7 @@ func TestParseKeepsMemberOrder(t *testing.T) {
 	t.Parallel()
 	n, err := jsontree.Parse([]byte(" {\"zeta\" : 1 ,\n\"alpha\":2,\t\"mid\":[\"x\"]} "))
 	require.NoError(t, err)
-	require.Equal(t, jsontree.ObjectKind, n.Kind)
+	require.Equal(t, jsonlex.Object, n.Kind)
 	var keys []string
 	for _, m := range n.Members {
 		keys = append(keys, m.Key)
@@ -62,17 +63,17 @@ func TestParseValues(t *testing.T) {
 		in   string
 		want *jsontree.Node
 	}{
-		{"null", `null`, &jsontree.Node{Kind: jsontree.NullKind}},
-		{"true", `true`, &jsontree.Node{Kind: jsontree.BoolKind, Bool: true}},
-		{"false", ` false `, &jsontree.Node{Kind: jsontree.BoolKind}},
-		{"number", `-0.5E-3`, &jsontree.Node{Kind: jsontree.NumberKind, Text: "-0.5E-3"}},
-		{"escapes decoded", `"\u00e9\ud83d\ude00\/\"\\\n"`, &jsontree.Node{Kind: jsontree.StringKind, Text: "é😀/\"\\\n"}},
-		{"raw UTF-8", `"héllo 😀"`, &jsontree.Node{Kind: jsontree.StringKind, Text: "héllo 😀"}},
-		{"array", `[1,"a"]`, &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{
-			{Kind: jsontree.NumberKind, Text: "1"}, {Kind: jsontree.StringKind, Text: "a"},
+		{"null", `null`, &jsontree.Node{Kind: jsonlex.Null}},
+		{"true", `true`, &jsontree.Node{Kind: jsonlex.Bool, Bool: true}},
+		{"false", ` false `, &jsontree.Node{Kind: jsonlex.Bool}},
+		{"number", `-0.5E-3`, &jsontree.Node{Kind: jsonlex.Number, Text: "-0.5E-3"}},
+		{"escapes decoded", `"\u00e9\ud83d\ude00\/\"\\\n"`, &jsontree.Node{Kind: jsonlex.String, Text: "é😀/\"\\\n"}},
+		{"raw UTF-8", `"héllo 😀"`, &jsontree.Node{Kind: jsonlex.String, Text: "héllo 😀"}},
+		{"array", `[1,"a"]`, &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{
+			{Kind: jsonlex.Number, Text: "1"}, {Kind: jsonlex.String, Text: "a"},
 		}}},
-		{"object", `{"a":{}}`, &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{
-			{Key: "a", Value: &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{}}},
+		{"object", `{"a":{}}`, &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{
+			{Key: "a", Value: &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{}}},
 		}}},
 	}
 	for _, tt := range tests {
@@ -161,10 +162,10 @@ func TestCompactEscapesStringsLikeEncodingJSON(t *testing.T) {
 			t.Parallel()
 			want, err := json.Marshal(tt.s)
 			require.NoError(t, err)
-			n := &jsontree.Node{Kind: jsontree.StringKind, Text: tt.s}
+			n := &jsontree.Node{Kind: jsonlex.String, Text: tt.s}
 			assert.Equal(t, string(want), string(n.Compact()))
 			// Member names are escaped the same way.
-			obj := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: tt.s, Value: &jsontree.Node{}}}}
+			obj := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: tt.s, Value: &jsontree.Node{}}}}
 			assert.Equal(t, "{"+string(want)+":null}", string(obj.Compact()))
 		})
 	}
@@ -305,21 +306,15 @@ func TestResolve(t *testing.T) {
 	})
 }
 
-func TestNodeKindString(t *testing.T) {
+// A Node nobody set has the zero Kind, jsonlex.Invalid, not jsonlex.Null;
+// it is still written as null.
+func TestZeroNode(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		kind jsontree.NodeKind
-		want string
-	}{
-		{jsontree.NullKind, "null"},
-		{jsontree.BoolKind, "boolean"},
-		{jsontree.NumberKind, "number"},
-		{jsontree.StringKind, "string"},
-		{jsontree.ObjectKind, "object"},
-		{jsontree.ArrayKind, "array"},
-		{jsontree.NodeKind(9), "NodeKind(9)"},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, tt.kind.String())
-	}
+	var n jsontree.Node
+	assert.Equal(t, jsonlex.Invalid, n.Kind)
+	assert.Equal(t, "null", string(n.Compact()))
+	assert.Equal(t, "null", string(n.Indent("", "  ")))
+	parsed, err := jsontree.Parse([]byte(`null`))
+	require.NoError(t, err)
+	assert.Equal(t, jsonlex.Null, parsed.Kind)
 }

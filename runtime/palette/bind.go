@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -62,7 +63,7 @@ func derive(spec *tool.Spec, value json.RawMessage) (*binding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the bound arguments are not valid JSON: %w", err)
 	}
-	if v.Kind != jsontree.ObjectKind {
+	if v.Kind != jsonlex.Object {
 		return nil, fmt.Errorf("the bound arguments are a JSON %s, not an object", v.Kind)
 	}
 	if len(v.Members) == 0 {
@@ -92,8 +93,8 @@ func derive(spec *tool.Spec, value json.RawMessage) (*binding, error) {
 		}
 	}
 	props.Members = slices.DeleteFunc(props.Members, func(m jsontree.Member) bool { return bound(m.Key) })
-	if req := schema.Get("required"); req != nil && req.Kind == jsontree.ArrayKind {
-		req.Items = slices.DeleteFunc(req.Items, func(n *jsontree.Node) bool { return n.Kind == jsontree.StringKind && bound(n.Text) })
+	if req := schema.Get("required"); req != nil && req.Kind == jsonlex.Array {
+		req.Items = slices.DeleteFunc(req.Items, func(n *jsontree.Node) bool { return n.Kind == jsonlex.String && bound(n.Text) })
 	}
 	derived := *spec
 	derived.InputSchema = schema.Compact()
@@ -126,7 +127,7 @@ func (b *binding) apply(name string, args []byte) ([]byte, *tool.Error) {
 	switch {
 	case err != nil:
 		return nil, invalidArguments(name, codec.Problem{Message: "expected a JSON object (the arguments are malformed or name a member twice)"})
-	case root.Kind != jsontree.ObjectKind:
+	case root.Kind != jsonlex.Object:
 		return nil, invalidArguments(name, codec.Problem{Message: "expected object, got " + root.Kind.String()})
 	}
 	var problems []codec.Problem

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -130,9 +131,9 @@ func (m *meta) spec(n int, next func() (entry, bool)) *tool.Spec {
 // description, so that a provider enforcing schemas refuses a name off the
 // catalog.
 func catalogSchema(entries []entry) []byte {
-	alts := &jsontree.Node{Kind: jsontree.ArrayKind, Items: make([]*jsontree.Node, len(entries))}
+	alts := &jsontree.Node{Kind: jsonlex.Array, Items: make([]*jsontree.Node, len(entries))}
 	for i, e := range entries {
-		alt := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{
+		alt := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{
 			{Key: "type", Value: str("string")},
 			{Key: "const", Value: str(e.name)},
 		}}
@@ -141,22 +142,22 @@ func catalogSchema(entries []entry) []byte {
 		}
 		alts.Items[i] = alt
 	}
-	names := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{
+	names := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{
 		{Key: "type", Value: str("array")},
-		{Key: "items", Value: &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "oneOf", Value: alts}}}},
-		{Key: "minItems", Value: &jsontree.Node{Kind: jsontree.NumberKind, Text: "1"}},
+		{Key: "items", Value: &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "oneOf", Value: alts}}}},
+		{Key: "minItems", Value: &jsontree.Node{Kind: jsonlex.Number, Text: "1"}},
 		{Key: "description", Value: str("Names from this catalog.")},
 	}}
-	root := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{
+	root := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{
 		{Key: "type", Value: str("object")},
-		{Key: "properties", Value: &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "names", Value: names}}}},
-		{Key: "required", Value: &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{str("names")}}},
-		{Key: "additionalProperties", Value: &jsontree.Node{Kind: jsontree.BoolKind}},
+		{Key: "properties", Value: &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "names", Value: names}}}},
+		{Key: "required", Value: &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{str("names")}}},
+		{Key: "additionalProperties", Value: &jsontree.Node{Kind: jsonlex.Bool}},
 	}}
 	return root.Compact()
 }
 
-func str(s string) *jsontree.Node { return &jsontree.Node{Kind: jsontree.StringKind, Text: s} }
+func str(s string) *jsontree.Node { return &jsontree.Node{Kind: jsonlex.String, Text: s} }
 
 // isMeta reports whether name is one of the palette's meta-tools.
 func (p *Palette) isMeta(name string) bool {
@@ -263,7 +264,7 @@ func requestedNames(name string, args []byte) ([]string, *tool.Error) {
 	switch {
 	case err != nil:
 		return nil, invalidArguments(name, codec.Problem{Message: "expected a JSON object (the arguments are malformed or name a member twice)"})
-	case root.Kind != jsontree.ObjectKind:
+	case root.Kind != jsonlex.Object:
 		return nil, invalidArguments(name, codec.Problem{Message: "expected object, got " + root.Kind.String()})
 	}
 	var problems []codec.Problem
@@ -278,7 +279,7 @@ func requestedNames(name string, args []byte) ([]string, *tool.Error) {
 	switch {
 	case names == nil:
 		problems = append(problems, codec.Problem{Pointer: "/names", Message: "required property is missing"})
-	case names.Kind != jsontree.ArrayKind:
+	case names.Kind != jsonlex.Array:
 		problems = append(problems, codec.Problem{Pointer: "/names", Message: "expected array, got " + names.Kind.String()})
 	case len(names.Items) == 0:
 		problems = append(problems, codec.Problem{Pointer: "/names", Message: "must have at least 1 item"})
@@ -286,7 +287,7 @@ func requestedNames(name string, args []byte) ([]string, *tool.Error) {
 		problems = append(problems, codec.Problem{Pointer: "/names", Message: "must have at most " + strconv.Itoa(maxRequested) + " items"})
 	default:
 		for i, it := range names.Items {
-			if it.Kind != jsontree.StringKind {
+			if it.Kind != jsonlex.String {
 				problems = append(problems, codec.Problem{Pointer: "/names/" + strconv.Itoa(i), Message: "expected string, got " + it.Kind.String()})
 			}
 		}
@@ -326,17 +327,17 @@ func (v *verdicts) add(name, reason string) {
 
 // json is the answer as RequestOutputSchema describes it.
 func (v verdicts) json() []byte {
-	admitted := &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{}}
+	admitted := &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{}}
 	for _, a := range v.admitted {
 		admitted.Items = append(admitted.Items, str(a))
 	}
-	rejected := &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{}}
+	rejected := &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{}}
 	for _, r := range v.rejected {
-		rejected.Items = append(rejected.Items, &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{
+		rejected.Items = append(rejected.Items, &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{
 			{Key: "name", Value: str(r.name)}, {Key: "reason", Value: str(r.description)},
 		}})
 	}
-	return (&jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{
+	return (&jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{
 		{Key: "admitted", Value: admitted}, {Key: "rejected", Value: rejected},
 	}}).Compact()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/palette"
 	"github.com/toolgen-go/toolgen/runtime/provider"
@@ -125,7 +126,7 @@ func checkStrict(t *testing.T, name string, def []byte) {
 	require.NoError(t, err)
 	var walk func(n *jsontree.Node, ptr string)
 	walk = func(n *jsontree.Node, ptr string) {
-		require.Equal(t, jsontree.ObjectKind, n.Kind, "%s%s", name, ptr)
+		require.Equal(t, jsonlex.Object, n.Kind, "%s%s", name, ptr)
 		for _, m := range n.Members {
 			assert.True(t, allowed[m.Key], "%s%s: %q is outside the strict subset", name, ptr, m.Key)
 		}

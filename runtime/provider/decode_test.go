@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 )
@@ -57,7 +58,7 @@ func TestStrictNullsDecode(t *testing.T) {
 			origReq := strs(published.Get("required"))
 			for _, name := range strs(def.Get("function").Get("parameters").Get("required")) {
 				if !slices.Contains(origReq, name) {
-					args.Members = append(args.Members, jsontree.Member{Key: name, Value: &jsontree.Node{}})
+					args.Members = append(args.Members, jsontree.Member{Key: name, Value: &jsontree.Node{Kind: jsonlex.Null}})
 				}
 			}
 			ctx := context.Background()

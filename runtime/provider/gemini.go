@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -105,15 +106,15 @@ func noArguments(root *jsontree.Node) (dropped []string, ok bool) {
 		case m.Key == "type":
 			// "object": inputSchema checked it.
 		case m.Key == "properties":
-			if v.Kind != jsontree.ObjectKind || len(v.Members) > 0 {
+			if v.Kind != jsonlex.Object || len(v.Members) > 0 {
 				return nil, false
 			}
 		case m.Key == "required":
-			if v.Kind != jsontree.ArrayKind || len(v.Items) > 0 {
+			if v.Kind != jsonlex.Array || len(v.Items) > 0 {
 				return nil, false
 			}
 		case m.Key == "additionalProperties":
-			if v.Kind != jsontree.BoolKind || v.Bool {
+			if v.Kind != jsonlex.Bool || v.Bool {
 				return nil, false
 			}
 			closed = true
@@ -147,13 +148,13 @@ func (g *geminiProjector) fail(ptr, format string, args ...any) {
 // being inlined around it.
 func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.Node) *jsontree.Node {
 	switch {
-	case n.Kind == jsontree.BoolKind && n.Bool:
+	case n.Kind == jsonlex.Bool && n.Bool:
 		g.fail(ptr, "accepts any JSON value, which parameters cannot express")
 		return n
-	case n.Kind == jsontree.BoolKind:
+	case n.Kind == jsonlex.Bool:
 		g.fail(ptr, "accepts no value (the schema false), which parameters cannot express")
 		return n
-	case n.Kind != jsontree.ObjectKind:
+	case n.Kind != jsonlex.Object:
 		g.fail(ptr, "is not a schema")
 		return n
 	}
@@ -164,7 +165,7 @@ func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.
 		return n
 	}
 	if ref := n.Get("$ref"); ref != nil {
-		if ref.Kind != jsontree.StringKind {
+		if ref.Kind != jsonlex.String {
 			g.fail(pointer(ptr, "$ref"), "is not a string")
 			return n
 		}
@@ -184,20 +185,20 @@ func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.
 	for _, key := range []string{"oneOf", "anyOf"} {
 		if s := nullablePair(n, key); s != nil && (n.Get("oneOf") == nil || n.Get("anyOf") == nil) {
 			out := g.schema(merge(s, n, key), ptr, refs)
-			if out.Kind == jsontree.ObjectKind {
+			if out.Kind == jsonlex.Object {
 				set(out, "nullable", boolean(true))
 			}
 			return out
 		}
 	}
-	out := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{}}
+	out := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{}}
 	typ := ""
 	if t := n.Get("type"); t != nil {
 		name, nullable := "", false
 		switch t.Kind {
-		case jsontree.StringKind:
+		case jsonlex.String:
 			name = t.Text
-		case jsontree.ArrayKind:
+		case jsonlex.Array:
 			var ok bool
 			if name, ok = typeOrNull(t); !ok {
 				g.fail(ptr, "has the type union %s, which parameters cannot express", t.Compact())
@@ -226,11 +227,11 @@ func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.
 		switch {
 		case m.Key == "type":
 		case m.Key == "properties":
-			if v.Kind != jsontree.ObjectKind {
+			if v.Kind != jsonlex.Object {
 				failHere(at, "is not an object")
 				continue
 			}
-			props := &jsontree.Node{Kind: jsontree.ObjectKind, Members: make([]jsontree.Member, 0, len(v.Members))}
+			props := &jsontree.Node{Kind: jsonlex.Object, Members: make([]jsontree.Member, 0, len(v.Members))}
 			for _, pm := range v.Members {
 				props.Members = append(props.Members, jsontree.Member{Key: pm.Key, Value: g.schema(pm.Value, pointer(at, pm.Key), refs)})
 			}
@@ -241,36 +242,36 @@ func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.
 				out.Members = append(out.Members, jsontree.Member{Key: "propertyOrdering", Value: order})
 			}
 		case m.Key == "required":
-			if v.Kind == jsontree.ArrayKind && len(v.Items) > 0 {
+			if v.Kind == jsonlex.Array && len(v.Items) > 0 {
 				out.Members = append(out.Members, m)
 			}
 		case m.Key == "additionalProperties":
 			switch {
-			case v.Kind == jsontree.BoolKind && !v.Bool:
+			case v.Kind == jsonlex.Bool && !v.Bool:
 				g.dropped = append(g.dropped, at)
-			case v.Kind == jsontree.BoolKind:
+			case v.Kind == jsonlex.Bool:
 				failHere(ptr, "accepts any property (additionalProperties true), which parameters cannot express")
 			default:
 				failHere(ptr, "is a map (additionalProperties is a schema), which parameters cannot express")
 			}
 		case m.Key == "items":
-			if v.Kind == jsontree.ArrayKind {
+			if v.Kind == jsonlex.Array {
 				failHere(at, "is a tuple, which parameters cannot express")
 				continue
 			}
 			out.Members = append(out.Members, jsontree.Member{Key: "items", Value: g.schema(v, at, refs)})
 		case m.Key == "anyOf" || (m.Key == "oneOf" && constOneOf(n)):
 			// A oneOf of distinct consts is an anyOf, which the subset has.
-			if v.Kind != jsontree.ArrayKind || len(v.Items) == 0 {
+			if v.Kind != jsonlex.Array || len(v.Items) == 0 {
 				failHere(at, "is not a non-empty array")
 				continue
 			}
-			alt := &jsontree.Node{Kind: jsontree.ArrayKind, Items: make([]*jsontree.Node, len(v.Items))}
+			alt := &jsontree.Node{Kind: jsonlex.Array, Items: make([]*jsontree.Node, len(v.Items))}
 			for i, it := range v.Items {
 				alt.Items[i] = g.schema(it, pointer(at, strconv.Itoa(i)), refs)
 			}
 			out.Members = append(out.Members, jsontree.Member{Key: "anyOf", Value: alt})
-		case m.Key == "enum" && v.Kind != jsontree.ArrayKind:
+		case m.Key == "enum" && v.Kind != jsonlex.Array:
 			failHere(at, "is not an array")
 		case m.Key == "enum":
 			if !allStrings(v.Items) {
@@ -285,25 +286,25 @@ func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.
 				failHere(ptr, "has both enum and const, which parameters cannot express (const becomes an enum)")
 				continue
 			}
-			if v.Kind != jsontree.StringKind {
+			if v.Kind != jsonlex.String {
 				failHere(at, "is not a string, which parameters cannot express (its enums are strings)")
 				continue
 			}
-			out.Members = append(out.Members, jsontree.Member{Key: "enum", Value: &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{v}}})
+			out.Members = append(out.Members, jsontree.Member{Key: "enum", Value: &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{v}}})
 		case m.Key == "format":
-			if v.Kind != jsontree.StringKind || !slices.Contains(geminiFormats[typ], v.Text) {
+			if v.Kind != jsonlex.String || !slices.Contains(geminiFormats[typ], v.Text) {
 				g.dropped = append(g.dropped, at)
 				continue
 			}
 			out.Members = append(out.Members, m)
 		case m.Key == "examples":
-			if v.Kind == jsontree.ArrayKind && len(v.Items) > 0 && v.Items[0].Kind != jsontree.NullKind {
+			if v.Kind == jsonlex.Array && len(v.Items) > 0 && v.Items[0].Kind != jsonlex.Null {
 				out.Members = append(out.Members, jsontree.Member{Key: "example", Value: v.Items[0]})
 			}
 		case m.Key == "$defs" || m.Key == "definitions":
 			// Inlined where referenced.
 		case geminiKept[m.Key]:
-			if v.Kind == jsontree.NullKind || (v.Kind == jsontree.StringKind && v.Text == "") {
+			if v.Kind == jsonlex.Null || (v.Kind == jsonlex.String && v.Text == "") {
 				continue // the SDK leaves these out
 			}
 			out.Members = append(out.Members, m)
@@ -338,7 +339,7 @@ func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.
 // merge returns the members of target overridden by those of site, but
 // for the member named skip, as a new node sharing their values.
 func merge(target, site *jsontree.Node, skip string) *jsontree.Node {
-	out := &jsontree.Node{Kind: jsontree.ObjectKind, Members: slices.Clone(target.Members)}
+	out := &jsontree.Node{Kind: jsonlex.Object, Members: slices.Clone(target.Members)}
 	for _, m := range site.Members {
 		if m.Key != skip {
 			set(out, m.Key, m.Value)
@@ -350,7 +351,7 @@ func merge(target, site *jsontree.Node, skip string) *jsontree.Node {
 // allStrings reports whether every node is a string.
 func allStrings(items []*jsontree.Node) bool {
 	for _, it := range items {
-		if it.Kind != jsontree.StringKind {
+		if it.Kind != jsonlex.String {
 			return false
 		}
 	}
@@ -363,7 +364,7 @@ func propertyOrdering(props *jsontree.Node) *jsontree.Node {
 	if len(props.Members) < 2 {
 		return nil
 	}
-	order := &jsontree.Node{Kind: jsontree.ArrayKind, Items: make([]*jsontree.Node, len(props.Members))}
+	order := &jsontree.Node{Kind: jsonlex.Array, Items: make([]*jsontree.Node, len(props.Members))}
 	for i, pm := range props.Members {
 		order.Items[i] = str(pm.Key)
 	}
@@ -383,10 +384,10 @@ var (
 // schema of the tree n (not in values such as defaults or examples) that
 // has at least two properties and no propertyOrdering yet.
 func addPropertyOrdering(n *jsontree.Node) {
-	if n == nil || n.Kind != jsontree.ObjectKind {
+	if n == nil || n.Kind != jsonlex.Object {
 		return
 	}
-	if props := n.Get("properties"); props != nil && props.Kind == jsontree.ObjectKind && n.Get("propertyOrdering") == nil {
+	if props := n.Get("properties"); props != nil && props.Kind == jsonlex.Object && n.Get("propertyOrdering") == nil {
 		if order := propertyOrdering(props); order != nil {
 			insertAfter(n, "properties", "propertyOrdering", order)
 		}
@@ -395,14 +396,14 @@ func addPropertyOrdering(n *jsontree.Node) {
 		addPropertyOrdering(n.Get(k))
 	}
 	for _, k := range schemaMaps {
-		if v := n.Get(k); v != nil && v.Kind == jsontree.ObjectKind {
+		if v := n.Get(k); v != nil && v.Kind == jsonlex.Object {
 			for _, m := range v.Members {
 				addPropertyOrdering(m.Value)
 			}
 		}
 	}
 	for _, k := range schemaLists {
-		if v := n.Get(k); v != nil && v.Kind == jsontree.ArrayKind {
+		if v := n.Get(k); v != nil && v.Kind == jsonlex.Array {
 			for _, it := range v.Items {
 				addPropertyOrdering(it)
 			}
@@ -414,16 +415,16 @@ func addPropertyOrdering(n *jsontree.Node) {
 // it: members sorted byte-wise at every level, numbers as float64s.
 func canonical(n *jsontree.Node) {
 	switch n.Kind {
-	case jsontree.ObjectKind:
+	case jsonlex.Object:
 		slices.SortStableFunc(n.Members, func(a, b jsontree.Member) int { return strings.Compare(a.Key, b.Key) })
 		for _, m := range n.Members {
 			canonical(m.Value)
 		}
-	case jsontree.ArrayKind:
+	case jsonlex.Array:
 		for _, it := range n.Items {
 			canonical(it)
 		}
-	case jsontree.NumberKind:
+	case jsonlex.Number:
 		n.Text = float64Literal(n.Text)
 	}
 }

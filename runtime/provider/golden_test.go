@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 )
@@ -61,7 +62,7 @@ func TestGoldenReport(t *testing.T) {
 	t.Parallel()
 	defs, err := provider.NewDefinitions(sampleRegistry(t))
 	require.NoError(t, err)
-	report := &jsontree.Node{Kind: jsontree.ArrayKind}
+	report := &jsontree.Node{Kind: jsonlex.Array}
 	for _, tl := range defs.Tools() {
 		report.Items = append(report.Items, obj(
 			"name", text(tl.Spec.Name),
@@ -77,19 +78,19 @@ func TestGoldenReport(t *testing.T) {
 
 // obj builds an object node from key, value pairs.
 func obj(kv ...any) *jsontree.Node {
-	n := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{}}
+	n := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{}}
 	for i := 0; i < len(kv); i += 2 {
 		n.Members = append(n.Members, jsontree.Member{Key: kv[i].(string), Value: kv[i+1].(*jsontree.Node)})
 	}
 	return n
 }
 
-func text(s string) *jsontree.Node { return &jsontree.Node{Kind: jsontree.StringKind, Text: s} }
+func text(s string) *jsontree.Node { return &jsontree.Node{Kind: jsonlex.String, Text: s} }
 
-func boolNode(b bool) *jsontree.Node { return &jsontree.Node{Kind: jsontree.BoolKind, Bool: b} }
+func boolNode(b bool) *jsontree.Node { return &jsontree.Node{Kind: jsonlex.Bool, Bool: b} }
 
 func texts(list []string) *jsontree.Node {
-	n := &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{}}
+	n := &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{}}
 	for _, s := range list {
 		n.Items = append(n.Items, text(s))
 	}

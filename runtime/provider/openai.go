@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -129,13 +130,13 @@ func (p *strictProjector) fail(ptr, format string, args ...any) {
 // (n itself, edited, or a replacement).
 func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 	switch {
-	case n.Kind == jsontree.BoolKind && n.Bool:
+	case n.Kind == jsonlex.Bool && n.Bool:
 		p.fail(ptr, "accepts any JSON value, which strict mode cannot express")
 		return n
-	case n.Kind == jsontree.BoolKind:
+	case n.Kind == jsonlex.Bool:
 		p.fail(ptr, "accepts no value (the schema false), which strict mode cannot express")
 		return n
-	case n.Kind != jsontree.ObjectKind:
+	case n.Kind != jsonlex.Object:
 		p.fail(ptr, "is not a schema")
 		return n
 	}
@@ -152,7 +153,7 @@ func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 	if !ok {
 		return n
 	}
-	out := &jsontree.Node{Kind: jsontree.ObjectKind, Members: make([]jsontree.Member, 0, len(n.Members)+2)}
+	out := &jsontree.Node{Kind: jsonlex.Object, Members: make([]jsontree.Member, 0, len(n.Members)+2)}
 	var props *jsontree.Node
 	var required []string
 	hasAP, hasType, hasAlt := false, false, false // additionalProperties false, type, an alternative to type
@@ -168,7 +169,7 @@ func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 		case m.Key == "type":
 			hasType = true
 		case m.Key == "properties":
-			if m.Value.Kind != jsontree.ObjectKind {
+			if m.Value.Kind != jsonlex.Object {
 				failHere(at, "is not an object")
 				continue
 			}
@@ -178,9 +179,9 @@ func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 				pm.Value = p.schema(pm.Value, pointer(at, pm.Key))
 			}
 		case m.Key == "required":
-			if m.Value.Kind == jsontree.ArrayKind {
+			if m.Value.Kind == jsonlex.Array {
 				for _, it := range m.Value.Items {
-					if it.Kind == jsontree.StringKind {
+					if it.Kind == jsonlex.String {
 						required = append(required, it.Text)
 					}
 				}
@@ -188,15 +189,15 @@ func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 			continue // rewritten below, after properties
 		case m.Key == "additionalProperties":
 			switch {
-			case m.Value.Kind == jsontree.BoolKind && !m.Value.Bool:
+			case m.Value.Kind == jsonlex.Bool && !m.Value.Bool:
 				hasAP = true
-			case m.Value.Kind == jsontree.BoolKind:
+			case m.Value.Kind == jsonlex.Bool:
 				failHere(ptr, "accepts any property (additionalProperties true), which strict mode cannot express")
 			default:
 				failHere(ptr, "is a map (additionalProperties is a schema), which strict mode cannot express")
 			}
 		case m.Key == "items":
-			if m.Value.Kind == jsontree.ArrayKind {
+			if m.Value.Kind == jsonlex.Array {
 				failHere(at, "is a tuple, which strict mode cannot express")
 				continue
 			}
@@ -205,7 +206,7 @@ func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 			// A oneOf of distinct consts is an anyOf, which strict mode has.
 			m.Key = "anyOf"
 			hasAlt = true
-			if m.Value.Kind != jsontree.ArrayKind || len(m.Value.Items) == 0 {
+			if m.Value.Kind != jsonlex.Array || len(m.Value.Items) == 0 {
 				failHere(at, "is not a non-empty array")
 				continue
 			}
@@ -224,11 +225,11 @@ func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 			}
 			// S or null, exactly one: the same as anyOf, as S excludes null.
 			hasAlt = true
-			m = jsontree.Member{Key: "anyOf", Value: &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{
-				p.schema(s, pointer(at, "0")), {Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "type", Value: str("null")}}},
+			m = jsontree.Member{Key: "anyOf", Value: &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{
+				p.schema(s, pointer(at, "0")), {Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "type", Value: str("null")}}},
 			}}}
 		case m.Key == "$defs" || m.Key == "definitions":
-			if m.Value.Kind != jsontree.ObjectKind {
+			if m.Value.Kind != jsonlex.Object {
 				failHere(at, "is not an object")
 				continue
 			}
@@ -237,11 +238,11 @@ func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 				dm.Value = p.schema(dm.Value, pointer(at, dm.Key))
 			}
 		case m.Key == "format":
-			if m.Value.Kind != jsontree.StringKind || !strictFormats[m.Value.Text] {
+			if m.Value.Kind != jsonlex.String || !strictFormats[m.Value.Text] {
 				p.dropped = append(p.dropped, at)
 				continue
 			}
-		case m.Key == "enum" && m.Value.Kind != jsontree.ArrayKind:
+		case m.Key == "enum" && m.Value.Kind != jsonlex.Array:
 			failHere(at, "is not an array")
 			continue
 		case strictKept[m.Key]:
@@ -276,13 +277,13 @@ func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
 			p.fail(ptr, "accepts any object, which strict mode cannot express")
 			return out
 		}
-		props = &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{}}
+		props = &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{}}
 		insertAfter(out, "type", "properties", props)
 	}
 	if !hasAP {
 		insertAfter(out, "properties", "additionalProperties", boolean(false))
 	}
-	all := &jsontree.Node{Kind: jsontree.ArrayKind, Items: make([]*jsontree.Node, 0, len(props.Members))}
+	all := &jsontree.Node{Kind: jsonlex.Array, Items: make([]*jsontree.Node, 0, len(props.Members))}
 	for i := range props.Members {
 		pm := &props.Members[i]
 		all.Items = append(all.Items, str(pm.Key))
@@ -301,9 +302,9 @@ func (p *strictProjector) typeOf(n *jsontree.Node, ptr string) (typ string, ok b
 	switch {
 	case t == nil:
 		return "", true
-	case t.Kind == jsontree.StringKind:
+	case t.Kind == jsonlex.String:
 		return t.Text, true
-	case t.Kind == jsontree.ArrayKind:
+	case t.Kind == jsonlex.Array:
 		if name, ok := typeOrNull(t); ok {
 			return name, true
 		}
@@ -319,7 +320,7 @@ func (p *strictProjector) typeOf(n *jsontree.Node, ptr string) (typ string, ok b
 // with sibling keywords is replaced by its target merged with the
 // siblings, which strict mode requires.
 func (p *strictProjector) ref(n, ref *jsontree.Node, ptr string) *jsontree.Node {
-	if ref.Kind != jsontree.StringKind {
+	if ref.Kind != jsonlex.String {
 		p.fail(pointer(ptr, "$ref"), "is not a string")
 		return n
 	}
@@ -339,7 +340,7 @@ func (p *strictProjector) ref(n, ref *jsontree.Node, ptr string) *jsontree.Node 
 				p.dropped = append(p.dropped, pointer(ptr, m.Key))
 			}
 		}
-		return &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "$ref", Value: ref}}}
+		return &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "$ref", Value: ref}}}
 	}
 	merged := merge(target, n, "$ref")
 	// The definitions stay where they are (references are absolute).
@@ -355,25 +356,25 @@ func (p *strictProjector) ref(n, ref *jsontree.Node, ptr string) *jsontree.Node 
 // turned into an enum), otherwise {"anyOf":[S,{"type":"null"}]} with the
 // description and title lifted to the wrapper.
 func nullableStrict(n *jsontree.Node) *jsontree.Node {
-	if n.Kind != jsontree.ObjectKind {
+	if n.Kind != jsonlex.Object {
 		return n
 	}
 	t := n.Get("type")
-	if t != nil && t.Kind == jsontree.ArrayKind {
+	if t != nil && t.Kind == jsonlex.Array {
 		for _, it := range t.Items {
-			if it.Kind == jsontree.StringKind && it.Text == "null" {
+			if it.Kind == jsonlex.String && it.Text == "null" {
 				return n // already nullable
 			}
 		}
 	}
-	if alt := n.Get("anyOf"); alt != nil && alt.Kind == jsontree.ArrayKind {
+	if alt := n.Get("anyOf"); alt != nil && alt.Kind == jsonlex.Array {
 		for _, it := range alt.Items {
 			if isNullSchema(it) {
 				return n
 			}
 		}
 	}
-	if t != nil && t.Kind == jsontree.StringKind {
+	if t != nil && t.Kind == jsonlex.String {
 		switch t.Text {
 		case "null":
 			return n
@@ -381,21 +382,21 @@ func nullableStrict(n *jsontree.Node) *jsontree.Node {
 			if n.Get("const") != nil && n.Get("enum") != nil {
 				break // both: the anyOf wrapper below keeps them as they are
 			}
-			set(n, "type", &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{str(t.Text), str("null")}})
-			if e := n.Get("enum"); e != nil && e.Kind == jsontree.ArrayKind && !hasNull(e) {
-				e.Items = append(e.Items, &jsontree.Node{Kind: jsontree.NullKind})
+			set(n, "type", &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{str(t.Text), str("null")}})
+			if e := n.Get("enum"); e != nil && e.Kind == jsonlex.Array && !hasNull(e) {
+				e.Items = append(e.Items, &jsontree.Node{Kind: jsonlex.Null})
 			}
 			for i, m := range n.Members {
 				if m.Key == "const" {
-					n.Members[i] = jsontree.Member{Key: "enum", Value: &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{m.Value, {Kind: jsontree.NullKind}}}}
+					n.Members[i] = jsontree.Member{Key: "enum", Value: &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{m.Value, {Kind: jsonlex.Null}}}}
 				}
 			}
 			return n
 		}
 	}
-	inner := &jsontree.Node{Kind: jsontree.ObjectKind}
-	wrapper := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "anyOf", Value: &jsontree.Node{Kind: jsontree.ArrayKind, Items: []*jsontree.Node{
-		inner, {Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "type", Value: str("null")}}},
+	inner := &jsontree.Node{Kind: jsonlex.Object}
+	wrapper := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "anyOf", Value: &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{
+		inner, {Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "type", Value: str("null")}}},
 	}}}}}
 	for _, m := range n.Members {
 		if m.Key == "description" || m.Key == "title" {
@@ -416,7 +417,7 @@ func nullableStrict(n *jsontree.Node) *jsontree.Node {
 // hasNull reports whether the array node holds null.
 func hasNull(a *jsontree.Node) bool {
 	for _, it := range a.Items {
-		if it.Kind == jsontree.NullKind {
+		if it.Kind == jsonlex.Null {
 			return true
 		}
 	}
@@ -439,14 +440,14 @@ func (p *strictProjector) limits(root *jsontree.Node) {
 	largeEnum := ""
 	var walk func(n *jsontree.Node, ptr string)
 	walk = func(n *jsontree.Node, ptr string) {
-		if n == nil || n.Kind != jsontree.ObjectKind {
+		if n == nil || n.Kind != jsonlex.Object {
 			return
 		}
 		for _, m := range n.Members {
 			at := pointer(ptr, m.Key)
 			switch m.Key {
 			case "properties", "$defs", "definitions":
-				if m.Value.Kind != jsontree.ObjectKind {
+				if m.Value.Kind != jsonlex.Object {
 					continue
 				}
 				for _, pm := range m.Value.Members {
@@ -465,7 +466,7 @@ func (p *strictProjector) limits(root *jsontree.Node) {
 			case "enum":
 				chars := 0
 				for _, it := range m.Value.Items {
-					if it.Kind == jsontree.StringKind {
+					if it.Kind == jsonlex.String {
 						chars += utf8.RuneCountInString(it.Text)
 					}
 				}
@@ -475,7 +476,7 @@ func (p *strictProjector) limits(root *jsontree.Node) {
 					largeEnum = at
 				}
 			case "const":
-				if m.Value.Kind == jsontree.StringKind {
+				if m.Value.Kind == jsonlex.String {
 					c.chars += utf8.RuneCountInString(m.Value.Text)
 				}
 			}
@@ -501,10 +502,10 @@ func (p *strictProjector) limits(root *jsontree.Node) {
 // local references (resolved against root) except into a schema already
 // on the path.
 func depth(root, n *jsontree.Node, onPath map[*jsontree.Node]bool) int {
-	if n == nil || n.Kind != jsontree.ObjectKind || onPath[n] {
+	if n == nil || n.Kind != jsonlex.Object || onPath[n] {
 		return 0
 	}
-	if ref := n.Get("$ref"); ref != nil && ref.Kind == jsontree.StringKind {
+	if ref := n.Get("$ref"); ref != nil && ref.Kind == jsonlex.String {
 		if target := localRef(root, ref.Text); target != nil && target != n {
 			onPath[n] = true
 			d := depth(root, target, onPath)
@@ -516,7 +517,7 @@ func depth(root, n *jsontree.Node, onPath map[*jsontree.Node]bool) int {
 	onPath[n] = true
 	defer delete(onPath, n)
 	deepest := 0
-	if props := n.Get("properties"); props != nil && props.Kind == jsontree.ObjectKind {
+	if props := n.Get("properties"); props != nil && props.Kind == jsonlex.Object {
 		for _, pm := range props.Members {
 			deepest = max(deepest, depth(root, pm.Value, onPath))
 		}
@@ -524,7 +525,7 @@ func depth(root, n *jsontree.Node, onPath map[*jsontree.Node]bool) int {
 	if it := n.Get("items"); it != nil {
 		deepest = max(deepest, depth(root, it, onPath))
 	}
-	if alt := n.Get("anyOf"); alt != nil && alt.Kind == jsontree.ArrayKind {
+	if alt := n.Get("anyOf"); alt != nil && alt.Kind == jsonlex.Array {
 		for _, it := range alt.Items {
 			deepest = max(deepest, depth(root, it, onPath))
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -105,21 +106,21 @@ func inputSchema(provider string, spec *tool.Spec, pattern *regexp.Regexp) (*jso
 	if err != nil {
 		return nil, &Error{Provider: provider, Tool: spec.Name, Msg: "invalid input schema", Err: err}
 	}
-	if t := root.Get("type"); t == nil || t.Kind != jsontree.StringKind || t.Text != "object" {
+	if t := root.Get("type"); t == nil || t.Kind != jsonlex.String || t.Text != "object" {
 		return nil, &Error{Provider: provider, Tool: spec.Name, Msg: `the input schema is not an object schema ("type":"object")`}
 	}
 	return root, nil
 }
 
 // str returns a string node.
-func str(s string) *jsontree.Node { return &jsontree.Node{Kind: jsontree.StringKind, Text: s} }
+func str(s string) *jsontree.Node { return &jsontree.Node{Kind: jsonlex.String, Text: s} }
 
 // boolean returns a boolean node.
-func boolean(b bool) *jsontree.Node { return &jsontree.Node{Kind: jsontree.BoolKind, Bool: b} }
+func boolean(b bool) *jsontree.Node { return &jsontree.Node{Kind: jsonlex.Bool, Bool: b} }
 
 // object builds an object node from members, leaving out nil values.
 func object(members ...jsontree.Member) *jsontree.Node {
-	n := &jsontree.Node{Kind: jsontree.ObjectKind, Members: make([]jsontree.Member, 0, len(members))}
+	n := &jsontree.Node{Kind: jsonlex.Object, Members: make([]jsontree.Member, 0, len(members))}
 	for _, m := range members {
 		if m.Value != nil {
 			n.Members = append(n.Members, m)
@@ -187,18 +188,18 @@ func where(ptr string) string {
 
 // isNullSchema reports whether n is exactly {"type":"null"}.
 func isNullSchema(n *jsontree.Node) bool {
-	if n == nil || n.Kind != jsontree.ObjectKind || len(n.Members) != 1 {
+	if n == nil || n.Kind != jsonlex.Object || len(n.Members) != 1 {
 		return false
 	}
 	t := n.Get("type")
-	return t != nil && t.Kind == jsontree.StringKind && t.Text == "null"
+	return t != nil && t.Kind == jsonlex.String && t.Text == "null"
 }
 
 // nullablePair returns S when n's member key is [S,{"type":"null"}] or
 // [{"type":"null"},S] (invopop's nullable form, under oneOf or anyOf).
 func nullablePair(n *jsontree.Node, key string) *jsontree.Node {
 	v := n.Get(key)
-	if v == nil || v.Kind != jsontree.ArrayKind || len(v.Items) != 2 {
+	if v == nil || v.Kind != jsonlex.Array || len(v.Items) != 2 {
 		return nil
 	}
 	switch {
@@ -218,7 +219,7 @@ func nullablePair(n *jsontree.Node, key string) *jsontree.Node {
 // the oneOf would then have to sit beside.
 func constOneOf(n *jsontree.Node) bool {
 	alts := n.Get("oneOf")
-	if alts == nil || alts.Kind != jsontree.ArrayKind || len(alts.Items) == 0 || n.Get("anyOf") != nil {
+	if alts == nil || alts.Kind != jsonlex.Array || len(alts.Items) == 0 || n.Get("anyOf") != nil {
 		return false
 	}
 	seen := make(map[string]bool, len(alts.Items))
@@ -247,7 +248,7 @@ func constOneOf(n *jsontree.Node) bool {
 // ("#", "#/$defs/NAME", any "#/..." pointer) resolve; it returns nil for
 // anything else or a dangling reference.
 func localRef(root *jsontree.Node, ref string) *jsontree.Node {
-	probe := &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "$ref", Value: str(ref)}}}
+	probe := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "$ref", Value: str(ref)}}}
 	n := probe.Resolve(root)
 	if n == probe {
 		return nil
@@ -262,7 +263,7 @@ func typeOrNull(t *jsontree.Node) (string, bool) {
 	name, null := "", false
 	for _, it := range t.Items {
 		switch {
-		case it.Kind != jsontree.StringKind:
+		case it.Kind != jsonlex.String:
 			return "", false
 		case it.Text == "null" && !null:
 			null = true

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -90,7 +91,7 @@ func TestOpenAIRules(t *testing.T) {
 
 			assert.Regexp(t, openAIName, fn.Get("name").Text)
 			assert.Equal(t, spec.Description, fn.Get("description").Text)
-			require.Equal(t, jsontree.BoolKind, fn.Get("strict").Kind)
+			require.Equal(t, jsonlex.Bool, fn.Get("strict").Kind)
 			assert.Equal(t, chat.Strict, fn.Get("strict").Bool)
 			params := fn.Get("parameters")
 			assert.Equal(t, "object", params.Get("type").Text, "the root is an object schema")
@@ -105,7 +106,7 @@ func TestOpenAIRules(t *testing.T) {
 			assert.Empty(t, chat.Reason)
 			orig := parse(t, spec.InputSchema)
 			walkSchemas(params, "", func(n *jsontree.Node, ptr string) {
-				if n.Kind != jsontree.ObjectKind {
+				if n.Kind != jsonlex.Object {
 					t.Errorf("%s: the schema %s is not an object", ptr, n.Compact())
 					return
 				}
@@ -230,19 +231,19 @@ func TestGeminiRules(t *testing.T) {
 				assert.Equal(t, keys(props), strs(params.Get("propertyOrdering")), "propertyOrdering keeps the declared order")
 			}
 			walkSchemas(params, "", func(n *jsontree.Node, ptr string) {
-				require.Equal(t, jsontree.ObjectKind, n.Kind, ptr)
+				require.Equal(t, jsonlex.Object, n.Kind, ptr)
 				for _, m := range n.Members {
 					assert.True(t, geminiFields[m.Key], "%s: %q is not a field of the OpenAPI Schema subset", ptr, m.Key)
 				}
 				typ := n.Get("type")
 				if n.Get("anyOf") == nil || typ != nil {
-					if assert.NotNil(t, typ, "%s: a type", ptr) && assert.Equal(t, jsontree.StringKind, typ.Kind, "%s: a single type", ptr) {
+					if assert.NotNil(t, typ, "%s: a type", ptr) && assert.Equal(t, jsonlex.String, typ.Kind, "%s: a single type", ptr) {
 						assert.True(t, geminiTypes[typ.Text], "%s: type %q", ptr, typ.Text)
 					}
 				}
 				if e := n.Get("enum"); e != nil {
 					for _, it := range e.Items {
-						assert.Equal(t, jsontree.StringKind, it.Kind, "%s: enums are strings", ptr)
+						assert.Equal(t, jsonlex.String, it.Kind, "%s: enums are strings", ptr)
 					}
 				}
 				if f := n.Get("format"); f != nil && typ != nil {
@@ -273,7 +274,7 @@ func takesNoArguments(n *jsontree.Node) bool {
 				return false
 			}
 		case "additionalProperties":
-			closed = m.Value.Kind == jsontree.BoolKind && !m.Value.Bool
+			closed = m.Value.Kind == jsonlex.Bool && !m.Value.Bool
 		default:
 			return false
 		}
@@ -285,7 +286,7 @@ func takesNoArguments(n *jsontree.Node) bool {
 // items, anyOf, oneOf, allOf, $defs), with its JSON Pointer, parents first.
 func walkSchemas(n *jsontree.Node, ptr string, f func(n *jsontree.Node, ptr string)) {
 	f(n, ptr)
-	if n.Kind != jsontree.ObjectKind {
+	if n.Kind != jsonlex.Object {
 		return
 	}
 	for _, m := range n.Members {
@@ -296,7 +297,7 @@ func walkSchemas(n *jsontree.Node, ptr string, f func(n *jsontree.Node, ptr stri
 				walkSchemas(pm.Value, at+"/"+pm.Key, f)
 			}
 		case "items", "additionalProperties":
-			if m.Value.Kind == jsontree.ObjectKind {
+			if m.Value.Kind == jsonlex.Object {
 				walkSchemas(m.Value, at, f)
 			}
 		case "anyOf", "oneOf", "allOf":
@@ -339,7 +340,7 @@ func typeIncludes(n *jsontree.Node, name string) bool {
 	switch {
 	case t == nil:
 		return false
-	case t.Kind == jsontree.StringKind:
+	case t.Kind == jsonlex.String:
 		return t.Text == name
 	}
 	return slices.Contains(strs(t), name)
@@ -449,7 +450,7 @@ func TestSearchRules(t *testing.T) {
 		t.Run("openai/"+string(st), func(t *testing.T) {
 			t.Parallel()
 			arr := parse(t, search.OpenAIResponses())
-			require.Equal(t, jsontree.ArrayKind, arr.Kind)
+			require.Equal(t, jsonlex.Array, arr.Kind)
 			seen := map[string]int{}
 			topLevel := map[string]bool{}
 			namespaces := map[string]bool{}
@@ -465,7 +466,7 @@ func TestSearchRules(t *testing.T) {
 				want := []string{"type", "name", "description", "parameters", "strict"}
 				if spec.Defer {
 					want = append(want, "defer_loading")
-					require.Equal(t, jsontree.BoolKind, fn.Get("defer_loading").Kind)
+					require.Equal(t, jsonlex.Bool, fn.Get("defer_loading").Kind)
 					assert.True(t, fn.Get("defer_loading").Bool, name)
 				}
 				assert.Equal(t, want, keys(fn), name)
@@ -483,7 +484,7 @@ func TestSearchRules(t *testing.T) {
 				}
 			}
 			for i, it := range arr.Items {
-				require.Equal(t, jsontree.ObjectKind, it.Kind)
+				require.Equal(t, jsonlex.Object, it.Kind)
 				switch typ := it.Get("type").Text; typ {
 				case "tool_search":
 					assert.Equal(t, len(arr.Items)-1, i, "the tool search tool is last")
@@ -496,10 +497,10 @@ func TestSearchRules(t *testing.T) {
 					assert.Regexp(t, openAIName, name)
 					assert.False(t, namespaces[name], "%s: one namespace per name", name)
 					namespaces[name] = true
-					require.Equal(t, jsontree.StringKind, it.Get("description").Kind)
+					require.Equal(t, jsonlex.String, it.Get("description").Kind)
 					assert.NotEmpty(t, it.Get("description").Text, "%s: a namespace needs a description", name)
 					tools := it.Get("tools")
-					require.Equal(t, jsontree.ArrayKind, tools.Kind)
+					require.Equal(t, jsonlex.Array, tools.Kind)
 					assert.NotEmpty(t, tools.Items)
 					for _, fn := range tools.Items {
 						require.Equal(t, "function", fn.Get("type").Text, "%s: only functions inside a namespace, never a namespace", name)
@@ -522,7 +523,7 @@ func TestSearchRules(t *testing.T) {
 		t.Run("anthropic/"+string(st), func(t *testing.T) {
 			t.Parallel()
 			arr := parse(t, search.Anthropic())
-			require.Equal(t, jsontree.ArrayKind, arr.Kind)
+			require.Equal(t, jsonlex.Array, arr.Kind)
 			require.Len(t, arr.Items, len(specs)+1)
 			loaded := 0
 			for i, it := range arr.Items[:len(specs)] {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -40,7 +41,7 @@ func deferredDefs(name string, p *Precomputed) (*Deferred, error) {
 // "defer_loading":true appended.
 func withDeferLoading(provider, name string, def []byte) ([]byte, error) {
 	n, err := jsontree.Parse(def)
-	if err == nil && n.Kind != jsontree.ObjectKind {
+	if err == nil && n.Kind != jsonlex.Object {
 		err = fmt.Errorf("not a JSON object")
 	}
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
@@ -111,7 +112,7 @@ func TestCachedTools(t *testing.T) {
 	}
 	last := tools.Items[len(tools.Items)-1]
 	want := all.Items[len(all.Items)-1]
-	want.Members = append(want.Members, jsontree.Member{Key: "cache_control", Value: &jsontree.Node{Kind: jsontree.ObjectKind, Members: []jsontree.Member{{Key: "type", Value: &jsontree.Node{Kind: jsontree.StringKind, Text: "ephemeral"}}}}})
+	want.Members = append(want.Members, jsontree.Member{Key: "cache_control", Value: &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "type", Value: &jsontree.Node{Kind: jsonlex.String, Text: "ephemeral"}}}}})
 	assert.Equal(t, string(want.Compact()), string(last.Compact()))
 	assert.Empty(t, anthropictools.CachedTools(mustDefinitions(t, nil)))
 }

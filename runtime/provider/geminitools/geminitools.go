@@ -42,6 +42,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -73,7 +74,7 @@ func Declaration(p provider.Projection) (*genai.FunctionDeclaration, error) {
 		return nil, fmt.Errorf("gemini function declaration: %w", err)
 	}
 	name := n.Get("name")
-	if name == nil || name.Kind != jsontree.StringKind {
+	if name == nil || name.Kind != jsonlex.String {
 		return nil, fmt.Errorf("gemini function declaration: no name in %.80s", p.JSON)
 	}
 	d := &genai.FunctionDeclaration{Name: name.Text}

@@ -1,12 +1,14 @@
-package codec
+package jsonlex
 
-// Kind is the kind of a JSON value.
+// Kind is the kind of a JSON value: the one kind enum of the runtime,
+// shared by runtime/codec (Decoder.Kind) and runtime/jsontree (Node.Kind).
 type Kind uint8
 
-// The kinds of JSON values. Invalid is the zero Kind, returned when no
-// value can be read.
+// The kinds of JSON values. Invalid is the zero Kind, deliberately: a
+// decoder that cannot read a value, or a Node nobody set, says so rather
+// than passing for null.
 const (
-	Invalid Kind = iota // no value: malformed JSON or end of input
+	Invalid Kind = iota // no value: malformed JSON, end of input, or unset
 	Null                // null
 	Bool                // true or false
 	Number              // a number
@@ -16,7 +18,8 @@ const (
 )
 
 // String returns the JSON Schema name of the kind ("boolean" for Bool),
-// as used in messages such as "expected integer, got string".
+// as used in messages such as "expected integer, got string", and
+// "invalid" for Invalid or any other value.
 func (k Kind) String() string {
 	switch k {
 	case Null:
@@ -36,8 +39,10 @@ func (k Kind) String() string {
 	}
 }
 
-// kindOf returns the kind of value that starts with byte c.
-func kindOf(c byte) Kind {
+// KindOf returns the kind of the value that starts with byte c (its first
+// byte after white space), or Invalid when no value starts with c. It
+// does not check the rest of the value.
+func KindOf(c byte) Kind {
 	switch c {
 	case 'n':
 		return Null
