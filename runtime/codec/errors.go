@@ -19,10 +19,11 @@ const Hidden = "<key>"
 // maxIdentifier is the longest identifier, in bytes.
 const maxIdentifier = 64
 
-// IsIdentifier reports whether s matches ^[A-Za-z0-9_.-]{1,64}$, the
-// grammar of the names that messages quote: tool names, property names.
-// Text that does not match is described, never repeated: it may hold
-// quotes, newlines or markup, or be arbitrarily long.
+// IsIdentifier reports whether s matches ^[A-Za-z0-9_.-]{1,64}$, the one
+// grammar of the names that messages quote: tool names, property names,
+// and the request text (ids, names) runtime/mcpserver's error responses
+// may carry. Text that does not match is described, never repeated: it
+// may hold quotes, newlines or markup, or be arbitrarily long.
 func IsIdentifier[S string | []byte](s S) bool {
 	if len(s) == 0 || len(s) > maxIdentifier {
 		return false

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -64,7 +65,7 @@ func (s *Server) failure(ctx context.Context, name string, err error) (mcp.Resul
 		// The registry's message quotes the name asked for: sent only when
 		// that is a plain identifier and the message nothing else of it.
 		msg := te.Error()
-		if !isIdent(name) || !strings.HasPrefix(msg, unknownToolPrefix) || !safeText(msg) {
+		if !codec.IsIdentifier(name) || !strings.HasPrefix(msg, unknownToolPrefix) || !safeText(msg) {
 			msg = msgUnknownTool
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -411,7 +412,7 @@ func openState(state string) (id string, expires time.Time, mac []byte, ok bool)
 		return "", time.Time{}, nil, false
 	}
 	b, err := base64.RawURLEncoding.DecodeString(state)
-	if err != nil || len(b) <= stateHead || b[0] != stateVersion || !isIdent(b[stateHead:]) {
+	if err != nil || len(b) <= stateHead || b[0] != stateVersion || !codec.IsIdentifier(b[stateHead:]) {
 		return "", time.Time{}, nil, false
 	}
 	secs := binary.BigEndian.Uint64(b[1:9])

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgen-go/toolgen/runtime/codec"
 )
 
 // Nothing echoed: the SDK answers malformed requests before this package's
@@ -19,29 +20,15 @@ import (
 // the fixed one of its code unless it is one of the messages this package
 // writes itself, the data is dropped (but for the supported protocol
 // versions of an unsupported-version error), and the id is kept only when
-// it is a plain identifier. A rewritten error is at most maxErrorBytes.
+// it is a plain identifier (codec.IsIdentifier). A rewritten error is at most maxErrorBytes.
 
 // maxErrorBytes bounds every error response the wire layer writes.
 const maxErrorBytes = 1024
 
-// maxIdentLen is the longest plain identifier: the only text of a request
-// an error response may carry.
-const maxIdentLen = 64
-
-// isIdent reports whether s is a plain identifier: 1 to maxIdentLen of
-// [A-Za-z0-9_.-].
-func isIdent[S string | []byte](s S) bool {
-	if len(s) == 0 || len(s) > maxIdentLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+// maxWord is the longest word of a message safeText lets through: as long
+// as a plain identifier (codec.IsIdentifier, the one grammar of the names
+// a message may repeat).
+const maxWord = 64
 
 // Fixed messages of the error codes.
 var codeMessages = map[int64]string{
@@ -105,20 +92,20 @@ func vetMessage(code int64, msg string) string {
 // safeText reports whether msg carries nothing of a request but plain
 // identifiers: at most 512 bytes; every double-quoted part an identifier;
 // the rest letters, digits, spaces and plain punctuation, in words of at
-// most maxIdentLen.
+// most maxWord bytes.
 func safeText(msg string) bool {
 	if len(msg) > 512 {
 		return false
 	}
 	for i, part := range strings.Split(msg, `"`) {
 		if i%2 == 1 {
-			if !isIdent(part) {
+			if !codec.IsIdentifier(part) {
 				return false
 			}
 			continue
 		}
 		for _, word := range strings.Fields(part) {
-			if len(word) > maxIdentLen {
+			if len(word) > maxWord {
 				return false
 			}
 			for j := 0; j < len(word); j++ {
@@ -145,7 +132,7 @@ func vetData(code int64, data json.RawMessage) json.RawMessage {
 	}
 	var keep []string
 	for _, v := range d.Supported {
-		if isIdent(v) && len(keep) < 8 {
+		if codec.IsIdentifier(v) && len(keep) < 8 {
 			keep = append(keep, v)
 		}
 	}
@@ -169,10 +156,10 @@ func scrubError(err error) *jsonrpc.Error {
 // plain identifier, else null.
 func plainID(id []byte) []byte {
 	id = bytes.TrimSpace(id)
-	if len(id) >= 2 && id[0] == '"' && id[len(id)-1] == '"' && isIdent(id[1:len(id)-1]) {
+	if len(id) >= 2 && id[0] == '"' && id[len(id)-1] == '"' && codec.IsIdentifier(id[1:len(id)-1]) {
 		return id
 	}
-	if len(id) > 0 && len(id) <= 20 && isIdent(id) {
+	if len(id) > 0 && len(id) <= 20 && codec.IsIdentifier(id) {
 		if _, err := strconv.ParseInt(string(id), 10, 64); err == nil {
 			return id
 		}

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
 )
 
 // The HTTP wire layer sits between the SDK's streamable handler and the
@@ -153,7 +155,7 @@ func (ww *wireWriter) WriteHeader(status int) {
 		return
 	}
 	h := ww.w.Header()
-	if id := h.Get("Mcp-Session-Id"); id != "" && !isIdent(id) {
+	if id := h.Get("Mcp-Session-Id"); id != "" && !codec.IsIdentifier(id) {
 		h.Del("Mcp-Session-Id")
 	}
 	ww.status = status
