@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/byname"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -72,11 +73,8 @@ func (p *Toolkit) newListing(tools []*mcp.Tool, prev *listing) *listing {
 
 // find returns the spec of that local name, or nil.
 func (l *listing) find(local string) *tool.Spec {
-	i, ok := slices.BinarySearchFunc(l.specs, local, func(s *tool.Spec, name string) int { return strings.Compare(s.Name, name) })
-	if !ok {
-		return nil
-	}
-	return l.specs[i]
+	s, _ := byname.Find(l.specs, local)
+	return s
 }
 
 // spec describes a remote tool under its local name. Its annotations count

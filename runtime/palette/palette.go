@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/byname"
 	"github.com/toolgen-go/toolgen/runtime/internal/notify"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -455,7 +456,7 @@ func (p *Palette) Call(ctx context.Context, name string, args []byte) (tool.Resu
 // offers reports whether the palette offers the tool of that name among
 // src, the caller's offer.
 func (p *Palette) offers(st *state, src []*tool.Spec, name string) bool {
-	spec, _ := find(src, name)
+	spec, _ := byname.Find(src, name)
 	return spec != nil && p.has(st, spec)
 }
 

@@ -2,12 +2,11 @@ package palette
 
 import (
 	"context"
-	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/byname"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/skill"
@@ -371,7 +370,7 @@ func (p *Palette) admitToolsLocked(src []*tool.Spec, names []string) (verdicts, 
 			v.add(name, ReasonUnknownTool)
 			continue
 		}
-		spec, offered := find(src, name)
+		spec, offered := byname.Find(src, name)
 		if spec == nil {
 			if i, ok := p.index[name]; ok {
 				spec = p.tools[i]
@@ -449,16 +448,6 @@ func (p *Palette) callMeta(ctx context.Context, st *state, name string, args []b
 		return dc.CallDynamic(ctx, d, args)
 	}
 	return d.Call(ctx, args)
-}
-
-// find returns the spec named name in specs, sorted by name, and whether
-// it is there.
-func find(specs []*tool.Spec, name string) (*tool.Spec, bool) {
-	i, ok := slices.BinarySearchFunc(specs, name, func(s *tool.Spec, n string) int { return strings.Compare(s.Name, n) })
-	if !ok {
-		return nil, false
-	}
-	return specs[i], true
 }
 
 // skillCatalogOf returns the skills of set that ps names, sorted by name:

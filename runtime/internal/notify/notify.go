@@ -1,6 +1,6 @@
 // Package notify keeps the subscribers of a source of changes: what
 // tool.Notifier's implementations (palettes, dynamic sources, MCP client
-// providers, the call service) share.
+// toolkits, the call service) share.
 package notify
 
 import "sync"
