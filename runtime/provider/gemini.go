@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -33,15 +32,6 @@ var geminiKept = map[string]bool{
 	"minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true,
 }
 
-// geminiUnsupported are the applicators the subset lacks: a schema that
-// uses one falls back to parametersJsonSchema.
-var geminiUnsupported = map[string]bool{
-	"allOf": true, "oneOf": true, "not": true, "if": true, "then": true, "else": true,
-	"dependentSchemas": true, "patternProperties": true, "propertyNames": true,
-	"prefixItems": true, "contains": true, "unevaluatedItems": true,
-	"unevaluatedProperties": true, "additionalItems": true,
-}
-
 // Gemini returns spec's function declaration:
 //
 //	{"description":D,"name":N,"parameters":P}
@@ -66,7 +56,7 @@ func Gemini(spec *tool.Spec) (Projection, error) {
 		canonical(def)
 		return Projection{JSON: def.Compact(), Form: FormNone, Dropped: dropped}, nil
 	}
-	gp := &geminiProjector{root: root}
+	gp := &geminiProjector{walk: walk{root: root, subset: "parameters", grows: "inlined", lacks: "parameters cannot express"}}
 	params := gp.schema(root, "", []*jsontree.Node{root})
 	p := Projection{Form: FormParameters, Dropped: gp.dropped}
 	if len(gp.reasons) > 0 {
@@ -133,52 +123,30 @@ func noArguments(root *jsontree.Node) (dropped []string, ok bool) {
 // geminiProjector translates a JSON Schema into the OpenAPI subset,
 // building a new tree.
 type geminiProjector struct {
-	root    *jsontree.Node
-	reasons []string // why the schema needs parametersJsonSchema, in order
-	dropped []string // pointers of the keywords left out
-	visits  int      // schemas translated so far, against the growth of inlined references
+	walk
 }
 
-// fail records why the subset cannot express the schema.
-func (g *geminiProjector) fail(ptr, format string, args ...any) {
-	g.reasons = append(g.reasons, where(ptr)+" "+fmt.Sprintf(format, args...))
+// geminiSchema is one schema being translated: the schema n found at ptr,
+// refs the definitions being inlined around it, typ its type in the
+// subset ("" when it has none yet) and out the translation.
+type geminiSchema struct {
+	g    *geminiProjector
+	n    *jsontree.Node
+	ptr  string
+	refs []*jsontree.Node
+	typ  string
+	out  *jsontree.Node
 }
 
 // schema translates the schema n found at ptr; refs are the definitions
-// being inlined around it.
+// being inlined around it. On failure the translation is of no use (the
+// reasons are what counts).
 func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.Node) *jsontree.Node {
-	switch {
-	case n.Kind == jsonlex.Bool && n.Bool:
-		g.fail(ptr, "accepts any JSON value, which parameters cannot express")
-		return n
-	case n.Kind == jsonlex.Bool:
-		g.fail(ptr, "accepts no value (the schema false), which parameters cannot express")
-		return n
-	case n.Kind != jsonlex.Object:
-		g.fail(ptr, "is not a schema")
-		return n
-	}
-	if g.visits++; g.visits > maxVisits {
-		if g.visits == maxVisits+1 {
-			g.fail("", "grows over %d schemas once its references are inlined", maxVisits)
-		}
+	if !g.open(n, ptr) {
 		return n
 	}
 	if ref := n.Get("$ref"); ref != nil {
-		if ref.Kind != jsonlex.String {
-			g.fail(pointer(ptr, "$ref"), "is not a string")
-			return n
-		}
-		target := localRef(g.root, ref.Text)
-		switch {
-		case target == nil:
-			g.fail(ptr, "has the reference %q, which does not resolve to a local definition", ref.Text)
-			return n
-		case slices.Contains(refs, target):
-			g.fail(ptr, "is recursive (through %s): inlining it into parameters would never end", ref.Text)
-			return n
-		}
-		return g.schema(merge(target, n, "$ref"), ptr, append(refs, target))
+		return g.inline(n, ref, ptr, refs)
 	}
 	// S or null, as oneOf or anyOf, but not both: with the other beside
 	// it, null is not necessarily accepted.
@@ -191,149 +159,156 @@ func (g *geminiProjector) schema(n *jsontree.Node, ptr string, refs []*jsontree.
 			return out
 		}
 	}
-	out := &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{}}
-	typ := ""
-	if t := n.Get("type"); t != nil {
-		name, nullable := "", false
-		switch t.Kind {
-		case jsonlex.String:
-			name = t.Text
-		case jsonlex.Array:
-			var ok bool
-			if name, ok = typeOrNull(t); !ok {
-				g.fail(ptr, "has the type union %s, which parameters cannot express", t.Compact())
-				return n
-			}
-			nullable = name != "null" && len(t.Items) == 2
-		}
-		if typ = geminiTypes[name]; typ == "" {
+	name, nullable, ok := g.typeOf(n, ptr)
+	if !ok {
+		return n
+	}
+	s := &geminiSchema{g: g, n: n, ptr: ptr, refs: refs, out: &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{}}}
+	if n.Get("type") != nil {
+		if s.typ = geminiTypes[name]; s.typ == "" {
 			g.fail(pointer(ptr, "type"), "is not a type name")
 			return n
 		}
-		out.Members = append(out.Members, jsontree.Member{Key: "type", Value: str(typ)})
+		s.out.Members = append(s.out.Members, jsontree.Member{Key: "type", Value: str(s.typ)})
 		if nullable {
-			out.Members = append(out.Members, jsontree.Member{Key: "nullable", Value: boolean(true)})
+			s.out.Members = append(s.out.Members, jsontree.Member{Key: "nullable", Value: boolean(true)})
 		}
 	}
-	// bad: a keyword of this very schema failed; say nothing more about it.
-	bad := false
-	failHere := func(ptr, format string, args ...any) {
-		bad = true
-		g.fail(ptr, format, args...)
+	if g.keywords(n, ptr, s.keyword) {
+		s.close()
 	}
-	for _, m := range n.Members {
-		at := pointer(ptr, m.Key)
-		v := m.Value
-		switch {
-		case m.Key == "type":
-		case m.Key == "properties":
-			if v.Kind != jsonlex.Object {
-				failHere(at, "is not an object")
-				continue
-			}
-			props := &jsontree.Node{Kind: jsonlex.Object, Members: make([]jsontree.Member, 0, len(v.Members))}
-			for _, pm := range v.Members {
-				props.Members = append(props.Members, jsontree.Member{Key: pm.Key, Value: g.schema(pm.Value, pointer(at, pm.Key), refs)})
-			}
-			if len(props.Members) > 0 {
-				out.Members = append(out.Members, jsontree.Member{Key: "properties", Value: props})
-			}
-			if order := propertyOrdering(v); order != nil {
-				out.Members = append(out.Members, jsontree.Member{Key: "propertyOrdering", Value: order})
-			}
-		case m.Key == "required":
-			if v.Kind == jsonlex.Array && len(v.Items) > 0 {
-				out.Members = append(out.Members, m)
-			}
-		case m.Key == "additionalProperties":
-			switch {
-			case v.Kind == jsonlex.Bool && !v.Bool:
-				g.dropped = append(g.dropped, at)
-			case v.Kind == jsonlex.Bool:
-				failHere(ptr, "accepts any property (additionalProperties true), which parameters cannot express")
-			default:
-				failHere(ptr, "is a map (additionalProperties is a schema), which parameters cannot express")
-			}
-		case m.Key == "items":
-			if v.Kind == jsonlex.Array {
-				failHere(at, "is a tuple, which parameters cannot express")
-				continue
-			}
-			out.Members = append(out.Members, jsontree.Member{Key: "items", Value: g.schema(v, at, refs)})
-		case m.Key == "anyOf" || (m.Key == "oneOf" && constOneOf(n)):
-			// A oneOf of distinct consts is an anyOf, which the subset has.
-			if v.Kind != jsonlex.Array || len(v.Items) == 0 {
-				failHere(at, "is not a non-empty array")
-				continue
-			}
-			alt := &jsontree.Node{Kind: jsonlex.Array, Items: make([]*jsontree.Node, len(v.Items))}
-			for i, it := range v.Items {
-				alt.Items[i] = g.schema(it, pointer(at, strconv.Itoa(i)), refs)
-			}
-			out.Members = append(out.Members, jsontree.Member{Key: "anyOf", Value: alt})
-		case m.Key == "enum" && v.Kind != jsonlex.Array:
-			failHere(at, "is not an array")
-		case m.Key == "enum":
-			if !allStrings(v.Items) {
-				failHere(at, "has values that are not strings, which parameters cannot express (its enums are strings)")
-				continue
-			}
-			if len(v.Items) > 0 {
-				out.Members = append(out.Members, m)
-			}
-		case m.Key == "const":
-			if n.Get("enum") != nil {
-				failHere(ptr, "has both enum and const, which parameters cannot express (const becomes an enum)")
-				continue
-			}
-			if v.Kind != jsonlex.String {
-				failHere(at, "is not a string, which parameters cannot express (its enums are strings)")
-				continue
-			}
-			out.Members = append(out.Members, jsontree.Member{Key: "enum", Value: &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{v}}})
-		case m.Key == "format":
-			if v.Kind != jsonlex.String || !slices.Contains(geminiFormats[typ], v.Text) {
-				g.dropped = append(g.dropped, at)
-				continue
-			}
-			out.Members = append(out.Members, m)
-		case m.Key == "examples":
-			if v.Kind == jsonlex.Array && len(v.Items) > 0 && v.Items[0].Kind != jsonlex.Null {
-				out.Members = append(out.Members, jsontree.Member{Key: "example", Value: v.Items[0]})
-			}
-		case m.Key == "$defs" || m.Key == "definitions":
-			// Inlined where referenced.
-		case geminiKept[m.Key]:
-			if v.Kind == jsonlex.Null || (v.Kind == jsonlex.String && v.Text == "") {
-				continue // the SDK leaves these out
-			}
-			out.Members = append(out.Members, m)
-		case geminiUnsupported[m.Key]:
-			failHere(ptr, "uses %s, which parameters cannot express", m.Key)
-		default:
+	return s.out
+}
+
+// inline translates the schema n holding "$ref" (ref) as the definition
+// it names merged with n's other members: the subset has no references.
+func (g *geminiProjector) inline(n, ref *jsontree.Node, ptr string, refs []*jsontree.Node) *jsontree.Node {
+	target := g.target(ref, ptr)
+	switch {
+	case target == nil:
+		return n
+	case slices.Contains(refs, target):
+		g.fail(ptr, "is recursive (through %s): inlining it into parameters would never end", ref.Text)
+		return n
+	}
+	return g.schema(merge(target, n, "$ref"), ptr, append(refs, target))
+}
+
+// keyword translates the member m (at at) of the schema, which passed the
+// walk's checks, and reports whether the subset can take it.
+func (s *geminiSchema) keyword(m jsontree.Member, at string) bool {
+	g, v := s.g, m.Value
+	switch {
+	case m.Key == "type":
+	case m.Key == "properties":
+		s.properties(v, at)
+	case m.Key == "required":
+		if v.Kind == jsonlex.Array && len(v.Items) > 0 {
+			s.add(m)
+		}
+	case m.Key == "additionalProperties":
+		if !g.closed(v, s.ptr) {
+			return false
+		}
+		g.dropped = append(g.dropped, at)
+	case m.Key == "items":
+		s.add(jsontree.Member{Key: "items", Value: g.schema(v, at, s.refs)})
+	case alternatives(s.n, m.Key):
+		// A oneOf of distinct consts is an anyOf, which the subset has.
+		alt := &jsontree.Node{Kind: jsonlex.Array, Items: make([]*jsontree.Node, len(v.Items))}
+		for i, it := range v.Items {
+			alt.Items[i] = g.schema(it, pointer(at, strconv.Itoa(i)), s.refs)
+		}
+		s.add(jsontree.Member{Key: "anyOf", Value: alt})
+	case m.Key == "oneOf":
+		g.fail(s.ptr, "uses oneOf, which %s", g.lacks)
+		return false
+	case m.Key == "enum" || m.Key == "const":
+		return s.enum(m, at)
+	case m.Key == "format":
+		if v.Kind != jsonlex.String || !slices.Contains(geminiFormats[s.typ], v.Text) {
 			g.dropped = append(g.dropped, at)
+			return true
 		}
+		s.add(m)
+	case m.Key == "examples":
+		if v.Kind == jsonlex.Array && len(v.Items) > 0 && v.Items[0].Kind != jsonlex.Null {
+			s.add(jsontree.Member{Key: "example", Value: v.Items[0]})
+		}
+	case m.Key == "$defs" || m.Key == "definitions":
+		// Inlined where referenced.
+	case geminiKept[m.Key]:
+		if v.Kind == jsonlex.Null || (v.Kind == jsonlex.String && v.Text == "") {
+			return true // the SDK leaves these out
+		}
+		s.add(m)
+	default:
+		g.dropped = append(g.dropped, at)
 	}
-	if bad {
-		return out
+	return true
+}
+
+// add appends a member to the translation.
+func (s *geminiSchema) add(m jsontree.Member) { s.out.Members = append(s.out.Members, m) }
+
+// properties translates "properties" (props, at at), and records their
+// order in "propertyOrdering": the SDK sends them as a map.
+func (s *geminiSchema) properties(props *jsontree.Node, at string) {
+	out := &jsontree.Node{Kind: jsonlex.Object, Members: make([]jsontree.Member, 0, len(props.Members))}
+	for _, pm := range props.Members {
+		out.Members = append(out.Members, jsontree.Member{Key: pm.Key, Value: s.g.schema(pm.Value, pointer(at, pm.Key), s.refs)})
 	}
-	if typ == "" {
+	if len(out.Members) > 0 {
+		s.add(jsontree.Member{Key: "properties", Value: out})
+	}
+	if order := propertyOrdering(props); order != nil {
+		s.add(jsontree.Member{Key: "propertyOrdering", Value: order})
+	}
+}
+
+// enum translates "enum" or "const" (m, at at): the subset's enums are
+// strings, and a const is an enum of one.
+func (s *geminiSchema) enum(m jsontree.Member, at string) bool {
+	g, v := s.g, m.Value
+	switch {
+	case m.Key == "enum" && !allStrings(v.Items):
+		g.fail(at, "has values that are not strings, which parameters cannot express (its enums are strings)")
+		return false
+	case m.Key == "enum":
+		if len(v.Items) > 0 {
+			s.add(m)
+		}
+	case s.n.Get("enum") != nil:
+		g.fail(s.ptr, "has both enum and const, which parameters cannot express (const becomes an enum)")
+		return false
+	case v.Kind != jsonlex.String:
+		g.fail(at, "is not a string, which parameters cannot express (its enums are strings)")
+		return false
+	default:
+		s.add(jsontree.Member{Key: "enum", Value: &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{v}}})
+	}
+	return true
+}
+
+// close ends the translation of a schema whose keywords all translated:
+// it gives a schema without a type the one its keywords imply, and
+// refuses one that accepts any value or any object.
+func (s *geminiSchema) close() {
+	n := s.n
+	if s.typ == "" {
 		switch {
 		case n.Get("properties") != nil:
-			out.Members = append(out.Members, jsontree.Member{Key: "type", Value: str("OBJECT")})
+			s.add(jsontree.Member{Key: "type", Value: str("OBJECT")})
 		case n.Get("anyOf") != nil || constOneOf(n):
 		case n.Get("enum") != nil || n.Get("const") != nil:
-			out.Members = append(out.Members, jsontree.Member{Key: "type", Value: str("STRING")})
+			s.add(jsontree.Member{Key: "type", Value: str("STRING")})
 		default:
-			g.fail(ptr, "accepts any JSON value (it has no type), which parameters cannot express")
+			s.g.untyped(s.ptr)
 		}
 	}
-	if typ == "OBJECT" && n.Get("properties") == nil {
-		if ap := n.Get("additionalProperties"); ap == nil {
-			g.fail(ptr, "accepts any object, which parameters cannot express")
-		}
+	if s.typ == "OBJECT" && n.Get("properties") == nil && n.Get("additionalProperties") == nil {
+		s.g.anyObject(s.ptr)
 	}
-	return out
 }
 
 // merge returns the members of target overridden by those of site, but

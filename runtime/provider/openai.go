@@ -38,15 +38,6 @@ var strictKept = map[string]bool{
 	"multipleOf": true, "minItems": true, "maxItems": true,
 }
 
-// strictUnsupported are the applicators strict mode lacks: a schema that
-// uses one cannot be made strict (dropping it would change the structure).
-var strictUnsupported = map[string]bool{
-	"allOf": true, "not": true, "if": true, "then": true, "else": true,
-	"dependentSchemas": true, "patternProperties": true, "propertyNames": true,
-	"prefixItems": true, "contains": true, "unevaluatedItems": true,
-	"unevaluatedProperties": true, "additionalItems": true,
-}
-
 // OpenAIChat returns spec's Chat Completions function tool:
 //
 //	{"type":"function","function":{"name":N,"description":D,"parameters":P,"strict":S}}
@@ -100,7 +91,7 @@ func openAIParameters(spec *tool.Spec) (*jsontree.Node, Projection, error) {
 		return nil, Projection{}, err
 	}
 	published := root.Clone() // the strict projection edits root in place
-	sp := &strictProjector{root: root}
+	sp := &strictProjector{walk: walk{root: root, subset: "strict mode", grows: "merged", lacks: "strict mode does not support"}}
 	out := sp.schema(root, "")
 	if len(sp.reasons) == 0 {
 		sp.limits(out)
@@ -114,205 +105,175 @@ func openAIParameters(spec *tool.Spec) (*jsontree.Node, Projection, error) {
 
 // strictProjector rewrites a schema into OpenAI's strict subset, in place.
 type strictProjector struct {
-	root    *jsontree.Node
-	reasons []string         // why the schema cannot be strict, in order
-	dropped []string         // pointers of the keywords left out
+	walk
 	merging []*jsontree.Node // the definitions being merged into referring schemas, innermost last
-	visits  int              // schemas projected so far, against the growth of merged references
 }
 
-// fail records why the schema cannot be strict.
-func (p *strictProjector) fail(ptr, format string, args ...any) {
-	p.reasons = append(p.reasons, where(ptr)+" "+fmt.Sprintf(format, args...))
+// strictSchema is one schema being projected: the schema n found at ptr,
+// typ its type name ("" when it has none), out its projection, and what
+// its keywords said: its properties, the names it requires, and whether
+// it has "additionalProperties":false, a type, or an alternative to a
+// type (anyOf, enum, const).
+type strictSchema struct {
+	p                      *strictProjector
+	n                      *jsontree.Node
+	ptr, typ               string
+	out, props             *jsontree.Node
+	required               []string
+	hasAP, hasType, hasAlt bool
 }
 
 // schema projects the schema n found at ptr and returns its projection
-// (n itself, edited, or a replacement).
+// (n itself, edited, or a replacement), which takes n's place in the tree
+// even when the schema cannot be strict: a schema merged from it later
+// (through a $ref) is a copy of that projection.
 func (p *strictProjector) schema(n *jsontree.Node, ptr string) *jsontree.Node {
-	switch {
-	case n.Kind == jsonlex.Bool && n.Bool:
-		p.fail(ptr, "accepts any JSON value, which strict mode cannot express")
-		return n
-	case n.Kind == jsonlex.Bool:
-		p.fail(ptr, "accepts no value (the schema false), which strict mode cannot express")
-		return n
-	case n.Kind != jsonlex.Object:
-		p.fail(ptr, "is not a schema")
-		return n
-	}
-	if p.visits++; p.visits > maxVisits {
-		if p.visits == maxVisits+1 {
-			p.fail("", "grows over %d schemas once its references are merged", maxVisits)
-		}
+	if !p.open(n, ptr) {
 		return n
 	}
 	if ref := n.Get("$ref"); ref != nil {
 		return p.ref(n, ref, ptr)
 	}
-	typ, ok := p.typeOf(n, ptr)
+	typ, _, ok := p.typeOf(n, ptr)
 	if !ok {
 		return n
 	}
-	out := &jsontree.Node{Kind: jsonlex.Object, Members: make([]jsontree.Member, 0, len(n.Members)+2)}
-	var props *jsontree.Node
-	var required []string
-	hasAP, hasType, hasAlt := false, false, false // additionalProperties false, type, an alternative to type
-	// bad: a keyword of this very schema failed; say nothing more about it.
-	bad := false
-	failHere := func(ptr, format string, args ...any) {
-		bad = true
-		p.fail(ptr, format, args...)
+	s := &strictSchema{p: p, n: n, ptr: ptr, typ: typ, out: &jsontree.Node{Kind: jsonlex.Object, Members: make([]jsontree.Member, 0, len(n.Members)+2)}}
+	if p.keywords(n, ptr, s.keyword) {
+		s.close()
 	}
-	for _, m := range n.Members {
-		at := pointer(ptr, m.Key)
-		switch {
-		case m.Key == "type":
-			hasType = true
-		case m.Key == "properties":
-			if m.Value.Kind != jsonlex.Object {
-				failHere(at, "is not an object")
-				continue
-			}
-			props = m.Value
-			for i := range props.Members {
-				pm := &props.Members[i]
-				pm.Value = p.schema(pm.Value, pointer(at, pm.Key))
-			}
-		case m.Key == "required":
-			if m.Value.Kind == jsonlex.Array {
-				for _, it := range m.Value.Items {
-					if it.Kind == jsonlex.String {
-						required = append(required, it.Text)
-					}
+	return s.out
+}
+
+// keyword projects the member m (at at) of the schema, which passed the
+// walk's checks, and reports whether strict mode can take it.
+func (s *strictSchema) keyword(m jsontree.Member, at string) bool {
+	p := s.p
+	switch {
+	case m.Key == "type":
+		s.hasType = true
+	case m.Key == "properties":
+		s.props = m.Value
+		for i := range s.props.Members {
+			pm := &s.props.Members[i]
+			pm.Value = p.schema(pm.Value, pointer(at, pm.Key))
+		}
+	case m.Key == "required":
+		if m.Value.Kind == jsonlex.Array {
+			for _, it := range m.Value.Items {
+				if it.Kind == jsonlex.String {
+					s.required = append(s.required, it.Text)
 				}
 			}
-			continue // rewritten below, after properties
-		case m.Key == "additionalProperties":
-			switch {
-			case m.Value.Kind == jsonlex.Bool && !m.Value.Bool:
-				hasAP = true
-			case m.Value.Kind == jsonlex.Bool:
-				failHere(ptr, "accepts any property (additionalProperties true), which strict mode cannot express")
-			default:
-				failHere(ptr, "is a map (additionalProperties is a schema), which strict mode cannot express")
-			}
-		case m.Key == "items":
-			if m.Value.Kind == jsonlex.Array {
-				failHere(at, "is a tuple, which strict mode cannot express")
-				continue
-			}
-			m.Value = p.schema(m.Value, at)
-		case m.Key == "anyOf" || (m.Key == "oneOf" && constOneOf(n)):
-			// A oneOf of distinct consts is an anyOf, which strict mode has.
-			m.Key = "anyOf"
-			hasAlt = true
-			if m.Value.Kind != jsonlex.Array || len(m.Value.Items) == 0 {
-				failHere(at, "is not a non-empty array")
-				continue
-			}
-			for i, it := range m.Value.Items {
-				m.Value.Items[i] = p.schema(it, pointer(at, fmt.Sprint(i)))
-			}
-		case m.Key == "oneOf":
-			if n.Get("anyOf") != nil {
-				failHere(ptr, "uses oneOf beside anyOf, which strict mode cannot express")
-				continue
-			}
-			s := nullablePair(n, "oneOf")
-			if s == nil {
-				failHere(ptr, "uses oneOf, which strict mode does not support")
-				continue
-			}
-			// S or null, exactly one: the same as anyOf, as S excludes null.
-			hasAlt = true
-			m = jsontree.Member{Key: "anyOf", Value: &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{
-				p.schema(s, pointer(at, "0")), {Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "type", Value: str("null")}}},
-			}}}
-		case m.Key == "$defs" || m.Key == "definitions":
-			if m.Value.Kind != jsonlex.Object {
-				failHere(at, "is not an object")
-				continue
-			}
-			for i := range m.Value.Members {
-				dm := &m.Value.Members[i]
-				dm.Value = p.schema(dm.Value, pointer(at, dm.Key))
-			}
-		case m.Key == "format":
-			if m.Value.Kind != jsonlex.String || !strictFormats[m.Value.Text] {
-				p.dropped = append(p.dropped, at)
-				continue
-			}
-		case m.Key == "enum" && m.Value.Kind != jsonlex.Array:
-			failHere(at, "is not an array")
-			continue
-		case strictKept[m.Key]:
-			if m.Key == "enum" || m.Key == "const" {
-				hasAlt = true
-			}
-		case strictUnsupported[m.Key]:
-			failHere(ptr, "uses %s, which strict mode does not support", m.Key)
-			continue
-		default:
-			p.dropped = append(p.dropped, at)
-			continue
 		}
-		out.Members = append(out.Members, m)
-	}
-	if bad {
-		return out
-	}
-	if !hasType && !hasAlt {
-		if props == nil {
-			p.fail(ptr, "accepts any JSON value (it has no type), which strict mode cannot express")
-			return out
+		return true // rewritten by close, after properties
+	case m.Key == "additionalProperties":
+		if !p.closed(m.Value, s.ptr) {
+			// Kept all the same: the schema is edited in place, and one
+			// merged from it later (through a $ref) is refused for the
+			// same reason.
+			s.out.Members = append(s.out.Members, m)
+			return false
 		}
-		typ = "object"
+		s.hasAP = true
+	case m.Key == "items":
+		m.Value = p.schema(m.Value, at)
+	case alternatives(s.n, m.Key):
+		// A oneOf of distinct consts is an anyOf, which strict mode has.
+		m.Key = "anyOf"
+		s.hasAlt = true
+		for i, it := range m.Value.Items {
+			m.Value.Items[i] = p.schema(it, pointer(at, fmt.Sprint(i)))
+		}
+	case m.Key == "oneOf":
+		alt, ok := s.oneOf(at)
+		if !ok {
+			return false
+		}
+		m = jsontree.Member{Key: "anyOf", Value: alt}
+	case m.Key == "$defs" || m.Key == "definitions":
+		if m.Value.Kind != jsonlex.Object {
+			p.fail(at, "is not an object")
+			return false
+		}
+		for i := range m.Value.Members {
+			dm := &m.Value.Members[i]
+			dm.Value = p.schema(dm.Value, pointer(at, dm.Key))
+		}
+	case m.Key == "format" && (m.Value.Kind != jsonlex.String || !strictFormats[m.Value.Text]):
+		p.dropped = append(p.dropped, at)
+		return true
+	case m.Key == "format":
+	case strictKept[m.Key]:
+		if m.Key == "enum" || m.Key == "const" {
+			s.hasAlt = true
+		}
+	default:
+		p.dropped = append(p.dropped, at)
+		return true
+	}
+	s.out.Members = append(s.out.Members, m)
+	return true
+}
+
+// oneOf projects the schema's oneOf (at at), which is not one of distinct
+// consts: strict mode takes only invopop's nullable form, S or null,
+// exactly one, as the anyOf of S's projection and {"type":"null"} (S
+// excludes null).
+func (s *strictSchema) oneOf(at string) (*jsontree.Node, bool) {
+	p, n := s.p, s.n
+	if n.Get("anyOf") != nil {
+		p.fail(s.ptr, "uses oneOf beside anyOf, which strict mode cannot express")
+		return nil, false
+	}
+	sch := nullablePair(n, "oneOf")
+	if sch == nil {
+		p.fail(s.ptr, "uses oneOf, which %s", p.lacks)
+		return nil, false
+	}
+	s.hasAlt = true
+	return &jsontree.Node{Kind: jsonlex.Array, Items: []*jsontree.Node{
+		p.schema(sch, pointer(at, "0")), {Kind: jsonlex.Object, Members: []jsontree.Member{{Key: "type", Value: str("null")}}},
+	}}, true
+}
+
+// close ends the projection of a schema whose keywords all projected: an
+// object schema gets its properties, "additionalProperties":false and
+// every property required, the optional ones made nullable.
+func (s *strictSchema) close() {
+	p, out := s.p, s.out
+	if !s.hasType && !s.hasAlt {
+		if s.props == nil {
+			p.untyped(s.ptr)
+			return
+		}
+		s.typ = "object"
 		out.Members = append([]jsontree.Member{{Key: "type", Value: str("object")}}, out.Members...)
 	}
-	if typ != "object" {
-		return out
+	if s.typ != "object" {
+		return
 	}
+	props := s.props
 	if props == nil {
-		if !hasAP {
-			p.fail(ptr, "accepts any object, which strict mode cannot express")
-			return out
+		if !s.hasAP {
+			p.anyObject(s.ptr)
+			return
 		}
 		props = &jsontree.Node{Kind: jsonlex.Object, Members: []jsontree.Member{}}
 		insertAfter(out, "type", "properties", props)
 	}
-	if !hasAP {
+	if !s.hasAP {
 		insertAfter(out, "properties", "additionalProperties", boolean(false))
 	}
 	all := &jsontree.Node{Kind: jsonlex.Array, Items: make([]*jsontree.Node, 0, len(props.Members))}
 	for i := range props.Members {
 		pm := &props.Members[i]
 		all.Items = append(all.Items, str(pm.Key))
-		if !contains(required, pm.Key) {
+		if !contains(s.required, pm.Key) {
 			pm.Value = nullableStrict(pm.Value)
 		}
 	}
 	insertAfter(out, "additionalProperties", "required", all)
-	return out
-}
-
-// typeOf reads n's type name ("" when absent; T for the list [T,"null"]).
-// A type list other than [T,"null"] cannot be strict.
-func (p *strictProjector) typeOf(n *jsontree.Node, ptr string) (typ string, ok bool) {
-	t := n.Get("type")
-	switch {
-	case t == nil:
-		return "", true
-	case t.Kind == jsonlex.String:
-		return t.Text, true
-	case t.Kind == jsonlex.Array:
-		if name, ok := typeOrNull(t); ok {
-			return name, true
-		}
-		p.fail(ptr, "has the type union %s, which strict mode cannot express", t.Compact())
-		return "", false
-	}
-	p.fail(pointer(ptr, "type"), "is not a type name")
-	return "", false
 }
 
 // ref projects a schema holding "$ref". A bare reference stays (strict
@@ -320,13 +281,8 @@ func (p *strictProjector) typeOf(n *jsontree.Node, ptr string) (typ string, ok b
 // with sibling keywords is replaced by its target merged with the
 // siblings, which strict mode requires.
 func (p *strictProjector) ref(n, ref *jsontree.Node, ptr string) *jsontree.Node {
-	if ref.Kind != jsonlex.String {
-		p.fail(pointer(ptr, "$ref"), "is not a string")
-		return n
-	}
-	target := localRef(p.root, ref.Text)
+	target := p.target(ref, ptr)
 	if target == nil {
-		p.fail(ptr, "has the reference %q, which does not resolve to a local definition", ref.Text)
 		return n
 	}
 	if len(n.Members) == 1 {

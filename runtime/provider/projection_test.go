@@ -186,6 +186,21 @@ func TestOpenAINotStrict(t *testing.T) {
 	}
 }
 
+// A schema the strict projection refuses keeps its place in the tree it
+// edits: a later copy of it, merged through a $ref, is refused for the
+// same reason, and every reason is listed in the order met.
+func TestOpenAIRefusedSchemaMergedAgain(t *testing.T) {
+	t.Parallel()
+	spec := &tool.Spec{Name: "again", InputSchema: []byte(`{"type":"object","properties":{` +
+		`"vault":{"type":"object","additionalProperties":{"type":"string"}},` +
+		`"whole":{"$ref":"#","description":"The same object again."}}}`)}
+	p, err := provider.OpenAIChat(spec)
+	require.NoError(t, err)
+	assert.False(t, p.Strict)
+	assert.Equal(t, "/properties/vault is a map (additionalProperties is a schema), which strict mode cannot express; "+
+		"/properties/whole/properties/vault is a map (additionalProperties is a schema), which strict mode cannot express", p.Reason)
+}
+
 // TestOpenAILimits checks strict mode's size limits: a schema over one is
 // sent non-strict.
 func TestOpenAILimits(t *testing.T) {
