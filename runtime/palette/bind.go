@@ -123,12 +123,9 @@ func (b *binding) apply(name string, args []byte) ([]byte, *tool.Error) {
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	root, err := jsontree.Parse(args)
-	switch {
-	case err != nil:
-		return nil, invalidArguments(name, codec.Problem{Message: "expected a JSON object (the arguments are malformed or name a member twice)"})
-	case root.Kind != jsonlex.Object:
-		return nil, invalidArguments(name, codec.Problem{Message: "expected object, got " + root.Kind.String()})
+	root, e := objectArgs(name, args)
+	if e != nil {
+		return nil, e
 	}
 	var problems []codec.Problem
 	for _, m := range root.Members {
@@ -154,4 +151,18 @@ func invalidArguments(name string, problems ...codec.Problem) *tool.Error {
 	e := tool.InvalidArguments(&codec.ArgumentsError{Problems: problems}).(*tool.Error)
 	e.Tool = name
 	return e
+}
+
+// objectArgs parses the arguments args of the tool name, which must be a
+// JSON object, or refuses them as the generated decoder would: saying
+// what was expected, never what was sent.
+func objectArgs(name string, args []byte) (*jsontree.Node, *tool.Error) {
+	root, err := jsontree.Parse(args)
+	switch {
+	case err != nil:
+		return nil, invalidArguments(name, codec.Problem{Message: "expected a JSON object (the arguments are malformed or name a member twice)"})
+	case root.Kind != jsonlex.Object:
+		return nil, invalidArguments(name, codec.Problem{Message: "expected object, got " + root.Kind.String()})
+	}
+	return root, nil
 }

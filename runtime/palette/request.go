@@ -259,12 +259,9 @@ func (m *metaTool) Call(ctx context.Context, args []byte) (tool.Result, error) {
 // requestedNames reads a meta-tool's arguments, refusing them as the
 // generated decoder would (pointers and constraints, never values).
 func requestedNames(name string, args []byte) ([]string, *tool.Error) {
-	root, err := jsontree.Parse(args)
-	switch {
-	case err != nil:
-		return nil, invalidArguments(name, codec.Problem{Message: "expected a JSON object (the arguments are malformed or name a member twice)"})
-	case root.Kind != jsonlex.Object:
-		return nil, invalidArguments(name, codec.Problem{Message: "expected object, got " + root.Kind.String()})
+	root, e := objectArgs(name, args)
+	if e != nil {
+		return nil, e
 	}
 	var problems []codec.Problem
 	var names *jsontree.Node
