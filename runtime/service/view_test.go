@@ -170,7 +170,9 @@ func TestViewProposalGoneTool(t *testing.T) {
 
 	// Another service sharing the store, whose registry lacks the tool.
 	reg, err := tool.NewStaticTable([]tool.Spec{{Name: "other", Kind: tool.KindRead}}, nil,
-		func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) { return 0, nil })
+		func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+			return 0, nil
+		})
 	require.NoError(t, err)
 	other, err := service.New(reg, &service.Options{Store: st, Now: func() time.Time { return p.Created }})
 	require.NoError(t, err)
