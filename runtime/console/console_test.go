@@ -417,7 +417,7 @@ func TestAPI(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.status, r.body)
 	var ans struct {
 		Proposal struct{ State, DecidedBy string } `json:"proposal"`
-		Outcome  json.RawMessage                 `json:"outcome"`
+		Outcome  json.RawMessage                   `json:"outcome"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.body), &ans))
 	assert.Equal(t, "done", ans.Proposal.State)

@@ -3,9 +3,9 @@ package console_test
 import (
 	"encoding/json"
 	"html"
-	"regexp"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"testing"
