@@ -3,6 +3,8 @@
 // Content-Security-Policy (script-src 'self'): nothing inline.
 "use strict";
 (function () {
+  document.documentElement.classList.add("js");
+
   function format(ms) {
     const s = Math.floor(ms / 1000);
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
