@@ -228,7 +228,7 @@ func TestBrowserProposeConfirmRecord(t *testing.T) {
 	id := e.propose(t, ana, "files_delete", "/tmp/report.txt")
 	tb.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(card(id))))
 	got := tb.text(card(id))
-	assert.Contains(t, got, "Delete <b>this</b> file? (files_delete)", "the summary, as text")
+	assert.Contains(t, got, "Delete this file? (files_delete)")
 	assert.Contains(t, got, `"passphrase": "[secret]"`)
 	assert.NotContains(t, got, secret)
 	assert.True(t, eval[bool](tb, `document.documentElement.classList.contains("js")`), "the console's script runs under its CSP")
@@ -335,6 +335,9 @@ func TestBrowserAttacks(t *testing.T) {
 		tb.do(chromedp.Navigate(e.url+path), chromedp.WaitVisible(chromedp.CSS("main")))
 		assert.Equal(t, 1, eval[int](tb, `document.scripts.length`), "%s: only the console's script", path)
 		assert.Zero(t, eval[int](tb, `document.querySelectorAll("main b, main script").length`), "%s: nothing injected", path)
+		if path == "proposals/"+failed {
+			assert.Equal(t, "Fail <b>now</b>? (files_fail)", tb.text("h1"), "a confirm text, as text")
+		}
 		assert.Contains(t, eval[string](tb, `document.querySelector("main").innerText`), `<script>alert(`, "%s: shown as text", path)
 	}
 

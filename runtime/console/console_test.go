@@ -57,8 +57,8 @@ func TestProposalsPageShowsWhatIsWaiting(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.status)
 	for _, want := range []string{
 		`data-proposal="` + id + `"`,
-		`Delete &lt;b&gt;this&lt;/b&gt; file? (files_delete)`, // the summary, escaped
-		`&#34;passphrase&#34;: &#34;[secret]&#34;`,            // the logged arguments
+		`Delete this file? (files_delete)`,         // the summary
+		`&#34;passphrase&#34;: &#34;[secret]&#34;`, // the logged arguments
 		`&#34;path&#34;: &#34;/tmp/report.txt&#34;`,
 		`<dd>chat-1</dd>`,
 		`<dd>ana</dd>`,
@@ -255,16 +255,17 @@ func TestScriptIsNeverMarkup(t *testing.T) {
 		"catalog", "proposals/" + url.PathEscape(attack), "record?since=" + url.QueryEscape(attack)} {
 		r := e.get(t, path, anaToken)
 		assert.NotContains(t, r.body, "<script>alert", path)
-		assert.NotContains(t, r.body, "<b>this</b>", path)
+		assert.NotContains(t, r.body, "<b>now</b>", path)
 		tags := scriptTagRE.FindAllString(r.body, -1)
 		assert.Equal(t, []string{`<script src="/console/static/console.js" defer>`}, tags, path)
 	}
 	for path, want := range map[string]string{
-		"":                      `&#34;path&#34;: &#34;&lt;script&gt;alert(\&#34;xss\&#34;)&lt;/script&gt;&#34;`,
-		"proposals/" + failed:   `cannot delete &lt;script&gt;alert(&#34;xss&#34;)&lt;/script&gt;`,
-		"catalog":               `Deletes a file. &lt;script&gt;alert(&#34;xss&#34;)&lt;/script&gt;`,
-		"record":                `cannot delete &lt;script&gt;alert(&#34;xss&#34;)&lt;/script&gt;`,
-		"record?conversation=x": `No records match.`,
+		"":                          `&#34;path&#34;: &#34;&lt;script&gt;alert(\&#34;xss\&#34;)&lt;/script&gt;&#34;`,
+		"proposals/" + failed:       `cannot delete &lt;script&gt;alert(&#34;xss&#34;)&lt;/script&gt;`,
+		"proposals/" + failed + "?": `<h1>Fail &lt;b&gt;now&lt;/b&gt;? (files_fail)</h1>`,
+		"catalog":                   `Deletes a file. &lt;script&gt;alert(&#34;xss&#34;)&lt;/script&gt;`,
+		"record":                    `cannot delete &lt;script&gt;alert(&#34;xss&#34;)&lt;/script&gt;`,
+		"record?conversation=x":     `No records match.`,
 	} {
 		assert.Contains(t, e.get(t, path, anaToken).body, want, path)
 	}
@@ -406,7 +407,7 @@ func TestAPI(t *testing.T) {
 
 	r = e.get(t, "api/proposals", anaToken)
 	require.Equal(t, http.StatusOK, r.status)
-	assert.JSONEq(t, `{"proposals":[{"id":"`+id+`","tool":"files_delete","summary":"Delete <b>this</b> file? (files_delete)",
+	assert.JSONEq(t, `{"proposals":[{"id":"`+id+`","tool":"files_delete","summary":"Delete this file? (files_delete)",
 		"args":{"path":"/tmp/x","passphrase":"[secret]"},"proposed_by":"ana","conversation":"chat-1","turn":"t1",
 		"created":"2026-12-02T09:00:00Z","expires":"2026-12-02T09:15:00Z","state":"pending","can_decide":true}]}`, r.body)
 	assert.JSONEq(t, `{"proposals":[]}`, e.get(t, "api/proposals", benToken).body)

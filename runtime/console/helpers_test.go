@@ -60,9 +60,10 @@ func fixtureSpecs() []tool.Spec {
 	in := []byte(`{"type":"object","properties":{"path":{"type":"string","description":"The file."},"passphrase":{"type":"string"}},"required":["path"],"additionalProperties":false}`)
 	return []tool.Spec{
 		tDelete: {Name: "files_delete", Kind: tool.KindPropose, Title: "Delete file", Destructive: true, Permissions: []string{"files.write"},
-			Secrets: []string{"/passphrase"}, Meta: []tool.Meta{{Key: "confirm-text", Value: "Delete <b>this</b> file?"}},
+			Secrets: []string{"/passphrase"}, Meta: []tool.Meta{{Key: "confirm-text", Value: "Delete this file?"}},
 			Description: "Deletes a file. " + attack, InputSchema: in},
 		tFail: {Name: "files_fail", Kind: tool.KindPropose, Title: "Fail", Permissions: []string{"files.write"}, Secrets: []string{"/passphrase"},
+			Meta:        []tool.Meta{{Key: "confirm-text", Value: "Fail <b>now</b>?"}},
 			Description: "Always fails.", InputSchema: in},
 		tList: {Name: "files_list", Kind: tool.KindRead, ReadOnly: true, Title: "List files", Permissions: []string{"files.read"},
 			Description: "Lists the files.", InputSchema: in, Secrets: []string{"/passphrase"},
