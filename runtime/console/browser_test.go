@@ -183,6 +183,10 @@ func (tb *tab) signIn(e *env, token string) {
 	)
 }
 
+// waitScript waits for the console's script to have run: it marks the
+// document.
+var waitScript = chromedp.Poll[chromedp.Void](`document.documentElement.classList.contains("js")`)
+
 // card selects a proposal's card.
 func card(id string) string { return `[data-proposal="` + id + `"]` }
 
@@ -231,7 +235,7 @@ func TestBrowserProposeConfirmRecord(t *testing.T) {
 	assert.Contains(t, got, "Delete this file? (files_delete)")
 	assert.Contains(t, got, `"passphrase": "[secret]"`)
 	assert.NotContains(t, got, secret)
-	assert.True(t, eval[bool](tb, `document.documentElement.classList.contains("js")`), "the console's script runs under its CSP")
+	tb.do(waitScript) // the console's script runs under its CSP
 	assert.Regexp(t, `^1[45]m \d\ds left$`, tb.text(card(id)+" .countdown"), "the countdown, from the script")
 
 	tb.do(chromedp.Click(chromedp.CSS(card(id)+" button.confirm")), chromedp.WaitVisible(chromedp.ID("notice")))
@@ -261,6 +265,9 @@ func TestBrowserDoubleClickConfirmsOnce(t *testing.T) {
 		id := e.propose(t, ana, "files_delete", "/tmp/double")
 		before := e.f.runs[tDelete].Load()
 		tb.do(chromedp.Navigate(e.url), chromedp.WaitVisible(chromedp.CSS(card(id))))
+		if script {
+			tb.do(waitScript)
+		}
 		tb.doubleClick(card(id) + " button.confirm")
 		tb.do(chromedp.WaitVisible(chromedp.ID("notice")))
 		assert.Equal(t, "done", eval[string](tb, `document.getElementById("state").textContent`), "script %t", script)
