@@ -15,7 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/console"
+	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/servicemcp"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -489,4 +491,54 @@ func TestUnknownRoutes(t *testing.T) {
 	e := newEnv(t, nil)
 	assert.Equal(t, http.StatusNotFound, e.get(t, "nope", anaToken).status)
 	assert.Equal(t, http.StatusMethodNotAllowed, e.do(t, http.MethodPut, "api/me", anaToken, nil, nil).status)
+}
+
+// TestCatalogDefinitions checks that the catalog shows Options.Definitions'
+// bytes when they were made from the tool's spec, projects the tool
+// otherwise, and shows the MCP listing of Options.MCP.
+func TestCatalogDefinitions(t *testing.T) {
+	t.Parallel()
+	same, err := provider.NewSet(newFixture(t).reg)
+	require.NoError(t, err)
+	specs := fixtureSpecs()
+	specs[tList].Description = "Another description."
+	stale, err := tool.NewStaticTable(specs, nil, newFixture(t).dispatch)
+	require.NoError(t, err)
+	staleSet, err := provider.NewSet(stale)
+	require.NoError(t, err)
+	lister, err := servicemcp.NewLister()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = lister.Close() })
+
+	for _, tt := range []struct {
+		name string
+		defs *provider.Set
+		pre  bool
+	}{{"made from the specs", same, true}, {"made from other specs", staleSet, false}} {
+		e := newEnv(t, func(o *console.Options) { o.Definitions, o.MCP = tt.defs, lister.List })
+		var cat struct {
+			Tools []struct {
+				Name        string                     `json:"name"`
+				Definitions map[string]json.RawMessage `json:"definitions"`
+				Precomputed bool                       `json:"precomputed"`
+			} `json:"tools"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(e.get(t, "api/catalog", benToken).body), &cat))
+		require.Len(t, cat.Tools, 1)
+		got := cat.Tools[0]
+		assert.Equal(t, tt.pre, got.Precomputed, tt.name)
+		want, ok := same.Lookup("files_list")
+		require.True(t, ok)
+		assert.Equal(t, string(want.OpenAIChat.JSON), string(got.Definitions["openai_chat"]), tt.name)
+		assert.Equal(t, string(want.OpenAIResponses.JSON), string(got.Definitions["openai_responses"]), tt.name)
+		assert.Equal(t, string(want.Anthropic.JSON), string(got.Definitions["anthropic"]), tt.name)
+		assert.Equal(t, string(want.Gemini.JSON), string(got.Definitions["gemini"]), tt.name)
+		mcpDefs, err := lister.List(t.Context(), e.svc.Offer(as(ben, "")))
+		require.NoError(t, err)
+		assert.Equal(t, string(mcpDefs[0]), string(got.Definitions["mcp"]), tt.name)
+
+		page := e.get(t, "catalog", benToken).body
+		assert.Contains(t, page, `data-provider="mcp"`)
+		assert.Contains(t, page, map[bool]string{true: "Definitions precomputed by toolgen.", false: "Definitions projected when shown."}[tt.pre])
+	}
 }
