@@ -22,13 +22,17 @@ check-generated:
 ## the host, the record), then run the agent example against a scripted
 ## fake of the Anthropic Messages API (no key), then two agents' palettes:
 ## a read-only research agent (request_skill, a remote MCP server's read
-## tools, request_tools swept) and a writing agent (request_tools over notes)
+## tools, request_tools swept) and a writing agent (request_tools over notes);
+## and a person's console (runtime/console): its URL and a token, its JSON
+## API used once, then shut down (go run ./examples/console -serve keeps
+## it up for a browser)
 run: generate
 	$(GO) run ./examples/catalog
 	$(GO) run ./examples/mcpteam
 	$(GO) run ./examples/agent -fake
 	$(GO) run ./examples/research
 	$(GO) run ./examples/writer
+	$(GO) run ./examples/console
 
 ## test: vet, check-generated, and every test with the race detector
 ## (the MCP interop tests need the pinned node packages: installed first);

@@ -13,7 +13,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// dynSpec returns a spec as a dynamic provider would serve it.
+// dynSpec returns a spec as a toolkit would serve it (runtime/dynamic).
 func dynSpec(name, description string) *tool.Spec {
 	return &tool.Spec{Name: name, Description: description, InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"string","minLength":1}},"required":["id"]}`)}
 }

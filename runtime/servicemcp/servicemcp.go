@@ -33,23 +33,22 @@ type confirmer struct {
 	svc *service.Service
 }
 
-// Proposal returns the proposal id as who may decide it, with its
-// arguments as its record shows them (secrets replaced).
+// Proposal returns the proposal id as who may decide it, as the service
+// shows it (ViewProposal: its arguments in their logged form, secrets
+// replaced). One who may see it but not decide it (their own, under four
+// eyes) is answered as for an unknown ID.
 func (c confirmer) Proposal(ctx context.Context, id string, who tool.Principal) (*mcpserver.Proposal, error) {
-	p, err := c.svc.Proposal(ctx, id, who)
+	v, err := c.svc.ViewProposal(ctx, id, who)
 	if err != nil {
 		return nil, err
 	}
-	out := &mcpserver.Proposal{
-		ID: p.ID, Tool: p.Tool, Summary: p.Summary, Digest: p.Digest,
-		Expires: p.Expires, Pending: p.State == service.StatePending,
+	if !v.Decidable {
+		return nil, &tool.Error{Code: tool.CodeUnknownProposal, Tool: v.Tool, Message: "no proposal " + v.ID + " is open to you"}
 	}
-	// The proposal's own record, its first, keeps the logged form of the
-	// arguments.
-	if recs, err := c.svc.Records(ctx, service.Query{Proposal: p.ID, Limit: 1}); err == nil && len(recs) == 1 && recs[0].Event == service.EventProposal {
-		out.Args = recs[0].Args
-	}
-	return out, nil
+	return &mcpserver.Proposal{
+		ID: v.ID, Tool: v.Tool, Summary: v.Summary, Args: v.Args, Digest: v.Digest,
+		Expires: v.Expires, Pending: v.State == service.StatePending,
+	}, nil
 }
 
 // Confirm runs the proposal id through the service, at most once, with

@@ -215,6 +215,12 @@ func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Durat
 			Message: "the tool timed out after " + spec.Timeout.String(),
 			Cause:   err,
 		}
+	case err != nil && errors.Is(err, ErrAbandoned) && ctx.Err() != nil && !passesThrough(err):
+		// The job gave up on its own work when ctx ended (a remote call
+		// it had sent) and returned before Run saw ctx done: the same
+		// outcome as Run abandoning it, named the same way whichever of
+		// the two won the race. It did return: what it used is free.
+		return Returned, abandonedError(spec, ctx, cause)
 	}
 	return Returned, err
 }

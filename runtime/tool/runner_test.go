@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -298,3 +299,35 @@ type panicJob struct{}
 
 func (panicJob) Run(context.Context) error { panic("boom") }
 func (panicJob) Abandoned(bool)            {}
+
+// giveUpJob returns an error wrapping tool.ErrAbandoned as soon as its
+// context is done, as a remote call does once it has sent its request.
+type giveUpJob struct{ started chan struct{} }
+
+func (j giveUpJob) Run(ctx context.Context) error {
+	close(j.started)
+	<-ctx.Done()
+	return fmt.Errorf("remote: %w: %w", tool.ErrAbandoned, ctx.Err())
+}
+func (giveUpJob) Abandoned(bool) {}
+
+// TestRunnerNamesAJobThatGaveUp: a job that returns ErrAbandoned when its
+// context ends is reported as a cancellation or a timeout whether Run saw
+// the context done first or the job's return first (both race; many
+// tries make each order happen).
+func TestRunnerNamesAJobThatGaveUp(t *testing.T) {
+	t.Parallel()
+	r, err := tool.NewRunner(1, 1000)
+	require.NoError(t, err)
+	for range 200 {
+		ctx, cancel := context.WithCancel(t.Context())
+		j := giveUpJob{started: make(chan struct{})}
+		go func() { <-j.started; cancel() }()
+		_, err := r.Run(ctx, 0, "remote", 0, j)
+		require.Equal(t, tool.CodeCancelled, tool.CodeOf(err))
+		require.ErrorIs(t, err, tool.ErrAbandoned)
+	}
+	_, err = r.Run(t.Context(), 0, "remote", time.Millisecond, giveUpJob{started: make(chan struct{})})
+	assert.Equal(t, tool.CodeTimeout, tool.CodeOf(err))
+	assert.ErrorIs(t, err, tool.ErrAbandoned)
+}
