@@ -52,6 +52,7 @@ strict and why the others are not.
 	set, err := providers.NewSet(reg)
 	body := set.Anthropic() // the request's "tools" array`, opts.Package, opts.Package))
 	f.ImportName(toolPkg, "tool")
+	f.ImportName(implPkg, "toolimpl")
 	f.ImportName(providerPkg, "provider")
 	versionGuard(f)
 

@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -169,7 +170,7 @@ func instance(d *codec.Decoder) any {
 
 // invalid is the *tool.Error of invalid arguments of the tool name.
 func invalid(name string, err error) error {
-	te := tool.InvalidArguments(err).(*tool.Error)
+	te := toolerr.InvalidArguments(err).(*tool.Error)
 	te.Tool = name
 	return te
 }
