@@ -4,8 +4,7 @@ package generated
 
 import (
 	"errors"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/clock"
 	"github.com/toolgen-go/toolgen/tools/notes"
 	"github.com/toolgen-go/toolgen/tools/weather"
@@ -20,7 +19,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // Patterns of the schemas, each compiled once, on first use.
 var (
@@ -36,7 +35,7 @@ var (
 )
 
 // decodeNoArguments accepts the arguments of a tool without any: an empty object.
-func decodeNoArguments(d *codec.Decoder) {
+func decodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
 		return
 	}
@@ -50,7 +49,7 @@ func decodeNoArguments(d *codec.Decoder) {
 }
 
 // encodeClockNow encodes clock.Now as its output schema requires.
-func encodeClockNow(e *codec.Encoder, v *clock.Now) {
+func encodeClockNow(e *toolimpl.Encoder, v *clock.Now) {
 	e.ObjectStart()
 	e.RawKey(`"time":`)
 	e.Time(v.Time)
@@ -72,7 +71,7 @@ func encodeClockNow(e *codec.Encoder, v *clock.Now) {
 }
 
 // encodeClockSync encodes clock.Sync as its output schema requires.
-func encodeClockSync(e *codec.Encoder, v *clock.Sync) {
+func encodeClockSync(e *toolimpl.Encoder, v *clock.Sync) {
 	e.ObjectStart()
 	e.RawKey(`"local":`)
 	e.Time(v.Local)
@@ -89,7 +88,7 @@ func encodeClockSync(e *codec.Encoder, v *clock.Sync) {
 
 // decodeClockZonesInputPrefix decodes string (ZonesInput.Prefix), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeClockZonesInputPrefix(d *codec.Decoder, v *string) {
+func decodeClockZonesInputPrefix(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string (maxLength 64)"); vOK {
 			// A string holds no more characters than bytes: count them only past the limit in bytes.
@@ -102,7 +101,7 @@ func decodeClockZonesInputPrefix(d *codec.Decoder, v *string) {
 }
 
 // decodeClockZonesInput decodes clock.ZonesInput, checking it against its published schema.
-func decodeClockZonesInput(d *codec.Decoder, v *clock.ZonesInput) {
+func decodeClockZonesInput(d *toolimpl.Decoder, v *clock.ZonesInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -132,7 +131,7 @@ func decodeClockZonesInput(d *codec.Decoder, v *clock.ZonesInput) {
 
 // decodeNotesCreateInputTitle decodes string (CreateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesCreateInputTitle(d *codec.Decoder, v *string) {
+func decodeNotesCreateInputTitle(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (maxLength 200, minLength 1)"); vOK {
 		// A string holds no more characters than bytes: count them only past the limit in bytes.
 		if len(vVal) > 200 && utf8.RuneCountInString(vVal) > 200 {
@@ -148,7 +147,7 @@ func decodeNotesCreateInputTitle(d *codec.Decoder, v *string) {
 
 // decodeNotesCreateInputBody decodes string (CreateInput.Body), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesCreateInputBody(d *codec.Decoder, v *string) {
+func decodeNotesCreateInputBody(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string (maxLength 20000)"); vOK {
 			// A string holds no more characters than bytes: count them only past the limit in bytes.
@@ -162,7 +161,7 @@ func decodeNotesCreateInputBody(d *codec.Decoder, v *string) {
 
 // decodeNotesCreateInputTags decodes []string (CreateInput.Tags), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesCreateInputTags(d *codec.Decoder, v *[]string) {
+func decodeNotesCreateInputTags(d *toolimpl.Decoder, v *[]string) {
 	if !d.Null() {
 		if d.Array("array (maxItems 10)") {
 			var vBuf [4]string
@@ -188,7 +187,7 @@ func decodeNotesCreateInputTags(d *codec.Decoder, v *[]string) {
 				d.Problem("must have at most 10 items")
 			}
 			if vLen <= 10 {
-				if codec.HasDuplicates(vList) {
+				if toolimpl.HasDuplicates(vList) {
 					d.Problem("items must be unique")
 				}
 			}
@@ -203,7 +202,7 @@ func decodeNotesCreateInputTags(d *codec.Decoder, v *[]string) {
 
 // decodeNotesCreateInputPriority decodes notes.Priority (CreateInput.Priority), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesCreateInputPriority(d *codec.Decoder, v *notes.Priority) {
+func decodeNotesCreateInputPriority(d *toolimpl.Decoder, v *notes.Priority) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); vOK {
 			switch vVal {
@@ -218,7 +217,7 @@ func decodeNotesCreateInputPriority(d *codec.Decoder, v *notes.Priority) {
 
 // decodeNotesCreateInputDue decodes *time.Time (CreateInput.Due), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesCreateInputDue(d *codec.Decoder, v **time.Time) {
+func decodeNotesCreateInputDue(d *toolimpl.Decoder, v **time.Time) {
 	if !d.Null() {
 		vPtr := new(time.Time)
 		if vVal, vOK := d.Time("string (format date-time)"); vOK {
@@ -230,7 +229,7 @@ func decodeNotesCreateInputDue(d *codec.Decoder, v **time.Time) {
 
 // decodeNotesCreateInputColor decodes *notes.Color (CreateInput.Color), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesCreateInputColor(d *codec.Decoder, v **notes.Color) {
+func decodeNotesCreateInputColor(d *toolimpl.Decoder, v **notes.Color) {
 	if !d.Null() {
 		vPtr := new(notes.Color)
 		if vVal, vOK := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); vOK {
@@ -247,7 +246,7 @@ func decodeNotesCreateInputColor(d *codec.Decoder, v **notes.Color) {
 
 // decodeNotesCreateInputAttributes decodes map[string]string (CreateInput.Attributes), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesCreateInputAttributes(d *codec.Decoder, v *map[string]string) {
+func decodeNotesCreateInputAttributes(d *toolimpl.Decoder, v *map[string]string) {
 	if !d.Null() {
 		if d.Object("object (maxProperties 32)") {
 			vMap := make(map[string]string)
@@ -284,7 +283,7 @@ func decodeNotesCreateInputAttributes(d *codec.Decoder, v *map[string]string) {
 }
 
 // decodeNotesCreateInput decodes notes.CreateInput, checking it against its published schema.
-func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
+func decodeNotesCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -358,7 +357,7 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 }
 
 // encodeNotesPerson encodes notes.Person as its output schema requires.
-func encodeNotesPerson(e *codec.Encoder, v *notes.Person) {
+func encodeNotesPerson(e *toolimpl.Encoder, v *notes.Person) {
 	e.ObjectStart()
 	e.RawKey(`"name":`)
 	e.String(v.Name)
@@ -370,7 +369,7 @@ func encodeNotesPerson(e *codec.Encoder, v *notes.Person) {
 }
 
 // encodeNotesNote encodes notes.Note as its output schema requires.
-func encodeNotesNote(e *codec.Encoder, v *notes.Note) {
+func encodeNotesNote(e *toolimpl.Encoder, v *notes.Note) {
 	e.ObjectStart()
 	e.RawKey(`"id":`)
 	e.String(string(v.ID))
@@ -431,7 +430,7 @@ func encodeNotesNote(e *codec.Encoder, v *notes.Note) {
 
 // decodeNotesDeleteInputId decodes notes.NoteID (DeleteInput.ID), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesDeleteInputId(d *codec.Decoder, v *notes.NoteID) {
+func decodeNotesDeleteInputId(d *toolimpl.Decoder, v *notes.NoteID) {
 	if vVal, vOK := d.String("string (pattern ^n[1-9][0-9]*$)"); vOK {
 		if !notesDeleteInputIdPattern().MatchString(vVal) {
 			d.Problem("must match the pattern ^n[1-9][0-9]*$")
@@ -441,7 +440,7 @@ func decodeNotesDeleteInputId(d *codec.Decoder, v *notes.NoteID) {
 }
 
 // decodeNotesDeleteInput decodes notes.DeleteInput, checking it against its published schema.
-func decodeNotesDeleteInput(d *codec.Decoder, v *notes.DeleteInput) {
+func decodeNotesDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -473,7 +472,7 @@ func decodeNotesDeleteInput(d *codec.Decoder, v *notes.DeleteInput) {
 }
 
 // encodeNotesDeleteOutput encodes notes.DeleteOutput as its output schema requires.
-func encodeNotesDeleteOutput(e *codec.Encoder, v *notes.DeleteOutput) {
+func encodeNotesDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
 	e.ObjectStart()
 	e.RawKey(`"id":`)
 	e.String(string(v.ID))
@@ -483,7 +482,7 @@ func encodeNotesDeleteOutput(e *codec.Encoder, v *notes.DeleteOutput) {
 }
 
 // decodeNotesGetInput decodes notes.GetInput, checking it against its published schema.
-func decodeNotesGetInput(d *codec.Decoder, v *notes.GetInput) {
+func decodeNotesGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -515,7 +514,7 @@ func decodeNotesGetInput(d *codec.Decoder, v *notes.GetInput) {
 }
 
 // decodeNotesOutlineInput decodes notes.OutlineInput, checking it against its published schema.
-func decodeNotesOutlineInput(d *codec.Decoder, v *notes.OutlineInput) {
+func decodeNotesOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -547,7 +546,7 @@ func decodeNotesOutlineInput(d *codec.Decoder, v *notes.OutlineInput) {
 }
 
 // encodeNotesSection encodes notes.Section as its output schema requires.
-func encodeNotesSection(e *codec.Encoder, v *notes.Section) {
+func encodeNotesSection(e *toolimpl.Encoder, v *notes.Section) {
 	e.ObjectStart()
 	e.RawKey(`"heading":`)
 	e.String(v.Heading)
@@ -567,7 +566,7 @@ func encodeNotesSection(e *codec.Encoder, v *notes.Section) {
 }
 
 // encodeNotesOutline encodes notes.Outline as its output schema requires.
-func encodeNotesOutline(e *codec.Encoder, v *notes.Outline) {
+func encodeNotesOutline(e *toolimpl.Encoder, v *notes.Outline) {
 	e.ObjectStart()
 	e.RawKey(`"id":`)
 	e.String(string(v.ID))
@@ -584,7 +583,7 @@ func encodeNotesOutline(e *codec.Encoder, v *notes.Outline) {
 
 // decodeNotesRenderInputFormat decodes string (RenderInput.Format), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesRenderInputFormat(d *codec.Decoder, v *string) {
+func decodeNotesRenderInputFormat(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string (one of \"markdown\", \"plain\")"); vOK {
 			switch vVal {
@@ -598,7 +597,7 @@ func decodeNotesRenderInputFormat(d *codec.Decoder, v *string) {
 }
 
 // decodeNotesRenderInput decodes notes.RenderInput, checking it against its published schema.
-func decodeNotesRenderInput(d *codec.Decoder, v *notes.RenderInput) {
+func decodeNotesRenderInput(d *toolimpl.Decoder, v *notes.RenderInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -638,7 +637,7 @@ func decodeNotesRenderInput(d *codec.Decoder, v *notes.RenderInput) {
 
 // decodeNotesSearchInputLimit decodes int (SearchInput.Limit), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesSearchInputLimit(d *codec.Decoder, v *int) {
+func decodeNotesSearchInputLimit(d *toolimpl.Decoder, v *int) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); vOK {
 			if vVal > 50 {
@@ -654,7 +653,7 @@ func decodeNotesSearchInputLimit(d *codec.Decoder, v *int) {
 
 // decodeNotesSearchInputTags decodes []string (SearchInput.Tags), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesSearchInputTags(d *codec.Decoder, v *[]string) {
+func decodeNotesSearchInputTags(d *toolimpl.Decoder, v *[]string) {
 	if !d.Null() {
 		if d.Array("array (maxItems 10)") {
 			var vBuf [4]string
@@ -677,7 +676,7 @@ func decodeNotesSearchInputTags(d *codec.Decoder, v *[]string) {
 				d.Problem("must have at most 10 items")
 			}
 			if vLen <= 10 {
-				if codec.HasDuplicates(vList) {
+				if toolimpl.HasDuplicates(vList) {
 					d.Problem("items must be unique")
 				}
 			}
@@ -692,7 +691,7 @@ func decodeNotesSearchInputTags(d *codec.Decoder, v *[]string) {
 
 // decodeNotesSearchInputSort decodes notes.Sort (SearchInput.Sort), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesSearchInputSort(d *codec.Decoder, v *notes.Sort) {
+func decodeNotesSearchInputSort(d *toolimpl.Decoder, v *notes.Sort) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string (one of \"relevance\", \"newest\", \"oldest\")"); vOK {
 			switch vVal {
@@ -706,7 +705,7 @@ func decodeNotesSearchInputSort(d *codec.Decoder, v *notes.Sort) {
 }
 
 // decodeNotesSearchInput decodes notes.SearchInput, checking it against its published schema.
-func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
+func decodeNotesSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -766,7 +765,7 @@ func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
 }
 
 // encodeNotesSummary encodes notes.Summary as its output schema requires.
-func encodeNotesSummary(e *codec.Encoder, v *notes.Summary) {
+func encodeNotesSummary(e *toolimpl.Encoder, v *notes.Summary) {
 	e.ObjectStart()
 	e.RawKey(`"id":`)
 	e.String(string(v.ID))
@@ -792,7 +791,7 @@ func encodeNotesSummary(e *codec.Encoder, v *notes.Summary) {
 }
 
 // encodeNotesSearchOutput encodes notes.SearchOutput as its output schema requires.
-func encodeNotesSearchOutput(e *codec.Encoder, v *notes.SearchOutput) {
+func encodeNotesSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
 	e.ObjectStart()
 	e.RawKey(`"notes":`)
 	e.ArrayStart()
@@ -815,7 +814,7 @@ func encodeNotesSearchOutput(e *codec.Encoder, v *notes.SearchOutput) {
 
 // decodeNotesShareInputPassphrase decodes string (ShareInput.Passphrase), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesShareInputPassphrase(d *codec.Decoder, v *string) {
+func decodeNotesShareInputPassphrase(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (maxLength 200, minLength 8)"); vOK {
 		// A string holds no more characters than bytes: count them only past the limit in bytes.
 		if len(vVal) > 200 && utf8.RuneCountInString(vVal) > 200 {
@@ -831,7 +830,7 @@ func decodeNotesShareInputPassphrase(d *codec.Decoder, v *string) {
 
 // decodeNotesShareInputHours decodes int (ShareInput.Hours), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesShareInputHours(d *codec.Decoder, v *int) {
+func decodeNotesShareInputHours(d *toolimpl.Decoder, v *int) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer (maximum 168, minimum 1)", strconv.IntSize); vOK {
 			if vVal > 168 {
@@ -846,7 +845,7 @@ func decodeNotesShareInputHours(d *codec.Decoder, v *int) {
 }
 
 // decodeNotesShareInput decodes notes.ShareInput, checking it against its published schema.
-func decodeNotesShareInput(d *codec.Decoder, v *notes.ShareInput) {
+func decodeNotesShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -895,7 +894,7 @@ func decodeNotesShareInput(d *codec.Decoder, v *notes.ShareInput) {
 }
 
 // encodeNotesShareOutput encodes notes.ShareOutput as its output schema requires.
-func encodeNotesShareOutput(e *codec.Encoder, v *notes.ShareOutput) {
+func encodeNotesShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
 	e.ObjectStart()
 	e.RawKey(`"id":`)
 	e.String(string(v.ID))
@@ -907,7 +906,7 @@ func encodeNotesShareOutput(e *codec.Encoder, v *notes.ShareOutput) {
 }
 
 // decodeNotesTagInput decodes notes.TagInput, checking it against its published schema.
-func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
+func decodeNotesTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -953,7 +952,7 @@ func decodeNotesTagInput(d *codec.Decoder, v *notes.TagInput) {
 }
 
 // encodeNotesTagOutput encodes notes.TagOutput as its output schema requires.
-func encodeNotesTagOutput(e *codec.Encoder, v *notes.TagOutput) {
+func encodeNotesTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
 	e.ObjectStart()
 	e.RawKey(`"id":`)
 	e.String(string(v.ID))
@@ -970,7 +969,7 @@ func encodeNotesTagOutput(e *codec.Encoder, v *notes.TagOutput) {
 
 // decodeNotesUpdateInputTitle decodes *string (UpdateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesUpdateInputTitle(d *codec.Decoder, v **string) {
+func decodeNotesUpdateInputTitle(d *toolimpl.Decoder, v **string) {
 	if !d.Null() {
 		vPtr := new(string)
 		if vVal, vOK := d.String("string (maxLength 200, minLength 1)"); vOK {
@@ -990,7 +989,7 @@ func decodeNotesUpdateInputTitle(d *codec.Decoder, v **string) {
 
 // decodeNotesUpdateInputBody decodes *string (UpdateInput.Body), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesUpdateInputBody(d *codec.Decoder, v **string) {
+func decodeNotesUpdateInputBody(d *toolimpl.Decoder, v **string) {
 	if !d.Null() {
 		vPtr := new(string)
 		if vVal, vOK := d.String("string (maxLength 20000)"); vOK {
@@ -1006,7 +1005,7 @@ func decodeNotesUpdateInputBody(d *codec.Decoder, v **string) {
 
 // decodeNotesUpdateInputPriority decodes *notes.Priority (UpdateInput.Priority), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesUpdateInputPriority(d *codec.Decoder, v **notes.Priority) {
+func decodeNotesUpdateInputPriority(d *toolimpl.Decoder, v **notes.Priority) {
 	if !d.Null() {
 		vPtr := new(notes.Priority)
 		if vVal, vOK := d.Int("integer (one of 1, 2, 3, 4, 5)", strconv.IntSize); vOK {
@@ -1023,7 +1022,7 @@ func decodeNotesUpdateInputPriority(d *codec.Decoder, v **notes.Priority) {
 
 // decodeNotesUpdateInputData decodes any (UpdateInput.Data), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesUpdateInputData(d *codec.Decoder, v *any) {
+func decodeNotesUpdateInputData(d *toolimpl.Decoder, v *any) {
 	if vVal, vOK := d.Any(); vOK {
 		(*v) = vVal
 	}
@@ -1031,7 +1030,7 @@ func decodeNotesUpdateInputData(d *codec.Decoder, v *any) {
 
 // decodeNotesUpdateInputIfChecksum decodes []byte (UpdateInput.IfChecksum), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesUpdateInputIfChecksum(d *codec.Decoder, v *[]byte) {
+func decodeNotesUpdateInputIfChecksum(d *toolimpl.Decoder, v *[]byte) {
 	if !d.Null() {
 		if vVal, vOK := d.Base64("string"); vOK {
 			(*v) = vVal
@@ -1040,7 +1039,7 @@ func decodeNotesUpdateInputIfChecksum(d *codec.Decoder, v *[]byte) {
 }
 
 // decodeNotesUpdateInput decodes notes.UpdateInput, checking it against its published schema.
-func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
+func decodeNotesUpdateInput(d *toolimpl.Decoder, v *notes.UpdateInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -1122,7 +1121,7 @@ func decodeNotesUpdateInput(d *codec.Decoder, v *notes.UpdateInput) {
 
 // decodeWeatherForecastInputDays decodes int (ForecastInput.Days), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeWeatherForecastInputDays(d *codec.Decoder, v *int) {
+func decodeWeatherForecastInputDays(d *toolimpl.Decoder, v *int) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer (maximum 7, minimum 1)", strconv.IntSize); vOK {
 			if vVal > 7 {
@@ -1138,7 +1137,7 @@ func decodeWeatherForecastInputDays(d *codec.Decoder, v *int) {
 
 // decodeWeatherForecastInputUnits decodes string (ForecastInput.Units), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeWeatherForecastInputUnits(d *codec.Decoder, v *string) {
+func decodeWeatherForecastInputUnits(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string (one of \"metric\", \"imperial\")"); vOK {
 			switch vVal {
@@ -1152,7 +1151,7 @@ func decodeWeatherForecastInputUnits(d *codec.Decoder, v *string) {
 }
 
 // decodeWeatherForecastInput decodes weather.ForecastInput, checking it against its published schema.
-func decodeWeatherForecastInput(d *codec.Decoder, v *weather.ForecastInput) {
+func decodeWeatherForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -1202,7 +1201,7 @@ func decodeWeatherForecastInput(d *codec.Decoder, v *weather.ForecastInput) {
 }
 
 // encodeForecastPlace encodes struct{Name string "json:\"name\" jsonschema:\"description=The city's name; for a point its coordinates\""; Coordinates [2]float64 "json:\"coordinates\" jsonschema:\"description=Latitude and longitude in degrees\""} as its output schema requires.
-func encodeForecastPlace(e *codec.Encoder, v *struct {
+func encodeForecastPlace(e *toolimpl.Encoder, v *struct {
 	Name        string     `json:"name" jsonschema:"description=The city's name; for a point its coordinates"`
 	Coordinates [2]float64 `json:"coordinates" jsonschema:"description=Latitude and longitude in degrees"`
 }) {
@@ -1219,7 +1218,7 @@ func encodeForecastPlace(e *codec.Encoder, v *struct {
 }
 
 // encodeWeatherDay encodes weather.Day as its output schema requires.
-func encodeWeatherDay(e *codec.Encoder, v *weather.Day) {
+func encodeWeatherDay(e *toolimpl.Encoder, v *weather.Day) {
 	e.ObjectStart()
 	e.RawKey(`"date":`)
 	e.String(v.Date)
@@ -1239,7 +1238,7 @@ func encodeWeatherDay(e *codec.Encoder, v *weather.Day) {
 }
 
 // encodeWeatherForecast encodes weather.Forecast as its output schema requires.
-func encodeWeatherForecast(e *codec.Encoder, v *weather.Forecast) {
+func encodeWeatherForecast(e *toolimpl.Encoder, v *weather.Forecast) {
 	e.ObjectStart()
 	e.RawKey(`"place":`)
 	encodeForecastPlace(e, &v.Place)

@@ -126,7 +126,7 @@ type oracle struct {
 }
 
 // newOracle compiles the published input schema of the named tool.
-func newOracle(t testing.TB, reg *tool.Static, name string) *oracle {
+func newOracle(t testing.TB, reg tool.Registry, name string) *oracle {
 	t.Helper()
 	sp, ok := reg.Lookup(name)
 	require.True(t, ok, "tool %s is listed", name)

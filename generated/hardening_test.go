@@ -33,7 +33,7 @@ const secretDigits = "7373737373"
 
 // hardRegistry returns the registry of every sample tool under the default
 // limits, or under opts.
-func hardRegistry(t testing.TB, opts ...tool.Option) *tool.Static {
+func hardRegistry(t testing.TB, opts ...tool.Option) tool.Registry {
 	t.Helper()
 	reg, err := New(fuzzTools(), opts...)
 	require.NoError(t, err)

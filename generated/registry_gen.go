@@ -25,9 +25,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/clock"
 	"github.com/toolgen-go/toolgen/tools/notes"
 	"github.com/toolgen-go/toolgen/tools/weather"
@@ -36,7 +36,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
@@ -325,9 +325,8 @@ type Tools struct {
 // has an Available method (which then decides).
 //
 // A tool with an Offered method decides, per call, whether it is offered
-// (tool.Static.Offer asks it); an option given to New may replace offered
-// with tool.WithOffered.
-func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
+// (the registry's Offer asks it).
+func New(t Tools, opts ...tool.Option) (tool.Registry, error) {
 	if t.NotesCreate == (notes.CreateTool{}) {
 		return nil, errors.New("generated.New: field NotesCreate (tool notes_create) is unset: fill it with a ready notes.CreateTool, or mark the type //tool:zerovalue if its zero value is ready")
 	}
@@ -359,7 +358,7 @@ func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
 	var off [len(specs)]bool
 	off[toolClockSync] = t.ClockSync.Available() != nil
 	off[toolWeatherForecast] = t.WeatherForecast.Available() != nil
-	return tool.NewStaticTable(specs[:], off[:], (&t).dispatch, append([]tool.Option{tool.WithOffered((&t).offered)}, opts...)...)
+	return toolimpl.NewRegistry(specs[:], off[:], (&t).dispatch, (&t).offered, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
@@ -379,15 +378,15 @@ func Unavailable(t Tools) map[string]error {
 // dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
 // runs the tool and encodes its output; in ModeLog, for a tool with a
 // LogArgs method, it encodes the form LogArgs gives and runs nothing.
-func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolClockNow:
 		decodeNoArguments(d)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.ClockNow.Call(ctx)
@@ -395,14 +394,14 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeClockNow(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolClockSync:
 		decodeNoArguments(d)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.ClockSync.Call(ctx)
@@ -410,15 +409,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeClockSync(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolClockZones:
 		var in clock.ZonesInput
 		decodeClockZonesInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.ClockZones.Call(ctx, in)
@@ -430,15 +429,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			e.String(out[outIdx])
 		}
 		e.ArrayEnd()
-		return tool.OutputJSON, nil
+		return toolimpl.OutputJSON, nil
 	case toolNotesCreate:
 		var in notes.CreateInput
 		decodeNotesCreateInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesCreate.Call(ctx, in)
@@ -446,15 +445,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeNotesNote(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolNotesDelete:
 		var in notes.DeleteInput
 		decodeNotesDeleteInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesDelete.Call(ctx, in)
@@ -462,15 +461,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeNotesDeleteOutput(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolNotesGet:
 		var in notes.GetInput
 		decodeNotesGetInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesGet.Call(ctx, in)
@@ -481,15 +480,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, errors.New("tool notes_get returned a nil output")
 		}
 		encodeNotesNote(e, out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolNotesOutline:
 		var in notes.OutlineInput
 		decodeNotesOutlineInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesOutline.Call(ctx, in)
@@ -497,15 +496,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeNotesOutline(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolNotesRender:
 		var in notes.RenderInput
 		decodeNotesRenderInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesRender.Call(ctx, in)
@@ -513,15 +512,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		e.RawText(string(out))
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	case toolNotesSearch:
 		var in notes.SearchInput
 		decodeNotesSearchInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesSearch.Call(ctx, in)
@@ -529,15 +528,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeNotesSearchOutput(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolNotesShare:
 		var in notes.ShareInput
 		decodeNotesShareInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesShare.Call(ctx, in)
@@ -545,15 +544,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeNotesShareOutput(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolNotesTag:
 		var in notes.TagInput
 		decodeNotesTagInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesTag.Call(ctx, in)
@@ -561,19 +560,19 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeNotesTagOutput(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolNotesUpdate:
 		var in notes.UpdateInput
 		decodeNotesUpdateInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode == tool.ModeLog {
+		if mode == toolimpl.ModeLog {
 			e.String(t.NotesUpdate.LogArgs(in))
-			return tool.OutputText, nil
+			return toolimpl.OutputText, nil
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NotesUpdate.Call(ctx, in)
@@ -581,15 +580,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeNotesNote(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolWeatherForecast:
 		var in weather.ForecastInput
 		decodeWeatherForecastInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.WeatherForecast.Call(ctx, in)
@@ -600,7 +599,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, errors.New("tool weather_forecast returned a nil output")
 		}
 		encodeWeatherForecast(e, out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 var (
@@ -40,9 +40,9 @@ func TestBreakdownPieces(t *testing.T) {
 	var ts Tools
 	e.Reset()
 	d.Reset(tools.SmallArgs, codec.Limits{})
-	kind, err := ts.dispatch(context.Background(), toolSmall, tool.ModeCall, d, e)
+	kind, err := ts.dispatch(context.Background(), toolSmall, toolimpl.ModeCall, d, e)
 	require.NoError(t, err)
-	require.Equal(t, tool.OutputStructured, kind)
+	require.Equal(t, toolimpl.OutputStructured, kind)
 	require.JSONEq(t, `{"query":"paper clips","limit":5}`, string(e.Bytes()))
 }
 
@@ -108,7 +108,7 @@ func BenchmarkBreakdown(b *testing.B) {
 			for b.Loop() {
 				d.Reset(tc.args, codec.Limits{})
 				e.Reset()
-				if _, err := ts.dispatch(ctx, tc.index, tool.ModeCall, d, e); err != nil {
+				if _, err := ts.dispatch(ctx, tc.index, toolimpl.ModeCall, d, e); err != nil {
 					b.Fatal(err)
 				}
 			}

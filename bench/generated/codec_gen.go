@@ -4,8 +4,7 @@ package generated
 
 import (
 	"github.com/toolgen-go/toolgen/bench/tools"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -13,11 +12,11 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeToolsMediumInputTitle decodes string (MediumInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputTitle(d *codec.Decoder, v *string) {
+func decodeToolsMediumInputTitle(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (maxLength 200, minLength 1)"); vOK {
 		// A string holds no more characters than bytes: count them only past the limit in bytes.
 		if len(vVal) > 200 && utf8.RuneCountInString(vVal) > 200 {
@@ -33,7 +32,7 @@ func decodeToolsMediumInputTitle(d *codec.Decoder, v *string) {
 
 // decodeToolsMediumInputPriority decodes int (MediumInput.Priority), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputPriority(d *codec.Decoder, v *int) {
+func decodeToolsMediumInputPriority(d *toolimpl.Decoder, v *int) {
 	if vVal, vOK := d.Int("integer (maximum 5, minimum 1)", strconv.IntSize); vOK {
 		if vVal > 5 {
 			d.Problem("must be at most 5")
@@ -47,7 +46,7 @@ func decodeToolsMediumInputPriority(d *codec.Decoder, v *int) {
 
 // decodeToolsMediumInputStatus decodes string (MediumInput.Status), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputStatus(d *codec.Decoder, v *string) {
+func decodeToolsMediumInputStatus(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (one of \"open\", \"pending\", \"closed\")"); vOK {
 		switch vVal {
 		case "open", "pending", "closed":
@@ -60,7 +59,7 @@ func decodeToolsMediumInputStatus(d *codec.Decoder, v *string) {
 
 // decodeToolsPersonName decodes string (MediumInput.Owner.Name), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsPersonName(d *codec.Decoder, v *string) {
+func decodeToolsPersonName(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (maxLength 100, minLength 1)"); vOK {
 		// A string holds no more characters than bytes: count them only past the limit in bytes.
 		if len(vVal) > 100 && utf8.RuneCountInString(vVal) > 100 {
@@ -76,7 +75,7 @@ func decodeToolsPersonName(d *codec.Decoder, v *string) {
 
 // decodeToolsPersonEmail decodes string (MediumInput.Owner.Email), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsPersonEmail(d *codec.Decoder, v *string) {
+func decodeToolsPersonEmail(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string (maxLength 254)"); vOK {
 			// A string holds no more characters than bytes: count them only past the limit in bytes.
@@ -89,7 +88,7 @@ func decodeToolsPersonEmail(d *codec.Decoder, v *string) {
 }
 
 // decodeToolsPerson decodes tools.Person, checking it against its published schema.
-func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
+func decodeToolsPerson(d *toolimpl.Decoder, v *tools.Person) {
 	if !d.Object("object") {
 		return
 	}
@@ -129,7 +128,7 @@ func decodeToolsPerson(d *codec.Decoder, v *tools.Person) {
 
 // decodeToolsItemSku decodes string (MediumInput.Items[].SKU), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsItemSku(d *codec.Decoder, v *string) {
+func decodeToolsItemSku(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (maxLength 32, minLength 1)"); vOK {
 		// A string holds no more characters than bytes: count them only past the limit in bytes.
 		if len(vVal) > 32 && utf8.RuneCountInString(vVal) > 32 {
@@ -145,7 +144,7 @@ func decodeToolsItemSku(d *codec.Decoder, v *string) {
 
 // decodeToolsItemQty decodes int (MediumInput.Items[].Qty), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsItemQty(d *codec.Decoder, v *int) {
+func decodeToolsItemQty(d *toolimpl.Decoder, v *int) {
 	if vVal, vOK := d.Int("integer (maximum 1000, minimum 1)", strconv.IntSize); vOK {
 		if vVal > 1000 {
 			d.Problem("must be at most 1000")
@@ -159,7 +158,7 @@ func decodeToolsItemQty(d *codec.Decoder, v *int) {
 
 // decodeToolsItemPrice decodes float64 (MediumInput.Items[].Price), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsItemPrice(d *codec.Decoder, v *float64) {
+func decodeToolsItemPrice(d *toolimpl.Decoder, v *float64) {
 	if vVal, vOK := d.Float("number (minimum 0)", 64); vOK {
 		if vVal <= 0 && (vVal < 0 || d.CompareNumber("0") < 0) {
 			d.Problem("must be at least 0")
@@ -169,7 +168,7 @@ func decodeToolsItemPrice(d *codec.Decoder, v *float64) {
 }
 
 // decodeToolsItem decodes tools.Item, checking it against its published schema.
-func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
+func decodeToolsItem(d *toolimpl.Decoder, v *tools.Item) {
 	if !d.Object("object") {
 		return
 	}
@@ -222,7 +221,7 @@ func decodeToolsItem(d *codec.Decoder, v *tools.Item) {
 
 // decodeToolsMediumInputItems decodes []tools.Item (MediumInput.Items), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputItems(d *codec.Decoder, v *[]tools.Item) {
+func decodeToolsMediumInputItems(d *toolimpl.Decoder, v *[]tools.Item) {
 	if d.Array("array (maxItems 50, minItems 1)") {
 		var vBuf [4]tools.Item
 		vList := vBuf[:0]
@@ -254,7 +253,7 @@ func decodeToolsMediumInputItems(d *codec.Decoder, v *[]tools.Item) {
 
 // decodeToolsMediumInputTags decodes []string (MediumInput.Tags), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputTags(d *codec.Decoder, v *[]string) {
+func decodeToolsMediumInputTags(d *toolimpl.Decoder, v *[]string) {
 	if !d.Null() {
 		if d.Array("array (maxItems 10)") {
 			var vBuf [4]string
@@ -277,7 +276,7 @@ func decodeToolsMediumInputTags(d *codec.Decoder, v *[]string) {
 				d.Problem("must have at most 10 items")
 			}
 			if vLen <= 10 {
-				if codec.HasDuplicates(vList) {
+				if toolimpl.HasDuplicates(vList) {
 					d.Problem("items must be unique")
 				}
 			}
@@ -292,7 +291,7 @@ func decodeToolsMediumInputTags(d *codec.Decoder, v *[]string) {
 
 // decodeToolsMediumInputLabels decodes map[string]string (MediumInput.Labels), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputLabels(d *codec.Decoder, v *map[string]string) {
+func decodeToolsMediumInputLabels(d *toolimpl.Decoder, v *map[string]string) {
 	if !d.Null() {
 		if d.Object("object") {
 			vMap := make(map[string]string)
@@ -321,7 +320,7 @@ func decodeToolsMediumInputLabels(d *codec.Decoder, v *map[string]string) {
 
 // decodeToolsMediumInputCreated decodes time.Time (MediumInput.Created), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputCreated(d *codec.Decoder, v *time.Time) {
+func decodeToolsMediumInputCreated(d *toolimpl.Decoder, v *time.Time) {
 	if vVal, vOK := d.Time("string (format date-time)"); vOK {
 		(*v) = vVal
 	}
@@ -329,7 +328,7 @@ func decodeToolsMediumInputCreated(d *codec.Decoder, v *time.Time) {
 
 // decodeToolsMediumInputDue decodes *time.Time (MediumInput.Due), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputDue(d *codec.Decoder, v **time.Time) {
+func decodeToolsMediumInputDue(d *toolimpl.Decoder, v **time.Time) {
 	if !d.Null() {
 		vPtr := new(time.Time)
 		if vVal, vOK := d.Time("string (format date-time)"); vOK {
@@ -341,7 +340,7 @@ func decodeToolsMediumInputDue(d *codec.Decoder, v **time.Time) {
 
 // decodeToolsMediumInputBudget decodes *float64 (MediumInput.Budget), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputBudget(d *codec.Decoder, v **float64) {
+func decodeToolsMediumInputBudget(d *toolimpl.Decoder, v **float64) {
 	if !d.Null() {
 		vPtr := new(float64)
 		if vVal, vOK := d.Float("number (maximum 1000000, minimum 0)", 64); vOK {
@@ -359,7 +358,7 @@ func decodeToolsMediumInputBudget(d *codec.Decoder, v **float64) {
 
 // decodeToolsMediumInputNotify decodes *bool (MediumInput.Notify), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputNotify(d *codec.Decoder, v **bool) {
+func decodeToolsMediumInputNotify(d *toolimpl.Decoder, v **bool) {
 	if !d.Null() {
 		vPtr := new(bool)
 		if vVal, vOK := d.Bool("boolean"); vOK {
@@ -371,7 +370,7 @@ func decodeToolsMediumInputNotify(d *codec.Decoder, v **bool) {
 
 // decodeToolsMediumInputDiscount decodes float64 (MediumInput.Discount), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsMediumInputDiscount(d *codec.Decoder, v *float64) {
+func decodeToolsMediumInputDiscount(d *toolimpl.Decoder, v *float64) {
 	if vVal, vOK := d.Float("number (maximum 1, minimum 0)", 64); vOK {
 		if vVal >= 1 && (vVal > 1 || d.CompareNumber("1") > 0) {
 			d.Problem("must be at most 1")
@@ -384,7 +383,7 @@ func decodeToolsMediumInputDiscount(d *codec.Decoder, v *float64) {
 }
 
 // decodeToolsMediumInput decodes tools.MediumInput, checking it against its published schema.
-func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
+func decodeToolsMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -511,7 +510,7 @@ func decodeToolsMediumInput(d *codec.Decoder, v *tools.MediumInput) {
 }
 
 // encodeToolsMediumOutput encodes tools.MediumOutput as its output schema requires.
-func encodeToolsMediumOutput(e *codec.Encoder, v *tools.MediumOutput) {
+func encodeToolsMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
 	e.ObjectStart()
 	e.RawKey(`"id":`)
 	e.String(v.ID)
@@ -526,7 +525,7 @@ func encodeToolsMediumOutput(e *codec.Encoder, v *tools.MediumOutput) {
 
 // decodeToolsSmallInputLimit decodes int (SmallInput.Limit), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeToolsSmallInputLimit(d *codec.Decoder, v *int) {
+func decodeToolsSmallInputLimit(d *toolimpl.Decoder, v *int) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); vOK {
 			if vVal > 50 {
@@ -541,7 +540,7 @@ func decodeToolsSmallInputLimit(d *codec.Decoder, v *int) {
 }
 
 // decodeToolsSmallInput decodes tools.SmallInput, checking it against its published schema.
-func decodeToolsSmallInput(d *codec.Decoder, v *tools.SmallInput) {
+func decodeToolsSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -580,7 +579,7 @@ func decodeToolsSmallInput(d *codec.Decoder, v *tools.SmallInput) {
 }
 
 // encodeToolsSmallOutput encodes tools.SmallOutput as its output schema requires.
-func encodeToolsSmallOutput(e *codec.Encoder, v *tools.SmallOutput) {
+func encodeToolsSmallOutput(e *toolimpl.Encoder, v *tools.SmallOutput) {
 	e.ObjectStart()
 	e.RawKey(`"query":`)
 	e.String(v.Query)

@@ -165,7 +165,7 @@ func systemPrompt(patterns string, log *slog.Logger) string {
 // (every call runs through it for that user, and is recorded; a propose
 // tool's call becomes a proposal), and the provider definitions of what
 // the user is offered: the precomputed bytes.
-func serve(ctx context.Context, reg *tool.Static, now func() time.Time, model string) (tool.Caller, *provider.Definitions, error) {
+func serve(ctx context.Context, reg tool.Registry, now func() time.Time, model string) (tool.Caller, *provider.Definitions, error) {
 	svc, err := service.New(reg, &service.Options{Now: now})
 	if err != nil {
 		return nil, nil, err

@@ -49,7 +49,7 @@ func All(store *notes.Store, now func() time.Time) generated.Tools {
 
 // Registry returns the registry of the sample tools over a fresh demo
 // store.
-func Registry(opts ...tool.Option) (*tool.Static, error) {
+func Registry(opts ...tool.Option) (tool.Registry, error) {
 	return generated.New(Tools(notes.NewDemoStore(), nil), opts...)
 }
 

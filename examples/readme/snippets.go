@@ -77,7 +77,7 @@ func servingOverMCP(ctx context.Context, tools generated.Tools) error {
 
 // servingPeopleOverMCP is the snippet of "Serving tools over MCP" that
 // serves people: the call service behind bearer tokens.
-func servingPeopleOverMCP(ctx context.Context, reg *tool.Static, verify auth.TokenVerifier, key []byte) error {
+func servingPeopleOverMCP(ctx context.Context, reg tool.Registry, verify auth.TokenVerifier, key []byte) error {
 	// README:begin mcp-auth
 	svc, err := service.New(reg, nil) // every call for a principal, under a policy, recorded
 	if err != nil {
@@ -107,7 +107,7 @@ func servingPeopleOverMCP(ctx context.Context, reg *tool.Static, verify auth.Tok
 }
 
 // providerAPIs is the snippet of "Handing tools to a provider's API".
-func providerAPIs(ctx context.Context, reg *tool.Static, claude anthropic.Client, gpt openai.Client, gemini *genai.Client, contents []*genai.Content, use anthropic.ToolUseBlock) error {
+func providerAPIs(ctx context.Context, reg tool.Registry, claude anthropic.Client, gpt openai.Client, gemini *genai.Client, contents []*genai.Content, use anthropic.ToolUseBlock) error {
 	// README:begin providers
 	defs, err := providers.NewDefinitions(reg) // the precomputed definitions of the tools reg offers
 	if err != nil {
@@ -139,7 +139,7 @@ func providerAPIs(ctx context.Context, reg *tool.Static, claude anthropic.Client
 }
 
 // callService is the snippet of "The call service".
-func callService(ctx context.Context, reg *tool.Static, args []byte, proposalID string) (*service.Confirmation, []service.Record, error) {
+func callService(ctx context.Context, reg tool.Registry, args []byte, proposalID string) (*service.Confirmation, []service.Record, error) {
 	// README:begin call-service
 	svc, err := service.New(reg, &service.Options{
 		Policy: &service.Rules{ConfirmPermission: "notes.confirm"}, // who may confirm others' proposals

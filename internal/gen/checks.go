@@ -47,7 +47,7 @@ func (g *codecGen) uniqueCheck(s *shape, sl jen.Code, at site) []jen.Code {
 		g.fail(at, "uniqueItems is only enforced on arrays of strings, numbers or booleans, not of %s", typeString(s.elem.typ))
 		return nil
 	}
-	return []jen.Code{jen.If(jen.Qual(codecPkg, "HasDuplicates").Call(sl)).Block(
+	return []jen.Code{jen.If(jen.Qual(implPkg, "HasDuplicates").Call(sl)).Block(
 		jen.Id("d").Dot("Problem").Call(jen.Lit("items must be unique")),
 	)}
 }
@@ -94,7 +94,7 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, at site) []jen.Code 
 			out = append(out, jen.If(jen.Op("!").Id(v).Call().Dot("MatchString").Call(jen.Id(x))).Block(problem("must match the pattern "+m.Value.Text)))
 		case "format":
 			if m.Value.Text == "date-time" {
-				out = append(out, jen.If(jen.Op("!").Qual(codecPkg, "IsDateTime").Call(jen.Id(x))).Block(problem("must be a date-time (RFC 3339)")))
+				out = append(out, jen.If(jen.Op("!").Qual(implPkg, "IsDateTime").Call(jen.Id(x))).Block(problem("must be a date-time (RFC 3339)")))
 			}
 		}
 	}
@@ -206,7 +206,7 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, at site) []jen.Code 
 			if n, ok := intLit(m.Value); ok && s.kind != kFloat {
 				out = append(out, jen.If(jen.Id(x).Op("%").Op(strconv.FormatInt(n, 10)).Op("!=").Lit(0)).Block(problem("must be a multiple of "+m.Value.Text)))
 			} else {
-				out = append(out, jen.If(jen.Op("!").Qual(codecPkg, "MultipleOf").Call(jen.Float64().Parens(jen.Id(x)), jen.Op(m.Value.Text))).Block(problem("must be a multiple of "+m.Value.Text)))
+				out = append(out, jen.If(jen.Op("!").Qual(implPkg, "MultipleOf").Call(jen.Float64().Parens(jen.Id(x)), jen.Op(m.Value.Text))).Block(problem("must be a multiple of "+m.Value.Text)))
 			}
 			continue
 		default:

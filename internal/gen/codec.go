@@ -23,11 +23,6 @@ import (
 // what the output schema requires: every non-omitempty field, nil slices
 // as [] and nil maps as {}.
 
-const (
-	codecPkg   = "github.com/toolgen-go/toolgen/runtime/codec"
-	jsonlexPkg = "github.com/toolgen-go/toolgen/runtime/jsonlex" // the JSON kinds a decoder compares Kind() with
-)
-
 // codecGen accumulates the decode and encode functions of one registry.
 type codecGen struct {
 	fset  *token.FileSet
@@ -63,7 +58,7 @@ type codecPlan struct {
 // toolCodec is what the dispatch case of one tool calls.
 type toolCodec struct {
 	decode string     // the input decoder; "" for a tool without arguments
-	encode []jen.Code // statements encoding out and returning its tool.Output kind
+	encode []jen.Code // statements encoding out and returning its toolimpl.Output kind
 }
 
 // patternVar is a package-level regexp of codec_gen.go.
@@ -105,7 +100,7 @@ func (g *codecGen) outputCode(t *toolModel) []jen.Code {
 	case outText:
 		return []jen.Code{
 			jen.Id("e").Dot("RawText").Call(jen.String().Parens(jen.Id("out"))),
-			jen.Return(jen.Qual(toolPkg, "OutputText"), jen.Nil()),
+			jen.Return(jen.Qual(implPkg, "OutputText"), jen.Nil()),
 		}
 	case outStructured:
 		root := t.outNode
@@ -120,11 +115,11 @@ func (g *codecGen) outputCode(t *toolModel) []jen.Code {
 		name := g.encodeStruct(t.outShape.deref(), viewOf(root, root), site{root: root, pos: t.callPos, where: t.outStruct.Obj().Name(), name: "out"})
 		return append(out,
 			jen.Id(name).Call(jen.Id("e"), x),
-			jen.Return(jen.Qual(toolPkg, "OutputStructured"), jen.Nil()),
+			jen.Return(jen.Qual(implPkg, "OutputStructured"), jen.Nil()),
 		)
 	default:
 		defer g.startFunc("dispatch")()
 		return append(g.encodeValue(t.outShape, view{}, jen.Id("out"), false, site{pos: t.callPos, where: typeString(t.output), name: "out"}),
-			jen.Return(jen.Qual(toolPkg, "OutputJSON"), jen.Nil()))
+			jen.Return(jen.Qual(implPkg, "OutputJSON"), jen.Nil()))
 	}
 }

@@ -56,7 +56,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 	}
 	g.decls = append(g.decls,
 		jen.Commentf("%s decodes %s, checking it against its published schema.", name, typeString(s.typ)),
-		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(implPkg, "Decoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
 		jen.Line(),
 	)
 	return name
@@ -323,7 +323,7 @@ func (g *codecGen) decodeJSONMethod(s *shape, w view, target *jen.Statement, at 
 		))
 	if t := w.get("type"); t != nil && t.Kind == jsonlex.String {
 		k := g.local(at.name, "Kind")
-		return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(jsonlexPkg, kindConst(t.Text))).Block(
+		return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(implPkg, kindConst(t.Text))).Block(
 			d.Clone().Dot("Problem").Call(jen.Lit("expected "+want(s, w)+", got ").Op("+").Id(k).Dot("String").Call()),
 			d.Clone().Dot("Skip").Call(),
 		).Else().Block(read)}
@@ -356,24 +356,24 @@ func decodedAs(s *shape) bool {
 	return types.Identical(s.typ, want)
 }
 
-// kindConst is the name of the jsonlex.Kind constant of the JSON Schema
-// type t.
+// kindConst is the name of the toolimpl constant of the JSON kind the
+// schema type t names.
 func kindConst(t string) string {
 	switch t {
 	case "string":
-		return "String"
+		return "JSONString"
 	case "integer", "number":
-		return "Number"
+		return "JSONNumber"
 	case "boolean":
-		return "Bool"
+		return "JSONBool"
 	case "object":
-		return "Object"
+		return "JSONObject"
 	case "array":
-		return "Array"
+		return "JSONArray"
 	case "null":
-		return "Null"
+		return "JSONNull"
 	}
-	return "Invalid"
+	return "JSONInvalid"
 }
 
 func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site) []jen.Code {

@@ -42,7 +42,7 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
 	g.decls = append(g.decls,
 		jen.Commentf("%s encodes %s as its output schema requires.", name, typeString(s.typ)),
-		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(implPkg, "Encoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
 		jen.Line(),
 	)
 	return name

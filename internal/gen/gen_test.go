@@ -172,6 +172,6 @@ func TestEveryFileHasTheVersionGuard(t *testing.T) {
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		require.NoError(t, err)
-		assert.Contains(t, string(b), "const _ = tool.SupportPackageIsVersion2", name)
+		assert.Contains(t, string(b), "const _ = toolimpl.SupportPackageIsVersion3", name)
 	}
 }

@@ -38,7 +38,7 @@ const (
 func guardCode(l *loaded, m *model, opts *Options) (File, error) {
 	f := jen.NewFilePathName(l.outPath, opts.Package)
 	f.HeaderComment(header)
-	f.ImportName(toolPkg, "tool")
+	f.ImportName(implPkg, "toolimpl")
 	importNames(f, l)
 	versionGuard(f)
 	f.Comment("The functions below fail to compile when a tool's Call method, or a field")

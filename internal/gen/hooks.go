@@ -14,10 +14,10 @@ import (
 //     tool is offered to the caller ctx carries (a tool an anonymous
 //     caller must not see). Its spec gets DecidesOffer, and the generated
 //     package an offered method, a switch on the tool index that New
-//     passes to the runtime with tool.WithOffered.
+//     passes to the runtime (toolimpl.NewRegistry's offered).
 //   - LogArgs(in In) string, In the input type of Call, gives the form of
 //     the arguments that records keep (without the text of a note, say).
-//     Its spec gets LogsArgs, and dispatch, in tool.ModeLog, encodes what
+//     Its spec gets LogsArgs, and dispatch, in toolimpl.ModeLog, encodes what
 //     it returns instead of running the tool.
 //
 // A method of either name with another signature is refused at the
@@ -100,7 +100,7 @@ func callParams(sel *types.Selection) *types.Tuple {
 
 // offeredFunc is the offered method of Tools: per tool with an Offered
 // method, what it returns; true for the others. New passes it to the
-// runtime (tool.WithOffered); nil when no tool has one.
+// runtime (toolimpl.NewRegistry's offered); nil when no tool has one.
 func offeredFunc(m *model, fields map[*toolModel]string) jen.Code {
 	var cases []jen.Code
 	for _, t := range m.tools {
@@ -126,9 +126,9 @@ func offeredFunc(m *model, fields map[*toolModel]string) jen.Code {
 // logCase is the ModeLog branch of the dispatch case of t, which has a
 // LogArgs method: the form it gives, as a JSON string, and nothing run.
 func logCase(t *toolModel, field string) jen.Code {
-	return jen.If(jen.Id("mode").Op("==").Qual(toolPkg, "ModeLog")).Block(
+	return jen.If(jen.Id("mode").Op("==").Qual(implPkg, "ModeLog")).Block(
 		jen.Id("e").Dot("String").Call(jen.Id("t").Dot(field).Dot("LogArgs").Call(jen.Id("in"))),
-		jen.Return(jen.Qual(toolPkg, "OutputText"), jen.Nil()),
+		jen.Return(jen.Qual(implPkg, "OutputText"), jen.Nil()),
 	)
 }
 

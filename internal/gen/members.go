@@ -60,7 +60,7 @@ func (g *codecGen) decodeMember(s *shape, w view, target *jen.Statement, optiona
 	g.decls = append(g.decls,
 		jen.Commentf("%s decodes %s (%s), checking it against its published schema;", name, typeString(s.typ), at.where),
 		jen.Comment("every property of the same Go type and schema calls it."),
-		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(implPkg, "Decoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
 		jen.Line(),
 	)
 	return []jen.Code{jen.Id(name).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}

@@ -52,6 +52,7 @@ strict and why the others are not.
 	defs, err := providers.NewDefinitions(reg)
 	body := defs.Anthropic() // the request's "tools" array`, opts.Package, opts.Package))
 	f.ImportName(toolPkg, "tool")
+	f.ImportName(implPkg, "toolimpl")
 	f.ImportName(providerPkg, "provider")
 	versionGuard(f)
 

@@ -19,6 +19,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/servicemcp"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 func TestNewChecksOptions(t *testing.T) {
@@ -502,7 +503,7 @@ func TestCatalogDefinitions(t *testing.T) {
 	require.NoError(t, err)
 	specs := fixtureSpecs()
 	specs[tList].Description = "Another description."
-	stale, err := tool.NewStaticTable(specs, nil, newFixture(t).dispatch)
+	stale, err := toolimpl.NewRegistry(specs, nil, newFixture(t).dispatch, nil)
 	require.NoError(t, err)
 	staleDefs, err := provider.NewDefinitions(stale)
 	require.NoError(t, err)

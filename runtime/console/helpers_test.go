@@ -22,6 +22,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/console"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // The people of the tests: ana reads and writes files, ben only reads
@@ -75,21 +76,21 @@ func fixtureSpecs() []tool.Spec {
 
 // fixture is the registry of the tests; runs counts what each tool ran.
 type fixture struct {
-	reg  *tool.Static
+	reg  tool.Registry
 	runs [tTouch + 1]atomic.Int64
 }
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	f := &fixture{}
-	reg, err := tool.NewStaticTable(fixtureSpecs(), nil, f.dispatch)
+	reg, err := toolimpl.NewRegistry(fixtureSpecs(), nil, f.dispatch, nil)
 	require.NoError(t, err)
 	f.reg = reg
 	return f
 }
 
 // dispatch plays a generated dispatch over {"path", "passphrase"}.
-func (f *fixture) dispatch(_ context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func (f *fixture) dispatch(_ context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 	var path string
 	if in.Object("object") {
 		for {
@@ -112,10 +113,10 @@ func (f *fixture) dispatch(_ context.Context, i int, mode tool.Mode, in *codec.D
 		}
 	}
 	in.End()
-	if err := tool.InvalidArguments(in.Err()); err != nil {
+	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 		return 0, err
 	}
-	if mode != tool.ModeCall {
+	if mode != toolimpl.ModeCall {
 		return 0, nil
 	}
 	f.runs[i].Add(1)
@@ -124,10 +125,10 @@ func (f *fixture) dispatch(_ context.Context, i int, mode tool.Mode, in *codec.D
 		return 0, &tool.Error{Code: tool.CodeFailed, Message: "cannot delete " + attack}
 	case tList:
 		out.JSON([]byte(`{"files":["a.txt"]}`), nil)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	}
 	out.RawText("done with " + path)
-	return tool.OutputText, nil
+	return toolimpl.OutputText, nil
 }
 
 // clock is a settable clock.

@@ -20,7 +20,7 @@ var benchArgs = []byte(`{"query":"go","limit":5,"sort":"newest"}`)
 // benchSetup returns the generated registry of the sample tools and a
 // Source over it with three toolkits of three tools each; each toolkit's
 // "search" takes notes_search's input schema and runs notes_search.
-func benchSetup(b *testing.B) (*tool.Static, *dynamic.Source) {
+func benchSetup(b *testing.B) (tool.Registry, *dynamic.Source) {
 	b.Helper()
 	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC))))
 	require.NoError(b, err)

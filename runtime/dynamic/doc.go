@@ -97,7 +97,7 @@
 //
 // # Calls
 //
-// A valid call runs through a tool.Runner per toolkit, as a static
+// A valid call runs through a runner per toolkit, as a static
 // tool's does: a panic is tool.CodePanic, a tool.Error with a code
 // reserved to the runtime is tool.CodeFailed, Spec.Timeout and the
 // context bound the call, abandoned runs are capped, and any other error

@@ -13,6 +13,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/run"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -23,8 +25,8 @@ type entry struct {
 	group  string
 	label  string // the group and the toolkit's type, for messages
 	logger *slog.Logger
-	runner *tool.Runner // runs its calls: one slot, so that abandoned runs are capped per toolkit
-	quiet  func()       // cancels the Source's subscription to p, a tool.Notifier; nil otherwise
+	runner *run.Runner // runs its calls: one slot, so that abandoned runs are capped per toolkit
+	quiet  func()      // cancels the Source's subscription to p, a tool.Notifier; nil otherwise
 
 	mu  sync.Mutex           // serialises rebuilds of the view
 	cur atomic.Pointer[view] // the view of what Tools last returned
@@ -32,7 +34,7 @@ type entry struct {
 
 // newEntry returns the entry of p, registered under group.
 func (s *Source) newEntry(p Toolkit, group string) (*entry, error) {
-	r, err := tool.NewRunner(1, 0)
+	r, err := run.New(1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +275,7 @@ func (t *dynTool) Call(ctx context.Context, args []byte) (tool.Result, error) {
 	}
 	job := &callJob{p: t.e.p, name: name, local: t.local, args: args}
 	if _, err := t.e.runner.Run(ctx, 0, name, t.spec.Timeout, job); err != nil {
-		return failure(tool.ErrorOf(name, err))
+		return failure(toolerr.Of(name, err))
 	}
 	return job.res, nil
 }
@@ -284,7 +286,7 @@ func failure(e *tool.Error) (tool.Result, error) {
 	return tool.Result{Content: []byte(e.Message), IsError: true}, e
 }
 
-// callJob is one call of a toolkit's tool, as a tool.Runner runs it.
+// callJob is one call of a toolkit's tool, as a run.Runner runs it.
 type callJob struct {
 	p           Toolkit
 	name, local string
@@ -294,11 +296,11 @@ type callJob struct {
 
 // Run calls the toolkit. An error with a code reserved to the runtime
 // can only have come from the toolkit, which has then failed
-// (tool.ReturnedError).
+// (toolerr.Returned).
 func (j *callJob) Run(ctx context.Context) error {
 	res, err := j.p.Call(ctx, j.local, j.args)
 	if err != nil {
-		return tool.ReturnedError(j.name, err)
+		return toolerr.Returned(j.name, err)
 	}
 	j.res = res
 	return nil

@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -125,7 +126,7 @@ func jsonNumber(lit []byte) any { return json.Number(lit) }
 
 // invalid is the *tool.Error of invalid arguments of the tool name.
 func invalid(name string, err error) error {
-	te := tool.InvalidArguments(err).(*tool.Error)
+	te := toolerr.InvalidArguments(err).(*tool.Error)
 	te.Tool = name
 	return te
 }

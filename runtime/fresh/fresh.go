@@ -9,7 +9,7 @@
 // user runs offline and without toolgen, is where it becomes loud.
 //
 // The grammar of the descriptions is shared with toolgen's generator; the
-// runtime version guard (tool.SupportPackageIsVersion2) keeps the two from
+// runtime version guard (toolimpl.SupportPackageIsVersion3) keeps the two from
 // drifting apart.
 package fresh
 

@@ -92,7 +92,7 @@
 //   - a result over Options.MaxResultBytes: tool.CodeFailed, the result
 //     dropped (the remote tool ran).
 //   - the call's deadline (Options.CallTimeout, each Spec's Timeout) or
-//     cancellation: the dynamic.Source's tool.Runner ends the call as it ends
+//     cancellation: the dynamic.Source's runner ends the call as it ends
 //     a static tool's (tool.CodeTimeout or tool.CodeCancelled, with
 //     tool.ErrAbandoned once the request may have been sent); the SDK
 //     tells the server with notifications/cancelled.

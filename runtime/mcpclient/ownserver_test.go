@@ -14,15 +14,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/mcpclient"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // notesStatic is a small registry, built as generated code builds one: a
 // read-only listing, an action with arguments and structured output, and
 // an action that fails with a message for the model.
-func notesStatic(t *testing.T) *tool.Static {
+func notesStatic(t *testing.T) tool.Registry {
 	t.Helper()
 	specs := []tool.Spec{
 		{
@@ -34,13 +36,13 @@ func notesStatic(t *testing.T) *tool.Static {
 		{Name: "notes_fail", Group: "notes", Kind: tool.KindAction, Destructive: true, Description: "Fails."},
 		{Name: "notes_list", Group: "notes", Kind: tool.KindRead, ReadOnly: true, Idempotent: true, Description: "Lists the notes."},
 	}
-	reg, err := tool.NewStatic(specs, func(_ context.Context, name string, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	reg, err := tooltest.NewRegistry(specs, func(_ context.Context, name string, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		raw, _ := in.Raw()
 		in.End()
 		if err := in.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		switch name {
@@ -49,7 +51,7 @@ func notesStatic(t *testing.T) *tool.Static {
 				Text string `json:"text"`
 			}
 			if err := json.Unmarshal(raw, &args); err != nil {
-				return 0, tool.InvalidArguments(err)
+				return 0, toolimpl.InvalidArguments(err)
 			}
 			out.ObjectStart()
 			out.Key("id")
@@ -57,12 +59,12 @@ func notesStatic(t *testing.T) *tool.Static {
 			out.Key("text")
 			out.String(args.Text)
 			out.ObjectEnd()
-			return tool.OutputStructured, nil
+			return toolimpl.OutputStructured, nil
 		case "notes_fail":
 			return 0, tool.Errorf("the note store is locked")
 		}
 		out.RawText("no notes")
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	})
 	require.NoError(t, err)
 	return reg
@@ -124,17 +126,17 @@ func TestOwnServerOverHTTP(t *testing.T) {
 // blockingStatic is a registry of one action that tells started when it
 // runs and blocks until released or its context ends, and one that
 // answers "ok".
-func blockingStatic(t *testing.T, started chan<- struct{}, release <-chan struct{}) *tool.Static {
+func blockingStatic(t *testing.T, started chan<- struct{}, release <-chan struct{}) tool.Registry {
 	t.Helper()
 	specs := []tool.Spec{
 		{Name: "block", Kind: tool.KindAction, Description: "Blocks."},
 		{Name: "ping", Kind: tool.KindRead, ReadOnly: true, Description: "Answers ok."},
 	}
-	reg, err := tool.NewStatic(specs, func(ctx context.Context, name string, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	reg, err := tooltest.NewRegistry(specs, func(ctx context.Context, name string, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		in.Skip()
 		in.End()
-		if mode != tool.ModeCall {
-			return 0, tool.InvalidArguments(in.Err())
+		if mode != toolimpl.ModeCall {
+			return 0, toolimpl.InvalidArguments(in.Err())
 		}
 		if name == "block" {
 			started <- struct{}{}
@@ -146,7 +148,7 @@ func blockingStatic(t *testing.T, started chan<- struct{}, release <-chan struct
 			}
 		}
 		out.RawText("ok")
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	})
 	require.NoError(t, err)
 	return reg

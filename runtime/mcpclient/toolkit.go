@@ -377,7 +377,7 @@ func (p *Toolkit) fetchOnce(ctx context.Context, c *conn) ([]*mcp.Tool, error) {
 // already validated against its input schema) over a connection of the
 // pool, and maps its result: see the package documentation for the
 // errors. A call is never sent twice. It runs as a dynamic.Source runs a
-// toolkit's calls: under a tool.Runner that applies Spec.Timeout
+// toolkit's calls: under the runner that applies Spec.Timeout
 // (Options.CallTimeout), checks ctx first and names a timeout or a
 // cancellation; Call itself only passes ctx to the SDK.
 func (p *Toolkit) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {

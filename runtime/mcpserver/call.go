@@ -24,7 +24,7 @@ const failedMessage = "the tool failed"
 // (absent or null arguments mean none) and maps the outcome.
 func (s *Server) call(ctx context.Context, name string, args json.RawMessage) (res mcp.Result, err error) {
 	defer func() {
-		// tool.Static's Call never panics, but another Caller may: the
+		// A registry's Call never panics, but another Caller may: the
 		// session must survive it.
 		if v := recover(); v != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "mcp server: tool call panicked",

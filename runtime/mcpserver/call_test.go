@@ -18,6 +18,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // lockedBuffer is a log destination safe for concurrent writes and reads.
@@ -43,13 +44,13 @@ func failingTools() []fakeTool {
 	return []fakeTool{
 		{
 			spec: tool.Spec{Name: "boom", Kind: tool.KindAction, InputSchema: []byte(`{"type":"object"}`)},
-			run: func(context.Context, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+			run: func(context.Context, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 				panic("secret panic detail")
 			},
 		},
 		{
 			spec: tool.Spec{Name: "nap", Kind: tool.KindRead, Timeout: time.Millisecond, InputSchema: []byte(`{"type":"object"}`)},
-			run: func(ctx context.Context, in *codec.Decoder, _ *codec.Encoder) (tool.Output, error) {
+			run: func(ctx context.Context, in *codec.Decoder, _ *codec.Encoder) (toolimpl.Output, error) {
 				in.Skip()
 				<-ctx.Done() // returns once the tool's timeout passed
 				return 0, context.Cause(ctx)
@@ -57,7 +58,7 @@ func failingTools() []fakeTool {
 		},
 		{
 			spec: tool.Spec{Name: "oops", Kind: tool.KindRead, InputSchema: []byte(`{"type":"object"}`)},
-			run: func(_ context.Context, in *codec.Decoder, _ *codec.Encoder) (tool.Output, error) {
+			run: func(_ context.Context, in *codec.Decoder, _ *codec.Encoder) (toolimpl.Output, error) {
 				in.Skip()
 				return 0, &tool.ModelError{Message: "the quota is used up; try tomorrow", Cause: assert.AnError}
 			},
@@ -215,10 +216,10 @@ func TestCallStructuredExactJSON(t *testing.T) {
 	out := `{"n":1,"s":"a\"b"}`
 	srv, err := mcpserver.New(newStatic(t, fakeTool{
 		spec: tool.Spec{Name: "st", Kind: tool.KindRead, OutputSchema: []byte(`{"type":"object"}`)},
-		run: func(_ context.Context, in *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+		run: func(_ context.Context, in *codec.Decoder, e *codec.Encoder) (toolimpl.Output, error) {
 			in.Skip()
 			e.JSON([]byte(out), nil)
-			return tool.OutputStructured, nil
+			return toolimpl.OutputStructured, nil
 		},
 	}), nil)
 	require.NoError(t, err)
@@ -229,21 +230,21 @@ func TestCallStructuredExactJSON(t *testing.T) {
 	assert.JSONEq(t, `{"content":[{"type":"text","text":`+string(text)+`}],"structuredContent":`+out+`}`, string(res))
 }
 
-// panicky is a Caller whose Call panics: not tool.Static, which never
+// panicky is a Caller whose Call panics: not a registry, which never
 // does.
-type panicky struct{ *tool.Static }
+type panicky struct{ tool.Registry }
 
 func (panicky) Call(context.Context, string, []byte) (tool.Result, error) { panic("registry bug") }
 
 // plainErrors is a Caller whose Call fails without a *tool.Error.
-type plainErrors struct{ *tool.Static }
+type plainErrors struct{ tool.Registry }
 
 func (plainErrors) Call(context.Context, string, []byte) (tool.Result, error) {
 	return tool.Result{}, assert.AnError
 }
 
 // resultErrors is a Caller that reports failures in the Result alone.
-type resultErrors struct{ *tool.Static }
+type resultErrors struct{ tool.Registry }
 
 func (resultErrors) Call(context.Context, string, []byte) (tool.Result, error) {
 	return tool.Result{Content: []byte("try again later"), IsError: true}, nil

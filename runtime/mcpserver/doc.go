@@ -1,5 +1,5 @@
 // Package mcpserver serves a tool.Caller (the call service, or a bare
-// registry: a *tool.Static is one) to MCP clients through the official Go
+// registry: a tool.Registry is one) to MCP clients through the official Go
 // SDK (github.com/modelcontextprotocol/go-sdk), over stdio or streamable
 // HTTP.
 //
@@ -33,9 +33,10 @@
 // resolved, at start or per request. The bytes are written once per
 // distinct offer (the same specs, compared pointer by pointer, in any
 // slice) and kept, up to 64 offers: each principal is listed the same
-// bytes on every request. When the offer may differ per caller (a Caller other
-// than a *tool.Static, a Static with a tool that decides its own offer, or
-// a Source), the listing's cacheScope is "private". The tools come sorted
+// bytes on every request. When the offer may differ per caller (a Caller
+// other than a generated tool.Registry, a registry with a tool that
+// decides its own offer, or a Source), the listing's cacheScope is
+// "private". The tools come sorted
 // by name, in pages of Options.PageSize with an opaque cursor; each
 // carries its title, description, inputSchema, outputSchema (only when the
 // tool has one) and the four annotations, readOnlyHint, destructiveHint,

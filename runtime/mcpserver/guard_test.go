@@ -18,6 +18,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // callBody calls the tool "mutate".
@@ -30,11 +31,11 @@ func mutatingServer(t *testing.T) (*mcpserver.Server, *atomic.Int64) {
 	var runs atomic.Int64
 	mutate := fakeTool{
 		spec: tool.Spec{Name: "mutate", Kind: tool.KindAction},
-		run: func(_ context.Context, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+		run: func(_ context.Context, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 			in.Skip()
 			runs.Add(1)
 			out.RawText("mutated")
-			return tool.OutputText, nil
+			return toolimpl.OutputText, nil
 		},
 	}
 	srv, err := mcpserver.New(newStatic(t, mutate), nil)

@@ -15,8 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // Protocol versions the tests speak: the SDK client's default (the
@@ -121,27 +123,27 @@ func wireError(t *testing.T, err error) *jsonrpc.Error {
 // does.
 type fakeTool struct {
 	spec tool.Spec
-	run  func(ctx context.Context, in *codec.Decoder, out *codec.Encoder) (tool.Output, error)
+	run  func(ctx context.Context, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error)
 }
 
-// newStatic builds a tool.Static of fake tools (sorted by the caller).
-func newStatic(tb testing.TB, tools ...fakeTool) *tool.Static {
+// newStatic builds a registry of fake tools (sorted by the caller).
+func newStatic(tb testing.TB, tools ...fakeTool) tool.Registry {
 	tb.Helper()
 	specs := make([]tool.Spec, len(tools))
-	runs := make(map[string]func(context.Context, *codec.Decoder, *codec.Encoder) (tool.Output, error), len(tools))
+	runs := make(map[string]func(context.Context, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error), len(tools))
 	for i, ft := range tools {
 		specs[i] = ft.spec
 		runs[ft.spec.Name] = ft.run
 	}
-	reg, err := tool.NewStatic(specs, func(ctx context.Context, name string, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	reg, err := tooltest.NewRegistry(specs, func(ctx context.Context, name string, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		run := runs[name]
 		if run == nil {
 			run = skipArgs
 		}
-		if mode == tool.ModeCheck {
+		if mode == toolimpl.ModeCheck {
 			in.Skip()
 			in.End()
-			return 0, tool.InvalidArguments(in.Err())
+			return 0, toolimpl.InvalidArguments(in.Err())
 		}
 		return run(ctx, in, out)
 	})
@@ -150,14 +152,14 @@ func newStatic(tb testing.TB, tools ...fakeTool) *tool.Static {
 }
 
 // skipArgs accepts any arguments and answers "ok" as text.
-func skipArgs(_ context.Context, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func skipArgs(_ context.Context, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 	in.Skip()
 	in.End()
 	if err := in.Err(); err != nil {
-		return 0, tool.InvalidArguments(err)
+		return 0, toolimpl.InvalidArguments(err)
 	}
 	out.RawText("ok")
-	return tool.OutputText, nil
+	return toolimpl.OutputText, nil
 }
 
 // namedTools returns n fake tools named prefix000, prefix001, ... with a
@@ -195,7 +197,7 @@ func schemaOfSize(name string, n int) []byte {
 
 // fakeSource is a Source whose tools the test replaces.
 type fakeSource struct {
-	cur  atomic.Pointer[tool.Static]
+	cur  atomic.Pointer[tool.Registry]
 	mu   sync.Mutex
 	subs map[int]func()
 	next int
@@ -204,18 +206,18 @@ type fakeSource struct {
 var _ mcpserver.Source = (*fakeSource)(nil)
 
 // newFakeSource returns a source offering reg.
-func newFakeSource(reg *tool.Static) *fakeSource {
+func newFakeSource(reg tool.Registry) *fakeSource {
 	s := &fakeSource{subs: map[int]func(){}}
-	s.cur.Store(reg)
+	s.cur.Store(&reg)
 	return s
 }
 
 // Offer returns the current registry's offer.
-func (s *fakeSource) Offer(ctx context.Context) []*tool.Spec { return s.cur.Load().Offer(ctx) }
+func (s *fakeSource) Offer(ctx context.Context) []*tool.Spec { return (*s.cur.Load()).Offer(ctx) }
 
 // Call calls the current registry.
 func (s *fakeSource) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
-	return s.cur.Load().Call(ctx, name, args)
+	return (*s.cur.Load()).Call(ctx, name, args)
 }
 
 // Subscribe registers changed.
@@ -240,8 +242,8 @@ func (s *fakeSource) subscribers() int {
 }
 
 // set replaces the tools and tells the subscribers.
-func (s *fakeSource) set(reg *tool.Static) {
-	s.cur.Store(reg)
+func (s *fakeSource) set(reg tool.Registry) {
+	s.cur.Store(&reg)
 	s.mu.Lock()
 	subs := make([]func(), 0, len(s.subs))
 	for _, f := range s.subs {

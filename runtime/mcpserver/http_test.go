@@ -18,6 +18,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // initializeBody is an initialize request of the legacy protocol.
@@ -162,12 +163,12 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	slow := fakeTool{
 		spec: tool.Spec{Name: "slow", Kind: tool.KindRead},
-		run: func(_ context.Context, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+		run: func(_ context.Context, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 			in.Skip()
 			close(started)
 			<-release
 			out.RawText("done")
-			return tool.OutputText, nil
+			return toolimpl.OutputText, nil
 		},
 	}
 	srv, err := mcpserver.New(newStatic(t, slow), nil)

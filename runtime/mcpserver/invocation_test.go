@@ -18,7 +18,7 @@ import (
 // invocations is a Caller of a static registry that keeps the Invocation
 // of every Offer and Call.
 type invocations struct {
-	*tool.Static
+	tool.Registry
 	mu   sync.Mutex
 	seen []tool.Invocation
 }
@@ -35,12 +35,12 @@ func (c *invocations) keep(ctx context.Context) {
 
 func (c *invocations) Offer(ctx context.Context) []*tool.Spec {
 	c.keep(ctx)
-	return c.Static.Offer(ctx)
+	return c.Registry.Offer(ctx)
 }
 
 func (c *invocations) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
 	c.keep(ctx)
-	return c.Static.Call(ctx, name, args)
+	return c.Registry.Call(ctx, name, args)
 }
 
 // last returns the last Invocation seen.
@@ -59,7 +59,7 @@ func TestMetaNamesCallConversationAndTurn(t *testing.T) {
 	for _, protocol := range protocols {
 		t.Run(protocolName(protocol), func(t *testing.T) {
 			t.Parallel()
-			caller := &invocations{Static: newStatic(t, namedTools("t", 2, 100)...)}
+			caller := &invocations{Registry: newStatic(t, namedTools("t", 2, 100)...)}
 			srv, err := mcpserver.New(caller, nil)
 			require.NoError(t, err)
 			ctx := tool.WithInvocation(t.Context(), &tool.Invocation{
@@ -104,7 +104,7 @@ func TestMetaNamesCallConversationAndTurn(t *testing.T) {
 // printable string refuses the request, naming the key, echoing nothing.
 func TestMetaRefused(t *testing.T) {
 	t.Parallel()
-	caller := &invocations{Static: newStatic(t, namedTools("t", 2, 100)...)}
+	caller := &invocations{Registry: newStatic(t, namedTools("t", 2, 100)...)}
 	srv, err := mcpserver.New(caller, nil)
 	require.NoError(t, err)
 	cs := connect(t, srv, protocolLegacy, nil)
@@ -130,7 +130,7 @@ func TestMetaRefused(t *testing.T) {
 // is the principal, and a token it refuses is refused.
 func TestPrincipalOption(t *testing.T) {
 	t.Parallel()
-	caller := &invocations{Static: newStatic(t, namedTools("t", 2, 100)...)}
+	caller := &invocations{Registry: newStatic(t, namedTools("t", 2, 100)...)}
 	srv, err := mcpserver.New(caller, &mcpserver.Options{
 		Principal: func(_ context.Context, info *auth.TokenInfo) (tool.Principal, error) {
 			if info.UserID == "ben" {

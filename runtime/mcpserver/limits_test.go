@@ -20,6 +20,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // initializeBatchBody opens a session of protocol 2025-03-26, the last one
@@ -75,7 +76,7 @@ func closedWithin(conn net.Conn, d time.Duration) bool {
 func slowTool(d time.Duration) fakeTool {
 	return fakeTool{
 		spec: tool.Spec{Name: "slow", Kind: tool.KindRead},
-		run: func(ctx context.Context, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+		run: func(ctx context.Context, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 			in.Skip()
 			select {
 			case <-time.After(d):
@@ -83,7 +84,7 @@ func slowTool(d time.Duration) fakeTool {
 				return 0, ctx.Err()
 			}
 			out.RawText("done")
-			return tool.OutputText, nil
+			return toolimpl.OutputText, nil
 		},
 	}
 }

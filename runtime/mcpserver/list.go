@@ -78,7 +78,8 @@ const maxListings = 64
 // listings is the Server's cache of listings by offer.
 type listings struct {
 	// last is the listing served last: the one a caller whose offer never
-	// varies (a *tool.Static) is served, with no lock and no hash.
+	// varies (a generated tool.Registry) is served, with no lock and no
+	// hash.
 	last atomic.Pointer[listing]
 
 	seed maphash.Seed
@@ -135,12 +136,12 @@ func (c *listings) keep(key uint64, l *listing) {
 
 // current returns the listing of the tools offered to the caller of ctx:
 // the last one served when the offer is the same, else the one kept for
-// this offer, else one written now and kept. A caller that records offers
-// (tool.OfferRecorder: the call service) records it.
+// this offer, else one written now and kept. A caller that records
+// (tool.Recorder: the call service) records it.
 func (s *Server) current(ctx context.Context) (*listing, error) {
 	v := s.version.Load()
 	tools := s.caller.Offer(ctx)
-	if r, ok := s.caller.(tool.OfferRecorder); ok {
+	if r, ok := s.caller.(tool.Recorder); ok {
 		r.RecordOffer(ctx, tools) // the call service: tools/list is an offer
 	}
 	if l := s.listings.last.Load(); l != nil && l.version == v && sameSpecs(l.tools, tools) {

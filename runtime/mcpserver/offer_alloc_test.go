@@ -17,7 +17,7 @@ import (
 // twoSlices is a Caller whose Offer returns, in turn, two slices holding
 // the same specs: a listing must be kept across them.
 type twoSlices struct {
-	*tool.Static
+	tool.Registry
 	a, b []*tool.Spec
 	n    int
 }
@@ -32,12 +32,12 @@ func (c *twoSlices) Offer(context.Context) []*tool.Spec {
 
 // TestListSameSpecsAllocations checks that recognising an offer of the
 // same specs in another slice costs no allocation: tools/list of 1,000
-// tools allocates as much as it does for a Static, whose Offer returns
+// tools allocates as much as it does for a registry, whose Offer returns
 // the same slice. (The race detector allocates on its own: not under
 // -race.)
 func TestListSameSpecsAllocations(t *testing.T) {
 	reg := newStatic(t, newBenchTools()...)
-	caller := &twoSlices{Static: reg, a: slices.Clone(reg.Tools()), b: slices.Clone(reg.Tools())}
+	caller := &twoSlices{Registry: reg, a: slices.Clone(reg.Tools()), b: slices.Clone(reg.Tools())}
 	ctx := context.Background()
 	allocs := map[string]float64{}
 	for name, c := range map[string]tool.Caller{"static": reg, "two slices": caller} {

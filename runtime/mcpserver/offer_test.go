@@ -14,8 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // perPrincipal is a Caller that offers each principal the tools of its
@@ -25,7 +27,7 @@ import (
 // Each Offer returns a new slice, and it records the principal of every
 // Offer and Call.
 type perPrincipal struct {
-	reg *tool.Static
+	reg tool.Registry
 
 	mu     sync.Mutex
 	offers []string // principal IDs Offer saw ("-" for none)
@@ -59,7 +61,7 @@ func (c *perPrincipal) Call(ctx context.Context, name string, args []byte) (tool
 	c.mu.Unlock()
 	if p, ok := tool.PrincipalFrom(ctx); ok && !p.Has(name) {
 		// Not offered: unknown, as the call service answers.
-		e := tool.UnknownTool(c.Offer(ctx), name)
+		e := toolerr.UnknownTool(c.Offer(ctx), name)
 		return tool.Result{Content: []byte(e.Message), IsError: true}, e
 	}
 	return c.reg.Call(ctx, name, args)
@@ -187,15 +189,15 @@ func TestListPerPrincipalIsByteStable(t *testing.T) {
 func TestListCacheScope(t *testing.T) {
 	t.Parallel()
 	plain := newStatic(t, namedTools("t", 3, 100)...)
-	decides, err := tool.NewStaticTable([]tool.Spec{
+	decides, err := toolimpl.NewRegistry([]tool.Spec{
 		{Name: "a", Kind: tool.KindRead},
 		{Name: "b", Kind: tool.KindRead, DecidesOffer: true},
-	}, nil, func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	}, nil, func(context.Context, int, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 		return 0, nil
-	}, tool.WithOffered(func(ctx context.Context, _ int) bool {
+	}, func(ctx context.Context, _ int) bool {
 		_, ok := tool.PrincipalFrom(ctx)
 		return ok
-	}))
+	})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name   string

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -83,7 +84,7 @@ type Options struct {
 }
 
 // Server serves a tool.Caller over MCP: the call service, or a bare
-// registry (a *tool.Static). Create it with New; it is safe for concurrent
+// registry (a tool.Registry). Create it with New; it is safe for concurrent
 // use and may serve any number of sessions at once, over Run (stdio,
 // in-memory or any other mcp.Transport), Handler or ListenAndServe.
 type Server struct {
@@ -113,7 +114,7 @@ type Server struct {
 
 // New returns a Server serving caller: tools/list answers with what its
 // Offer returns and tools/call calls its Call, each with the request's
-// context. A *tool.Static (what a generated package's New returns) is a
+// context. A tool.Registry (what a generated package's New returns) is a
 // Caller, and so is the call service. When caller is a Source, the server
 // subscribes to its changes until Close.
 func New(caller tool.Caller, opts *Options) (*Server, error) {
@@ -254,11 +255,11 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // perCaller reports whether what caller offers may differ per request: any
-// Caller but a *tool.Static may decide per principal, and a Static does
-// when one of its tools decides itself whether it is offered
-// (Spec.DecidesOffer, asked with the request's context).
+// Caller but a generated registry may decide per principal, and a
+// registry does when one of its tools decides itself whether it is
+// offered (Spec.DecidesOffer, asked with the request's context).
 func perCaller(caller tool.Caller) bool {
-	st, ok := caller.(*tool.Static)
+	st, ok := registry.Of(caller)
 	if !ok {
 		return true
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // synthetic returns a palette over a bare registry of n tools, in groups
@@ -22,12 +23,12 @@ import (
 // request_skill over two skills: every path of Offer.
 func syntheticPalette(tb testing.TB, n int) *palette.Palette {
 	tb.Helper()
-	return syntheticPaletteOver(tb, n, func(reg *tool.Static) tool.Caller { return reg })
+	return syntheticPaletteOver(tb, n, func(reg tool.Registry) tool.Caller { return reg })
 }
 
 // syntheticPaletteOver is syntheticPalette over the caller over(reg)
 // returns for its registry reg.
-func syntheticPaletteOver(tb testing.TB, n int, over func(reg *tool.Static) tool.Caller) *palette.Palette {
+func syntheticPaletteOver(tb testing.TB, n int, over func(reg tool.Registry) tool.Caller) *palette.Palette {
 	tb.Helper()
 	specs := make([]tool.Spec, n)
 	for i := range specs {
@@ -40,10 +41,10 @@ func syntheticPaletteOver(tb testing.TB, n int, over func(reg *tool.Static) tool
 			InputSchema: []byte(`{"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer"}},"required":["q"],"additionalProperties":false}`),
 		}
 	}
-	reg, err := tool.NewStaticTable(specs, nil, func(_ context.Context, _ int, _ tool.Mode, in *codec.Decoder, _ *codec.Encoder) (tool.Output, error) {
+	reg, err := toolimpl.NewRegistry(specs, nil, func(_ context.Context, _ int, _ toolimpl.Mode, in *codec.Decoder, _ *codec.Encoder) (toolimpl.Output, error) {
 		in.Skip()
-		return tool.OutputText, nil
-	})
+		return toolimpl.OutputText, nil
+	}, nil)
 	require.NoError(tb, err)
 	var even []string
 	for g := 0; g*10 < n; g += 2 {
@@ -83,7 +84,7 @@ func BenchmarkPaletteOfferOverService(b *testing.B) {
 	for _, record := range []bool{false, true} {
 		b.Run(map[bool]string{false: "record=no", true: "record=yes"}[record], func(b *testing.B) {
 			var svc *service.Service
-			p := syntheticPaletteOver(b, 1000, func(reg *tool.Static) tool.Caller {
+			p := syntheticPaletteOver(b, 1000, func(reg tool.Registry) tool.Caller {
 				var err error
 				svc, err = service.New(reg, nil)
 				require.NoError(b, err)

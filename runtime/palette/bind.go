@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -148,7 +149,7 @@ func pointerTo(key string) string { return "/" + codec.PointerToken(key) }
 // invalidArguments is the refusal of the arguments of the tool name, as
 // the generated decoder reports it.
 func invalidArguments(name string, problems ...codec.Problem) *tool.Error {
-	e := tool.InvalidArguments(&codec.ArgumentsError{Problems: problems}).(*tool.Error)
+	e := toolerr.InvalidArguments(&codec.ArgumentsError{Problems: problems}).(*tool.Error)
 	e.Tool = name
 	return e
 }

@@ -13,7 +13,7 @@ import (
 
 // bound returns a palette over reg, through a fake caller, with search's
 // notebook bound to "work".
-func bound(t *testing.T) (*palette.Palette, *fakeDC, *tool.Static) {
+func bound(t *testing.T) (*palette.Palette, *fakeDC, tool.Registry) {
 	t.Helper()
 	reg := bindRegistry(t)
 	f := &fakeDC{reg: reg}

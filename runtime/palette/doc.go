@@ -16,10 +16,9 @@
 // Group is its toolkit's group), and is judged by the caller's spec.
 //
 // Over the call service, everything a palette does is a row of its
-// record: each turn's Offer (the service is a tool.OfferRecorder, and
-// writes a row when the turn or the offer changed), its refusals (a
-// tool.RefusalRecorder) and its meta-tools' grants (a tool.DynamicCaller);
-// service.As keeps all three.
+// record (the service is a tool.Recorder): each turn's Offer (a row when
+// the turn or the offer changed), its refusals and its meta-tools'
+// grants; service.As keeps all three.
 //
 // # Bound arguments
 //
@@ -62,8 +61,8 @@
 // ReasonUnknownTool, ReasonUnknownSkill), a name that is not an
 // identifier as UnknownName. Admitted tools are in the next turn's Offer.
 // A meta-tool runs through the caller's CallDynamic when the caller is a
-// tool.DynamicCaller (the call service, which refuses and records it as
-// any call: every grant is recorded), else directly.
+// tool.Recorder (the call service, which refuses and records it as any
+// call: every grant is recorded), else directly.
 //
 // A bound tool and the meta-tools have specs of their own, not the
 // registry's: their provider definitions come from provider.Compute (once

@@ -9,25 +9,26 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/palette"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // A read-only research agent gets the notes tools and the clock, minus
 // anything that mutates.
 func Example() {
-	reg, err := tool.NewStaticTable([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]tool.Spec{
 		{Name: "clock_now", Kind: tool.KindRead, ReadOnly: true, Package: "example.com/clock"},
 		{Name: "clock_set", Kind: tool.KindAction, Package: "example.com/clock"},
 		{Name: "notes_delete", Kind: tool.KindPropose, Group: "notes"},
 		{Name: "notes_read", Kind: tool.KindRead, ReadOnly: true, Group: "notes"},
 		{Name: "web_fetch", Kind: tool.KindRead, ReadOnly: true},
-	}, nil, func(_ context.Context, _ int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	}, nil, func(_ context.Context, _ int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		in.Skip()
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out.RawText("done")
-		return tool.OutputText, nil
-	})
+		return toolimpl.OutputText, nil
+	}, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -64,15 +65,15 @@ func Example() {
 // A research agent's search is kept to one notebook, and it may ask for
 // the calendar tools when it needs them.
 func ExampleOptions() {
-	reg, err := tool.NewStaticTable([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]tool.Spec{
 		{Name: "calendar_list", Kind: tool.KindRead, ReadOnly: true, Group: "calendar", Description: "Lists events.", InputSchema: []byte(tool.NoInputSchema)},
 		{Name: "notes_search", Kind: tool.KindRead, ReadOnly: true, Group: "notes", Description: "Searches notes.",
 			InputSchema: []byte(`{"type":"object","properties":{"notebook":{"type":"string"},"query":{"type":"string"}},"required":["notebook","query"],"additionalProperties":false}`)},
-	}, nil, func(_ context.Context, _ int, _ tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	}, nil, func(_ context.Context, _ int, _ toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		in.Skip()
 		out.RawText("done")
-		return tool.OutputText, nil
-	})
+		return toolimpl.OutputText, nil
+	}, nil)
 	if err != nil {
 		panic(err)
 	}

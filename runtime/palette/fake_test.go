@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // dynCall is one CallDynamic the fake caller received.
@@ -21,13 +23,14 @@ type dynCall struct {
 	readOnly bool
 }
 
-// fakeDC is a tool.DynamicCaller over a registry, standing in for the
-// call service: it offers the registry's tools and, as a toolkit
+// fakeDC is a tool.Recorder over a registry, standing in for the call
+// service: it offers the registry's tools and, as a toolkit
 // would, the extra specs; it notes every call and runs a Dynamic as the
 // service does (refusing a mutating one under the read-only mark), and
-// does not otherwise filter: the palette must.
+// does not otherwise filter: the palette must. It records no refusal and
+// no offer (record_test.go has the call service record them).
 type fakeDC struct {
-	reg   *tool.Static
+	reg   tool.Registry
 	extra []*tool.Spec    // sorted by name
 	hide  map[string]bool // tools not offered (as a policy would withhold them)
 	// before, when set, runs in CallDynamic before the Dynamic does.
@@ -68,13 +71,17 @@ func (f *fakeDC) CallDynamic(ctx context.Context, d tool.Dynamic, args []byte) (
 		f.before()
 	}
 	if tool.IsReadOnly(ctx) && !d.Spec().ReadOnly {
-		e := tool.UnknownTool(nil, d.Spec().Name)
+		e := toolerr.UnknownTool(nil, d.Spec().Name)
 		return tool.Result{Content: []byte(e.Message), IsError: true}, e
 	}
 	return d.Call(ctx, args)
 }
 
-var _ tool.DynamicCaller = (*fakeDC)(nil)
+func (f *fakeDC) RecordRefusal(context.Context, string, *tool.Error) {}
+
+func (f *fakeDC) RecordOffer(context.Context, []*tool.Spec) {}
+
+var _ tool.Recorder = (*fakeDC)(nil)
 
 // searchSchema is the input schema of the search tool of bindRegistry.
 const searchSchema = `{"type":"object","properties":{"notebook":{"type":"string","description":"The notebook."},"query":{"type":"string"},"limit":{"type":"integer"}},"required":["notebook","query"],"additionalProperties":false}`
@@ -83,16 +90,16 @@ const searchSchema = `{"type":"object","properties":{"notebook":{"type":"string"
 // arguments as generated code does (required notebook and query, an
 // optional limit, nothing else) and answers with what it decoded, and
 // whose "clock" tool takes no arguments.
-func bindRegistry(t testing.TB) *tool.Static {
+func bindRegistry(t testing.TB) tool.Registry {
 	t.Helper()
-	reg, err := tool.NewStaticTable([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]tool.Spec{
 		{Name: "clock", Kind: tool.KindRead, ReadOnly: true, Description: "Tells the time.", InputSchema: []byte(tool.NoInputSchema)},
 		{Name: "search", Kind: tool.KindRead, ReadOnly: true, Description: "Searches notes.", InputSchema: []byte(searchSchema)},
-	}, nil, func(_ context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	}, nil, func(_ context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		if i == 0 {
 			in.Skip()
 			out.RawText("noon")
-			return tool.OutputText, nil
+			return toolimpl.OutputText, nil
 		}
 		var notebook, query string
 		var seenN, seenQ, seenL bool
@@ -133,15 +140,15 @@ func bindRegistry(t testing.TB) *tool.Static {
 			}
 		}
 		in.End()
-		if err := tool.InvalidArguments(in.Err()); err != nil {
+		if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 			return 0, err
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out.RawText(notebook + ":" + query)
-		return tool.OutputText, nil
-	})
+		return toolimpl.OutputText, nil
+	}, nil)
 	require.NoError(t, err)
 	return reg
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // Tool indexes of the fixture, in name order.
@@ -43,30 +44,30 @@ type fixture struct {
 	nested func(ctx context.Context) error
 }
 
-func (f *fixture) dispatch(ctx context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func (f *fixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 	in.Skip()
-	if err := tool.InvalidArguments(in.Err()); err != nil {
+	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 		return 0, err
 	}
-	if mode != tool.ModeCall {
+	if mode != toolimpl.ModeCall {
 		return 0, nil
 	}
 	f.runs[i].Add(1)
 	if i == tARead && f.nested != nil {
 		if err := f.nested(ctx); err != nil {
 			out.RawText("nested: " + tool.CodeOf(err).String())
-			return tool.OutputText, nil
+			return toolimpl.OutputText, nil
 		}
 	}
 	out.RawText("ran")
-	return tool.OutputText, nil
+	return toolimpl.OutputText, nil
 }
 
 // newFixture returns a fixture, its registry and a call service over it.
-func newFixture(t testing.TB) (*fixture, *tool.Static, *service.Service, *service.MemoryStore) {
+func newFixture(t testing.TB) (*fixture, tool.Registry, *service.Service, *service.MemoryStore) {
 	t.Helper()
 	f := &fixture{}
-	reg, err := tool.NewStaticTable(fixtureSpecs(), nil, f.dispatch)
+	reg, err := toolimpl.NewRegistry(fixtureSpecs(), nil, f.dispatch, nil)
 	require.NoError(t, err)
 	st := service.NewMemoryStore()
 	svc, err := service.New(reg, &service.Options{Store: st})

@@ -12,23 +12,24 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // deferRegistry is a registry with two deferred tools in a described
 // group, one of them mutating, and one tool that is not deferred.
-func deferRegistry(t *testing.T) *tool.Static {
+func deferRegistry(t *testing.T) tool.Registry {
 	t.Helper()
 	in := []byte(tool.NoInputSchema)
-	reg, err := tool.NewStaticTable([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]tool.Spec{
 		{Name: "crm_find", Kind: tool.KindRead, ReadOnly: true, Group: "crm", GroupDescription: "Customer records.", Defer: true, Description: "Finds a customer.", InputSchema: in},
 		{Name: "crm_merge", Kind: tool.KindAction, Group: "crm", GroupDescription: "Customer records.", Defer: true, Description: "Merges two customers.", InputSchema: in},
 		{Name: "crm_stats", Kind: tool.KindRead, ReadOnly: true, Group: "crm", GroupDescription: "Customer records.", Description: "Counts customers.", InputSchema: in},
 		{Name: "notes_get", Kind: tool.KindRead, ReadOnly: true, Group: "notes", Description: "Reads a note.", InputSchema: in},
-	}, nil, func(_ context.Context, _ int, _ tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	}, nil, func(_ context.Context, _ int, _ toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		in.Skip()
 		out.RawText("ran")
-		return tool.OutputText, nil
-	})
+		return toolimpl.OutputText, nil
+	}, nil)
 	require.NoError(t, err)
 	return reg
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/internal/byname"
 	"github.com/toolgen-go/toolgen/runtime/internal/notify"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -291,10 +292,10 @@ func (p *Palette) Tools() []*tool.Spec {
 // A read-only palette asks the caller with ctx marked read-only and keeps
 // only //tool:readonly tools.
 //
-// A caller that records offers (tool.OfferRecorder: the call service)
-// records it, with the read-only mark; the palette's own uses of its offer
-// (an unknown tool's suggestions, request_tools' catalog) are not offers
-// and are not recorded.
+// A caller that records (tool.Recorder: the call service) records it,
+// with the read-only mark; the palette's own uses of its offer (an
+// unknown tool's suggestions, request_tools' catalog) are not offers and
+// are not recorded.
 //
 // Offer allocates the result and nothing per tool (BenchmarkPaletteOffer).
 func (p *Palette) Offer(ctx context.Context) []*tool.Spec {
@@ -303,7 +304,7 @@ func (p *Palette) Offer(ctx context.Context) []*tool.Spec {
 		ctx = tool.WithReadOnly(ctx)
 	}
 	out := p.offer(ctx, st)
-	if r, ok := p.c.(tool.OfferRecorder); ok {
+	if r, ok := p.c.(tool.Recorder); ok {
 		r.RecordOffer(ctx, out)
 	}
 	return out
@@ -415,12 +416,12 @@ func (c *cursor) pos(spec *tool.Spec) (int, bool) {
 // caller, with ctx marked read-only when the palette is, and refuses any
 // other as the registry refuses an unknown tool, naming only the
 // palette's offered tools (nothing runs; a caller that is a
-// tool.RefusalRecorder, as the call service is, records the refusal). The
+// tool.Recorder, as the call service is, records the refusal). The
 // caller's refusals of a palette tool name only the palette's offered
 // tools too. A tool with bound arguments gets them filled in before the
 // caller validates the arguments; a bound member the model sent is
 // refused as an unknown property, and nothing runs. A meta-tool runs
-// through the caller's CallDynamic when it is a tool.DynamicCaller.
+// through the caller's CallDynamic when it is a tool.Recorder.
 func (p *Palette) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
 	st := p.st.Load()
 	if st.readOnly {
@@ -470,9 +471,9 @@ func (p *Palette) refuse(ctx context.Context, st *state, name string, src []*too
 }
 
 // record has the caller record a refusal the palette made, when it is a
-// tool.RefusalRecorder.
+// tool.Recorder.
 func (p *Palette) record(ctx context.Context, name string, e *tool.Error) {
-	if r, ok := p.c.(tool.RefusalRecorder); ok {
+	if r, ok := p.c.(tool.Recorder); ok {
 		r.RecordRefusal(ctx, name, e)
 	}
 }
@@ -480,7 +481,7 @@ func (p *Palette) record(ctx context.Context, name string, e *tool.Error) {
 // unknown is the refusal of a tool the palette does not offer, naming
 // those it offers from src, the caller's offer.
 func (p *Palette) unknown(st *state, name string, src []*tool.Spec) (tool.Result, error) {
-	e := tool.UnknownTool(p.offerFrom(st, src), name)
+	e := toolerr.UnknownTool(p.offerFrom(st, src), name)
 	return tool.Result{Content: []byte(e.Message), IsError: true}, e
 }
 

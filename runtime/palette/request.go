@@ -419,7 +419,7 @@ func (p *Palette) admitSkills(_ context.Context, names []string) verdicts {
 }
 
 // callMeta runs the meta-tool m with the arguments: through the caller's
-// CallDynamic when it is a tool.DynamicCaller (the call service, which
+// CallDynamic when it is a tool.Recorder (the call service, which
 // refuses and records it as any call), else directly. A meta-tool the
 // palette does not offer now (no catalog left, or request_tools in a
 // read-only palette) is an unknown tool.
@@ -441,7 +441,7 @@ func (p *Palette) callMeta(ctx context.Context, st *state, name string, args []b
 		}
 		return p.refuse(ctx, st, name, src)
 	}
-	if dc, ok := p.c.(tool.DynamicCaller); ok {
+	if dc, ok := p.c.(tool.Recorder); ok {
 		return dc.CallDynamic(ctx, d, args)
 	}
 	return d.Call(ctx, args)

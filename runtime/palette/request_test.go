@@ -18,6 +18,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -234,7 +235,7 @@ func TestRequestToolsAdmission(t *testing.T) {
 }
 
 func TestRequestToolsWithABareRegistry(t *testing.T) {
-	// A caller that is not a DynamicCaller: the palette runs the
+	// A caller that is not a Recorder: the palette runs the
 	// meta-tool itself.
 	_, reg, _, _ := newFixture(t)
 	p, err := palette.New(reg, reg.Tools(), palette.Names("e_clock"), &palette.Options{Requestable: palette.Kinds(tool.KindRead)})
@@ -330,7 +331,7 @@ func TestReadOnlyPaletteSweepsRequestToolsKeepsRequestSkill(t *testing.T) {
 }
 
 func TestNewRefusesAMetaToolNameInTheRegistry(t *testing.T) {
-	reg, err := tool.NewStaticTable([]tool.Spec{{Name: "request_skill", Kind: tool.KindRead, InputSchema: []byte(tool.NoInputSchema)}, {Name: "request_tools", Kind: tool.KindRead, InputSchema: []byte(tool.NoInputSchema)}}, nil, (&fixture{}).dispatch)
+	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "request_skill", Kind: tool.KindRead, InputSchema: []byte(tool.NoInputSchema)}, {Name: "request_tools", Kind: tool.KindRead, InputSchema: []byte(tool.NoInputSchema)}}, nil, (&fixture{}).dispatch, nil)
 	require.NoError(t, err)
 	_, err = palette.New(reg, reg.Tools(), palette.All(), &palette.Options{Requestable: palette.All()})
 	assert.ErrorContains(t, err, `a tool named "request_tools"`)

@@ -8,8 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 func TestDefinitions(t *testing.T) {
@@ -73,7 +75,7 @@ func TestDefinitionsAllocations(t *testing.T) {
 
 func TestDefinitionsEmpty(t *testing.T) {
 	t.Parallel()
-	reg, err := tool.NewStatic(nil, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	reg, err := tooltest.NewRegistry(nil, func(context.Context, string, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 		return 0, nil
 	})
 	require.NoError(t, err)
@@ -87,8 +89,8 @@ func TestDefinitionsEmpty(t *testing.T) {
 
 func TestDefinitionsError(t *testing.T) {
 	t.Parallel()
-	reg, err := tool.NewStatic([]tool.Spec{{Name: "notes.search", Kind: tool.KindRead, InputSchema: []byte(`{"type":"object","properties":{}}`)}},
-		func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	reg, err := tooltest.NewRegistry([]tool.Spec{{Name: "notes.search", Kind: tool.KindRead, InputSchema: []byte(`{"type":"object","properties":{}}`)}},
+		func(context.Context, string, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 			return 0, nil
 		})
 	require.NoError(t, err)

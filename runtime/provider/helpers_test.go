@@ -14,7 +14,7 @@ import (
 
 // sampleRegistry returns the registry of every sample tool (all thirteen
 // available), over a fresh demo store and a fixed clock.
-func sampleRegistry(t testing.TB) *tool.Static {
+func sampleRegistry(t testing.TB) tool.Registry {
 	t.Helper()
 	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC))))
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -316,7 +317,7 @@ func (s *Search) ResponsesName(namespace, name string) (string, bool) {
 
 // UnknownResponsesCall is the error for a namespace and name pair
 // ResponsesName refuses: the registry's unknown-tool error
-// (tool.UnknownTool), for the qualified name namespace.name, with names
+// (toolerr.UnknownTool), for the qualified name namespace.name, with names
 // of the Search's tools suggested.
 func (s *Search) UnknownResponsesCall(namespace, name string) *tool.Error {
 	tools := s.defs.Tools()
@@ -328,5 +329,5 @@ func (s *Search) UnknownResponsesCall(namespace, name string) *tool.Error {
 	if namespace != "" {
 		q = namespace + "." + name
 	}
-	return tool.UnknownTool(specs, q)
+	return toolerr.UnknownTool(specs, q)
 }

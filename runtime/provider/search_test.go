@@ -10,15 +10,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // staticOf returns a registry of specs whose calls run nothing.
-func staticOf(t *testing.T, specs ...tool.Spec) *tool.Static {
+func staticOf(t *testing.T, specs ...tool.Spec) tool.Registry {
 	t.Helper()
-	reg, err := tool.NewStatic(specs, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	reg, err := tooltest.NewRegistry(specs, func(context.Context, string, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 		return 0, nil
 	})
 	require.NoError(t, err)
@@ -289,7 +291,7 @@ func BenchmarkNewSearch(b *testing.B) {
 		g := fmt.Sprintf("group_%d", i%10)
 		specs[i] = searchSpec(fmt.Sprintf("tool_%04d", i), g, "The tools of "+g+".", i%2 == 0)
 	}
-	reg, err := tool.NewStatic(specs, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	reg, err := tooltest.NewRegistry(specs, func(context.Context, string, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 		return 0, nil
 	})
 	require.NoError(b, err)

@@ -10,8 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // every returns the specs of the tools of defs whose position keep accepts, in
@@ -171,9 +173,9 @@ func TestSubsetWithOffer(t *testing.T) {
 		{Name: "b_tool", Kind: tool.KindRead, Description: "B.", DecidesOffer: true, InputSchema: []byte(tool.NoInputSchema)},
 		{Name: "c_tool", Kind: tool.KindRead, Description: "C.", InputSchema: []byte(tool.NoInputSchema)},
 	}
-	reg, err := tool.NewStaticTable(table, nil, func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	reg, err := toolimpl.NewRegistry(table, nil, func(context.Context, int, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 		return 0, nil
-	}, tool.WithOffered(func(context.Context, int) bool { return false }))
+	}, func(context.Context, int) bool { return false })
 	require.NoError(t, err)
 	defs, err := provider.NewDefinitions(reg)
 	require.NoError(t, err)
@@ -233,7 +235,7 @@ func TestSubsetRefuses(t *testing.T) {
 
 // largeDefinitions returns the Definitions of n tools with schemas of a few properties, and
 // the registry it was built from.
-func largeDefinitions(tb testing.TB, n int) (*provider.Definitions, *tool.Static) {
+func largeDefinitions(tb testing.TB, n int) (*provider.Definitions, tool.Registry) {
 	tb.Helper()
 	specs := make([]tool.Spec, n)
 	for i := range specs {
@@ -245,7 +247,7 @@ func largeDefinitions(tb testing.TB, n int) (*provider.Definitions, *tool.Static
 			InputSchema: fmt.Appendf(nil, `{"type":"object","properties":{"query":{"type":"string","description":"What %s looks for."},"limit":{"type":"integer","minimum":1,"maximum":50}},"required":["query"],"additionalProperties":false}`, name),
 		}
 	}
-	reg, err := tool.NewStatic(specs, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	reg, err := tooltest.NewRegistry(specs, func(context.Context, string, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 		return 0, nil
 	})
 	require.NoError(tb, err)

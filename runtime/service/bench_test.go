@@ -11,11 +11,12 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // catalog returns a registry of n read tools in four groups, each needing
 // one of two permissions.
-func catalog(tb testing.TB, n int) *tool.Static {
+func catalog(tb testing.TB, n int) tool.Registry {
 	tb.Helper()
 	specs := make([]tool.Spec, n)
 	for i := range specs {
@@ -24,9 +25,9 @@ func catalog(tb testing.TB, n int) *tool.Static {
 			Group: fmt.Sprintf("g%d", i%4), Permissions: []string{fmt.Sprintf("p%d", i%2)},
 		}
 	}
-	reg, err := tool.NewStaticTable(specs, nil, func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
-		return tool.OutputText, nil
-	})
+	reg, err := toolimpl.NewRegistry(specs, nil, func(context.Context, int, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
+		return toolimpl.OutputText, nil
+	}, nil)
 	require.NoError(tb, err)
 	return reg
 }

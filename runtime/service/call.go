@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -41,7 +43,7 @@ func (s *Service) Call(ctx context.Context, name string, args []byte) (tool.Resu
 }
 
 // AppendCall is Call with the Result's Content appended to dst, as
-// tool.Static.AppendCall does.
+// tool.Registry.AppendCall does.
 func (s *Service) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
 	return s.callTarget(ctx, dst, name, nil, args, nil)
 }
@@ -70,8 +72,8 @@ func (s *Service) Propose(ctx context.Context, name string, args []byte) (*Propo
 // Policy is not asked: the host that gives an agent d decides that it is
 // offered, and what d admits is judged by the policy as the service offers
 // it. A propose tool is refused (CodeNotProposal): a proposal must be
-// confirmable by name, and d is not served by name. It makes the service a
-// tool.DynamicCaller.
+// confirmable by name, and d is not served by name. It is one of the
+// methods that make the service a tool.Recorder.
 func (s *Service) CallDynamic(ctx context.Context, d tool.Dynamic, args []byte) (tool.Result, error) {
 	if d == nil || d.Spec() == nil {
 		return s.callTarget(ctx, nil, "", nil, args, nil)
@@ -79,16 +81,12 @@ func (s *Service) CallDynamic(ctx context.Context, d tool.Dynamic, args []byte) 
 	return s.callTarget(ctx, nil, d.Spec().Name, d, args, nil)
 }
 
-var (
-	_ tool.DynamicCaller   = (*Service)(nil)
-	_ tool.RefusalRecorder = (*Service)(nil)
-)
+var _ tool.Recorder = (*Service)(nil)
 
 // RecordRefusal records a call a layer in front of the service refused
 // before it reached the service (a palette refusing a tool outside it),
 // with e's code and message, for the principal of ctx's Invocation, as
-// the service records its own refusals: tool.RefusalRecorder. Nothing
-// runs.
+// the service records its own refusals (tool.Recorder). Nothing runs.
 func (s *Service) RecordRefusal(ctx context.Context, name string, e *tool.Error) {
 	if e == nil {
 		return
@@ -143,7 +141,7 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 		if found {
 			rec.Kind = t.spec.Kind
 		}
-		return s.refuse(ctx, &rec, dst, tool.UnknownTool(offer, name))
+		return s.refuse(ctx, &rec, dst, toolerr.UnknownTool(offer, name))
 	}
 	spec := t.spec
 	rec.Kind = spec.Kind
@@ -349,7 +347,7 @@ func recordedName(name string) string {
 func (s *Service) logForm(ctx context.Context, i int, args []byte) []byte {
 	spec := s.tools[i]
 	if spec.LogsArgs {
-		form, own, err := s.reg.LogArgs(ctx, spec.Name, args)
+		form, own, err := registry.LogArgs(ctx, s.reg, spec.Name, args)
 		if own && err == nil {
 			return form
 		}

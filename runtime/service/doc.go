@@ -1,6 +1,6 @@
 // Package service is the call service: the one place through which a tool
 // call runs for a person, under a policy, and is recorded. It stands in
-// front of a generated registry (a *tool.Static) and implements
+// front of a generated registry (a tool.Registry) and implements
 // tool.Caller, the interface the MCP server and the provider adapters call
 // through.
 //

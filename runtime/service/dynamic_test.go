@@ -260,7 +260,7 @@ func TestCallDynamic(t *testing.T) {
 		s, _, st, c := newService(t, &service.Options{MaxCallsPerTurn: 2, Policy: &service.Rules{Tools: []string{"echo"}}})
 		return s, st, c
 	}()
-	var _ tool.DynamicCaller = s
+	var _ tool.Recorder = s
 	meta := &dynTool{spec: &tool.Spec{Name: "request_tools", Kind: tool.KindAction}}
 	skill := &dynTool{spec: &tool.Spec{Name: "request_skill", Kind: tool.KindRead, ReadOnly: true}}
 
@@ -292,7 +292,7 @@ func TestCallDynamic(t *testing.T) {
 	assert.Zero(t, prop.runs.Load())
 
 	// The turn's cap counts them.
-	ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: alice, State: tool.NewTurnState()})
+	ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: alice, State: new(tool.TurnState)})
 	for range 2 {
 		_, err = s.CallDynamic(ctx, skill, []byte(`{}`))
 		require.NoError(t, err)

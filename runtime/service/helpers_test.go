@@ -13,6 +13,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // Tool indexes of the fixture, in name order.
@@ -109,17 +110,17 @@ func decode(in *codec.Decoder, i int) args {
 	return a
 }
 
-// dispatch is the fixture's TableDispatch.
-func (f *fixture) dispatch(ctx context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+// dispatch is the fixture's toolimpl.Dispatch.
+func (f *fixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 	a := decode(in, i)
-	if err := tool.InvalidArguments(in.Err()); err != nil {
+	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 		return 0, err
 	}
-	if mode == tool.ModeLog && i == tSummarized {
+	if mode == toolimpl.ModeLog && i == tSummarized {
 		out.String("text of " + strconv.Itoa(len(a.text)) + " bytes")
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	}
-	if mode != tool.ModeCall {
+	if mode != toolimpl.ModeCall {
 		return 0, nil
 	}
 	f.runs[i].Add(1)
@@ -146,16 +147,16 @@ func (f *fixture) dispatch(ctx context.Context, i int, mode tool.Mode, in *codec
 		n, _ := tool.Shared(ctx, "n", func() *atomic.Int64 { return new(atomic.Int64) })
 		out.RawText(inv.Principal.ID + "|" + inv.Conversation + "|" + inv.Turn + "|" + inv.CallID + "|" +
 			tool.ModelFor(ctx, tool.Model{}).Name + "|" + strconv.FormatInt(n.Add(1), 10))
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	case tNotesDelete:
 		out.RawText("deleted " + strconv.FormatInt(a.id, 10) + " for " + inv.Principal.ID)
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	}
 	if a.pause {
 		time.Sleep(5 * time.Millisecond)
 	}
 	out.RawText("ran " + strconv.Itoa(i) + " " + a.text)
-	return tool.OutputText, nil
+	return toolimpl.OutputText, nil
 }
 
 // offered plays a generated offered switch: hidden offers itself to alice
@@ -166,10 +167,10 @@ func offered(ctx context.Context, i int) bool {
 }
 
 // newFixture returns a fixture and its registry.
-func newFixture(t testing.TB) (*fixture, *tool.Static) {
+func newFixture(t testing.TB) (*fixture, tool.Registry) {
 	t.Helper()
 	f := &fixture{release: make(chan struct{}), started: make(chan struct{})}
-	reg, err := tool.NewStaticTable(fixtureSpecs(), nil, f.dispatch, tool.WithOffered(offered))
+	reg, err := toolimpl.NewRegistry(fixtureSpecs(), nil, f.dispatch, offered)
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		select {

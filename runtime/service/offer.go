@@ -10,13 +10,11 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-var _ tool.OfferRecorder = (*Service)(nil)
-
 // RecordOffer records offer, the tools a layer in front of the service (a
 // palette, an MCP server's tools/list) offers the caller ctx carries, as an
 // EventOffer row: its Args are {"tools":[names]}, with "read_only":true
 // when ctx is marked read-only; its Tool is empty and it carries no call
-// ID. It implements tool.OfferRecorder.
+// ID (tool.Recorder).
 //
 // An offer equal to the last one recorded for the same principal,
 // conversation and agent in the same turn writes nothing, so that a host

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -186,7 +187,7 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	}
 	t, found := s.resolve(ctx, p.Tool)
 	if !found || t.spec.Kind != tool.KindPropose || !s.offeredTarget(ctx, inv, t, ro) {
-		return nil, s.refused(ctx, &rec, tool.UnknownTool(s.offer(ctx, inv, nil, ro), p.Tool))
+		return nil, s.refused(ctx, &rec, toolerr.UnknownTool(s.offer(ctx, inv, nil, ro), p.Tool))
 	}
 	rec.Kind = t.spec.Kind
 	if s.isHalted(ctx) {

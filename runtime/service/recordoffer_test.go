@@ -139,27 +139,23 @@ func TestRecordOfferForgetsOldCallersWithoutLosingOffers(t *testing.T) {
 func TestAsRecordsForItsPrincipal(t *testing.T) {
 	s, _, st, _ := newService(t, nil)
 	c := service.As(s, &tool.Invocation{Principal: alice, Conversation: "stdio"})
-	r, ok := c.(tool.OfferRecorder)
-	require.True(t, ok, "As over the call service records offers")
+	r, ok := c.(tool.Recorder)
+	require.True(t, ok, "As over the call service records")
 	r.RecordOffer(context.Background(), s.Offer(as(alice, ""))[:2])
 	rec := last(t, st)
 	assert.Equal(t, service.EventOffer, rec.Event)
 	assert.Equal(t, "alice", rec.Principal)
 	assert.Equal(t, "stdio", rec.Conversation)
 
-	rr, ok := c.(tool.RefusalRecorder)
-	require.True(t, ok)
-	rr.RecordRefusal(context.Background(), "echo", &tool.Error{Code: tool.CodeUnknownTool, Message: "unknown tool echo"})
+	r.RecordRefusal(context.Background(), "echo", &tool.Error{Code: tool.CodeUnknownTool, Message: "unknown tool echo"})
 	rec = last(t, st)
 	assert.Equal(t, service.EventRefusal, rec.Event)
 	assert.Equal(t, "alice", rec.Principal)
 	assert.Equal(t, "echo", rec.Tool)
 
-	_, ok = c.(tool.DynamicCaller)
-	assert.True(t, ok)
 	_, ok = c.(tool.Notifier)
 	assert.True(t, ok)
-	_, ok = service.As(tool.Caller(nil), &tool.Invocation{}).(tool.OfferRecorder)
+	_, ok = service.As(tool.Caller(nil), &tool.Invocation{}).(tool.Recorder)
 	assert.False(t, ok, "As over a caller that does not record does not pretend to")
 }
 

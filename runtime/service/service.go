@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -27,19 +28,6 @@ const (
 	// instance has under way, for a tool without a //tool:timeout.
 	DefaultAwaitRunning = 10 * time.Second
 )
-
-// Registry is what the service runs tools from: the generated registry,
-// a *tool.Static.
-type Registry interface {
-	Tools() []*tool.Spec
-	SelfOffered(ctx context.Context, i int) bool
-	AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error)
-	Check(ctx context.Context, name string, args []byte) error
-	LogArgs(ctx context.Context, name string, args []byte) ([]byte, bool, error)
-	RunProposed(ctx context.Context, name string, args []byte) (tool.Result, error)
-}
-
-var _ Registry = (*tool.Static)(nil)
 
 // Observer sees every call the service handles: Start before anything is
 // decided (the context it returns is the one the call runs with, so that a
@@ -107,7 +95,7 @@ type Options struct {
 // one: the one way in to a registry (it implements tool.Caller). It is
 // safe for concurrent use.
 type Service struct {
-	reg      Registry
+	reg      *registry.Static
 	dyn      tool.Source
 	tools    []*tool.Spec
 	secrets  []secretPaths // by position in tools
@@ -131,17 +119,23 @@ type Service struct {
 
 var _ tool.Caller = (*Service)(nil)
 
-// New returns a Service running the tools of reg.
-func New(reg Registry, opts *Options) (*Service, error) {
+// New returns a Service running the tools of reg, a registry a generated
+// package's New returned: the service runs a propose tool once a person
+// has confirmed it, which only the runtime's own registry lets it do.
+func New(reg tool.Registry, opts *Options) (*Service, error) {
 	if reg == nil {
 		return nil, errors.New("new call service: nil registry")
+	}
+	st, ok := registry.Of(reg)
+	if !ok {
+		return nil, fmt.Errorf("new call service: the registry is a %T, not one a generated package's New returned", reg)
 	}
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
 	s := &Service{
-		reg: reg, dyn: o.Dynamic, tools: reg.Tools(), store: o.Store, policy: o.Policy, log: o.Logger,
+		reg: st, dyn: o.Dynamic, tools: st.Tools(), store: o.Store, policy: o.Policy, log: o.Logger,
 		obs: o.Observer, limiter: o.Limiter, maxTurn: o.MaxCallsPerTurn, parallel: o.Parallel,
 		ttl: o.ProposalTTL, maxStr: o.MaxLoggedString, failOpen: o.FailOpen, await: o.AwaitRunning, halted: o.Halted, now: o.Now,
 		offers: newOfferMemo(),
@@ -225,7 +219,7 @@ func (s *Service) offered(ctx context.Context, inv *tool.Invocation, i int, ro b
 	if ro && !spec.ReadOnly {
 		return false
 	}
-	return inv.Principal.HasAll(spec.Permissions) && s.policy.Allows(ctx, inv, spec) && s.reg.SelfOffered(ctx, i)
+	return inv.Principal.HasAll(spec.Permissions) && s.policy.Allows(ctx, inv, spec) && registry.SelfOffered(ctx, s.reg, i)
 }
 
 // Offer returns the tools offered to the principal of ctx's Invocation,

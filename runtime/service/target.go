@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -99,7 +100,7 @@ func (s *Service) check(ctx context.Context, t target, args []byte) error {
 // arguments.
 func (s *Service) runProposed(ctx context.Context, t target, args []byte) (tool.Result, error) {
 	if t.i >= 0 {
-		return s.reg.RunProposed(ctx, t.spec.Name, args)
+		return registry.RunProposed(ctx, s.reg, t.spec.Name, args)
 	}
 	return s.run(ctx, nil, t, args)
 }

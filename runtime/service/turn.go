@@ -40,7 +40,7 @@ func (s *Service) RunTurn(ctx context.Context, calls []Request) []Response {
 		base = *inv
 	}
 	if base.State == nil {
-		base.State = tool.NewTurnState()
+		base.State = new(tool.TurnState)
 	}
 	out := make([]Response, len(calls))
 	run := func(i int) {
@@ -76,10 +76,10 @@ func (s *Service) RunTurn(ctx context.Context, calls []Request) []Response {
 // inv's conversation and agent where it has none. inv must not be
 // modified afterwards.
 //
-// When c records (the call service: a tool.DynamicCaller, a
-// tool.RefusalRecorder and a tool.OfferRecorder, and a tool.Notifier), so
-// does the Caller As returns, for inv as for calls: a palette over it
-// records its grants, refusals and offers, and hears of changes.
+// When c records (the call service: a tool.Recorder and a
+// tool.Notifier), so does the Caller As returns, for inv as for calls: a
+// palette over it records its grants, refusals and offers, and hears of
+// changes.
 func As(c tool.Caller, inv *tool.Invocation) tool.Caller {
 	a := &as{c: c, inv: inv}
 	if r, ok := c.(recorder); ok {
@@ -91,9 +91,7 @@ func As(c tool.Caller, inv *tool.Invocation) tool.Caller {
 // recorder is a Caller that records what layers in front of it do: the
 // call service.
 type recorder interface {
-	tool.DynamicCaller
-	tool.RefusalRecorder
-	tool.OfferRecorder
+	tool.Recorder
 	tool.Notifier
 }
 
@@ -105,17 +103,17 @@ type asRecorder struct {
 
 var _ recorder = (*asRecorder)(nil)
 
-// CallDynamic implements tool.DynamicCaller.
+// CallDynamic implements tool.Recorder.
 func (a *asRecorder) CallDynamic(ctx context.Context, d tool.Dynamic, args []byte) (tool.Result, error) {
 	return a.r.CallDynamic(a.with(ctx), d, args)
 }
 
-// RecordRefusal implements tool.RefusalRecorder.
+// RecordRefusal implements tool.Recorder.
 func (a *asRecorder) RecordRefusal(ctx context.Context, name string, e *tool.Error) {
 	a.r.RecordRefusal(a.with(ctx), name, e)
 }
 
-// RecordOffer implements tool.OfferRecorder.
+// RecordOffer implements tool.Recorder.
 func (a *asRecorder) RecordOffer(ctx context.Context, offer []*tool.Spec) {
 	a.r.RecordOffer(a.with(ctx), offer)
 }

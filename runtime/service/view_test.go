@@ -12,6 +12,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // viewPIN is the secret member of vault_open's arguments in the tests.
@@ -26,7 +27,7 @@ func newViewService(t *testing.T, policy service.Policy) (*service.Service, *ser
 		Name: "vault_open", Kind: tool.KindPropose, Title: "Open vault", Secrets: []string{"/pin"},
 		InputSchema: []byte(`{"type":"object","properties":{"vault":{"type":"string"},"pin":{"type":"string"}}}`),
 	}}
-	dispatch := func(_ context.Context, _ int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	dispatch := func(_ context.Context, _ int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		if in.Object("object") {
 			for {
 				k, ok := in.Key()
@@ -39,16 +40,16 @@ func newViewService(t *testing.T, policy service.Policy) (*service.Service, *ser
 			}
 		}
 		in.End()
-		if err := tool.InvalidArguments(in.Err()); err != nil {
+		if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 			return 0, err
 		}
-		if mode == tool.ModeCall {
+		if mode == toolimpl.ModeCall {
 			out.RawText("opened")
-			return tool.OutputText, nil
+			return toolimpl.OutputText, nil
 		}
 		return 0, nil
 	}
-	reg, err := tool.NewStaticTable(specs, nil, dispatch)
+	reg, err := toolimpl.NewRegistry(specs, nil, dispatch, nil)
 	require.NoError(t, err)
 	st := service.NewMemoryStore()
 	c := &clock{t: time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)}
@@ -169,10 +170,10 @@ func TestViewProposalGoneTool(t *testing.T) {
 	require.NoError(t, err)
 
 	// Another service sharing the store, whose registry lacks the tool.
-	reg, err := tool.NewStaticTable([]tool.Spec{{Name: "other", Kind: tool.KindRead}}, nil,
-		func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "other", Kind: tool.KindRead}}, nil,
+		func(context.Context, int, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 			return 0, nil
-		})
+		}, nil)
 	require.NoError(t, err)
 	other, err := service.New(reg, &service.Options{Store: st, Now: func() time.Time { return p.Created }})
 	require.NoError(t, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/servicemcp"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // The people of the tests: ana reads and writes notes, ben only reads.
@@ -46,7 +47,7 @@ const (
 // notes.write), notes_read (read, notes.read) and notes_update (action,
 // notes.write). runs counts what each really ran.
 type fixture struct {
-	reg  *tool.Static
+	reg  tool.Registry
 	runs [tUpdate + 1]atomic.Int64
 }
 
@@ -59,14 +60,14 @@ func newFixture(t *testing.T) *fixture {
 		tRead:   {Name: "notes_read", Kind: tool.KindRead, ReadOnly: true, Permissions: []string{"notes.read"}},
 		tUpdate: {Name: "notes_update", Kind: tool.KindAction, Permissions: []string{"notes.write"}},
 	}
-	reg, err := tool.NewStaticTable(specs, nil, f.dispatch)
+	reg, err := toolimpl.NewRegistry(specs, nil, f.dispatch, nil)
 	require.NoError(t, err)
 	f.reg = reg
 	return f
 }
 
 // dispatch plays a generated dispatch: it reads {"id": integer}.
-func (f *fixture) dispatch(_ context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func (f *fixture) dispatch(_ context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 	var id int64
 	if in.Object("object") {
 		for {
@@ -84,15 +85,15 @@ func (f *fixture) dispatch(_ context.Context, i int, mode tool.Mode, in *codec.D
 		}
 	}
 	in.End()
-	if err := tool.InvalidArguments(in.Err()); err != nil {
+	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 		return 0, err
 	}
-	if mode != tool.ModeCall {
+	if mode != toolimpl.ModeCall {
 		return 0, nil
 	}
 	n := f.runs[i].Add(1)
 	out.RawText([]string{"deleted", "read", "updated"}[i] + " note " + strconv.FormatInt(id, 10) + " (run " + strconv.FormatInt(n, 10) + ")")
-	return tool.OutputText, nil
+	return toolimpl.OutputText, nil
 }
 
 // instance is one process serving the fixture over MCP: its service and

@@ -37,34 +37,23 @@ type Source interface {
 	Lookup(ctx context.Context, name string) (Dynamic, bool)
 }
 
-// DynamicCaller is a Caller that can also run a Dynamic it does not serve
-// itself (a palette's request_tools and request_skill) the way it runs its
-// own tools: the call service (runtime/service) implements it, so that
-// such calls are refused under the same limits and recorded like any
-// call. A palette whose caller is not a DynamicCaller runs them directly.
-type DynamicCaller interface {
+// Recorder is a Caller that keeps a record of what the layers in front of
+// it do on its behalf: it runs a palette's meta-tools (request_tools,
+// request_skill) as its own calls, refused under the same limits and
+// recorded, and records the refusals such a layer makes (a tool outside
+// the palette, a bound argument the model sent) and what it offers a
+// model (a palette's tools for one turn, an MCP server's tools/list). The
+// call service (runtime/service) implements it. Over a Caller that is
+// not a Recorder, a palette runs its meta-tools itself, and neither it nor
+// an MCP server records anything.
+type Recorder interface {
 	Caller
-	// CallDynamic runs d with the arguments for the caller ctx carries.
+	// CallDynamic runs d with the arguments for the caller ctx carries,
+	// as the Recorder runs its own tools.
 	CallDynamic(ctx context.Context, d Dynamic, args []byte) (Result, error)
-}
-
-// RefusalRecorder is a Caller that records the refusals a layer in front
-// of it makes on its behalf: a palette refusing a tool outside it, or a
-// bound argument the model sent. The call service (runtime/service)
-// implements it, so that such a refusal is a row of its record like the
-// refusals it makes itself.
-type RefusalRecorder interface {
 	// RecordRefusal records that the named tool's call was refused with
 	// e, for the caller ctx carries; nothing ran.
 	RecordRefusal(ctx context.Context, name string, e *Error)
-}
-
-// OfferRecorder is a Caller that records what a layer in front of it
-// offers a model: a palette's tools for one turn, or an MCP server's
-// tools/list. The call service (runtime/service) implements it, so that
-// what an agent was offered is a row of its record beside the calls,
-// refusals and grants it led to.
-type OfferRecorder interface {
 	// RecordOffer records that offer (sorted by name, as Caller.Offer
 	// returns it) is what the caller ctx carries is offered.
 	RecordOffer(ctx context.Context, offer []*Spec)

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-
-	"github.com/toolgen-go/toolgen/runtime/codec"
 )
 
 // Code classifies the failure of a call.
@@ -176,7 +174,7 @@ func (e *ModelError) Unwrap() error { return e.Cause }
 // and errors.As see them), but their text stays out of the Message: a
 // wrapped error may hold a connection string, a path or a secret, and the
 // model reads the Message. In the Message each %w operand is written as
-// Withheld, unless it is itself a *ModelError (written for the model),
+// "[error withheld]", unless it is itself a *ModelError (written for the model),
 // whose Message is used. To show an error's text on purpose, format it
 // with %v (or return a *ModelError with the Message you choose).
 //
@@ -196,16 +194,16 @@ func Errorf(format string, args ...any) error {
 	return me
 }
 
-// Withheld stands for a wrapped error's text in the Message of Errorf.
-const Withheld = "[error withheld]"
+// withheldText stands for a wrapped error's text in the Message of Errorf.
+const withheldText = "[error withheld]"
 
-// withheld formats as Withheld whatever verb formats it.
+// withheld formats as withheldText whatever verb formats it.
 type withheld struct{}
 
-func (withheld) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(Withheld)) }
+func (withheld) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(withheldText)) }
 
 // withholdWrapped formats format with every %w operand replaced: by the
-// Message of a *ModelError, else by Withheld. The verbs' argument indexes
+// Message of a *ModelError, else by withheldText. The verbs' argument indexes
 // follow fmt's rules (explicit [n] indexes, * widths and precisions).
 func withholdWrapped(format string, args []any) string {
 	safe := make([]any, len(args))
@@ -262,25 +260,34 @@ func withholdWrapped(format string, args []any) string {
 	return fmt.Sprintf(string(b), safe...)
 }
 
-// InvalidArguments turns a decoding failure into the *Error Call reports for
-// it; generated code calls it with the decoder's Err after decoding. A
-// *codec.ArgumentsError (found with errors.As) becomes
-// CodeInvalidArguments with its text, which lists every problem, as the
-// Message. A *ModelError keeps its Message (validation written for the
-// model); any other error is reported as "invalid arguments" with the error
-// kept as the Cause. InvalidArguments(nil) is nil.
-func InvalidArguments(err error) error {
-	if err == nil {
-		return nil
-	}
-	e := &Error{Code: CodeInvalidArguments, Message: "invalid arguments", Cause: err}
-	var ae *codec.ArgumentsError
-	var me *ModelError
-	switch {
-	case errors.As(err, &ae):
-		e.Message = ae.Error()
-	case errors.As(err, &me):
-		e.Message = me.Message
-	}
-	return e
+// Sentinels in the Cause chain of a call's *Error, which errors.Is finds.
+var (
+	// ErrAbandoned: the call's run was abandoned. The tool had not
+	// returned when the call's context was done, and goes on running; its
+	// outcome is unknown: an action may yet complete.
+	ErrAbandoned = errors.New("the run was abandoned: the tool had not returned when its context was done, and goes on running")
+	// ErrNotRun: the call was refused before anything ran (its context
+	// was already done, or the tool was busy).
+	ErrNotRun = errors.New("nothing was run")
+)
+
+// PanicError is the Cause of a CodePanic *Error: the value a tool, its
+// decoder or its encoder panicked with, and the stack where it did.
+type PanicError struct {
+	// Value is the value passed to panic.
+	Value any
+	// Stack is the goroutine's stack at the recovery, as debug.Stack
+	// formats it.
+	Stack []byte
+}
+
+// Error returns the panic value and the stack, for logs.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("panic: %v\n\n%s", e.Value, e.Stack)
+}
+
+// Unwrap returns the panic value when it is an error (a runtime.Error, say).
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
 }

@@ -99,14 +99,6 @@ func PrincipalFrom(ctx context.Context) (Principal, bool) {
 	return Principal{}, false
 }
 
-// CallIDFrom returns the caller's ID of the call, or "".
-func CallIDFrom(ctx context.Context) string {
-	if inv, ok := InvocationFrom(ctx); ok {
-		return inv.CallID
-	}
-	return ""
-}
-
 // WithCallID returns ctx carrying a copy of its Invocation (or a new one)
 // with CallID set: what the provider adapters do with the model's
 // tool-call ID. An empty id returns ctx as it is.
@@ -140,15 +132,12 @@ func ModelFor(ctx context.Context, own Model) Model {
 
 // TurnState is a slot the tool calls of one turn share, such as one
 // presenter per turn. The host (or the call service) makes one per turn
-// with NewTurnState and puts it in the turn's Invocation. It is safe for
-// concurrent use.
+// (the zero value, new(TurnState), is an empty state) and puts it in the
+// turn's Invocation. It is safe for concurrent use.
 type TurnState struct {
 	mu   sync.Mutex
 	vals map[any]any
 }
-
-// NewTurnState returns an empty TurnState.
-func NewTurnState() *TurnState { return &TurnState{} }
 
 // Shared returns the value the turn of ctx holds under key, making it with
 // create on the first use in the turn; later calls of the turn, also

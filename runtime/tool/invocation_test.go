@@ -22,8 +22,16 @@ func sampleInvocation() *tool.Invocation {
 		Turn:         "turn-3",
 		CallID:       "call-a",
 		Agent:        tool.Agent{Name: "helper", Model: tool.Model{Provider: "anthropic", Name: "claude-x", Settings: map[string]string{"temperature": "0"}}},
-		State:        tool.NewTurnState(),
+		State:        new(tool.TurnState),
 	}
+}
+
+// callID returns the call ID of the Invocation ctx carries, or "".
+func callID(ctx context.Context) string {
+	if inv, ok := tool.InvocationFrom(ctx); ok {
+		return inv.CallID
+	}
+	return ""
 }
 
 func TestInvocationFrom(t *testing.T) {
@@ -34,7 +42,7 @@ func TestInvocationFrom(t *testing.T) {
 	assert.False(t, ok, "no invocation")
 	_, ok = tool.PrincipalFrom(ctx)
 	assert.False(t, ok)
-	assert.Empty(t, tool.CallIDFrom(ctx))
+	assert.Empty(t, callID(ctx))
 
 	inv := sampleInvocation()
 	ctx = tool.WithInvocation(ctx, inv)
@@ -44,7 +52,7 @@ func TestInvocationFrom(t *testing.T) {
 	p, ok := tool.PrincipalFrom(ctx)
 	require.True(t, ok)
 	assert.Equal(t, inv.Principal, p)
-	assert.Equal(t, "call-a", tool.CallIDFrom(ctx))
+	assert.Equal(t, "call-a", callID(ctx))
 
 	// A nil *Invocation is no invocation.
 	nilCtx := tool.WithInvocation(t.Context(), nil)
@@ -52,7 +60,7 @@ func TestInvocationFrom(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = tool.PrincipalFrom(nilCtx)
 	assert.False(t, ok)
-	assert.Empty(t, tool.CallIDFrom(nilCtx))
+	assert.Empty(t, callID(nilCtx))
 }
 
 func TestWithCallID(t *testing.T) {
@@ -68,7 +76,7 @@ func TestWithCallID(t *testing.T) {
 		require.True(t, ok)
 		assert.NotSame(t, inv, got, "a copy")
 		assert.Equal(t, "call-b", got.CallID)
-		assert.Equal(t, "call-b", tool.CallIDFrom(ctx2))
+		assert.Equal(t, "call-b", callID(ctx2))
 		// Everything else is the original's, the turn state included.
 		want := before
 		want.CallID = "call-b"
@@ -76,7 +84,7 @@ func TestWithCallID(t *testing.T) {
 		assert.Same(t, inv.State, got.State, "the same turn")
 		// The original is untouched, and so is the context it is in.
 		assert.Equal(t, before, *inv)
-		assert.Equal(t, "call-a", tool.CallIDFrom(ctx))
+		assert.Equal(t, "call-a", callID(ctx))
 	})
 
 	t.Run("without an invocation", func(t *testing.T) {
@@ -95,7 +103,7 @@ func TestWithCallID(t *testing.T) {
 		assert.Equal(t, ctx, tool.WithCallID(ctx, ""), "ctx as it is")
 		ctx = tool.WithInvocation(ctx, sampleInvocation())
 		assert.Equal(t, ctx, tool.WithCallID(ctx, ""))
-		assert.Equal(t, "call-a", tool.CallIDFrom(ctx))
+		assert.Equal(t, "call-a", callID(ctx))
 	})
 
 	t.Run("same id", func(t *testing.T) {
@@ -167,7 +175,7 @@ type presenter struct{ n int }
 
 func TestSharedOncePerTurn(t *testing.T) {
 	t.Parallel()
-	ctx := tool.WithInvocation(t.Context(), &tool.Invocation{State: tool.NewTurnState()})
+	ctx := tool.WithInvocation(t.Context(), &tool.Invocation{State: new(tool.TurnState)})
 	var created atomic.Int64
 	create := func() *presenter { return &presenter{n: int(created.Add(1))} }
 
@@ -197,7 +205,7 @@ func TestSharedOncePerTurn(t *testing.T) {
 	o, ok := tool.Shared(ctx, otherKey{}, create)
 	assert.True(t, ok)
 	assert.NotSame(t, got[0], o)
-	next := tool.WithInvocation(t.Context(), &tool.Invocation{State: tool.NewTurnState()})
+	next := tool.WithInvocation(t.Context(), &tool.Invocation{State: new(tool.TurnState)})
 	n, ok := tool.Shared(next, presenterKey{}, create)
 	assert.True(t, ok)
 	assert.NotSame(t, got[0], n)
@@ -223,7 +231,7 @@ func TestSharedWithoutState(t *testing.T) {
 
 func TestSharedKeyOfAnotherType(t *testing.T) {
 	t.Parallel()
-	ctx := tool.WithInvocation(t.Context(), &tool.Invocation{State: tool.NewTurnState()})
+	ctx := tool.WithInvocation(t.Context(), &tool.Invocation{State: new(tool.TurnState)})
 	p, shared := tool.Shared(ctx, presenterKey{}, func() *presenter { return &presenter{n: 1} })
 	require.True(t, shared)
 
@@ -244,7 +252,7 @@ func TestSharedKeyOfAnotherType(t *testing.T) {
 // shared like any other: create runs once.
 func TestSharedNilValue(t *testing.T) {
 	t.Parallel()
-	ctx := tool.WithInvocation(t.Context(), &tool.Invocation{State: tool.NewTurnState()})
+	ctx := tool.WithInvocation(t.Context(), &tool.Invocation{State: new(tool.TurnState)})
 	calls := 0
 	create := func() io.Writer { calls++; return nil }
 	for range 3 {

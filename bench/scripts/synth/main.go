@@ -329,14 +329,13 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 func main() {
-	reg, err := tool.NewStatic(nil, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	reg, err := toolimpl.NewRegistry(nil, nil, func(context.Context, int, toolimpl.Mode, *toolimpl.Decoder, *toolimpl.Encoder) (toolimpl.Output, error) {
 		return 0, nil
-	})
+	}, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -377,7 +376,7 @@ func list(specs []*tool.Spec) []listed {
 	return out
 }
 
-func registry(b *testing.B) *tool.Static {
+func registry(b *testing.B) tool.Registry {
 	b.Helper()
 	reg, err := New(Tools{})
 	if err != nil {

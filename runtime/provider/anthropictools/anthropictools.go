@@ -1,7 +1,7 @@
 // Package anthropictools hands the Messages API tool definitions of a
 // provider.Definitions to github.com/anthropics/anthropic-sdk-go/v2, and
 // runs the tool calls a response asks for through a tool.Caller: the call
-// service, or a bare registry (a *tool.Static is one).
+// service, or a bare registry (a tool.Registry is one).
 //
 // The definitions are not rebuilt as SDK structs: each one is its
 // precomputed bytes behind the SDK's param.Override escape hatch, which the

@@ -20,15 +20,17 @@ import (
 	"github.com/toolgen-go/toolgen/generated"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/provider/anthropictools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 
 // registry returns the sample tools over a fresh demo store.
-func registry(t *testing.T) *tool.Static {
+func registry(t *testing.T) tool.Registry {
 	t.Helper()
 	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC))))
 	require.NoError(t, err)
@@ -119,8 +121,8 @@ func TestCachedTools(t *testing.T) {
 
 func mustDefinitions(t *testing.T, specs []tool.Spec) *provider.Definitions {
 	t.Helper()
-	reg, err := tool.NewStatic(specs, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
-		return tool.OutputText, nil
+	reg, err := tooltest.NewRegistry(specs, func(context.Context, string, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
+		return toolimpl.OutputText, nil
 	})
 	require.NoError(t, err)
 	defs, err := provider.NewDefinitions(reg)
@@ -166,9 +168,9 @@ func TestCall(t *testing.T) {
 // without content: the API refuses empty text blocks.
 func TestCallEmptyOutput(t *testing.T) {
 	t.Parallel()
-	reg, err := tool.NewStatic([]tool.Spec{{Name: "quiet", Kind: tool.KindAction, InputSchema: []byte(`{"type":"object","properties":{}}`)}},
-		func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
-			return tool.OutputText, nil
+	reg, err := tooltest.NewRegistry([]tool.Spec{{Name: "quiet", Kind: tool.KindAction, InputSchema: []byte(`{"type":"object","properties":{}}`)}},
+		func(context.Context, string, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
+			return toolimpl.OutputText, nil
 		})
 	require.NoError(t, err)
 	block, err := anthropictools.Call(context.Background(), reg, anthropic.ToolUseBlock{ID: "toolu_2", Name: "quiet", Input: json.RawMessage(`{}`)})

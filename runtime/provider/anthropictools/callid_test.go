@@ -36,7 +36,7 @@ func TestCallPassesTheToolUseID(t *testing.T) {
 	var use anthropic.ToolUseBlock
 	require.NoError(t, json.Unmarshal([]byte(`{"type":"tool_use","id":"toolu_01A","name":"notes_get","input":{"id":"n1"}}`), &use))
 
-	outer := &tool.Invocation{Principal: tool.Principal{ID: "user-7"}, Turn: "turn-1", State: tool.NewTurnState()}
+	outer := &tool.Invocation{Principal: tool.Principal{ID: "user-7"}, Turn: "turn-1", State: new(tool.TurnState)}
 	for name, ctx := range map[string]context.Context{
 		"no invocation":   t.Context(),
 		"the host's turn": tool.WithInvocation(t.Context(), outer),

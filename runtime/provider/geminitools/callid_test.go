@@ -51,7 +51,9 @@ func TestCallPassesTheFunctionCallID(t *testing.T) {
 	f = &fakeCaller{}
 	_, err = geminitools.Call(t.Context(), f, &genai.FunctionCall{ID: "fc-2", Name: "clock_now"})
 	require.NoError(t, err)
-	assert.Equal(t, "fc-2", tool.CallIDFrom(f.ctx), "a new invocation holding the ID")
+	inv, ok = tool.InvocationFrom(f.ctx)
+	require.True(t, ok, "a new invocation")
+	assert.Equal(t, "fc-2", inv.CallID, "holding the ID")
 	assert.Empty(t, f.args, "no arguments mean {}")
 
 	// Without an ID, the context is the caller's as it was.

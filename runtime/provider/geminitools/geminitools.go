@@ -1,7 +1,7 @@
 // Package geminitools hands the function declarations of a
 // provider.Definitions to google.golang.org/genai, and runs the function
 // calls a response asks for through a tool.Caller: the call service, or a
-// bare registry (a *tool.Static is one).
+// bare registry (a tool.Registry is one).
 //
 // A declaration of a tool without arguments has neither Parameters nor
 // ParametersJsonSchema. One in the parametersJsonSchema form carries the

@@ -19,15 +19,17 @@ import (
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/provider/geminitools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 
 // registry returns the sample tools over a fresh demo store.
-func registry(t *testing.T) *tool.Static {
+func registry(t *testing.T) tool.Registry {
 	t.Helper()
 	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC))))
 	require.NoError(t, err)
@@ -93,8 +95,8 @@ func TestToolsOnTheWire(t *testing.T) {
 
 func TestToolsEmpty(t *testing.T) {
 	t.Parallel()
-	reg, err := tool.NewStatic(nil, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
-		return tool.OutputText, nil
+	reg, err := tooltest.NewRegistry(nil, func(context.Context, string, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
+		return toolimpl.OutputText, nil
 	})
 	require.NoError(t, err)
 	defs, err := provider.NewDefinitions(reg)

@@ -2,7 +2,7 @@
 // provider.Definitions to github.com/openai/openai-go/v3, for Chat
 // Completions and for the Responses API, and runs the calls a response asks
 // for through a tool.Caller: the call service, or a bare registry (a
-// *tool.Static is one).
+// tool.Registry is one).
 //
 // The definitions are not rebuilt as SDK structs: each one is its
 // precomputed bytes behind the SDK's param.Override escape hatch, which the
@@ -45,6 +45,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -105,7 +106,7 @@ func ChatCall(ctx context.Context, caller tool.Caller, call openai.ChatCompletio
 // error, running nothing: SearchResponsesCall checks the namespace.
 func ResponsesCall(ctx context.Context, caller tool.Caller, call responses.ResponseFunctionToolCall) (responses.ResponseInputItemUnionParam, error) {
 	if call.Namespace != "" {
-		e := tool.UnknownTool(caller.Offer(ctx), call.Namespace+"."+call.Name)
+		e := toolerr.UnknownTool(caller.Offer(ctx), call.Namespace+"."+call.Name)
 		return functionCallOutput(call.CallID, e.Message), e
 	}
 	res, err := caller.Call(tool.WithCallID(ctx, call.CallID), call.Name, []byte(call.Arguments))

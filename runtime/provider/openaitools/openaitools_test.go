@@ -28,7 +28,7 @@ import (
 )
 
 // registry returns the sample tools over a fresh demo store.
-func registry(t *testing.T) *tool.Static {
+func registry(t *testing.T) tool.Registry {
 	t.Helper()
 	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC))))
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/service/oteltrace"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // A service traced into an in-memory exporter; a program passes the
@@ -18,20 +19,20 @@ import (
 func ExampleNew() {
 	// A registry of one tool, notes_count, that takes no arguments: what a
 	// generated package builds from its static table.
-	reg, err := tool.NewStaticTable([]tool.Spec{{Name: "notes_count", Kind: tool.KindRead}}, nil,
-		func(ctx context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "notes_count", Kind: tool.KindRead}}, nil,
+		func(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 			if in.Object("object") {
 				for key, ok := in.Key(); ok; key, ok = in.Key() {
 					in.Unknown(key)
 				}
 			}
 			in.End()
-			if err := tool.InvalidArguments(in.Err()); err != nil || mode != tool.ModeCall {
+			if err := toolimpl.InvalidArguments(in.Err()); err != nil || mode != toolimpl.ModeCall {
 				return 0, err
 			}
 			out.RawText("3")
-			return tool.OutputText, nil
-		})
+			return toolimpl.OutputText, nil
+		}, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/service/oteltrace"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // secret is in the arguments and the error of the fail tool: it must
@@ -39,7 +40,7 @@ var table = []tool.Spec{
 // dispatch plays the generated switch: every tool takes an optional
 // "query" string and "id" integer. notes_search starts a span of its own
 // from the context it runs with, as an instrumented database client does.
-func dispatch(ctx context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func dispatch(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 	var query string
 	if in.Object("object") {
 		for {
@@ -62,10 +63,10 @@ func dispatch(ctx context.Context, i int, mode tool.Mode, in *codec.Decoder, out
 		}
 	}
 	in.End()
-	if err := tool.InvalidArguments(in.Err()); err != nil {
+	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 		return 0, err
 	}
-	if mode != tool.ModeCall {
+	if mode != toolimpl.ModeCall {
 		return 0, nil
 	}
 	switch table[i].Name {
@@ -73,12 +74,12 @@ func dispatch(ctx context.Context, i int, mode tool.Mode, in *codec.Decoder, out
 		return 0, errors.New("dial db: password=" + query)
 	case "notes_delete":
 		out.RawText("deleted")
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	case "notes_search":
 		_, span := trace.SpanFromContext(ctx).TracerProvider().Tracer("notes").Start(ctx, "db.query")
 		span.End()
 		out.RawText("3 notes match " + query)
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	}
 	return 0, fmt.Errorf("no tool %d", i)
 }
@@ -114,7 +115,7 @@ type harness struct {
 // newHarness returns a harness whose Observer has opts.
 func newHarness(t *testing.T, opts ...oteltrace.Option) *harness {
 	t.Helper()
-	reg, err := tool.NewStaticTable(table, nil, dispatch)
+	reg, err := toolimpl.NewRegistry(table, nil, dispatch, nil)
 	require.NoError(t, err)
 	h := &harness{exp: tracetest.NewInMemoryExporter(), clock: &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}}
 	h.tp = sdktrace.NewTracerProvider(sdktrace.WithSyncer(h.exp))
@@ -481,7 +482,7 @@ func TestNotSampled(t *testing.T) {
 	t.Parallel()
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp), sdktrace.WithSampler(sdktrace.NeverSample()))
-	reg, err := tool.NewStaticTable(table, nil, dispatch)
+	reg, err := toolimpl.NewRegistry(table, nil, dispatch, nil)
 	require.NoError(t, err)
 	svc, err := service.New(reg, &service.Options{Observer: oteltrace.New(tp)})
 	require.NoError(t, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/service/sqlstore"
 	"github.com/toolgen-go/toolgen/runtime/service/storetest"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // pg is the package's PostgreSQL server, started when a test first needs
@@ -168,14 +169,14 @@ func TestDatabaseUnavailable(t *testing.T) {
 
 // registry is a registry of echo (a read), act (an action) and
 // notes_delete (a propose tool), which count their runs in runs.
-func registry(t *testing.T, runs map[string]*atomic.Int64) *tool.Static {
+func registry(t *testing.T, runs map[string]*atomic.Int64) tool.Registry {
 	t.Helper()
 	specs := []tool.Spec{
 		{Name: "act", Kind: tool.KindAction},
 		{Name: "echo", Kind: tool.KindRead},
 		{Name: "notes_delete", Kind: tool.KindPropose},
 	}
-	reg, err := tool.NewStaticTable(specs, nil, func(ctx context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	reg, err := toolimpl.NewRegistry(specs, nil, func(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		if in.Object("object") {
 			for {
 				key, ok := in.Key()
@@ -186,14 +187,14 @@ func registry(t *testing.T, runs map[string]*atomic.Int64) *tool.Static {
 			}
 		}
 		in.End()
-		if err := tool.InvalidArguments(in.Err()); err != nil || mode != tool.ModeCall {
+		if err := toolimpl.InvalidArguments(in.Err()); err != nil || mode != toolimpl.ModeCall {
 			return 0, err
 		}
 		runs[specs[i].Name].Add(1)
 		inv, _ := tool.InvocationFrom(ctx)
 		out.RawText(map[string]string{"act": "acted", "echo": "echoed", "notes_delete": "deleted"}[specs[i].Name] + " for " + inv.Principal.ID)
-		return tool.OutputText, nil
-	})
+		return toolimpl.OutputText, nil
+	}, nil)
 	require.NoError(t, err)
 	return reg
 }

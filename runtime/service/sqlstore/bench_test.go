@@ -16,6 +16,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/service/sqlstore"
 	"github.com/toolgen-go/toolgen/runtime/service/storetest"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // pg is the benchmarks' PostgreSQL server, started when one first needs
@@ -36,9 +37,9 @@ func TestMain(m *testing.M) {
 }
 
 // echo is a registry of one read tool, echo.
-func echo(tb testing.TB) *tool.Static {
-	reg, err := tool.NewStaticTable([]tool.Spec{{Name: "echo", Kind: tool.KindRead, ReadOnly: true}}, nil,
-		func(_ context.Context, _ int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func echo(tb testing.TB) tool.Registry {
+	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "echo", Kind: tool.KindRead, ReadOnly: true}}, nil,
+		func(_ context.Context, _ int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 			text := ""
 			if in.Object("object") {
 				for {
@@ -56,12 +57,12 @@ func echo(tb testing.TB) *tool.Static {
 				}
 			}
 			in.End()
-			if err := tool.InvalidArguments(in.Err()); err != nil || mode != tool.ModeCall {
+			if err := toolimpl.InvalidArguments(in.Err()); err != nil || mode != toolimpl.ModeCall {
 				return 0, err
 			}
 			out.RawText(text)
-			return tool.OutputText, nil
-		})
+			return toolimpl.OutputText, nil
+		}, nil)
 	require.NoError(tb, err)
 	return reg
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // The fixture's tools, in name order: act (an action), echo (a read) and
@@ -76,19 +77,19 @@ func decodeArgs(in *codec.Decoder) fixtureArgs {
 	return a
 }
 
-func (f *fixture) dispatch(ctx context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func (f *fixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 	a := decodeArgs(in)
-	if err := tool.InvalidArguments(in.Err()); err != nil {
+	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 		return 0, err
 	}
-	if mode != tool.ModeCall {
+	if mode != toolimpl.ModeCall {
 		return 0, nil
 	}
 	inv, _ := tool.InvocationFrom(ctx)
 	switch i {
 	case tEcho:
 		out.RawText("echo " + a.text)
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	case tAct:
 		f.ran("act " + inv.CallID + " " + a.text)
 		out.RawText("acted " + a.text + " for " + inv.Principal.ID)
@@ -102,7 +103,7 @@ func (f *fixture) dispatch(ctx context.Context, i int, mode tool.Mode, in *codec
 			time.Sleep(time.Hour)
 		}
 	}
-	return tool.OutputText, nil
+	return toolimpl.OutputText, nil
 }
 
 // ran appends a run to the runs file (if any): O_APPEND makes each line
@@ -123,9 +124,9 @@ func (f *fixture) ran(line string) {
 
 // newRegistry returns the fixture's registry, counting runs in the file
 // runs.
-func newRegistry(runs string) (*tool.Static, error) {
+func newRegistry(runs string) (tool.Registry, error) {
 	f := &fixture{runs: runs}
-	return tool.NewStaticTable(fixtureSpecs(), nil, f.dispatch)
+	return toolimpl.NewRegistry(fixtureSpecs(), nil, f.dispatch, nil)
 }
 
 // runLines returns the runs recorded in the file runs.

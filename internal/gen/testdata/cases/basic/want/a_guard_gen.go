@@ -5,13 +5,13 @@ package want
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // The functions below fail to compile when a tool's Call method, or a field
 // of a type its input or output reaches, is no longer the one this package

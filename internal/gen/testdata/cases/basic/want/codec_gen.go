@@ -5,8 +5,7 @@ package want
 import (
 	"errors"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"maps"
 	"regexp"
 	"slices"
@@ -18,7 +17,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // Patterns of the schemas, each compiled once, on first use.
 var (
@@ -28,7 +27,7 @@ var (
 )
 
 // decodeNoArguments accepts the arguments of a tool without any: an empty object.
-func decodeNoArguments(d *codec.Decoder) {
+func decodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
 		return
 	}
@@ -43,14 +42,14 @@ func decodeNoArguments(d *codec.Decoder) {
 
 // decodeBasicDeleteInputName decodes string (DeleteInput.Name), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicDeleteInputName(d *codec.Decoder, v *string) {
+func decodeBasicDeleteInputName(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string"); vOK {
 		(*v) = vVal
 	}
 }
 
 // decodeBasicDeleteInput decodes basic.DeleteInput, checking it against its published schema.
-func decodeBasicDeleteInput(d *codec.Decoder, v *basic.DeleteInput) {
+func decodeBasicDeleteInput(d *toolimpl.Decoder, v *basic.DeleteInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -82,7 +81,7 @@ func decodeBasicDeleteInput(d *codec.Decoder, v *basic.DeleteInput) {
 }
 
 // encodeBasicItem encodes basic.Item as its output schema requires.
-func encodeBasicItem(e *codec.Encoder, v *basic.Item) {
+func encodeBasicItem(e *toolimpl.Encoder, v *basic.Item) {
 	e.ObjectStart()
 	e.RawKey(`"name":`)
 	e.String(v.Name)
@@ -113,7 +112,7 @@ func encodeBasicItem(e *codec.Encoder, v *basic.Item) {
 
 // decodeBasicInputQuery decodes string (Input.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputQuery(d *codec.Decoder, v *string) {
+func decodeBasicInputQuery(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (minLength 1)"); vOK {
 		// A character is at most 4 bytes: count them only below 4 bytes a character.
 		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
@@ -125,7 +124,7 @@ func decodeBasicInputQuery(d *codec.Decoder, v *string) {
 
 // decodeBasicInputLimit decodes int (Input.Limit), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputLimit(d *codec.Decoder, v *int) {
+func decodeBasicInputLimit(d *toolimpl.Decoder, v *int) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer (maximum 50, minimum 1)", strconv.IntSize); vOK {
 			if vVal > 50 {
@@ -141,7 +140,7 @@ func decodeBasicInputLimit(d *codec.Decoder, v *int) {
 
 // decodeBasicInputRatio decodes float64 (Input.Ratio), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputRatio(d *codec.Decoder, v *float64) {
+func decodeBasicInputRatio(d *toolimpl.Decoder, v *float64) {
 	if !d.Null() {
 		if vVal, vOK := d.Float("number (exclusiveMaximum 1, exclusiveMinimum 0)", 64); vOK {
 			if vVal >= 1 && (vVal > 1 || d.CompareNumber("1") >= 0) {
@@ -157,7 +156,7 @@ func decodeBasicInputRatio(d *codec.Decoder, v *float64) {
 
 // decodeBasicInputStep decodes int64 (Input.Step), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputStep(d *codec.Decoder, v *int64) {
+func decodeBasicInputStep(d *toolimpl.Decoder, v *int64) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer (multipleOf 5)", 64); vOK {
 			if vVal%5 != 0 {
@@ -170,7 +169,7 @@ func decodeBasicInputStep(d *codec.Decoder, v *int64) {
 
 // decodeBasicInputSort decodes string (Input.Sort), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputSort(d *codec.Decoder, v *string) {
+func decodeBasicInputSort(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string (one of \"asc\", \"desc\")"); vOK {
 			switch vVal {
@@ -185,7 +184,7 @@ func decodeBasicInputSort(d *codec.Decoder, v *string) {
 
 // decodeBasicInputLevel decodes basic.Level (Input.Level), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputLevel(d *codec.Decoder, v *basic.Level) {
+func decodeBasicInputLevel(d *toolimpl.Decoder, v *basic.Level) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer (one of 1, 2, 3)", strconv.IntSize); vOK {
 			switch vVal {
@@ -200,7 +199,7 @@ func decodeBasicInputLevel(d *codec.Decoder, v *basic.Level) {
 
 // decodeBasicInputSince decodes *time.Time (Input.Since), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputSince(d *codec.Decoder, v **time.Time) {
+func decodeBasicInputSince(d *toolimpl.Decoder, v **time.Time) {
 	if !d.Null() {
 		vPtr := new(time.Time)
 		if vVal, vOK := d.Time("string (format date-time)"); vOK {
@@ -212,7 +211,7 @@ func decodeBasicInputSince(d *codec.Decoder, v **time.Time) {
 
 // decodeBasicInputWhen decodes time.Time (Input.When), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputWhen(d *codec.Decoder, v *time.Time) {
+func decodeBasicInputWhen(d *toolimpl.Decoder, v *time.Time) {
 	if vVal, vOK := d.Time("string (format date-time)"); vOK {
 		(*v) = vVal
 	}
@@ -220,7 +219,7 @@ func decodeBasicInputWhen(d *codec.Decoder, v *time.Time) {
 
 // decodeBasicInputWait decodes time.Duration (Input.Wait), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputWait(d *codec.Decoder, v *time.Duration) {
+func decodeBasicInputWait(d *toolimpl.Decoder, v *time.Duration) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer", 64); vOK {
 			(*v) = time.Duration(vVal)
@@ -230,7 +229,7 @@ func decodeBasicInputWait(d *codec.Decoder, v *time.Duration) {
 
 // decodeBasicItemName decodes string (Input.Items[].Name), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicItemName(d *codec.Decoder, v *string) {
+func decodeBasicItemName(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (maxLength 40, minLength 1, pattern ^[a-z]+$)"); vOK {
 		// A string holds no more characters than bytes: count them only past the limit in bytes.
 		if len(vVal) > 40 && utf8.RuneCountInString(vVal) > 40 {
@@ -249,7 +248,7 @@ func decodeBasicItemName(d *codec.Decoder, v *string) {
 
 // decodeBasicItemCount decodes uint8 (Input.Items[].Count), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicItemCount(d *codec.Decoder, v *uint8) {
+func decodeBasicItemCount(d *toolimpl.Decoder, v *uint8) {
 	if !d.Null() {
 		if vVal, vOK := d.Uint("integer (maximum 10)", 8); vOK {
 			if vVal > 10 {
@@ -262,7 +261,7 @@ func decodeBasicItemCount(d *codec.Decoder, v *uint8) {
 
 // decodeBasicItemTags decodes []string (Input.Items[].Tags), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicItemTags(d *codec.Decoder, v *[]string) {
+func decodeBasicItemTags(d *toolimpl.Decoder, v *[]string) {
 	if !d.Null() {
 		if d.Array("array (maxItems 4)") {
 			var vBuf [4]string
@@ -285,7 +284,7 @@ func decodeBasicItemTags(d *codec.Decoder, v *[]string) {
 				d.Problem("must have at most 4 items")
 			}
 			if vLen <= 4 {
-				if codec.HasDuplicates(vList) {
+				if toolimpl.HasDuplicates(vList) {
 					d.Problem("items must be unique")
 				}
 			}
@@ -300,7 +299,7 @@ func decodeBasicItemTags(d *codec.Decoder, v *[]string) {
 
 // decodeBasicItemAttrs decodes map[string]string (Input.Items[].Attrs), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicItemAttrs(d *codec.Decoder, v *map[string]string) {
+func decodeBasicItemAttrs(d *toolimpl.Decoder, v *map[string]string) {
 	if !d.Null() {
 		if d.Object("object") {
 			vMap := make(map[string]string)
@@ -328,7 +327,7 @@ func decodeBasicItemAttrs(d *codec.Decoder, v *map[string]string) {
 }
 
 // decodeBasicItem decodes basic.Item, checking it against its published schema.
-func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
+func decodeBasicItem(d *toolimpl.Decoder, v *basic.Item) {
 	if !d.Object("object") {
 		return
 	}
@@ -382,7 +381,7 @@ func decodeBasicItem(d *codec.Decoder, v *basic.Item) {
 
 // decodeBasicInputItems decodes []basic.Item (Input.Items), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputItems(d *codec.Decoder, v *[]basic.Item) {
+func decodeBasicInputItems(d *toolimpl.Decoder, v *[]basic.Item) {
 	if !d.Null() {
 		if d.Array("array (minItems 1)") {
 			var vBuf [4]basic.Item
@@ -411,7 +410,7 @@ func decodeBasicInputItems(d *codec.Decoder, v *[]basic.Item) {
 
 // decodeBasicInputPair decodes [2]int (Input.Pair), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputPair(d *codec.Decoder, v *[2]int) {
+func decodeBasicInputPair(d *toolimpl.Decoder, v *[2]int) {
 	if !d.Null() {
 		if d.Array("array (maxItems 2, minItems 2)") {
 			vLen := 0
@@ -438,7 +437,7 @@ func decodeBasicInputPair(d *codec.Decoder, v *[2]int) {
 
 // decodeBasicTreeChildren decodes []basic.Tree (Input.Tree.Children), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicTreeChildren(d *codec.Decoder, v *[]basic.Tree) {
+func decodeBasicTreeChildren(d *toolimpl.Decoder, v *[]basic.Tree) {
 	if !d.Null() {
 		if d.Array("array") {
 			var vBuf [4]basic.Tree
@@ -463,7 +462,7 @@ func decodeBasicTreeChildren(d *codec.Decoder, v *[]basic.Tree) {
 }
 
 // decodeBasicTree decodes basic.Tree, checking it against its published schema.
-func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
+func decodeBasicTree(d *toolimpl.Decoder, v *basic.Tree) {
 	if !d.Object("object") {
 		return
 	}
@@ -503,7 +502,7 @@ func decodeBasicTree(d *codec.Decoder, v *basic.Tree) {
 
 // decodeBasicInputTree decodes *basic.Tree (Input.Tree), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputTree(d *codec.Decoder, v **basic.Tree) {
+func decodeBasicInputTree(d *toolimpl.Decoder, v **basic.Tree) {
 	if !d.Null() {
 		vPtr := new(basic.Tree)
 		decodeBasicTree(d, &(*vPtr))
@@ -513,7 +512,7 @@ func decodeBasicInputTree(d *codec.Decoder, v **basic.Tree) {
 
 // decodeBasicInputExtra decodes any (Input.Extra), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputExtra(d *codec.Decoder, v *any) {
+func decodeBasicInputExtra(d *toolimpl.Decoder, v *any) {
 	if vVal, vOK := d.Any(); vOK {
 		(*v) = vVal
 	}
@@ -521,7 +520,7 @@ func decodeBasicInputExtra(d *codec.Decoder, v *any) {
 
 // decodeBasicInputCode decodes basic.Code (Input.Code), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputCode(d *codec.Decoder, v *basic.Code) {
+func decodeBasicInputCode(d *toolimpl.Decoder, v *basic.Code) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string"); vOK {
 			if err := (*v).UnmarshalText([]byte(vVal)); err != nil {
@@ -533,7 +532,7 @@ func decodeBasicInputCode(d *codec.Decoder, v *basic.Code) {
 
 // decodeBasicInputBlob decodes []byte (Input.Blob), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputBlob(d *codec.Decoder, v *[]byte) {
+func decodeBasicInputBlob(d *toolimpl.Decoder, v *[]byte) {
 	if !d.Null() {
 		if vVal, vOK := d.Base64("string"); vOK {
 			(*v) = vVal
@@ -543,7 +542,7 @@ func decodeBasicInputBlob(d *codec.Decoder, v *[]byte) {
 
 // decodeBasicInputFlag decodes bool (Input.Flag), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputFlag(d *codec.Decoder, v *bool) {
+func decodeBasicInputFlag(d *toolimpl.Decoder, v *bool) {
 	if !d.Null() {
 		if vVal, vOK := d.Bool("boolean"); vOK {
 			(*v) = vVal
@@ -553,7 +552,7 @@ func decodeBasicInputFlag(d *codec.Decoder, v *bool) {
 
 // decodeBasicInputShort decodes string (Input.Short), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputShort(d *codec.Decoder, v *string) {
+func decodeBasicInputShort(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string (maxLength 3, minLength 2)"); vOK {
 			// A string holds no more characters than bytes: count them only past the limit in bytes.
@@ -571,7 +570,7 @@ func decodeBasicInputShort(d *codec.Decoder, v *string) {
 
 // decodeBasicInputMaybe decodes *string (Input.Maybe), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputMaybe(d *codec.Decoder, v **string) {
+func decodeBasicInputMaybe(d *toolimpl.Decoder, v **string) {
 	if d.Null() {
 		(*v) = nil
 	} else {
@@ -585,14 +584,14 @@ func decodeBasicInputMaybe(d *codec.Decoder, v **string) {
 
 // decodeInputNestedOn decodes bool (Input.Nested.On), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeInputNestedOn(d *codec.Decoder, v *bool) {
+func decodeInputNestedOn(d *toolimpl.Decoder, v *bool) {
 	if vVal, vOK := d.Bool("boolean"); vOK {
 		(*v) = vVal
 	}
 }
 
 // decodeInputNested decodes struct{On bool "json:\"on\""}, checking it against its published schema.
-func decodeInputNested(d *codec.Decoder, v *struct {
+func decodeInputNested(d *toolimpl.Decoder, v *struct {
 	On bool `json:"on"`
 }) {
 	if !d.Object("object") {
@@ -627,7 +626,7 @@ func decodeInputNested(d *codec.Decoder, v *struct {
 
 // decodeBasicInputNested decodes struct{On bool "json:\"on\""} (Input.Nested), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputNested(d *codec.Decoder, v *struct {
+func decodeBasicInputNested(d *toolimpl.Decoder, v *struct {
 	On bool `json:"on"`
 }) {
 	if !d.Null() {
@@ -637,7 +636,7 @@ func decodeBasicInputNested(d *codec.Decoder, v *struct {
 
 // decodeBasicInputNote decodes string (Input.Note), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputNote(d *codec.Decoder, v *string) {
+func decodeBasicInputNote(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string"); vOK {
 			(*v) = vVal
@@ -647,7 +646,7 @@ func decodeBasicInputNote(d *codec.Decoder, v *string) {
 
 // decodeBasicInputWeight decodes float32 (Input.Weight), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBasicInputWeight(d *codec.Decoder, v *float32) {
+func decodeBasicInputWeight(d *toolimpl.Decoder, v *float32) {
 	if !d.Null() {
 		if vVal, vOK := d.Float("number (maximum 2, minimum 0.1)", 32); vOK {
 			if vVal >= 2 && (vVal > 2 || d.CompareNumber("2") > 0) {
@@ -662,7 +661,7 @@ func decodeBasicInputWeight(d *codec.Decoder, v *float32) {
 }
 
 // decodeBasicInput decodes basic.Input, checking it against its published schema.
-func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
+func decodeBasicInput(d *toolimpl.Decoder, v *basic.Input) {
 	if !d.Object("object") {
 		return
 	}
@@ -853,7 +852,7 @@ func decodeBasicInput(d *codec.Decoder, v *basic.Input) {
 }
 
 // encodeBasicTree encodes basic.Tree as its output schema requires.
-func encodeBasicTree(e *codec.Encoder, v *basic.Tree) {
+func encodeBasicTree(e *toolimpl.Encoder, v *basic.Tree) {
 	e.ObjectStart()
 	e.RawKey(`"label":`)
 	e.String(v.Label)
@@ -869,7 +868,7 @@ func encodeBasicTree(e *codec.Encoder, v *basic.Tree) {
 }
 
 // encodeBasicOutput encodes basic.Output as its output schema requires.
-func encodeBasicOutput(e *codec.Encoder, v *basic.Output) {
+func encodeBasicOutput(e *toolimpl.Encoder, v *basic.Output) {
 	e.ObjectStart()
 	e.RawKey(`"items":`)
 	e.ArrayStart()

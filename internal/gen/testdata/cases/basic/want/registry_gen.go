@@ -19,14 +19,14 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/basic"
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
@@ -121,7 +121,7 @@ type Tools struct {
 // pointer field that is nil, or a value field that holds the zero value of
 // its type, unless the type is marked //tool:zerovalue, has no fields, or
 // has an Available method (which then decides).
-func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
+func New(t Tools, opts ...tool.Option) (tool.Registry, error) {
 	if t.BasicDelete == nil {
 		return nil, errors.New("want.New: Tools.BasicDelete (tool basic_delete) is nil")
 	}
@@ -134,7 +134,7 @@ func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
 	// off[i] is set when the tool of specs[i] is not available.
 	var off [len(specs)]bool
 	off[toolBasicRemote] = t.BasicRemote.Available() != nil
-	return tool.NewStaticTable(specs[:], off[:], (&t).dispatch, opts...)
+	return toolimpl.NewRegistry(specs[:], off[:], (&t).dispatch, nil, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
@@ -153,16 +153,16 @@ func Unavailable(t Tools) map[string]error {
 // dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
 // runs the tool and encodes its output; in ModeLog, for a tool with a
 // LogArgs method, it encodes the form LogArgs gives and runs nothing.
-func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolBasicDelete:
 		var in basic.DeleteInput
 		decodeBasicDeleteInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.BasicDelete.Call(ctx, in)
@@ -174,14 +174,14 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			e.String(out[outIdx])
 		}
 		e.ArrayEnd()
-		return tool.OutputJSON, nil
+		return toolimpl.OutputJSON, nil
 	case toolBasicPing:
 		decodeNoArguments(d)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.BasicPing.Call(ctx)
@@ -189,15 +189,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		e.RawText(string(out))
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	case toolBasicRemote:
 		var in basic.DeleteInput
 		decodeBasicDeleteInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.BasicRemote.Call(ctx, in)
@@ -208,15 +208,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, errors.New("tool basic_remote returned a nil output")
 		}
 		encodeBasicItem(e, out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolBasicSearch:
 		var in basic.Input
 		decodeBasicInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.BasicSearch.Call(ctx, in)
@@ -224,7 +224,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeBasicOutput(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -16,7 +16,7 @@ import (
 // These tests run the golden output of the basic case: toolgen's
 // internal/gen tests run them with `go test` on this directory.
 
-func registry(t *testing.T) *tool.Static {
+func registry(t *testing.T) tool.Registry {
 	t.Helper()
 	reg, err := want.New(want.Tools{
 		BasicDelete: &basic.Delete{},

@@ -4,17 +4,16 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/bom"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeBomInMode decodes string (In.Mode), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeBomInMode(d *codec.Decoder, v *string) {
+func decodeBomInMode(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (one of \"plain\", \"\ufeffmarked\")"); vOK {
 		switch vVal {
 		case "plain", "\ufeffmarked":
@@ -26,7 +25,7 @@ func decodeBomInMode(d *codec.Decoder, v *string) {
 }
 
 // decodeBomIn decodes bom.In, checking it against its published schema.
-func decodeBomIn(d *codec.Decoder, v *bom.In) {
+func decodeBomIn(d *toolimpl.Decoder, v *bom.In) {
 	if !d.Object("object") {
 		return
 	}

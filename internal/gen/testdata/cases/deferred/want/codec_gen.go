@@ -4,17 +4,16 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/deferred"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"unicode/utf8"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeNoArguments accepts the arguments of a tool without any: an empty object.
-func decodeNoArguments(d *codec.Decoder) {
+func decodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
 		return
 	}
@@ -29,7 +28,7 @@ func decodeNoArguments(d *codec.Decoder) {
 
 // decodeDeferredInQuery decodes string (In.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeDeferredInQuery(d *codec.Decoder, v *string) {
+func decodeDeferredInQuery(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (minLength 1)"); vOK {
 		// A character is at most 4 bytes: count them only below 4 bytes a character.
 		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
@@ -40,7 +39,7 @@ func decodeDeferredInQuery(d *codec.Decoder, v *string) {
 }
 
 // decodeDeferredIn decodes deferred.In, checking it against its published schema.
-func decodeDeferredIn(d *codec.Decoder, v *deferred.In) {
+func decodeDeferredIn(d *toolimpl.Decoder, v *deferred.In) {
 	if !d.Object("object") {
 		return
 	}

@@ -17,7 +17,7 @@ import (
 // These tests run the golden output of the deferred case: toolgen's
 // internal/gen tests run them with `go test` on this directory.
 
-func registry(t *testing.T) *tool.Static {
+func registry(t *testing.T) tool.Registry {
 	t.Helper()
 	reg, err := want.New(want.Tools{
 		Archive: deferred.Archive{},

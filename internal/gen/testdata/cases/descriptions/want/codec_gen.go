@@ -4,17 +4,16 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/descriptions"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeDescriptionsFindInputWords decodes []string (FindInput.Words), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeDescriptionsFindInputWords(d *codec.Decoder, v *[]string) {
+func decodeDescriptionsFindInputWords(d *toolimpl.Decoder, v *[]string) {
 	if d.Array("array") {
 		var vBuf [4]string
 		vList := vBuf[:0]
@@ -39,7 +38,7 @@ func decodeDescriptionsFindInputWords(d *codec.Decoder, v *[]string) {
 }
 
 // decodeDescriptionsFindInput decodes descriptions.FindInput, checking it against its published schema.
-func decodeDescriptionsFindInput(d *codec.Decoder, v *descriptions.FindInput) {
+func decodeDescriptionsFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -71,7 +70,7 @@ func decodeDescriptionsFindInput(d *codec.Decoder, v *descriptions.FindInput) {
 }
 
 // encodeDescriptionsResult encodes descriptions.Result as its output schema requires.
-func encodeDescriptionsResult(e *codec.Encoder, v *descriptions.Result) {
+func encodeDescriptionsResult(e *toolimpl.Encoder, v *descriptions.Result) {
 	e.ObjectStart()
 	e.RawKey(`"names":`)
 	e.ArrayStart()
@@ -84,7 +83,7 @@ func encodeDescriptionsResult(e *codec.Encoder, v *descriptions.Result) {
 
 // decodeDescriptionsSectionHeading decodes string (Section.Heading), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeDescriptionsSectionHeading(d *codec.Decoder, v *string) {
+func decodeDescriptionsSectionHeading(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string"); vOK {
 		(*v) = vVal
 	}
@@ -92,7 +91,7 @@ func decodeDescriptionsSectionHeading(d *codec.Decoder, v *string) {
 
 // decodeDescriptionsSection2Children decodes []descriptions.Section (Section.Children[].Children), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeDescriptionsSection2Children(d *codec.Decoder, v *[]descriptions.Section) {
+func decodeDescriptionsSection2Children(d *toolimpl.Decoder, v *[]descriptions.Section) {
 	if !d.Null() {
 		if d.Array("array") {
 			var vBuf [4]descriptions.Section
@@ -117,7 +116,7 @@ func decodeDescriptionsSection2Children(d *codec.Decoder, v *[]descriptions.Sect
 }
 
 // decodeDescriptionsSection2 decodes descriptions.Section, checking it against its published schema.
-func decodeDescriptionsSection2(d *codec.Decoder, v *descriptions.Section) {
+func decodeDescriptionsSection2(d *toolimpl.Decoder, v *descriptions.Section) {
 	if !d.Object("object") {
 		return
 	}
@@ -156,7 +155,7 @@ func decodeDescriptionsSection2(d *codec.Decoder, v *descriptions.Section) {
 }
 
 // decodeDescriptionsSection decodes descriptions.Section, checking it against its published schema.
-func decodeDescriptionsSection(d *codec.Decoder, v *descriptions.Section) {
+func decodeDescriptionsSection(d *toolimpl.Decoder, v *descriptions.Section) {
 	if !d.Object("object") {
 		return
 	}
@@ -195,7 +194,7 @@ func decodeDescriptionsSection(d *codec.Decoder, v *descriptions.Section) {
 }
 
 // encodeDescriptionsSection encodes descriptions.Section as its output schema requires.
-func encodeDescriptionsSection(e *codec.Encoder, v *descriptions.Section) {
+func encodeDescriptionsSection(e *toolimpl.Encoder, v *descriptions.Section) {
 	e.ObjectStart()
 	e.RawKey(`"heading":`)
 	e.String(v.Heading)

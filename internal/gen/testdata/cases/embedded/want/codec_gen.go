@@ -5,17 +5,16 @@ package want
 import (
 	"errors"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/embedded"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeEmbeddedInputQuery decodes string (Input.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeEmbeddedInputQuery(d *codec.Decoder, v *string) {
+func decodeEmbeddedInputQuery(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string"); vOK {
 		(*v) = vVal
 	}
@@ -23,7 +22,7 @@ func decodeEmbeddedInputQuery(d *codec.Decoder, v *string) {
 
 // decodeEmbeddedInputBy decodes string (Input.By), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeEmbeddedInputBy(d *codec.Decoder, v *string) {
+func decodeEmbeddedInputBy(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string"); vOK {
 			(*v) = vVal
@@ -32,7 +31,7 @@ func decodeEmbeddedInputBy(d *codec.Decoder, v *string) {
 }
 
 // decodeEmbeddedOrigin decodes embedded.Origin, checking it against its published schema.
-func decodeEmbeddedOrigin(d *codec.Decoder, v *embedded.Origin) {
+func decodeEmbeddedOrigin(d *toolimpl.Decoder, v *embedded.Origin) {
 	if !d.Object("object") {
 		return
 	}
@@ -62,7 +61,7 @@ func decodeEmbeddedOrigin(d *codec.Decoder, v *embedded.Origin) {
 
 // decodeEmbeddedInputOrigin decodes *embedded.Origin (Input.Origin), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeEmbeddedInputOrigin(d *codec.Decoder, v **embedded.Origin) {
+func decodeEmbeddedInputOrigin(d *toolimpl.Decoder, v **embedded.Origin) {
 	if !d.Null() {
 		vPtr := new(embedded.Origin)
 		decodeEmbeddedOrigin(d, &(*vPtr))
@@ -72,7 +71,7 @@ func decodeEmbeddedInputOrigin(d *codec.Decoder, v **embedded.Origin) {
 
 // decodeEmbeddedInputUnsigned decodes bool (Input.Unsigned), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeEmbeddedInputUnsigned(d *codec.Decoder, v *bool) {
+func decodeEmbeddedInputUnsigned(d *toolimpl.Decoder, v *bool) {
 	if !d.Null() {
 		if vVal, vOK := d.Bool("boolean"); vOK {
 			(*v) = vVal
@@ -81,7 +80,7 @@ func decodeEmbeddedInputUnsigned(d *codec.Decoder, v *bool) {
 }
 
 // decodeEmbeddedInput decodes embedded.Input, checking it against its published schema.
-func decodeEmbeddedInput(d *codec.Decoder, v *embedded.Input) {
+func decodeEmbeddedInput(d *toolimpl.Decoder, v *embedded.Input) {
 	if !d.Object("object") {
 		return
 	}
@@ -190,7 +189,7 @@ func decodeEmbeddedInput(d *codec.Decoder, v *embedded.Input) {
 }
 
 // encodeEmbeddedOutput encodes embedded.Output as its output schema requires.
-func encodeEmbeddedOutput(e *codec.Encoder, v *embedded.Output) {
+func encodeEmbeddedOutput(e *toolimpl.Encoder, v *embedded.Output) {
 	e.ObjectStart()
 	e.RawKey(`"query":`)
 	e.String(v.Query)

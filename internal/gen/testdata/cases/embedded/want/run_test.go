@@ -23,7 +23,7 @@ import (
 // internal/gen tests run them with `go test` on this directory. They are
 // in the package, to call the generated decoder itself.
 
-func registry(t *testing.T) *tool.Static {
+func registry(t *testing.T) tool.Registry {
 	t.Helper()
 	reg, err := New(Tools{EmbeddedEcho: embedded.Echo{}})
 	require.NoError(t, err)

@@ -4,16 +4,15 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/hooks"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeNoArguments accepts the arguments of a tool without any: an empty object.
-func decodeNoArguments(d *codec.Decoder) {
+func decodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
 		return
 	}
@@ -28,7 +27,7 @@ func decodeNoArguments(d *codec.Decoder) {
 
 // decodeHooksLoginInputUser decodes string (LoginInput.User), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeHooksLoginInputUser(d *codec.Decoder, v *string) {
+func decodeHooksLoginInputUser(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string"); vOK {
 		(*v) = vVal
 	}
@@ -36,7 +35,7 @@ func decodeHooksLoginInputUser(d *codec.Decoder, v *string) {
 
 // decodeHooksLoginInputPhrase decodes string (LoginInput.Phrase), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeHooksLoginInputPhrase(d *codec.Decoder, v *string) {
+func decodeHooksLoginInputPhrase(d *toolimpl.Decoder, v *string) {
 	if !d.Null() {
 		if vVal, vOK := d.String("string"); vOK {
 			(*v) = vVal
@@ -45,7 +44,7 @@ func decodeHooksLoginInputPhrase(d *codec.Decoder, v *string) {
 }
 
 // decodeHooksKey decodes hooks.Key, checking it against its published schema.
-func decodeHooksKey(d *codec.Decoder, v *hooks.Key) {
+func decodeHooksKey(d *toolimpl.Decoder, v *hooks.Key) {
 	if !d.Object("object") {
 		return
 	}
@@ -85,7 +84,7 @@ func decodeHooksKey(d *codec.Decoder, v *hooks.Key) {
 
 // decodeHooksLoginInputKey decodes *hooks.Key (LoginInput.Key), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeHooksLoginInputKey(d *codec.Decoder, v **hooks.Key) {
+func decodeHooksLoginInputKey(d *toolimpl.Decoder, v **hooks.Key) {
 	if !d.Null() {
 		vPtr := new(hooks.Key)
 		decodeHooksKey(d, &(*vPtr))
@@ -94,7 +93,7 @@ func decodeHooksLoginInputKey(d *codec.Decoder, v **hooks.Key) {
 }
 
 // decodeHooksAccount decodes hooks.Account, checking it against its published schema.
-func decodeHooksAccount(d *codec.Decoder, v *hooks.Account) {
+func decodeHooksAccount(d *toolimpl.Decoder, v *hooks.Account) {
 	if !d.Object("object") {
 		return
 	}
@@ -137,7 +136,7 @@ func decodeHooksAccount(d *codec.Decoder, v *hooks.Account) {
 
 // decodeHooksLoginInputAccounts decodes []hooks.Account (LoginInput.Accounts), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeHooksLoginInputAccounts(d *codec.Decoder, v *[]hooks.Account) {
+func decodeHooksLoginInputAccounts(d *toolimpl.Decoder, v *[]hooks.Account) {
 	if !d.Null() {
 		if d.Array("array") {
 			var vBuf [4]hooks.Account
@@ -163,7 +162,7 @@ func decodeHooksLoginInputAccounts(d *codec.Decoder, v *[]hooks.Account) {
 
 // decodeHooksLoginInputBackup decodes [2]hooks.Account (LoginInput.Backup), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeHooksLoginInputBackup(d *codec.Decoder, v *[2]hooks.Account) {
+func decodeHooksLoginInputBackup(d *toolimpl.Decoder, v *[2]hooks.Account) {
 	if d.Array("array (maxItems 2, minItems 2)") {
 		vLen := 0
 		for ; d.Next(); vLen++ {
@@ -186,7 +185,7 @@ func decodeHooksLoginInputBackup(d *codec.Decoder, v *[2]hooks.Account) {
 
 // decodeHooksLoginInputVault decodes map[string]*hooks.Account (LoginInput.Vault), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeHooksLoginInputVault(d *codec.Decoder, v *map[string]*hooks.Account) {
+func decodeHooksLoginInputVault(d *toolimpl.Decoder, v *map[string]*hooks.Account) {
 	if !d.Null() {
 		if d.Object("object") {
 			vMap := make(map[string]*hooks.Account)
@@ -214,7 +213,7 @@ func decodeHooksLoginInputVault(d *codec.Decoder, v *map[string]*hooks.Account) 
 }
 
 // decodeLoginInputDeepInner decodes struct{Code string "json:\"code\" toolgen:\"secret\""}, checking it against its published schema.
-func decodeLoginInputDeepInner(d *codec.Decoder, v *struct {
+func decodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 	Code string `json:"code" toolgen:"secret"`
 }) {
 	if !d.Object("object") {
@@ -248,7 +247,7 @@ func decodeLoginInputDeepInner(d *codec.Decoder, v *struct {
 }
 
 // decodeLoginInputDeep decodes struct{Inner struct{Code string "json:\"code\" toolgen:\"secret\""} "json:\"inner\""}, checking it against its published schema.
-func decodeLoginInputDeep(d *codec.Decoder, v *struct {
+func decodeLoginInputDeep(d *toolimpl.Decoder, v *struct {
 	Inner struct {
 		Code string `json:"code" toolgen:"secret"`
 	} `json:"inner"`
@@ -284,7 +283,7 @@ func decodeLoginInputDeep(d *codec.Decoder, v *struct {
 }
 
 // decodeHooksAccount2 decodes hooks.Account, checking it against its published schema.
-func decodeHooksAccount2(d *codec.Decoder, v *hooks.Account) {
+func decodeHooksAccount2(d *toolimpl.Decoder, v *hooks.Account) {
 	if !d.Object("object") {
 		return
 	}
@@ -327,7 +326,7 @@ func decodeHooksAccount2(d *codec.Decoder, v *hooks.Account) {
 
 // decodeHooksLoginInputWhole decodes *hooks.Account (LoginInput.Whole), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeHooksLoginInputWhole(d *codec.Decoder, v **hooks.Account) {
+func decodeHooksLoginInputWhole(d *toolimpl.Decoder, v **hooks.Account) {
 	if !d.Null() {
 		vPtr := new(hooks.Account)
 		decodeHooksAccount2(d, &(*vPtr))
@@ -336,7 +335,7 @@ func decodeHooksLoginInputWhole(d *codec.Decoder, v **hooks.Account) {
 }
 
 // decodeHooksLoginInput decodes hooks.LoginInput, checking it against its published schema.
-func decodeHooksLoginInput(d *codec.Decoder, v *hooks.LoginInput) {
+func decodeHooksLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -467,7 +466,7 @@ func decodeHooksLoginInput(d *codec.Decoder, v *hooks.LoginInput) {
 }
 
 // decodeHooksStoreInput decodes hooks.StoreInput, checking it against its published schema.
-func decodeHooksStoreInput(d *codec.Decoder, v *hooks.StoreInput) {
+func decodeHooksStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
 	if !d.Object("object") {
 		return
 	}

@@ -19,13 +19,13 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/hooks"
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
@@ -99,16 +99,15 @@ type Tools struct {
 // has an Available method (which then decides).
 //
 // A tool with an Offered method decides, per call, whether it is offered
-// (tool.Static.Offer asks it); an option given to New may replace offered
-// with tool.WithOffered.
-func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
+// (the registry's Offer asks it).
+func New(t Tools, opts ...tool.Option) (tool.Registry, error) {
 	if t.HooksLogin == (hooks.Login{}) {
 		return nil, errors.New("want.New: field HooksLogin (tool hooks_login) is unset: fill it with a ready hooks.Login, or mark the type //tool:zerovalue if its zero value is ready")
 	}
 	if t.HooksWhoami == nil {
 		return nil, errors.New("want.New: Tools.HooksWhoami (tool hooks_whoami) is nil")
 	}
-	return tool.NewStaticTable(specs[:], nil, (&t).dispatch, append([]tool.Option{tool.WithOffered((&t).offered)}, opts...)...)
+	return toolimpl.NewRegistry(specs[:], nil, (&t).dispatch, (&t).offered, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
@@ -122,20 +121,20 @@ func Unavailable(t Tools) map[string]error {
 // dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
 // runs the tool and encodes its output; in ModeLog, for a tool with a
 // LogArgs method, it encodes the form LogArgs gives and runs nothing.
-func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolHooksLogin:
 		var in hooks.LoginInput
 		decodeHooksLoginInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode == tool.ModeLog {
+		if mode == toolimpl.ModeLog {
 			e.String(t.HooksLogin.LogArgs(in))
-			return tool.OutputText, nil
+			return toolimpl.OutputText, nil
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.HooksLogin.Call(ctx, in)
@@ -143,15 +142,15 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		e.RawText(string(out))
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	case toolHooksStore:
 		var in hooks.StoreInput
 		decodeHooksStoreInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.HooksStore.Call(ctx, in)
@@ -159,14 +158,14 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		e.RawText(string(out))
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	case toolHooksWhoami:
 		decodeNoArguments(d)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.HooksWhoami.Call(ctx)
@@ -174,7 +173,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		e.RawText(string(out))
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -9,13 +9,14 @@ import (
 
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/hooks"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/hooks/want"
+	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 // These tests run the golden output of the hooks case: toolgen's
 // internal/gen tests run them with `go test` on this directory.
 
-func registry(t *testing.T) *tool.Static {
+func registry(t *testing.T) tool.Registry {
 	t.Helper()
 	reg, err := want.New(want.Tools{
 		HooksLogin:  hooks.Login{Realm: "r"},
@@ -64,43 +65,31 @@ func TestOffer(t *testing.T) {
 	assert.Len(t, reg.Tools(), 3)
 }
 
-// TestOfferedReplaced: an option given to New replaces the tools' own
-// Offered methods.
-func TestOfferedReplaced(t *testing.T) {
-	reg, err := want.New(want.Tools{
-		HooksLogin:  hooks.Login{Realm: "r"},
-		HooksWhoami: &hooks.WhoAmI{},
-	}, tool.WithOffered(func(context.Context, int) bool { return true }))
-	require.NoError(t, err)
-	assert.Len(t, reg.Offer(context.Background()), 3)
-}
-
 const loginArgs = `{"user":"ann","password":"hunter22","pass/phrase~1":"p","Pin":"1234",
 	"key":{"id":"k","secret":"s"},"accounts":[{"name":"a","token":"t1"},{"name":"b","token":"t2"}],
 	"backup":[{"name":"c","token":"t3"},{"name":"d","token":"t4"}],
 	"vault":{"x":{"name":"e","token":"t5"}},
 	"deep":{"inner":{"code":"c0"}},"whole":{"name":"w","token":"t6"},"otp":"000000","recovery":"r"}`
 
-// TestLogArgs: ModeLog decodes the arguments and returns what LogArgs
-// gives, as a JSON string, running nothing; a tool without LogArgs has no
-// form of its own; bad arguments fail as Check does.
+// TestLogArgs: what the call service records of a call is what LogArgs
+// gives, as a JSON string (ModeLog decodes the arguments and runs nothing
+// else), and for a tool without LogArgs the arguments, its secrets
+// replaced.
 func TestLogArgs(t *testing.T) {
-	reg := registry(t)
-	ctx := context.Background()
-	form, own, err := reg.LogArgs(ctx, "hooks_login", []byte(loginArgs))
+	svc, err := service.New(registry(t), nil)
 	require.NoError(t, err)
-	assert.True(t, own)
-	assert.Equal(t, `"login ann with **"`, string(form))
-
-	form, own, err = reg.LogArgs(ctx, "hooks_store", []byte(`{"key":"k","value":"v"}`))
-	require.NoError(t, err)
-	assert.False(t, own)
-	assert.Nil(t, form)
-
-	_, _, err = reg.LogArgs(ctx, "hooks_login", []byte(`{"user":1}`))
-	var te *tool.Error
-	require.ErrorAs(t, err, &te)
-	assert.Equal(t, tool.CodeInvalidArguments, te.Code)
+	ctx := tool.WithInvocation(hooks.WithUser(context.Background(), "root"), &tool.Invocation{Principal: tool.Principal{ID: "root"}})
+	logged := func(name, args string) string {
+		t.Helper()
+		_, err := svc.Call(ctx, name, []byte(args))
+		require.NoError(t, err)
+		recs, err := svc.Store().Records(context.Background(), service.Query{Tool: name})
+		require.NoError(t, err)
+		require.NotEmpty(t, recs)
+		return string(recs[len(recs)-1].Args)
+	}
+	assert.Equal(t, `"login ann with **"`, logged("hooks_login", loginArgs))
+	assert.JSONEq(t, `{"key":"k","value":"[secret]"}`, logged("hooks_store", `{"key":"k","value":"v"}`), "its arguments, the secret replaced")
 }
 
 // TestCall: the tools still run, and every secret member decodes (a map

@@ -4,17 +4,15 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/kindcheck"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/jsonlex"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeKindcheckEchoInput decodes kindcheck.EchoInput, checking it against its published schema.
-func decodeKindcheckEchoInput(d *codec.Decoder, v *kindcheck.EchoInput) {
+func decodeKindcheckEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -33,7 +31,7 @@ func decodeKindcheckEchoInput(d *codec.Decoder, v *kindcheck.EchoInput) {
 		case "at":
 			if d.Member("at", seen&seenAt != 0) {
 				seen |= seenAt
-				if atKind := d.Kind(); atKind != jsonlex.String {
+				if atKind := d.Kind(); atKind != toolimpl.JSONString {
 					d.Problem("expected string, got " + atKind.String())
 					d.Skip()
 				} else {

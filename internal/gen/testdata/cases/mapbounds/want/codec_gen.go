@@ -4,18 +4,17 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/mapbounds"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"strconv"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeMapboundsInAttrs decodes map[string]string (In.Attrs), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeMapboundsInAttrs(d *codec.Decoder, v *map[string]string) {
+func decodeMapboundsInAttrs(d *toolimpl.Decoder, v *map[string]string) {
 	if d.Object("object (maxProperties 3, minProperties 1)") {
 		vMap := make(map[string]string)
 		vLen := 0
@@ -54,7 +53,7 @@ func decodeMapboundsInAttrs(d *codec.Decoder, v *map[string]string) {
 
 // decodeMapboundsInCounts decodes *map[string]int (In.Counts), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeMapboundsInCounts(d *codec.Decoder, v **map[string]int) {
+func decodeMapboundsInCounts(d *toolimpl.Decoder, v **map[string]int) {
 	if !d.Null() {
 		vPtr := new(map[string]int)
 		if d.Object("object (maxProperties 2)") {
@@ -94,7 +93,7 @@ func decodeMapboundsInCounts(d *codec.Decoder, v **map[string]int) {
 
 // decodeMapboundsItemLabels decodes map[string]string (In.Items[].Labels), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeMapboundsItemLabels(d *codec.Decoder, v *map[string]string) {
+func decodeMapboundsItemLabels(d *toolimpl.Decoder, v *map[string]string) {
 	if d.Object("object (maxProperties 4)") {
 		vMap := make(map[string]string)
 		vLen := 0
@@ -129,7 +128,7 @@ func decodeMapboundsItemLabels(d *codec.Decoder, v *map[string]string) {
 }
 
 // decodeMapboundsItem decodes mapbounds.Item, checking it against its published schema.
-func decodeMapboundsItem(d *codec.Decoder, v *mapbounds.Item) {
+func decodeMapboundsItem(d *toolimpl.Decoder, v *mapbounds.Item) {
 	if !d.Object("object") {
 		return
 	}
@@ -162,7 +161,7 @@ func decodeMapboundsItem(d *codec.Decoder, v *mapbounds.Item) {
 
 // decodeMapboundsInItems decodes []mapbounds.Item (In.Items), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeMapboundsInItems(d *codec.Decoder, v *[]mapbounds.Item) {
+func decodeMapboundsInItems(d *toolimpl.Decoder, v *[]mapbounds.Item) {
 	if !d.Null() {
 		if d.Array("array") {
 			var vBuf [4]mapbounds.Item
@@ -188,7 +187,7 @@ func decodeMapboundsInItems(d *codec.Decoder, v *[]mapbounds.Item) {
 
 // decodeMapboundsInMeta decodes map[string]string (In.Meta), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeMapboundsInMeta(d *codec.Decoder, v *map[string]string) {
+func decodeMapboundsInMeta(d *toolimpl.Decoder, v *map[string]string) {
 	if !d.Null() {
 		if d.Object("object (maxProperties 5)") {
 			vMap := make(map[string]string)
@@ -225,7 +224,7 @@ func decodeMapboundsInMeta(d *codec.Decoder, v *map[string]string) {
 }
 
 // decodeMapboundsIn decodes mapbounds.In, checking it against its published schema.
-func decodeMapboundsIn(d *codec.Decoder, v *mapbounds.In) {
+func decodeMapboundsIn(d *toolimpl.Decoder, v *mapbounds.In) {
 	if !d.Object("object") {
 		return
 	}

@@ -4,8 +4,7 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/nojson"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -13,10 +12,10 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeNoArguments accepts the arguments of a tool without any: an empty object.
-func decodeNoArguments(d *codec.Decoder) {
+func decodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
 		return
 	}
@@ -31,7 +30,7 @@ func decodeNoArguments(d *codec.Decoder) {
 
 // decodeNojsonReminderText decodes string (AddInput.Reminder.Text), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNojsonReminderText(d *codec.Decoder, v *string) {
+func decodeNojsonReminderText(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string (maxLength 200, minLength 1)"); vOK {
 		// A string holds no more characters than bytes: count them only past the limit in bytes.
 		if len(vVal) > 200 && utf8.RuneCountInString(vVal) > 200 {
@@ -47,7 +46,7 @@ func decodeNojsonReminderText(d *codec.Decoder, v *string) {
 
 // decodeNojsonReminderAt decodes time.Time (AddInput.Reminder.At), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNojsonReminderAt(d *codec.Decoder, v *time.Time) {
+func decodeNojsonReminderAt(d *toolimpl.Decoder, v *time.Time) {
 	if vVal, vOK := d.Time("string (format date-time)"); vOK {
 		(*v) = vVal
 	}
@@ -55,7 +54,7 @@ func decodeNojsonReminderAt(d *codec.Decoder, v *time.Time) {
 
 // decodeNojsonReminderLabels decodes []string (AddInput.Reminder.Labels), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNojsonReminderLabels(d *codec.Decoder, v *[]string) {
+func decodeNojsonReminderLabels(d *toolimpl.Decoder, v *[]string) {
 	if !d.Null() {
 		if d.Array("array (maxItems 4)") {
 			var vBuf [4]string
@@ -87,7 +86,7 @@ func decodeNojsonReminderLabels(d *codec.Decoder, v *[]string) {
 }
 
 // decodeNojsonReminder decodes nojson.Reminder, checking it against its published schema.
-func decodeNojsonReminder(d *codec.Decoder, v *nojson.Reminder) {
+func decodeNojsonReminder(d *toolimpl.Decoder, v *nojson.Reminder) {
 	if !d.Object("object") {
 		return
 	}
@@ -137,7 +136,7 @@ func decodeNojsonReminder(d *codec.Decoder, v *nojson.Reminder) {
 
 // decodeNojsonAddInputNotes decodes map[string]string (AddInput.Notes), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNojsonAddInputNotes(d *codec.Decoder, v *map[string]string) {
+func decodeNojsonAddInputNotes(d *toolimpl.Decoder, v *map[string]string) {
 	if !d.Null() {
 		if d.Object("object") {
 			vMap := make(map[string]string)
@@ -166,7 +165,7 @@ func decodeNojsonAddInputNotes(d *codec.Decoder, v *map[string]string) {
 
 // decodeNojsonAddInputRepeat decodes int (AddInput.Repeat), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNojsonAddInputRepeat(d *codec.Decoder, v *int) {
+func decodeNojsonAddInputRepeat(d *toolimpl.Decoder, v *int) {
 	if !d.Null() {
 		if vVal, vOK := d.Int("integer (maximum 10, minimum 0)", strconv.IntSize); vOK {
 			if vVal > 10 {
@@ -181,7 +180,7 @@ func decodeNojsonAddInputRepeat(d *codec.Decoder, v *int) {
 }
 
 // decodeNojsonAddInput decodes nojson.AddInput, checking it against its published schema.
-func decodeNojsonAddInput(d *codec.Decoder, v *nojson.AddInput) {
+func decodeNojsonAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -227,7 +226,7 @@ func decodeNojsonAddInput(d *codec.Decoder, v *nojson.AddInput) {
 }
 
 // encodeNojsonAddOutput encodes nojson.AddOutput as its output schema requires.
-func encodeNojsonAddOutput(e *codec.Encoder, v *nojson.AddOutput) {
+func encodeNojsonAddOutput(e *toolimpl.Encoder, v *nojson.AddOutput) {
 	e.ObjectStart()
 	e.RawKey(`"id":`)
 	e.String(v.ID)

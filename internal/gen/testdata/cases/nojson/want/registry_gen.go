@@ -18,13 +18,13 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/nojson"
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
@@ -81,8 +81,8 @@ type Tools struct {
 // pointer field that is nil, or a value field that holds the zero value of
 // its type, unless the type is marked //tool:zerovalue, has no fields, or
 // has an Available method (which then decides).
-func New(t Tools, opts ...tool.Option) (*tool.Static, error) {
-	return tool.NewStaticTable(specs[:], nil, (&t).dispatch, opts...)
+func New(t Tools, opts ...tool.Option) (tool.Registry, error) {
+	return toolimpl.NewRegistry(specs[:], nil, (&t).dispatch, nil, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of t out: the
@@ -96,16 +96,16 @@ func Unavailable(t Tools) map[string]error {
 // dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
 // runs the tool and encodes its output; in ModeLog, for a tool with a
 // LogArgs method, it encodes the form LogArgs gives and runs nothing.
-func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.Decoder, e *codec.Encoder) (tool.Output, error) {
+func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolNojsonAdd:
 		var in nojson.AddInput
 		decodeNojsonAddInput(d, &in)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NojsonAdd.Call(ctx, in)
@@ -113,14 +113,14 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		encodeNojsonAddOutput(e, &out)
-		return tool.OutputStructured, nil
+		return toolimpl.OutputStructured, nil
 	case toolNojsonHello:
 		decodeNoArguments(d)
 		d.End()
 		if err := d.Err(); err != nil {
-			return 0, tool.InvalidArguments(err)
+			return 0, toolimpl.InvalidArguments(err)
 		}
-		if mode != tool.ModeCall {
+		if mode != toolimpl.ModeCall {
 			return 0, nil
 		}
 		out, err := t.NojsonHello.Call(ctx)
@@ -128,7 +128,7 @@ func (t *Tools) dispatch(ctx context.Context, i int, mode tool.Mode, d *codec.De
 			return 0, err
 		}
 		e.RawText(string(out))
-		return tool.OutputText, nil
+		return toolimpl.OutputText, nil
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -6,12 +6,12 @@ import (
 	"context"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/skills/clock"
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/skills/notes"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // The functions below fail to compile when a tool's Call method, or a field
 // of a type its input or output reaches, is no longer the one this package

@@ -4,16 +4,15 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/skills/notes"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeNoArguments accepts the arguments of a tool without any: an empty object.
-func decodeNoArguments(d *codec.Decoder) {
+func decodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
 		return
 	}
@@ -28,14 +27,14 @@ func decodeNoArguments(d *codec.Decoder) {
 
 // decodeNotesCreateInputTitle decodes string (CreateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeNotesCreateInputTitle(d *codec.Decoder, v *string) {
+func decodeNotesCreateInputTitle(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string"); vOK {
 		(*v) = vVal
 	}
 }
 
 // decodeNotesCreateInput decodes notes.CreateInput, checking it against its published schema.
-func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
+func decodeNotesCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 	if !d.Object("object") {
 		return
 	}
@@ -67,7 +66,7 @@ func decodeNotesCreateInput(d *codec.Decoder, v *notes.CreateInput) {
 }
 
 // decodeNotesSearchInput decodes notes.SearchInput, checking it against its published schema.
-func decodeNotesSearchInput(d *codec.Decoder, v *notes.SearchInput) {
+func decodeNotesSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 	if !d.Object("object") {
 		return
 	}

@@ -4,24 +4,23 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/internal/gen/testdata/cases/unset"
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = tool.SupportPackageIsVersion2
+const _ = toolimpl.SupportPackageIsVersion3
 
 // decodeUnsetInText decodes string (In.Text), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeUnsetInText(d *codec.Decoder, v *string) {
+func decodeUnsetInText(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string"); vOK {
 		(*v) = vVal
 	}
 }
 
 // decodeUnsetIn decodes unset.In, checking it against its published schema.
-func decodeUnsetIn(d *codec.Decoder, v *unset.In) {
+func decodeUnsetIn(d *toolimpl.Decoder, v *unset.In) {
 	if !d.Object("object") {
 		return
 	}

@@ -1,4 +1,4 @@
-package tool_test
+package registry_test
 
 import (
 	"context"
@@ -7,12 +7,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // benchDispatch decodes {"query": string} without allocating and writes
 // {"query": ...} back, as a generated dispatch for a small tool would.
-func benchDispatch(_ context.Context, name string, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func benchDispatch(_ context.Context, name string, mode registry.Mode, in *codec.Decoder, out *codec.Encoder) (registry.Output, error) {
 	if name != "notes_search" {
 		return 0, tool.Errorf("no tool %s", name)
 	}
@@ -34,22 +36,22 @@ func benchDispatch(_ context.Context, name string, mode tool.Mode, in *codec.Dec
 	}
 	in.End()
 	if err := in.Err(); err != nil {
-		return 0, tool.InvalidArguments(err)
+		return 0, toolimpl.InvalidArguments(err)
 	}
-	if mode == tool.ModeCheck {
+	if mode == registry.ModeCheck {
 		return 0, nil
 	}
 	out.ObjectStart()
 	out.Key("query")
 	out.StringBytes(query)
 	out.ObjectEnd()
-	return tool.OutputStructured, nil
+	return registry.OutputStructured, nil
 }
 
 // newBenchStatic returns a registry of a few tools served by benchDispatch.
-func newBenchStatic(tb testing.TB) *tool.Static {
+func newBenchStatic(tb testing.TB) *registry.Static {
 	tb.Helper()
-	s, err := tool.NewStatic([]tool.Spec{
+	s, err := newStatic([]tool.Spec{
 		{Name: "notes_delete", Kind: tool.KindPropose},
 		{Name: "notes_list", Kind: tool.KindRead},
 		{Name: "notes_search", Kind: tool.KindRead},

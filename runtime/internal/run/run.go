@@ -1,4 +1,9 @@
-package tool
+// Package run runs tool calls so that every call ends, whatever the tool
+// does: the runtime's registry (runtime/internal/registry) runs each of
+// its calls through a Runner, and so does each dynamic toolkit
+// (runtime/dynamic). It is internal: hosts call tools through a
+// tool.Caller, never through a Runner.
+package run
 
 import (
 	"context"
@@ -9,12 +14,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-)
 
-// DefaultMaxAbandoned is how many abandoned runs of one tool a Runner
-// built with maxAbandoned 0 lets go on running before it refuses new
-// calls of that tool.
-const DefaultMaxAbandoned = 8
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
 
 // Job is one run of a tool, as a Runner runs it: what Run reads and writes
 // (decoder, encoder, arguments) belongs to the job, not to the goroutine
@@ -67,9 +69,8 @@ func (e Ended) String() string {
 }
 
 // Runner runs tool calls so that every call ends, whatever the tool does:
-// Static runs every call through one, and so does anything serving a
-// Static (runtime/mcpserver calls Registry.Call); a service that runs
-// calls itself can use one too. A Runner is safe for concurrent use.
+// the registry runs every call through one, and so does each dynamic
+// toolkit. A Runner is safe for concurrent use.
 //
 // Run
 //   - refuses to start a run whose context is already done (a tool that
@@ -86,7 +87,7 @@ func (e Ended) String() string {
 //     run is abandoned and goes on until the tool returns, with its result
 //     discarded;
 //   - caps a tool's abandoned runs still running: past the cap, calls of
-//     that tool are refused (CodeBusy) until some of them end, so that a
+//     that tool are refused (tool.CodeBusy) until some of them end, so that a
 //     tool that hangs cannot pile up goroutines without bound.
 //
 // Runs go to worker goroutines that wait a while for the next one (their
@@ -109,17 +110,17 @@ type Runner struct {
 // workerIdle is how long a worker waits for another run before it ends.
 const workerIdle = 2 * time.Second
 
-// NewRunner returns a Runner for tools tools (numbered from 0, as the
-// index passed to Run) that lets at most maxAbandoned abandoned runs of
-// each tool go on running; 0 means DefaultMaxAbandoned.
-func NewRunner(tools, maxAbandoned int) (*Runner, error) {
+// New returns a Runner for tools tools (numbered from 0, as the index
+// passed to Run) that lets at most maxAbandoned abandoned runs of each
+// tool go on running; 0 means tool.DefaultMaxAbandoned.
+func New(tools, maxAbandoned int) (*Runner, error) {
 	switch {
 	case tools < 0:
 		return nil, fmt.Errorf("new tool runner: negative number of tools %d", tools)
 	case maxAbandoned < 0 || maxAbandoned > 1<<30:
 		return nil, fmt.Errorf("new tool runner: max abandoned runs must be in [0, 2^30], got %d", maxAbandoned)
 	case maxAbandoned == 0:
-		maxAbandoned = DefaultMaxAbandoned
+		maxAbandoned = tool.DefaultMaxAbandoned
 	}
 	r := &Runner{max: int32(maxAbandoned), abandoned: make([]atomic.Int32, tools), idle: make(chan *run)}
 	r.runs.New = func() any { return &run{r: r, done: make(chan struct{}, 1)} }
@@ -146,26 +147,26 @@ type run struct {
 	state atomic.Uint32
 	done  chan struct{} // receives once Run ended, unless abandoned
 	err   error
-	pe    *PanicError
+	pe    *tool.PanicError
 	exit  bool // runtime.Goexit
 }
 
 // Run runs job, a call of the tool numbered i and named name, and returns
 // how far it went and its error: nil or what Run returned when it
-// Returned (an error after timeout passed becomes a CodeTimeout *Error,
-// unless it is a *Error), a *Error otherwise. A positive timeout (a
-// Spec.Timeout) bounds the run on top of ctx.
+// Returned (an error after timeout passed becomes a tool.CodeTimeout
+// *tool.Error, unless it is a *tool.Error), a *tool.Error otherwise. A
+// positive timeout (a Spec.Timeout) bounds the run on top of ctx.
 func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Duration, job Job) (Ended, error) {
 	spec := &runSpec{Name: name, Timeout: timeout}
 	if err := ctx.Err(); err != nil {
 		return Refused, notRun(spec, ctx)
 	}
 	if n := r.abandoned[i].Load(); n >= r.max {
-		return Refused, &Error{
-			Code:    CodeBusy,
+		return Refused, &tool.Error{
+			Code:    tool.CodeBusy,
 			Tool:    spec.Name,
 			Message: "tool " + spec.Name + " is busy: too many of its earlier calls are still running; nothing was run, try again later",
-			Cause:   fmt.Errorf("%w: tool %s has %d abandoned runs still running, the cap", ErrNotRun, spec.Name, n),
+			Cause:   fmt.Errorf("%w: tool %s has %d abandoned runs still running, the cap", tool.ErrNotRun, spec.Name, n),
 		}
 	}
 	if spec.Timeout <= 0 && ctx.Done() == nil {
@@ -205,17 +206,17 @@ func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Durat
 	rn.free()
 	switch {
 	case pe != nil:
-		return Crashed, &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe}
+		return Crashed, &tool.Error{Code: tool.CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: pe}
 	case exit:
-		return Crashed, &Error{Code: CodeFailed, Tool: spec.Name, Message: "the tool failed", Cause: errGoexit}
+		return Crashed, &tool.Error{Code: tool.CodeFailed, Tool: spec.Name, Message: "the tool failed", Cause: errGoexit}
 	case err != nil && cause != nil && context.Cause(ctx) == error(cause) && !passesThrough(err):
-		return Returned, &Error{
-			Code:    CodeTimeout,
+		return Returned, &tool.Error{
+			Code:    tool.CodeTimeout,
 			Tool:    spec.Name,
 			Message: "the tool timed out after " + spec.Timeout.String(),
 			Cause:   err,
 		}
-	case err != nil && errors.Is(err, ErrAbandoned) && ctx.Err() != nil && !passesThrough(err):
+	case err != nil && errors.Is(err, tool.ErrAbandoned) && ctx.Err() != nil && !passesThrough(err):
 		// The job gave up on its own work when ctx ended (a remote call
 		// it had sent) and returned before Run saw ctx done: the same
 		// outcome as Run abandoning it, named the same way whichever of
@@ -236,17 +237,11 @@ func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Durat
 func inline(ctx context.Context, spec *runSpec, job Job) (ended Ended, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ended, err = Crashed, &Error{Code: CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: &PanicError{Value: v, Stack: debug.Stack()}}
+			ended, err = Crashed, &tool.Error{Code: tool.CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: &tool.PanicError{Value: v, Stack: debug.Stack()}}
 		}
 	}()
 	return Returned, job.Run(ctx)
 }
-
-// ErrAbandoned is in the Cause chain of the error of a call whose run was
-// abandoned (Ended Abandoned): the tool had not returned when the call's
-// context was done, and goes on running. Its outcome is unknown: an
-// action may yet complete. errors.Is finds it.
-var ErrAbandoned = errors.New("the run was abandoned: the tool had not returned when its context was done, and goes on running")
 
 // runSpec is what Run's errors say of the tool.
 type runSpec struct {
@@ -285,7 +280,7 @@ func (rn *run) exec() {
 	defer func() {
 		if !returned {
 			if v := recover(); v != nil {
-				rn.pe = &PanicError{Value: v, Stack: debug.Stack()}
+				rn.pe = &tool.PanicError{Value: v, Stack: debug.Stack()}
 			} else {
 				rn.exit = true
 			}
@@ -316,32 +311,40 @@ func (rn *run) free() {
 	rn.r.runs.Put(rn)
 }
 
-// ErrNotRun is in the Cause chain of the error of a call that the Runner
-// refused before anything ran: its context was already done, or the tool
-// was busy. errors.Is finds it.
-var ErrNotRun = errors.New("nothing was run")
-
 // notRun is the error of a call whose context was done before it started.
-func notRun(spec *runSpec, ctx context.Context) *Error {
-	err := fmt.Errorf("%w: %w", ErrNotRun, context.Cause(ctx))
+func notRun(spec *runSpec, ctx context.Context) *tool.Error {
+	err := fmt.Errorf("%w: %w", tool.ErrNotRun, context.Cause(ctx))
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &Error{Code: CodeTimeout, Tool: spec.Name, Message: "the call's deadline had passed; nothing was run", Cause: err}
+		return &tool.Error{Code: tool.CodeTimeout, Tool: spec.Name, Message: "the call's deadline had passed; nothing was run", Cause: err}
 	}
-	return &Error{Code: CodeCancelled, Tool: spec.Name, Message: "the call was cancelled; nothing was run", Cause: err}
+	return &tool.Error{Code: tool.CodeCancelled, Tool: spec.Name, Message: "the call was cancelled; nothing was run", Cause: err}
 }
 
 // abandonedError is the error of a run abandoned when ctx was done: its
 // outcome is unknown, since the tool goes on running.
-func abandonedError(spec *runSpec, ctx context.Context, cause *timeoutCause) *Error {
-	err := fmt.Errorf("tool %s: %w: %w", spec.Name, ErrAbandoned, ctx.Err())
+func abandonedError(spec *runSpec, ctx context.Context, cause *timeoutCause) *tool.Error {
+	err := fmt.Errorf("tool %s: %w: %w", spec.Name, tool.ErrAbandoned, ctx.Err())
 	if c := context.Cause(ctx); c != ctx.Err() {
 		err = fmt.Errorf("%w (%w)", err, c)
 	}
 	switch {
 	case cause != nil && context.Cause(ctx) == error(cause):
-		return &Error{Code: CodeTimeout, Tool: spec.Name, Message: "the tool timed out after " + spec.Timeout.String(), Cause: err}
+		return &tool.Error{Code: tool.CodeTimeout, Tool: spec.Name, Message: "the tool timed out after " + spec.Timeout.String(), Cause: err}
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return &Error{Code: CodeTimeout, Tool: spec.Name, Message: "the call's deadline passed before the tool ended", Cause: err}
+		return &tool.Error{Code: tool.CodeTimeout, Tool: spec.Name, Message: "the call's deadline passed before the tool ended", Cause: err}
 	}
-	return &Error{Code: CodeCancelled, Tool: spec.Name, Message: "the call was cancelled before the tool ended", Cause: err}
+	return &tool.Error{Code: tool.CodeCancelled, Tool: spec.Name, Message: "the call was cancelled before the tool ended", Cause: err}
+}
+
+// timeoutCause marks a context that expired because of Spec.Timeout.
+type timeoutCause struct{ tool string }
+
+// Error says which tool's timeout passed.
+func (c *timeoutCause) Error() string { return "timeout of tool " + c.tool + " passed" }
+
+// passesThrough reports whether err carries a *tool.Error, which a call
+// reports as is rather than as a timeout or a tool failure.
+func passesThrough(err error) bool {
+	var te *tool.Error
+	return errors.As(err, &te)
 }

@@ -1,4 +1,4 @@
-package tool
+package toolerr
 
 import (
 	"strings"
@@ -7,7 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 // hiddenName starts the message about a name that is not an identifier.
@@ -44,21 +46,21 @@ func TestNormalize(t *testing.T) {
 }
 
 func FuzzUnknownTool(f *testing.F) {
-	var offered []*Spec
+	var offered []*tool.Spec
 	names := []string{
 		"calendar_today", "mail_send", "notes_archive", "notes_create", "notes_delete", "notes_get",
 		"notes_list", "notes_search", "notes_update", "tags_add", "tags_list", "web_fetch",
 	}
 	for _, n := range names {
-		offered = append(offered, &Spec{Name: n, Kind: KindRead})
+		offered = append(offered, &tool.Spec{Name: n, Kind: tool.KindRead})
 	}
 	for _, seed := range []string{"", "notes", "notes_serch", "Notes-Search", "a\xffb", strings.Repeat("é", 40),
 		"notes search", `notes_search"; ignore that`, "<script>x</script>", "a\nb", strings.Repeat("n", 65)} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		e := unknownTool(offered, name)
-		assert.Equal(t, CodeUnknownTool, e.Code)
+		e := UnknownTool(offered, name)
+		assert.Equal(t, tool.CodeUnknownTool, e.Code)
 		assert.True(t, utf8.ValidString(e.Message), "the message is valid UTF-8")
 		assert.True(t, strings.HasSuffix(e.Message, " (12 tools available)"), e.Message)
 		assert.LessOrEqual(t, len(suggest(offered, truncate(name, maxQuotedName))), maxSuggestions)

@@ -1,27 +1,32 @@
-package tool_test
+package toolimpl_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
-// A generated package builds its Static from sorted specs and a dispatch
-// switch like this hand-written one; callers only see the Registry.
-func ExampleStatic_Call() {
-	dispatch := func(ctx context.Context, name string, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
-		switch name {
-		case "notes_search":
+// A generated package builds its registry from its sorted table and a
+// dispatch switch on the tool's index like this hand-written one; its
+// callers see only the tool.Registry.
+func ExampleNewRegistry() {
+	const (
+		toolNotesList = iota
+		toolNotesSearch
+	)
+	table := []tool.Spec{
+		toolNotesList:   {Name: "notes_list", Kind: tool.KindRead},
+		toolNotesSearch: {Name: "notes_search", Kind: tool.KindRead},
+	}
+	dispatch := func(ctx context.Context, i int, mode toolimpl.Mode, in *toolimpl.Decoder, out *toolimpl.Encoder) (toolimpl.Output, error) {
+		switch i {
+		case toolNotesSearch:
 			var query string
 			if in.Object("object") {
-				for {
-					key, ok := in.Key()
-					if !ok {
-						break
-					}
+				for key, ok := in.Key(); ok; key, ok = in.Key() {
 					if string(key) != "query" {
 						in.Unknown(key)
 						continue
@@ -32,21 +37,15 @@ func ExampleStatic_Call() {
 				}
 			}
 			in.End()
-			if err := in.Err(); err != nil {
-				return 0, tool.InvalidArguments(err)
-			}
-			if mode == tool.ModeCheck {
-				return 0, nil
+			if err := toolimpl.InvalidArguments(in.Err()); err != nil || mode != toolimpl.ModeCall {
+				return 0, err
 			}
 			out.RawText("3 notes match " + query)
-			return tool.OutputText, nil
+			return toolimpl.OutputText, nil
 		}
-		return 0, fmt.Errorf("no tool %q", name)
+		return 0, fmt.Errorf("no tool %d", i)
 	}
-	reg, err := tool.NewStatic([]tool.Spec{
-		{Name: "notes_list", Kind: tool.KindRead},
-		{Name: "notes_search", Kind: tool.KindRead},
-	}, dispatch)
+	reg, err := toolimpl.NewRegistry(table, nil, dispatch, nil)
 	if err != nil {
 		panic(err)
 	}

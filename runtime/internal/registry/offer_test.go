@@ -1,4 +1,4 @@
-package tool_test
+package registry_test
 
 import (
 	"context"
@@ -12,7 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // The table of offerFixture, by index. The first tool is left out of the
@@ -53,7 +56,7 @@ func (f *offerFixture) table() []tool.Spec {
 	}
 }
 
-// offered is the generated TableOffered.
+// offered is the generated Offered.
 func (f *offerFixture) offeredHook(ctx context.Context, i int) bool {
 	f.asked.Add(1)
 	if f.record {
@@ -71,25 +74,25 @@ func (f *offerFixture) offeredHook(ctx context.Context, i int) bool {
 	panic("Offered asked of tool " + strconv.Itoa(i) + ", which has no Offered method")
 }
 
-// dispatch is the generated TableDispatch: every tool takes {"id":
+// dispatch is the generated Dispatch: every tool takes {"id":
 // integer, "text": string}, "id" required; in ModeCall it writes
 // "<name> ran <id>".
-func (f *offerFixture) dispatch(_ context.Context, i int, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func (f *offerFixture) dispatch(_ context.Context, i int, mode registry.Mode, in *codec.Decoder, out *codec.Encoder) (registry.Output, error) {
 	a := decodeArgs(in, "id")
-	if err := tool.InvalidArguments(in.Err()); err != nil {
+	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 		return 0, err
 	}
 	switch mode {
-	case tool.ModeCheck:
+	case registry.ModeCheck:
 		return 0, nil
-	case tool.ModeLog:
+	case registry.ModeLog:
 		switch i {
 		case offLogs, offPropose:
 			out.String("note " + strconv.FormatInt(a.id, 10)) // the text is withheld
-			return tool.OutputText, nil
+			return registry.OutputText, nil
 		case offBigLog:
 			out.String(strings.Repeat("x", 2000))
-			return tool.OutputText, nil
+			return registry.OutputText, nil
 		case offForgotLog:
 			return 0, nil
 		}
@@ -97,19 +100,19 @@ func (f *offerFixture) dispatch(_ context.Context, i int, mode tool.Mode, in *co
 	}
 	f.runs.Add(1)
 	out.RawText(f.table()[i].Name + " ran " + strconv.FormatInt(a.id, 10))
-	return tool.OutputText, nil
+	return registry.OutputText, nil
 }
 
 // newOfferFixture returns the fixture and its registry, with the Offered
 // hook unless noHook.
-func newOfferFixture(tb testing.TB, noHook bool) (*offerFixture, *tool.Static) {
+func newOfferFixture(tb testing.TB, noHook bool) (*offerFixture, *registry.Static) {
 	tb.Helper()
 	f := &offerFixture{}
-	opts := []tool.Option{tool.WithMaxOutputBytes(1000)}
+	var offered registry.Offered
 	if !noHook {
-		opts = append(opts, tool.WithOffered(f.offeredHook))
+		offered = f.offeredHook
 	}
-	s, err := tool.NewStaticTable(f.table(), []bool{offOff: true}, f.dispatch, opts...)
+	s, err := registry.New(f.table(), []bool{offOff: true}, f.dispatch, offered, tool.WithMaxOutputBytes(1000))
 	require.NoError(tb, err)
 	return f, s
 }
@@ -130,7 +133,7 @@ func TestOfferWithoutHook(t *testing.T) {
 	require.Len(t, got, len(s.Tools()))
 	assert.Same(t, &s.Tools()[0], &got[0], "Tools itself")
 	for i := range s.Tools() {
-		assert.True(t, s.SelfOffered(t.Context(), i), "without the hook every tool offers itself")
+		assert.True(t, registry.SelfOffered(t.Context(), s, i), "without the hook every tool offers itself")
 	}
 	assert.Zero(t, f.asked.Load())
 }
@@ -185,17 +188,17 @@ func TestOfferFirstDeclines(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, err := tool.NewStaticTable(table, nil, func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+			s, err := registry.New(table, nil, func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
 				return 0, nil
-			}, tool.WithOffered(func(_ context.Context, i int) bool { return !tc.no[i] }))
+			}, func(_ context.Context, i int) bool { return !tc.no[i] })
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, names(s.Offer(t.Context())))
 		})
 	}
 
-	s, err := tool.NewStaticTable(table[:1], nil, func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	s, err := registry.New(table[:1], nil, func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
 		return 0, nil
-	}, tool.WithOffered(func(context.Context, int) bool { return false }))
+	}, func(context.Context, int) bool { return false })
 	require.NoError(t, err)
 	assert.Empty(t, s.Offer(t.Context()), "nothing offered")
 }
@@ -209,7 +212,7 @@ func TestSelfOffered(t *testing.T) {
 		"f_propose": true, "g_big_log": true, "h_forgot_log": true, "i_declines": false,
 	}
 	for i, sp := range s.Tools() {
-		assert.Equal(t, want[sp.Name], s.SelfOffered(t.Context(), i), sp.Name)
+		assert.Equal(t, want[sp.Name], registry.SelfOffered(t.Context(), s, i), sp.Name)
 	}
 	assert.Equal(t, []int{offDecides, offPanics, offDeclines}, f.offered,
 		"asked only of tools that decide, by their index in the table")
@@ -223,7 +226,7 @@ func TestLogArgs(t *testing.T) {
 	t.Run("own form", func(t *testing.T) {
 		t.Parallel()
 		for _, name := range []string{"d_logs", "f_propose"} {
-			form, own, err := s.LogArgs(ctx, name, []byte(`{"id":7,"text":"password=hunter2"}`))
+			form, own, err := registry.LogArgs(ctx, s, name, []byte(`{"id":7,"text":"password=hunter2"}`))
 			require.NoError(t, err, name)
 			assert.True(t, own)
 			assert.Equal(t, `"note 7"`, string(form), "a JSON string")
@@ -235,10 +238,10 @@ func TestLogArgs(t *testing.T) {
 
 	t.Run("the form is a copy", func(t *testing.T) {
 		t.Parallel()
-		form, _, err := s.LogArgs(ctx, "d_logs", []byte(`{"id":1}`))
+		form, _, err := registry.LogArgs(ctx, s, "d_logs", []byte(`{"id":1}`))
 		require.NoError(t, err)
 		for range 10 {
-			_, _, err := s.LogArgs(ctx, "d_logs", []byte(`{"id":999999}`))
+			_, _, err := registry.LogArgs(ctx, s, "d_logs", []byte(`{"id":999999}`))
 			require.NoError(t, err)
 		}
 		assert.Equal(t, `"note 1"`, string(form))
@@ -247,7 +250,7 @@ func TestLogArgs(t *testing.T) {
 	t.Run("no LogArgs", func(t *testing.T) {
 		t.Parallel()
 		for _, args := range []string{`{"id":1}`, `{"id":"invalid"}`, `{`} {
-			form, own, err := s.LogArgs(ctx, "b_plain", []byte(args))
+			form, own, err := registry.LogArgs(ctx, s, "b_plain", []byte(args))
 			assert.NoError(t, err, "nothing is decoded")
 			assert.False(t, own)
 			assert.Nil(t, form)
@@ -256,19 +259,19 @@ func TestLogArgs(t *testing.T) {
 
 	t.Run("unknown tool", func(t *testing.T) {
 		t.Parallel()
-		form, own, err := s.LogArgs(ctx, "d_log", []byte(`{"id":1}`))
+		form, own, err := registry.LogArgs(ctx, s, "d_log", []byte(`{"id":1}`))
 		assert.Equal(t, tool.CodeUnknownTool, tool.CodeOf(err))
 		assert.EqualError(t, err, `unknown tool "d_log"; did you mean d_logs? (8 tools available)`)
 		assert.False(t, own)
 		assert.Nil(t, form)
-		_, _, err = s.LogArgs(ctx, "a_off", []byte(`{"id":1}`))
+		_, _, err = registry.LogArgs(ctx, s, "a_off", []byte(`{"id":1}`))
 		assert.Equal(t, tool.CodeUnknownTool, tool.CodeOf(err), "a tool left out")
 	})
 
 	t.Run("invalid arguments", func(t *testing.T) {
 		t.Parallel()
 		for _, args := range []string{`{"id":"x"}`, `{}`, `{"id":1,"zz":2}`, `[`} {
-			form, own, err := s.LogArgs(ctx, "d_logs", []byte(args))
+			form, own, err := registry.LogArgs(ctx, s, "d_logs", []byte(args))
 			var te *tool.Error
 			require.ErrorAs(t, err, &te, args)
 			assert.Equal(t, tool.CodeInvalidArguments, te.Code, args)
@@ -281,7 +284,7 @@ func TestLogArgs(t *testing.T) {
 
 	t.Run("form over the output cap", func(t *testing.T) {
 		t.Parallel()
-		form, own, err := s.LogArgs(ctx, "g_big_log", []byte(`{"id":1}`))
+		form, own, err := registry.LogArgs(ctx, s, "g_big_log", []byte(`{"id":1}`))
 		assert.Equal(t, tool.CodeOutputTooLarge, tool.CodeOf(err), "not an empty form")
 		assert.False(t, own)
 		assert.Nil(t, form)
@@ -289,7 +292,7 @@ func TestLogArgs(t *testing.T) {
 
 	t.Run("dispatch writes no form", func(t *testing.T) {
 		t.Parallel()
-		form, own, err := s.LogArgs(ctx, "h_forgot_log", []byte(`{"id":1}`))
+		form, own, err := registry.LogArgs(ctx, s, "h_forgot_log", []byte(`{"id":1}`))
 		assert.Equal(t, tool.CodeFailed, tool.CodeOf(err))
 		assert.False(t, own)
 		assert.Nil(t, form)
@@ -299,7 +302,7 @@ func TestLogArgs(t *testing.T) {
 		t.Parallel()
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
-		_, own, err := s.LogArgs(cctx, "d_logs", []byte(`{"id":1}`))
+		_, own, err := registry.LogArgs(cctx, s, "d_logs", []byte(`{"id":1}`))
 		assert.Equal(t, tool.CodeCancelled, tool.CodeOf(err))
 		assert.False(t, own)
 	})
@@ -317,29 +320,29 @@ func TestRunProposed(t *testing.T) {
 	assert.Equal(t, tool.CodeNeedsConfirmation, te.Code)
 	assert.Zero(t, f.runs.Load(), "Call refuses a propose tool")
 
-	res, err = s.RunProposed(ctx, "f_propose", []byte(`{"id":4}`))
+	res, err = registry.RunProposed(ctx, s, "f_propose", []byte(`{"id":4}`))
 	require.NoError(t, err)
 	assert.False(t, res.IsError)
 	assert.Equal(t, "f_propose ran 4", res.Text())
 	assert.Equal(t, int64(1), f.runs.Load(), "RunProposed runs it")
 
 	// Other kinds run as Call runs them.
-	res, err = s.RunProposed(ctx, "d_logs", []byte(`{"id":5}`))
+	res, err = registry.RunProposed(ctx, s, "d_logs", []byte(`{"id":5}`))
 	require.NoError(t, err)
 	assert.Equal(t, "d_logs ran 5", res.Text())
 
 	// Its failures are Call's.
-	res, err = s.RunProposed(ctx, "f_propose", []byte(`{"id":"x"}`))
+	res, err = registry.RunProposed(ctx, s, "f_propose", []byte(`{"id":"x"}`))
 	assert.Equal(t, tool.CodeInvalidArguments, requireFailure(t, res, err).Code)
-	res, err = s.RunProposed(ctx, "f_propos", []byte(`{"id":4}`))
+	res, err = registry.RunProposed(ctx, s, "f_propos", []byte(`{"id":4}`))
 	te = requireFailure(t, res, err)
 	assert.Equal(t, tool.CodeUnknownTool, te.Code)
 	assert.Equal(t, `unknown tool "f_propos"; did you mean f_propose? (8 tools available)`, te.Message)
-	res, err = s.RunProposed(ctx, "a_off", []byte(`{"id":4}`))
+	res, err = registry.RunProposed(ctx, s, "a_off", []byte(`{"id":4}`))
 	assert.Equal(t, tool.CodeUnknownTool, requireFailure(t, res, err).Code, "a tool left out never runs")
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	res, err = s.RunProposed(cctx, "f_propose", []byte(`{"id":4}`))
+	res, err = registry.RunProposed(cctx, s, "f_propose", []byte(`{"id":4}`))
 	assert.Equal(t, tool.CodeCancelled, requireFailure(t, res, err).Code)
 	assert.Equal(t, int64(2), f.runs.Load())
 }
@@ -348,24 +351,24 @@ func TestUnknownTool(t *testing.T) {
 	t.Parallel()
 	_, s := newOfferFixture(t, false)
 	offered := s.Offer(t.Context())
-	e := tool.UnknownTool(offered, "c_decide")
+	e := toolerr.UnknownTool(offered, "c_decide")
 	assert.Equal(t, tool.CodeUnknownTool, e.Code)
 	assert.Empty(t, e.Tool)
 	assert.Equal(t, `unknown tool "c_decide" (5 tools available)`, e.Message,
 		"suggests among the tools offered only, counts them")
-	assert.Equal(t, `unknown tool "c_decide"; did you mean c_decides? (8 tools available)`, tool.UnknownTool(s.Tools(), "c_decide").Message)
-	assert.Equal(t, `unknown tool "b_plan"; did you mean b_plain? (5 tools available)`, tool.UnknownTool(offered, "b_plan").Message)
+	assert.Equal(t, `unknown tool "c_decide"; did you mean c_decides? (8 tools available)`, toolerr.UnknownTool(s.Tools(), "c_decide").Message)
+	assert.Equal(t, `unknown tool "b_plan"; did you mean b_plain? (5 tools available)`, toolerr.UnknownTool(offered, "b_plan").Message)
 
 	// What Call reports for an unknown name, given every tool.
 	_, err := s.Call(t.Context(), "b_plan", nil)
-	assert.Equal(t, tool.UnknownTool(s.Tools(), "b_plan").Message, err.Error())
+	assert.Equal(t, toolerr.UnknownTool(s.Tools(), "b_plan").Message, err.Error())
 
-	e = tool.UnknownTool(nil, "x")
+	e = toolerr.UnknownTool(nil, "x")
 	assert.Equal(t, `unknown tool "x" (no tools available)`, e.Message)
 }
 
 func TestModeLogString(t *testing.T) {
 	t.Parallel()
-	assert.Equal(t, "log", tool.ModeLog.String())
-	assert.NotEqual(t, tool.ModeCheck, tool.ModeLog)
+	assert.Equal(t, "log", registry.ModeLog.String())
+	assert.NotEqual(t, registry.ModeCheck, registry.ModeLog)
 }

@@ -1,4 +1,4 @@
-package tool
+package toolerr
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/editdist"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 const (
@@ -19,13 +20,17 @@ const (
 	maxSuggestions = 5
 )
 
-// unknownTool returns the error for a name no offered tool has. Its message
-// names at most maxSuggestions close matches among offered and says how
-// many tools there are, never listing the whole catalog. It repeats the
+// UnknownTool returns the error a call reports for a name no tool of
+// offered has: a correctable message that names at most maxSuggestions
+// close matches among offered and says how many tools there are, never
+// listing the whole catalog. The registry, the call service and the
+// layers in front of it (a palette, a tool search) report every name they
+// do not offer with it, so that a refusal reads the same wherever it is
+// made. It repeats the
 // name only when it is an identifier (codec.IsIdentifier): any other text
 // may carry quotes, newlines or markup aimed at whoever reads the message,
 // so it is described instead.
-func unknownTool(offered []*Spec, name string) *Error {
+func UnknownTool(offered []*tool.Spec, name string) *tool.Error {
 	q := truncate(name, maxQuotedName)
 	var b strings.Builder
 	b.WriteString("unknown tool")
@@ -61,7 +66,7 @@ func unknownTool(offered []*Spec, name string) *Error {
 		b.WriteString(strconv.Itoa(len(offered)))
 		b.WriteString(" tools available)")
 	}
-	return &Error{Code: CodeUnknownTool, Message: b.String()}
+	return &tool.Error{Code: tool.CodeUnknownTool, Message: b.String()}
 }
 
 // truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
@@ -96,7 +101,7 @@ type match struct {
 // are offered; otherwise names that contain q or are contained in it, then
 // names sharing a long prefix with it. The order is deterministic: by tier,
 // then edit distance, then name.
-func suggest(offered []*Spec, q string) []string {
+func suggest(offered []*tool.Spec, q string) []string {
 	nq := normalize(q)
 	var found []match
 	for _, s := range offered {

@@ -1,6 +1,6 @@
 //go:build !race
 
-package tool_test
+package registry_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -68,14 +69,14 @@ func TestOfferAllocations(t *testing.T) {
 				{Name: "b", Kind: tool.KindRead},
 				{Name: "c", Kind: tool.KindRead, DecidesOffer: true},
 			}
-			var opts []tool.Option
+			var offered registry.Offered
 			asked := 0
 			if !tc.noHook {
-				opts = append(opts, tool.WithOffered(func(context.Context, int) bool { asked++; return true }))
+				offered = func(context.Context, int) bool { asked++; return true }
 			}
-			s, err := tool.NewStaticTable(table, nil, func(context.Context, int, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+			s, err := registry.New(table, nil, func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
 				return 0, nil
-			}, opts...)
+			}, offered)
 			require.NoError(t, err)
 			var got []*tool.Spec
 			allocs := testing.AllocsPerRun(100, func() { got = s.Offer(ctx) })

@@ -1,10 +1,8 @@
-package tool_test
+package registry_test
 
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -16,7 +14,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // runFixture serves tools that misbehave in the ways the Runner is for.
@@ -38,10 +38,10 @@ func (f *runFixture) specs() []tool.Spec {
 	}
 }
 
-func (f *runFixture) dispatch(ctx context.Context, name string, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func (f *runFixture) dispatch(ctx context.Context, name string, mode registry.Mode, in *codec.Decoder, out *codec.Encoder) (registry.Output, error) {
 	in.Skip()
 	in.End()
-	if err := tool.InvalidArguments(in.Err()); err != nil || mode == tool.ModeCheck {
+	if err := toolimpl.InvalidArguments(in.Err()); err != nil || mode == registry.ModeCheck {
 		return 0, err
 	}
 	f.runs.Add(1)
@@ -55,7 +55,7 @@ func (f *runFixture) dispatch(ctx context.Context, name string, mode tool.Mode, 
 		out.Key("text")
 		out.String(f.huge)
 		out.ObjectEnd()
-		return tool.OutputJSON, nil
+		return registry.OutputJSON, nil
 	case "many":
 		chunk := strings.Repeat("y", 64)
 		for range 1 << 20 { // 64 MiB in small writes
@@ -67,13 +67,13 @@ func (f *runFixture) dispatch(ctx context.Context, name string, mode tool.Mode, 
 		out.RawText(strings.Repeat("z", 4096))
 		f.ended.Add(1)
 	}
-	return tool.OutputText, nil
+	return registry.OutputText, nil
 }
 
-func newRunFixture(t *testing.T, opts ...tool.Option) (*runFixture, *tool.Static) {
+func newRunFixture(t *testing.T, opts ...tool.Option) (*runFixture, *registry.Static) {
 	t.Helper()
 	f := &runFixture{release: make(chan struct{})}
-	s, err := tool.NewStatic(f.specs(), f.dispatch, opts...)
+	s, err := newStatic(f.specs(), f.dispatch, opts...)
 	require.NoError(t, err)
 	return f, s
 }
@@ -239,95 +239,10 @@ func TestOutputCapStopsEncoding(t *testing.T) {
 	}
 }
 
-func TestNewRunner(t *testing.T) {
+func TestNewRefusesNegativeMaxAbandoned(t *testing.T) {
 	t.Parallel()
-	_, err := tool.NewRunner(-1, 0)
-	require.Error(t, err)
-	_, err = tool.NewRunner(1, -1)
-	require.Error(t, err)
-	r, err := tool.NewRunner(2, 0)
-	require.NoError(t, err)
-	assert.Zero(t, r.AbandonedRuns(1))
-	_, err = tool.NewStatic(nil, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	_, err := newStatic(nil, func(context.Context, string, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
 		return 0, nil
 	}, tool.WithMaxAbandoned(-1))
 	require.Error(t, err)
-	for e, want := range map[tool.Ended]string{tool.Refused: "refused", tool.Returned: "returned", tool.Crashed: "crashed", tool.Abandoned: "abandoned", 9: "Ended(9)"} {
-		assert.Equal(t, want, e.String())
-	}
-}
-
-// TestRunnerDirect runs a Job through a Runner without a Static: what a
-// service running calls itself does.
-func TestRunnerDirect(t *testing.T) {
-	t.Parallel()
-	r, err := tool.NewRunner(1, 1)
-	require.NoError(t, err)
-	spec := &tool.Spec{Name: "j", Timeout: 10 * time.Millisecond}
-	j := &job{release: make(chan struct{}), abandoned: make(chan bool, 1)}
-	ended, err := r.Run(t.Context(), 0, spec.Name, spec.Timeout, j)
-	assert.Equal(t, tool.Abandoned, ended)
-	assert.Equal(t, tool.CodeTimeout, tool.CodeOf(err))
-	assert.Equal(t, 1, r.AbandonedRuns(0))
-	ended, err = r.Run(t.Context(), 0, spec.Name, spec.Timeout, j)
-	assert.Equal(t, tool.Refused, ended)
-	assert.Equal(t, tool.CodeBusy, tool.CodeOf(err))
-	close(j.release)
-	assert.True(t, <-j.abandoned, "Abandoned is called once the run ends, healthy")
-	require.Eventually(t, func() bool { return r.AbandonedRuns(0) == 0 }, 5*time.Second, time.Millisecond)
-
-	ended, err = r.Run(t.Context(), 0, spec.Name, spec.Timeout, panicJob{})
-	assert.Equal(t, tool.Crashed, ended)
-	assert.Equal(t, tool.CodePanic, tool.CodeOf(err))
-	ended, err = r.Run(t.Context(), 0, "j", 0, &job{release: j.release})
-	assert.Equal(t, tool.Returned, ended)
-	assert.ErrorIs(t, err, errJob)
-	assert.NotErrorIs(t, err, tool.ErrAbandoned)
-}
-
-var errJob = errors.New("job done")
-
-type job struct {
-	release   chan struct{}
-	abandoned chan bool
-}
-
-func (j *job) Run(context.Context) error { <-j.release; return errJob }
-func (j *job) Abandoned(healthy bool)    { j.abandoned <- healthy }
-
-type panicJob struct{}
-
-func (panicJob) Run(context.Context) error { panic("boom") }
-func (panicJob) Abandoned(bool)            {}
-
-// giveUpJob returns an error wrapping tool.ErrAbandoned as soon as its
-// context is done, as a remote call does once it has sent its request.
-type giveUpJob struct{ started chan struct{} }
-
-func (j giveUpJob) Run(ctx context.Context) error {
-	close(j.started)
-	<-ctx.Done()
-	return fmt.Errorf("remote: %w: %w", tool.ErrAbandoned, ctx.Err())
-}
-func (giveUpJob) Abandoned(bool) {}
-
-// TestRunnerNamesAJobThatGaveUp: a job that returns ErrAbandoned when its
-// context ends is reported as a cancellation or a timeout whether Run saw
-// the context done first or the job's return first (both race; many
-// tries make each order happen).
-func TestRunnerNamesAJobThatGaveUp(t *testing.T) {
-	t.Parallel()
-	r, err := tool.NewRunner(1, 1000)
-	require.NoError(t, err)
-	for range 200 {
-		ctx, cancel := context.WithCancel(t.Context())
-		j := giveUpJob{started: make(chan struct{})}
-		go func() { <-j.started; cancel() }()
-		_, err := r.Run(ctx, 0, "remote", 0, j)
-		require.Equal(t, tool.CodeCancelled, tool.CodeOf(err))
-		require.ErrorIs(t, err, tool.ErrAbandoned)
-	}
-	_, err = r.Run(t.Context(), 0, "remote", time.Millisecond, giveUpJob{started: make(chan struct{})})
-	assert.Equal(t, tool.CodeTimeout, tool.CodeOf(err))
-	assert.ErrorIs(t, err, tool.ErrAbandoned)
 }

@@ -1,4 +1,4 @@
-package tool_test
+package registry_test
 
 import (
 	"context"
@@ -18,11 +18,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
-// Generated packages contain this line; it must compile.
-const _ = tool.SupportPackageIsVersion2
+// newStatic returns the registry serving specs through dispatch, a switch
+// on the tool's name (a generated package switches on its index).
+func newStatic(specs []tool.Spec, dispatch tooltest.Dispatch, opts ...tool.Option) (*registry.Static, error) {
+	if dispatch == nil {
+		return registry.New(specs, nil, nil, nil, opts...)
+	}
+	return registry.New(specs, nil, func(ctx context.Context, i int, mode registry.Mode, in *codec.Decoder, out *codec.Encoder) (registry.Output, error) {
+		return dispatch(ctx, specs[i].Name, mode, in, out)
+	}, nil, opts...)
+}
 
 // errNotFound stands for a sentinel a tool's store returns.
 var errNotFound = errors.New("not found")
@@ -113,7 +124,7 @@ func (f *fixture) specs() []tool.Spec {
 }
 
 // dispatch is the fixture's Dispatch.
-func (f *fixture) dispatch(ctx context.Context, name string, mode tool.Mode, in *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+func (f *fixture) dispatch(ctx context.Context, name string, mode registry.Mode, in *codec.Decoder, out *codec.Encoder) (registry.Output, error) {
 	var required []string
 	switch name {
 	case "echo", "show":
@@ -126,10 +137,10 @@ func (f *fixture) dispatch(ctx context.Context, name string, mode tool.Mode, in 
 		panic("decoder bug")
 	}
 	a := decodeArgs(in, required...)
-	if err := tool.InvalidArguments(in.Err()); err != nil {
+	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 		return 0, err
 	}
-	if mode == tool.ModeCheck {
+	if mode == registry.ModeCheck {
 		return 0, nil
 	}
 	f.runs.Add(1)
@@ -139,7 +150,7 @@ func (f *fixture) dispatch(ctx context.Context, name string, mode tool.Mode, in 
 		return 0, nil
 	case "big":
 		out.RawText(strings.Repeat("x", int(a.n)))
-		return tool.OutputText, nil
+		return registry.OutputText, nil
 	case "boom":
 		panic("kaboom: secret=hunter2")
 	case "cancelled":
@@ -147,7 +158,7 @@ func (f *fixture) dispatch(ctx context.Context, name string, mode tool.Mode, in 
 		return 0, ctx.Err()
 	case "echo", "show":
 		out.RawText(a.text)
-		return tool.OutputText, nil
+		return registry.OutputText, nil
 	case "fail_model":
 		return 0, tool.Errorf("no note with id %d: %w", a.id, errNotFound)
 	case "fail_plain":
@@ -159,17 +170,17 @@ func (f *fixture) dispatch(ctx context.Context, name string, mode tool.Mode, in 
 	case "late":
 		time.Sleep(200 * time.Millisecond) // ignores its 1ms timeout, then succeeds
 		out.RawText("done anyway")
-		return tool.OutputText, nil
+		return registry.OutputText, nil
 	case "nan":
 		out.ObjectStart()
 		out.Key("x")
 		out.Float(math.NaN(), 64)
 		out.ObjectEnd()
-		return tool.OutputStructured, nil
+		return registry.OutputStructured, nil
 	case "nil_map":
 		var m map[string]int
 		m["x"] = 1
-		return tool.OutputText, nil
+		return registry.OutputText, nil
 	case "notes_search":
 		out.ObjectStart()
 		out.Key("query")
@@ -177,7 +188,7 @@ func (f *fixture) dispatch(ctx context.Context, name string, mode tool.Mode, in 
 		out.Key("hits")
 		out.Int(0)
 		out.ObjectEnd()
-		return tool.OutputStructured, nil
+		return registry.OutputStructured, nil
 	case "slow":
 		<-ctx.Done()
 		return 0, fmt.Errorf("search: %w", ctx.Err())
@@ -189,10 +200,10 @@ func (f *fixture) dispatch(ctx context.Context, name string, mode tool.Mode, in 
 }
 
 // newFixture returns a fixture and its Static.
-func newFixture(t *testing.T, opts ...tool.Option) (*fixture, *tool.Static) {
+func newFixture(t *testing.T, opts ...tool.Option) (*fixture, *registry.Static) {
 	t.Helper()
 	f := &fixture{}
-	s, err := tool.NewStatic(f.specs(), f.dispatch, opts...)
+	s, err := newStatic(f.specs(), f.dispatch, opts...)
 	require.NoError(t, err)
 	return f, s
 }
@@ -342,9 +353,9 @@ func TestStaticUnknownTool(t *testing.T) {
 	}
 	slices.SortFunc(specs, func(a, b tool.Spec) int { return strings.Compare(a.Name, b.Name) })
 	ran := false
-	s, err := tool.NewStatic(specs, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
+	s, err := newStatic(specs, func(context.Context, string, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
 		ran = true
-		return tool.OutputText, nil
+		return registry.OutputText, nil
 	})
 	require.NoError(t, err)
 
@@ -396,8 +407,8 @@ func TestStaticUnknownToolNeverListsTheCatalog(t *testing.T) {
 	for i := range 20 {
 		specs = append(specs, tool.Spec{Name: fmt.Sprintf("notes_op%02d", i), Kind: tool.KindRead})
 	}
-	s, err := tool.NewStatic(specs, func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
-		return tool.OutputText, nil
+	s, err := newStatic(specs, func(context.Context, string, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
+		return registry.OutputText, nil
 	})
 	require.NoError(t, err)
 	for _, q := range []string{"notes", "notes_op", "notes_op1", "notes_opXX", "otes_op0", "NOTES_OP"} {
@@ -416,8 +427,8 @@ func TestStaticUnknownToolNeverListsTheCatalog(t *testing.T) {
 
 func TestStaticUnknownToolCounts(t *testing.T) {
 	t.Parallel()
-	d := func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
-		return tool.OutputText, nil
+	d := func(context.Context, string, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
+		return registry.OutputText, nil
 	}
 	tests := []struct {
 		name  string
@@ -430,7 +441,7 @@ func TestStaticUnknownToolCounts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s, err := tool.NewStatic(tt.specs, d)
+			s, err := newStatic(tt.specs, d)
 			require.NoError(t, err)
 			_, err = s.Call(t.Context(), "x", nil)
 			assert.EqualError(t, err, tt.want)
@@ -443,7 +454,7 @@ func TestStaticLookupAndTools(t *testing.T) {
 	t.Parallel()
 	f := &fixture{}
 	specs := f.specs()
-	s, err := tool.NewStatic(specs, f.dispatch)
+	s, err := newStatic(specs, f.dispatch)
 	require.NoError(t, err)
 
 	tools := s.Tools()
@@ -460,7 +471,7 @@ func TestStaticLookupAndTools(t *testing.T) {
 		assert.Nil(t, got)
 	}
 
-	// NewStatic keeps the caller's specs, without a copy: a generated
+	// New keeps the caller's specs, without a copy: a generated
 	// package's static table is served as it is.
 	for i := range specs {
 		assert.Same(t, &specs[i], tools[i])
@@ -473,8 +484,8 @@ func TestStaticLookupAndTools(t *testing.T) {
 
 func TestNewStaticRefuses(t *testing.T) {
 	t.Parallel()
-	d := func(context.Context, string, tool.Mode, *codec.Decoder, *codec.Encoder) (tool.Output, error) {
-		return tool.OutputText, nil
+	d := func(context.Context, string, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
+		return registry.OutputText, nil
 	}
 	read := func(names ...string) []tool.Spec {
 		var specs []tool.Spec
@@ -486,7 +497,7 @@ func TestNewStaticRefuses(t *testing.T) {
 	tests := []struct {
 		name     string
 		specs    []tool.Spec
-		dispatch tool.Dispatch
+		dispatch tooltest.Dispatch
 		opts     []tool.Option
 		want     string
 	}{
@@ -505,7 +516,7 @@ func TestNewStaticRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s, err := tool.NewStatic(tt.specs, tt.dispatch, tt.opts...)
+			s, err := newStatic(tt.specs, tt.dispatch, tt.opts...)
 			require.Error(t, err)
 			assert.Nil(t, s)
 			assert.Contains(t, err.Error(), tt.want)
@@ -717,7 +728,7 @@ func TestStaticPanic(t *testing.T) {
 		var pe *tool.PanicError
 		require.ErrorAs(t, err, &pe)
 		assert.Equal(t, "kaboom: secret=hunter2", pe.Value)
-		assert.Contains(t, string(pe.Stack), "runtime/tool_test.(*fixture).dispatch", "the stack shows where it panicked")
+		assert.Contains(t, string(pe.Stack), "runtime/internal/registry_test.(*fixture).dispatch", "the stack shows where it panicked")
 		assert.Contains(t, pe.Error(), "panic: kaboom")
 
 		res, err = s.Call(t.Context(), "echo", []byte(`{"text":"still here"}`))
@@ -809,13 +820,13 @@ func TestStaticConcurrent(t *testing.T) {
 
 func TestOutputAndModeStrings(t *testing.T) {
 	t.Parallel()
-	assert.Equal(t, "text", tool.OutputText.String())
-	assert.Equal(t, "json", tool.OutputJSON.String())
-	assert.Equal(t, "structured", tool.OutputStructured.String())
-	assert.Equal(t, "Output(0)", tool.Output(0).String())
-	assert.Equal(t, "call", tool.ModeCall.String())
-	assert.Equal(t, "check", tool.ModeCheck.String())
-	assert.Equal(t, "Mode(7)", tool.Mode(7).String())
+	assert.Equal(t, "text", registry.OutputText.String())
+	assert.Equal(t, "json", registry.OutputJSON.String())
+	assert.Equal(t, "structured", registry.OutputStructured.String())
+	assert.Equal(t, "Output(0)", registry.Output(0).String())
+	assert.Equal(t, "call", registry.ModeCall.String())
+	assert.Equal(t, "check", registry.ModeCheck.String())
+	assert.Equal(t, "Mode(7)", registry.Mode(7).String())
 }
 
 func FuzzStaticCall(f *testing.F) {
@@ -849,7 +860,7 @@ func FuzzStaticCall(f *testing.F) {
 	})
 }
 
-func TestNewStaticTable(t *testing.T) {
+func TestNewWithOff(t *testing.T) {
 	t.Parallel()
 	table := []tool.Spec{
 		{Name: "a", Kind: tool.KindRead},
@@ -857,14 +868,14 @@ func TestNewStaticTable(t *testing.T) {
 		{Name: "c", Kind: tool.KindRead},
 	}
 	var got []int
-	d := func(_ context.Context, i int, _ tool.Mode, _ *codec.Decoder, out *codec.Encoder) (tool.Output, error) {
+	d := func(_ context.Context, i int, _ registry.Mode, _ *codec.Decoder, out *codec.Encoder) (registry.Output, error) {
 		got = append(got, i)
 		out.RawText(table[i].Name)
-		return tool.OutputText, nil
+		return registry.OutputText, nil
 	}
 	ctx := context.Background()
 
-	s, err := tool.NewStaticTable(table, nil, d)
+	s, err := registry.New(table, nil, d, nil)
 	require.NoError(t, err)
 	require.Len(t, s.Tools(), 3)
 	for i := range table {
@@ -873,7 +884,7 @@ func TestNewStaticTable(t *testing.T) {
 
 	// Off tools are neither listed nor callable; the dispatch still gets
 	// the table index of the others.
-	s, err = tool.NewStaticTable(table, []bool{false, true}, d)
+	s, err = registry.New(table, []bool{false, true}, d, nil)
 	require.NoError(t, err)
 	var names []string
 	for _, sp := range s.Tools() {
@@ -894,9 +905,9 @@ func TestNewStaticTable(t *testing.T) {
 	assert.Equal(t, tool.CodeUnknownTool, te.Code)
 	assert.Equal(t, []int{2, 0}, got)
 
-	_, err = tool.NewStaticTable(table, nil, nil)
+	_, err = registry.New(table, nil, nil, nil)
 	assert.ErrorContains(t, err, "nil dispatch")
-	_, err = tool.NewStaticTable([]tool.Spec{table[1], table[0]}, nil, d)
+	_, err = registry.New([]tool.Spec{table[1], table[0]}, nil, d, nil)
 	assert.ErrorContains(t, err, `specs not sorted by name: "b" before "a"`)
 }
 

@@ -1,4 +1,4 @@
-package tool_test
+package registry_test
 
 import (
 	"context"
@@ -10,7 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // allCodes lists every code with its name and whether it is reserved to
@@ -79,18 +81,18 @@ func TestReservedCodesFromTools(t *testing.T) {
 		{Name: "proposer", Kind: tool.KindPropose},
 	}
 	var returned error // what the tools return, set per case before the calls
-	dispatch := func(_ context.Context, _ int, mode tool.Mode, in *codec.Decoder, _ *codec.Encoder) (tool.Output, error) {
+	dispatch := func(_ context.Context, _ int, mode registry.Mode, in *codec.Decoder, _ *codec.Encoder) (registry.Output, error) {
 		in.Skip()
 		in.End()
-		if err := tool.InvalidArguments(in.Err()); err != nil {
+		if err := toolimpl.InvalidArguments(in.Err()); err != nil {
 			return 0, err
 		}
-		if mode != tool.ModeCall {
+		if mode != registry.ModeCall {
 			return 0, nil
 		}
 		return 0, returned
 	}
-	s, err := tool.NewStaticTable(table, nil, dispatch)
+	s, err := registry.New(table, nil, dispatch, nil)
 	require.NoError(t, err)
 
 	// Not parallel: the cases share returned.
@@ -112,7 +114,7 @@ func TestReservedCodesFromTools(t *testing.T) {
 				}{
 					{"Call", "act", func() (tool.Result, error) { return s.Call(t.Context(), "act", nil) }},
 					{"AppendCall", "act", func() (tool.Result, error) { return s.AppendCall(t.Context(), nil, "act", nil) }},
-					{"RunProposed", "proposer", func() (tool.Result, error) { return s.RunProposed(t.Context(), "proposer", nil) }},
+					{"RunProposed", "proposer", func() (tool.Result, error) { return registry.RunProposed(t.Context(), s, "proposer", nil) }},
 				} {
 					res, err := call.run()
 					te := requireFailure(t, res, err)
@@ -151,12 +153,12 @@ func TestReservedCodesFromTools(t *testing.T) {
 func TestReservedCodesWithTimeout(t *testing.T) {
 	t.Parallel()
 	table := []tool.Spec{{Name: "slow", Kind: tool.KindRead, Timeout: 1}}
-	s, err := tool.NewStaticTable(table, nil, func(ctx context.Context, _ int, _ tool.Mode, in *codec.Decoder, _ *codec.Encoder) (tool.Output, error) {
+	s, err := registry.New(table, nil, func(ctx context.Context, _ int, _ registry.Mode, in *codec.Decoder, _ *codec.Encoder) (registry.Output, error) {
 		in.Skip()
 		in.End()
 		<-ctx.Done()
 		return 0, &tool.Error{Code: tool.CodeBusy, Message: "busy", Cause: ctx.Err()}
-	})
+	}, nil)
 	require.NoError(t, err)
 	res, err := s.Call(t.Context(), "slow", nil)
 	te := requireFailure(t, res, err)

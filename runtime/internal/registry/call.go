@@ -1,0 +1,202 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/toolgen-go/toolgen/runtime/internal/run"
+	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// Call runs the named tool with JSON arguments (empty arguments mean {}).
+//
+// It never panics. On success the Result holds a copy of the tool's output
+// and the error is nil. On every failure it returns a *tool.Error and a
+// Result with IsError set and Content holding the Error's Message, which
+// is safe to send to the model: an unknown name (with suggestions),
+// invalid arguments (every problem listed), a propose tool (validated,
+// not run: CodeNeedsConfirmation), a tool error (its *ModelError message,
+// else "the tool failed"), a panic, runtime.Goexit, a context done before
+// the run (nothing is run), a timeout (Spec.Timeout) or the context done
+// while the tool runs, too many abandoned runs of the tool (CodeBusy), an
+// output over the cap.
+//
+// Every call runs through the registry's run.Runner, on a goroutine of its
+// own, and returns once the tool returns or the context is done,
+// whichever comes first: a tool that ignores its context is abandoned
+// (its error wraps tool.ErrAbandoned), goes on running, and its result is
+// discarded. Such a run may still read args while it decodes them, before
+// its tool starts: a caller that reuses argument buffers must not reuse
+// args after an error that wraps tool.ErrAbandoned (the MCP server's
+// arguments are fresh per request).
+func (s *Static) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
+	return s.call(ctx, name, args, nil, false)
+}
+
+// AppendCall is Call with the Result's Content appended to dst: the
+// output is encoded straight into dst's spare capacity (growing it as
+// append does), with no copy, and on failure the error's Message is
+// appended instead. Content is dst extended, so a caller that reuses one
+// buffer across calls, as AppendCall(ctx, buf[:0], ...), pays for no
+// allocation of the output once the buffer has grown. The bytes of dst
+// before len(dst) are never changed. A run that could be abandoned (a
+// context that can be done, or a Spec.Timeout) encodes into the
+// registry's own memory instead, copied into dst when the run ends in
+// time, so that an abandoned run never writes into dst.
+func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
+	return s.call(ctx, name, args, dst, true)
+}
+
+// call is Call and AppendCall: with appendTo, the output is encoded into
+// dst; without, it is copied out of the pooled encoder.
+func (s *Static) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (tool.Result, error) {
+	i := s.find(name)
+	if i < 0 {
+		return failure(dst, toolerr.UnknownTool(s.tools, name))
+	}
+	spec := &s.specs[i]
+	if spec.Kind == tool.KindPropose {
+		if e := s.check(ctx, i, args); e != nil {
+			return failure(dst, e)
+		}
+		return failure(dst, &tool.Error{
+			Code:    tool.CodeNeedsConfirmation,
+			Tool:    spec.Name,
+			Message: "tool " + spec.Name + " needs a person's confirmation; nothing was run",
+		})
+	}
+	return s.run(ctx, i, args, dst, appendTo)
+}
+
+// Offer returns the tools offered to the caller ctx carries: every tool,
+// less those whose own Offered method declines (Spec.DecidesOffer). It
+// returns Tools itself, without allocating, when no tool declines; the
+// slice and the specs are shared: callers must not modify them. The bare
+// registry applies no policy and checks no permission: that is the call
+// service's work.
+func (s *Static) Offer(ctx context.Context) []*tool.Spec {
+	if s.offered == nil {
+		return s.tools
+	}
+	var out []*tool.Spec
+	for i := range s.specs {
+		if s.selfOffered(ctx, i) {
+			if out != nil {
+				out = append(out, &s.specs[i])
+			}
+			continue
+		}
+		if out == nil {
+			out = make([]*tool.Spec, i, len(s.specs)-1)
+			copy(out, s.tools[:i])
+		}
+	}
+	if out == nil {
+		return s.tools
+	}
+	return out
+}
+
+// Check validates the arguments of the named tool (ModeCheck) and runs
+// nothing, whatever the tool's kind. It returns nil or a *tool.Error, as
+// Call would report it.
+func (s *Static) Check(ctx context.Context, name string, args []byte) error {
+	i := s.find(name)
+	if i < 0 {
+		return toolerr.UnknownTool(s.tools, name)
+	}
+	if e := s.check(ctx, i, args); e != nil {
+		return e
+	}
+	return nil
+}
+
+// failure returns e as Call (dst nil) and AppendCall report it: a Result
+// the model can be sent, its Message appended to dst, and the error itself.
+func failure(dst []byte, e *tool.Error) (tool.Result, error) {
+	return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
+}
+
+// run runs s.specs[i], whatever its kind, through the Runner.
+func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
+	spec := &s.specs[i]
+	c, direct := s.start(ctx, i, ModeCall, args, dst, appendTo)
+	ended, err := s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
+	switch ended {
+	case run.Abandoned, run.Crashed:
+		// The run keeps the codecs (Abandoned gives them back), or they
+		// may be in any state: leave them to the collector.
+		return failure(dst, toolerr.Of(spec.Name, err))
+	}
+	if err != nil {
+		s.release(c)
+		return failure(dst, toolerr.Of(spec.Name, err))
+	}
+	if e := s.outputError(c, spec); e != nil {
+		s.release(c)
+		return failure(dst, e)
+	}
+	res := tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
+	switch {
+	case direct:
+	case appendTo:
+		res.Content = append(dst, res.Content...)
+	default:
+		res.Content = bytes.Clone(res.Content)
+	}
+	s.release(c)
+	return res, nil
+}
+
+// outputError returns the failure of a run that returned but whose
+// output cannot be sent: over the cap, an encoding error, or an Output
+// the dispatch may not return; nil when the output is good.
+func (s *Static) outputError(c *codecs, spec *tool.Spec) *tool.Error {
+	switch {
+	case c.out.TooLarge():
+		// The encoder stopped at the cap: its memory is about the cap's.
+		return &tool.Error{
+			Code:    tool.CodeOutputTooLarge,
+			Tool:    spec.Name,
+			Message: "the tool's output exceeds " + strconv.Itoa(s.opts.MaxOutputBytes) + " bytes",
+			Cause:   fmt.Errorf("tool %s wrote more than the cap of %d bytes of output", spec.Name, s.opts.MaxOutputBytes),
+		}
+	case c.out.Err() != nil:
+		return &tool.Error{
+			Code:    tool.CodeFailed,
+			Tool:    spec.Name,
+			Message: "the tool failed",
+			Cause:   fmt.Errorf("encode output of tool %s: %w", spec.Name, c.out.Err()),
+		}
+	case c.output < OutputText || c.output > OutputStructured:
+		return &tool.Error{
+			Code:    tool.CodeFailed,
+			Tool:    spec.Name,
+			Message: "the tool failed",
+			Cause:   fmt.Errorf("dispatch of tool %s returned invalid %s", spec.Name, c.output),
+		}
+	}
+	return nil
+}
+
+// check decodes the arguments of s.specs[i] in ModeCheck, through the
+// Runner; it returns nil or the failure as Call reports it. Spec.Timeout
+// bounds what the tool does, not a check (decoding is bounded by the
+// limits; the caller's context still applies).
+func (s *Static) check(ctx context.Context, i int, args []byte) *tool.Error {
+	spec := &s.specs[i]
+	c, _ := s.start(ctx, i, ModeCheck, args, nil, false)
+	ended, err := s.runner.Run(ctx, i, spec.Name, 0, c)
+	switch {
+	case ended == run.Abandoned || ended == run.Crashed:
+		return toolerr.Of(spec.Name, err)
+	case err != nil:
+		s.release(c)
+		return toolerr.Of(spec.Name, err)
+	}
+	s.release(c)
+	return nil
+}

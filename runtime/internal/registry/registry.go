@@ -1,0 +1,168 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/options"
+	"github.com/toolgen-go/toolgen/runtime/internal/run"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+)
+
+// Static is the registry a generated package builds: a fixed, sorted set
+// of specs and the generated Dispatch that runs them. It is safe for
+// concurrent use and must not be copied.
+type Static struct {
+	specs []tool.Spec
+	// ids holds the table index of each of specs, for the dispatch; nil
+	// when specs is the whole table (the index is the position).
+	ids       []int32
+	tools     []*tool.Spec
+	dispatch  Dispatch
+	offered   Offered
+	runner    *run.Runner // runs every call; its tool index is the position in specs
+	opts      options.Registry
+	pool      sync.Pool // of *codecs
+	emptyArgs []byte
+}
+
+var _ tool.Registry = (*Static)(nil)
+
+// New returns the registry serving the tools of table through dispatch, a
+// switch on a tool's index in table: what a generated package builds
+// from its static table. The tools whose off is true are left out
+// (neither listed nor callable); off may be nil or shorter than table
+// (the tools past its end are served). offered asks the tools whose
+// Spec.DecidesOffer is set whether they are offered; nil means they
+// always are.
+//
+// The specs of table must have non-empty names, sorted by byte-wise
+// string comparison and unique, and valid kinds: New refuses anything
+// else rather than serve a registry whose Lookup would miss tools. The
+// table is kept as it is, without a copy, when off leaves no tool out:
+// neither it nor what it holds may be modified afterwards.
+func New(table []tool.Spec, off []bool, dispatch Dispatch, offered Offered, opts ...tool.Option) (*Static, error) {
+	if dispatch == nil {
+		return nil, errors.New("new static tool registry: nil dispatch")
+	}
+	o := options.Registry{MaxOutputBytes: tool.DefaultMaxOutputBytes}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := check(o, table); err != nil {
+		return nil, err
+	}
+	s := &Static{
+		specs:     table,
+		dispatch:  dispatch,
+		offered:   offered,
+		opts:      o,
+		emptyArgs: []byte("{}"),
+	}
+	if slices.Contains(off, true) {
+		s.specs = make([]tool.Spec, 0, len(table))
+		s.ids = make([]int32, 0, len(table))
+		for i := range table {
+			if i >= len(off) || !off[i] {
+				s.specs = append(s.specs, table[i])
+				s.ids = append(s.ids, int32(i))
+			}
+		}
+	}
+	s.tools = make([]*tool.Spec, len(s.specs))
+	for i := range s.specs {
+		s.tools[i] = &s.specs[i]
+	}
+	runner, err := run.New(len(s.specs), o.MaxAbandoned)
+	if err != nil {
+		return nil, fmt.Errorf("new static tool registry: %w", err)
+	}
+	s.runner = runner
+	s.pool.New = func() any {
+		out := codec.NewEncoder()
+		out.SetLimit(s.opts.MaxOutputBytes)
+		return &codecs{s: s, in: codec.NewDecoder(), out: out}
+	}
+	return s, nil
+}
+
+// check reports options and specs that are not as New requires.
+func check(o options.Registry, specs []tool.Spec) error {
+	switch {
+	case o.MaxOutputBytes <= 0:
+		return fmt.Errorf("new static tool registry: max output bytes must be positive, got %d", o.MaxOutputBytes)
+	case o.Limits.MaxBytes < 0 || o.Limits.MaxDepth < 0:
+		return fmt.Errorf("new static tool registry: negative limits %+v", o.Limits)
+	case o.MaxAbandoned < 0:
+		return fmt.Errorf("new static tool registry: max abandoned runs must not be negative, got %d", o.MaxAbandoned)
+	case len(specs) > math.MaxInt32:
+		return fmt.Errorf("new static tool registry: %d specs, more than %d", len(specs), math.MaxInt32)
+	}
+	for i := range specs {
+		sp := &specs[i]
+		switch {
+		case sp.Name == "":
+			return fmt.Errorf("new static tool registry: spec %d (type %s) has no name", i, sp.Type)
+		case sp.Kind < tool.KindRead || sp.Kind > tool.KindAction:
+			return fmt.Errorf("new static tool registry: tool %q has invalid kind %s", sp.Name, sp.Kind)
+		case i == 0:
+		case specs[i-1].Name == sp.Name:
+			return fmt.Errorf("new static tool registry: duplicate tool name %q", sp.Name)
+		case specs[i-1].Name > sp.Name:
+			return fmt.Errorf("new static tool registry: specs not sorted by name: %q before %q", specs[i-1].Name, sp.Name)
+		}
+	}
+	return nil
+}
+
+// Of returns the registry behind v when v is one New built: what the
+// call service serves, and what the MCP server knows offers the same
+// tools to every caller unless a tool decides its own offer.
+func Of(v any) (*Static, bool) {
+	s, ok := v.(*Static)
+	return s, ok && s != nil
+}
+
+// Tools returns every tool sorted by name. The slice and the specs are
+// shared: callers must not modify them.
+func (s *Static) Tools() []*tool.Spec { return s.tools }
+
+// Lookup returns the tool with the given name, by binary search (written
+// out: on the call path, slices.BinarySearchFunc's comparison through a
+// function value cost more than the search).
+func (s *Static) Lookup(name string) (*tool.Spec, bool) {
+	if i := s.find(name); i >= 0 {
+		return &s.specs[i], true
+	}
+	return nil, false
+}
+
+// find returns the position in s.specs of the tool with the given name, or
+// -1.
+func (s *Static) find(name string) int {
+	i, j := 0, len(s.specs)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if s.specs[h].Name < name {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	if i < len(s.specs) && s.specs[i].Name == name {
+		return i
+	}
+	return -1
+}
+
+// id returns the table index of s.specs[i], which the dispatch switches on.
+func (s *Static) id(i int) int {
+	if s.ids == nil {
+		return i
+	}
+	return int(s.ids[i])
+}
