@@ -37,10 +37,12 @@ run: generate
 ## test: vet, check-generated, and every test with the race detector
 ## (the MCP interop tests need the pinned node packages: installed first);
 ## then the schema tests that need the sample tools' hook files, which are
-## built only with the toolgen tag (as toolgen's bootstrap program builds)
+## built only with the toolgen tag (as toolgen's bootstrap program builds):
+## the sample packages, the generated registry and the schema parity tests
+## of cmd/toolgen/internal/schema
 test: lint check-generated $(INTEROP)/node_modules
 	$(GO) test -race -count=1 ./...
-	$(GO) test -race -count=1 -tags toolgen ./tools/... ./generated/...
+	$(GO) test -race -count=1 -tags toolgen ./tools/... ./generated/... ./cmd/toolgen/internal/schema/
 
 ## node_modules of $(INTEROP): the node packages of the MCP interop tests, from the lock file
 $(INTEROP)/node_modules: $(INTEROP)/package-lock.json
@@ -74,7 +76,7 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) vet -tags toolgen ./tools/... ./generated/...
+	$(GO) vet -tags toolgen ./tools/... ./generated/... ./cmd/toolgen/internal/schema/
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 20s). A target
 ## fails only when it writes a reproducer to testdata/fuzz: Go 1.26's fuzz

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
-	"github.com/toolgen-go/toolgen/internal/gen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen"
 )
 
 // Exit codes, as go vet and friends use them.

@@ -58,9 +58,9 @@ func TestProblems(t *testing.T) {
 		t.Skip("runs the generator")
 	}
 	out := t.TempDir()
-	code, _, stderr := runToolgen(t, "-pkg", "reg", "-out", out, "../../internal/gen/testdata/cases/duplicate")
+	code, _, stderr := runToolgen(t, "-pkg", "reg", "-out", out, "./internal/gen/testdata/cases/duplicate")
 	assert.Equal(t, exitProblems, code)
-	assert.Contains(t, stderr, filepath.FromSlash("../../internal/gen/testdata/cases/duplicate/a.go:10:1: duplicate tool name \"same_name\""))
+	assert.Contains(t, stderr, filepath.FromSlash("internal/gen/testdata/cases/duplicate/a.go:10:1: duplicate tool name \"same_name\""))
 	entries, err := os.ReadDir(out)
 	require.NoError(t, err)
 	assert.Empty(t, entries)
@@ -75,14 +75,14 @@ func TestPatternMatchesNoPackage(t *testing.T) {
 	assert.Equal(t, exitProblems, code)
 	assert.Equal(t, "pattern ./nonexist/ matches no package: there is no such directory\n", stderr)
 
-	code, _, stderr = runToolgen(t, "-out", out, "./nonexist/...", "../../internal/gen/testdata/cases/nomatch")
+	code, _, stderr = runToolgen(t, "-out", out, "./nonexist/...", "./internal/gen/testdata/cases/nomatch")
 	assert.Equal(t, exitProblems, code)
 	assert.Contains(t, stderr, "pattern ./nonexist/... matches no package: there is no such directory\n")
 	assert.NotContains(t, stderr, "do not compile")
 
-	code, _, stderr = runToolgen(t, "-out", out, "../../internal/gen/testdata/cases/nomatch")
+	code, _, stderr = runToolgen(t, "-out", out, "./internal/gen/testdata/cases/nomatch")
 	assert.Equal(t, exitProblems, code)
-	assert.Equal(t, "no tools found in ../../internal/gen/testdata/cases/nomatch: declare a type with a //tool:name directive in its doc comment\n", stderr)
+	assert.Equal(t, "no tools found in ./internal/gen/testdata/cases/nomatch: declare a type with a //tool:name directive in its doc comment\n", stderr)
 	_, err := os.Stat(out)
 	assert.True(t, os.IsNotExist(err), "nothing is written")
 }
@@ -90,7 +90,7 @@ func TestPatternMatchesNoPackage(t *testing.T) {
 // TestBadPackageName: an output directory whose name is not an identifier
 // needs -pkg.
 func TestBadPackageName(t *testing.T) {
-	code, _, stderr := runToolgen(t, "-out", filepath.Join(t.TempDir(), "not-an-ident"), "../../internal/gen/testdata/cases/basic")
+	code, _, stderr := runToolgen(t, "-out", filepath.Join(t.TempDir(), "not-an-ident"), "./internal/gen/testdata/cases/basic")
 	assert.Equal(t, exitProblems, code)
 	assert.Contains(t, stderr, `the output package name "not-an-ident" is not a Go identifier; name it with -pkg`)
 }
@@ -101,10 +101,10 @@ func TestWriteOnlyChanged(t *testing.T) {
 		t.Skip("runs the generator")
 	}
 	out := filepath.Join(t.TempDir(), "reg")
-	code, stdout, stderr := runToolgen(t, "-v", "-out", out, "../../internal/gen/testdata/cases/basic")
+	code, stdout, stderr := runToolgen(t, "-v", "-out", out, "./internal/gen/testdata/cases/basic")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Contains(t, stdout, "registry_gen.go")
-	code, stdout, stderr = runToolgen(t, "-v", "-out", out, "../../internal/gen/testdata/cases/basic")
+	code, stdout, stderr = runToolgen(t, "-v", "-out", out, "./internal/gen/testdata/cases/basic")
 	require.Equal(t, exitOK, code, stderr)
 	assert.Empty(t, stdout, "unchanged files are not rewritten")
 }

@@ -66,7 +66,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/toolgen-go/toolgen/internal/gen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen"
 )
 
 // Analyzer reports the problems toolgen finds without running the user's

@@ -16,11 +16,11 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/analyzer"
-	"github.com/toolgen-go/toolgen/internal/gen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen"
 )
 
 // casesDir holds toolgen's golden cases.
-const casesDir = "../../../internal/gen/testdata/cases"
+const casesDir = "../internal/gen/testdata/cases"
 
 // The golden cases of toolgen, by what the analyzer must say about them.
 var (
