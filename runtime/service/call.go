@@ -159,6 +159,14 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 		return s.refuse(ctx, &rec, dst, &tool.Error{Code: tool.CodeNotProposal, Tool: spec.Name,
 			Message: "tool " + spec.Name + " is a write tool the service does not serve by name: it cannot be proposed; nothing was run"})
 	}
+	if rec.CallID != "" {
+		key, err := s.keys.get(ctx, s.store)
+		if err != nil {
+			s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", spec.Name), slog.String("error", err.Error()))
+			return s.refuse(ctx, &rec, dst, unrecorded(spec.Name, err))
+		}
+		rec.ArgsDigest = argsDigest(key, spec.Name, args)
+	}
 	if spec.Kind == tool.KindPropose {
 		rec.Event = EventProposal
 		return s.propose(ctx, inv, t, &rec, dst, args, proposal)
@@ -181,6 +189,9 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 	case err != nil:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call (failing open: it runs)", slog.String("tool", spec.Name), slog.String("error", err.Error()))
 	case prior != nil:
+		if e := reused(&rec, prior); e != nil {
+			return s.refuse(ctx, &rec, dst, e)
+		}
 		return s.replay(ctx, &rec, prior, dst)
 	}
 	res, callErr := s.run(ctx, dst, t, args)
@@ -284,6 +295,18 @@ func outcomeOf(err error) Outcome {
 		return OutcomeRefused
 	}
 	return OutcomeFailed
+}
+
+// reused returns the refusal of rec, a call whose call ID prior holds,
+// when prior is another call: of another tool, or with other arguments.
+// A prior record without an argument digest (written before they were
+// kept) is compared by its tool alone.
+func reused(rec, prior *Record) *tool.Error {
+	if prior.Tool == rec.Tool && (prior.ArgsDigest == "" || prior.ArgsDigest == rec.ArgsDigest) {
+		return nil
+	}
+	return &tool.Error{Code: tool.CodeCallIDReused, Tool: rec.Tool,
+		Message: "this call ID was already used by a call of another tool or with other arguments; nothing was run: give each call a call ID of its own"}
 }
 
 // replay answers a call whose call ID was already recorded, from the

@@ -3,13 +3,10 @@ package service
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base32"
-	"encoding/hex"
 	"errors"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
@@ -25,21 +22,6 @@ func newProposalID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand documents it)
 	return proposalPrefix + base32.HexEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])
-}
-
-// Digest returns the digest that binds p's ID, principal, conversation,
-// tool and arguments: what Proposal.Digest holds and a confirmation
-// checks.
-func Digest(p *Proposal) string {
-	h := sha256.New()
-	for _, s := range []string{p.ID, p.Principal, p.Conversation, p.Tool} {
-		var n [8]byte
-		h.Write(strconv.AppendInt(n[:0], int64(len(s)), 10))
-		h.Write([]byte{':'})
-		h.Write([]byte(s))
-	}
-	h.Write(p.Args)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // canonical returns args as a proposal keeps them: the compact JSON the
@@ -92,12 +74,17 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, t target, r
 	if err != nil { // Check accepted them: they are JSON
 		return s.refuse(ctx, rec, dst, &tool.Error{Code: tool.CodeInvalidArguments, Tool: spec.Name, Message: "the arguments are not valid JSON", Cause: err})
 	}
+	key, err := s.keys.get(ctx, s.store)
+	if err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", spec.Name), slog.String("error", err.Error()))
+		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
+	}
 	p := &Proposal{
 		ID: newProposalID(), Principal: inv.Principal.ID, Conversation: inv.Conversation, Turn: inv.Turn,
 		CallID: inv.CallID, Tool: spec.Name, Args: args, Summary: summary(spec),
 		Created: rec.Time, Expires: rec.Time.Add(s.ttl), State: StatePending,
 	}
-	p.Digest = Digest(p)
+	p.Digest = digest(key, p)
 	rec.Proposal, rec.Outcome = p.ID, OutcomeOK
 	rec.Result, rec.Structured = proposalResult(p), true
 	rec.Duration = s.now().Sub(rec.Time)
@@ -108,6 +95,10 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, t target, r
 		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
 	}
 	if prior != nil {
+		if e := reused(rec, prior); e != nil {
+			rec.Proposal, rec.Result, rec.Structured = "", nil, false
+			return s.refuse(ctx, rec, dst, e)
+		}
 		res, err := s.replay(ctx, rec, prior, dst)
 		if out != nil && err == nil {
 			*out, err = s.store.Proposal(ctx, prior.Proposal)
@@ -199,6 +190,11 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 		return s.decided(ctx, p, &rec)
 	}
 	rec.Args = s.logFormOf(ctx, t, p.Args)
+	key, err := s.keys.get(ctx, s.store)
+	if err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", p.Tool), slog.String("error", err.Error()))
+		return nil, s.refused(ctx, &rec, unrecorded(p.Tool, err))
+	}
 	rec.Outcome = OutcomeStarted
 	claimed, err := s.store.Claim(ctx, p.ID, &rec)
 	switch {
@@ -213,14 +209,15 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 		rec.ID = 0
 		return nil, s.refused(ctx, &rec, unrecorded(p.Tool, err))
 	}
-	return s.runClaimed(tool.WithInvocation(ctx, inv), t, claimed, &rec)
+	return s.runClaimed(tool.WithInvocation(ctx, inv), t, claimed, &rec, key)
 }
 
-// runClaimed runs a proposal this service claimed and settles it.
-func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Record) (*Confirmation, error) {
-	if want := Digest(p); subtle.ConstantTimeCompare([]byte(want), []byte(p.Digest)) != 1 {
-		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal's arguments do not match its digest; nothing was run",
-			Cause: errors.New("proposal digest mismatch: the stored proposal was changed")}
+// runClaimed runs a proposal this service claimed, its digest checked
+// under key, and settles it.
+func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Record, key []byte) (*Confirmation, error) {
+	if want := digest(key, p); subtle.ConstantTimeCompare([]byte(want), []byte(p.Digest)) != 1 {
+		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal as stored does not match its digest; nothing was run",
+			Cause: errors.New("proposal digest mismatch: the stored proposal was changed, or made under another key")}
 		rec.Outcome, rec.Code, rec.Error, rec.Duration = OutcomeRefused, e.Code, e.Message, s.now().Sub(rec.Time)
 		if err := s.store.Settle(ctx, p.ID, StateRejected, rec); err != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal", slog.String("tool", p.Tool), slog.String("error", err.Error()))

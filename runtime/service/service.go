@@ -96,6 +96,13 @@ type Options struct {
 	Halted func(ctx context.Context) bool
 	// Now tells the time; nil means time.Now.
 	Now func() time.Time
+	// Key keys the digests that bind a proposal to what its confirmation
+	// runs and a call ID to its call's tool and arguments (HMAC-SHA256):
+	// at least MinKeyLen random bytes, secret, and the same on every
+	// instance sharing the store. nil means the store's own (Store.Key):
+	// made at random by the first instance that needs it and kept in the
+	// store, so that every instance sharing the store uses it.
+	Key []byte
 	// Dynamic serves tools known only at run time (runtime/dynamic.Set),
 	// after the registry's: offered, refused, recorded, proposed and
 	// confirmed as the registry's are. A name the registry holds is
@@ -127,6 +134,7 @@ type Service struct {
 	halt     atomic.Bool
 	waits    waiters
 	offers   *offerMemo
+	keys     keyring
 }
 
 var _ tool.Caller = (*Service)(nil)
@@ -151,6 +159,11 @@ func New(reg Registry, opts *Options) (*Service, error) {
 		return nil, fmt.Errorf("new call service: negative Parallel %d", s.parallel)
 	case s.ttl < 0:
 		return nil, fmt.Errorf("new call service: negative ProposalTTL %s", s.ttl)
+	case o.Key != nil && len(o.Key) < MinKeyLen:
+		return nil, fmt.Errorf("new call service: the Key has %d bytes, fewer than %d", len(o.Key), MinKeyLen)
+	}
+	if o.Key != nil {
+		s.keys.key = append([]byte(nil), o.Key...)
 	}
 	if s.store == nil {
 		s.store = NewMemoryStore()

@@ -37,11 +37,12 @@ func fixtureSpecs() []tool.Spec {
 // runs.
 type fixture struct{ runs string }
 
-// fixtureArgs are the tools' arguments: {"id", "text", "block"}.
+// fixtureArgs are the tools' arguments: {"id", "text", "block", "fail"}.
+// act with "fail":true fails with a message quoting the text.
 type fixtureArgs struct {
-	id    int64
-	text  string
-	block bool
+	id          int64
+	text        string
+	block, fail bool
 }
 
 func decodeArgs(in *codec.Decoder) fixtureArgs {
@@ -68,6 +69,10 @@ func decodeArgs(in *codec.Decoder) fixtureArgs {
 			in.Push("block")
 			a.block, _ = in.Bool("boolean")
 			in.Pop()
+		case "fail":
+			in.Push("fail")
+			a.fail, _ = in.Bool("boolean")
+			in.Pop()
 		default:
 			in.Unknown(key)
 		}
@@ -91,6 +96,9 @@ func (f *fixture) dispatch(ctx context.Context, i int, mode tool.Mode, in *codec
 		return tool.OutputText, nil
 	case tAct:
 		f.ran("act " + inv.CallID + " " + a.text)
+		if a.fail {
+			return 0, &tool.ModelError{Message: "cannot act on " + a.text}
+		}
 		out.RawText("acted " + a.text + " for " + inv.Principal.ID)
 	case tNotesDelete:
 		f.ran("notes_delete " + strconv.FormatInt(a.id, 10))

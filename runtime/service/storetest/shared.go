@@ -2,9 +2,11 @@ package storetest
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -34,6 +36,8 @@ func RunShared(t *testing.T, b Backend) {
 	t.Run("KilledMidCallWithCallID", func(t *testing.T) { t.Parallel(); testKilledMidCall(t, b) })
 	t.Run("ConfirmsOverTwoProcesses", func(t *testing.T) { t.Parallel(); testConfirmsOverTwoProcesses(t, b) })
 	t.Run("MigrationsAtOnce", func(t *testing.T) { t.Parallel(); testMigrationsAtOnce(t, b) })
+	t.Run("HostileBytesRecorded", func(t *testing.T) { t.Parallel(); testHostileBytes(t, b) })
+	t.Run("TamperedProposalRefused", func(t *testing.T) { t.Parallel(); testTampered(t, b) })
 }
 
 // instance opens an instance of dsn, closed when t ends.
@@ -111,6 +115,19 @@ func testCallIDAcross(t *testing.T, b Backend) {
 	require.Len(t, recs, 2)
 	assert.Equal(t, service.EventCall, recs[0].Event)
 	assert.Equal(t, service.EventReplay, recs[1].Event)
+
+	// The call ID names that call on every instance: another tool, or
+	// other arguments, are refused there and run nothing.
+	_, err = two.Call(as("toolu_1"), "echo", []byte(`{"text":"x"}`))
+	assert.Equal(t, tool.CodeCallIDReused, tool.CodeOf(err), "another tool")
+	_, err = two.Call(as("toolu_1"), "act", []byte(`{"text":"y"}`))
+	assert.Equal(t, tool.CodeCallIDReused, tool.CodeOf(err), "other arguments")
+	assert.Equal(t, []string{"act toolu_1 x"}, runLines(t, runs))
+	recs, err = st2.Records(context.Background(), service.Query{CallID: "toolu_1"})
+	require.NoError(t, err)
+	require.Len(t, recs, 4)
+	assert.Equal(t, service.EventRefusal, recs[3].Event)
+	assert.Equal(t, tool.CodeCallIDReused, recs[3].Code)
 
 	// A proposal repeated with its call ID on another instance is one
 	// proposal.
@@ -261,7 +278,7 @@ func testKilledMidCall(t *testing.T, b Backend) {
 	require.Equal(t, []string{"act toolu_k x"}, runLines(t, runs))
 
 	svc := serve(t, instance(t, b, dsn), nil, runs)
-	_, err := svc.Call(as("toolu_k"), "act", []byte(`{"text":"x"}`))
+	_, err := svc.Call(as("toolu_k"), "act", []byte(`{"text":"x","block":true}`))
 	assert.Equal(t, tool.CodeOutcomeUnknown, tool.CodeOf(err), "a retry of the call ID is not run again")
 	assert.Len(t, runLines(t, runs), 1)
 }
@@ -347,4 +364,90 @@ func testMigrationsAtOnce(t *testing.T, b Backend) {
 	svc := serve(t, instance(t, b, dsn), nil, runs)
 	_, err := svc.Call(as("toolu_m"), "act", nil)
 	require.NoError(t, err)
+}
+
+// testHostileBytes: whatever bytes a caller sends (NUL, invalid UTF-8) in
+// a tool's name, a principal, a conversation or a call ID, and whatever a
+// tool's message quotes, the call leaves its record, read back as it was
+// sent; a failure quoting NUL finishes its run, and a retry of its call
+// ID is answered with that failure.
+func testHostileBytes(t *testing.T, b Backend) {
+	ctx := context.Background()
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	st := instance(t, b, dsn)
+	svc := serve(t, st, nil, runs)
+
+	for _, name := range []string{"act\x00", "notes_delete\x00", "act\xff", "\x00", "\xc3", strings.Repeat("\xff", 200)} {
+		_, err := svc.Call(as(""), name, []byte(`{}`))
+		require.Equal(t, tool.CodeUnknownTool, tool.CodeOf(err), "%q", name)
+		recs, err := st.Records(ctx, service.Query{Tool: name[:min(len(name), 128)]})
+		require.NoError(t, err)
+		if assert.Len(t, recs, 1, "%q: a refusal row", name) {
+			assert.Equal(t, service.EventRefusal, recs[0].Event)
+			assert.Equal(t, tool.CodeUnknownTool, recs[0].Code)
+		}
+	}
+
+	who := tool.Principal{ID: "al\x00ice\xff"}
+	hostile := tool.WithInvocation(ctx, &tool.Invocation{Principal: who, Conversation: "c\x00\x1b00", Turn: "t\xfe", CallID: "toolu_\x00\xff"})
+	res, err := svc.Call(hostile, "act", []byte(`{"text":"\u0000 boom","fail":true}`))
+	require.Equal(t, tool.CodeFailed, tool.CodeOf(err))
+	assert.Contains(t, res.Text(), "cannot act on \x00 boom")
+	recs, err := st.Records(ctx, service.Query{Principal: who.ID, Conversation: "c\x00\x1b00", CallID: "toolu_\x00\xff"})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Equal(t, service.OutcomeFailed, recs[0].Outcome, "the failure quoting NUL finished its run")
+	assert.Equal(t, res.Text(), recs[0].Error, "the message as the model read it")
+	assert.Equal(t, "t\xfe", recs[0].Turn)
+
+	// A retry, here and on another instance, is answered with the
+	// failure, not outcome_unknown, and runs nothing.
+	other := serve(t, instance(t, b, dsn), nil, runs)
+	for _, s := range []*service.Service{svc, other} {
+		again, err := s.Call(hostile, "act", []byte(`{"text":"\u0000 boom","fail":true}`))
+		assert.Equal(t, tool.CodeFailed, tool.CodeOf(err))
+		assert.Equal(t, res.Text(), again.Text())
+	}
+	assert.Len(t, runLines(t, runs), 1)
+
+	// A proposal of such a principal is confirmed by it.
+	proposer := tool.WithInvocation(ctx, &tool.Invocation{Principal: who, Conversation: "c\x00\x1b00", CallID: "toolu_\x00p"})
+	res, err = svc.Call(proposer, "notes_delete", []byte(`{"id":7}`))
+	require.NoError(t, err)
+	conf, err := other.Confirm(ctx, proposalID(t, res), who)
+	require.NoError(t, err)
+	assert.Equal(t, "deleted 7 for "+who.ID, conf.Result.Text())
+}
+
+// testTampered: a proposal whose arguments or expiry were changed in the
+// database is refused at confirmation, and runs nothing.
+func testTampered(t *testing.T, b Backend) {
+	ctx := context.Background()
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	st := instance(t, b, dsn)
+	db, ok := st.(interface{ DB() *sql.DB })
+	if !ok {
+		t.Skip("not a SQL store")
+	}
+	svc := serve(t, st, nil, runs)
+	propose := func(id int) string {
+		res, err := svc.Call(as(""), "notes_delete", []byte(`{"id":`+strconv.Itoa(id)+`}`))
+		require.NoError(t, err)
+		return proposalID(t, res)
+	}
+	p7, p8, p9 := propose(7), propose(8), propose(9)
+	for _, c := range []struct{ name, id, update string }{
+		{"arguments", p7, "UPDATE toolgen_proposals SET args = (SELECT args FROM toolgen_proposals WHERE id = '" + p8 + "') WHERE id = '" + p7 + "'"},
+		{"expiry", p9, "UPDATE toolgen_proposals SET expires_ns = expires_ns + 86400000000000 WHERE id = '" + p9 + "'"},
+	} {
+		_, err := db.DB().ExecContext(ctx, c.update)
+		require.NoError(t, err, c.name)
+		_, err = serve(t, instance(t, b, dsn), nil, runs).Confirm(ctx, c.id, alice)
+		assert.Equal(t, tool.CodeRefused, tool.CodeOf(err), "%s changed: refused", c.name)
+		assert.ErrorContains(t, err, "does not match its digest", c.name)
+	}
+	assert.Empty(t, runLines(t, runs), "nothing ran")
+	_, err := svc.Confirm(ctx, p8, alice)
+	require.NoError(t, err, "the untouched one runs")
+	assert.Equal(t, []string{"notes_delete 8"}, runLines(t, runs))
 }
