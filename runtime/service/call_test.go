@@ -432,3 +432,25 @@ func TestCallIDReusedInOneTurn(t *testing.T) {
 	assert.ElementsMatch(t, []tool.Code{0, tool.CodeCallIDReused}, codes)
 	assert.EqualValues(t, 1, f.runs[tAct].Load()+f.runs[tEcho].Load(), "one ran")
 }
+
+// TestSecretUnderAnySpelling: a secret sent under a key that differs from
+// its name only in case (or in escapes) is refused by the decoder as
+// unknown, and the record keeps its value under no spelling.
+func TestSecretUnderAnySpelling(t *testing.T) {
+	t.Parallel()
+	s, f, st, _ := newService(t, nil)
+	for _, args := range []string{
+		`{"Secret":"hunter2"}`,
+		`{"SECRET":"hunter2","text":"x"}`,
+		`{"secreT":{"nested":"hunter2"}}`,
+		`{"S\u0065cret":"hunter2"}`,
+	} {
+		_, err := s.Call(as(alice, ""), "login", []byte(args))
+		assert.Equal(t, tool.CodeInvalidArguments, codeOf(err), args)
+		r := last(t, st)
+		assert.NotContains(t, string(r.Args), "hunter2", "%s: the record keeps no value", args)
+		assert.Contains(t, string(r.Args), `"[secret]"`, args)
+		assert.NotContains(t, r.Error, "hunter2", args)
+	}
+	assert.Zero(t, f.runs[tLogin].Load())
+}
