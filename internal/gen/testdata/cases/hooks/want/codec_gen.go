@@ -200,7 +200,7 @@ func decodeHooksLoginInputVault(d *codec.Decoder, v *map[string]*hooks.Account) 
 					continue
 				}
 				vKey := string(vRawKey)
-				d.Push(vKey)
+				d.PushKey()
 				var vElem *hooks.Account
 				vElemPtr := new(hooks.Account)
 				decodeHooksAccount(d, &(*vElemPtr))

@@ -34,7 +34,7 @@ func decodeMapboundsInAttrs(d *codec.Decoder, v *map[string]string) {
 				continue
 			}
 			vKey := string(vRawKey)
-			d.Push(vKey)
+			d.PushKey()
 			var vElem string
 			if vElemVal, vElemOK := d.String("string"); vElemOK {
 				vElem = vElemVal
@@ -75,7 +75,7 @@ func decodeMapboundsInCounts(d *codec.Decoder, v **map[string]int) {
 					continue
 				}
 				vKey := string(vRawKey)
-				d.Push(vKey)
+				d.PushKey()
 				var vElem int
 				if vElemVal, vElemOK := d.Int("integer", strconv.IntSize); vElemOK {
 					vElem = int(vElemVal)
@@ -113,7 +113,7 @@ func decodeMapboundsItemLabels(d *codec.Decoder, v *map[string]string) {
 				continue
 			}
 			vKey := string(vRawKey)
-			d.Push(vKey)
+			d.PushKey()
 			var vElem string
 			if vElemVal, vElemOK := d.String("string"); vElemOK {
 				vElem = vElemVal
@@ -208,7 +208,7 @@ func decodeMapboundsInMeta(d *codec.Decoder, v *map[string]string) {
 					continue
 				}
 				vKey := string(vRawKey)
-				d.Push(vKey)
+				d.PushKey()
 				var vElem string
 				if vElemVal, vElemOK := d.String("string"); vElemOK {
 					vElem = vElemVal
