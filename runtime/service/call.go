@@ -160,7 +160,7 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 			Message: "tool " + spec.Name + " is a write tool the service does not serve by name: it cannot be proposed; nothing was run"})
 	}
 	if rec.CallID != "" {
-		key, err := s.keys.get(ctx, s.store)
+		key, err := s.key(ctx)
 		if err != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", spec.Name), slog.String("error", err.Error()))
 			return s.refuse(ctx, &rec, dst, unrecorded(spec.Name, err))
@@ -180,7 +180,11 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 		}
 		defer release()
 	}
-	prior, err := s.store.Start(ctx, &rec)
+	// The start is written even when the caller is gone: the run then
+	// reports the cancellation, and its end is recorded.
+	wctx, cancel := detached(ctx)
+	prior, err := s.store.Start(wctx, &rec)
+	cancel()
 	switch {
 	case err != nil && !s.failOpen:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", spec.Name), slog.String("error", err.Error()))
@@ -244,9 +248,13 @@ func (s *Service) refuse(ctx context.Context, rec *Record, dst []byte, e *tool.E
 	return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
 }
 
-// append writes rec, an event that ran nothing, logging a failure.
+// append writes rec, an event that ran nothing, logging a failure; it is
+// written even when the caller is gone.
 func (s *Service) append(ctx context.Context, rec *Record) {
-	if err := s.store.Append(ctx, rec); err != nil {
+	wctx, cancel := detached(ctx)
+	err := s.store.Append(wctx, rec)
+	cancel()
+	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record an event", slog.String("event", rec.Event.String()),
 			slog.String("tool", rec.Tool), slog.String("error", err.Error()))
 	}
@@ -277,7 +285,7 @@ func (s *Service) finish(ctx context.Context, rec *Record, res tool.Result, err 
 		rec.Result, rec.Structured = append([]byte(nil), res.Content...), res.Structured
 	}
 	if rec.ID != 0 {
-		if ferr := s.store.Finish(ctx, rec); ferr != nil {
+		if ferr := writeEnd(ctx, func(ctx context.Context) error { return s.store.Finish(ctx, rec) }); ferr != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: record the end of a call", slog.String("tool", rec.Tool), slog.String("error", ferr.Error()))
 		}
 	}

@@ -74,7 +74,7 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, t target, r
 	if err != nil { // Check accepted them: they are JSON
 		return s.refuse(ctx, rec, dst, &tool.Error{Code: tool.CodeInvalidArguments, Tool: spec.Name, Message: "the arguments are not valid JSON", Cause: err})
 	}
-	key, err := s.keys.get(ctx, s.store)
+	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", spec.Name), slog.String("error", err.Error()))
 		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
@@ -88,7 +88,9 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, t target, r
 	rec.Proposal, rec.Outcome = p.ID, OutcomeOK
 	rec.Result, rec.Structured = proposalResult(p), true
 	rec.Duration = s.now().Sub(rec.Time)
-	prior, err := s.store.Propose(ctx, p, rec)
+	wctx, cancel := detached(ctx)
+	prior, err := s.store.Propose(wctx, p, rec)
+	cancel()
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: store a proposal", slog.String("tool", spec.Name), slog.String("error", err.Error()))
 		rec.Proposal, rec.Result = "", nil
@@ -165,6 +167,9 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if s.obs != nil {
 		ctx = s.obs.Start(ctx, "")
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, s.refused(ctx, &rec, notNow("", err))
+	}
 	p, release, e := s.enterProposal(ctx, id, who, &rec)
 	if e != nil {
 		return nil, s.refused(ctx, &rec, e)
@@ -190,13 +195,18 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 		return s.decided(ctx, p, &rec)
 	}
 	rec.Args = s.logFormOf(ctx, t, p.Args)
-	key, err := s.keys.get(ctx, s.store)
+	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", p.Tool), slog.String("error", err.Error()))
 		return nil, s.refused(ctx, &rec, unrecorded(p.Tool, err))
 	}
+	if err := ctx.Err(); err != nil { // a claim would spend the proposal on a run that cannot start
+		return nil, s.refused(ctx, &rec, notNow(p.Tool, err))
+	}
 	rec.Outcome = OutcomeStarted
-	claimed, err := s.store.Claim(ctx, p.ID, &rec)
+	wctx, cancel := detached(ctx)
+	claimed, err := s.store.Claim(wctx, p.ID, &rec)
+	cancel()
 	switch {
 	case errors.Is(err, ErrNotPending):
 		rec.ID = 0
@@ -219,7 +229,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal as stored does not match its digest; nothing was run",
 			Cause: errors.New("proposal digest mismatch: the stored proposal was changed, or made under another key")}
 		rec.Outcome, rec.Code, rec.Error, rec.Duration = OutcomeRefused, e.Code, e.Message, s.now().Sub(rec.Time)
-		if err := s.store.Settle(ctx, p.ID, StateRejected, rec); err != nil {
+		if err := writeEnd(ctx, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, StateRejected, rec) }); err != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal", slog.String("tool", p.Tool), slog.String("error", err.Error()))
 		}
 		s.observed(ctx, rec)
@@ -236,7 +246,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 	if rec.Outcome == OutcomeUnknown {
 		state = StateUnknown
 	}
-	if serr := s.store.Settle(ctx, p.ID, state, rec); serr != nil {
+	if serr := writeEnd(ctx, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, state, rec) }); serr != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal (it reads as outcome unknown)", slog.String("tool", p.Tool), slog.String("error", serr.Error()))
 	}
 	s.observed(ctx, rec)
@@ -307,7 +317,10 @@ func (s *Service) expire(ctx context.Context, p *Proposal, rec *Record) error {
 	e := &tool.Error{Code: tool.CodeProposalExpired, Tool: p.Tool, Message: "proposal " + p.ID + " expired at " + p.Expires.UTC().Format(time.RFC3339) + "; nothing was run"}
 	exp := *rec
 	exp.ID, exp.Event, exp.Outcome, exp.Code, exp.Error, exp.Args = 0, EventExpiry, OutcomeOK, 0, "", nil
-	if _, err := s.store.Retire(ctx, p.ID, StateExpired, &exp); err == nil {
+	wctx, cancel := detached(ctx)
+	_, err := s.store.Retire(wctx, p.ID, StateExpired, &exp)
+	cancel()
+	if err == nil {
 		s.observed(ctx, &exp)
 	}
 	return s.refused(ctx, rec, e)
@@ -369,7 +382,9 @@ func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) err
 		rec.Kind = t.spec.Kind
 	}
 	rec.Outcome = OutcomeOK
-	closed, err := s.store.Retire(ctx, p.ID, StateRejected, &rec)
+	wctx, cancel := detached(ctx)
+	closed, err := s.store.Retire(wctx, p.ID, StateRejected, &rec)
+	cancel()
 	switch {
 	case errors.Is(err, ErrNotPending):
 		rec.ID, rec.Event = 0, EventRejection

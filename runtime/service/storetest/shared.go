@@ -38,6 +38,7 @@ func RunShared(t *testing.T, b Backend) {
 	t.Run("MigrationsAtOnce", func(t *testing.T) { t.Parallel(); testMigrationsAtOnce(t, b) })
 	t.Run("HostileBytesRecorded", func(t *testing.T) { t.Parallel(); testHostileBytes(t, b) })
 	t.Run("TamperedProposalRefused", func(t *testing.T) { t.Parallel(); testTampered(t, b) })
+	t.Run("CallerGoneRecorded", func(t *testing.T) { t.Parallel(); testCallerGone(t, b) })
 }
 
 // instance opens an instance of dsn, closed when t ends.
@@ -450,4 +451,93 @@ func testTampered(t *testing.T, b Backend) {
 	_, err := svc.Confirm(ctx, p8, alice)
 	require.NoError(t, err, "the untouched one runs")
 	assert.Equal(t, []string{"notes_delete 8"}, runLines(t, runs))
+}
+
+// cancelKey carries, in a call's context, the cancel function of that
+// context, which cancelAfter calls once the tool has run.
+type cancelKey struct{}
+
+// cancelAfter is a registry whose runs end with their caller gone: the
+// call's context is cancelled as the tool returns (a client that hung up).
+type cancelAfter struct{ *tool.Static }
+
+func (c cancelAfter) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
+	res, err := c.Static.AppendCall(ctx, dst, name, args)
+	if cancel, ok := ctx.Value(cancelKey{}).(context.CancelFunc); ok {
+		cancel()
+	}
+	return res, err
+}
+
+func (c cancelAfter) RunProposed(ctx context.Context, name string, args []byte) (tool.Result, error) {
+	res, err := c.Static.RunProposed(ctx, name, args)
+	if cancel, ok := ctx.Value(cancelKey{}).(context.CancelFunc); ok {
+		cancel()
+	}
+	return res, err
+}
+
+// testCallerGone: a caller whose context is cancelled, before its call or
+// as the tool returns, still leaves the call's record, finished: a
+// refusal that ran nothing, or the run's outcome, which a repeat of its
+// call ID (or a second confirmation) reads instead of outcome_unknown. A
+// confirmation cancelled before it claims its proposal leaves it pending.
+func testCallerGone(t *testing.T, b Backend) {
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	st := instance(t, b, dsn)
+	reg, err := newRegistry(runs)
+	require.NoError(t, err)
+	svc, err := service.New(cancelAfter{reg}, &service.Options{Store: st, AwaitRunning: -1})
+	require.NoError(t, err)
+	gone := func(callID string) context.Context {
+		ctx, cancel := context.WithCancel(as(callID))
+		return context.WithValue(ctx, cancelKey{}, cancel)
+	}
+	cancelled := func(callID string) context.Context {
+		ctx, cancel := context.WithCancel(as(callID))
+		cancel()
+		return ctx
+	}
+
+	// Cancelled before the call: nothing runs, and the record says so.
+	_, err = svc.Call(cancelled("toolu_before"), "act", []byte(`{"text":"x"}`))
+	assert.Equal(t, tool.CodeCancelled, tool.CodeOf(err))
+	recs, err := st.Records(context.Background(), service.Query{CallID: "toolu_before"})
+	require.NoError(t, err)
+	if assert.Len(t, recs, 1, "the call is recorded") {
+		assert.Equal(t, service.OutcomeRefused, recs[0].Outcome)
+	}
+	assert.Empty(t, runLines(t, runs))
+
+	// Gone as the tool returns: the run's end is recorded.
+	res, err := svc.Call(gone("toolu_after"), "act", []byte(`{"text":"x"}`))
+	require.NoError(t, err)
+	again, err := svc.Call(as("toolu_after"), "act", []byte(`{"text":"x"}`))
+	require.NoError(t, err, "the repeat reads the recorded outcome")
+	assert.Equal(t, res.Text(), again.Text())
+	assert.Equal(t, []string{"act toolu_after x"}, runLines(t, runs))
+
+	// A confirmation cancelled before its claim leaves the proposal
+	// pending and is recorded; one gone as the tool returns is settled.
+	res, err = svc.Call(as(""), "notes_delete", []byte(`{"id":7}`))
+	require.NoError(t, err)
+	id := proposalID(t, res)
+	_, err = svc.Confirm(cancelled(""), id, alice)
+	assert.Equal(t, tool.CodeCancelled, tool.CodeOf(err))
+	p, err := st.Proposal(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, service.StatePending, p.State, "still pending")
+	recs, err = st.Records(context.Background(), service.Query{Proposal: id})
+	require.NoError(t, err)
+	require.Len(t, recs, 2, "the proposal and the cancelled confirmation")
+	assert.Equal(t, service.EventRefusal, recs[1].Event)
+	conf, err := svc.Confirm(gone(""), id, alice)
+	require.NoError(t, err)
+	assert.Equal(t, "deleted 7 for alice", conf.Result.Text())
+	p, err = st.Proposal(context.Background(), id)
+	require.NoError(t, err)
+	assert.Equal(t, service.StateDone, p.State, "settled")
+	_, err = svc.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeAlreadyConfirmed, tool.CodeOf(err), "not outcome_unknown")
+	assert.Len(t, runLines(t, runs), 2)
 }
