@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
@@ -147,6 +148,9 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 	}
 	spec := t.spec
 	rec.Kind = spec.Kind
+	if e := tooLong(spec.Name, inv.Principal.ID, inv.Conversation, inv.CallID); e != nil {
+		return s.refuse(ctx, &rec, dst, e)
+	}
 	if e := s.admit(ctx, inv); e != nil {
 		e.Tool = spec.Name
 		return s.refuse(ctx, &rec, dst, e)
@@ -207,9 +211,32 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 // t.
 func callRecord(t time.Time, inv *tool.Invocation, name string) Record {
 	return Record{
-		Time: t, Principal: inv.Principal.ID, Conversation: inv.Conversation,
-		Turn: inv.Turn, CallID: inv.CallID, Agent: inv.Agent.Name, Tool: recordedName(name), Event: EventCall,
+		Time: t, Principal: recordedID(inv.Principal.ID), Conversation: recordedID(inv.Conversation),
+		Turn: inv.Turn, CallID: recordedID(inv.CallID), Agent: inv.Agent.Name, Tool: recordedName(name), Event: EventCall,
 	}
+}
+
+// MaxIDLen is the longest principal ID, conversation and call ID a call
+// (or a confirmation) may carry, in bytes. A longer one is refused before
+// anything runs, and recorded cut to MaxIDLen: every store indexes them
+// (a PostgreSQL index entry holds about 2.7 KB), and none may fail to
+// record a call because of what its caller sent.
+const MaxIDLen = 256
+
+// recordedID is a principal ID, conversation or call ID as a record
+// keeps it: cut to MaxIDLen bytes.
+func recordedID(s string) string { return s[:min(len(s), MaxIDLen)] }
+
+// tooLong returns the refusal of a call whose principal ID, conversation
+// or call ID is longer than MaxIDLen, or nil.
+func tooLong(name, principal, conversation, callID string) *tool.Error {
+	for _, f := range [...]struct{ what, s string }{{"principal ID", principal}, {"conversation", conversation}, {"call ID", callID}} {
+		if len(f.s) > MaxIDLen {
+			return &tool.Error{Code: tool.CodeRefused, Tool: name,
+				Message: "the call's " + f.what + " is longer than " + strconv.Itoa(MaxIDLen) + " bytes; nothing was run"}
+		}
+	}
+	return nil
 }
 
 // admit applies the limits that refuse a call of an offered tool before

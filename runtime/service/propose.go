@@ -160,7 +160,7 @@ type Confirmation struct {
 // tool was abandoned at its deadline): it is never run again.
 func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*Confirmation, error) {
 	ro := tool.IsReadOnly(ctx) // before any hook sees the confirmation
-	rec := Record{Time: s.now(), Principal: who.ID, Event: EventConfirmation, Proposal: recordedName(id)}
+	rec := Record{Time: s.now(), Principal: recordedID(who.ID), Event: EventConfirmation, Proposal: recordedName(id)}
 	if inv, ok := tool.InvocationFrom(ctx); ok {
 		rec.Agent = inv.Agent.Name
 	}
@@ -169,6 +169,9 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, s.refused(ctx, &rec, notNow("", err))
+	}
+	if e := tooLong("", who.ID, "", ""); e != nil {
+		return nil, s.refused(ctx, &rec, e)
 	}
 	p, release, e := s.enterProposal(ctx, id, who, &rec)
 	if e != nil {
@@ -371,7 +374,10 @@ func (s *Service) decided(ctx context.Context, p *Proposal, rec *Record) (*Confi
 // is a cancellation); anyone else is answered as for an unknown ID. A
 // proposal that is no longer pending is refused, as Confirm refuses it.
 func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) error {
-	rec := Record{Time: s.now(), Principal: who.ID, Event: EventRejection, Proposal: recordedName(id)}
+	rec := Record{Time: s.now(), Principal: recordedID(who.ID), Event: EventRejection, Proposal: recordedName(id)}
+	if e := tooLong("", who.ID, "", ""); e != nil {
+		return s.refused(ctx, &rec, e)
+	}
 	p, release, e := s.enterProposal(ctx, id, who, &rec)
 	if e != nil {
 		return s.refused(ctx, &rec, e)

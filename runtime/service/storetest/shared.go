@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"path/filepath"
@@ -41,6 +42,7 @@ func RunShared(t *testing.T, b Backend) {
 	t.Run("TamperedProposalRefused", func(t *testing.T) { t.Parallel(); testTampered(t, b) })
 	t.Run("CallerGoneRecorded", func(t *testing.T) { t.Parallel(); testCallerGone(t, b) })
 	t.Run("LimitsUnderLoad", func(t *testing.T) { t.Parallel(); testLimitsUnderLoad(t, b) })
+	t.Run("LongIDsRecorded", func(t *testing.T) { t.Parallel(); testLongIDs(t, b) })
 }
 
 // instance opens an instance of dsn, closed when t ends.
@@ -621,4 +623,52 @@ func testLimitsUnderLoad(t *testing.T, b Backend) {
 	wg.Wait()
 	assert.EqualValues(t, maxTurn, ran.Load(), "the turn's cap, across both")
 	assert.Len(t, runLines(t, runs2), maxTurn)
+}
+
+// testLongIDs: a principal ID, conversation or call ID longer than
+// service.MaxIDLen (here 20 KB of random bytes, which no index compresses)
+// is refused, runs nothing, and leaves its refusal row, the ID cut.
+func testLongIDs(t *testing.T, b Backend) {
+	ctx := context.Background()
+	dsn, runs := b.NewDB(t), filepath.Join(t.TempDir(), "runs")
+	st := instance(t, b, dsn)
+	svc := serve(t, st, nil, runs)
+	long := make([]byte, 20<<10)
+	_, _ = rand.Read(long)
+	for i, c := range []struct {
+		name string
+		inv  tool.Invocation
+		tool string
+		code tool.Code
+	}{
+		{"principal", tool.Invocation{Principal: tool.Principal{ID: string(long)}, Conversation: "c1"}, "act", tool.CodeRefused},
+		{"conversation", tool.Invocation{Principal: alice, Conversation: string(long)}, "act", tool.CodeRefused},
+		{"call ID", tool.Invocation{Principal: alice, Conversation: "c1", CallID: string(long)}, "act", tool.CodeRefused},
+		{"call ID of a proposal", tool.Invocation{Principal: alice, Conversation: "c1", CallID: string(long)}, "notes_delete", tool.CodeRefused},
+		{"call ID of an unknown tool", tool.Invocation{Principal: alice, Conversation: "c1", CallID: string(long)}, "nope", tool.CodeUnknownTool},
+	} {
+		_, err := svc.Call(tool.WithInvocation(ctx, &c.inv), c.tool, []byte(`{"id":1}`))
+		assert.Equal(t, c.code, tool.CodeOf(err), c.name)
+		if c.code == tool.CodeRefused {
+			assert.ErrorContains(t, err, "longer than 256 bytes", c.name)
+		}
+		recs := all(t, st)
+		if assert.Len(t, recs, i+1, "%s: a refusal row", c.name) {
+			r := recs[i]
+			assert.Equal(t, service.EventRefusal, r.Event, c.name)
+			assert.Equal(t, c.tool, r.Tool, c.name)
+			assert.Equal(t, c.inv.Principal.ID[:min(len(c.inv.Principal.ID), service.MaxIDLen)], r.Principal, "%s: cut", c.name)
+			assert.Equal(t, c.inv.Conversation[:min(len(c.inv.Conversation), service.MaxIDLen)], r.Conversation, "%s: cut", c.name)
+			assert.Equal(t, c.inv.CallID[:min(len(c.inv.CallID), service.MaxIDLen)], r.CallID, "%s: cut", c.name)
+		}
+	}
+	res, err := svc.Call(as(""), "notes_delete", []byte(`{"id":7}`))
+	require.NoError(t, err)
+	id := proposalID(t, res)
+	_, err = svc.Confirm(ctx, id, tool.Principal{ID: string(long)})
+	assert.Equal(t, tool.CodeRefused, tool.CodeOf(err), "a confirming principal too")
+	recs, err := st.Records(ctx, service.Query{Proposal: id})
+	require.NoError(t, err)
+	assert.Len(t, recs, 2, "the proposal and the refusal")
+	assert.Empty(t, runLines(t, runs), "nothing ran")
 }
