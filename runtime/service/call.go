@@ -34,9 +34,12 @@ var anonymous = &tool.Invocation{}
 //
 // With a call ID in the Invocation, a call repeated with the same
 // principal, conversation and call ID is answered with the recorded
-// outcome instead of running again; without one there is no
-// deduplication. Failures are reported as the registry reports them: a
-// *tool.Error, and a Result holding its Message.
+// outcome instead of running again, when it is the same call (the same
+// tool, the same arguments); another call with that ID is refused
+// (CodeCallIDReused). Without a call ID there is no deduplication. A
+// principal ID, conversation or call ID longer than MaxIDLen is refused.
+// Failures are reported as the registry reports them: a *tool.Error, and
+// a Result holding its Message.
 func (s *Service) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
 	return s.callTarget(ctx, nil, name, nil, args, nil)
 }

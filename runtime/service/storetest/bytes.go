@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,4 +94,33 @@ func testAnyBytes(t *testing.T, st service.Store) {
 		_, err = st.Proposal(ctx, "prop_nope"+s)
 		assert.ErrorIs(t, err, service.ErrNotFound, "%s: an unknown ID is not found, not a failure", msg)
 	}
+}
+
+// testKey: the store keeps the first key it is given, of any bytes, and
+// gives it back to every later call, also to concurrent ones with keys of
+// their own.
+func testKey(t *testing.T, st service.Store) {
+	ctx := context.Background()
+	keys := make([][]byte, 20)
+	var wg sync.WaitGroup
+	for i := range keys {
+		wg.Go(func() {
+			fresh := make([]byte, 32)
+			for j := range fresh {
+				fresh[j] = byte(i*32 + j) // NUL, invalid UTF-8: any bytes
+			}
+			k, err := st.Key(ctx, fresh)
+			if assert.NoError(t, err) {
+				keys[i] = k
+			}
+		})
+	}
+	wg.Wait()
+	require.Len(t, keys[0], 32)
+	for _, k := range keys {
+		assert.Equal(t, keys[0], k, "one key for all")
+	}
+	again, err := st.Key(ctx, []byte("another key of 32 bytes or more!"))
+	require.NoError(t, err)
+	assert.Equal(t, keys[0], again, "kept")
 }

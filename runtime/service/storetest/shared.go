@@ -25,9 +25,14 @@ import (
 // share proposals, call IDs and rate limits; a proposal runs at most once
 // across instances and processes; a process killed with SIGKILL loses
 // nothing (a proposal survives it, a run it started is never run again);
-// and instances that migrate the schema at once both succeed. The tools
-// count their own runs in a file. The package's TestMain must call Child
-// with b.
+// instances that migrate the schema at once both succeed; any bytes in a
+// call (NUL, invalid UTF-8 in a tool's name, a principal, a message) leave
+// its record, and IDs too long to index are refused and recorded cut; a
+// call ID names one call on every instance; a proposal changed in the
+// database is refused; a caller gone (cancelled) still leaves its record
+// finished; and the rate limit and the turn's cap hold under calls made
+// at once. The tools count their own runs in a file. The package's
+// TestMain must call Child with b.
 func RunShared(t *testing.T, b Backend) {
 	t.Run("ProposeOnOneConfirmOnAnother", func(t *testing.T) { t.Parallel(); testAcross(t, b) })
 	t.Run("CallIDAcrossInstances", func(t *testing.T) { t.Parallel(); testCallIDAcross(t, b) })

@@ -2,7 +2,9 @@
 // call service relies on: call-ID deduplication, a claim that one of any
 // number of concurrent confirmations wins, expiry decided at claim time,
 // the Close rules, Settle, the Records and Proposals queries (filters,
-// limits, order) and Purge. Every store runs it: the memory store in
+// limits, order), Purge, one digest key for all (Key), and any bytes in
+// every text field a caller reaches (NUL, invalid UTF-8) read back as
+// they were written. Every store runs it: the memory store in
 // runtime/service, SQLite in runtime/service/sqlitestore, PostgreSQL in
 // runtime/service/pgstore.
 //
@@ -61,6 +63,7 @@ func Run(t *testing.T, open func(t *testing.T) service.Store) {
 		{"Proposals", testProposals},
 		{"Purge", testPurge},
 		{"AnyBytes", testAnyBytes},
+		{"Key", testKey},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // each on a store of its own
