@@ -266,7 +266,7 @@ func decodeNotesCreateInputAttributes(d *toolimpl.Decoder, v *map[string]string)
 					continue
 				}
 				vKey := string(vRawKey)
-				d.Push(vKey)
+				d.PushKey()
 				var vElem string
 				if vElemVal, vElemOK := d.String("string"); vElemOK {
 					vElem = vElemVal

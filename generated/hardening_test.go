@@ -75,7 +75,7 @@ func TestBadArguments(t *testing.T) {
 		{"wrong type: array item", "notes_search", `{"query":"q","tags":["a",{"s":"` + secret + `"}]}`,
 			[]string{"/tags/1: expected string, got object"}},
 		{"wrong type: map value", "notes_create", `{"title":"t","attributes":{"k":[` + secretDigits + `]}}`,
-			[]string{"/attributes/k: expected string, got array"}},
+			[]string{"/attributes/<key 0>: expected string, got array"}},
 		{"missing required", "notes_search", `{"limit":5,"sort":"newest"}`,
 			[]string{"/query: required property is missing"}},
 		{"unknown property", "notes_search", `{"query":"q","extra":"` + secret + `"}`,
@@ -83,9 +83,9 @@ func TestBadArguments(t *testing.T) {
 		{"duplicate property", "notes_search", `{"query":"` + secret + `","query":"` + secret + `"}`,
 			[]string{"/query: duplicate property"}},
 		{"duplicate map key", "notes_create", `{"title":"t","attributes":{"k":"` + secret + `","k":"` + secret + `"}}`,
-			[]string{"/attributes/k: duplicate property"}},
+			[]string{"/attributes/<key 1>: duplicate property"}},
 		{"duplicate name inside any", "notes_update", `{"id":"n1","data":{"a":{"b":"` + secret + `","b":1}}}`,
-			[]string{"/data/a/b: duplicate property"}},
+			[]string{"/data/<key 0>/<key 1>: duplicate property"}},
 		{"invalid UTF-8", "notes_search", `{"query":"` + secret + "\xff" + `"}`,
 			[]string{"/query: malformed JSON at byte 21: invalid UTF-8 in a string"}},
 		{"lone surrogate escape", "notes_search", `{"query":"` + secret + `\ud800"}`,
@@ -373,7 +373,7 @@ func TestLimitsUnderAttack(t *testing.T) {
 		// A map member's name is looked up before it becomes a string, and
 		// only the kept problems get a pointer: duplicates cost nothing each.
 		{"1e6 duplicate map members under a 16 MiB limit", "notes_create", manyMembers,
-			[]tool.Option{tool.WithLimits(codec.Limits{MaxBytes: 16 << 20})}, "/attributes/k: duplicate property", 64 << 10},
+			[]tool.Option{tool.WithLimits(codec.Limits{MaxBytes: 16 << 20})}, "/attributes/<key 1>: duplicate property", 64 << 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := hardRegistry(t, tc.opts...)
@@ -409,8 +409,8 @@ func TestNamesNotEchoed(t *testing.T) {
 			code             tool.Code
 		}{
 			{"notes_search", `{"query":"q",` + string(key) + `:1}`, "invalid arguments: /<key>: unknown property", tool.CodeInvalidArguments},
-			{"notes_create", `{"title":"t","attributes":{` + string(key) + `:[1]}}`, "invalid arguments: /attributes/<key>: expected string, got array", tool.CodeInvalidArguments},
-			{"notes_create", `{"title":"t","attributes":{` + string(key) + `:"a",` + string(key) + `:"b"}}`, "invalid arguments: /attributes/<key>: duplicate property", tool.CodeInvalidArguments},
+			{"notes_create", `{"title":"t","attributes":{` + string(key) + `:[1]}}`, "invalid arguments: /attributes/<key 0>: expected string, got array", tool.CodeInvalidArguments},
+			{"notes_create", `{"title":"t","attributes":{` + string(key) + `:"a",` + string(key) + `:"b"}}`, "invalid arguments: /attributes/<key 1>: duplicate property", tool.CodeInvalidArguments},
 			{name, `{}`, "unknown tool (its name is not shown", tool.CodeUnknownTool},
 		} {
 			res, err := reg.Call(ctx, tc.tool, []byte(tc.args))
@@ -422,6 +422,27 @@ func TestNamesNotEchoed(t *testing.T) {
 				assert.NotContains(t, msg, bad)
 			}
 			assert.Less(t, len(msg), 512, "the message stays short")
+		}
+	}
+}
+
+// TestMapKeysNotEchoed: a map's key, or a member name inside a free-form
+// value, is the model's text even when it reads as a name (an API key,
+// an address): a message gives its position, never the key.
+func TestMapKeysNotEchoed(t *testing.T) {
+	t.Parallel()
+	reg := hardRegistry(t)
+	ctx := context.Background()
+	for _, key := range []string{"sk-live-4f9a8b7c6d5e", "alice.smith", "k"} {
+		for _, tc := range []struct{ tool, args, want string }{
+			{"notes_create", `{"title":"t","attributes":{"a":"1","` + key + `":[1]}}`, "/attributes/<key 1>: expected string, got array"},
+			{"notes_create", `{"title":"t","attributes":{"` + key + `":"a","` + key + `":"b"}}`, "/attributes/<key 1>: duplicate property"},
+			{"notes_update", `{"id":"n1","data":{"` + key + `":{"x":1,"x":2}}}`, "/data/<key 0>/<key 1>: duplicate property"},
+		} {
+			res, err := reg.Call(ctx, tc.tool, []byte(tc.args))
+			assert.Equal(t, tool.CodeInvalidArguments, tool.CodeOf(err), tc.args)
+			assert.Contains(t, res.Text(), tc.want, tc.args)
+			assert.NotContains(t, res.Text(), "/"+key, "%s: the key is not repeated", tc.args)
 		}
 	}
 }

@@ -305,7 +305,7 @@ func decodeToolsMediumInputLabels(d *toolimpl.Decoder, v *map[string]string) {
 					continue
 				}
 				vKey := string(vRawKey)
-				d.Push(vKey)
+				d.PushKey()
 				var vElem string
 				if vElemVal, vElemOK := d.String("string"); vElemOK {
 					vElem = vElemVal

@@ -26,11 +26,13 @@ const DefaultMaxBytes = 1 << 20
 const DefaultMaxDepth = 64
 
 // pathToken is one reference token of the current JSON Pointer: a member
-// name or an array index.
+// name, an array index, or a map key given by its position (index, with
+// isKey).
 type pathToken struct {
 	name    string
 	index   int
 	isIndex bool
+	isKey   bool
 }
 
 // frame is one open object or array inside a value being skipped.
@@ -65,6 +67,7 @@ type Decoder struct {
 	frames   []frame         // open containers while skipping
 	names    []byte          // member names of the open objects while refusing duplicates
 	nameEnds []int           // end of each name in names
+	keys     []int           // position of the member Key last read, in each object Object opened
 }
 
 // NewDecoder returns a Decoder with no input; call Reset before reading.
@@ -97,6 +100,7 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 	d.omitted = 0
 	clear(d.path)
 	d.path = d.path[:0]
+	d.keys = d.keys[:0]
 	if len(data) > maxBytes {
 		d.data = nil
 		d.fatalProblem("arguments are larger than " + strconv.Itoa(maxBytes) + " bytes")
@@ -134,6 +138,24 @@ func (d *Decoder) End() {
 // Push appends a member name to the current path.
 func (d *Decoder) Push(name string) {
 	d.path = append(d.path, pathToken{name: name})
+}
+
+// PushKey appends to the current path the key of a map's member that Key
+// last read, as its position in the object (KeyToken): a key is text the
+// model chose, so a message gives where it is, never what it says. The
+// generated decoders push a map's keys with it, and property names with
+// Member.
+func (d *Decoder) PushKey() {
+	d.path = append(d.path, pathToken{index: d.keyPosition(), isKey: true})
+}
+
+// keyPosition returns the position of the member Key last read in the
+// innermost open object, from 0.
+func (d *Decoder) keyPosition() int {
+	if n := len(d.keys); n > 0 {
+		return max(d.keys[n-1], 0)
+	}
+	return 0
 }
 
 // PushIndex appends an array index to the current path.
@@ -197,12 +219,17 @@ func (d *Decoder) Unknown(name []byte) {
 }
 
 // DuplicateMember records that the object at the current path (a map) has
-// the member name twice, then skips the member's value. Unlike Push and
-// Duplicate it takes the name as Key returned it, and makes a string of it
-// only for a problem that is kept, so that many duplicates cost no
-// allocation each.
+// the member name, the one Key last read, twice, then skips the member's
+// value. The problem is at the member's position (as PushKey gives it),
+// not its name, which a message never repeats; making it costs no
+// allocation until a problem is kept.
 func (d *Decoder) DuplicateMember(name []byte) {
-	d.skipMember(name, "duplicate property")
+	_ = name // the position says where; the name is the model's text
+	if d.room() {
+		d.ptr = appendKeyToken(d.appendPath(d.ptr[:0]), d.keyPosition())
+		d.addProblem(string(d.ptr), "duplicate property")
+	}
+	d.Skip()
 }
 
 // skipMember records msg at the member name of the object at the current
@@ -258,10 +285,13 @@ func (d *Decoder) syntaxError(at int, what string) {
 // appendPath appends the current path as a JSON Pointer.
 func (d *Decoder) appendPath(b []byte) []byte {
 	for _, t := range d.path {
-		if t.isIndex {
+		switch {
+		case t.isIndex:
 			b = append(b, '/')
 			b = strconv.AppendInt(b, int64(t.index), 10)
-		} else {
+		case t.isKey:
+			b = appendKeyToken(b, t.index)
+		default:
 			b = appendPointerToken(b, t.name)
 		}
 	}

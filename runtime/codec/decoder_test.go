@@ -226,7 +226,7 @@ func TestLimits(t *testing.T) {
 		{name: "depth exceeded through Object", in: `{"a":{"b":{"c":{}}}}`, lim: Limits{MaxDepth: 3}, read: objects,
 			want: []string{"(root): nesting deeper than 3 levels"}},
 		{name: "depth exceeded through Any", in: `{"a":[[{}]]}`, lim: Limits{MaxDepth: 3}, read: anyv,
-			want: []string{"/a/0/0: nesting deeper than 3 levels"}},
+			want: []string{"/<key 0>/0/0: nesting deeper than 3 levels"}},
 		{name: "depth exceeded through Raw", in: `{"a":[[{}]]}`, lim: Limits{MaxDepth: 3}, read: raw,
 			want: []string{"(root): nesting deeper than 3 levels"}},
 		{name: "depth mixes objects and arrays", in: `[{"a":[{}]}]`, lim: Limits{MaxDepth: 3}, read: skip,
@@ -451,14 +451,14 @@ func TestRawAndAny(t *testing.T) {
 		{name: "raw scalar", in: ` 12.5 `, read: raw, want: "12.5", wantOK: true},
 		{name: "raw null", in: `null`, read: raw, want: "null", wantOK: true},
 		{name: "raw keeps bytes", in: `{ "a" : [1, "\u00e9"] }`, read: raw, want: `{ "a" : [1, "\u00e9"] }`, wantOK: true},
-		{name: "raw duplicate", in: `{"a":1,"b":2,"a":3}`, read: raw, errs: []string{"/a: duplicate property"}},
-		{name: "raw duplicate by escape", in: `{"a":1,"\u0061":3}`, read: raw, errs: []string{"/a: duplicate property"}},
+		{name: "raw duplicate", in: `{"a":1,"b":2,"a":3}`, read: raw, errs: []string{"/<key 2>: duplicate property"}},
+		{name: "raw duplicate by escape", in: `{"a":1,"\u0061":3}`, read: raw, errs: []string{"/<key 1>: duplicate property"}},
 		{name: "raw same name in sibling objects", in: `[{"a":1},{"a":2}]`, read: raw, want: `[{"a":1},{"a":2}]`, wantOK: true},
 		{name: "raw same name nested", in: `{"a":{"a":{"a":1}}}`, read: raw, want: `{"a":{"a":{"a":1}}}`, wantOK: true},
-		{name: "raw nested duplicate path", in: `{"x":[0,{"y":{"k":1,"k":2}}],"z":1}`, read: raw, errs: []string{"/x/1/y/k: duplicate property"}},
-		{name: "raw duplicate inside duplicate", in: `{"a":1,"a":{"b":1,"b":2}}`, read: raw, errs: []string{"/a: duplicate property", "/a/b: duplicate property"}},
-		{name: "raw many duplicates", in: `{"a":1,"a":2,"a":3}`, read: raw, errs: []string{"/a: duplicate property", "/a: duplicate property"}},
-		{name: "raw escaped names in pointer", in: `{"a/b":{"c~d":1,"c~d":2}}`, read: raw, errs: []string{"/<key>/<key>: duplicate property"}},
+		{name: "raw nested duplicate path", in: `{"x":[0,{"y":{"k":1,"k":2}}],"z":1}`, read: raw, errs: []string{"/<key 0>/1/<key 0>/<key 1>: duplicate property"}},
+		{name: "raw duplicate inside duplicate", in: `{"a":1,"a":{"b":1,"b":2}}`, read: raw, errs: []string{"/<key 1>: duplicate property", "/<key 1>/<key 1>: duplicate property"}},
+		{name: "raw many duplicates", in: `{"a":1,"a":2,"a":3}`, read: raw, errs: []string{"/<key 1>: duplicate property", "/<key 2>: duplicate property"}},
+		{name: "raw escaped names in pointer", in: `{"a/b":{"c~d":1,"c~d":2}}`, read: raw, errs: []string{"/<key 0>/<key 1>: duplicate property"}},
 		{name: "raw malformed", in: `{"a":[1,}`, read: raw, errs: []string{"(root): malformed JSON at byte 8: expected a JSON value"}},
 		{name: "raw invalid utf8", in: "[\"\xff\"]", read: raw, errs: []string{"(root): malformed JSON at byte 2: invalid UTF-8 in a string"}},
 
@@ -467,14 +467,14 @@ func TestRawAndAny(t *testing.T) {
 		{name: "any empty", in: `[{},[]]`, read: anyv, want: []any{map[string]any{}, []any{}}, wantOK: true},
 		{name: "any object", in: `{"a":{"b":[1,2]},"c":"d"}`, read: anyv,
 			want: map[string]any{"a": map[string]any{"b": []any{1.0, 2.0}}, "c": "d"}, wantOK: true},
-		{name: "any duplicate", in: `{"a":1,"a":2}`, read: anyv, errs: []string{"/a: duplicate property"}},
-		{name: "any nested duplicate", in: `[0,{"b":{"c":1,"c":[2]}}]`, read: anyv, errs: []string{"/1/b/c: duplicate property"}},
-		{name: "any number out of range", in: `{"n":[1e400]}`, read: anyv, errs: []string{"/n/0: expected number, got a number out of range for a 64-bit float"}},
-		{name: "any malformed", in: `{"a":tru}`, read: anyv, errs: []string{"/a: malformed JSON at byte 5: invalid literal (expected true, false or null)"}},
+		{name: "any duplicate", in: `{"a":1,"a":2}`, read: anyv, errs: []string{"/<key 1>: duplicate property"}},
+		{name: "any nested duplicate", in: `[0,{"b":{"c":1,"c":[2]}}]`, read: anyv, errs: []string{"/1/<key 0>/<key 1>: duplicate property"}},
+		{name: "any number out of range", in: `{"n":[1e400]}`, read: anyv, errs: []string{"/<key 0>/0: expected number, got a number out of range for a 64-bit float"}},
+		{name: "any malformed", in: `{"a":tru}`, read: anyv, errs: []string{"/<key 0>: malformed JSON at byte 5: invalid literal (expected true, false or null)"}},
 
 		{name: "any with literal numbers", in: `{"n":[1e400,12345678901234567890,-0.5],"s":"1"}`, read: exact,
 			want: map[string]any{"n": []any{literal("1e400"), literal("12345678901234567890"), literal("-0.5")}, "s": "1"}, wantOK: true},
-		{name: "any with literal numbers, duplicate", in: `{"a":1,"a":2}`, read: exact, errs: []string{"/a: duplicate property"}},
+		{name: "any with literal numbers, duplicate", in: `{"a":1,"a":2}`, read: exact, errs: []string{"/<key 1>: duplicate property"}},
 		{name: "any with literal numbers, malformed", in: `[1,-]`, read: exact, errs: []string{"/1: malformed JSON at byte 4: expected a digit in a number"}},
 	}
 	for _, tt := range tests {
@@ -507,7 +507,7 @@ func TestRawManyNames(t *testing.T) {
 	b.WriteString(`"nyyy":2}}`)
 	_, ok, errs := readOne(t, b.String(), Limits{}, func(d *Decoder) (any, bool) { return d.Raw() })
 	assert.False(t, ok)
-	assert.Equal(t, []string{"/k/nyyy: duplicate property"}, errs)
+	assert.Equal(t, []string{"/<key 1>/<key 40>: duplicate property"}, errs, "the 41st member of the second")
 
 	// The same without the duplicate is fine and returned whole.
 	in := strings.Replace(b.String(), `,"nyyy":2}`, `}`, 1)
@@ -684,7 +684,7 @@ func TestGenerated(t *testing.T) {
 				"/limit: expected integer (minimum 1, maximum 50), got string",
 				"/tags: expected array of strings, got object",
 				"/range: expected object, got array",
-				"/extra/a: duplicate property",
+				"/extra/<key 1>: duplicate property",
 			},
 		},
 		{
@@ -806,7 +806,7 @@ func TestDuplicateMember(t *testing.T) {
 	_, ok = d.Key()
 	require.False(t, ok)
 	d.End()
-	assert.Equal(t, []string{"/m/<key>: duplicate property"}, problems(t, d.Err()))
+	assert.Equal(t, []string{"/m/<key 1>: duplicate property"}, problems(t, d.Err()))
 
 }
 
@@ -1053,4 +1053,59 @@ func TestZeroAllocations(t *testing.T) {
 		}
 	})
 	assert.Zero(t, allocs)
+}
+
+// TestMapKeysByPosition: a map's key (PushKey, DuplicateMember) and a
+// member name inside a free-form value (Any, Raw) stand in a pointer as
+// their position, whatever they are: a name, an API key, an address.
+func TestMapKeysByPosition(t *testing.T) {
+	t.Parallel()
+	const key = "sk-live-4f9a8b7c6d5e"
+	require.True(t, IsIdentifier(key), "a key that would pass for a name")
+	d := NewDecoder()
+	d.Reset([]byte(`{"m":{"a":1,"`+key+`":"x","`+key+`":2,"b":{"`+key+`":[1,{"q":1,"q":2}]}},"n":{"`+key+`":1,"`+key+`":2}}`), Limits{})
+	require.True(t, d.Object("object"))
+	for {
+		k, ok := d.Key()
+		if !ok {
+			break
+		}
+		d.Push(string(k)) // a property
+		switch string(k) {
+		case "m":
+			require.True(t, d.Object("object"))
+			seen := map[string]bool{}
+			for {
+				mk, ok := d.Key()
+				if !ok {
+					break
+				}
+				if seen[string(mk)] {
+					d.DuplicateMember(mk)
+					continue
+				}
+				seen[string(mk)] = true
+				d.PushKey()
+				if string(mk) == "b" {
+					d.Any()
+				} else {
+					d.Int("integer", 64)
+				}
+				d.Pop()
+			}
+		case "n":
+			d.Raw()
+		}
+		d.Pop()
+	}
+	d.End()
+	assert.Equal(t, []string{
+		"/m/<key 1>: expected integer, got string",
+		"/m/<key 2>: duplicate property",
+		"/m/<key 3>/<key 0>/1/<key 1>: duplicate property",
+		"/n/<key 1>: duplicate property",
+	}, problems(t, d.Err()))
+	assert.NotContains(t, d.Err().Error(), key)
+	assert.Equal(t, "<key 12>", KeyToken(12))
+	assert.False(t, IsIdentifier(KeyToken(0)), "no identifier is spelled so")
 }

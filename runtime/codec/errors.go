@@ -10,11 +10,28 @@ import (
 // through an ArgumentsError (runtime/dynamic's) keeps as many.
 const MaxProblems = 20
 
-// Hidden stands in a pointer for a member name (or map key) that is not
-// an identifier (see IsIdentifier): text a client sent is repeated in a
-// message only when it is a plain name. No identifier is spelled "<key>",
-// so the token always means a name that is not shown.
+// Hidden stands in a pointer for a member name that is not an identifier
+// (see IsIdentifier): text a client sent is repeated in a message only
+// when it is a plain name. No identifier is spelled "<key>", so the token
+// always means a name that is not shown. A map's key (or a member of a
+// free-form value: Raw, Any) is never shown, whatever it is: it stands as
+// its position, KeyToken.
 const Hidden = "<key>"
+
+// KeyToken is the token of a pointer that stands for a map's key (or a
+// member name inside a free-form value) by its position in its object,
+// from 0 as array indices count: "<key 2>" is the third member. A key is
+// text the model chose (it may be a name, an address, a secret), so a
+// message says where it is and never what it is; no identifier is
+// spelled so.
+func KeyToken(i int) string { return string(appendKeyToken(nil, i)[1:]) }
+
+// appendKeyToken appends "/" and KeyToken(i).
+func appendKeyToken(b []byte, i int) []byte {
+	b = append(b, "/<key "...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	return append(b, '>')
+}
 
 // maxIdentifier is the longest identifier, in bytes.
 const maxIdentifier = 64
@@ -40,9 +57,10 @@ func IsIdentifier[S string | []byte](s S) bool {
 // Problem is one thing wrong with the arguments of a tool call.
 type Problem struct {
 	// Pointer is the JSON Pointer (RFC 6901) of the value at fault, "" for
-	// the whole arguments value. A member name or map key that is not an
-	// identifier (IsIdentifier) is written as Hidden, "<key>": the pointer
-	// then names the place without repeating what was sent.
+	// the whole arguments value. A member name that is not an identifier
+	// (IsIdentifier) is written as Hidden, "<key>", and a map's key, any
+	// key, as its position, KeyToken ("<key 2>"): the pointer then names
+	// the place without repeating what was sent.
 	Pointer string
 	// Message says what was expected and the kind of value received. It
 	// never contains a value that was sent.

@@ -190,7 +190,7 @@ func (d *Decoder) member(dups bool, expected string) (ok, fine bool) {
 	fine = true
 	if d.seenName(f, name) {
 		if d.room() {
-			d.addProblem(d.skipPointer(name), "duplicate property")
+			d.addProblem(d.skipPointer(), "duplicate property")
 		}
 		fine = false
 	}
@@ -235,22 +235,24 @@ func (d *Decoder) nameOffset(k int) int {
 	return d.nameEnds[k-1]
 }
 
-// skipPointer returns the pointer of member name of the innermost object
-// being skipped: the current path, then the open containers' members and
-// indices.
-func (d *Decoder) skipPointer(name []byte) string {
+// skipPointer returns the pointer of the member of the innermost object
+// being skipped that is being read (its name not yet among the object's):
+// the current path, then the open containers' members and indices. The
+// members of a value being skipped (Raw, a free-form value) are keys the
+// model chose: each is given by its position (KeyToken), not its name.
+func (d *Decoder) skipPointer() string {
 	b := d.appendPath(d.ptr[:0])
 	for k, f := range d.frames[:len(d.frames)-1] {
 		if f.object {
 			// The member being read is the last name of the object.
-			last := d.frames[k+1].names - 1
-			b = appendPointerToken(b, string(d.names[d.nameOffset(last):d.nameEnds[last]]))
+			b = appendKeyToken(b, d.frames[k+1].names-1-f.names)
 		} else {
 			b = append(b, '/')
 			b = strconv.AppendInt(b, int64(f.index), 10)
 		}
 	}
-	b = appendPointerToken(b, string(name))
+	f := &d.frames[len(d.frames)-1]
+	b = appendKeyToken(b, len(d.nameEnds)-f.names)
 	d.ptr = b
 	return string(b)
 }

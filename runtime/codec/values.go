@@ -360,6 +360,7 @@ func (d *Decoder) Object(want string) bool {
 		return false
 	}
 	d.first = true
+	d.keys = append(d.keys, -1)
 	return true
 }
 
@@ -383,6 +384,9 @@ func (d *Decoder) Key() ([]byte, bool) {
 		d.first = false
 		d.pos = i + 1
 		d.depth--
+		if n := len(d.keys); n > 0 {
+			d.keys = d.keys[:n-1]
+		}
 		return nil, false
 	case d.first:
 		d.first = false
@@ -411,6 +415,9 @@ func (d *Decoder) Key() ([]byte, bool) {
 		return nil, false
 	}
 	d.pos = i + 1
+	if n := len(d.keys); n > 0 {
+		d.keys[n-1]++
+	}
 	return name, true
 }
 
@@ -543,7 +550,7 @@ func (d *Decoder) anyValue(number func(lit []byte) any) any {
 				break
 			}
 			name := d.makeString(key)
-			d.Push(name)
+			d.PushKey()
 			if _, dup := m[name]; dup {
 				d.Duplicate()
 				d.Skip()

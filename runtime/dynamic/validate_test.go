@@ -76,9 +76,9 @@ func TestValidationErrors(t *testing.T) {
 		{"null", `null`, "invalid arguments: (root): expected object, got null"},
 		{"malformed", `{"query":"go"`, "invalid arguments: (root): malformed JSON at byte 13: unexpected end of input"},
 		{"trailing", `{"query":"go"} x`, "invalid arguments: (root): unexpected data after the top-level value"},
-		{"duplicate", `{"query":"go","query":"again"}`, "invalid arguments: /query: duplicate property"},
+		{"duplicate", `{"query":"go","query":"again"}`, "invalid arguments: /<key 1>: duplicate property"},
 		{"too deep", `{"query":"go","filter":` + strings.Repeat("[", 10) + strings.Repeat("]", 10) + `}`,
-			"invalid arguments: /filter/0/0/0/0/0/0/0: nesting deeper than 8 levels"},
+			"invalid arguments: /<key 1>/0/0/0/0/0/0/0: nesting deeper than 8 levels"},
 		{"too large", `{"query":"` + strings.Repeat("a", 5000) + `"}`, "invalid arguments: (root): arguments are larger than 4096 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

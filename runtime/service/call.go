@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
@@ -35,9 +36,12 @@ var anonymous = &tool.Invocation{}
 //
 // With a call ID in the Invocation, a call repeated with the same
 // principal, conversation and call ID is answered with the recorded
-// outcome instead of running again; without one there is no
-// deduplication. Failures are reported as the registry reports them: a
-// *tool.Error, and a Result holding its Message.
+// outcome instead of running again, when it is the same call (the same
+// tool, the same arguments); another call with that ID is refused
+// (CodeCallIDReused). Without a call ID there is no deduplication. A
+// principal ID, conversation or call ID longer than MaxIDLen is refused.
+// Failures are reported as the registry reports them: a *tool.Error, and
+// a Result holding its Message.
 func (s *Service) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
 	return s.callTarget(ctx, nil, name, nil, args, nil)
 }
@@ -145,6 +149,9 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 	}
 	spec := t.spec
 	rec.Kind = spec.Kind
+	if e := tooLong(spec.Name, inv.Principal.ID, inv.Conversation, inv.CallID); e != nil {
+		return s.refuse(ctx, &rec, dst, e)
+	}
 	if e := s.admit(ctx, inv); e != nil {
 		e.Tool = spec.Name
 		return s.refuse(ctx, &rec, dst, e)
@@ -156,6 +163,14 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 	if d != nil && spec.Kind == tool.KindPropose {
 		return s.refuse(ctx, &rec, dst, &tool.Error{Code: tool.CodeNotProposal, Tool: spec.Name,
 			Message: "tool " + spec.Name + " is a write tool the service does not serve by name: it cannot be proposed; nothing was run"})
+	}
+	if rec.CallID != "" {
+		key, err := s.key(ctx)
+		if err != nil {
+			s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", spec.Name), slog.String("error", err.Error()))
+			return s.refuse(ctx, &rec, dst, unrecorded(spec.Name, err))
+		}
+		rec.ArgsDigest = argsDigest(key, spec.Name, args)
 	}
 	if spec.Kind == tool.KindPropose {
 		rec.Event = EventProposal
@@ -170,7 +185,11 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 		}
 		defer release()
 	}
-	prior, err := s.store.Start(ctx, &rec)
+	// The start is written even when the caller is gone: the run then
+	// reports the cancellation, and its end is recorded.
+	wctx, cancel := detached(ctx)
+	prior, err := s.store.Start(wctx, &rec)
+	cancel()
 	switch {
 	case err != nil && !s.failOpen:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", spec.Name), slog.String("error", err.Error()))
@@ -179,6 +198,9 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 	case err != nil:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call (failing open: it runs)", slog.String("tool", spec.Name), slog.String("error", err.Error()))
 	case prior != nil:
+		if e := reused(&rec, prior); e != nil {
+			return s.refuse(ctx, &rec, dst, e)
+		}
 		return s.replay(ctx, &rec, prior, dst)
 	}
 	res, callErr := s.run(ctx, dst, t, args)
@@ -190,9 +212,32 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 // t.
 func callRecord(t time.Time, inv *tool.Invocation, name string) Record {
 	return Record{
-		Time: t, Principal: inv.Principal.ID, Conversation: inv.Conversation,
-		Turn: inv.Turn, CallID: inv.CallID, Agent: inv.Agent.Name, Tool: recordedName(name), Event: EventCall,
+		Time: t, Principal: recordedID(inv.Principal.ID), Conversation: recordedID(inv.Conversation),
+		Turn: inv.Turn, CallID: recordedID(inv.CallID), Agent: inv.Agent.Name, Tool: recordedName(name), Event: EventCall,
 	}
+}
+
+// MaxIDLen is the longest principal ID, conversation and call ID a call
+// (or a confirmation) may carry, in bytes. A longer one is refused before
+// anything runs, and recorded cut to MaxIDLen: every store indexes them
+// (a PostgreSQL index entry holds about 2.7 KB), and none may fail to
+// record a call because of what its caller sent.
+const MaxIDLen = 256
+
+// recordedID is a principal ID, conversation or call ID as a record
+// keeps it: cut to MaxIDLen bytes.
+func recordedID(s string) string { return s[:min(len(s), MaxIDLen)] }
+
+// tooLong returns the refusal of a call whose principal ID, conversation
+// or call ID is longer than MaxIDLen, or nil.
+func tooLong(name, principal, conversation, callID string) *tool.Error {
+	for _, f := range [...]struct{ what, s string }{{"principal ID", principal}, {"conversation", conversation}, {"call ID", callID}} {
+		if len(f.s) > MaxIDLen {
+			return &tool.Error{Code: tool.CodeRefused, Tool: name,
+				Message: "the call's " + f.what + " is longer than " + strconv.Itoa(MaxIDLen) + " bytes; nothing was run"}
+		}
+	}
+	return nil
 }
 
 // admit applies the limits that refuse a call of an offered tool before
@@ -231,9 +276,13 @@ func (s *Service) refuse(ctx context.Context, rec *Record, dst []byte, e *tool.E
 	return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
 }
 
-// append writes rec, an event that ran nothing, logging a failure.
+// append writes rec, an event that ran nothing, logging a failure; it is
+// written even when the caller is gone.
 func (s *Service) append(ctx context.Context, rec *Record) {
-	if err := s.store.Append(ctx, rec); err != nil {
+	wctx, cancel := detached(ctx)
+	err := s.store.Append(wctx, rec)
+	cancel()
+	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record an event", slog.String("event", rec.Event.String()),
 			slog.String("tool", rec.Tool), slog.String("error", err.Error()))
 	}
@@ -264,7 +313,7 @@ func (s *Service) finish(ctx context.Context, rec *Record, res tool.Result, err 
 		rec.Result, rec.Structured = append([]byte(nil), res.Content...), res.Structured
 	}
 	if rec.ID != 0 {
-		if ferr := s.store.Finish(ctx, rec); ferr != nil {
+		if ferr := writeEnd(ctx, func(ctx context.Context) error { return s.store.Finish(ctx, rec) }); ferr != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: record the end of a call", slog.String("tool", rec.Tool), slog.String("error", ferr.Error()))
 		}
 	}
@@ -282,6 +331,18 @@ func outcomeOf(err error) Outcome {
 		return OutcomeRefused
 	}
 	return OutcomeFailed
+}
+
+// reused returns the refusal of rec, a call whose call ID prior holds,
+// when prior is another call: of another tool, or with other arguments.
+// A prior record without an argument digest (written before they were
+// kept) is compared by its tool alone.
+func reused(rec, prior *Record) *tool.Error {
+	if prior.Tool == rec.Tool && (prior.ArgsDigest == "" || prior.ArgsDigest == rec.ArgsDigest) {
+		return nil
+	}
+	return &tool.Error{Code: tool.CodeCallIDReused, Tool: rec.Tool,
+		Message: "this call ID was already used by a call of another tool or with other arguments; nothing was run: give each call a call ID of its own"}
 }
 
 // replay answers a call whose call ID was already recorded, from the

@@ -2,6 +2,8 @@ package service_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"strings"
 	"sync"
@@ -333,4 +335,122 @@ func TestCallIDWaitsForAnotherInstancesRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ran over there", res.Text())
 	assert.Zero(t, f.runs[tAct].Load())
+}
+
+// TestCallIDNamesOneCall: a call ID repeated for another tool, or with
+// other arguments, is refused (call_id_reused) and recorded, and nothing
+// runs; the same call, however its arguments are spaced, is the repeat it
+// was.
+func TestCallIDNamesOneCall(t *testing.T) {
+	t.Parallel()
+	s, f, st, _ := newService(t, nil)
+	first, err := s.Call(as(alice, "toolu_1"), "act", []byte(`{"text":"x"}`))
+	require.NoError(t, err)
+
+	for _, c := range []struct {
+		name, tool, args string
+	}{
+		{"another tool", "echo", `{"text":"x"}`},
+		{"other arguments", "act", `{"text":"y"}`},
+		{"a propose tool", "notes_delete", `{"id":7}`},
+		{"no arguments", "act", ``},
+	} {
+		res, err := s.Call(as(alice, "toolu_1"), c.tool, []byte(c.args))
+		require.Error(t, err, c.name)
+		assert.Equal(t, tool.CodeCallIDReused, codeOf(err), c.name)
+		assert.True(t, res.IsError, c.name)
+		assert.Contains(t, err.Error(), "call ID of its own", c.name)
+		r := last(t, st)
+		assert.Equal(t, service.EventRefusal, r.Event, "%s: recorded", c.name)
+		assert.Equal(t, service.OutcomeRefused, r.Outcome, c.name)
+		assert.Equal(t, tool.CodeCallIDReused, r.Code, c.name)
+		assert.Equal(t, c.tool, r.Tool, c.name)
+		assert.Equal(t, "toolu_1", r.CallID, c.name)
+	}
+	assert.EqualValues(t, 1, f.runs[tAct].Load(), "nothing ran again")
+	assert.Zero(t, f.runs[tEcho].Load(), "the other tool never ran")
+	ps, err := s.Proposals(context.Background(), service.ProposalQuery{})
+	require.NoError(t, err)
+	assert.Empty(t, ps, "no proposal was stored")
+
+	again, err := s.Call(as(alice, "toolu_1"), "act", []byte(" {\n \"text\" : \"x\" } "))
+	require.NoError(t, err, "the same call, spaced otherwise, is a repeat")
+	assert.Equal(t, first.Text(), again.Text())
+	assert.Equal(t, service.EventReplay, last(t, st).Event)
+
+	// A proposal's call ID names the proposal.
+	id := propose(t, s, "toolu_2")
+	_, err = s.Call(as(alice, "toolu_2"), "act", []byte(`{"id":7}`))
+	assert.Equal(t, tool.CodeCallIDReused, codeOf(err))
+	_, err = s.Call(as(alice, "toolu_2"), "notes_delete", []byte(`{"id":8}`))
+	assert.Equal(t, tool.CodeCallIDReused, codeOf(err), "another proposal")
+	assert.Equal(t, id, propose(t, s, "toolu_2"), "the same proposal again")
+	ps, err = s.Proposals(context.Background(), service.ProposalQuery{})
+	require.NoError(t, err)
+	assert.Len(t, ps, 1)
+	_, err = s.Propose(as(alice, "toolu_1"), "notes_delete", []byte(`{"id":7}`))
+	assert.Equal(t, tool.CodeCallIDReused, codeOf(err), "Propose too")
+
+	// The record keeps a keyed digest, not the arguments.
+	recs, err := st.Records(context.Background(), service.Query{CallID: "toolu_1", Limit: 1})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Len(t, recs[0].ArgsDigest, 64)
+	plain := sha256.Sum256([]byte(`{"text":"x"}`))
+	assert.NotEqual(t, hex.EncodeToString(plain[:]), recs[0].ArgsDigest, "not a digest anyone can check guesses against")
+}
+
+// TestCallIDOfAnOlderRecord: a call ID whose record holds no argument
+// digest (written before they were kept) is compared by its tool alone.
+func TestCallIDOfAnOlderRecord(t *testing.T) {
+	t.Parallel()
+	s, f, st, c := newService(t, nil)
+	old := &service.Record{Time: c.now(), Principal: "alice", Conversation: "c1", CallID: "toolu_old", Tool: "act",
+		Event: service.EventCall, Outcome: service.OutcomeStarted}
+	_, err := st.Start(context.Background(), old)
+	require.NoError(t, err)
+	old.Outcome, old.Result = service.OutcomeOK, []byte("ran before")
+	require.NoError(t, st.Finish(context.Background(), old))
+	res, err := s.Call(as(alice, "toolu_old"), "act", []byte(`{"text":"anything"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "ran before", res.Text())
+	_, err = s.Call(as(alice, "toolu_old"), "echo", nil)
+	assert.Equal(t, tool.CodeCallIDReused, codeOf(err))
+	assert.Zero(t, f.runs[tAct].Load()+f.runs[tEcho].Load())
+}
+
+// TestCallIDReusedInOneTurn: two calls of one turn with one call ID, of
+// two tools, at once: one runs, the other is refused.
+func TestCallIDReusedInOneTurn(t *testing.T) {
+	t.Parallel()
+	s, f, _, _ := newService(t, &service.Options{Parallel: 2})
+	out := s.RunTurn(as(alice, ""), []service.Request{
+		{CallID: "toolu_t", Name: "act", Args: []byte(`{"text":"x","pause":true}`)},
+		{CallID: "toolu_t", Name: "echo", Args: []byte(`{"text":"x","pause":true}`)},
+	})
+	codes := []tool.Code{codeOf(out[0].Err), codeOf(out[1].Err)}
+	assert.ElementsMatch(t, []tool.Code{0, tool.CodeCallIDReused}, codes)
+	assert.EqualValues(t, 1, f.runs[tAct].Load()+f.runs[tEcho].Load(), "one ran")
+}
+
+// TestSecretUnderAnySpelling: a secret sent under a key that differs from
+// its name only in case (or in escapes) is refused by the decoder as
+// unknown, and the record keeps its value under no spelling.
+func TestSecretUnderAnySpelling(t *testing.T) {
+	t.Parallel()
+	s, f, st, _ := newService(t, nil)
+	for _, args := range []string{
+		`{"Secret":"hunter2"}`,
+		`{"SECRET":"hunter2","text":"x"}`,
+		`{"secreT":{"nested":"hunter2"}}`,
+		`{"S\u0065cret":"hunter2"}`,
+	} {
+		_, err := s.Call(as(alice, ""), "login", []byte(args))
+		assert.Equal(t, tool.CodeInvalidArguments, codeOf(err), args)
+		r := last(t, st)
+		assert.NotContains(t, string(r.Args), "hunter2", "%s: the record keeps no value", args)
+		assert.Contains(t, string(r.Args), `"[secret]"`, args)
+		assert.NotContains(t, r.Error, "hunter2", args)
+	}
+	assert.Zero(t, f.runs[tLogin].Load())
 }

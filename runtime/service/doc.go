@@ -54,7 +54,9 @@
 // Read, display and action tools run when called. A propose tool runs
 // nothing: its arguments are validated and a Proposal is stored (an
 // unguessable ID, the principal, the conversation, the canonical
-// arguments, a digest binding them, its expiry), and the model reads its
+// arguments, its expiry, and a digest binding them: an HMAC-SHA256 under
+// Options.Key, or the key the store keeps, so that a proposal changed in
+// the store, or kept past its expiry, is refused), and the model reads its
 // ID and a summary. Confirm runs it at most once, with the confirming
 // principal, and only with the proposed arguments; Reject closes it for
 // good. The Store's Claim makes the one run a property of the store, so
@@ -67,10 +69,14 @@
 // at most once, and exactly once unless the process dies (or the tool is
 // abandoned at its deadline) mid-run: such a run's outcome is unknown; it
 // is never run again, and a repeat is answered with CodeOutcomeUnknown.
-// Without a call ID there is no deduplication: a call made twice runs
-// twice. A confirmation never runs unless its record is written; for the
-// other kinds, a call whose record cannot be written is refused too,
-// unless Options.FailOpen.
+// A call ID names one call: a repeat of another tool, or with other
+// arguments (Record.ArgsDigest), is refused with CodeCallIDReused and
+// recorded, and nothing runs. Without a call ID there is no
+// deduplication: a call made twice runs twice. A confirmation never runs
+// unless its record is written; for the other kinds, a call whose record
+// cannot be written is refused too, unless Options.FailOpen. The end of a
+// run is written again after a failure, so that a connection the database
+// closed mid-run does not leave a finished run reading as unknown.
 //
 // # Limits
 //
@@ -90,7 +96,12 @@
 // kind, event, outcome, code, duration, the error the model read, and the
 // arguments as the tool wants them logged (its LogArgs method's form, or
 // the arguments with the members it tags `toolgen:"secret"` replaced and
-// strings longer than Options.MaxLoggedString cut). Records can be
+// strings longer than Options.MaxLoggedString cut; a secret under any
+// key that differs from its name only in case is replaced too). Any bytes
+// a caller sends in a field (NUL, invalid UTF-8) are recorded as sent, on
+// every store; a principal ID, conversation or call ID longer than
+// MaxIDLen is refused and recorded cut. A record is written even when the
+// call's caller has gone (its context cancelled). Records can be
 // queried (Records) and purged by age (Purge). An Observer sees every
 // call; runtime/service/oteltrace makes an OpenTelemetry span of each.
 //

@@ -37,7 +37,12 @@ func splitSecrets(ptrs []string) secretPaths {
 }
 
 // match reports whether the path of w names a secret: a pointer of the
-// same length whose segments are equal or "*".
+// same length whose segments are "*" or, ignoring case, the member's
+// name. The names are compared as the decoder compares them, unescaped
+// (a "\u0070" in a key is a "p"), and a name that differs from a
+// secret's only in case is a secret too: the decoder refuses it as
+// unknown, and a tool that reads keys otherwise (a remote one) may take
+// it, so the record keeps its value under no spelling.
 func (sp secretPaths) match(w *logWriter) bool {
 	n := len(w.ends)
 	for _, segs := range sp {
@@ -46,7 +51,7 @@ func (sp secretPaths) match(w *logWriter) bool {
 		}
 		ok := true
 		for i, s := range segs {
-			if s != "*" && s != string(w.segment(i)) {
+			if s != "*" && !equalFold(s, w.segment(i)) {
 				ok = false
 				break
 			}
@@ -56,6 +61,36 @@ func (sp secretPaths) match(w *logWriter) bool {
 		}
 	}
 	return false
+}
+
+// equalFold reports whether s and b are equal under Unicode case folding
+// (strings.EqualFold), without allocating when both are ASCII.
+func equalFold(s string, b []byte) bool {
+	if len(s) == len(b) {
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			c, d := s[i], b[i]
+			if c|d >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+			if c != d && lower(c) != lower(d) {
+				return false
+			}
+		}
+		if ascii {
+			return true
+		}
+	}
+	return strings.EqualFold(s, string(b))
+}
+
+// lower returns the ASCII letter c in lower case, any other byte as it is.
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // logWriter writes the logged form of a JSON value.

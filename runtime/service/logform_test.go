@@ -18,6 +18,17 @@ func TestLogForm(t *testing.T) {
 		{`{"accounts":[{"token":"t1","name":"n"},{"token":"t2"}]}`, `{"accounts":[{"token":"[secret]","name":"n"},{"token":"[secret]"}]}`},
 		{`{"vault":{"k1":"v1","k2":2}}`, `{"vault":{"k1":"[secret]","k2":"[secret]"}}`},
 		{`{"a/b":"s","nested":{"password":"kept"}}`, `{"a/b":"[secret]","nested":{"password":"kept"}}`},
+		// Any spelling that differs only in case, or in escapes, is the
+		// secret too.
+		{`{"Password":"hunter2"}`, `{"Password":"[secret]"}`},
+		{`{"PASSWORD":"hunter2","password":"x"}`, `{"PASSWORD":"[secret]","password":"[secret]"}`},
+		{`{"pass\u0077ord":"hunter2"}`, `{"pass\u0077ord":"[secret]"}`},
+		{`{"PASS\u0057ORD":"hunter2"}`, `{"PASS\u0057ORD":"[secret]"}`},
+		{`{"paſſword":"hunter2"}`, `{"paſſword":"[secret]"}`},
+		{`{"Accounts":[{"Token":"t1","name":"n"}]}`, `{"Accounts":[{"Token":"[secret]","name":"n"}]}`},
+		{`{"VAULT":{"k1":"v1"}}`, `{"VAULT":{"k1":"[secret]"}}`},
+		{`{"A/B":"s"}`, `{"A/B":"[secret]"}`},
+		{`{"passwords":"kept","passwor":"kept"}`, `{"passwords":"kept","passwor":"kept"}`},
 		{`{"s":"\u00e9\n"}`, `{"s":"\u00e9\n"}`},
 		{`{"x":1.5e3,"y":-0}`, `{"x":1.5e3,"y":-0}`},
 		{`[1,2]`, `[1,2]`},

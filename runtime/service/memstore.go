@@ -23,6 +23,7 @@ type MemoryStore struct {
 	calls     map[callKey]int64
 	proposals map[string]*Proposal
 	order     []string // proposal IDs, oldest first
+	key       []byte
 	fail      func(op string) error
 }
 
@@ -56,9 +57,9 @@ func (m *MemoryStore) SetMaxRecords(n int) {
 
 // FailWith makes every later write whose operation f returns an error for
 // fail with that error, writing nothing: f is called with "start",
-// "finish", "append", "propose", "claim", "settle" or "retire". nil restores
-// normal operation. It is for tests of what a service does when its store
-// fails.
+// "finish", "append", "propose", "claim", "settle", "retire" or "key" (the
+// first Key, which stores one). nil restores normal operation. It is for
+// tests of what a service does when its store fails.
 func (m *MemoryStore) FailWith(f func(op string) error) {
 	m.mu.Lock()
 	m.fail = f
@@ -291,6 +292,19 @@ func (m *MemoryStore) Retire(_ context.Context, id string, state State, rec *Rec
 	m.add(rec)
 	cp := *p
 	return &cp, nil
+}
+
+// Key implements Store.
+func (m *MemoryStore) Key(_ context.Context, fresh []byte) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.key == nil {
+		if err := m.failed("key"); err != nil {
+			return nil, err
+		}
+		m.key = append([]byte(nil), fresh...)
+	}
+	return append([]byte(nil), m.key...), nil
 }
 
 // drop forgets the n oldest records; m.mu is held.

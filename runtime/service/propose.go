@@ -3,13 +3,10 @@ package service
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base32"
-	"encoding/hex"
 	"errors"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
@@ -26,21 +23,6 @@ func newProposalID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand documents it)
 	return proposalPrefix + base32.HexEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])
-}
-
-// Digest returns the digest that binds p's ID, principal, conversation,
-// tool and arguments: what Proposal.Digest holds and a confirmation
-// checks.
-func Digest(p *Proposal) string {
-	h := sha256.New()
-	for _, s := range []string{p.ID, p.Principal, p.Conversation, p.Tool} {
-		var n [8]byte
-		h.Write(strconv.AppendInt(n[:0], int64(len(s)), 10))
-		h.Write([]byte{':'})
-		h.Write([]byte(s))
-	}
-	h.Write(p.Args)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // canonical returns args as a proposal keeps them: the compact JSON the
@@ -93,22 +75,33 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, t target, r
 	if err != nil { // Check accepted them: they are JSON
 		return s.refuse(ctx, rec, dst, &tool.Error{Code: tool.CodeInvalidArguments, Tool: spec.Name, Message: "the arguments are not valid JSON", Cause: err})
 	}
+	key, err := s.key(ctx)
+	if err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", spec.Name), slog.String("error", err.Error()))
+		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
+	}
 	p := &Proposal{
 		ID: newProposalID(), Principal: inv.Principal.ID, Conversation: inv.Conversation, Turn: inv.Turn,
 		CallID: inv.CallID, Tool: spec.Name, Args: args, Summary: summary(spec),
 		Created: rec.Time, Expires: rec.Time.Add(s.ttl), State: StatePending,
 	}
-	p.Digest = Digest(p)
+	p.Digest = digest(key, p)
 	rec.Proposal, rec.Outcome = p.ID, OutcomeOK
 	rec.Result, rec.Structured = proposalResult(p), true
 	rec.Duration = s.now().Sub(rec.Time)
-	prior, err := s.store.Propose(ctx, p, rec)
+	wctx, cancel := detached(ctx)
+	prior, err := s.store.Propose(wctx, p, rec)
+	cancel()
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: store a proposal", slog.String("tool", spec.Name), slog.String("error", err.Error()))
 		rec.Proposal, rec.Result = "", nil
 		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
 	}
 	if prior != nil {
+		if e := reused(rec, prior); e != nil {
+			rec.Proposal, rec.Result, rec.Structured = "", nil, false
+			return s.refuse(ctx, rec, dst, e)
+		}
 		res, err := s.replay(ctx, rec, prior, dst)
 		if out != nil && err == nil {
 			*out, err = s.store.Proposal(ctx, prior.Proposal)
@@ -168,12 +161,18 @@ type Confirmation struct {
 // tool was abandoned at its deadline): it is never run again.
 func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*Confirmation, error) {
 	ro := tool.IsReadOnly(ctx) // before any hook sees the confirmation
-	rec := Record{Time: s.now(), Principal: who.ID, Event: EventConfirmation, Proposal: recordedName(id)}
+	rec := Record{Time: s.now(), Principal: recordedID(who.ID), Event: EventConfirmation, Proposal: recordedName(id)}
 	if inv, ok := tool.InvocationFrom(ctx); ok {
 		rec.Agent = inv.Agent.Name
 	}
 	if s.obs != nil {
 		ctx = s.obs.Start(ctx, "")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, s.refused(ctx, &rec, notNow("", err))
+	}
+	if e := tooLong("", who.ID, "", ""); e != nil {
+		return nil, s.refused(ctx, &rec, e)
 	}
 	p, release, e := s.enterProposal(ctx, id, who, &rec)
 	if e != nil {
@@ -200,8 +199,18 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 		return s.decided(ctx, p, &rec)
 	}
 	rec.Args = s.logFormOf(ctx, t, p.Args)
+	key, err := s.key(ctx)
+	if err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", p.Tool), slog.String("error", err.Error()))
+		return nil, s.refused(ctx, &rec, unrecorded(p.Tool, err))
+	}
+	if err := ctx.Err(); err != nil { // a claim would spend the proposal on a run that cannot start
+		return nil, s.refused(ctx, &rec, notNow(p.Tool, err))
+	}
 	rec.Outcome = OutcomeStarted
-	claimed, err := s.store.Claim(ctx, p.ID, &rec)
+	wctx, cancel := detached(ctx)
+	claimed, err := s.store.Claim(wctx, p.ID, &rec)
+	cancel()
 	switch {
 	case errors.Is(err, ErrNotPending):
 		rec.ID = 0
@@ -214,16 +223,17 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 		rec.ID = 0
 		return nil, s.refused(ctx, &rec, unrecorded(p.Tool, err))
 	}
-	return s.runClaimed(tool.WithInvocation(ctx, inv), t, claimed, &rec)
+	return s.runClaimed(tool.WithInvocation(ctx, inv), t, claimed, &rec, key)
 }
 
-// runClaimed runs a proposal this service claimed and settles it.
-func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Record) (*Confirmation, error) {
-	if want := Digest(p); subtle.ConstantTimeCompare([]byte(want), []byte(p.Digest)) != 1 {
-		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal's arguments do not match its digest; nothing was run",
-			Cause: errors.New("proposal digest mismatch: the stored proposal was changed")}
+// runClaimed runs a proposal this service claimed, its digest checked
+// under key, and settles it.
+func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Record, key []byte) (*Confirmation, error) {
+	if want := digest(key, p); subtle.ConstantTimeCompare([]byte(want), []byte(p.Digest)) != 1 {
+		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal as stored does not match its digest; nothing was run",
+			Cause: errors.New("proposal digest mismatch: the stored proposal was changed, or made under another key")}
 		rec.Outcome, rec.Code, rec.Error, rec.Duration = OutcomeRefused, e.Code, e.Message, s.now().Sub(rec.Time)
-		if err := s.store.Settle(ctx, p.ID, StateRejected, rec); err != nil {
+		if err := writeEnd(ctx, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, StateRejected, rec) }); err != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal", slog.String("tool", p.Tool), slog.String("error", err.Error()))
 		}
 		s.observed(ctx, rec)
@@ -240,7 +250,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 	if rec.Outcome == OutcomeUnknown {
 		state = StateUnknown
 	}
-	if serr := s.store.Settle(ctx, p.ID, state, rec); serr != nil {
+	if serr := writeEnd(ctx, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, state, rec) }); serr != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal (it reads as outcome unknown)", slog.String("tool", p.Tool), slog.String("error", serr.Error()))
 	}
 	s.observed(ctx, rec)
@@ -311,7 +321,10 @@ func (s *Service) expire(ctx context.Context, p *Proposal, rec *Record) error {
 	e := &tool.Error{Code: tool.CodeProposalExpired, Tool: p.Tool, Message: "proposal " + p.ID + " expired at " + p.Expires.UTC().Format(time.RFC3339) + "; nothing was run"}
 	exp := *rec
 	exp.ID, exp.Event, exp.Outcome, exp.Code, exp.Error, exp.Args = 0, EventExpiry, OutcomeOK, 0, "", nil
-	if _, err := s.store.Retire(ctx, p.ID, StateExpired, &exp); err == nil {
+	wctx, cancel := detached(ctx)
+	_, err := s.store.Retire(wctx, p.ID, StateExpired, &exp)
+	cancel()
+	if err == nil {
 		s.observed(ctx, &exp)
 	}
 	return s.refused(ctx, rec, e)
@@ -362,7 +375,10 @@ func (s *Service) decided(ctx context.Context, p *Proposal, rec *Record) (*Confi
 // is a cancellation); anyone else is answered as for an unknown ID. A
 // proposal that is no longer pending is refused, as Confirm refuses it.
 func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) error {
-	rec := Record{Time: s.now(), Principal: who.ID, Event: EventRejection, Proposal: recordedName(id)}
+	rec := Record{Time: s.now(), Principal: recordedID(who.ID), Event: EventRejection, Proposal: recordedName(id)}
+	if e := tooLong("", who.ID, "", ""); e != nil {
+		return s.refused(ctx, &rec, e)
+	}
 	p, release, e := s.enterProposal(ctx, id, who, &rec)
 	if e != nil {
 		return s.refused(ctx, &rec, e)
@@ -373,7 +389,9 @@ func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) err
 		rec.Kind = t.spec.Kind
 	}
 	rec.Outcome = OutcomeOK
-	closed, err := s.store.Retire(ctx, p.ID, StateRejected, &rec)
+	wctx, cancel := detached(ctx)
+	closed, err := s.store.Retire(wctx, p.ID, StateRejected, &rec)
+	cancel()
 	switch {
 	case errors.Is(err, ErrNotPending):
 		rec.ID, rec.Event = 0, EventRejection

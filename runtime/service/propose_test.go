@@ -2,9 +2,14 @@ package service_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,7 +44,7 @@ func TestProposeStoresAndConfirmRunsOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, service.StatePending, p.State)
 	assert.Equal(t, `{"id":7}`, string(p.Args), "canonical arguments")
-	assert.Equal(t, service.Digest(p), p.Digest)
+	assert.Len(t, p.Digest, 64, "a keyed digest, hex")
 	assert.Equal(t, "alice", p.Principal)
 	assert.Equal(t, "c1", p.Conversation)
 	assert.Equal(t, c.now().Add(service.DefaultProposalTTL), p.Expires)
@@ -146,37 +151,127 @@ func TestBadConfirmations(t *testing.T) {
 		assert.Equal(t, service.StatePending, p.State)
 	})
 	before := f.runs[tNotesDelete].Load()
-	t.Run("arguments changed in the store", func(t *testing.T) {
-		tampered := &tamperStore{MemoryStore: service.NewMemoryStore()}
-		s2, f2, _, _ := newService(t, &service.Options{Store: tampered})
-		id := propose(t, s2, "")
-		tampered.args = []byte(`{"id":8}`)
-		_, err := s2.Confirm(context.Background(), id, alice)
-		assert.Equal(t, tool.CodeRefused, codeOf(err))
-		assert.Contains(t, err.Error(), "do not match its digest")
-		assert.Zero(t, f2.runs[tNotesDelete].Load())
-		r := last(t, tampered)
-		assert.Equal(t, service.EventConfirmation, r.Event)
-		assert.Equal(t, service.OutcomeRefused, r.Outcome)
-		_, err = s2.Confirm(context.Background(), id, alice)
-		assert.Equal(t, tool.CodeProposalRejected, codeOf(err), "and it never runs")
-	})
+	for _, c := range []struct {
+		name   string
+		tamper func(p *service.Proposal)
+	}{
+		{"arguments changed in the store", func(p *service.Proposal) { p.Args = []byte(`{"id":8}`) }},
+		{"arguments changed, the digest made again as anyone can", func(p *service.Proposal) {
+			p.Args = []byte(`{"id":8}`)
+			p.Digest = unkeyedDigest(p)
+		}},
+		{"expiry extended", func(p *service.Proposal) { p.Expires = p.Expires.Add(24 * time.Hour) }},
+		{"summary changed", func(p *service.Proposal) { p.Summary = "Read this note? (notes_delete)" }},
+		{"made for another conversation", func(p *service.Proposal) { p.Conversation = "c9" }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tampered := &tamperStore{MemoryStore: service.NewMemoryStore(), tamper: c.tamper}
+			s2, f2, _, _ := newService(t, &service.Options{Store: tampered})
+			id := propose(t, s2, "")
+			tampered.on.Store(true)
+			_, err := s2.Confirm(context.Background(), id, alice)
+			assert.Equal(t, tool.CodeRefused, codeOf(err))
+			assert.Contains(t, err.Error(), "does not match its digest")
+			assert.Zero(t, f2.runs[tNotesDelete].Load())
+			r := last(t, tampered)
+			assert.Equal(t, service.EventConfirmation, r.Event)
+			assert.Equal(t, service.OutcomeRefused, r.Outcome)
+			_, err = s2.Confirm(context.Background(), id, alice)
+			assert.Equal(t, tool.CodeProposalRejected, codeOf(err), "and it never runs")
+		})
+	}
 	assert.Equal(t, before, f.runs[tNotesDelete].Load())
 }
 
-// tamperStore changes a proposal's arguments as it is claimed: a store
+// unkeyedDigest is a digest anyone can compute: a SHA-256 of the
+// proposal's ID, principal, conversation, tool and arguments, as the
+// service's digest was before it was keyed.
+func unkeyedDigest(p *service.Proposal) string {
+	h := sha256.New()
+	for _, s := range []string{p.ID, p.Principal, p.Conversation, p.Tool} {
+		h.Write([]byte(strconv.Itoa(len(s)) + ":" + s))
+	}
+	h.Write(p.Args)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// tamperStore changes a proposal as it is claimed, once on: a store
 // someone wrote to behind the service's back.
 type tamperStore struct {
 	*service.MemoryStore
-	args []byte
+	tamper func(p *service.Proposal)
+	on     atomic.Bool
 }
 
 func (s *tamperStore) Claim(ctx context.Context, id string, rec *service.Record) (*service.Proposal, error) {
 	p, err := s.MemoryStore.Claim(ctx, id, rec)
-	if err == nil && s.args != nil {
-		p.Args = s.args
+	if err == nil && s.on.Load() {
+		s.tamper(p)
 	}
 	return p, err
+}
+
+// TestDigestKey: the digests are keyed by Options.Key, or else by the
+// key the store keeps, which every service sharing the store reads.
+func TestDigestKey(t *testing.T) {
+	t.Parallel()
+	key := []byte(strings.Repeat("k", service.MinKeyLen))
+	t.Run("two services over one store agree", func(t *testing.T) {
+		st := service.NewMemoryStore()
+		one, f1, _, _ := newService(t, &service.Options{Store: st})
+		two, f2, _, _ := newService(t, &service.Options{Store: st})
+		id := propose(t, one, "")
+		conf, err := two.Confirm(context.Background(), id, alice)
+		require.NoError(t, err, "the other service checks the digest with the store's key")
+		assert.Equal(t, "deleted 7 for alice", conf.Result.Text())
+		assert.Zero(t, f1.runs[tNotesDelete].Load())
+		assert.EqualValues(t, 1, f2.runs[tNotesDelete].Load())
+		stored, err := st.Key(context.Background(), []byte(strings.Repeat("x", service.MinKeyLen)))
+		require.NoError(t, err)
+		assert.Len(t, stored, service.MinKeyLen, "made at random and kept")
+		assert.NotEqual(t, strings.Repeat("x", service.MinKeyLen), string(stored))
+	})
+	t.Run("a key of the host's, the same on both", func(t *testing.T) {
+		st := service.NewMemoryStore()
+		one, _, _, _ := newService(t, &service.Options{Store: st, Key: key})
+		two, f2, _, _ := newService(t, &service.Options{Store: st, Key: key})
+		_, err := two.Confirm(context.Background(), propose(t, one, ""), alice)
+		require.NoError(t, err)
+		assert.EqualValues(t, 1, f2.runs[tNotesDelete].Load())
+	})
+	t.Run("another key refuses", func(t *testing.T) {
+		st := service.NewMemoryStore()
+		one, _, _, _ := newService(t, &service.Options{Store: st, Key: key})
+		two, f2, _, _ := newService(t, &service.Options{Store: st})
+		_, err := two.Confirm(context.Background(), propose(t, one, ""), alice)
+		assert.Equal(t, tool.CodeRefused, codeOf(err))
+		assert.Zero(t, f2.runs[tNotesDelete].Load())
+	})
+	t.Run("a short key is refused", func(t *testing.T) {
+		_, reg := newFixture(t)
+		_, err := service.New(reg, &service.Options{Key: key[:service.MinKeyLen-1]})
+		assert.ErrorContains(t, err, "fewer than 32")
+	})
+	t.Run("the store cannot keep the key", func(t *testing.T) {
+		st := service.NewMemoryStore()
+		st.FailWith(func(op string) error {
+			if op == "key" {
+				return errors.New("disk full")
+			}
+			return nil
+		})
+		s, f, _, _ := newService(t, &service.Options{Store: st})
+		_, err := s.Call(as(alice, ""), "notes_delete", []byte(`{"id":7}`))
+		assert.Equal(t, tool.CodeRefused, codeOf(err), "a proposal needs its digest")
+		_, err = s.Call(as(alice, "toolu_1"), "act", nil)
+		assert.Equal(t, tool.CodeRefused, codeOf(err), "a call ID needs its digest")
+		_, err = s.Call(as(alice, ""), "act", nil)
+		assert.NoError(t, err, "a call without one needs none")
+		assert.EqualValues(t, 1, f.runs[tAct].Load())
+		st.FailWith(nil)
+		_, err = s.Call(as(alice, "toolu_1"), "act", nil)
+		assert.NoError(t, err, "the key is asked for again")
+	})
 }
 
 func TestConcurrentConfirmsRunOnce(t *testing.T) {

@@ -147,6 +147,12 @@ type Record struct {
 	// form, or the arguments with secret members replaced and long strings
 	// cut (see Options.MaxLoggedString). JSON.
 	Args []byte
+	// ArgsDigest binds the tool and the arguments of a call or proposal
+	// made with a call ID (a keyed digest: HMAC-SHA256 under the
+	// service's key, hex), so that a repeat of the call ID is compared
+	// with the call that holds it without keeping the arguments
+	// themselves; "" for a call without one.
+	ArgsDigest string
 	// Proposal is the ID of the proposal the event is about, if any.
 	Proposal string
 	// Result is the result the caller received, kept for a call with a

@@ -84,6 +84,13 @@ type Options struct {
 	Halted func(ctx context.Context) bool
 	// Now tells the time; nil means time.Now.
 	Now func() time.Time
+	// Key keys the digests that bind a proposal to what its confirmation
+	// runs and a call ID to its call's tool and arguments (HMAC-SHA256):
+	// at least MinKeyLen random bytes, secret, and the same on every
+	// instance sharing the store. nil means the store's own (Store.Key):
+	// made at random by the first instance that needs it and kept in the
+	// store, so that every instance sharing the store uses it.
+	Key []byte
 	// Dynamic serves tools known only at run time (runtime/dynamic.Source),
 	// after the registry's: offered, refused, recorded, proposed and
 	// confirmed as the registry's are. A name the registry holds is
@@ -115,6 +122,7 @@ type Service struct {
 	halt     atomic.Bool
 	waits    waiters
 	offers   *offerMemo
+	keys     keyring
 }
 
 var _ tool.Caller = (*Service)(nil)
@@ -145,6 +153,11 @@ func New(reg tool.Registry, opts *Options) (*Service, error) {
 		return nil, fmt.Errorf("new call service: negative Parallel %d", s.parallel)
 	case s.ttl < 0:
 		return nil, fmt.Errorf("new call service: negative ProposalTTL %s", s.ttl)
+	case o.Key != nil && len(o.Key) < MinKeyLen:
+		return nil, fmt.Errorf("new call service: the Key has %d bytes, fewer than %d", len(o.Key), MinKeyLen)
+	}
+	if o.Key != nil {
+		s.keys.key = append([]byte(nil), o.Key...)
 	}
 	if s.store == nil {
 		s.store = NewMemoryStore()
@@ -334,6 +347,62 @@ func (w *waiters) enter(ctx context.Context, key string) (release func(), err er
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// recordTimeout bounds a write of the record made on a context of its
+// own (detached).
+const recordTimeout = 10 * time.Second
+
+// detached returns the context of a write of the record: ctx's values (a
+// trace's span) without its cancellation, bounded by recordTimeout. A
+// call's record is written even when its caller is gone: what it started
+// or refused is recorded as it ended.
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+}
+
+// writeEnd makes write, the end of a run (Finish, Settle: writes that may
+// be made again), on a detached context, and makes it again after a
+// failure, twice more at growing intervals: a write that met a connection
+// the database had closed goes through on the next, so that the run does
+// not read as outcome_unknown. It returns the last failure.
+func writeEnd(ctx context.Context, write func(ctx context.Context) error) error {
+	ctx, cancel := detached(ctx)
+	defer cancel()
+	err := write(ctx)
+	for _, pause := range [...]time.Duration{20 * time.Millisecond, 200 * time.Millisecond} {
+		if err == nil {
+			return nil
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		}
+		err = write(ctx)
+	}
+	return err
+}
+
+// key returns the key of the service's digests, reading the store's on a
+// detached context the first time.
+func (s *Service) key(ctx context.Context) ([]byte, error) {
+	ctx, cancel := detached(ctx)
+	defer cancel()
+	return s.keys.get(ctx, s.store)
+}
+
+// notNow is the refusal of a confirmation whose context ended before it
+// claimed its proposal: nothing was run, and it stays pending.
+func notNow(name string, err error) *tool.Error {
+	e := &tool.Error{Code: tool.CodeCancelled, Tool: name, Message: "the confirmation was cancelled; nothing was run",
+		Cause: fmt.Errorf("%w: %w", tool.ErrNotRun, err)}
+	if errors.Is(err, context.DeadlineExceeded) {
+		e.Code, e.Message = tool.CodeTimeout, "the confirmation's deadline passed; nothing was run"
+	}
+	return e
 }
 
 // waitCancelled is the refusal of a call whose context ended while it

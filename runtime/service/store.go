@@ -71,8 +71,11 @@ type Proposal struct {
 	// Args are the arguments, canonical (compact JSON): exactly what the
 	// tool runs with.
 	Args []byte
-	// Digest binds the proposal's ID, principal, conversation, tool and
-	// arguments (hex SHA-256); a confirmation checks it before the run.
+	// Digest binds what a confirmation relies on: the proposal's ID,
+	// principal, conversation, turn, call ID, tool, summary, arguments
+	// and expiry, under the service's key (HMAC-SHA256, hex), so that a
+	// proposal changed in the store, or kept past its expiry, is refused
+	// before it runs.
 	Digest string
 	// Summary says in a line what confirming does, for the person.
 	Summary string
@@ -165,6 +168,13 @@ type Store interface {
 	// stored with ErrNotPending (or ErrNotFound). A proposal pending past
 	// its expiry may be closed as expired but not rejected.
 	Retire(ctx context.Context, id string, state State, rec *Record) (*Proposal, error)
+
+	// Key returns the key the services sharing the store make their
+	// digests with (Proposal.Digest, Record.ArgsDigest): the one the store
+	// keeps, or, when it keeps none yet, fresh, which it keeps from then
+	// on. Of concurrent calls with different fresh keys, all return the
+	// one key kept, also across processes.
+	Key(ctx context.Context, fresh []byte) ([]byte, error)
 
 	// Purge deletes the records whose Time is before before, and the
 	// proposals that expired before it (whatever their state: one no

@@ -4,10 +4,12 @@ import (
 	"os"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/internal/pgtest"
+	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/service/pgstore"
 	"github.com/toolgen-go/toolgen/runtime/service/sqlstore"
 )
@@ -66,4 +68,32 @@ func TestTwoInstancesOnPostgreSQL(t *testing.T) {
 		}, got[len(got)-3:], "one record in the database, seen from either instance")
 		assert.Equal(t, got, rows(t, two.svc))
 	})
+}
+
+// TestHostileNamesRecordedOnPostgreSQL: a tools/call whose name holds
+// NUL, or whose call ID and conversation hold text PostgreSQL's text type
+// refuses as it came, is refused and leaves its refusal row: no client
+// probes tools without a trace.
+func TestHostileNamesRecordedOnPostgreSQL(t *testing.T) {
+	t.Parallel()
+	st, err := pgstore.Open(t.Context(), pg.Need(t).NewSchema(t), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	f := newFixture(t)
+	in := newInstance(t, f, st, false, nil)
+	// Before 2026-07-28: the name travels in the body alone (the latest
+	// protocol's Mcp-Name header could not carry it).
+	cs := dialHTTP(t, serveHTTP(t, in, false), anaToken, legacy, nil)
+	for _, name := range []string{"notes_update\x00", "\x00", "notes_\x00update", "notes_update\x1b00"} {
+		_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{"id": 1}})
+		require.Error(t, err, "%q", name)
+		assert.Contains(t, err.Error(), "unknown tool")
+		recs, err := st.Records(t.Context(), service.Query{Tool: name})
+		require.NoError(t, err)
+		if assert.Len(t, recs, 1, "%q: its refusal row", name) {
+			assert.Equal(t, service.EventRefusal, recs[0].Event)
+			assert.Equal(t, "ana", recs[0].Principal)
+		}
+	}
+	assert.Zero(t, f.runs[tUpdate].Load())
 }

@@ -1,10 +1,12 @@
 package servicemcp_test
 
 import (
+	"context"
 	"encoding/base64"
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -468,4 +470,118 @@ func TestConfirmOptionsChecked(t *testing.T) {
 	assert.ErrorContains(t, err, "nil Confirmer")
 	_, err = mcpserver.New(svc, &mcpserver.Options{Confirm: &mcpserver.ConfirmOptions{Confirmer: nil, Key: []byte("short")}})
 	assert.Error(t, err)
+}
+
+// TestCallIDReusedOverMCP: the call-id _meta key names one call: the same
+// key on another tool, or with other arguments, is refused with
+// call_id_reused, recorded, and runs nothing.
+func TestCallIDReusedOverMCP(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	in := newInstance(t, f, nil, false, nil)
+	cs := dialHTTP(t, serveHTTP(t, in, true), anaToken, latest, nil)
+	meta := mcp.Meta{mcpserver.MetaCallID: "call_1", mcpserver.MetaConversation: "conv-1"}
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Meta: meta, Name: "notes_update", Arguments: map[string]any{"id": 3}})
+	require.NoError(t, err)
+	assert.Equal(t, "updated note 3 (run 1)", textOf(res))
+	for _, p := range []*mcp.CallToolParams{
+		{Meta: meta, Name: "notes_read", Arguments: map[string]any{"id": 3}},
+		{Meta: meta, Name: "notes_update", Arguments: map[string]any{"id": 4}},
+		{Meta: meta, Name: "notes_delete", Arguments: map[string]any{"id": 3}},
+	} {
+		res, err := cs.CallTool(t.Context(), p)
+		require.NoError(t, err, p.Name)
+		assert.True(t, res.IsError, p.Name)
+		assert.Contains(t, textOf(res), "call ID of its own", p.Name)
+	}
+	assert.Equal(t, int64(1), f.runs[tUpdate].Load())
+	assert.Zero(t, f.runs[tRead].Load())
+	recs, err := in.svc.Records(t.Context(), service.Query{CallID: "call_1"})
+	require.NoError(t, err)
+	require.Len(t, recs, 4)
+	for _, r := range recs[1:] {
+		assert.Equal(t, "call_id_reused", r.Code.String())
+	}
+}
+
+// TestConcurrentElicitations: two sessions of one person are asked about
+// one proposal at once (the second repeats the first's call ID) and both
+// accept: the tool runs once; one answer is the run, the other says it
+// ran already.
+func TestConcurrentElicitations(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	in := newInstance(t, f, nil, true, nil)
+	asked := make(chan struct{}, 2)
+	release := make(chan struct{})
+	handler := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked <- struct{}{}
+		<-release
+		return &mcp.ElicitResult{Action: "accept"}, nil
+	}
+	meta := mcp.Meta{mcpserver.MetaCallID: "call_p"}
+	results := make(chan *mcp.CallToolResult, 2)
+	for range 2 {
+		cs := dialMemory(t, in, ana, legacy, &mcp.ClientOptions{ElicitationHandler: handler})
+		go func() {
+			p := deleteCall()
+			p.Meta = meta
+			res, err := cs.CallTool(t.Context(), p)
+			if !assert.NoError(t, err) {
+				res = &mcp.CallToolResult{IsError: true}
+			}
+			results <- res
+		}()
+	}
+	<-asked
+	<-asked
+	close(release)
+	var confirmed, refused int
+	for range 2 {
+		res := <-results
+		if res.IsError {
+			refused++
+			assert.Contains(t, textOf(res), "already confirmed")
+			continue
+		}
+		confirmed++
+		assert.Equal(t, "confirmed", outcomeOf(t, res).Status)
+	}
+	assert.Equal(t, 1, confirmed)
+	assert.Equal(t, 1, refused)
+	assert.Equal(t, int64(1), f.runs[tDelete].Load(), "ran once")
+}
+
+// TestElicitationOfATamperedProposal: the arguments of a proposal are
+// changed in the store while the person is asked about it: accepting
+// runs nothing, whatever the question showed.
+func TestElicitationOfATamperedProposal(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	st := &swapArgs{MemoryStore: service.NewMemoryStore()}
+	in := newInstance(t, f, st, true, nil)
+	a := &answer{action: "accept"}
+	cs := dialMemory(t, in, ana, legacy, clientOptions(a, false))
+	st.args.Store(&[]byte{'{', '}'})
+	res, err := cs.CallTool(t.Context(), deleteCall())
+	require.NoError(t, err)
+	require.Len(t, a.questions(), 1)
+	assert.True(t, res.IsError, "refused")
+	assert.Contains(t, textOf(res), "does not match its digest")
+	assert.Zero(t, f.runs[tDelete].Load(), "nothing ran")
+}
+
+// swapArgs is a store whose claimed proposals come back with other
+// arguments (written to behind the service's back), once args is set.
+type swapArgs struct {
+	*service.MemoryStore
+	args atomic.Pointer[[]byte]
+}
+
+func (s *swapArgs) Claim(ctx context.Context, id string, rec *service.Record) (*service.Proposal, error) {
+	p, err := s.MemoryStore.Claim(ctx, id, rec)
+	if a := s.args.Load(); err == nil && a != nil {
+		p.Args = *a
+	}
+	return p, err
 }

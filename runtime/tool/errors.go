@@ -59,11 +59,15 @@ const (
 	// CodeNotProposal: a proposal was asked of a tool that proposes
 	// nothing (its kind is not propose).
 	CodeNotProposal
+	// CodeCallIDReused: the call's call ID names an earlier call of
+	// another tool, or with other arguments; nothing was run. A call ID
+	// names one call: give each call its own.
+	CodeCallIDReused
 )
 
 // ParseCode returns the code whose String is s.
 func ParseCode(s string) (Code, error) {
-	for c := CodeUnknownTool; c <= CodeNotProposal; c++ {
+	for c := CodeUnknownTool; c <= CodeCallIDReused; c++ {
 		if c.String() == s {
 			return c, nil
 		}
@@ -113,6 +117,8 @@ func (c Code) String() string {
 		return "outcome_unknown"
 	case CodeNotProposal:
 		return "not_proposal"
+	case CodeCallIDReused:
+		return "call_id_reused"
 	}
 	return "Code(" + strconv.Itoa(int(c)) + ")"
 }

@@ -38,11 +38,12 @@ var allCodes = []struct {
 	{tool.CodeAlreadyConfirmed, "already_confirmed", true},
 	{tool.CodeOutcomeUnknown, "outcome_unknown", true},
 	{tool.CodeNotProposal, "not_proposal", true},
+	{tool.CodeCallIDReused, "call_id_reused", true},
 }
 
 func TestCodeRoundTrip(t *testing.T) {
 	t.Parallel()
-	require.Len(t, allCodes, int(tool.CodeNotProposal), "every code is listed")
+	require.Len(t, allCodes, int(tool.CodeCallIDReused), "every code is listed")
 	seen := map[string]bool{}
 	for i, c := range allCodes {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,12 +62,12 @@ func TestCodeRoundTrip(t *testing.T) {
 
 func TestParseCodeRejects(t *testing.T) {
 	t.Parallel()
-	for _, s := range []string{"", "Code(0)", "Code(17)", "FAILED", "Failed", " failed", "failed ", "unknown tool", "not-proposal"} {
+	for _, s := range []string{"", "Code(0)", "Code(18)", "FAILED", "Failed", " failed", "failed ", "unknown tool", "not-proposal"} {
 		_, err := tool.ParseCode(s)
 		assert.Error(t, err, "%q", s)
 	}
 	assert.Equal(t, "Code(0)", tool.Code(0).String())
-	assert.Equal(t, "Code(17)", tool.Code(17).String())
+	assert.Equal(t, "Code(18)", tool.Code(18).String())
 	assert.True(t, tool.Code(0).Reserved(), "not a code a tool may return")
 }
 

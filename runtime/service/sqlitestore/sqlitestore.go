@@ -22,6 +22,12 @@
 // process and wait on SQLite's lock across processes instead of failing;
 // reads go through a pool of read-only connections, which WAL lets run
 // beside the writer. For several machines, use runtime/service/pgstore.
+//
+// A store fails closed when its file goes: before every write it checks
+// that the file at the path is still the one it opened (os.SameFile:
+// device and inode), and refuses the write when the file was deleted or
+// replaced under it, instead of writing to an unlinked file whose rows a
+// restart would never see. The service refuses what it could not record.
 package sqlitestore
 
 import (
@@ -30,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -94,7 +101,52 @@ func Open(ctx context.Context, path string, o *sqlstore.Options) (*sqlstore.Stor
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	opts.ReadDB = r
+	if file := filePath(name); file != "" {
+		if at, err := os.Stat(file); err == nil {
+			opts.Check = sameFile(file, at, opts.Check)
+		}
+	}
 	return newStore(ctx, w, r, &opts)
+}
+
+// ErrFileGone is the failure of a write to a store whose database file
+// was deleted, or replaced by another file, after the store opened it.
+var ErrFileGone = errors.New("sqlitestore: the database file was deleted or replaced since the store opened it")
+
+// sameFile returns the check that the file at path is still at, then
+// next's, if any.
+func sameFile(path string, at os.FileInfo, next func() error) func() error {
+	return func() error {
+		now, err := os.Stat(path)
+		if err != nil || !os.SameFile(at, now) {
+			return fmt.Errorf("%w: %s", ErrFileGone, path)
+		}
+		if next != nil {
+			return next()
+		}
+		return nil
+	}
+}
+
+// filePath returns the file a "file:" DSN names, or "" for a database in
+// memory.
+func filePath(name string) string {
+	rest, query, _ := strings.Cut(strings.TrimPrefix(name, "file:"), "?")
+	if q, err := url.ParseQuery(query); err == nil && (q.Get("mode") == "memory" || q.Get("vfs") != "") {
+		return ""
+	}
+	if strings.HasPrefix(rest, "//") { // file://host/path: the host is empty or localhost
+		i := strings.IndexByte(rest[2:], '/')
+		if i < 0 {
+			return ""
+		}
+		rest = rest[2+i:]
+	}
+	file, err := url.PathUnescape(rest)
+	if err != nil || file == "" || file == ":memory:" {
+		return ""
+	}
+	return file
 }
 
 // connect makes db's first connection. Switching a new file to WAL mode

@@ -82,7 +82,7 @@ var SQLite = &Dialect{
 	greatest: "max",
 	migrations: migrations(columnTypes{
 		rowID: "INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER", blob: "BLOB", boolean: "INTEGER",
-		real: "REAL", table: " STRICT",
+		real: "REAL", table: " STRICT", esc: "char(27)",
 	}),
 }
 
@@ -98,7 +98,7 @@ var Postgres = &Dialect{
 	greatest: "GREATEST",
 	migrations: migrations(columnTypes{
 		rowID: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", integer: "BIGINT", blob: "BYTEA", boolean: "BOOLEAN",
-		real: "DOUBLE PRECISION",
+		real: "DOUBLE PRECISION", esc: "chr(27)",
 	}),
 }
 
@@ -110,14 +110,16 @@ type columnTypes struct {
 	boolean string
 	real    string // a float64
 	table   string // after a CREATE TABLE's closing parenthesis
+	esc     string // the one-character text ESC
 }
 
 // migrations returns the schema's steps in a dialect's words: the
-// statements are written once, with {id}, {int}, {blob}, {bool}, {real}
-// and {table} for them. A released step never changes (databases have
-// applied it): a change to the schema is a new step, appended.
+// statements are written once, with {id}, {int}, {blob}, {bool}, {real},
+// {table} and {esc} for them. A released step never changes (databases
+// have applied it): a change to the schema is a new step, appended.
 func migrations(t columnTypes) []Migration {
-	r := strings.NewReplacer("{id}", t.rowID, "{int}", t.integer, "{blob}", t.blob, "{bool}", t.boolean, "{real}", t.real, "{table}", t.table)
+	r := strings.NewReplacer("{id}", t.rowID, "{int}", t.integer, "{blob}", t.blob, "{bool}", t.boolean, "{real}", t.real,
+		"{table}", t.table, "{esc}", t.esc)
 	steps := []Migration{{
 		Version: 1,
 		Name:    "records, proposals and rate buckets",
@@ -179,6 +181,21 @@ func migrations(t columnTypes) []Migration {
 	PRIMARY KEY (name, principal)
 ){table}`,
 		},
+	}, {
+		Version: 2,
+		Name:    "text in its stored form, argument digests of call IDs, the digest key",
+		Statements: []string{
+			`ALTER TABLE toolgen_records ADD COLUMN args_digest TEXT NOT NULL DEFAULT ''`,
+			`CREATE TABLE toolgen_keys (
+	name TEXT NOT NULL PRIMARY KEY,
+	secret {blob} NOT NULL
+){table}`,
+			// Rows written before hold text as it came: an ESC in them
+			// becomes its escape, so that it reads back as itself.
+			escapeESC("toolgen_records", "principal", "conversation", "turn", "call_id", "agent", "tool", "error", "proposal"),
+			escapeESC("toolgen_proposals", "id", "principal", "conversation", "turn", "call_id", "tool", "digest", "summary", "decided_by"),
+			escapeESC("toolgen_rate_buckets", "name", "principal"),
+		},
 	}}
 	for i := range steps {
 		for j, stmt := range steps[i].Statements {
@@ -186,6 +203,18 @@ func migrations(t columnTypes) []Migration {
 		}
 	}
 	return steps
+}
+
+// escapeESC is the UPDATE that writes the ESC characters of the columns
+// of table as their escape ({esc}1b), in the rows that hold one.
+func escapeESC(table string, columns ...string) string {
+	set := make([]string, len(columns))
+	where := make([]string, len(columns))
+	for i, c := range columns {
+		set[i] = c + " = replace(" + c + ", {esc}, {esc} || '1b')"
+		where[i] = c + " LIKE '%' || {esc} || '%'"
+	}
+	return "UPDATE " + table + " SET " + strings.Join(set, ", ") + " WHERE " + strings.Join(where, " OR ")
 }
 
 // migrationLockKey is the advisory lock PostgreSQL instances take to

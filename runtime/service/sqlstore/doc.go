@@ -11,10 +11,15 @@
 // # Schema
 //
 // New creates and migrates the tables (Migrate): toolgen_records,
-// toolgen_proposals, toolgen_rate_buckets and toolgen_migrations, which
-// records the steps applied. Times are integer nanoseconds since the Unix
-// epoch (UTC), durations nanoseconds, enums their names ("call", "ok",
-// "pending"), arguments and results blobs (bytea).
+// toolgen_proposals, toolgen_rate_buckets, toolgen_keys (the digest key
+// of service.Store.Key) and toolgen_migrations, which records the steps
+// applied. Times are integer nanoseconds since the Unix epoch (UTC),
+// durations nanoseconds, enums their names ("call", "ok", "pending"),
+// arguments and results blobs (bytea), and text a caller controls its
+// stored form: as it is when it is valid UTF-8 without NUL or ESC, else
+// with NUL, ESC and invalid bytes escaped as ESC and two hex digits, so
+// that PostgreSQL keeps what SQLite does and both read back the bytes
+// written (see text.go).
 //
 // # Guarantees
 //

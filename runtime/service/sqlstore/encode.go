@@ -105,7 +105,7 @@ func keyed(rec *service.Record) bool {
 // The columns of the two tables, in the order scanRecord and
 // scanProposal read them.
 const (
-	recordColumns   = "id, time_ns, principal, conversation, turn, call_id, agent, tool, kind, event, outcome, code, duration_ns, error, args, proposal, result, structured"
+	recordColumns   = "id, time_ns, principal, conversation, turn, call_id, agent, tool, kind, event, outcome, code, duration_ns, error, args, args_digest, proposal, result, structured"
 	proposalColumns = "id, principal, conversation, turn, call_id, tool, args, digest, summary, created_ns, expires_ns, state, decided_by, decided_ns"
 )
 
@@ -116,8 +116,9 @@ type scanner interface{ Scan(dest ...any) error }
 func scanRecord(row scanner, r *service.Record) error {
 	var t, d int64
 	var kind, event, outcome, code string
-	if err := row.Scan(&r.ID, &t, &r.Principal, &r.Conversation, &r.Turn, &r.CallID, &r.Agent, &r.Tool, &kind, &event, &outcome,
-		&code, &d, &r.Error, &r.Args, &r.Proposal, &r.Result, &r.Structured); err != nil {
+	if err := row.Scan(&r.ID, &t, textInto{&r.Principal}, textInto{&r.Conversation}, textInto{&r.Turn}, textInto{&r.CallID},
+		textInto{&r.Agent}, textInto{&r.Tool}, &kind, &event, &outcome, &code, &d, textInto{&r.Error}, &r.Args, textInto{&r.ArgsDigest},
+		textInto{&r.Proposal}, &r.Result, &r.Structured); err != nil {
 		return err
 	}
 	r.Time, r.Duration = fromNanos(t), time.Duration(d)
@@ -135,19 +136,20 @@ func scanRecord(row scanner, r *service.Record) error {
 }
 
 // recordValues returns rec's values for the insert's columns: those of
-// recordColumns but the ID, then keyed.
+// recordColumns but the ID, then keyed; text in its stored form.
 func recordValues(rec *service.Record, key bool) []any {
-	return []any{nanos(rec.Time), rec.Principal, rec.Conversation, rec.Turn, rec.CallID, rec.Agent, rec.Tool,
-		enumName(rec.Kind), enumName(rec.Event), enumName(rec.Outcome), enumName(rec.Code), int64(rec.Duration), rec.Error,
-		rec.Args, rec.Proposal, rec.Result, rec.Structured, key}
+	return []any{nanos(rec.Time), text(rec.Principal), text(rec.Conversation), text(rec.Turn), text(rec.CallID), text(rec.Agent),
+		text(rec.Tool), enumName(rec.Kind), enumName(rec.Event), enumName(rec.Outcome), enumName(rec.Code), int64(rec.Duration),
+		text(rec.Error), rec.Args, text(rec.ArgsDigest), text(rec.Proposal), rec.Result, rec.Structured, key}
 }
 
 // scanProposal reads a row of proposalColumns.
 func scanProposal(row scanner, p *service.Proposal) error {
 	var created, expires, decided int64
 	var state string
-	if err := row.Scan(&p.ID, &p.Principal, &p.Conversation, &p.Turn, &p.CallID, &p.Tool, &p.Args, &p.Digest, &p.Summary,
-		&created, &expires, &state, &p.DecidedBy, &decided); err != nil {
+	if err := row.Scan(textInto{&p.ID}, textInto{&p.Principal}, textInto{&p.Conversation}, textInto{&p.Turn}, textInto{&p.CallID},
+		textInto{&p.Tool}, &p.Args, textInto{&p.Digest}, textInto{&p.Summary}, &created, &expires, &state, textInto{&p.DecidedBy},
+		&decided); err != nil {
 		return err
 	}
 	p.Created, p.Expires, p.Decided = fromNanos(created), fromNanos(expires), fromNanos(decided)

@@ -70,10 +70,13 @@ func (l *Limiter) Allow(ctx context.Context, principal string) (bool, error) {
 	case l.burst < 1:
 		return false, nil
 	}
+	if err := l.s.check(); err != nil {
+		return false, fmt.Errorf("sqlstore: rate limit: %w", err)
+	}
 	now := nanos(l.s.now())
 	perNS := l.r / 1e9
 	var tokens float64
-	err := l.s.db.QueryRowContext(ctx, l.s.q.take, l.name, principal, float64(l.burst-1), now,
+	err := l.s.db.QueryRowContext(ctx, l.s.q.take, text(l.name), text(principal), float64(l.burst-1), now,
 		float64(l.burst), now, perNS, now, float64(l.burst), now, perNS).Scan(&tokens)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -89,7 +92,10 @@ func (l *Limiter) Allow(ctx context.Context, principal string) (bool, error) {
 // returns how many it deleted: the table keeps one row per principal that
 // called recently.
 func (l *Limiter) Purge(ctx context.Context) (int, error) {
-	res, err := l.s.db.ExecContext(ctx, l.s.q.purgeBuckets, l.name, nanos(l.s.now()), l.r/1e9, float64(l.burst))
+	if err := l.s.check(); err != nil {
+		return 0, fmt.Errorf("sqlstore: purge rate buckets: %w", err)
+	}
+	res, err := l.s.db.ExecContext(ctx, l.s.q.purgeBuckets, text(l.name), nanos(l.s.now()), l.r/1e9, float64(l.burst))
 	if err != nil {
 		return 0, fmt.Errorf("sqlstore: purge rate buckets: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 
@@ -68,4 +69,47 @@ func TestSchemaInEachDialectsWords(t *testing.T) {
 	assert.Contains(t, SQLite.Migrations()[0].Statements[0], ") STRICT")
 	assert.Contains(t, Postgres.Migrations()[0].Statements[0], "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,")
 	assert.Contains(t, Postgres.Migrations()[0].Statements[0], "args BYTEA,")
+}
+
+func TestStoredForm(t *testing.T) {
+	t.Parallel()
+	for _, plain := range []string{"", "alice", "é ü 日本", "tab\tand\nnewline", "\u2028\ufffd", `back\slash "quoted" 100%`} {
+		assert.Equal(t, plain, storedForm(plain), "valid UTF-8 without NUL or ESC is stored as it is")
+	}
+	for _, c := range []struct{ in, stored string }{
+		{"\x00", "\x1b00"},
+		{"\x1b", "\x1b1b"},
+		{"a\xffb", "a\x1bffb"},
+		{"\xed\xa0\x80", "\x1bed\x1ba0\x1b80"},
+		{"é\xc3", "é\x1bc3"},
+	} {
+		assert.Equal(t, c.stored, storedForm(c.in), "%q", c.in)
+	}
+	// Every string of up to two bytes, and some longer: the form is
+	// valid UTF-8 without NUL, reads back, and is one to one.
+	seen := map[string]string{}
+	check := func(s string) {
+		f := storedForm(s)
+		assert.True(t, utf8.ValidString(f), "%q", s)
+		assert.NotContains(t, f, "\x00", "%q", s)
+		assert.Equal(t, s, fromStoredForm(f), "%q", s)
+		if other, ok := seen[f]; ok {
+			t.Errorf("%q and %q have one stored form", s, other)
+		}
+		seen[f] = s
+	}
+	for a := range 256 {
+		check(string([]byte{byte(a)}))
+		for b := range 256 {
+			check(string([]byte{byte(a), byte(b)}))
+		}
+	}
+	check("")
+	check("\x1b1b\x1b")
+	check("\x1bzz")
+	// An ESC that starts no escape (a row written before the form) reads
+	// as itself.
+	for _, s := range []string{"\x1b", "a\x1b", "\x1bz", "\x1b0", "\x1bAB"} {
+		assert.Equal(t, s, fromStoredForm(s), "%q", s)
+	}
 }

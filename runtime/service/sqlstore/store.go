@@ -25,6 +25,7 @@ type Store struct {
 	q       queries
 	owned   []*sql.DB
 	now     func() time.Time
+	guard   func() error
 }
 
 var _ service.Store = (*Store)(nil)
@@ -41,6 +42,12 @@ type Options struct {
 	OwnDB bool
 	// Now tells the time to the store's limiters; nil means time.Now.
 	Now func() time.Time
+	// Check, when set, is asked before every write (a record, a claim, a
+	// rate-limit token, the digest key): an error fails the write, which
+	// then writes nothing, and the service refuses what it would have
+	// recorded. sqlitestore checks there that the database file is still
+	// the one it opened (not deleted or replaced under it).
+	Check func() error
 }
 
 // queries are the statements of a Store, in its dialect's form.
@@ -48,6 +55,7 @@ type queries struct {
 	insertRecord, priorRecord, finish                                string
 	insertProposal, proposal, claim, settleProposal, closeProposal   string
 	purgeRecords, purgeProposals, take, purgeBuckets, schemaVersionQ string
+	selectKey, insertKey                                             string
 }
 
 // New returns a Store over db in dialect d, after bringing its schema up
@@ -60,7 +68,7 @@ func New(ctx context.Context, db *sql.DB, d *Dialect, o *Options) (*Store, error
 	if o != nil {
 		opts = *o
 	}
-	s := &Store{db: db, rdb: opts.ReadDB, d: d, now: opts.Now}
+	s := &Store{db: db, rdb: opts.ReadDB, d: d, now: opts.Now, guard: opts.Check}
 	if s.rdb == nil {
 		s.rdb = db
 	}
@@ -78,8 +86,8 @@ func New(ctx context.Context, db *sql.DB, d *Dialect, o *Options) (*Store, error
 	}
 	b := d.bind
 	s.q = queries{
-		insertRecord: b(`INSERT INTO toolgen_records (time_ns, principal, conversation, turn, call_id, agent, tool, kind, event, outcome, code, duration_ns, error, args, proposal, result, structured, keyed)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`),
+		insertRecord: b(`INSERT INTO toolgen_records (time_ns, principal, conversation, turn, call_id, agent, tool, kind, event, outcome, code, duration_ns, error, args, args_digest, proposal, result, structured, keyed)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`),
 		priorRecord: b(`SELECT ` + recordColumns + ` FROM toolgen_records WHERE keyed AND principal = ? AND conversation = ? AND call_id = ?`),
 		finish:      b(`UPDATE toolgen_records SET outcome = ?, code = ?, duration_ns = ?, error = ?, result = ?, structured = ? WHERE id = ?`),
 		insertProposal: b(`INSERT INTO toolgen_proposals (id, principal, conversation, turn, call_id, tool, args, digest, summary, created_ns, expires_ns, state, decided_by, decided_ns)
@@ -97,6 +105,8 @@ WHERE id = ? AND state = 'pending' AND (? <> 'rejected' OR expires_ns > ?) RETUR
 		take:           b(takeQuery(d)),
 		purgeBuckets:   b(purgeBucketsQuery(d)),
 		schemaVersionQ: `SELECT COALESCE(MAX(version), 0) FROM toolgen_migrations`,
+		selectKey:      b(`SELECT secret FROM toolgen_keys WHERE name = ?`),
+		insertKey:      b(`INSERT INTO toolgen_keys (name, secret) VALUES (?, ?) ON CONFLICT DO NOTHING`),
 	}
 	return s, nil
 }
@@ -152,7 +162,7 @@ func (s *Store) insert(ctx context.Context, ex execer, rec *service.Record, key 
 // prior returns the record that holds rec's call ID, or nil.
 func (s *Store) prior(ctx context.Context, rec *service.Record) (*service.Record, error) {
 	var r service.Record
-	err := scanRecord(s.rdb.QueryRowContext(ctx, s.q.priorRecord, rec.Principal, rec.Conversation, rec.CallID), &r)
+	err := scanRecord(s.rdb.QueryRowContext(ctx, s.q.priorRecord, text(rec.Principal), text(rec.Conversation), text(rec.CallID)), &r)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -202,9 +212,21 @@ func (s *Store) write(ctx context.Context, rec *service.Record, then func(tx *sq
 	return nil, errors.New("the record of the call ID vanished as it was read (purged?); try again")
 }
 
+// check asks Options.Check, before a write.
+func (s *Store) check() error {
+	if s.guard == nil {
+		return nil
+	}
+	return s.guard()
+}
+
 // inTx runs f in a transaction when tx is set (committed when f returns
-// true, rolled back otherwise), else on the database.
+// true, rolled back otherwise), else on the database; Options.Check is
+// asked first.
 func (s *Store) inTx(ctx context.Context, tx bool, f func(ex execer, tx *sql.Tx) (bool, error)) (bool, error) {
+	if err := s.check(); err != nil {
+		return false, err
+	}
 	if !tx {
 		return f(s.db, nil)
 	}
@@ -231,6 +253,9 @@ func (s *Store) Start(ctx context.Context, rec *service.Record) (*service.Record
 
 // Finish implements service.Store.
 func (s *Store) Finish(ctx context.Context, rec *service.Record) error {
+	if err := s.check(); err != nil {
+		return fmt.Errorf("sqlstore: record the end of a call: %w", err)
+	}
 	if _, err := s.db.ExecContext(ctx, s.q.finish, s.finishValues(rec)...); err != nil {
 		return fmt.Errorf("sqlstore: record the end of a call: %w", err)
 	}
@@ -239,13 +264,17 @@ func (s *Store) Finish(ctx context.Context, rec *service.Record) error {
 
 // finishValues returns the values of the finish statement.
 func (s *Store) finishValues(rec *service.Record) []any {
-	return []any{enumName(rec.Outcome), enumName(rec.Code), int64(rec.Duration), rec.Error, rec.Result, rec.Structured, rec.ID}
+	return []any{enumName(rec.Outcome), enumName(rec.Code), int64(rec.Duration), text(rec.Error), rec.Result, rec.Structured, rec.ID}
 }
 
 // Append implements service.Store. A call or proposal whose call ID an
 // earlier row holds is written without the key (the memory store keeps
 // the key with the first row too).
 func (s *Store) Append(ctx context.Context, rec *service.Record) error {
+	if err := s.check(); err != nil {
+		rec.ID = 0
+		return fmt.Errorf("sqlstore: record an event: %w", err)
+	}
 	ok, err := s.insert(ctx, s.db, rec, keyed(rec))
 	if err == nil && !ok {
 		_, err = s.insert(ctx, s.db, rec, false)
@@ -260,11 +289,11 @@ func (s *Store) Append(ctx context.Context, rec *service.Record) error {
 // Records implements service.Store.
 func (s *Store) Records(ctx context.Context, q service.Query) ([]service.Record, error) {
 	var f filter
-	f.add(q.Principal != "", "principal = ?", q.Principal)
-	f.add(q.Conversation != "", "conversation = ?", q.Conversation)
-	f.add(q.CallID != "", "call_id = ?", q.CallID)
-	f.add(q.Tool != "", "tool = ?", q.Tool)
-	f.add(q.Proposal != "", "proposal = ?", q.Proposal)
+	f.add(q.Principal != "", "principal = ?", text(q.Principal))
+	f.add(q.Conversation != "", "conversation = ?", text(q.Conversation))
+	f.add(q.CallID != "", "call_id = ?", text(q.CallID))
+	f.add(q.Tool != "", "tool = ?", text(q.Tool))
+	f.add(q.Proposal != "", "proposal = ?", text(q.Proposal))
 	f.add(!q.Since.IsZero(), "time_ns >= ?", nanos(q.Since))
 	f.add(!q.Until.IsZero(), "time_ns < ?", nanos(q.Until))
 	query, args := f.query("SELECT "+recordColumns+" FROM toolgen_records", "id", q.Limit)
@@ -321,8 +350,8 @@ func selectAll[T any](ctx context.Context, s *Store, query string, args []any, s
 // Propose implements service.Store.
 func (s *Store) Propose(ctx context.Context, p *service.Proposal, rec *service.Record) (*service.Record, error) {
 	prior, err := s.write(ctx, rec, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.q.insertProposal, p.ID, p.Principal, p.Conversation, p.Turn, p.CallID, p.Tool, p.Args,
-			p.Digest, p.Summary, nanos(p.Created), nanos(p.Expires), p.DecidedBy, nanos(p.Decided))
+		_, err := tx.ExecContext(ctx, s.q.insertProposal, text(p.ID), text(p.Principal), text(p.Conversation), text(p.Turn), text(p.CallID),
+			text(p.Tool), p.Args, text(p.Digest), text(p.Summary), nanos(p.Created), nanos(p.Expires), text(p.DecidedBy), nanos(p.Decided))
 		return err
 	})
 	if err != nil {
@@ -334,7 +363,7 @@ func (s *Store) Propose(ctx context.Context, p *service.Proposal, rec *service.R
 // Proposal implements service.Store.
 func (s *Store) Proposal(ctx context.Context, id string) (*service.Proposal, error) {
 	var p service.Proposal
-	err := scanProposal(s.rdb.QueryRowContext(ctx, s.q.proposal, id), &p)
+	err := scanProposal(s.rdb.QueryRowContext(ctx, s.q.proposal, text(id)), &p)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, service.ErrNotFound
@@ -347,8 +376,8 @@ func (s *Store) Proposal(ctx context.Context, id string) (*service.Proposal, err
 // Proposals implements service.Store.
 func (s *Store) Proposals(ctx context.Context, q service.ProposalQuery) ([]service.Proposal, error) {
 	var f filter
-	f.add(q.Principal != "", "principal = ?", q.Principal)
-	f.add(q.Conversation != "", "conversation = ?", q.Conversation)
+	f.add(q.Principal != "", "principal = ?", text(q.Principal))
+	f.add(q.Conversation != "", "conversation = ?", text(q.Conversation))
 	f.add(q.State != 0, "state = ?", enumName(q.State))
 	query, args := f.query("SELECT "+proposalColumns+" FROM toolgen_proposals", "seq", q.Limit)
 	out, err := selectAll(ctx, s, query, args, scanProposal)
@@ -364,7 +393,7 @@ func (s *Store) Proposals(ctx context.Context, q service.ProposalQuery) ([]servi
 // and writes rec. When the UPDATE matches nothing, it writes nothing and
 // reads the proposal for ErrNotPending or ErrNotFound.
 func (s *Store) Claim(ctx context.Context, id string, rec *service.Record) (*service.Proposal, error) {
-	p, err := s.transition(ctx, id, rec, s.q.claim, rec.Principal, nanos(rec.Time), id, nanos(rec.Time))
+	p, err := s.transition(ctx, id, rec, s.q.claim, text(rec.Principal), nanos(rec.Time), text(id), nanos(rec.Time))
 	if err != nil && !errors.Is(err, service.ErrNotPending) && !errors.Is(err, service.ErrNotFound) {
 		return nil, fmt.Errorf("sqlstore: claim a proposal: %w", err)
 	}
@@ -420,7 +449,7 @@ func (s *Store) notPending(ctx context.Context, id string) (*service.Proposal, e
 // running, and rec is finished, in one transaction.
 func (s *Store) Settle(ctx context.Context, id string, state service.State, rec *service.Record) error {
 	_, err := s.inTx(ctx, true, func(ex execer, _ *sql.Tx) (bool, error) {
-		if _, err := ex.ExecContext(ctx, s.q.settleProposal, enumName(state), id); err != nil {
+		if _, err := ex.ExecContext(ctx, s.q.settleProposal, enumName(state), text(id)); err != nil {
 			return false, err
 		}
 		_, err := ex.ExecContext(ctx, s.q.finish, s.finishValues(rec)...)
@@ -437,11 +466,35 @@ func (s *Store) Settle(ctx context.Context, id string, state service.State, rec 
 // writes rec.
 func (s *Store) Retire(ctx context.Context, id string, state service.State, rec *service.Record) (*service.Proposal, error) {
 	name := enumName(state)
-	p, err := s.transition(ctx, id, rec, s.q.closeProposal, name, rec.Principal, nanos(rec.Time), id, name, nanos(rec.Time))
+	p, err := s.transition(ctx, id, rec, s.q.closeProposal, name, text(rec.Principal), nanos(rec.Time), text(id), name, nanos(rec.Time))
 	if err != nil && !errors.Is(err, service.ErrNotPending) && !errors.Is(err, service.ErrNotFound) {
 		return nil, fmt.Errorf("sqlstore: close a proposal: %w", err)
 	}
 	return p, err
+}
+
+// digestKeyName names the key of service.Store.Key in toolgen_keys.
+const digestKeyName = "digest"
+
+// Key implements service.Store: the key is a row of toolgen_keys, which
+// the first instance inserts and every other reads (an INSERT ... ON
+// CONFLICT DO NOTHING, then a read of the row that won).
+func (s *Store) Key(ctx context.Context, fresh []byte) ([]byte, error) {
+	var key []byte
+	err := s.db.QueryRowContext(ctx, s.q.selectKey, digestKeyName).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		if err := s.check(); err != nil {
+			return nil, fmt.Errorf("sqlstore: keep the digest key: %w", err)
+		}
+		if _, err := s.db.ExecContext(ctx, s.q.insertKey, digestKeyName, fresh); err != nil {
+			return nil, fmt.Errorf("sqlstore: keep the digest key: %w", err)
+		}
+		err = s.db.QueryRowContext(ctx, s.q.selectKey, digestKeyName).Scan(&key)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: read the digest key: %w", err)
+	}
+	return key, nil
 }
 
 // Purge implements service.Store, in one transaction.

@@ -38,11 +38,12 @@ func fixtureSpecs() []tool.Spec {
 // runs.
 type fixture struct{ runs string }
 
-// fixtureArgs are the tools' arguments: {"id", "text", "block"}.
+// fixtureArgs are the tools' arguments: {"id", "text", "block", "fail"}.
+// act with "fail":true fails with a message quoting the text.
 type fixtureArgs struct {
-	id    int64
-	text  string
-	block bool
+	id          int64
+	text        string
+	block, fail bool
 }
 
 func decodeArgs(in *codec.Decoder) fixtureArgs {
@@ -69,6 +70,10 @@ func decodeArgs(in *codec.Decoder) fixtureArgs {
 			in.Push("block")
 			a.block, _ = in.Bool("boolean")
 			in.Pop()
+		case "fail":
+			in.Push("fail")
+			a.fail, _ = in.Bool("boolean")
+			in.Pop()
 		default:
 			in.Unknown(key)
 		}
@@ -86,12 +91,18 @@ func (f *fixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, in *c
 		return 0, nil
 	}
 	inv, _ := tool.InvocationFrom(ctx)
+	if cancel, ok := ctx.Value(cancelKey{}).(context.CancelFunc); ok {
+		defer cancel() // the caller goes away as the tool returns
+	}
 	switch i {
 	case tEcho:
 		out.RawText("echo " + a.text)
 		return toolimpl.OutputText, nil
 	case tAct:
 		f.ran("act " + inv.CallID + " " + a.text)
+		if a.fail {
+			return 0, &tool.ModelError{Message: "cannot act on " + a.text}
+		}
 		out.RawText("acted " + a.text + " for " + inv.Principal.ID)
 	case tNotesDelete:
 		f.ran("notes_delete " + strconv.FormatInt(a.id, 10))

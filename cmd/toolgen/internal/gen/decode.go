@@ -460,10 +460,6 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 	if !isBasicType(mt.Key()) {
 		keyExpr = typeCode(mt.Key()).Call(keyExpr)
 	}
-	pushKey := jen.Id(key)
-	if !isBasicType(mt.Key()) {
-		pushKey = jen.String().Parens(jen.Id(key))
-	}
 	count, n := g.mapCountOf(w, at)
 	var counter, incr jen.Code = jen.Null(), jen.Null()
 	if count.counting() {
@@ -484,7 +480,8 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 			incr,
 			count.guard(n),
 			jen.Id(key).Op(":=").Add(keyExpr),
-			d.Clone().Dot("Push").Call(pushKey),
+			// A key is the model's text: a problem gives its position.
+			d.Clone().Dot("PushKey").Call(),
 			jen.Var().Id(e).Add(typeCode(s.elem.typ)),
 		},
 			// One statement or several (a pointer's element is allocated,

@@ -28,8 +28,8 @@ func TestGeneratedCodeImportsTheContract(t *testing.T) {
 	t.Parallel()
 	rt := module + "/runtime/"
 	for pkg, allowed := range map[string][]string{
-		module + "/generated":                                 {rt + "tool", rt + "toolimpl", rt + "skill"},
-		module + "/generated/providers":                       {rt + "tool", rt + "toolimpl", rt + "provider"},
+		module + "/generated":           {rt + "tool", rt + "toolimpl", rt + "skill"},
+		module + "/generated/providers": {rt + "tool", rt + "toolimpl", rt + "provider"},
 		module + "/cmd/toolgen/internal/gen/testdata/cases/contract/want": {rt + "tool", rt + "toolimpl"},
 	} {
 		var got []string

@@ -13,10 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
-	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema/testdata/a"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema/testdata/b"
 	nesteda "github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema/testdata/nested/a"
+	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 

@@ -199,7 +199,7 @@ func decodeHooksLoginInputVault(d *toolimpl.Decoder, v *map[string]*hooks.Accoun
 					continue
 				}
 				vKey := string(vRawKey)
-				d.Push(vKey)
+				d.PushKey()
 				var vElem *hooks.Account
 				vElemPtr := new(hooks.Account)
 				decodeHooksAccount(d, &(*vElemPtr))

@@ -33,7 +33,7 @@ func decodeMapboundsInAttrs(d *toolimpl.Decoder, v *map[string]string) {
 				continue
 			}
 			vKey := string(vRawKey)
-			d.Push(vKey)
+			d.PushKey()
 			var vElem string
 			if vElemVal, vElemOK := d.String("string"); vElemOK {
 				vElem = vElemVal
@@ -74,7 +74,7 @@ func decodeMapboundsInCounts(d *toolimpl.Decoder, v **map[string]int) {
 					continue
 				}
 				vKey := string(vRawKey)
-				d.Push(vKey)
+				d.PushKey()
 				var vElem int
 				if vElemVal, vElemOK := d.Int("integer", strconv.IntSize); vElemOK {
 					vElem = int(vElemVal)
@@ -112,7 +112,7 @@ func decodeMapboundsItemLabels(d *toolimpl.Decoder, v *map[string]string) {
 				continue
 			}
 			vKey := string(vRawKey)
-			d.Push(vKey)
+			d.PushKey()
 			var vElem string
 			if vElemVal, vElemOK := d.String("string"); vElemOK {
 				vElem = vElemVal
@@ -207,7 +207,7 @@ func decodeMapboundsInMeta(d *toolimpl.Decoder, v *map[string]string) {
 					continue
 				}
 				vKey := string(vRawKey)
-				d.Push(vKey)
+				d.PushKey()
 				var vElem string
 				if vElemVal, vElemOK := d.String("string"); vElemOK {
 					vElem = vElemVal

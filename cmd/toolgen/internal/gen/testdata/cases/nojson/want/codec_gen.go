@@ -150,7 +150,7 @@ func decodeNojsonAddInputNotes(d *toolimpl.Decoder, v *map[string]string) {
 					continue
 				}
 				vKey := string(vRawKey)
-				d.Push(vKey)
+				d.PushKey()
 				var vElem string
 				if vElemVal, vElemOK := d.String("string"); vElemOK {
 					vElem = vElemVal
