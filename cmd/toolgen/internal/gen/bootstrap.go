@@ -45,6 +45,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
@@ -97,9 +98,9 @@ const (
 // were reflected are in the map even if others failed (a panic in one
 // hook hides nothing else); a tool with a problem never is. When the
 // program could not be built or run, the map is nil.
-func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest) (map[string]toolSchemas, []*Error) {
+func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest) (map[string]toolSchemas, []*problem.Error) {
 	if err := ctx.Err(); err != nil {
-		return nil, []*Error{{Msg: "reflecting JSON Schemas: " + context.Cause(ctx).Error()}}
+		return nil, []*problem.Error{{Msg: "reflecting JSON Schemas: " + context.Cause(ctx).Error()}}
 	}
 	types, errs := bootstrapTypes(reqs)
 	if len(errs) > 0 {
@@ -123,19 +124,19 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 		if r.Input == nil {
 			n, err := jsontree.Parse([]byte(emptyInput))
 			if err != nil {
-				return nil, []*Error{errorf(r.Pos, "toolgen bug: %v", err)}
+				return nil, []*problem.Error{problem.Errorf(r.Pos, "toolgen bug: %v", err)}
 			}
 			s.Input = n
 		} else if i := index[*r.Input]; typeErrs[i] != "" {
-			errs = append(errs, errorf(r.Pos, "tool %s: no input schema: %s", r.Tool, typeErrs[i]))
+			errs = append(errs, problem.Errorf(r.Pos, "tool %s: no input schema: %s", r.Tool, typeErrs[i]))
 		} else if typ := nodes[i].Get("type"); typ == nil || typ.Kind != jsontree.StringKind || typ.Text != "object" {
-			errs = append(errs, errorf(r.Pos, "tool %s: the JSON Schema of its input %s is not an object schema (%s): tool arguments are a JSON object", r.Tool, *r.Input, bootstrapAbbrev(nodes[i].Compact())))
+			errs = append(errs, problem.Errorf(r.Pos, "tool %s: the JSON Schema of its input %s is not an object schema (%s): tool arguments are a JSON object", r.Tool, *r.Input, bootstrapAbbrev(nodes[i].Compact())))
 		} else {
 			s.Input = nodes[i]
 		}
 		if r.Output != nil {
 			if i := index[*r.Output]; typeErrs[i] != "" {
-				errs = append(errs, errorf(r.Pos, "tool %s: no output schema: %s", r.Tool, typeErrs[i]))
+				errs = append(errs, problem.Errorf(r.Pos, "tool %s: no output schema: %s", r.Tool, typeErrs[i]))
 			} else {
 				s.Output = nodes[i]
 			}
@@ -149,16 +150,16 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 
 // bootstrapTypes checks the requests and returns the distinct types they
 // name, sorted by import path and name.
-func bootstrapTypes(reqs []schemaRequest) ([]bootstrapType, []*Error) {
-	var errs []*Error
+func bootstrapTypes(reqs []schemaRequest) ([]bootstrapType, []*problem.Error) {
+	var errs []*problem.Error
 	tools := map[string]bool{}
 	seen := map[bootstrapType]bool{}
 	var types []bootstrapType
 	for _, r := range reqs {
 		if r.Tool == "" {
-			errs = append(errs, errorf(r.Pos, "toolgen bug: a schema request without a tool name"))
+			errs = append(errs, problem.Errorf(r.Pos, "toolgen bug: a schema request without a tool name"))
 		} else if tools[r.Tool] {
-			errs = append(errs, errorf(r.Pos, "toolgen bug: two schema requests for tool %s", r.Tool))
+			errs = append(errs, problem.Errorf(r.Pos, "toolgen bug: two schema requests for tool %s", r.Tool))
 		}
 		tools[r.Tool] = true
 		for _, t := range []*bootstrapType{r.Input, r.Output} {
@@ -166,7 +167,7 @@ func bootstrapTypes(reqs []schemaRequest) ([]bootstrapType, []*Error) {
 				continue
 			}
 			if t.PkgPath == "" || !token.IsIdentifier(t.Name) || !token.IsExported(t.Name) {
-				errs = append(errs, errorf(r.Pos, "tool %s: cannot reflect %q in package %q: the bootstrap program needs an exported named type", r.Tool, t.Name, t.PkgPath))
+				errs = append(errs, problem.Errorf(r.Pos, "tool %s: cannot reflect %q in package %q: the bootstrap program needs an exported named type", r.Tool, t.Name, t.PkgPath))
 				continue
 			}
 			if !seen[*t] {
@@ -183,9 +184,9 @@ func bootstrapTypes(reqs []schemaRequest) ([]bootstrapType, []*Error) {
 
 // bootstrapRun builds and runs the program for types and returns, for each
 // type, its schema or the reason it has none.
-func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]*jsontree.Node, []string, []*Error) {
-	fail := func(format string, args ...any) ([]*jsontree.Node, []string, []*Error) {
-		return nil, nil, []*Error{{Msg: fmt.Sprintf(format, args...)}}
+func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]*jsontree.Node, []string, []*problem.Error) {
+	fail := func(format string, args ...any) ([]*jsontree.Node, []string, []*problem.Error) {
+		return nil, nil, []*problem.Error{{Msg: fmt.Sprintf(format, args...)}}
 	}
 	src, lines := bootstrapSource(types)
 	dir, err := os.MkdirTemp(cfg.Dir, bootstrapDirPattern)
@@ -455,7 +456,7 @@ func bootstrapCompileLine(s string) (int, string, bool) {
 // bootstrapCompileErrors turns go build's output into problems: errors on
 // a line that names a type (or imports a package) are reported at the
 // tools using it, anything else as one problem with the whole output.
-func bootstrapCompileErrors(reqs []schemaRequest, types []bootstrapType, lines bootstrapLines, output string, err error) []*Error {
+func bootstrapCompileErrors(reqs []schemaRequest, types []bootstrapType, lines bootstrapLines, output string, err error) []*problem.Error {
 	byType := map[int][]string{}
 	general := false
 	var last []int // the types of the previous message, for its continuation lines
@@ -484,7 +485,7 @@ func bootstrapCompileErrors(reqs []schemaRequest, types []bootstrapType, lines b
 			byType[i] = append(byType[i], msg)
 		}
 	}
-	var errs []*Error
+	var errs []*problem.Error
 	for _, r := range reqs {
 		for _, side := range []struct {
 			what string
@@ -495,7 +496,7 @@ func bootstrapCompileErrors(reqs []schemaRequest, types []bootstrapType, lines b
 			}
 			i := slices.Index(types, *side.t)
 			if msgs := byType[i]; len(msgs) > 0 {
-				errs = append(errs, errorf(r.Pos, "tool %s: the JSON Schema bootstrap program cannot use its %s %s: %s", r.Tool, side.what, *side.t, strings.Join(msgs, "; ")))
+				errs = append(errs, problem.Errorf(r.Pos, "tool %s: the JSON Schema bootstrap program cannot use its %s %s: %s", r.Tool, side.what, *side.t, strings.Join(msgs, "; ")))
 			}
 		}
 	}
@@ -504,7 +505,7 @@ func bootstrapCompileErrors(reqs []schemaRequest, types []bootstrapType, lines b
 		if strings.Contains(output, "package "+bootstrapInvopopPath) || strings.Contains(output, "providing package "+bootstrapInvopopPath) {
 			msg += "\nthe module must require " + bootstrapInvopopPath + " (toolgen's bootstrap program imports it): install toolgen as a tool with `go get -tool github.com/toolgen-go/toolgen/cmd/toolgen`, or run `go get " + bootstrapInvopopPath + "`"
 		}
-		errs = append(errs, &Error{Msg: msg})
+		errs = append(errs, &problem.Error{Msg: msg})
 	}
 	return errs
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/bootstrap/a"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/bootstrap/b"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
@@ -61,7 +62,7 @@ func skipBuildsInShortMode(t testing.TB) {
 }
 
 // errorMessages renders problems as toolgen prints them.
-func errorMessages(errs []*Error) []string {
+func errorMessages(errs []*problem.Error) []string {
 	var out []string
 	for _, e := range errs {
 		out = append(out, e.Error())

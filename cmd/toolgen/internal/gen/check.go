@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -25,7 +26,7 @@ import (
 // Checked is what Check found in one package.
 type Checked struct {
 	// Problems are sorted as Generate sorts them.
-	Problems []*Error
+	Problems []*problem.Error
 	// Tools are the tool names the package declares, in source order:
 	// what a package importing it must not declare again.
 	Tools []DeclaredTool
@@ -65,7 +66,7 @@ func Check(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 	}
 	m, errs := buildModel(&loaded{fset: fset, pkgs: []*packages.Package{p}})
 	var c Checked
-	c.Problems = sortErrors(errs)
+	c.Problems = problem.Sort(errs)
 	for _, t := range m.tools {
 		if t.name != "" {
 			c.Tools = append(c.Tools, DeclaredTool{Name: t.name, Pos: t.namePos})
@@ -80,7 +81,7 @@ func Check(fset *token.FileSet, pkg *types.Package, files []*ast.File, info *typ
 // declares, at the local declaration and with the words toolgen uses when
 // it loads both packages at once. It reports nothing at other's positions:
 // the package declaring them is checked on its own.
-func DuplicateNames(local, other []DeclaredTool) []*Error {
+func DuplicateNames(local, other []DeclaredTool) []*problem.Error {
 	tools := make([]*toolModel, 0, len(other)+len(local))
 	for _, list := range [][]DeclaredTool{other, local} {
 		for _, d := range list {
@@ -91,13 +92,13 @@ func DuplicateNames(local, other []DeclaredTool) []*Error {
 	for _, d := range local {
 		isLocal[d.Pos] = true
 	}
-	var out []*Error
+	var out []*problem.Error
 	for _, e := range checkNames(tools) {
 		if isLocal[e.Pos] && !isLocal[e.Other] {
 			out = append(out, e)
 		}
 	}
-	return sortErrors(out)
+	return problem.Sort(out)
 }
 
 func sortDeclared(ds []DeclaredTool) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // The codecs phase derives, from each tool's shapes and published schemas,
@@ -31,7 +32,7 @@ const (
 type codecGen struct {
 	fset  *token.FileSet
 	decls []jen.Code
-	errs  []*Error
+	errs  []*problem.Error
 
 	funcs    map[string]string // dedup key -> function name
 	names    map[string]bool   // function and variable names in use
@@ -47,7 +48,7 @@ func newCodecGen(fset *token.FileSet) *codecGen {
 
 // fail records a problem at the site.
 func (g *codecGen) fail(at site, format string, args ...any) {
-	g.errs = append(g.errs, errorf(at.pos, "%s: "+format, append([]any{at.where}, args...)...))
+	g.errs = append(g.errs, problem.Errorf(at.pos, "%s: "+format, append([]any{at.where}, args...)...))
 }
 
 // codecPlan is the result of the codecs phase: everything codec_gen.go
@@ -73,7 +74,7 @@ type patternVar struct {
 // planCodecs derives the decoder of every tool's input and the encoder of
 // its output, or every problem: a keyword the generated code cannot
 // enforce fails generation at the field that declares it.
-func planCodecs(fset *token.FileSet, m *model) (*codecPlan, []*Error) {
+func planCodecs(fset *token.FileSet, m *model) (*codecPlan, []*problem.Error) {
 	g := newCodecGen(fset)
 	plan := &codecPlan{}
 	for _, t := range m.tools {

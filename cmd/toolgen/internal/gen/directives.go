@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
-	"github.com/toolgen-go/toolgen/runtime/editdist"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -66,9 +66,9 @@ type declared struct {
 // findDirectives is the directives phase: it finds every type declaration
 // of the loaded packages whose doc comment holds //tool: lines, parses the
 // lines, and refuses //tool: lines anywhere else.
-func findDirectives(l *loaded) ([]declared, []*Error) {
+func findDirectives(l *loaded) ([]declared, []*problem.Error) {
 	var out []declared
-	var errs []*Error
+	var errs []*problem.Error
 	for _, p := range l.pkgs {
 		for _, f := range p.Syntax {
 			// The package doc comment's //tool: lines are read by
@@ -103,15 +103,15 @@ func findDirectives(l *loaded) ([]declared, []*Error) {
 
 // strayDirectives reports //tool: lines outside the doc comment of a type
 // declaration or of the package (docs holds those).
-func strayDirectives(fset *token.FileSet, f *ast.File, docs map[*ast.CommentGroup]bool) []*Error {
-	var errs []*Error
+func strayDirectives(fset *token.FileSet, f *ast.File, docs map[*ast.CommentGroup]bool) []*problem.Error {
+	var errs []*problem.Error
 	for _, cg := range f.Comments {
 		if docs[cg] || !hasDirectives(cg) {
 			continue
 		}
 		for _, c := range cg.List {
 			if strings.HasPrefix(c.Text, directivePrefix) {
-				errs = append(errs, errorf(fset.Position(c.Slash), "//tool: directives belong in the doc comment of a type declaration"))
+				errs = append(errs, problem.Errorf(fset.Position(c.Slash), "//tool: directives belong in the doc comment of a type declaration"))
 				break
 			}
 		}
@@ -146,9 +146,9 @@ func hasDirectives(doc *ast.CommentGroup) bool {
 // comment list: gofmt moves directives to the end of a comment and
 // CommentGroup.Text drops them. Every problem is reported; the returned
 // directives hold what could be understood.
-func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []*Error) {
+func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []*problem.Error) {
 	var d directives
-	var errs []*Error
+	var errs []*problem.Error
 	seen := map[string]token.Position{}
 	for _, c := range doc.List {
 		if !strings.HasPrefix(c.Text, directivePrefix) {
@@ -163,22 +163,22 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 		arg = strings.TrimSpace(arg)
 		ln := &directiveLine{key: key, arg: arg, pos: pos}
 		if key == groupDocKey {
-			errs = append(errs, errorf(pos, "//tool:%s belongs in a package doc comment (the comment above the package clause, as in doc.go), not in a type's", groupDocKey))
+			errs = append(errs, problem.Errorf(pos, "//tool:%s belongs in a package doc comment (the comment above the package clause, as in doc.go), not in a type's", groupDocKey))
 			continue
 		}
 		if !isKnownDirective(key) {
-			e := errorf(pos, "unknown directive //tool:%s", key)
-			if s := closest(key, knownDirectives); s != "" {
+			e := problem.Errorf(pos, "unknown directive //tool:%s", key)
+			if s := problem.Closest(key, knownDirectives); s != "" {
 				e.Msg += "; did you mean //tool:" + s + "?"
 				start := c.Slash + token.Pos(len(directivePrefix))
-				e.Fix = &Edit{Pos: start, End: start + token.Pos(len(key)), New: s, Title: "Replace //tool:" + key + " with //tool:" + s}
+				e.Fix = &problem.Edit{Pos: start, End: start + token.Pos(len(key)), New: s, Title: "Replace //tool:" + key + " with //tool:" + s}
 			}
 			errs = append(errs, e)
 			continue
 		}
 		if key != "permission" && key != "meta" {
 			if prev, dup := seen[key]; dup {
-				errs = append(errs, &Error{Pos: pos, Msg: "//tool:" + key + " repeated", Other: prev})
+				errs = append(errs, &problem.Error{Pos: pos, Msg: "//tool:" + key + " repeated", Other: prev})
 				continue
 			}
 			seen[key] = pos
@@ -193,12 +193,12 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 type directiveLine struct {
 	key, arg string
 	pos      token.Position
-	errs     []*Error
+	errs     []*problem.Error
 }
 
 // bad reports a problem with the line.
 func (ln *directiveLine) bad(format string, args ...any) {
-	ln.errs = append(ln.errs, errorf(ln.pos, "//tool:"+ln.key+": "+format, args...))
+	ln.errs = append(ln.errs, problem.Errorf(ln.pos, "//tool:"+ln.key+": "+format, args...))
 }
 
 // noArg reports an argument given to a directive that takes none.
@@ -305,16 +305,16 @@ func (d *directives) apply(ln *directiveLine) {
 // fills in the defaults. seen holds where each directive was written.
 // spacedName says the doc comment has a "// tool:name" line, which
 // spacedDirectives reports: "missing //tool:name" would only repeat it.
-func (d *directives) finish(seen map[string]token.Position, spacedName bool) []*Error {
-	var errs []*Error
+func (d *directives) finish(seen map[string]token.Position, spacedName bool) []*problem.Error {
+	var errs []*problem.Error
 	if d.name == "" && d.pos.Filename != "" && !spacedName {
-		errs = append(errs, errorf(d.pos, "missing //tool:name: every tool needs a name"))
+		errs = append(errs, problem.Errorf(d.pos, "missing //tool:name: every tool needs a name"))
 	}
 	switch {
 	case d.readOnly && (d.kind == "propose" || d.kind == "action"):
-		errs = append(errs, errorf(d.kindPos, "//tool:kind %s conflicts with //tool:readonly: %s tools change things", d.kind, d.kind))
+		errs = append(errs, problem.Errorf(d.kindPos, "//tool:kind %s conflicts with //tool:readonly: %s tools change things", d.kind, d.kind))
 	case d.readOnly && d.destructive:
-		errs = append(errs, errorf(seen["destructive"], "//tool:destructive conflicts with //tool:readonly"))
+		errs = append(errs, problem.Errorf(seen["destructive"], "//tool:destructive conflicts with //tool:readonly"))
 	}
 	if d.kind == "" {
 		d.kind = "action"
@@ -324,7 +324,7 @@ func (d *directives) finish(seen map[string]token.Position, spacedName bool) []*
 	}
 	if d.kind == "read" {
 		if d.destructive && !d.readOnly {
-			errs = append(errs, errorf(seen["destructive"], "//tool:destructive conflicts with //tool:kind read"))
+			errs = append(errs, problem.Errorf(seen["destructive"], "//tool:destructive conflicts with //tool:kind read"))
 		}
 		d.readOnly = true // read implies readonly
 	}
@@ -347,16 +347,4 @@ func isKind(s string) bool {
 		}
 	}
 	return false
-}
-
-// closest returns the candidate nearest to s by edit distance, or "" when
-// none is near enough to be a plausible typo.
-func closest(s string, candidates []string) string {
-	best, bestDist := "", max(1, len(s)/2)+1
-	for _, c := range candidates {
-		if d := editdist.Distance(s, c); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
 }

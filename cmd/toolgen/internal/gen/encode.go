@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // encodeStruct returns the name of the function encoding shape s.
@@ -70,7 +71,7 @@ func (w *fieldWriter) add(f *field, write []jen.Code, required bool, at site) {
 	case required:
 		var chain *jen.Statement
 		for _, p := range f.via {
-			msg := at.where + "." + p.sel + " is nil, but the output schema requires its promoted property " + quote(f.jsonName) + "; set it, or mark the promoted field omitempty"
+			msg := at.where + "." + p.sel + " is nil, but the output schema requires its promoted property " + problem.Quote(f.jsonName) + "; set it, or mark the promoted field omitempty"
 			cond := selectorOf(jen.Id("v"), p.sel).Op("==").Nil()
 			fail := jen.Id("e").Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(msg)))
 			if chain == nil {

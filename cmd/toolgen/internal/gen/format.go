@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // toolMark ties a tool to text that appears in the generated source only
@@ -38,11 +39,11 @@ func toolMarks(tools []*toolModel, fields map[*toolModel]string) []toolMark {
 // matters. Failing here is a toolgen bug (the generated Go does not
 // parse), so the problem says where, in the unformatted source, with an
 // excerpt of the line and the tool whose code it is when a mark finds it.
-func formatFile(name string, f *jen.File, marks []toolMark) ([]byte, *Error) {
+func formatFile(name string, f *jen.File, marks []toolMark) ([]byte, *problem.Error) {
 	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, &Error{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", name, err)}
+		return nil, &problem.Error{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", name, err)}
 	}
 	out, err := format.Source(buf.Bytes())
 	if err != nil {
@@ -53,10 +54,10 @@ func formatFile(name string, f *jen.File, marks []toolMark) ([]byte, *Error) {
 
 // formatError is the problem of a formatting failure of the source src of
 // the generated file name: short, with the position of the first error.
-func formatError(name string, src []byte, err error, marks []toolMark) *Error {
+func formatError(name string, src []byte, err error, marks []toolMark) *problem.Error {
 	var list scanner.ErrorList
 	if !errors.As(err, &list) || len(list) == 0 {
-		return &Error{Msg: fmt.Sprintf("formatting %s: %v (a toolgen bug: please report it)", name, firstLine(err.Error()))}
+		return &problem.Error{Msg: fmt.Sprintf("formatting %s: %v (a toolgen bug: please report it)", name, firstLine(err.Error()))}
 	}
 	first := list[0]
 	msg := fmt.Sprintf("formatting %s: %s:%d:%d (unformatted source): %s", name, name, first.Pos.Line, first.Pos.Column, first.Msg)
@@ -64,7 +65,7 @@ func formatError(name string, src []byte, err error, marks []toolMark) *Error {
 		msg += fmt.Sprintf(" (and %d more)", len(list)-1)
 	}
 	lines := strings.Split(string(src), "\n")
-	e := &Error{}
+	e := &problem.Error{}
 	if l := first.Pos.Line; l >= 1 && l <= len(lines) {
 		msg += fmt.Sprintf(", near %q", excerpt(lines[l-1], first.Pos.Column))
 		if t := markedTool(lines[:l], marks); t != nil {

@@ -50,6 +50,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // Options configure one run.
@@ -79,23 +81,23 @@ type File struct {
 
 // Generate runs every phase and returns the generated files, or every
 // problem found. It writes nothing.
-func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
+func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	dir, err := workDir(opts.Dir)
 	if err != nil {
-		return nil, []*Error{{Msg: err.Error()}}
+		return nil, []*problem.Error{{Msg: err.Error()}}
 	}
 	opts.Dir = dir
 	if len(opts.Patterns) == 0 {
 		opts.Patterns = []string{"."}
 	}
 	if opts.Output == "" {
-		return nil, []*Error{{Msg: "no output directory"}}
+		return nil, []*problem.Error{{Msg: "no output directory"}}
 	}
 	if opts.Package == "" {
 		opts.Package = filepath.Base(opts.outDir())
 	}
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
-		return nil, []*Error{{Msg: fmt.Sprintf("the output package name %q is not a Go identifier; name it with -pkg", opts.Package)}}
+		return nil, []*problem.Error{{Msg: fmt.Sprintf("the output package name %q is not a Go identifier; name it with -pkg", opts.Package)}}
 	}
 	l, errs := load(ctx, &opts)
 	if len(errs) > 0 {
@@ -111,25 +113,25 @@ func Generate(ctx context.Context, opts Options) ([]File, []*Error) {
 	m.skills, es = loadSkills(l, declaredNames(decls), &opts)
 	errs = append(errs, es...)
 	if len(m.tools) == 0 && len(errs) == 0 {
-		errs = append(errs, &Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
+		errs = append(errs, &problem.Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
 	}
 	if len(errs) > 0 {
-		return nil, sortErrors(errs)
+		return nil, problem.Sort(errs)
 	}
 	if errs := reflectSchemas(ctx, l, m, &opts); len(errs) > 0 {
-		return nil, sortErrors(errs)
+		return nil, problem.Sort(errs)
 	}
 	plan, errs := planCodecs(l.fset, m)
 	if len(errs) > 0 {
-		return nil, sortErrors(errs)
+		return nil, problem.Sort(errs)
 	}
 	proj, errs := projectTools(m.tools)
 	if len(errs) > 0 {
-		return nil, sortErrors(errs)
+		return nil, problem.Sort(errs)
 	}
 	files, errs := render(l, m, plan, proj, &opts)
 	if len(errs) > 0 {
-		return nil, sortErrors(errs)
+		return nil, problem.Sort(errs)
 	}
 	return append(files, manifestOf(&opts, m, proj)), nil
 }

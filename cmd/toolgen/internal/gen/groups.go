@@ -4,6 +4,8 @@ import (
 	"go/token"
 	"slices"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // Group descriptions. A group (//tool:group, default the package name) is
@@ -33,9 +35,9 @@ type groupDoc struct {
 
 // findGroupDocs reads the //tool: lines of every package doc comment of
 // the loaded packages: each must be a well-formed //tool:groupdoc.
-func findGroupDocs(l *loaded) ([]groupDoc, []*Error) {
+func findGroupDocs(l *loaded) ([]groupDoc, []*problem.Error) {
 	var out []groupDoc
-	var errs []*Error
+	var errs []*problem.Error
 	for _, p := range l.pkgs {
 		for _, f := range p.Syntax {
 			if f.Doc == nil {
@@ -48,18 +50,18 @@ func findGroupDocs(l *loaded) ([]groupDoc, []*Error) {
 				pos := l.fset.Position(c.Slash)
 				key, arg, _ := strings.Cut(strings.TrimPrefix(c.Text, directivePrefix), " ")
 				if key != groupDocKey {
-					errs = append(errs, errorf(pos, "//tool:%s does not belong in a package doc comment: only //tool:%s GROUP DESCRIPTION does; put the directives of a tool in its type's doc comment", key, groupDocKey))
+					errs = append(errs, problem.Errorf(pos, "//tool:%s does not belong in a package doc comment: only //tool:%s GROUP DESCRIPTION does; put the directives of a tool in its type's doc comment", key, groupDocKey))
 					continue
 				}
 				group, text, _ := strings.Cut(strings.TrimSpace(arg), " ")
 				text = strings.TrimSpace(text)
 				switch {
 				case group == "":
-					errs = append(errs, errorf(pos, "//tool:%s: missing group name and description: write //tool:%s GROUP DESCRIPTION", groupDocKey, groupDocKey))
+					errs = append(errs, problem.Errorf(pos, "//tool:%s: missing group name and description: write //tool:%s GROUP DESCRIPTION", groupDocKey, groupDocKey))
 				case !namePattern.MatchString(group):
-					errs = append(errs, errorf(pos, "//tool:%s: invalid group name %s: use letters, digits, '_' or '-'", groupDocKey, quote(group)))
+					errs = append(errs, problem.Errorf(pos, "//tool:%s: invalid group name %s: use letters, digits, '_' or '-'", groupDocKey, problem.Quote(group)))
 				case text == "":
-					errs = append(errs, errorf(pos, "//tool:%s %s: missing description: write what the group's tools are for after its name", groupDocKey, group))
+					errs = append(errs, problem.Errorf(pos, "//tool:%s %s: missing description: write what the group's tools are for after its name", groupDocKey, group))
 				default:
 					out = append(out, groupDoc{group: group, text: text, pos: pos})
 				}
@@ -74,12 +76,12 @@ func findGroupDocs(l *loaded) ([]groupDoc, []*Error) {
 // deferred tool whose group has no description. It needs every tools
 // package of a run, so go vet's analyzer, which sees one package, does not
 // run it.
-func describeGroups(tools []*toolModel, docs []groupDoc) []*Error {
-	var errs []*Error
+func describeGroups(tools []*toolModel, docs []groupDoc) []*problem.Error {
+	var errs []*problem.Error
 	byGroup := map[string]groupDoc{}
 	for _, d := range docs {
 		if prev, dup := byGroup[d.group]; dup {
-			errs = append(errs, &Error{Pos: d.pos, Msg: "group " + d.group + " described twice", Other: prev.pos})
+			errs = append(errs, &problem.Error{Pos: d.pos, Msg: "group " + d.group + " described twice", Other: prev.pos})
 			continue
 		}
 		byGroup[d.group] = d
@@ -92,8 +94,8 @@ func describeGroups(tools []*toolModel, docs []groupDoc) []*Error {
 	}
 	for _, d := range docs {
 		if !slices.Contains(groups, d.group) {
-			e := errorf(d.pos, "//tool:%s: no tool is in group %s", groupDocKey, d.group)
-			if s := closest(d.group, groups); s != "" {
+			e := problem.Errorf(d.pos, "//tool:%s: no tool is in group %s", groupDocKey, d.group)
+			if s := problem.Closest(d.group, groups); s != "" {
 				e.Msg += "; did you mean " + s + "?"
 			}
 			errs = append(errs, e)
@@ -106,7 +108,7 @@ func describeGroups(tools []*toolModel, docs []groupDoc) []*Error {
 			continue
 		}
 		if t.deferred {
-			errs = append(errs, errorf(t.pos, "tool %s is deferred (//tool:defer) but its group %s has no description, which OpenAI requires of the namespace that holds it: write //tool:%s %s DESCRIPTION in the doc comment of a package clause (doc.go)", t.name, t.group, groupDocKey, t.group))
+			errs = append(errs, problem.Errorf(t.pos, "tool %s is deferred (//tool:defer) but its group %s has no description, which OpenAI requires of the namespace that holds it: write //tool:%s %s DESCRIPTION in the doc comment of a package clause (doc.go)", t.name, t.group, groupDocKey, t.group))
 		}
 	}
 	return errs

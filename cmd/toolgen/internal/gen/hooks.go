@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // This file holds the optional methods a tool type may have for the call
@@ -26,14 +27,14 @@ import (
 
 // checkHooks records the Offered and LogArgs methods of the tool type
 // named, or refuses them.
-func (t *toolModel) checkHooks(l *loaded, named *types.Named) []*Error {
-	var errs []*Error
+func (t *toolModel) checkHooks(l *loaded, named *types.Named) []*problem.Error {
+	var errs []*problem.Error
 	if fn, pos, ok := t.hookMethod(l, named, "Offered"); ok {
 		sig := fn.Type().(*types.Signature)
 		switch {
 		case sig.Variadic() || sig.Params().Len() != 1 || !isContext(sig.Params().At(0).Type()) ||
 			sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]):
-			errs = append(errs, errorf(pos, "%s.Offered must be func(context.Context) bool: it decides, per call, whether the tool is offered", named.Obj().Name()))
+			errs = append(errs, problem.Errorf(pos, "%s.Offered must be func(context.Context) bool: it decides, per call, whether the tool is offered", named.Obj().Name()))
 		default:
 			es := t.sameReceiver(named, "Offered", pos)
 			t.hasOffered = len(es) == 0
@@ -64,20 +65,20 @@ func (t *toolModel) hookMethod(l *loaded, named *types.Named, name string) (*typ
 
 // sameReceiver refuses a pointer-receiver method on a tool whose Call has
 // a value receiver: the Tools field holds a value.
-func (t *toolModel) sameReceiver(named *types.Named, name string, pos token.Position) []*Error {
+func (t *toolModel) sameReceiver(named *types.Named, name string, pos token.Position) []*problem.Error {
 	if !t.pointer && types.NewMethodSet(named).Lookup(named.Obj().Pkg(), name) == nil {
-		return []*Error{errorf(pos, "%s.%s has a pointer receiver but Call has a value receiver; use the same receiver for both", named.Obj().Name(), name)}
+		return []*problem.Error{problem.Errorf(pos, "%s.%s has a pointer receiver but Call has a value receiver; use the same receiver for both", named.Obj().Name(), name)}
 	}
 	return nil
 }
 
 // checkLogArgs checks the signature of a LogArgs method: it takes the
 // input of Call, exactly, and returns a string.
-func (t *toolModel) checkLogArgs(named *types.Named, sig *types.Signature, pos token.Position) []*Error {
+func (t *toolModel) checkLogArgs(named *types.Named, sig *types.Signature, pos token.Position) []*problem.Error {
 	name := named.Obj().Name()
 	call := types.NewMethodSet(types.NewPointer(named)).Lookup(named.Obj().Pkg(), "Call")
 	if ps := callParams(call); ps != nil && ps.Len() == 1 && isContext(ps.At(0).Type()) {
-		return []*Error{errorf(pos, "%s.LogArgs: the tool's Call takes no input, so there are no arguments to log; remove LogArgs", name)}
+		return []*problem.Error{problem.Errorf(pos, "%s.LogArgs: the tool's Call takes no input, so there are no arguments to log; remove LogArgs", name)}
 	}
 	if t.input == nil {
 		return nil // Call or its input is refused already
@@ -85,7 +86,7 @@ func (t *toolModel) checkLogArgs(named *types.Named, sig *types.Signature, pos t
 	in := types.TypeString(t.input, qualifier(t.pkg.Types))
 	if sig.Variadic() || sig.Params().Len() != 1 || !types.Identical(sig.Params().At(0).Type(), t.input) ||
 		sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.String]) {
-		return []*Error{errorf(pos, "%s.LogArgs must be func(in %s) string, taking the input of Call: it gives the form of the arguments that records keep", name, in)}
+		return []*problem.Error{problem.Errorf(pos, "%s.LogArgs must be func(in %s) string, taking the input of Call: it gives the form of the arguments that records keep", name, in)}
 	}
 	return nil
 }

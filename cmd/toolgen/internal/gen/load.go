@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -42,7 +43,7 @@ type loaded struct {
 // module root matches them too, and they are not tools packages. A package
 // that declares tools and imports the output package is refused: the
 // registry imports it, so it cannot import the registry.
-func load(ctx context.Context, opts *Options) (*loaded, []*Error) {
+func load(ctx context.Context, opts *Options) (*loaded, []*problem.Error) {
 	fset := token.NewFileSet()
 	cfg := &packages.Config{
 		Context:    ctx,
@@ -55,7 +56,7 @@ func load(ctx context.Context, opts *Options) (*loaded, []*Error) {
 	}
 	pkgs, err := packages.Load(cfg, opts.Patterns...)
 	if err != nil {
-		return nil, []*Error{{Msg: fmt.Sprintf("loading %s: %v", strings.Join(opts.Patterns, " "), err)}}
+		return nil, []*problem.Error{{Msg: fmt.Sprintf("loading %s: %v", strings.Join(opts.Patterns, " "), err)}}
 	}
 	l := &loaded{fset: fset}
 	outDir := filepath.Clean(opts.outDir())
@@ -75,7 +76,7 @@ func load(ctx context.Context, opts *Options) (*loaded, []*Error) {
 			l.outPath = filepath.ToSlash(filepath.Join(l.module.Path, rel))
 		}
 	}
-	var errs, refused []*Error
+	var errs, refused []*problem.Error
 	noPackage := unmatchedPatterns(opts, pkgs)
 	chains := map[string][]string{}
 	for _, p := range pkgs {
@@ -99,7 +100,7 @@ func load(ctx context.Context, opts *Options) (*loaded, []*Error) {
 	case len(noPackage) > 0 || len(refused) > 0:
 		return nil, append(noPackage, refused...)
 	case len(errs) > 0:
-		errs = append(errs, &Error{Msg: "the tools packages do not compile; fix the errors above and run toolgen again"})
+		errs = append(errs, &problem.Error{Msg: "the tools packages do not compile; fix the errors above and run toolgen again"})
 		return nil, errs
 	}
 	return l, nil
@@ -178,7 +179,7 @@ func declaresTools(p *packages.Package) bool {
 // registryImportError refuses a tools package that imports the output
 // package (via: the chain of imports, the output package last), at the
 // import that starts the chain.
-func registryImportError(fset *token.FileSet, p *packages.Package, via []string) *Error {
+func registryImportError(fset *token.FileSet, p *packages.Package, via []string) *problem.Error {
 	var pos token.Position
 	for _, f := range p.Syntax {
 		for _, imp := range f.Imports {
@@ -192,7 +193,7 @@ func registryImportError(fset *token.FileSet, p *packages.Package, via []string)
 	if len(via) > 1 {
 		through = " through " + strings.Join(via[:len(via)-1], ", ")
 	}
-	return errorf(pos, "package %s declares tools and imports the package generated from them, %s%s: "+
+	return problem.Errorf(pos, "package %s declares tools and imports the package generated from them, %s%s: "+
 		"a package cannot both hold tools and use the registry built from them; "+
 		"move the code that uses the registry to another package, "+
 		"or, if these tools are not meant for this registry, leave the package out of the patterns (for example ./tools/... rather than ./...)",
@@ -201,7 +202,7 @@ func registryImportError(fset *token.FileSet, p *packages.Package, via []string)
 
 // noPackageError says which pattern matched no package: go list reports
 // such a pattern as a package without files and with an error.
-func noPackageError(opts *Options, p *packages.Package) *Error {
+func noPackageError(opts *Options, p *packages.Package) *problem.Error {
 	pattern := p.ID
 	for _, pat := range opts.Patterns {
 		if pat == p.ID || cleanLocal(pat) == p.ID {
@@ -220,13 +221,13 @@ func noPackageError(opts *Options, p *packages.Package) *Error {
 		// patterns are relative to (it writes them absolute).
 		reason = strings.ReplaceAll(p.Errors[0].Msg, opts.Dir+string(filepath.Separator), "")
 	}
-	return &Error{Msg: fmt.Sprintf("pattern %s matches no package: %s", pattern, reason)}
+	return &problem.Error{Msg: fmt.Sprintf("pattern %s matches no package: %s", pattern, reason)}
 }
 
 // unmatchedPatterns reports the patterns with "..." that match no package:
 // go list matches them with nothing and only warns.
-func unmatchedPatterns(opts *Options, pkgs []*packages.Package) []*Error {
-	var errs []*Error
+func unmatchedPatterns(opts *Options, pkgs []*packages.Package) []*problem.Error {
+	var errs []*problem.Error
 	for _, pat := range opts.Patterns {
 		if !strings.Contains(pat, "...") {
 			continue // go list reports it as a package with an error
@@ -246,7 +247,7 @@ func unmatchedPatterns(opts *Options, pkgs []*packages.Package) []*Error {
 			}
 		}
 		if !matched {
-			errs = append(errs, &Error{Msg: fmt.Sprintf("pattern %s matches no package: no directory at or below %s holds Go files for this build", pat, patternBase(pat))})
+			errs = append(errs, &problem.Error{Msg: fmt.Sprintf("pattern %s matches no package: no directory at or below %s holds Go files for this build", pat, patternBase(pat))})
 		}
 	}
 	return errs
@@ -284,8 +285,8 @@ func patternBase(pattern string) string {
 // packageErrors turns a package's errors into problems. The go command
 // repeats the type checker's errors in one unpositioned error; when there
 // are positioned ones, that copy is dropped.
-func packageErrors(list []packages.Error) []*Error {
-	var out, unpositioned []*Error
+func packageErrors(list []packages.Error) []*problem.Error {
+	var out, unpositioned []*problem.Error
 	for _, e := range list {
 		pe := packageError(e)
 		if pe.Pos.Filename == "" {
@@ -302,7 +303,7 @@ func packageErrors(list []packages.Error) []*Error {
 
 // packageError turns a go list or type-checker error into a positioned
 // problem.
-func packageError(e packages.Error) *Error {
+func packageError(e packages.Error) *problem.Error {
 	pos := token.Position{}
 	if e.Pos != "" && e.Pos != "-" {
 		// Pos is "file:line:col" or "file:line" or "file".
@@ -315,7 +316,7 @@ func packageError(e packages.Error) *Error {
 			fmt.Sscan(parts[2], &pos.Column)
 		}
 	}
-	return &Error{Pos: pos, Msg: e.Msg}
+	return &problem.Error{Pos: pos, Msg: e.Msg}
 }
 
 // outDir is the output directory as an absolute path.

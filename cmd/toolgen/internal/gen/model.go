@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -62,7 +63,7 @@ type model struct {
 // method checked, and the shapes of its input and output types. Generate
 // calls the three phases one by one; this is for callers that want the
 // model alone.
-func buildModel(l *loaded) (*model, []*Error) {
+func buildModel(l *loaded) (*model, []*problem.Error) {
 	decls, errs := findDirectives(l)
 	_, es := findGroupDocs(l)
 	errs = append(errs, es...)
@@ -74,9 +75,9 @@ func buildModel(l *loaded) (*model, []*Error) {
 // newModel is the model phase: it checks each declared tool's type and
 // its Call, Available, Offered and LogArgs methods, and refuses a name
 // declared twice.
-func newModel(l *loaded, decls []declared) (*model, []*Error) {
+func newModel(l *loaded, decls []declared) (*model, []*problem.Error) {
 	m := &model{}
-	var errs []*Error
+	var errs []*problem.Error
 	for _, decl := range decls {
 		t, es := newTool(l, decl)
 		errs = append(errs, es...)
@@ -91,7 +92,7 @@ func newModel(l *loaded, decls []declared) (*model, []*Error) {
 
 // checkNames reports every tool name declared twice, and two names with
 // one Go field (names.go), at both declarations.
-func checkNames(tools []*toolModel) []*Error {
+func checkNames(tools []*toolModel) []*problem.Error {
 	errs := duplicateNames("tool", tools, func(t *toolModel) (string, token.Position) { return t.name, t.namePos })
 	return append(errs, checkFields(tools)...)
 }
@@ -100,8 +101,8 @@ func checkNames(tools []*toolModel) []*Error {
 // ("duplicate tool name", what being "tool"); of names given more than
 // twice, each repeat with the first. key returns an item's name ("" for
 // none) and where it is given.
-func duplicateNames[T any](what string, items []T, key func(T) (string, token.Position)) []*Error {
-	var errs []*Error
+func duplicateNames[T any](what string, items []T, key func(T) (string, token.Position)) []*problem.Error {
+	var errs []*problem.Error
 	first := map[string]token.Position{}
 	for _, it := range items {
 		name, pos := key(it)
@@ -109,8 +110,8 @@ func duplicateNames[T any](what string, items []T, key func(T) (string, token.Po
 			continue
 		}
 		if o, dup := first[name]; dup {
-			msg := "duplicate " + what + " name " + quote(name)
-			errs = append(errs, &Error{Pos: o, Msg: msg, Other: pos}, &Error{Pos: pos, Msg: msg, Other: o})
+			msg := "duplicate " + what + " name " + problem.Quote(name)
+			errs = append(errs, &problem.Error{Pos: o, Msg: msg, Other: pos}, &problem.Error{Pos: pos, Msg: msg, Other: o})
 			continue
 		}
 		first[name] = pos
@@ -119,41 +120,41 @@ func duplicateNames[T any](what string, items []T, key func(T) (string, token.Po
 }
 
 // newTool checks one annotated type declaration.
-func newTool(l *loaded, decl declared) (*toolModel, []*Error) {
+func newTool(l *loaded, decl declared) (*toolModel, []*problem.Error) {
 	p, ts, doc, d := decl.pkg, decl.spec, decl.doc, decl.directives
-	var errs []*Error
+	var errs []*problem.Error
 	pos := l.fset.Position(ts.Name.Pos())
 	t := &toolModel{directives: d, pkg: p, pos: pos, description: toolDescription(doc)}
 	if t.group == "" {
 		t.group = p.Name
 	}
 	if p.Name == "main" {
-		errs = append(errs, errorf(pos, "tool %s is in package main, which cannot be imported; move it to an importable package", ts.Name.Name))
+		errs = append(errs, problem.Errorf(pos, "tool %s is in package main, which cannot be imported; move it to an importable package", ts.Name.Name))
 		return nil, errs
 	}
 	if !ts.Name.IsExported() {
-		errs = append(errs, errorf(pos, "tool type %s is unexported; the generated registry must name it: export it", ts.Name.Name))
+		errs = append(errs, problem.Errorf(pos, "tool type %s is unexported; the generated registry must name it: export it", ts.Name.Name))
 		return nil, errs
 	}
 	if ts.TypeParams != nil {
-		errs = append(errs, errorf(pos, "tool type %s is generic; declare a tool as a non-generic type", ts.Name.Name))
+		errs = append(errs, problem.Errorf(pos, "tool type %s is generic; declare a tool as a non-generic type", ts.Name.Name))
 		return nil, errs
 	}
 	if ts.Assign.IsValid() {
-		errs = append(errs, errorf(pos, "tool type %s is an alias; put the directives on the type it names", ts.Name.Name))
+		errs = append(errs, problem.Errorf(pos, "tool type %s is an alias; put the directives on the type it names", ts.Name.Name))
 		return nil, errs
 	}
 	obj, _ := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
 	if obj == nil {
-		return nil, append(errs, errorf(pos, "cannot resolve type %s", ts.Name.Name))
+		return nil, append(errs, problem.Errorf(pos, "cannot resolve type %s", ts.Name.Name))
 	}
 	t.obj = obj
 	if t.description == "" {
-		errs = append(errs, errorf(pos, "tool %s has no description: write a doc comment that tells the model what it does", ts.Name.Name))
+		errs = append(errs, problem.Errorf(pos, "tool %s has no description: write a doc comment that tells the model what it does", ts.Name.Name))
 	}
 	named := obj.Type().(*types.Named)
 	if types.IsInterface(named) {
-		return nil, append(errs, errorf(pos, "tool type %s is an interface; a tool is a concrete type with a Call method", ts.Name.Name))
+		return nil, append(errs, problem.Errorf(pos, "tool type %s is an interface; a tool is a concrete type with a Call method", ts.Name.Name))
 	}
 	errs = append(errs, t.checkCall(l, named)...)
 	errs = append(errs, t.checkAvailable(l, named)...)
@@ -164,18 +165,18 @@ func newTool(l *loaded, decl declared) (*toolModel, []*Error) {
 const callShape = "func (T) Call(ctx context.Context, in In) (Out, error) or func (T) Call(ctx context.Context) (Out, error)"
 
 // checkCall checks the Call method and records its input and output types.
-func (t *toolModel) checkCall(l *loaded, named *types.Named) []*Error {
+func (t *toolModel) checkCall(l *loaded, named *types.Named) []*problem.Error {
 	name := named.Obj().Name()
 	sel := types.NewMethodSet(types.NewPointer(named)).Lookup(named.Obj().Pkg(), "Call")
 	if sel == nil {
-		return []*Error{errorf(t.pos, "tool type %s has no Call method; want %s", name, callShape)}
+		return []*problem.Error{problem.Errorf(t.pos, "tool type %s has no Call method; want %s", name, callShape)}
 	}
 	fn := sel.Obj().(*types.Func)
 	t.callPos = l.fset.Position(fn.Pos())
 	t.pointer = types.NewMethodSet(named).Lookup(named.Obj().Pkg(), "Call") == nil
 	sig := fn.Type().(*types.Signature)
-	bad := func(format string, args ...any) []*Error {
-		return []*Error{errorf(t.callPos, "%s.Call: "+format+"; want %s", append([]any{name}, append(args, callShape)...)...)}
+	bad := func(format string, args ...any) []*problem.Error {
+		return []*problem.Error{problem.Errorf(t.callPos, "%s.Call: "+format+"; want %s", append([]any{name}, append(args, callShape)...)...)}
 	}
 	params, results := sig.Params(), sig.Results()
 	if sig.Variadic() || params.Len() < 1 || params.Len() > 2 {
@@ -187,7 +188,7 @@ func (t *toolModel) checkCall(l *loaded, named *types.Named) []*Error {
 	if results.Len() != 2 || !isError(results.At(1).Type()) {
 		return bad("the results must be (Out, error)")
 	}
-	var errs []*Error
+	var errs []*problem.Error
 	if params.Len() == 2 {
 		in := params.At(1).Type()
 		t.inputPos = t.callPos
@@ -237,7 +238,7 @@ func (t *toolModel) checkCall(l *loaded, named *types.Named) []*Error {
 
 // checkAvailable records an Available() error method, and refuses a method
 // of that name with another signature, which would otherwise be ignored.
-func (t *toolModel) checkAvailable(l *loaded, named *types.Named) []*Error {
+func (t *toolModel) checkAvailable(l *loaded, named *types.Named) []*problem.Error {
 	sel := types.NewMethodSet(types.NewPointer(named)).Lookup(named.Obj().Pkg(), "Available")
 	if sel == nil {
 		return nil
@@ -245,10 +246,10 @@ func (t *toolModel) checkAvailable(l *loaded, named *types.Named) []*Error {
 	fn := sel.Obj().(*types.Func)
 	sig := fn.Type().(*types.Signature)
 	if sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
-		return []*Error{errorf(l.fset.Position(fn.Pos()), "%s.Available must be func() error: it reports whether the tool can be offered", named.Obj().Name())}
+		return []*problem.Error{problem.Errorf(l.fset.Position(fn.Pos()), "%s.Available must be func() error: it reports whether the tool can be offered", named.Obj().Name())}
 	}
 	if !t.pointer && types.NewMethodSet(named).Lookup(named.Obj().Pkg(), "Available") == nil {
-		return []*Error{errorf(l.fset.Position(fn.Pos()), "%s.Available has a pointer receiver but Call has a value receiver; use the same receiver for both", named.Obj().Name())}
+		return []*problem.Error{problem.Errorf(l.fset.Position(fn.Pos()), "%s.Available has a pointer receiver but Call has a value receiver; use the same receiver for both", named.Obj().Name())}
 	}
 	t.hasAvail = true
 	return nil
@@ -292,5 +293,3 @@ func qualifier(pkg *types.Package) types.Qualifier {
 		return other.Name()
 	}
 }
-
-func quote(s string) string { return `"` + s + `"` }

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"regexp"
 	"unicode"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // This file holds two checks on what the author wrote that would otherwise
@@ -20,11 +22,11 @@ var spacedDirective = regexp.MustCompile(`^//[ \t]+tool:([a-z]+)`)
 
 // spacedDirectives reports each line of doc that would be a directive but
 // for the space after //, with the fix that removes the space.
-func spacedDirectives(fset *token.FileSet, doc *ast.CommentGroup) []*Error {
+func spacedDirectives(fset *token.FileSet, doc *ast.CommentGroup) []*problem.Error {
 	if doc == nil {
 		return nil
 	}
-	var errs []*Error
+	var errs []*problem.Error
 	for _, c := range doc.List {
 		m := spacedDirective.FindStringSubmatchIndex(c.Text)
 		if m == nil || !isKnownDirective(c.Text[m[2]:m[3]]) {
@@ -32,8 +34,8 @@ func spacedDirectives(fset *token.FileSet, doc *ast.CommentGroup) []*Error {
 		}
 		key := c.Text[m[2]:m[3]]
 		spaceEnd := m[2] - len("tool:")
-		e := errorf(fset.Position(c.Slash), "directive written as %q, which toolgen does not see: write //tool:%s with no space after // (gofmt then keeps directives at the end of the doc comment)", c.Text[:m[3]], key)
-		e.Fix = &Edit{Pos: c.Slash + 2, End: c.Slash + token.Pos(spaceEnd), Title: "Remove the space in // tool:" + key}
+		e := problem.Errorf(fset.Position(c.Slash), "directive written as %q, which toolgen does not see: write //tool:%s with no space after // (gofmt then keeps directives at the end of the doc comment)", c.Text[:m[3]], key)
+		e.Fix = &problem.Edit{Pos: c.Slash + 2, End: c.Slash + token.Pos(spaceEnd), Title: "Remove the space in // tool:" + key}
 		errs = append(errs, e)
 	}
 	return errs
@@ -56,9 +58,9 @@ func fieldNameProblem(name string) string {
 	f := camel(name)
 	switch {
 	case f == "":
-		return "tool name " + quote(name) + " has no letter or digit to name its field of the generated Tools struct: use a name with letters"
+		return "tool name " + problem.Quote(name) + " has no letter or digit to name its field of the generated Tools struct: use a name with letters"
 	case !unicode.IsLetter([]rune(f)[0]):
-		return "tool name " + quote(name) + " becomes the Go field " + f + ", not an identifier: start the name with a letter"
+		return "tool name " + problem.Quote(name) + " becomes the Go field " + f + ", not an identifier: start the name with a letter"
 	}
 	return ""
 }
@@ -67,8 +69,8 @@ func fieldNameProblem(name string) string {
 // with one camel form: they would need one field of generated.Tools, and
 // numbering the second would rename a field when a tool is added
 // elsewhere. tools are in declaration order; equal names are checkNames's.
-func checkFields(tools []*toolModel) []*Error {
-	var errs []*Error
+func checkFields(tools []*toolModel) []*problem.Error {
+	var errs []*problem.Error
 	first := map[string]*toolModel{}
 	for _, t := range tools {
 		if t.name == "" {
@@ -81,8 +83,8 @@ func checkFields(tools []*toolModel) []*Error {
 			first[f] = t
 		case o.name != t.name:
 			errs = append(errs,
-				&Error{Pos: o.namePos, Msg: "tool names " + quote(o.name) + " and " + quote(t.name) + " both become the Go field " + f + " of Tools: rename one", Other: t.namePos},
-				&Error{Pos: t.namePos, Msg: "tool names " + quote(t.name) + " and " + quote(o.name) + " both become the Go field " + f + " of Tools: rename one", Other: o.namePos})
+				&problem.Error{Pos: o.namePos, Msg: "tool names " + problem.Quote(o.name) + " and " + problem.Quote(t.name) + " both become the Go field " + f + " of Tools: rename one", Other: t.namePos},
+				&problem.Error{Pos: t.namePos, Msg: "tool names " + problem.Quote(t.name) + " and " + problem.Quote(o.name) + " both become the Go field " + f + " of Tools: rename one", Other: o.namePos})
 		}
 	}
 	return errs

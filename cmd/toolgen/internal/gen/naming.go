@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -174,13 +175,13 @@ func schemaConst(field, which string) string {
 // camel case. The model phase refuses two names with one field
 // (checkFields), so a field is never numbered: adding a tool never
 // renames another's. Meeting one here is a toolgen bug.
-func fieldNames(tools []*toolModel) (map[*toolModel]string, []*Error) {
+func fieldNames(tools []*toolModel) (map[*toolModel]string, []*problem.Error) {
 	out := map[*toolModel]string{}
 	used := map[string]*toolModel{}
 	for _, t := range tools {
 		name := camel(t.name)
 		if o, dup := used[name]; dup {
-			return nil, []*Error{{Pos: t.namePos, Other: o.namePos, Msg: fmt.Sprintf("tool names %q and %q both become the Go field %s (a toolgen bug: please report it)", t.name, o.name, name)}}
+			return nil, []*problem.Error{{Pos: t.namePos, Other: o.namePos, Msg: fmt.Sprintf("tool names %q and %q both become the Go field %s (a toolgen bug: please report it)", t.name, o.name, name)}}
 		}
 		used[name] = t
 		out[t] = name

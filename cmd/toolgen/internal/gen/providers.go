@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -20,13 +21,13 @@ const (
 // (OpenAI, Anthropic, Gemini) at generation time, from exactly the
 // description and input schema the registry publishes. A tool that a
 // provider cannot be offered fails generation at its declaration.
-func projectTools(tools []*toolModel) (map[*toolModel]*provider.Precomputed, []*Error) {
+func projectTools(tools []*toolModel) (map[*toolModel]*provider.Precomputed, []*problem.Error) {
 	out := map[*toolModel]*provider.Precomputed{}
-	var errs []*Error
+	var errs []*problem.Error
 	for _, t := range tools {
 		p, err := provider.Compute(&tool.Spec{Name: t.name, Group: t.group, GroupDescription: t.groupDesc, Description: t.description, InputSchema: t.inNode.Compact(), Defer: t.deferred})
 		if err != nil {
-			errs = append(errs, errorf(t.pos, "%v", err))
+			errs = append(errs, problem.Errorf(t.pos, "%v", err))
 			continue
 		}
 		out[t] = p
@@ -38,7 +39,7 @@ func projectTools(tools []*toolModel) (map[*toolModel]*provider.Precomputed, []*
 // definitions and NewSet, which hands them to provider.NewSetFrom. It is a
 // package of its own so that programs that never talk to a provider's API
 // do not link the provider code.
-func renderProviders(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed, marks []toolMark) (File, *Error) {
+func renderProviders(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed, marks []toolMark) (File, *problem.Error) {
 	path := l.outPath + "/" + providersDir
 	f := jen.NewFilePathName(path, providersDir)
 	f.HeaderComment(header)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -41,7 +42,7 @@ func versionGuard(f *jen.File) {
 // struct, New, Unavailable and the dispatch switch), the codecs of the
 // plan, and the providers subpackage with the projections. It derives
 // nothing: every decision was made by the phases before it.
-func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.Precomputed, opts *Options) ([]File, []*Error) {
+func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.Precomputed, opts *Options) ([]File, []*problem.Error) {
 	fields, errs := fieldNames(m.tools)
 	if len(errs) > 0 {
 		return nil, errs
@@ -54,13 +55,13 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 	}{{registryFile, registryCode(l, m, fields, plan, opts)}, {codecFile, codecCode(l, plan, opts)}} {
 		data, err := formatFile(f.name, f.file, marks)
 		if err != nil {
-			return nil, []*Error{err}
+			return nil, []*problem.Error{err}
 		}
 		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: data})
 	}
 	gf, err := guardCode(l, m, opts)
 	if err != nil {
-		return nil, []*Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", guardFile, err)}}
+		return nil, []*problem.Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", guardFile, err)}}
 	}
 	files = append(files, gf)
 	if ff, ok := freshCode(l, m, fields, opts); ok {
@@ -68,7 +69,7 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 	}
 	pf, perr := renderProviders(l, m, opts, proj, marks)
 	if perr != nil {
-		return nil, []*Error{perr}
+		return nil, []*problem.Error{perr}
 	}
 	return append(files, pf), nil
 }

@@ -5,18 +5,19 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
 // reflectSchemas runs the bootstrap program over every tool's input and
 // structured output type and records the published schemas on the tools.
-func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*Error {
+func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*problem.Error {
 	comments := map[string]string{}
-	var errs []*Error
+	var errs []*problem.Error
 	for _, p := range l.pkgs {
 		if err := schema.AddComments(comments, l.fset, p.PkgPath, p.Syntax); err != nil {
-			errs = append(errs, &Error{Msg: err.Error()})
+			errs = append(errs, &problem.Error{Msg: err.Error()})
 		}
 	}
 	// The comment-map step (documented in package schema): descriptions
@@ -48,7 +49,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 	}
 	empty, err := jsontree.Parse([]byte(emptyInput))
 	if err != nil {
-		return []*Error{{Msg: "toolgen bug: " + err.Error()}}
+		return []*problem.Error{{Msg: "toolgen bug: " + err.Error()}}
 	}
 	for _, t := range m.tools {
 		s := got[t.name]

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // Secrets. A field of a tool's input tagged `toolgen:"secret"` holds
@@ -84,8 +86,8 @@ func (a *analyzer) shadowedSecrets(fl *flattening, doms []*member) {
 // deriveSecrets completes the shapes phase: the JSON Pointers of every
 // tool's secret input members, or the problems of the secrets in
 // recursive types.
-func deriveSecrets(m *model) []*Error {
-	var errs []*Error
+func deriveSecrets(m *model) []*problem.Error {
+	var errs []*problem.Error
 	for _, t := range m.tools {
 		if t.inShape == nil {
 			continue
@@ -97,7 +99,7 @@ func deriveSecrets(m *model) []*Error {
 			if l.owner != l.rec {
 				where = "and is reached through"
 			}
-			errs = append(errs, errorf(f.pos, "%s.%s is tagged toolgen:%q %s the recursive type %s (reachable from itself), so the secret has no finite JSON Pointer; remove the tag and give the tool a LogArgs method instead: records keep the form of the arguments it gives",
+			errs = append(errs, problem.Errorf(f.pos, "%s.%s is tagged toolgen:%q %s the recursive type %s (reachable from itself), so the secret has no finite JSON Pointer; remove the tag and give the tool a LogArgs method instead: records keep the form of the arguments it gives",
 				typeString(l.owner.typ), f.goName, secretTagValue, where, typeString(l.rec.typ)))
 		}
 		slices.Sort(w.paths)

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // shapeKind is how a Go type travels as JSON.
@@ -71,8 +73,8 @@ type embedPtr struct {
 // deriveShapes is the shapes phase: it maps every tool's input and output
 // type to the JSON shape its codecs follow, or reports why a type cannot
 // travel as JSON. Types are analyzed once per direction.
-func deriveShapes(fset *token.FileSet, m *model) []*Error {
-	var errs []*Error
+func deriveShapes(fset *token.FileSet, m *model) []*problem.Error {
+	var errs []*problem.Error
 	an := newAnalyzer(fset)
 	for _, t := range m.tools {
 		if t.input != nil {
@@ -103,18 +105,18 @@ func newAnalyzer(fset *token.FileSet) *analyzer {
 
 // analyze returns the shape of t used in direction dir, or the problems
 // that make it unsupported, reported at pos or at the offending field.
-func (a *analyzer) analyze(t types.Type, dir direction, pos token.Position) (*shape, []*Error) {
-	var errs []*Error
+func (a *analyzer) analyze(t types.Type, dir direction, pos token.Position) (*shape, []*problem.Error) {
+	var errs []*problem.Error
 	s := a.shapeOf(t, dir, pos, &errs, typeString(t))
 	return s, errs
 }
 
-func (a *analyzer) shapeOf(t types.Type, dir direction, pos token.Position, errs *[]*Error, where string) *shape {
+func (a *analyzer) shapeOf(t types.Type, dir direction, pos token.Position, errs *[]*problem.Error, where string) *shape {
 	if s, ok := a.memo[dir][t]; ok {
 		return s
 	}
 	fail := func(format string, args ...any) *shape {
-		*errs = append(*errs, errorf(pos, "%s: "+format, append([]any{where}, args...)...))
+		*errs = append(*errs, problem.Errorf(pos, "%s: "+format, append([]any{where}, args...)...))
 		return nil
 	}
 	if n, ok := t.(*types.Named); ok {
@@ -244,7 +246,7 @@ func (a *analyzer) put(t types.Type, dir direction, s *shape) *shape {
 // fields lists the JSON properties of the struct type t (underlying st)
 // by encoding/json's rules: exported fields, json tags, the fields of
 // embedded structs and pointers to structs promoted, one field per name.
-func (a *analyzer) fields(t types.Type, st *types.Struct, dir direction, errs *[]*Error, where string) []*field {
+func (a *analyzer) fields(t types.Type, st *types.Struct, dir direction, errs *[]*problem.Error, where string) []*field {
 	fl := &flattening{depth: map[types.Type]int{}, errs: errs, where: where}
 	a.collect(fl, st, nil, nil, nil, []types.Type{types.Unalias(t)})
 	doms := fl.dominant()
@@ -302,12 +304,12 @@ func (m *member) goPath() string {
 type flattening struct {
 	members []*member
 	depth   map[types.Type]int
-	errs    *[]*Error
+	errs    *[]*problem.Error
 	where   string
 }
 
 func (fl *flattening) fail(pos token.Position, format string, args ...any) {
-	*fl.errs = append(*fl.errs, errorf(pos, "%s: "+format, append([]any{fl.where}, args...)...))
+	*fl.errs = append(*fl.errs, problem.Errorf(pos, "%s: "+format, append([]any{fl.where}, args...)...))
 }
 
 // collect adds the members of st, reached through path, expanding the
@@ -420,7 +422,7 @@ func (fl *flattening) dominant() []*member {
 				fl.fail(m.pos, "%s is promoted twice at the same depth (%s and %s), so encoding/json drops JSON name %q; embed its struct once", m.v().Name(), dom.goPath(), m.goPath(), name)
 				clash = true
 			default:
-				*fl.errs = append(*fl.errs, &Error{Pos: m.pos, Msg: fl.where + ": JSON name " + quote(name) + " is used by two fields", Other: dom.pos})
+				*fl.errs = append(*fl.errs, &problem.Error{Pos: m.pos, Msg: fl.where + ": JSON name " + problem.Quote(name) + " is used by two fields", Other: dom.pos})
 				clash = true
 			}
 		}
@@ -449,10 +451,10 @@ func (fl *flattening) publishedAs(dom *member, all []*member) bool {
 }
 
 // field is the field of member m of the struct type t, with its shape.
-func (a *analyzer) field(t types.Type, m *member, dir direction, errs *[]*Error, where string) *field {
+func (a *analyzer) field(t types.Type, m *member, dir direction, errs *[]*problem.Error, where string) *field {
 	sel, ok := selector(t, m.path, m.index)
 	if !ok {
-		*errs = append(*errs, errorf(m.pos, "%s: %s cannot be named by the generated code: another field takes its name, and the unexported embedded field on its path cannot be written; rename one", where, m.goPath()))
+		*errs = append(*errs, problem.Errorf(m.pos, "%s: %s cannot be named by the generated code: another field takes its name, and the unexported embedded field on its path cannot be written; rename one", where, m.goPath()))
 		return nil
 	}
 	f := &field{goName: sel, jsonName: m.name, secret: m.secret, pos: m.pos}
@@ -460,7 +462,7 @@ func (a *analyzer) field(t types.Type, m *member, dir direction, errs *[]*Error,
 		if p, ok := types.Unalias(v.Type()).(*types.Pointer); ok {
 			s, ok := selector(t, m.path[:k+1], m.index[:k+1])
 			if !ok {
-				*errs = append(*errs, errorf(m.pos, "%s: embedded pointer %s cannot be named by the generated code: another field takes its name, and the unexported embedded field on its path cannot be written; rename one", where, v.Name()))
+				*errs = append(*errs, problem.Errorf(m.pos, "%s: embedded pointer %s cannot be named by the generated code: another field takes its name, and the unexported embedded field on its path cannot be written; rename one", where, v.Name()))
 				return nil
 			}
 			f.via = append(f.via, embedPtr{sel: s, elem: p.Elem()})
@@ -473,7 +475,7 @@ func (a *analyzer) field(t types.Type, m *member, dir direction, errs *[]*Error,
 		case "omitzero":
 			f.omitZero = true
 		case "string":
-			*errs = append(*errs, errorf(m.pos, "%s.%s: the json \",string\" option is not supported; use a string field", where, sel))
+			*errs = append(*errs, problem.Errorf(m.pos, "%s.%s: the json \",string\" option is not supported; use a string field", where, sel))
 		}
 	}
 	f.shape = a.shapeOf(m.v().Type(), dir, m.pos, errs, where+"."+sel)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -29,51 +30,51 @@ var skillKeys = []string{"name", "description", "license", "compatibility", "met
 // checkSkill checks the front matter of doc and returns the skill, or nil
 // when the front matter is not a mapping. tools are the registry's tool
 // names, which allowed-tools may name.
-func checkSkill(doc *skillDoc, tools []string) (*skillModel, []*Error) {
+func checkSkill(doc *skillDoc, tools []string) (*skillModel, []*problem.Error) {
 	root := resolve(doc.root)
 	if root == nil || (root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null") {
-		return nil, []*Error{errorf(doc.start(), "the front matter is empty: it needs name and description (%s)", skillsHelp)}
+		return nil, []*problem.Error{problem.Errorf(doc.start(), "the front matter is empty: it needs name and description (%s)", skillsHelp)}
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, []*Error{errorf(doc.pos(root), "the front matter must be a YAML mapping of keys (%s), not %s", strings.Join(skillKeys, ", "), yamlKind(root))}
+		return nil, []*problem.Error{problem.Errorf(doc.pos(root), "the front matter must be a YAML mapping of keys (%s), not %s", strings.Join(skillKeys, ", "), yamlKind(root))}
 	}
 	s := &skillModel{body: doc.body}
-	var errs []*Error
+	var errs []*problem.Error
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], resolve(root.Content[i+1])
 		key := k.Value
 		if first, dup := seen[key]; dup {
-			errs = append(errs, errorf(doc.pos(k), "key %s is given twice (first at line %d)", key, doc.pos(first).Line))
+			errs = append(errs, problem.Errorf(doc.pos(k), "key %s is given twice (first at line %d)", key, doc.pos(first).Line))
 			continue
 		}
 		seen[key] = k
 		errs = append(errs, s.setKey(doc, key, k, v, tools)...)
 	}
 	if seen["name"] == nil {
-		errs = append(errs, errorf(doc.start(), "the front matter has no name: add name: %s, the folder's name", doc.folder))
+		errs = append(errs, problem.Errorf(doc.start(), "the front matter has no name: add name: %s, the folder's name", doc.folder))
 	}
 	if seen["description"] == nil {
-		errs = append(errs, errorf(doc.start(), "the front matter has no description: say what the skill does and when to use it"))
+		errs = append(errs, problem.Errorf(doc.start(), "the front matter has no description: say what the skill does and when to use it"))
 	}
 	return s, errs
 }
 
 // setKey checks the value v of key (whose node is k) and records it in s.
-func (s *skillModel) setKey(doc *skillDoc, key string, k, v *yaml.Node, tools []string) []*Error {
+func (s *skillModel) setKey(doc *skillDoc, key string, k, v *yaml.Node, tools []string) []*problem.Error {
 	at := doc.pos(v)
 	switch key {
 	case "name":
 		name, err := stringValue(doc, "name", v)
 		if err != nil {
-			return []*Error{err}
+			return []*problem.Error{err}
 		}
 		s.name, s.namePos = name, at
 		return checkSkillName(doc, name, v)
 	case "description", "license", "compatibility":
 		text, err := stringValue(doc, key, v)
 		if err != nil {
-			return []*Error{err}
+			return []*problem.Error{err}
 		}
 		text = strings.TrimSpace(text)
 		switch key {
@@ -94,22 +95,22 @@ func (s *skillModel) setKey(doc *skillDoc, key string, k, v *yaml.Node, tools []
 		s.allowedTools = names
 		return errs
 	}
-	e := errorf(doc.pos(k), "unknown front matter key %s: the Agent Skills format allows %s", quote(key), strings.Join(skillKeys, ", "))
-	if c := closest(key, skillKeys); c != "" {
+	e := problem.Errorf(doc.pos(k), "unknown front matter key %s: the Agent Skills format allows %s", problem.Quote(key), strings.Join(skillKeys, ", "))
+	if c := problem.Closest(key, skillKeys); c != "" {
 		e.Msg += "; did you mean " + c + "?"
 	}
-	return []*Error{e}
+	return []*problem.Error{e}
 }
 
 // checkSkillName checks the name's grammar and that it is its folder's.
-func checkSkillName(doc *skillDoc, name string, v *yaml.Node) []*Error {
+func checkSkillName(doc *skillDoc, name string, v *yaml.Node) []*problem.Error {
 	at := doc.pos(v)
 	if name == "" {
-		return []*Error{errorf(at, "name is empty: name the skill %s, as its folder", quote(doc.folder))}
+		return []*problem.Error{problem.Errorf(at, "name is empty: name the skill %s, as its folder", problem.Quote(doc.folder))}
 	}
-	var errs []*Error
+	var errs []*problem.Error
 	if n := utf8.RuneCountInString(name); n > maxSkillName {
-		errs = append(errs, errorf(at, "name %s is %d characters long; a skill's name has at most %d", quote(name), n, maxSkillName))
+		errs = append(errs, problem.Errorf(at, "name %s is %d characters long; a skill's name has at most %d", problem.Quote(name), n, maxSkillName))
 	}
 	var bad []string
 	for _, r := range name {
@@ -118,23 +119,23 @@ func checkSkillName(doc *skillDoc, name string, v *yaml.Node) []*Error {
 		}
 	}
 	if len(bad) > 0 {
-		msg := fmt.Sprintf("name %s has %s: a skill's name is lower-case letters (a-z), digits and hyphens", quote(name), strings.Join(bad, ", "))
+		msg := fmt.Sprintf("name %s has %s: a skill's name is lower-case letters (a-z), digits and hyphens", problem.Quote(name), strings.Join(bad, ", "))
 		if alt := skillNameFor(name); alt != "" && alt != name {
 			msg += "; did you mean " + alt + "?"
 		}
-		errs = append(errs, errorf(at, "%s", msg))
+		errs = append(errs, problem.Errorf(at, "%s", msg))
 	}
 	switch {
 	case strings.HasPrefix(name, "-"):
-		errs = append(errs, errorf(at, "name %s starts with a hyphen: a skill's name starts with a letter or digit", quote(name)))
+		errs = append(errs, problem.Errorf(at, "name %s starts with a hyphen: a skill's name starts with a letter or digit", problem.Quote(name)))
 	case strings.HasSuffix(name, "-"):
-		errs = append(errs, errorf(at, "name %s ends with a hyphen: a skill's name ends with a letter or digit", quote(name)))
+		errs = append(errs, problem.Errorf(at, "name %s ends with a hyphen: a skill's name ends with a letter or digit", problem.Quote(name)))
 	}
 	if strings.Contains(name, "--") {
-		errs = append(errs, errorf(at, "name %s has two hyphens in a row: separate words with one", quote(name)))
+		errs = append(errs, problem.Errorf(at, "name %s has two hyphens in a row: separate words with one", problem.Quote(name)))
 	}
 	if name != doc.folder {
-		errs = append(errs, errorf(at, "name %s is not the name of the skill's folder, %s: a skill's name and its folder's are the same; rename one", quote(name), quote(doc.folder)))
+		errs = append(errs, problem.Errorf(at, "name %s is not the name of the skill's folder, %s: a skill's name and its folder's are the same; rename one", problem.Quote(name), problem.Quote(doc.folder)))
 	}
 	return errs
 }
@@ -162,32 +163,32 @@ func skillNameFor(name string) string {
 }
 
 // checkLength checks the length of description, license or compatibility.
-func checkLength(doc *skillDoc, key, text string, v *yaml.Node) []*Error {
+func checkLength(doc *skillDoc, key, text string, v *yaml.Node) []*problem.Error {
 	at := doc.pos(v)
 	limit := map[string]int{"description": maxSkillDescription, "compatibility": maxSkillCompatibility}[key]
 	n := utf8.RuneCountInString(text)
 	switch {
 	case n == 0 && key == "description":
-		return []*Error{errorf(at, "description is empty: say what the skill does and when to use it")}
+		return []*problem.Error{problem.Errorf(at, "description is empty: say what the skill does and when to use it")}
 	case n == 0:
-		return []*Error{errorf(at, "%s is empty: give it a value, or leave the key out", key)}
+		return []*problem.Error{problem.Errorf(at, "%s is empty: give it a value, or leave the key out", key)}
 	case limit > 0 && n > limit:
-		return []*Error{errorf(at, "%s is %d characters long; the Agent Skills format allows at most %d", key, n, limit)}
+		return []*problem.Error{problem.Errorf(at, "%s is %d characters long; the Agent Skills format allows at most %d", key, n, limit)}
 	}
 	return nil
 }
 
 // metadataValue checks that v maps strings to strings, and returns its
 // pairs sorted by key. A null value is no metadata.
-func metadataValue(doc *skillDoc, v *yaml.Node) ([][2]string, []*Error) {
+func metadataValue(doc *skillDoc, v *yaml.Node) ([][2]string, []*problem.Error) {
 	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" {
 		return nil, nil
 	}
 	if v.Kind != yaml.MappingNode {
-		return nil, []*Error{errorf(doc.pos(v), "metadata must be a mapping of strings to strings, not %s", yamlKind(v))}
+		return nil, []*problem.Error{problem.Errorf(doc.pos(v), "metadata must be a mapping of strings to strings, not %s", yamlKind(v))}
 	}
 	var pairs [][2]string
-	var errs []*Error
+	var errs []*problem.Error
 	first := map[string]int{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := resolve(v.Content[i]), resolve(v.Content[i+1])
@@ -197,11 +198,11 @@ func metadataValue(doc *skillDoc, v *yaml.Node) ([][2]string, []*Error) {
 			continue
 		}
 		if line, dup := first[key]; dup {
-			errs = append(errs, errorf(doc.pos(k), "metadata key %s is given twice (first at line %d)", quote(key), line))
+			errs = append(errs, problem.Errorf(doc.pos(k), "metadata key %s is given twice (first at line %d)", problem.Quote(key), line))
 			continue
 		}
 		first[key] = doc.pos(k).Line
-		value, err := stringValue(doc, "metadata value "+quote(key), val)
+		value, err := stringValue(doc, "metadata value "+problem.Quote(key), val)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -214,16 +215,16 @@ func metadataValue(doc *skillDoc, v *yaml.Node) ([][2]string, []*Error) {
 
 // stringValue returns the string of a scalar node whose tag is !!str ("" for
 // null), or the problem: what names the value, and what it is instead.
-func stringValue(doc *skillDoc, what string, v *yaml.Node) (string, *Error) {
+func stringValue(doc *skillDoc, what string, v *yaml.Node) (string, *problem.Error) {
 	switch {
 	case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str":
 		return v.Value, nil
 	case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null":
 		return "", nil
 	case v.Kind == yaml.ScalarNode:
-		return "", errorf(doc.pos(v), "%s must be a string, not %s: quote it (%s)", what, yamlKind(v), strconvQuote(v.Value))
+		return "", problem.Errorf(doc.pos(v), "%s must be a string, not %s: quote it (%s)", what, yamlKind(v), strconvQuote(v.Value))
 	}
-	return "", errorf(doc.pos(v), "%s must be a string, not %s", what, yamlKind(v))
+	return "", problem.Errorf(doc.pos(v), "%s must be a string, not %s", what, yamlKind(v))
 }
 
 // yamlKind says what a node is, for messages: "a mapping", "the YAML
@@ -253,14 +254,14 @@ func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 // allowedTools checks allowed-tools, a space-separated string or a list
 // of strings, each a tool of this registry (the format leaves the names
 // to the agent; here the agent is this registry), named once.
-func allowedTools(doc *skillDoc, v *yaml.Node, tools []string) ([]string, []*Error) {
+func allowedTools(doc *skillDoc, v *yaml.Node, tools []string) ([]string, []*problem.Error) {
 	type entry struct {
 		name string
 		node *yaml.Node
 		col  int // the entry's byte column, or 0 for the node's
 	}
 	var entries []entry
-	var errs []*Error
+	var errs []*problem.Error
 	switch {
 	case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null":
 	case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str":
@@ -283,7 +284,7 @@ func allowedTools(doc *skillDoc, v *yaml.Node, tools []string) ([]string, []*Err
 			entries = append(entries, entry{strings.TrimSpace(name), item, 0})
 		}
 	default:
-		return nil, []*Error{errorf(doc.pos(v), "allowed-tools must be tool names separated by spaces, or a list of tool names, not %s", yamlKind(v))}
+		return nil, []*problem.Error{problem.Errorf(doc.pos(v), "allowed-tools must be tool names separated by spaces, or a list of tool names, not %s", yamlKind(v))}
 	}
 	var names []string
 	for _, e := range entries {
@@ -293,13 +294,13 @@ func allowedTools(doc *skillDoc, v *yaml.Node, tools []string) ([]string, []*Err
 		}
 		switch {
 		case slices.Contains(names, e.name):
-			errs = append(errs, errorf(at, "allowed-tools names %s twice", quote(e.name)))
+			errs = append(errs, problem.Errorf(at, "allowed-tools names %s twice", problem.Quote(e.name)))
 		case !slices.Contains(tools, e.name):
-			msg := fmt.Sprintf("allowed-tools names %s, which is not a tool of this registry: a skill pre-approves the registry's tools, by name", quote(e.name))
-			if c := closest(e.name, tools); c != "" {
+			msg := fmt.Sprintf("allowed-tools names %s, which is not a tool of this registry: a skill pre-approves the registry's tools, by name", problem.Quote(e.name))
+			if c := problem.Closest(e.name, tools); c != "" {
 				msg += "; did you mean " + c + "?"
 			}
-			errs = append(errs, errorf(at, "%s", msg))
+			errs = append(errs, problem.Errorf(at, "%s", msg))
 		default:
 			names = append(names, e.name)
 		}
@@ -354,6 +355,6 @@ func wordsColumn(doc *skillDoc, v *yaml.Node) int {
 
 // checkSkillNames refuses a skill name given in two folders, at both
 // names, as checkNames refuses a tool name declared twice.
-func checkSkillNames(skills []*skillModel) []*Error {
+func checkSkillNames(skills []*skillModel) []*problem.Error {
 	return duplicateNames("skill", skills, func(s *skillModel) (string, token.Position) { return s.name, s.namePos })
 }

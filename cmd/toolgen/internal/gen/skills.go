@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -55,7 +56,7 @@ type skillDoc struct {
 // packages, parsed and checked, sorted by name. tools are the tool names
 // declared, which allowed-tools may name. A skill name given twice is
 // refused at both places, as a tool name is.
-func loadSkills(l *loaded, tools []string, opts *Options) ([]*skillModel, []*Error) {
+func loadSkills(l *loaded, tools []string, opts *Options) ([]*skillModel, []*problem.Error) {
 	paths, errs := findSkills(l)
 	var skills []*skillModel
 	for _, p := range paths {
@@ -95,7 +96,7 @@ func declaredNames(decls []declared) []string {
 // (the tools packages, and packages of theirs without tools). A folder
 // there without SKILL.md is not a skill, unless it holds the file under
 // another case (skill.md), which is refused: toolgen would skip it.
-func findSkills(l *loaded) ([]string, []*Error) {
+func findSkills(l *loaded) ([]string, []*problem.Error) {
 	var dirs []string
 	for _, p := range l.pkgs {
 		if files := append(slices.Clone(p.GoFiles), p.CompiledGoFiles...); len(files) > 0 {
@@ -104,7 +105,7 @@ func findSkills(l *loaded) ([]string, []*Error) {
 	}
 	slices.Sort(dirs)
 	var paths []string
-	var errs []*Error
+	var errs []*problem.Error
 	for _, dir := range slices.Compact(dirs) {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
@@ -114,7 +115,7 @@ func findSkills(l *loaded) ([]string, []*Error) {
 			p := filepath.Join(dir, e.Name())
 			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 				if strings.EqualFold(e.Name(), skillFile) {
-					errs = append(errs, errorf(token.Position{Filename: p, Line: 1, Column: 1}, "%s is not in a skill folder: a skill is a folder %s/NAME holding its %s; move it to %s/NAME/%s, NAME being the skill's name", e.Name(), skillsDir, skillFile, skillsDir, skillFile))
+					errs = append(errs, problem.Errorf(token.Position{Filename: p, Line: 1, Column: 1}, "%s is not in a skill folder: a skill is a folder %s/NAME holding its %s; move it to %s/NAME/%s, NAME being the skill's name", e.Name(), skillsDir, skillFile, skillsDir, skillFile))
 				}
 				continue
 			}
@@ -123,7 +124,7 @@ func findSkills(l *loaded) ([]string, []*Error) {
 			case found:
 				paths = append(paths, filepath.Join(p, skillFile))
 			case other != "":
-				errs = append(errs, errorf(token.Position{Filename: filepath.Join(p, other), Line: 1, Column: 1}, "the skill file is named %s: name it %s, or toolgen skips the skill", other, skillFile))
+				errs = append(errs, problem.Errorf(token.Position{Filename: filepath.Join(p, other), Line: 1, Column: 1}, "the skill file is named %s: name it %s, or toolgen skips the skill", other, skillFile))
 			}
 		}
 	}
@@ -151,24 +152,24 @@ func skillFileIn(dir string) (found bool, other string) {
 // readSkill reads a SKILL.md and splits it into its front matter, parsed,
 // and its body. It returns nil and the problem when the file has no front
 // matter, an unclosed one or one that is not YAML.
-func readSkill(path string) (*skillDoc, []*Error) {
+func readSkill(path string) (*skillDoc, []*problem.Error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, []*Error{errorf(token.Position{Filename: path}, "reading the skill: %v", err)}
+		return nil, []*problem.Error{problem.Errorf(token.Position{Filename: path}, "reading the skill: %v", err)}
 	}
 	if !utf8.Valid(data) {
-		return nil, []*Error{errorf(token.Position{Filename: path, Line: 1, Column: 1}, "%s is not UTF-8 text", skillFile)}
+		return nil, []*problem.Error{problem.Errorf(token.Position{Filename: path, Line: 1, Column: 1}, "%s is not UTF-8 text", skillFile)}
 	}
 	data = bytes.TrimPrefix(data, []byte(bom))
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	doc := &skillDoc{path: path, folder: filepath.Base(filepath.Dir(path)), lines: strings.Split(text, "\n")}
 	start := token.Position{Filename: path, Line: 1, Column: 1}
 	if !isFence(doc.lines[0]) {
-		return nil, []*Error{errorf(start, "%s has no front matter: %s", skillFile, skillsHelp)}
+		return nil, []*problem.Error{problem.Errorf(start, "%s has no front matter: %s", skillFile, skillsHelp)}
 	}
 	end := slices.IndexFunc(doc.lines[1:], isFence) + 1
 	if end == 0 {
-		return nil, []*Error{errorf(start, "the front matter opened here is never closed: end it with a line --- before the instructions (%s)", skillsHelp)}
+		return nil, []*problem.Error{problem.Errorf(start, "the front matter opened here is never closed: end it with a line --- before the instructions (%s)", skillsHelp)}
 	}
 	body := doc.lines[end+1:]
 	for len(body) > 0 && strings.TrimSpace(body[0]) == "" {
@@ -180,7 +181,7 @@ func readSkill(path string) (*skillDoc, []*Error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal([]byte(strings.Join(doc.lines[1:end], "\n")), &root); err != nil {
-		return nil, []*Error{yamlError(path, err)}
+		return nil, []*problem.Error{yamlError(path, err)}
 	}
 	if len(root.Content) > 0 {
 		doc.root = root.Content[0]
@@ -210,7 +211,7 @@ var parserProblems = []string{
 // yamlError is a syntax error of the front matter at its line of the file
 // (the front matter starts on the second), column 1: the library gives no
 // column. Without a line, it is the front matter's opening line.
-func yamlError(path string, err error) *Error {
+func yamlError(path string, err error) *problem.Error {
 	msg := err.Error()
 	pos := token.Position{Filename: path, Line: 1, Column: 1}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
@@ -223,7 +224,7 @@ func yamlError(path string, err error) *Error {
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
-	return errorf(pos, "the front matter is not valid YAML: %s", msg)
+	return problem.Errorf(pos, "the front matter is not valid YAML: %s", msg)
 }
 
 // pos is the position in the file of a node of the front matter. The YAML

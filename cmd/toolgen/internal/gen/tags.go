@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // This file checks the `jsonschema:"..."` tags of the fields of input and
@@ -132,7 +134,7 @@ func splitSchemaTag(tag string) []tagElem {
 // tools reach it; inlined says f is an embedded field whose fields are
 // flattened into the struct. where names the field in the messages; pos
 // is the field's.
-func (a *analyzer) checkSchemaTag(f *types.Var, tag string, inlined bool, pos token.Position, where string) []*Error {
+func (a *analyzer) checkSchemaTag(f *types.Var, tag string, inlined bool, pos token.Position, where string) []*problem.Error {
 	if tag == "" || a.tagged[f] {
 		return nil
 	}
@@ -221,7 +223,7 @@ func (tc *tagCheck) grammar(i int, e tagElem) bool {
 		return false
 	case tagKeywords[e.key] == nil && !isOneOf(e.key, genericTagKeys):
 		msg := fmt.Sprintf("unknown jsonschema key %q, which invopop drops", e.key)
-		if s := closest(e.key, allTagKeys()); s != "" {
+		if s := problem.Closest(e.key, allTagKeys()); s != "" {
 			msg += "; did you mean " + s + "?"
 		} else if e.key == "omitempty" || e.key == "omitzero" {
 			msg += "; " + e.key + " belongs in the json tag"
@@ -236,11 +238,11 @@ func (tc *tagCheck) grammar(i int, e tagElem) bool {
 type tagCheck struct {
 	pos   token.Position
 	where string
-	errs  []*Error
+	errs  []*problem.Error
 }
 
 func (tc *tagCheck) bad(format string, args ...any) {
-	tc.errs = append(tc.errs, errorf(tc.pos, "%s: "+format, append([]any{tc.where}, args...)...))
+	tc.errs = append(tc.errs, problem.Errorf(tc.pos, "%s: "+format, append([]any{tc.where}, args...)...))
 }
 
 // tagApplies reports whether invopop applies key to a field of kind

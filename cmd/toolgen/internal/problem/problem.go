@@ -1,4 +1,8 @@
-package gen
+// Package problem holds what every phase of toolgen reports: a problem in
+// the code toolgen reads, at the position that causes it (Error), with the
+// edit a "did you mean" suggests (Edit), sorted the way go build prints
+// them (Sort), and the two helpers its messages share (Quote, Closest).
+package problem
 
 import (
 	"cmp"
@@ -7,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/runtime/editdist"
 )
 
 // Error is one problem in the code toolgen reads, at the position that
@@ -70,14 +76,14 @@ func formatPos(p token.Position, dir string) string {
 	}
 }
 
-// errorf returns a problem at pos.
-func errorf(pos token.Position, format string, args ...any) *Error {
+// Errorf returns a problem at pos.
+func Errorf(pos token.Position, format string, args ...any) *Error {
 	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
 }
 
-// sortErrors orders problems by file, line, column and message and drops
+// Sort orders problems by file, line, column and message and drops
 // exact duplicates, so output is stable however the phases found them.
-func sortErrors(errs []*Error) []*Error {
+func Sort(errs []*Error) []*Error {
 	slices.SortFunc(errs, func(a, b *Error) int {
 		return cmp.Or(
 			cmp.Compare(a.Pos.Filename, b.Pos.Filename),
@@ -89,4 +95,19 @@ func sortErrors(errs []*Error) []*Error {
 		)
 	})
 	return slices.CompactFunc(errs, func(a, b *Error) bool { return *a == *b })
+}
+
+// Quote is s in double quotes, as a message names a tool, key or skill.
+func Quote(s string) string { return `"` + s + `"` }
+
+// Closest returns the candidate nearest to s by edit distance, or "" when
+// none is near enough to be a plausible typo.
+func Closest(s string, candidates []string) string {
+	best, bestDist := "", max(1, len(s)/2)+1
+	for _, c := range candidates {
+		if d := editdist.Distance(s, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
 }
