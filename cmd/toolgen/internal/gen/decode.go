@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -55,7 +56,7 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 	}
 	g.decls = append(g.decls,
 		jen.Commentf("%s decodes %s, checking it against its published schema.", name, typeString(s.typ)),
-		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.typ))).Block(body...),
 		jen.Line(),
 	)
 	return name
@@ -68,7 +69,7 @@ func allocate(f *field) []jen.Code {
 	var out []jen.Code
 	for _, p := range f.via {
 		x := selectorOf(jen.Id("v"), p.sel)
-		out = append(out, jen.If(x.Clone().Op("==").Nil()).Block(x.Clone().Op("=").New(typeCode(p.elem))))
+		out = append(out, jen.If(x.Clone().Op("==").Nil()).Block(x.Clone().Op("=").New(gocode.Type(p.elem))))
 	}
 	return out
 }
@@ -196,7 +197,7 @@ func (g *codecGen) decodeSite(s *shape, w view, target *jen.Statement, optional 
 		// A pointer publishes its element's schema; null handling is the
 		// same as the element's, with nil for null.
 		p := g.local(at.name, "Ptr")
-		val := append([]jen.Code{jen.Id(p).Op(":=").New(typeCode(s.elem.typ))},
+		val := append([]jen.Code{jen.Id(p).Op(":=").New(gocode.Type(s.elem.typ))},
 			g.decodeValue(s.elem, w, jen.Parens(jen.Op("*").Id(p)), at)...)
 		val = append(val, target.Clone().Op("=").Id(p))
 		if optional || w.nullable {
@@ -238,7 +239,7 @@ func zero(t types.Type) jen.Code {
 	case *types.Pointer, *types.Slice, *types.Map, *types.Interface, *types.Signature, *types.Chan:
 		return jen.Nil()
 	}
-	return typeCode(t).Values()
+	return gocode.Type(t).Values()
 }
 
 // decodeValue returns statements decoding a non-null value of shape s.
@@ -253,7 +254,7 @@ func (g *codecGen) decodeValue(s *shape, w view, target *jen.Statement, at site)
 		if decodedAs(s) {
 			return jen.Id(x)
 		}
-		return typeCode(s.typ).Call(jen.Id(x))
+		return gocode.Type(s.typ).Call(jen.Id(x))
 	}
 	switch s.kind {
 	case kBool:
@@ -391,7 +392,7 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 			}
 		}
 		decode := append(append([]jen.Code{
-			jen.Var().Id(e).Add(typeCode(s.elem.typ)),
+			jen.Var().Id(e).Add(gocode.Type(s.elem.typ)),
 		}, g.decodeSite(s.elem, items, jen.Id(e), false, at.elem("[]", e))...),
 			jen.Id(sl).Op("=").Append(jen.Id(sl), jen.Id(e)),
 		)
@@ -400,7 +401,7 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 			step = jen.If(jen.Id(i).Op("<").Lit(limit)).Block(decode...).Else().Block(d.Clone().Dot("Skip").Call())
 		}
 		body = append(body,
-			jen.Var().Id(buf).Index(jen.Lit(4)).Add(typeCode(s.elem.typ)),
+			jen.Var().Id(buf).Index(jen.Lit(4)).Add(gocode.Type(s.elem.typ)),
 			jen.Id(sl).Op(":=").Id(buf).Index(jen.Op(":").Lit(0)),
 			jen.Id(i).Op(":=").Lit(0),
 			jen.For(jen.Op(";").Add(d.Clone().Dot("Next").Call()).Op(";").Id(i).Op("++")).Block(
@@ -418,9 +419,9 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 			body = append(body, check...)
 		}
 		body = append(body, jen.If(jen.Len(jen.Id(sl)).Op("==").Lit(0)).Block(
-			target.Clone().Op("=").Add(typeCode(s.typ)).Values(),
+			target.Clone().Op("=").Add(gocode.Type(s.typ)).Values(),
 		).Else().Block(
-			target.Clone().Op("=").Append(typeCode(s.typ).Parens(jen.Nil()), jen.Id(sl).Op("...")),
+			target.Clone().Op("=").Append(gocode.Type(s.typ).Parens(jen.Nil()), jen.Id(sl).Op("...")),
 		))
 	} else {
 		body = append(body,
@@ -455,7 +456,7 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 	mt := s.typ.Underlying().(*types.Map)
 	keyExpr := jen.String().Parens(jen.Id(k))
 	if !isBasicType(mt.Key()) {
-		keyExpr = typeCode(mt.Key()).Call(keyExpr)
+		keyExpr = gocode.Type(mt.Key()).Call(keyExpr)
 	}
 	pushKey := jen.Id(key)
 	if !isBasicType(mt.Key()) {
@@ -467,7 +468,7 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 		counter, incr = jen.Id(n).Op(":=").Lit(0), jen.Id(n).Op("++")
 	}
 	return []jen.Code{jen.If(d.Clone().Dot("Object").Call(jen.Lit(want(s, w)))).Block(append([]jen.Code{
-		jen.Id(m).Op(":=").Make(typeCode(s.typ)),
+		jen.Id(m).Op(":=").Make(gocode.Type(s.typ)),
 		counter,
 		jen.For().Block(slices.Concat([]jen.Code{
 			jen.List(jen.Id(k), jen.Id(ok)).Op(":=").Add(d.Clone()).Dot("Key").Call(),
@@ -482,7 +483,7 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 			count.guard(n),
 			jen.Id(key).Op(":=").Add(keyExpr),
 			d.Clone().Dot("Push").Call(pushKey),
-			jen.Var().Id(e).Add(typeCode(s.elem.typ)),
+			jen.Var().Id(e).Add(gocode.Type(s.elem.typ)),
 		},
 			// One statement or several (a pointer's element is allocated,
 			// decoded, then assigned): each on its own line.

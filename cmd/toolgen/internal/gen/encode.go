@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
@@ -26,7 +27,7 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 			pw = viewOf(props.Get(f.jsonName), at.root)
 		}
 		sel := selectorOf(jen.Id("v"), f.goName)
-		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(keyLit(f.jsonName))},
+		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(gocode.Key(f.jsonName))},
 			g.encodeValue(f.shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
 		switch {
 		case f.omitEmpty:
@@ -43,7 +44,7 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
 	g.decls = append(g.decls,
 		jen.Commentf("%s encodes %s as its output schema requires.", name, typeString(s.typ)),
-		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder"), jen.Id("v").Op("*").Add(gocode.Type(s.typ))).Block(body...),
 		jen.Line(),
 	)
 	return name
@@ -144,7 +145,7 @@ func (g *codecGen) nonZero(f *field, x *jen.Statement) jen.Code {
 		return x.Clone().Op("!=").Nil()
 	case *types.Struct, *types.Array:
 		if types.Comparable(u) {
-			return x.Clone().Op("!=").Parens(typeCode(t).Values())
+			return x.Clone().Op("!=").Parens(gocode.Type(t).Values())
 		}
 	}
 	g.fail(site{pos: f.pos, where: typeString(t)}, "omitzero needs a comparable type or an IsZero method")

@@ -10,16 +10,17 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 )
 
 // TestRawStringBOM checks that a byte order mark, which go/scanner refuses
-// anywhere but at the start of a file, leaves rawString as a concatenation
+// anywhere but at the start of a file, leaves gocode.RawString as a concatenation
 // that formats and holds the same bytes.
 func TestRawStringBOM(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"\ufeff", "a\ufeffb", "\ufeff\ufeffx\ufeff", "`\ufeff", "plain"} {
 		f := jen.NewFile("p")
-		f.Const().Id("S").Op("=").Add(rawString([]byte(s)))
+		f.Const().Id("S").Op("=").Add(gocode.RawString([]byte(s)))
 		src, err := formatFile("p.go", f, nil)
 		require.Nil(t, err, "%q", s)
 		assert.NotContains(t, string(src), "\ufeff", "%q: the source holds a raw byte order mark", s)
@@ -43,7 +44,7 @@ func TestFormatFailure(t *testing.T) {
 	for i := range 50 {
 		f.Comment(strings.Repeat("filler ", i))
 	}
-	// A raw literal holding a byte order mark: what rawString wrote before
+	// A raw literal holding a byte order mark: what gocode.RawString wrote before
 	// it split them out.
 	f.Const().Id("echoInputSchema").Op("=").Op("`{\"description\":\"\ufeffhi\"}`")
 	_, err := formatFile("registry_gen.go", f, marks)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 )
 
 // guardFile is the file of the generated package holding the stale-code
@@ -55,9 +56,9 @@ func guardCode(l *loaded, m *model, opts *Options) (File, error) {
 	for _, t := range m.tools {
 		sig := []jen.Code{jen.Qual("context", "Context")}
 		if t.input != nil {
-			sig = append(sig, typeCode(t.input))
+			sig = append(sig, gocode.Type(t.input))
 		}
-		call := jen.Func().Params(sig...).Params(typeCode(t.output), jen.Error())
+		call := jen.Func().Params(sig...).Params(gocode.Type(t.output), jen.Error())
 		f.Commentf("The Call method of %s.%s (tool %s).", t.pkg.Name, t.obj.Name(), t.name)
 		f.Func().Id("_").Params().Block(
 			jen.Id(guardHelper).Types(call).Call(jen.Parens(jen.Op("*").Qual(t.pkg.PkgPath, t.obj.Name())).Call(jen.Nil()).Dot("Call")),
@@ -92,7 +93,7 @@ func guardShape(f *jen.File, s *shape, seen map[types.Type]bool) {
 			return
 		}
 		var body []jen.Code
-		body = append(body, jen.Var().Id(guardVar).Add(typeCode(s.typ)))
+		body = append(body, jen.Var().Id(guardVar).Add(gocode.Type(s.typ)))
 		body = append(body, guardFields(s, guardVar, f, seen)...)
 		f.Commentf("The fields of %s.", typeString(s.typ))
 		f.Func().Id("_").Params().Block(body...)
@@ -111,7 +112,7 @@ func guardFields(s *shape, sel string, f *jen.File, seen map[types.Type]bool) []
 			// pin it): the field's name is checked, not its type.
 			body = append(body, jen.Id("_").Op("=").Id(x))
 		} else {
-			body = append(body, jen.Id(guardHelper).Types(typeCode(fd.shape.typ)).Call(jen.Id(x)))
+			body = append(body, jen.Id(guardHelper).Types(gocode.Type(fd.shape.typ)).Call(jen.Id(x)))
 		}
 		if fd.shape.kind == kStruct {
 			if _, named := types.Unalias(fd.shape.typ).(*types.Named); !named {

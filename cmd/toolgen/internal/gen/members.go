@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 )
 
 // Shared member decoders. A catalog repeats its properties: the same
@@ -39,7 +40,7 @@ func (g *codecGen) decodeMember(s *shape, w view, target *jen.Statement, optiona
 	}
 	hint := identFrom(at.where)
 	if g.fn != "" {
-		hint = trimCodecPrefix(g.fn) + exportedIdent(at.name)
+		hint = trimCodecPrefix(g.fn) + gocode.Exported(at.name)
 	}
 	name := g.reserveName("decode" + hint)
 	restore := g.startFunc(name)
@@ -60,7 +61,7 @@ func (g *codecGen) decodeMember(s *shape, w view, target *jen.Statement, optiona
 	g.decls = append(g.decls,
 		jen.Commentf("%s decodes %s (%s), checking it against its published schema;", name, typeString(s.typ), at.where),
 		jen.Comment("every property of the same Go type and schema calls it."),
-		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(typeCode(s.typ))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.typ))).Block(body...),
 		jen.Line(),
 	)
 	return []jen.Code{jen.Id(name).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}

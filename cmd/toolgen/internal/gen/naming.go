@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
@@ -83,7 +84,7 @@ func lowerCamel(s string) string {
 func (g *codecGen) funcName(prefix string, t types.Type, hint string) string {
 	base := prefix + hint
 	if n, ok := t.(*types.Named); ok {
-		base = prefix + exportedIdent(n.Obj().Pkg().Name()) + n.Obj().Name()
+		base = prefix + gocode.Exported(n.Obj().Pkg().Name()) + n.Obj().Name()
 	}
 	name := base
 	for i := 2; g.names[name]; i++ {
@@ -106,7 +107,7 @@ func (g *codecGen) pattern(src string, at site) string {
 	if stem == memberStem {
 		stem = "" // a member decoder is named after its property already
 	}
-	base := lowerCamel(trimCodecPrefix(g.fn)) + exportedIdent(stem) + "Pattern"
+	base := lowerCamel(trimCodecPrefix(g.fn)) + gocode.Exported(stem) + "Pattern"
 	v := base
 	for i := 2; g.names[v]; i++ {
 		v = base + strconv.Itoa(i)
@@ -155,14 +156,6 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// exportedIdent turns a package name into an identifier fragment.
-func exportedIdent(s string) string {
-	if s == "" {
-		return ""
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // schemaConst names the constant holding a schema: unexported, since the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -70,7 +71,7 @@ strict and why the others are not.
 				p := proj[t]
 				sw.Case(jen.Lit(t.name)).Block(jen.Return(jen.Op("&").Qual(providerPkg, "Precomputed").Values(
 					jen.Line().Id("Description").Op(":").Lit(p.Description),
-					jen.Line().Id("InputSchema").Op(":").Add(rawString([]byte(p.InputSchema))),
+					jen.Line().Id("InputSchema").Op(":").Add(gocode.RawString([]byte(p.InputSchema))),
 					jen.Line().Id("OpenAIChat").Op(":").Add(projectionLit(p.OpenAIChat)),
 					jen.Line().Id("OpenAIResponses").Op(":").Add(projectionLit(p.OpenAIResponses)),
 					jen.Line().Id("Anthropic").Op(":").Add(projectionLit(p.Anthropic)),
@@ -96,8 +97,8 @@ func deferredLit(d *provider.Deferred) jen.Code {
 		return jen.Null()
 	}
 	return jen.Line().Id("Deferred").Op(":").Op("&").Qual(providerPkg, "Deferred").Values(
-		jen.Line().Id("Anthropic").Op(":").Index().Byte().Parens(rawString(d.Anthropic)),
-		jen.Line().Id("OpenAIResponses").Op(":").Index().Byte().Parens(rawString(d.OpenAIResponses)),
+		jen.Line().Id("Anthropic").Op(":").Index().Byte().Parens(gocode.RawString(d.Anthropic)),
+		jen.Line().Id("OpenAIResponses").Op(":").Index().Byte().Parens(gocode.RawString(d.OpenAIResponses)),
 		jen.Line(),
 	)
 }
@@ -106,7 +107,7 @@ func deferredLit(d *provider.Deferred) jen.Code {
 func projectionLit(p provider.Projection) jen.Code {
 	var kv []jen.Code
 	add := func(k string, v jen.Code) { kv = append(kv, jen.Line().Id(k).Op(":").Add(v)) }
-	add("JSON", jen.Index().Byte().Parens(rawString(p.JSON)))
+	add("JSON", jen.Index().Byte().Parens(gocode.RawString(p.JSON)))
 	if p.Strict {
 		add("Strict", jen.True())
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -91,9 +92,9 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 	reg.Comment("them indented.")
 	reg.Const().DefsFunc(func(d *jen.Group) {
 		for _, t := range m.tools {
-			d.Id(schemaConst(fields[t], "Input")).Op("=").Add(rawString(t.inNode.Compact()))
+			d.Id(schemaConst(fields[t], "Input")).Op("=").Add(gocode.RawString(t.inNode.Compact()))
 			if t.outNode != nil {
-				d.Id(schemaConst(fields[t], "Output")).Op("=").Add(rawString(t.outNode.Compact()))
+				d.Id(schemaConst(fields[t], "Output")).Op("=").Add(gocode.RawString(t.outNode.Compact()))
 			}
 		}
 	})
@@ -271,7 +272,7 @@ func dispatchCase(t *toolModel, field string, tc toolCodec) []jen.Code {
 	callArgs := []jen.Code{jen.Id("ctx")}
 	if tc.decode != "" {
 		body = append(body,
-			jen.Var().Id("in").Add(typeCode(t.input)),
+			jen.Var().Id("in").Add(gocode.Type(t.input)),
 			jen.Id(tc.decode).Call(jen.Id("d"), jen.Op("&").Id("in")),
 		)
 		callArgs = append(callArgs, jen.Id("in"))
@@ -318,7 +319,7 @@ func codecCode(l *loaded, plan *codecPlan, opts *Options) *jen.File {
 		cf.Var().DefsFunc(func(d *jen.Group) {
 			for _, p := range plan.patterns {
 				d.Id(p.name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
-					jen.Return(jen.Qual("regexp", "MustCompile").Call(rawString([]byte(p.src)))),
+					jen.Return(jen.Qual("regexp", "MustCompile").Call(gocode.RawString([]byte(p.src)))),
 				))
 			}
 		})
@@ -365,7 +366,7 @@ func specBody(t *toolModel, field string) jen.Code {
 	if t.weight != 0 {
 		add("Weight", jen.Lit(t.weight))
 	}
-	add("Kind", jen.Qual(toolPkg, "Kind"+exportedIdent(t.kind)))
+	add("Kind", jen.Qual(toolPkg, "Kind"+gocode.Exported(t.kind)))
 	for _, h := range []struct {
 		name string
 		on   bool
@@ -375,7 +376,7 @@ func specBody(t *toolModel, field string) jen.Code {
 		}
 	}
 	if t.timeout > 0 {
-		add("Timeout", durationCode(t.timeout))
+		add("Timeout", gocode.Duration(t.timeout))
 	}
 	if len(t.permissions) > 0 {
 		var ps []jen.Code

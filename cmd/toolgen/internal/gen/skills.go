@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"go.yaml.in/yaml/v3"
 )
@@ -160,7 +161,7 @@ func readSkill(path string) (*skillDoc, []*problem.Error) {
 	if !utf8.Valid(data) {
 		return nil, []*problem.Error{problem.Errorf(token.Position{Filename: path, Line: 1, Column: 1}, "%s is not UTF-8 text", skillFile)}
 	}
-	data = bytes.TrimPrefix(data, []byte(bom))
+	data = bytes.TrimPrefix(data, []byte(gocode.BOM))
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	doc := &skillDoc{path: path, folder: filepath.Base(filepath.Dir(path)), lines: strings.Split(text, "\n")}
 	start := token.Position{Filename: path, Line: 1, Column: 1}

@@ -4,6 +4,7 @@ import (
 	"go/types"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 )
 
 // unsetCheck is the condition under which New refuses the value-typed
@@ -50,7 +51,7 @@ func zeroCond(typ types.Type, x func() *jen.Statement) jen.Code {
 		return nil
 	case *types.Struct:
 		if _, named := typ.(*types.Named); named && types.Comparable(typ) {
-			return x().Op("==").Parens(typeCode(typ).Values())
+			return x().Op("==").Parens(gocode.Type(typ).Values())
 		}
 		// Field by field, each selected by its name.
 		var conds []jen.Code
@@ -75,7 +76,7 @@ func zeroCond(typ types.Type, x func() *jen.Statement) jen.Code {
 		return cond
 	case *types.Array:
 		if _, named := typ.(*types.Named); named && types.Comparable(typ) {
-			return x().Op("==").Parens(typeCode(typ).Values())
+			return x().Op("==").Parens(gocode.Type(typ).Values())
 		}
 		return nil
 	}

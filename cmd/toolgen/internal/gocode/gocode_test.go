@@ -1,4 +1,4 @@
-package gen
+package gocode
 
 import (
 	"bytes"
@@ -22,11 +22,11 @@ func TestKeyText(t *testing.T) {
 		enc.SetEscapeHTML(false)
 		require.NoError(t, enc.Encode(name))
 		want := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-		text := keyText(name)
+		text := KeyText(name)
 		assert.Equal(t, string(want)+":", text, "%q", name)
 
 		// The literal is Go source for the same text.
-		src := fmt.Sprintf("%#v", jen.Var().Id("x").Op("=").Add(keyLit(name)))
+		src := fmt.Sprintf("%#v", jen.Var().Id("x").Op("=").Add(Key(name)))
 		var lit string
 		_, err := fmt.Sscanf(src, "var x = %q", &lit)
 		if err != nil { // a raw literal
