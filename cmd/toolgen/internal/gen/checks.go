@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -39,11 +40,11 @@ func (g *codecGen) count(v *jsontree.Node, at site, key string) (int, bool) {
 
 // uniqueCheck enforces uniqueItems for elements Go can compare as JSON
 // compares them: strings, numbers and booleans.
-func (g *codecGen) uniqueCheck(s *shape, sl jen.Code, at site) []jen.Code {
-	switch s.elem.kind {
-	case kString, kInt, kUint, kFloat, kBool:
+func (g *codecGen) uniqueCheck(s *shape.Shape, sl jen.Code, at site) []jen.Code {
+	switch s.Elem.Kind {
+	case shape.String, shape.Int, shape.Uint, shape.Float, shape.Bool:
 	default:
-		g.fail(at, "uniqueItems is only enforced on arrays of strings, numbers or booleans, not of %s", typeString(s.elem.typ))
+		g.fail(at, "uniqueItems is only enforced on arrays of strings, numbers or booleans, not of %s", shape.TypeString(s.Elem.Type))
 		return nil
 	}
 	return []jen.Code{jen.If(jen.Qual(codecPkg, "HasDuplicates").Call(sl)).Block(
@@ -52,7 +53,7 @@ func (g *codecGen) uniqueCheck(s *shape, sl jen.Code, at site) []jen.Code {
 }
 
 // stringChecks enforces the string keywords on the variable x.
-func (g *codecGen) stringChecks(s *shape, w view, x string, at site) []jen.Code {
+func (g *codecGen) stringChecks(s *shape.Shape, w view, x string, at site) []jen.Code {
 	var out []jen.Code
 	problem := func(msg string) jen.Code { return jen.Id("d").Dot("Problem").Call(jen.Lit(msg)) }
 	for _, m := range w.kw {
@@ -101,7 +102,7 @@ func (g *codecGen) stringChecks(s *shape, w view, x string, at site) []jen.Code 
 }
 
 // enumChecks enforces enum and const on the variable x.
-func (g *codecGen) enumChecks(s *shape, w view, x string, at site) []jen.Code {
+func (g *codecGen) enumChecks(s *shape.Shape, w view, x string, at site) []jen.Code {
 	var out []jen.Code
 	for _, m := range w.kw {
 		var vals []*jsontree.Node
@@ -142,30 +143,30 @@ func (g *codecGen) enumChecks(s *shape, w view, x string, at site) []jen.Code {
 
 // enumLit is the Go literal of an enum value for the shape, or a problem
 // when the value can never match.
-func (g *codecGen) enumLit(s *shape, v *jsontree.Node, at site) (jen.Code, bool) {
-	switch s.kind {
-	case kString, kTextMethod:
+func (g *codecGen) enumLit(s *shape.Shape, v *jsontree.Node, at site) (jen.Code, bool) {
+	switch s.Kind {
+	case shape.String, shape.TextMethod:
 		if v.Kind == jsontree.StringKind {
 			return jen.Lit(v.Text), true
 		}
-	case kBool:
+	case shape.Bool:
 		if v.Kind == jsontree.BoolKind {
 			return jen.Lit(v.Bool), true
 		}
-	case kInt:
+	case shape.Int:
 		if n, ok := intLit(v); ok {
 			return jen.Op(strconv.FormatInt(n, 10)), true
 		}
-	case kUint:
+	case shape.Uint:
 		if n, ok := intLit(v); ok && n >= 0 {
 			return jen.Op(strconv.FormatInt(n, 10)), true
 		}
-	case kFloat:
+	case shape.Float:
 		if v.Kind == jsontree.NumberKind {
 			return jen.Op(v.Text), true
 		}
 	}
-	g.fail(at, "enum value %s can never match %s", string(v.Compact()), typeString(s.typ))
+	g.fail(at, "enum value %s can never match %s", string(v.Compact()), shape.TypeString(s.Type))
 	return nil, false
 }
 
@@ -182,7 +183,7 @@ func intLit(v *jsontree.Node) (int64, bool) {
 
 // numberChecks enforces the numeric keywords on x (int64, uint64 or
 // float64 as the decoder returned it).
-func (g *codecGen) numberChecks(s *shape, w view, x string, at site) []jen.Code {
+func (g *codecGen) numberChecks(s *shape.Shape, w view, x string, at site) []jen.Code {
 	var out []jen.Code
 	problem := func(msg string) jen.Code { return jen.Id("d").Dot("Problem").Call(jen.Lit(msg)) }
 	for _, m := range w.kw {
@@ -202,7 +203,7 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, at site) []jen.Code 
 				g.fail(at, "multipleOf must be a positive number")
 				continue
 			}
-			if n, ok := intLit(m.Value); ok && s.kind != kFloat {
+			if n, ok := intLit(m.Value); ok && s.Kind != shape.Float {
 				out = append(out, jen.If(jen.Id(x).Op("%").Op(strconv.FormatInt(n, 10)).Op("!=").Lit(0)).Block(problem("must be a multiple of "+m.Value.Text)))
 			} else {
 				out = append(out, jen.If(jen.Op("!").Qual(codecPkg, "MultipleOf").Call(jen.Float64().Parens(jen.Id(x)), jen.Op(m.Value.Text))).Block(problem("must be a multiple of "+m.Value.Text)))
@@ -227,15 +228,15 @@ func (g *codecGen) numberChecks(s *shape, w view, x string, at site) []jen.Code 
 // to a float never reverses an order, so the floats decide unless they are
 // equal; then the number as written does (codec's CompareNumber), as for
 // 2.0000000000000001 against a maximum of 2.
-func (g *codecGen) compare(s *shape, x, op string, bound *jsontree.Node) jen.Code {
+func (g *codecGen) compare(s *shape.Shape, x, op string, bound *jsontree.Node) jen.Code {
 	if n, ok := intLit(bound); ok {
 		switch {
-		case s.kind == kInt, s.kind == kUint && n >= 0:
+		case s.Kind == shape.Int, s.Kind == shape.Uint && n >= 0:
 			return jen.Id(x).Op(op).Op(strconv.FormatInt(n, 10))
 		}
 	}
 	bits, b := 64, jen.Op(bound.Text)
-	if s.kind == kFloat && s.bits == 32 {
+	if s.Kind == shape.Float && s.Bits == 32 {
 		// x holds a float32: compare it with the bound rounded the same way.
 		bits = 32
 		f32, _ := strconv.ParseFloat(bound.Text, 32)
@@ -249,7 +250,7 @@ func (g *codecGen) compare(s *shape, x, op string, bound *jsontree.Node) jen.Cod
 		return jen.Lit(f > 0 == (op[0] == '<'))
 	}
 	v := jen.Id(x)
-	if s.kind != kFloat {
+	if s.Kind != shape.Float {
 		v = jen.Float64().Parens(jen.Id(x))
 	}
 	return v.Clone().Op(op[:1] + "=").Add(b).Op("&&").Parens(v.Clone().Op(op[:1]).Add(b).Op("||").

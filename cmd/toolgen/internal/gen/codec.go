@@ -8,6 +8,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 )
 
 // The codecs phase derives, from each tool's shapes and published schemas,
@@ -117,14 +118,14 @@ func (g *codecGen) outputCode(t *toolModel) []jen.Code {
 			))
 			x = jen.Id("out")
 		}
-		name := g.encodeStruct(t.outShape.deref(), viewOf(root, root), site{root: root, pos: t.callPos, where: t.outStruct.Obj().Name(), name: "out"})
+		name := g.encodeStruct(t.outShape.Deref(), viewOf(root, root), site{root: root, pos: t.callPos, where: t.outStruct.Obj().Name(), name: "out"})
 		return append(out,
 			jen.Id(name).Call(jen.Id("e"), x),
 			jen.Return(jen.Qual(toolPkg, "OutputStructured"), jen.Nil()),
 		)
 	default:
 		defer g.startFunc("dispatch")()
-		return append(g.encodeValue(t.outShape, view{}, jen.Id("out"), false, site{pos: t.callPos, where: typeString(t.output), name: "out"}),
+		return append(g.encodeValue(t.outShape, view{}, jen.Id("out"), false, site{pos: t.callPos, where: shape.TypeString(t.output), name: "out"}),
 			jen.Return(jen.Qual(toolPkg, "OutputJSON"), jen.Nil()))
 	}
 }

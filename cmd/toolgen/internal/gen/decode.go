@@ -6,17 +6,18 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
 // decodeStruct returns the name of the function decoding shape s (a
 // struct) against the object schema obj, writing it on first use.
-func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
-	key := "dec\x00" + types.TypeString(s.typ, nil) + "\x00" + viewKey(obj)
+func (g *codecGen) decodeStruct(s *shape.Shape, obj view, at site) string {
+	key := "dec\x00" + types.TypeString(s.Type, nil) + "\x00" + viewKey(obj)
 	if name, ok := g.funcs[key]; ok {
 		return name
 	}
-	name := g.funcName("decode", s.typ, identFrom(at.where))
+	name := g.funcName("decode", s.Type, identFrom(at.where))
 	g.funcs[key] = name
 	if !g.check(s, obj, at) {
 		return name
@@ -30,12 +31,12 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 	if len(list) > 0 {
 		names := make([]string, len(list))
 		for i, p := range list {
-			names[i] = g.local("seen", identFrom(p.f.goName))
+			names[i] = g.local("seen", identFrom(p.f.GoName))
 		}
 		body = append(body, bits.decl(names)...)
 		var cases []jen.Code
 		for i, p := range list {
-			inner := append(allocate(p.f), g.decodeMember(p.f.shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.goName), !required[p.name], fieldSite(at, p.f))...)
+			inner := append(allocate(p.f), g.decodeMember(p.f.Shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.GoName), !required[p.name], fieldSite(at, p.f))...)
 			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
 				jen.If(jen.Id("d").Dot("Member").Call(jen.Lit(p.name), bits.test(names[i]).Op("!=").Lit(0))).Block(
 					append([]jen.Code{bits.set(names[i])}, inner...)...,
@@ -55,8 +56,8 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 		body = append(body, memberLoop(nil, closed))
 	}
 	g.decls = append(g.decls,
-		jen.Commentf("%s decodes %s, checking it against its published schema.", name, typeString(s.typ)),
-		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.typ))).Block(body...),
+		jen.Commentf("%s decodes %s, checking it against its published schema.", name, shape.TypeString(s.Type)),
+		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
 		jen.Line(),
 	)
 	return name
@@ -65,11 +66,11 @@ func (g *codecGen) decodeStruct(s *shape, obj view, at site) string {
 // allocate returns the statements allocating the embedded pointers a
 // promoted field is reached through, when they are nil: encoding/json
 // allocates them on the first promoted field present, null included.
-func allocate(f *field) []jen.Code {
+func allocate(f *shape.Field) []jen.Code {
 	var out []jen.Code
-	for _, p := range f.via {
-		x := selectorOf(jen.Id("v"), p.sel)
-		out = append(out, jen.If(x.Clone().Op("==").Nil()).Block(x.Clone().Op("=").New(gocode.Type(p.elem))))
+	for _, p := range f.Via {
+		x := selectorOf(jen.Id("v"), p.Sel)
+		out = append(out, jen.If(x.Clone().Op("==").Nil()).Block(x.Clone().Op("=").New(gocode.Type(p.Elem))))
 	}
 	return out
 }
@@ -77,14 +78,14 @@ func allocate(f *field) []jen.Code {
 // prop is a property of an object schema and the Go field it decodes.
 type prop struct {
 	name string
-	f    *field
+	f    *shape.Field
 	node *jsontree.Node
 }
 
 // structProps maps the properties of the object schema obj to the fields
 // of the struct shape s, in the schema's order, with the set of required
 // ones and whether other members are refused.
-func (g *codecGen) structProps(s *shape, obj view, at site) (list []prop, required map[string]bool, closed bool) {
+func (g *codecGen) structProps(s *shape.Shape, obj view, at site) (list []prop, required map[string]bool, closed bool) {
 	props := obj.get("properties")
 	required = requiredOf(obj)
 	if ap := obj.get("additionalProperties"); ap != nil {
@@ -96,9 +97,9 @@ func (g *codecGen) structProps(s *shape, obj view, at site) (list []prop, requir
 			g.fail(at, "additionalProperties with a schema is not supported on a struct; only false (the default) or true")
 		}
 	}
-	byName := map[string]*field{}
-	for _, f := range s.fields {
-		byName[f.jsonName] = f
+	byName := map[string]*shape.Field{}
+	for _, f := range s.Fields {
+		byName[f.JSONName] = f
 	}
 	if props != nil {
 		for _, m := range props.Members {
@@ -189,23 +190,23 @@ func (n seenBits) set(name string) jen.Code {
 // decodeSite returns statements decoding the next value into target (an
 // addressable expression). An optional property treats null as absent; a
 // nullable site sets the zero value.
-func (g *codecGen) decodeSite(s *shape, w view, target *jen.Statement, optional bool, at site) []jen.Code {
+func (g *codecGen) decodeSite(s *shape.Shape, w view, target *jen.Statement, optional bool, at site) []jen.Code {
 	if s == nil {
 		return nil
 	}
-	if s.kind == kPtr {
+	if s.Kind == shape.Ptr {
 		// A pointer publishes its element's schema; null handling is the
 		// same as the element's, with nil for null.
 		p := g.local(at.name, "Ptr")
-		val := append([]jen.Code{jen.Id(p).Op(":=").New(gocode.Type(s.elem.typ))},
-			g.decodeValue(s.elem, w, jen.Parens(jen.Op("*").Id(p)), at)...)
+		val := append([]jen.Code{jen.Id(p).Op(":=").New(gocode.Type(s.Elem.Type))},
+			g.decodeValue(s.Elem, w, jen.Parens(jen.Op("*").Id(p)), at)...)
 		val = append(val, target.Clone().Op("=").Id(p))
 		if optional || w.nullable {
 			return []jen.Code{ifNull(s, target, optional, val)}
 		}
 		return val
 	}
-	if s.kind == kAny || (s.kind == kJSONMethod && !optional) {
+	if s.Kind == shape.Any || (s.Kind == shape.JSONMethod && !optional) {
 		return g.decodeValue(s, w, target, at)
 	}
 	val := g.decodeValue(s, w, target, at)
@@ -217,11 +218,11 @@ func (g *codecGen) decodeSite(s *shape, w view, target *jen.Statement, optional 
 
 // ifNull wraps the statements decoding a value with the handling of null:
 // absent for an optional property, the zero value for a nullable one.
-func ifNull(s *shape, target *jen.Statement, optional bool, val []jen.Code) jen.Code {
+func ifNull(s *shape.Shape, target *jen.Statement, optional bool, val []jen.Code) jen.Code {
 	if optional {
 		return jen.If(jen.Op("!").Id("d").Dot("Null").Call()).Block(val...)
 	}
-	return jen.If(jen.Id("d").Dot("Null").Call()).Block(target.Clone().Op("=").Add(zero(s.typ))).Else().Block(val...)
+	return jen.If(jen.Id("d").Dot("Null").Call()).Block(target.Clone().Op("=").Add(zero(s.Type))).Else().Block(val...)
 }
 
 // zero is the zero value of t as an expression.
@@ -243,7 +244,7 @@ func zero(t types.Type) jen.Code {
 }
 
 // decodeValue returns statements decoding a non-null value of shape s.
-func (g *codecGen) decodeValue(s *shape, w view, target *jen.Statement, at site) []jen.Code {
+func (g *codecGen) decodeValue(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
 	if !g.check(s, w, at) {
 		return nil
 	}
@@ -254,59 +255,59 @@ func (g *codecGen) decodeValue(s *shape, w view, target *jen.Statement, at site)
 		if decodedAs(s) {
 			return jen.Id(x)
 		}
-		return gocode.Type(s.typ).Call(jen.Id(x))
+		return gocode.Type(s.Type).Call(jen.Id(x))
 	}
-	switch s.kind {
-	case kBool:
+	switch s.Kind {
+	case shape.Bool:
 		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		body := g.enumChecks(s, w, x, at)
 		body = append(body, assign(conv(x)))
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Bool").Call(wnt), jen.Id(ok)).Block(body...)}
-	case kString, kTextMethod:
+	case shape.String, shape.TextMethod:
 		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		body := g.stringChecks(s, w, x, at)
-		if s.kind == kTextMethod {
+		if s.Kind == shape.TextMethod {
 			body = append(body, jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalText").Call(jen.Index().Byte().Parens(jen.Id(x))), jen.Err().Op("!=").Nil()).Block(
-				d.Clone().Dot("Problem").Call(jen.Lit("must be a valid "+typeString(s.typ))),
+				d.Clone().Dot("Problem").Call(jen.Lit("must be a valid "+shape.TypeString(s.Type))),
 			))
 		} else {
 			body = append(body, assign(conv(x)))
 		}
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("String").Call(wnt), jen.Id(ok)).Block(body...)}
-	case kInt, kUint, kFloat:
+	case shape.Int, shape.Uint, shape.Float:
 		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
-		method, bits := "Int", jen.Lit(s.bits)
-		switch s.kind {
-		case kUint:
+		method, bits := "Int", jen.Lit(s.Bits)
+		switch s.Kind {
+		case shape.Uint:
 			method = "Uint"
-		case kFloat:
+		case shape.Float:
 			method = "Float"
 		}
-		if s.bits == 0 {
+		if s.Bits == 0 {
 			bits = jen.Qual("strconv", "IntSize")
 		}
 		body := g.numberChecks(s, w, x, at)
 		body = append(body, assign(conv(x)))
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot(method).Call(wnt, bits), jen.Id(ok)).Block(body...)}
-	case kTime:
+	case shape.Time:
 		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Time").Call(wnt), jen.Id(ok)).Block(assign(conv(x)))}
-	case kBytes:
+	case shape.Bytes:
 		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Base64").Call(wnt), jen.Id(ok)).Block(assign(conv(x)))}
-	case kAny:
+	case shape.Any:
 		x, ok := g.local(at.name, "Val"), g.local(at.name, "OK")
 		return []jen.Code{jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Any").Call(), jen.Id(ok)).Block(assign(jen.Id(x)))}
-	case kJSONMethod:
+	case shape.JSONMethod:
 		return g.decodeJSONMethod(s, w, target, at)
-	case kStruct:
+	case shape.Struct:
 		name := g.decodeStruct(s, w, at)
 		return []jen.Code{jen.Id(name).Call(d, jen.Op("&").Add(target.Clone()))}
-	case kSlice, kArray:
+	case shape.Slice, shape.Array:
 		return g.decodeArray(s, w, target, at)
-	case kMap:
+	case shape.Map:
 		return g.decodeMap(s, w, target, at)
-	case kPtr:
+	case shape.Ptr:
 		g.fail(at, "pointers to pointers are not supported")
 	}
 	return nil
@@ -314,12 +315,12 @@ func (g *codecGen) decodeValue(s *shape, w view, target *jen.Statement, at site)
 
 // decodeJSONMethod decodes a value of a type with UnmarshalJSON: its raw
 // JSON, after checking its kind when the schema publishes a type.
-func (g *codecGen) decodeJSONMethod(s *shape, w view, target *jen.Statement, at site) []jen.Code {
+func (g *codecGen) decodeJSONMethod(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
 	d := jen.Id("d")
 	x, ok := g.local(at.name, "Raw"), g.local(at.name, "OK")
 	read := jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Raw").Call(), jen.Id(ok)).Block(
 		jen.If(jen.Err().Op(":=").Add(target.Clone()).Dot("UnmarshalJSON").Call(jen.Id(x)), jen.Err().Op("!=").Nil()).Block(
-			d.Clone().Dot("Problem").Call(jen.Lit("must be a valid " + typeString(s.typ))),
+			d.Clone().Dot("Problem").Call(jen.Lit("must be a valid " + shape.TypeString(s.Type))),
 		))
 	if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
 		k := g.local(at.name, "Kind")
@@ -333,27 +334,27 @@ func (g *codecGen) decodeJSONMethod(s *shape, w view, target *jen.Statement, at 
 
 // decodedAs reports whether the decoder method for s returns exactly the
 // Go type s has, so that no conversion is needed.
-func decodedAs(s *shape) bool {
+func decodedAs(s *shape.Shape) bool {
 	var want types.Type
-	switch s.kind {
-	case kBool:
+	switch s.Kind {
+	case shape.Bool:
 		want = types.Typ[types.Bool]
-	case kString, kTextMethod:
+	case shape.String, shape.TextMethod:
 		want = types.Typ[types.String]
-	case kInt:
+	case shape.Int:
 		want = types.Typ[types.Int64]
-	case kUint:
+	case shape.Uint:
 		want = types.Typ[types.Uint64]
-	case kFloat:
+	case shape.Float:
 		want = types.Typ[types.Float64]
-	case kTime:
+	case shape.Time:
 		return true
-	case kBytes:
+	case shape.Bytes:
 		want = types.NewSlice(types.Typ[types.Byte])
 	default:
 		return true
 	}
-	return types.Identical(s.typ, want)
+	return types.Identical(s.Type, want)
 }
 
 func kindConst(t string) string {
@@ -374,12 +375,12 @@ func kindConst(t string) string {
 	return "Invalid"
 }
 
-func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site) []jen.Code {
+func (g *codecGen) decodeArray(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
 	d := jen.Id("d")
 	items := viewOf(w.get("items"), at.root)
 	i := g.local(at.name, "Len")
 	var body []jen.Code
-	if s.kind == kSlice {
+	if s.Kind == shape.Slice {
 		// Elements are collected in a small stack buffer and copied once
 		// into a slice of the right length: one allocation for a short
 		// array. Past the smallest maxItems they are skipped, not kept, so
@@ -392,8 +393,8 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 			}
 		}
 		decode := append(append([]jen.Code{
-			jen.Var().Id(e).Add(gocode.Type(s.elem.typ)),
-		}, g.decodeSite(s.elem, items, jen.Id(e), false, at.elem("[]", e))...),
+			jen.Var().Id(e).Add(gocode.Type(s.Elem.Type)),
+		}, g.decodeSite(s.Elem, items, jen.Id(e), false, at.elem("[]", e))...),
 			jen.Id(sl).Op("=").Append(jen.Id(sl), jen.Id(e)),
 		)
 		var step jen.Code = jen.Block(decode...)
@@ -401,7 +402,7 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 			step = jen.If(jen.Id(i).Op("<").Lit(limit)).Block(decode...).Else().Block(d.Clone().Dot("Skip").Call())
 		}
 		body = append(body,
-			jen.Var().Id(buf).Index(jen.Lit(4)).Add(gocode.Type(s.elem.typ)),
+			jen.Var().Id(buf).Index(jen.Lit(4)).Add(gocode.Type(s.Elem.Type)),
 			jen.Id(sl).Op(":=").Id(buf).Index(jen.Op(":").Lit(0)),
 			jen.Id(i).Op(":=").Lit(0),
 			jen.For(jen.Op(";").Add(d.Clone().Dot("Next").Call()).Op(";").Id(i).Op("++")).Block(
@@ -419,17 +420,17 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 			body = append(body, check...)
 		}
 		body = append(body, jen.If(jen.Len(jen.Id(sl)).Op("==").Lit(0)).Block(
-			target.Clone().Op("=").Add(gocode.Type(s.typ)).Values(),
+			target.Clone().Op("=").Add(gocode.Type(s.Type)).Values(),
 		).Else().Block(
-			target.Clone().Op("=").Append(gocode.Type(s.typ).Parens(jen.Nil()), jen.Id(sl).Op("...")),
+			target.Clone().Op("=").Append(gocode.Type(s.Type).Parens(jen.Nil()), jen.Id(sl).Op("...")),
 		))
 	} else {
 		body = append(body,
 			jen.Id(i).Op(":=").Lit(0),
 			jen.For(jen.Op(";").Add(d.Clone().Dot("Next").Call()).Op(";").Id(i).Op("++")).Block(
 				d.Clone().Dot("PushIndex").Call(jen.Id(i)),
-				jen.If(jen.Id(i).Op("<").Lit(int(s.length))).Block(
-					g.decodeSite(s.elem, items, target.Clone().Index(jen.Id(i)), false, at.elem("[]", at.name+"Elem"))...,
+				jen.If(jen.Id(i).Op("<").Lit(int(s.Len))).Block(
+					g.decodeSite(s.Elem, items, target.Clone().Index(jen.Id(i)), false, at.elem("[]", at.name+"Elem"))...,
 				).Else().Block(d.Clone().Dot("Skip").Call()),
 				d.Clone().Dot("Pop").Call(),
 			),
@@ -442,7 +443,7 @@ func (g *codecGen) decodeArray(s *shape, w view, target *jen.Statement, at site)
 	return []jen.Code{jen.If(d.Clone().Dot("Array").Call(jen.Lit(want(s, w)))).Block(body...)}
 }
 
-func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) []jen.Code {
+func (g *codecGen) decodeMap(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
 	d := jen.Id("d")
 	vals := viewOf(w.get("additionalProperties"), at.root)
 	if ap := w.get("additionalProperties"); ap != nil && ap.Kind == jsontree.BoolKind {
@@ -453,7 +454,7 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 		vals = view{}
 	}
 	m, k, ok, key, e := g.local(at.name, "Map"), g.local(at.name, "RawKey"), g.local(at.name, "OK"), g.local(at.name, "Key"), g.local(at.name, "Elem")
-	mt := s.typ.Underlying().(*types.Map)
+	mt := s.Type.Underlying().(*types.Map)
 	keyExpr := jen.String().Parens(jen.Id(k))
 	if !isBasicType(mt.Key()) {
 		keyExpr = gocode.Type(mt.Key()).Call(keyExpr)
@@ -468,7 +469,7 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 		counter, incr = jen.Id(n).Op(":=").Lit(0), jen.Id(n).Op("++")
 	}
 	return []jen.Code{jen.If(d.Clone().Dot("Object").Call(jen.Lit(want(s, w)))).Block(append([]jen.Code{
-		jen.Id(m).Op(":=").Make(gocode.Type(s.typ)),
+		jen.Id(m).Op(":=").Make(gocode.Type(s.Type)),
 		counter,
 		jen.For().Block(slices.Concat([]jen.Code{
 			jen.List(jen.Id(k), jen.Id(ok)).Op(":=").Add(d.Clone()).Dot("Key").Call(),
@@ -483,11 +484,11 @@ func (g *codecGen) decodeMap(s *shape, w view, target *jen.Statement, at site) [
 			count.guard(n),
 			jen.Id(key).Op(":=").Add(keyExpr),
 			d.Clone().Dot("Push").Call(pushKey),
-			jen.Var().Id(e).Add(gocode.Type(s.elem.typ)),
+			jen.Var().Id(e).Add(gocode.Type(s.Elem.Type)),
 		},
 			// One statement or several (a pointer's element is allocated,
 			// decoded, then assigned): each on its own line.
-			g.decodeSite(s.elem, vals, jen.Id(e), false, at.elem("[key]", e)),
+			g.decodeSite(s.Elem, vals, jen.Id(e), false, at.elem("[key]", e)),
 			[]jen.Code{
 				jen.Id(m).Index(jen.Id(key)).Op("=").Id(e),
 				d.Clone().Dot("Pop").Call(),

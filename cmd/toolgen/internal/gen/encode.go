@@ -7,44 +7,45 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 )
 
 // encodeStruct returns the name of the function encoding shape s.
-func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
-	key := "enc\x00" + types.TypeString(s.typ, nil) + "\x00" + viewKey(obj)
+func (g *codecGen) encodeStruct(s *shape.Shape, obj view, at site) string {
+	key := "enc\x00" + types.TypeString(s.Type, nil) + "\x00" + viewKey(obj)
 	if name, ok := g.funcs[key]; ok {
 		return name
 	}
-	name := g.funcName("encode", s.typ, identFrom(at.where))
+	name := g.funcName("encode", s.Type, identFrom(at.where))
 	g.funcs[key] = name
 	defer g.startFunc(name)()
 	props := obj.get("properties")
 	required := requiredOf(obj)
 	fw := &fieldWriter{body: []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}}
-	for _, f := range s.fields {
+	for _, f := range s.Fields {
 		var pw view
 		if props != nil {
-			pw = viewOf(props.Get(f.jsonName), at.root)
+			pw = viewOf(props.Get(f.JSONName), at.root)
 		}
-		sel := selectorOf(jen.Id("v"), f.goName)
-		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(gocode.Key(f.jsonName))},
-			g.encodeValue(f.shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
+		sel := selectorOf(jen.Id("v"), f.GoName)
+		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(gocode.Key(f.JSONName))},
+			g.encodeValue(f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
 		switch {
-		case f.omitEmpty:
-			if cond := g.nonEmpty(f.shape, sel); cond != nil {
+		case f.OmitEmpty:
+			if cond := g.nonEmpty(f.Shape, sel); cond != nil {
 				write = []jen.Code{jen.If(cond).Block(write...)}
 			}
-		case f.omitZero:
+		case f.OmitZero:
 			if cond := g.nonZero(f, sel); cond != nil {
 				write = []jen.Code{jen.If(cond).Block(write...)}
 			}
 		}
-		fw.add(f, write, required[f.jsonName], at)
+		fw.add(f, write, required[f.JSONName], at)
 	}
 	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
 	g.decls = append(g.decls,
-		jen.Commentf("%s encodes %s as its output schema requires.", name, typeString(s.typ)),
-		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder"), jen.Id("v").Op("*").Add(gocode.Type(s.typ))).Block(body...),
+		jen.Commentf("%s encodes %s as its output schema requires.", name, shape.TypeString(s.Type)),
+		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
 		jen.Line(),
 	)
 	return name
@@ -57,23 +58,23 @@ func (g *codecGen) encodeStruct(s *shape, obj view, at site) string {
 // optional fields promoted through the same pointers share one check.
 type fieldWriter struct {
 	body  []jen.Code
-	via   []embedPtr // the pointers of the open group
-	group []jen.Code // the open group's statements
+	via   []shape.EmbedPtr // the pointers of the open group
+	group []jen.Code       // the open group's statements
 }
 
 // add appends the statements writing field f.
-func (w *fieldWriter) add(f *field, write []jen.Code, required bool, at site) {
-	if len(f.via) == 0 || required || !slices.Equal(f.via, w.via) {
+func (w *fieldWriter) add(f *shape.Field, write []jen.Code, required bool, at site) {
+	if len(f.Via) == 0 || required || !slices.Equal(f.Via, w.via) {
 		w.flush()
 	}
 	switch {
-	case len(f.via) == 0:
+	case len(f.Via) == 0:
 		w.body = append(w.body, write...)
 	case required:
 		var chain *jen.Statement
-		for _, p := range f.via {
-			msg := at.where + "." + p.sel + " is nil, but the output schema requires its promoted property " + problem.Quote(f.jsonName) + "; set it, or mark the promoted field omitempty"
-			cond := selectorOf(jen.Id("v"), p.sel).Op("==").Nil()
+		for _, p := range f.Via {
+			msg := at.where + "." + p.Sel + " is nil, but the output schema requires its promoted property " + problem.Quote(f.JSONName) + "; set it, or mark the promoted field omitempty"
+			cond := selectorOf(jen.Id("v"), p.Sel).Op("==").Nil()
 			fail := jen.Id("e").Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(msg)))
 			if chain == nil {
 				chain = jen.If(cond).Block(fail)
@@ -83,7 +84,7 @@ func (w *fieldWriter) add(f *field, write []jen.Code, required bool, at site) {
 		}
 		w.body = append(w.body, chain.Else().Block(write...))
 	default:
-		w.via = f.via
+		w.via = f.Via
 		w.group = append(w.group, write...)
 	}
 }
@@ -93,7 +94,7 @@ func (w *fieldWriter) flush() []jen.Code {
 	if len(w.via) > 0 {
 		var cond *jen.Statement
 		for _, p := range w.via {
-			c := selectorOf(jen.Id("v"), p.sel).Op("!=").Nil()
+			c := selectorOf(jen.Id("v"), p.Sel).Op("!=").Nil()
 			if cond != nil {
 				c = cond.Op("&&").Add(c)
 			}
@@ -107,10 +108,10 @@ func (w *fieldWriter) flush() []jen.Code {
 
 // nonEmpty is encoding/json's omitempty test, or nil when a value of the
 // shape is never empty.
-func (g *codecGen) nonEmpty(s *shape, x *jen.Statement) jen.Code {
-	switch s.typ.Underlying().(type) {
+func (g *codecGen) nonEmpty(s *shape.Shape, x *jen.Statement) jen.Code {
+	switch s.Type.Underlying().(type) {
 	case *types.Basic:
-		b := s.typ.Underlying().(*types.Basic)
+		b := s.Type.Underlying().(*types.Basic)
 		switch {
 		case b.Info()&types.IsBoolean != 0:
 			return x.Clone()
@@ -124,7 +125,7 @@ func (g *codecGen) nonEmpty(s *shape, x *jen.Statement) jen.Code {
 	case *types.Slice, *types.Map:
 		return jen.Len(x.Clone()).Op("!=").Lit(0)
 	case *types.Array:
-		if s.kind == kArray && s.length == 0 {
+		if s.Kind == shape.Array && s.Len == 0 {
 			return jen.Lit(false)
 		}
 		return nil
@@ -133,14 +134,14 @@ func (g *codecGen) nonEmpty(s *shape, x *jen.Statement) jen.Code {
 }
 
 // nonZero is encoding/json's omitzero test.
-func (g *codecGen) nonZero(f *field, x *jen.Statement) jen.Code {
-	t := f.shape.typ
-	if hasMethod(t, "IsZero") {
+func (g *codecGen) nonZero(f *shape.Field, x *jen.Statement) jen.Code {
+	t := f.Shape.Type
+	if shape.HasMethod(t, "IsZero") {
 		return jen.Op("!").Add(x.Clone()).Dot("IsZero").Call()
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
-		return g.nonEmpty(f.shape, x)
+		return g.nonEmpty(f.Shape, x)
 	case *types.Pointer, *types.Interface, *types.Slice, *types.Map:
 		return x.Clone().Op("!=").Nil()
 	case *types.Struct, *types.Array:
@@ -148,14 +149,14 @@ func (g *codecGen) nonZero(f *field, x *jen.Statement) jen.Code {
 			return x.Clone().Op("!=").Parens(gocode.Type(t).Values())
 		}
 	}
-	g.fail(site{pos: f.pos, where: typeString(t)}, "omitzero needs a comparable type or an IsZero method")
+	g.fail(site{pos: f.Pos, where: shape.TypeString(t)}, "omitzero needs a comparable type or an IsZero method")
 	return nil
 }
 
 // encodeValue returns statements writing x (an addressable expression).
 // strict is true under an output schema: a nil pointer in a place that
 // does not allow null is an error instead of an invalid document.
-func (g *codecGen) encodeValue(s *shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
+func (g *codecGen) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
 	e := jen.Id("e")
 	if s == nil {
 		return nil
@@ -166,51 +167,51 @@ func (g *codecGen) encodeValue(s *shape, w view, x *jen.Statement, strict bool, 
 		}
 		return jen.Add(conv).Parens(x.Clone())
 	}
-	switch s.kind {
-	case kBool:
-		return []jen.Code{e.Clone().Dot("Bool").Call(val(basicConv(s.typ, jen.Bool())))}
-	case kString:
-		return []jen.Code{e.Clone().Dot("String").Call(val(basicConv(s.typ, jen.String())))}
-	case kInt:
+	switch s.Kind {
+	case shape.Bool:
+		return []jen.Code{e.Clone().Dot("Bool").Call(val(basicConv(s.Type, jen.Bool())))}
+	case shape.String:
+		return []jen.Code{e.Clone().Dot("String").Call(val(basicConv(s.Type, jen.String())))}
+	case shape.Int:
 		return []jen.Code{e.Clone().Dot("Int").Call(val(jen.Int64()))}
-	case kUint:
+	case shape.Uint:
 		return []jen.Code{e.Clone().Dot("Uint").Call(val(jen.Uint64()))}
-	case kFloat:
-		return []jen.Code{e.Clone().Dot("Float").Call(val(jen.Float64()), jen.Lit(s.bits))}
-	case kTime:
+	case shape.Float:
+		return []jen.Code{e.Clone().Dot("Float").Call(val(jen.Float64()), jen.Lit(s.Bits))}
+	case shape.Time:
 		return []jen.Code{e.Clone().Dot("Time").Call(val(nil))}
-	case kBytes:
-		return []jen.Code{e.Clone().Dot("Base64").Call(val(basicConv(s.typ, jen.Index().Byte())))}
-	case kAny:
+	case shape.Bytes:
+		return []jen.Code{e.Clone().Dot("Base64").Call(val(basicConv(s.Type, jen.Index().Byte())))}
+	case shape.Any:
 		return []jen.Code{e.Clone().Dot("Any").Call(val(nil))}
-	case kTextMethod:
+	case shape.TextMethod:
 		return []jen.Code{e.Clone().Dot("Text").Call(x.Clone().Dot("MarshalText").Call())}
-	case kJSONMethod:
+	case shape.JSONMethod:
 		return []jen.Code{e.Clone().Dot("JSON").Call(x.Clone().Dot("MarshalJSON").Call())}
-	case kPtr:
+	case shape.Ptr:
 		var null jen.Code = e.Clone().Dot("Null").Call()
-		if strict && !w.nullable && s.elem.kind != kAny && s.elem.kind != kJSONMethod {
+		if strict && !w.nullable && s.Elem.Kind != shape.Any && s.Elem.Kind != shape.JSONMethod {
 			null = e.Clone().Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(at.where + " is nil, but the output schema requires a value; mark the field omitempty or nullable")))
 		}
 		return []jen.Code{jen.If(x.Clone().Op("==").Nil()).Block(null).Else().Block(
-			g.encodeValue(s.elem, w, jen.Parens(jen.Op("*").Add(x.Clone())), strict, at)...)}
-	case kStruct:
+			g.encodeValue(s.Elem, w, jen.Parens(jen.Op("*").Add(x.Clone())), strict, at)...)}
+	case shape.Struct:
 		name := g.encodeStruct(s, w, at)
 		return []jen.Code{jen.Id(name).Call(e, jen.Op("&").Add(x.Clone()))}
-	case kSlice, kArray:
+	case shape.Slice, shape.Array:
 		i := g.local(at.name, "Idx")
 		items := viewOf(w.get("items"), at.root)
 		return []jen.Code{
 			e.Clone().Dot("ArrayStart").Call(),
 			jen.For(jen.Id(i).Op(":=").Range().Add(x.Clone())).Block(
-				g.encodeValue(s.elem, items, x.Clone().Index(jen.Id(i)), strict, at.elem("[]", at.name+"Elem"))...),
+				g.encodeValue(s.Elem, items, x.Clone().Index(jen.Id(i)), strict, at.elem("[]", at.name+"Elem"))...),
 			e.Clone().Dot("ArrayEnd").Call(),
 		}
-	case kMap:
+	case shape.Map:
 		k, v := g.local(at.name, "Key"), g.local(at.name, "Elem")
 		vals := viewOf(w.get("additionalProperties"), at.root)
 		keyStr := jen.Id(k)
-		mt := s.typ.Underlying().(*types.Map)
+		mt := s.Type.Underlying().(*types.Map)
 		if !isBasicType(mt.Key()) {
 			keyStr = jen.String().Parens(jen.Id(k))
 		}
@@ -219,7 +220,7 @@ func (g *codecGen) encodeValue(s *shape, w view, x *jen.Statement, strict bool, 
 			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x.Clone()))).Block(append([]jen.Code{
 				jen.Id(v).Op(":=").Add(x.Clone()).Index(jen.Id(k)),
 				e.Clone().Dot("Key").Call(keyStr),
-			}, g.encodeValue(s.elem, vals, jen.Id(v), strict, at.elem("[key]", v))...)...),
+			}, g.encodeValue(s.Elem, vals, jen.Id(v), strict, at.elem("[key]", v))...)...),
 			e.Clone().Dot("ObjectEnd").Call(),
 		}
 	}

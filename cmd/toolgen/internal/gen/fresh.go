@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 )
 
 // freshFile is the name of the freshness test written into the generated
@@ -210,7 +212,7 @@ func (d *describer) def(q string, n *types.Named) []string {
 	}
 	var ms []string
 	for _, m := range encodingMethods {
-		if hasMethod(n, m) {
+		if shape.HasMethod(n, m) {
 			ms = append(ms, m)
 		}
 	}

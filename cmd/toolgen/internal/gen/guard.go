@@ -8,6 +8,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 )
 
 // guardFile is the file of the generated package holding the stale-code
@@ -63,7 +64,7 @@ func guardCode(l *loaded, m *model, opts *Options) (File, error) {
 		f.Func().Id("_").Params().Block(
 			jen.Id(guardHelper).Types(call).Call(jen.Parens(jen.Op("*").Qual(t.pkg.PkgPath, t.obj.Name())).Call(jen.Nil()).Dot("Call")),
 		)
-		for _, s := range []*shape{t.inShape, t.outShape} {
+		for _, s := range []*shape.Shape{t.inShape, t.outShape} {
 			guardShape(f, s, seen)
 		}
 	}
@@ -75,27 +76,27 @@ func guardCode(l *loaded, m *model, opts *Options) (File, error) {
 }
 
 // guardShape writes the guard of every named struct type s reaches, once.
-func guardShape(f *jen.File, s *shape, seen map[types.Type]bool) {
-	if s == nil || seen[s.typ] {
+func guardShape(f *jen.File, s *shape.Shape, seen map[types.Type]bool) {
+	if s == nil || seen[s.Type] {
 		return
 	}
-	seen[s.typ] = true
-	switch s.kind {
-	case kPtr, kSlice, kArray, kMap:
-		guardShape(f, s.elem, seen)
-	case kStruct:
-		if _, named := types.Unalias(s.typ).(*types.Named); !named {
+	seen[s.Type] = true
+	switch s.Kind {
+	case shape.Ptr, shape.Slice, shape.Array, shape.Map:
+		guardShape(f, s.Elem, seen)
+	case shape.Struct:
+		if _, named := types.Unalias(s.Type).(*types.Named); !named {
 			// Reached through a container: its fields are checked by the
 			// codec alone, the named structs it reaches here.
-			for _, fd := range s.fields {
-				guardShape(f, fd.shape, seen)
+			for _, fd := range s.Fields {
+				guardShape(f, fd.Shape, seen)
 			}
 			return
 		}
 		var body []jen.Code
-		body = append(body, jen.Var().Id(guardVar).Add(gocode.Type(s.typ)))
+		body = append(body, jen.Var().Id(guardVar).Add(gocode.Type(s.Type)))
 		body = append(body, guardFields(s, guardVar, f, seen)...)
-		f.Commentf("The fields of %s.", typeString(s.typ))
+		f.Commentf("The fields of %s.", shape.TypeString(s.Type))
 		f.Func().Id("_").Params().Block(body...)
 	}
 }
@@ -103,25 +104,25 @@ func guardShape(f *jen.File, s *shape, seen map[types.Type]bool) {
 // guardFields checks each field of the struct shape s, selected from sel,
 // and of the unnamed structs its fields hold; it writes the guards of the
 // named structs they reach.
-func guardFields(s *shape, sel string, f *jen.File, seen map[types.Type]bool) []jen.Code {
+func guardFields(s *shape.Shape, sel string, f *jen.File, seen map[types.Type]bool) []jen.Code {
 	var body []jen.Code
-	for _, fd := range s.fields {
-		x := fmt.Sprintf("%s.%s", sel, fd.goName)
-		if mentionsJSON(fd.shape.typ) {
+	for _, fd := range s.Fields {
+		x := fmt.Sprintf("%s.%s", sel, fd.GoName)
+		if mentionsJSON(fd.Shape.Type) {
 			// The registry does not import encoding/json (the layout tests
 			// pin it): the field's name is checked, not its type.
 			body = append(body, jen.Id("_").Op("=").Id(x))
 		} else {
-			body = append(body, jen.Id(guardHelper).Types(gocode.Type(fd.shape.typ)).Call(jen.Id(x)))
+			body = append(body, jen.Id(guardHelper).Types(gocode.Type(fd.Shape.Type)).Call(jen.Id(x)))
 		}
-		if fd.shape.kind == kStruct {
-			if _, named := types.Unalias(fd.shape.typ).(*types.Named); !named {
-				seen[fd.shape.typ] = true
-				body = append(body, guardFields(fd.shape, x, f, seen)...)
+		if fd.Shape.Kind == shape.Struct {
+			if _, named := types.Unalias(fd.Shape.Type).(*types.Named); !named {
+				seen[fd.Shape.Type] = true
+				body = append(body, guardFields(fd.Shape, x, f, seen)...)
 				continue
 			}
 		}
-		guardShape(f, fd.shape, seen)
+		guardShape(f, fd.Shape, seen)
 	}
 	return body
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 )
 
 // Shared member decoders. A catalog repeats its properties: the same
@@ -25,14 +26,14 @@ const memberStem = "v"
 // shared by every property whose Go type and decoding code are the same,
 // written on first use. A required struct needs no function of its own:
 // its decoder is already one call.
-func (g *codecGen) decodeMember(s *shape, w view, target *jen.Statement, optional bool, at site) []jen.Code {
+func (g *codecGen) decodeMember(s *shape.Shape, w view, target *jen.Statement, optional bool, at site) []jen.Code {
 	if s == nil {
 		return nil
 	}
-	if s.kind == kStruct && !optional && !w.nullable {
+	if s.Kind == shape.Struct && !optional && !w.nullable {
 		return g.decodeSite(s, w, target, optional, at)
 	}
-	if s.kind == kJSONMethod || (s.kind == kPtr && s.elem != nil && s.elem.kind == kJSONMethod) {
+	if s.Kind == shape.JSONMethod || (s.Kind == shape.Ptr && s.Elem != nil && s.Elem.Kind == shape.JSONMethod) {
 		// Its own UnmarshalJSON does the work; naming its type in a
 		// signature would import its package (encoding/json for a
 		// json.RawMessage) into the registry.
@@ -52,16 +53,16 @@ func (g *codecGen) decodeMember(s *shape, w view, target *jen.Statement, optiona
 		g.releaseName(name)
 		return nil
 	}
-	key := "member\x00" + types.TypeString(s.typ, nil) + "\x00" + fmt.Sprintf("%#v", jen.Block(body...))
+	key := "member\x00" + types.TypeString(s.Type, nil) + "\x00" + fmt.Sprintf("%#v", jen.Block(body...))
 	if shared, ok := g.funcs[key]; ok {
 		g.releaseName(name)
 		return []jen.Code{jen.Id(shared).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}
 	}
 	g.funcs[key] = name
 	g.decls = append(g.decls,
-		jen.Commentf("%s decodes %s (%s), checking it against its published schema;", name, typeString(s.typ), at.where),
+		jen.Commentf("%s decodes %s (%s), checking it against its published schema;", name, shape.TypeString(s.Type), at.where),
 		jen.Comment("every property of the same Go type and schema calls it."),
-		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.typ))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
 		jen.Line(),
 	)
 	return []jen.Code{jen.Id(name).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}

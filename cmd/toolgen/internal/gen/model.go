@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -45,8 +46,8 @@ type toolModel struct {
 	outStruct *types.Named // the named struct behind a structured output
 	callPos   token.Position
 
-	inShape  *shape
-	outShape *shape
+	inShape  *shape.Shape
+	outShape *shape.Shape
 
 	inNode, outNode *jsontree.Node // published schemas; outNode nil unless structured
 }
@@ -219,7 +220,7 @@ func (t *toolModel) checkCall(l *loaded, named *types.Named) []*problem.Error {
 	if p, ok := out.(*types.Pointer); ok {
 		base = p.Elem()
 	}
-	if n, ok := base.(*types.Named); ok && isStructType(n) && !hasJSONMethods(n) && !isTime(n) {
+	if n, ok := base.(*types.Named); ok && isStructType(n) && !shape.HasJSONMethods(n) && !shape.IsTime(n) {
 		t.outKind = outStructured
 		t.outStruct = n
 		switch {
@@ -228,9 +229,9 @@ func (t *toolModel) checkCall(l *loaded, named *types.Named) []*problem.Error {
 		case n.TypeArgs().Len() > 0:
 			errs = append(errs, bad("the output type %s is generic; use a non-generic struct", n.Obj().Name())...)
 		}
-	} else if isStructType(base) && !isTime(base) {
+	} else if isStructType(base) && !shape.IsTime(base) {
 		errs = append(errs, bad("the output is an unnamed struct; declare a named, exported struct type for it")...)
-	} else if b, ok := out.Underlying().(*types.Basic); ok && b.Kind() == types.String && !hasJSONMethods(out) {
+	} else if b, ok := out.Underlying().(*types.Basic); ok && b.Kind() == types.String && !shape.HasJSONMethods(out) {
 		t.outKind = outText
 	}
 	return errs
@@ -255,33 +256,14 @@ func (t *toolModel) checkAvailable(l *loaded, named *types.Named) []*problem.Err
 	return nil
 }
 
-func isContext(t types.Type) bool { return isNamed(t, "context", "Context") }
-func isTime(t types.Type) bool    { return isNamed(t, "time", "Time") }
-
+func isContext(t types.Type) bool { return shape.IsNamed(t, "context", "Context") }
 func isError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
-}
-
-func isNamed(t types.Type, pkg, name string) bool {
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
 func isStructType(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Struct)
 	return ok
-}
-
-// hasJSONMethods reports whether t (or *t) marshals itself.
-func hasJSONMethods(t types.Type) bool {
-	return hasMethod(t, "MarshalJSON") || hasMethod(t, "MarshalText")
-}
-
-func hasMethod(t types.Type, name string) bool {
-	if _, ok := t.(*types.Pointer); !ok {
-		t = types.NewPointer(t)
-	}
-	return types.NewMethodSet(t).Lookup(nil, name) != nil
 }
 
 // qualifier prints types relative to pkg, as the user wrote them.

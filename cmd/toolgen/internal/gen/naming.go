@@ -11,6 +11,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -122,11 +123,6 @@ func trimCodecPrefix(fn string) string {
 	return strings.TrimPrefix(strings.TrimPrefix(fn, "decode"), "encode")
 }
 
-// typeString prints a type for messages: package name, not path.
-func typeString(t types.Type) string {
-	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
-}
-
 // identFrom names an unnamed struct after where it is declared:
 // Forecast.Place becomes ForecastPlace.
 func identFrom(where string) string {
@@ -209,6 +205,6 @@ func selectorOf(x *jen.Statement, sel string) *jen.Statement {
 }
 
 // fieldSite is the site of field f of the struct at at.
-func fieldSite(at site, f *field) site {
-	return site{root: at.root, pos: f.pos, where: at.where + "." + f.goName, name: lowerCamel(strings.ReplaceAll(f.goName, ".", ""))}
+func fieldSite(at site, f *shape.Field) site {
+	return site{root: at.root, pos: f.Pos, where: at.where + "." + f.GoName, name: lowerCamel(strings.ReplaceAll(f.GoName, ".", ""))}
 }

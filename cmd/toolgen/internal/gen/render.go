@@ -339,14 +339,6 @@ func codecCode(l *loaded, plan *codecPlan, opts *Options) *jen.File {
 	return cf
 }
 
-// deref is the shape behind a pointer.
-func (s *shape) deref() *shape {
-	if s.kind == kPtr {
-		return s.elem
-	}
-	return s
-}
-
 // specBody is the tool.Spec literal of t (without the type, as an element
 // of the specs table), fields in tool.Spec's order and zero values left out.
 func specBody(t *toolModel, field string) jen.Code {

@@ -3,6 +3,7 @@ package gen
 import (
 	"strings"
 
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
@@ -109,7 +110,7 @@ func viewOf(n, root *jsontree.Node) view {
 }
 
 // allowed is the set of keywords a shape kind enforces.
-func allowed(k shapeKind) map[string]bool {
+func allowed(k shape.Kind) map[string]bool {
 	set := func(keys ...string) map[string]bool {
 		m := map[string]bool{"type": true}
 		for _, k := range keys {
@@ -118,44 +119,44 @@ func allowed(k shapeKind) map[string]bool {
 		return m
 	}
 	switch k {
-	case kString:
+	case shape.String:
 		return set("enum", "const", "minLength", "maxLength", "pattern", "format")
-	case kTextMethod:
+	case shape.TextMethod:
 		return set("enum", "const", "minLength", "maxLength", "pattern", "format")
-	case kTime:
+	case shape.Time:
 		return set("format")
-	case kBytes:
+	case shape.Bytes:
 		return set("contentEncoding")
-	case kInt, kUint, kFloat:
+	case shape.Int, shape.Uint, shape.Float:
 		return set("enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
-	case kBool:
+	case shape.Bool:
 		return set("enum", "const")
-	case kSlice, kArray:
+	case shape.Slice, shape.Array:
 		return set("items", "minItems", "maxItems", "uniqueItems")
-	case kMap:
+	case shape.Map:
 		return set("additionalProperties", "minProperties", "maxProperties")
-	case kStruct:
+	case shape.Struct:
 		return set("properties", "required", "additionalProperties")
-	case kJSONMethod:
+	case shape.JSONMethod:
 		return set()
 	}
-	return map[string]bool{} // kAny: annotations only
+	return map[string]bool{} // shape.Any: annotations only
 }
 
 // jsonType is the schema type a shape kind must publish.
-func jsonType(k shapeKind) string {
+func jsonType(k shape.Kind) string {
 	switch k {
-	case kString, kTextMethod, kTime, kBytes:
+	case shape.String, shape.TextMethod, shape.Time, shape.Bytes:
 		return "string"
-	case kInt, kUint:
+	case shape.Int, shape.Uint:
 		return "integer"
-	case kFloat:
+	case shape.Float:
 		return "number"
-	case kBool:
+	case shape.Bool:
 		return "boolean"
-	case kSlice, kArray:
+	case shape.Slice, shape.Array:
 		return "array"
-	case kMap, kStruct:
+	case shape.Map, shape.Struct:
 		return "object"
 	}
 	return ""
@@ -163,29 +164,29 @@ func jsonType(k shapeKind) string {
 
 // check reports every keyword at w that the shape cannot enforce, and a
 // type that does not match the Go type.
-func (g *codecGen) check(s *shape, w view, at site) bool {
+func (g *codecGen) check(s *shape.Shape, w view, at site) bool {
 	ok := true
-	ak := allowed(s.kind)
+	ak := allowed(s.Kind)
 	for _, m := range w.kw {
-		if annotations[m.Key] || ak[m.Key] || (m.Key == "$defs" && s.kind == kStruct) {
+		if annotations[m.Key] || ak[m.Key] || (m.Key == "$defs" && s.Kind == shape.Struct) {
 			continue
 		}
-		g.fail(at, "the schema keyword %q is published but toolgen cannot enforce it on %s; remove it (toolgen never publishes a constraint it does not check)", m.Key, typeString(s.typ))
+		g.fail(at, "the schema keyword %q is published but toolgen cannot enforce it on %s; remove it (toolgen never publishes a constraint it does not check)", m.Key, shape.TypeString(s.Type))
 		ok = false
 	}
 	if t := w.get("type"); t != nil {
-		want := jsonType(s.kind)
+		want := jsonType(s.Kind)
 		switch {
 		case t.Kind != jsontree.StringKind:
 			g.fail(at, "the schema type %s is not supported; use one type (optionally with null via the nullable tag)", string(t.Compact()))
 			ok = false
-		case s.kind == kJSONMethod:
+		case s.Kind == shape.JSONMethod:
 		case t.Text != want:
-			g.fail(at, "the schema says type %q but the Go type %s is decoded as %q", t.Text, typeString(s.typ), want)
+			g.fail(at, "the schema says type %q but the Go type %s is decoded as %q", t.Text, shape.TypeString(s.Type), want)
 			ok = false
 		}
 	}
-	if f := w.get("format"); f != nil && (s.kind == kString || s.kind == kTextMethod || s.kind == kTime) {
+	if f := w.get("format"); f != nil && (s.Kind == shape.String || s.Kind == shape.TextMethod || s.Kind == shape.Time) {
 		if f.Text != "date-time" {
 			g.fail(at, "format %q is not enforced by toolgen (only date-time is); remove it or check the value in Call and return tool.Errorf", f.Text)
 			ok = false
@@ -199,8 +200,8 @@ func (g *codecGen) check(s *shape, w view, at site) bool {
 }
 
 // want describes what a site declares, for "expected <want>, got <kind>".
-func want(s *shape, w view) string {
-	base := jsonType(s.kind)
+func want(s *shape.Shape, w view) string {
+	base := jsonType(s.Kind)
 	if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
 		base = t.Text
 	}
@@ -220,7 +221,7 @@ func want(s *shape, w view) string {
 			parts = append(parts, "const "+string(m.Value.Compact()))
 		}
 	}
-	if s.kind == kTime {
+	if s.Kind == shape.Time {
 		base = "string"
 		if len(parts) == 0 {
 			parts = append(parts, "format date-time")

@@ -1,4 +1,4 @@
-package gen
+package shape
 
 import (
 	"fmt"
@@ -134,16 +134,16 @@ func splitSchemaTag(tag string) []tagElem {
 // tools reach it; inlined says f is an embedded field whose fields are
 // flattened into the struct. where names the field in the messages; pos
 // is the field's.
-func (a *analyzer) checkSchemaTag(f *types.Var, tag string, inlined bool, pos token.Position, where string) []*problem.Error {
-	if tag == "" || a.tagged[f] {
+func (d *Deriver) checkSchemaTag(f *types.Var, tag string, inlined bool, pos token.Position, where string) []*problem.Error {
+	if tag == "" || d.tagged[f] {
 		return nil
 	}
-	a.tagged[f] = true
+	d.tagged[f] = true
 	tc := &tagCheck{pos: pos, where: where}
 	elems := splitSchemaTag(tag)
 	if inlined {
 		if _, ok := derefType(f.Type()).Underlying().(*types.Struct); ok {
-			tc.bad("jsonschema tag on an embedded struct: invopop inlines the fields of %s and ignores the tag; put the keywords on its fields", typeString(f.Type()))
+			tc.bad("jsonschema tag on an embedded struct: invopop inlines the fields of %s and ignores the tag; put the keywords on its fields", TypeString(f.Type()))
 			return tc.errs
 		}
 	}
@@ -177,7 +177,7 @@ func (a *analyzer) checkSchemaTag(f *types.Var, tag string, inlined bool, pos to
 			tc.bad("jsonschema key %s has no effect on a field of named type %s: invopop refers to its definition and drops the keyword; use an unnamed type or set the keyword in a JSONSchemaExtend method of %s", e.key, named, named)
 			continue
 		case !ok:
-			tc.bad("jsonschema key %s does not apply to %s, and invopop drops it: it applies to %s", e.key, typeString(f.Type()), appliesTo[e.key])
+			tc.bad("jsonschema key %s does not apply to %s, and invopop drops it: it applies to %s", e.key, TypeString(f.Type()), appliesTo[e.key])
 			continue
 		case kind == tkArray && strings.Contains(e.val, "="):
 			tc.bad("jsonschema %q: invopop drops a value holding '=' on a slice", e.text)
@@ -328,7 +328,7 @@ func (tc *tagCheck) number(e tagElem, kind tagKind, t types.Type) (*big.Rat, boo
 		return nil, false
 	}
 	if lo, hi, ok := intRange(t); ok && (r.Num().Cmp(lo) < 0 || r.Num().Cmp(hi) > 0) {
-		tc.bad("jsonschema %q: out of the range of %s, so no argument could ever be that value", e.text, typeString(elemOf(t)))
+		tc.bad("jsonschema %q: out of the range of %s, so no argument could ever be that value", e.text, TypeString(elemOf(t)))
 		return nil, false
 	}
 	return r, true
@@ -408,9 +408,9 @@ func tagKindOf(t types.Type) (kind, elem tagKind, named string) {
 		return tkUnknown, 0, ""
 	}
 	switch {
-	case isTime(t), isNamed(t, "net/url", "URL"), isNamed(t, "net", "IP"):
+	case IsTime(t), IsNamed(t, "net/url", "URL"), IsNamed(t, "net", "IP"):
 		return tkString, 0, ""
-	case isNamed(t, "encoding/json", "RawMessage"):
+	case IsNamed(t, "encoding/json", "RawMessage"):
 		return tkNone, 0, ""
 	}
 	switch u := t.Underlying().(type) {
@@ -466,7 +466,7 @@ func hasSchemaHook(t types.Type) bool {
 		return false
 	}
 	for _, m := range []string{"JSONSchema", "JSONSchemaAlias", "JSONSchemaExtend"} {
-		if hasMethod(t, m) {
+		if HasMethod(t, m) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package gen
+package shape
 
 import (
 	"math/big"

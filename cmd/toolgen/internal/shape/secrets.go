@@ -1,4 +1,4 @@
-package gen
+package shape
 
 import (
 	"go/token"
@@ -43,13 +43,13 @@ const (
 // "secret". fresh is true the first time f is seen (a struct is flattened
 // once per outer struct and direction), and only then is a bad value
 // reported.
-func (a *analyzer) secretTag(fl *flattening, f *types.Var, tag reflect.StructTag, pos token.Position) (secret, fresh bool) {
+func (d *Deriver) secretTag(fl *flattening, f *types.Var, tag reflect.StructTag, pos token.Position) (secret, fresh bool) {
 	v, ok := tag.Lookup("toolgen")
 	if !ok {
 		return false, false
 	}
-	fresh = !a.secrets[f]
-	a.secrets[f] = true
+	fresh = !d.secrets[f]
+	d.secrets[f] = true
 	if v != secretTagValue {
 		if fresh {
 			fl.fail(pos, "%s: unknown toolgen tag value %q; the accepted value is %q", f.Name(), v, secretTagValue)
@@ -69,7 +69,7 @@ func (fl *flattening) skippedSecret(report bool, f *types.Var, pos token.Positio
 
 // shadowedSecrets reports each member tagged secret that encoding/json
 // drops for a shallower member of the same JSON name, which is not.
-func (a *analyzer) shadowedSecrets(fl *flattening, doms []*member) {
+func (d *Deriver) shadowedSecrets(fl *flattening, doms []*member) {
 	for _, m := range fl.members {
 		if !m.secret || slices.Contains(doms, m) {
 			continue
@@ -83,56 +83,49 @@ func (a *analyzer) shadowedSecrets(fl *flattening, doms []*member) {
 	}
 }
 
-// deriveSecrets completes the shapes phase: the JSON Pointers of every
-// tool's secret input members, or the problems of the secrets in
-// recursive types.
-func deriveSecrets(m *model) []*problem.Error {
+// SecretPointers returns the JSON Pointers of the secret members below
+// root, sorted, or the problems of the secrets in recursive types.
+func SecretPointers(root *Shape) ([]string, []*problem.Error) {
 	var errs []*problem.Error
-	for _, t := range m.tools {
-		if t.inShape == nil {
-			continue
+	w := &secretWalk{reach: secretReach(root), onPath: map[*Shape]bool{}, loops: map[*Field]secretLoop{}}
+	w.walk(root, "")
+	for f, l := range w.loops {
+		where := "inside"
+		if l.owner != l.rec {
+			where = "and is reached through"
 		}
-		w := &secretWalk{reach: secretReach(t.inShape), onPath: map[*shape]bool{}, loops: map[*field]secretLoop{}}
-		w.walk(t.inShape, "")
-		for f, l := range w.loops {
-			where := "inside"
-			if l.owner != l.rec {
-				where = "and is reached through"
-			}
-			errs = append(errs, problem.Errorf(f.pos, "%s.%s is tagged toolgen:%q %s the recursive type %s (reachable from itself), so the secret has no finite JSON Pointer; remove the tag and give the tool a LogArgs method instead: records keep the form of the arguments it gives",
-				typeString(l.owner.typ), f.goName, secretTagValue, where, typeString(l.rec.typ)))
-		}
-		slices.Sort(w.paths)
-		t.secrets = slices.Compact(w.paths)
+		errs = append(errs, problem.Errorf(f.Pos, "%s.%s is tagged toolgen:%q %s the recursive type %s (reachable from itself), so the secret has no finite JSON Pointer; remove the tag and give the tool a LogArgs method instead: records keep the form of the arguments it gives",
+			TypeString(l.owner.Type), f.GoName, secretTagValue, where, TypeString(l.rec.Type)))
 	}
-	return errs
+	slices.Sort(w.paths)
+	return slices.Compact(w.paths), errs
 }
 
 // secretWalk enumerates the pointers of the secret members below a
 // shape.
 type secretWalk struct {
-	reach  map[*shape]bool // the shapes from which a secret field is reached
-	onPath map[*shape]bool // the shapes on the current path
+	reach  map[*Shape]bool // the shapes from which a secret field is reached
+	onPath map[*Shape]bool // the shapes on the current path
 	paths  []string
-	loops  map[*field]secretLoop // the secret fields reached through a cycle
+	loops  map[*Field]secretLoop // the secret fields reached through a cycle
 }
 
 // secretLoop is a secret field reached through a cycle: the struct it is
 // a field of, and the shape the walk re-entered.
 type secretLoop struct {
-	owner, rec *shape
+	owner, rec *Shape
 }
 
 // walk adds the pointers of the secrets below s, reached at ptr. A secret
 // field's value is replaced whole: nothing below it is walked.
-func (w *secretWalk) walk(s *shape, ptr string) {
+func (w *secretWalk) walk(s *Shape, ptr string) {
 	if s == nil || !w.reach[s] {
 		return
 	}
 	if w.onPath[s] {
 		for _, n := range reachable(s) {
-			for _, f := range n.fields {
-				if _, seen := w.loops[f]; f.secret && !seen {
+			for _, f := range n.Fields {
+				if _, seen := w.loops[f]; f.Secret && !seen {
 					w.loops[f] = secretLoop{owner: n, rec: s}
 				}
 			}
@@ -141,34 +134,34 @@ func (w *secretWalk) walk(s *shape, ptr string) {
 	}
 	w.onPath[s] = true
 	defer delete(w.onPath, s)
-	switch s.kind {
-	case kPtr:
-		w.walk(s.elem, ptr)
-	case kSlice, kArray, kMap:
-		w.walk(s.elem, ptr+"/*")
-	case kStruct:
-		for _, f := range s.fields {
-			p := ptr + "/" + escapePointer(f.jsonName)
-			if f.secret {
+	switch s.Kind {
+	case Ptr:
+		w.walk(s.Elem, ptr)
+	case Slice, Array, Map:
+		w.walk(s.Elem, ptr+"/*")
+	case Struct:
+		for _, f := range s.Fields {
+			p := ptr + "/" + escapePointer(f.JSONName)
+			if f.Secret {
 				w.paths = append(w.paths, p)
 				continue
 			}
-			w.walk(f.shape, p)
+			w.walk(f.Shape, p)
 		}
 	}
 }
 
 // successors are the shapes s leads to as JSON, not through a secret
 // field.
-func successors(s *shape) []*shape {
-	switch s.kind {
-	case kPtr, kSlice, kArray, kMap:
-		return []*shape{s.elem}
-	case kStruct:
-		var out []*shape
-		for _, f := range s.fields {
-			if !f.secret {
-				out = append(out, f.shape)
+func successors(s *Shape) []*Shape {
+	switch s.Kind {
+	case Ptr, Slice, Array, Map:
+		return []*Shape{s.Elem}
+	case Struct:
+		var out []*Shape
+		for _, f := range s.Fields {
+			if !f.Secret {
+				out = append(out, f.Shape)
 			}
 		}
 		return out
@@ -177,9 +170,9 @@ func successors(s *shape) []*shape {
 }
 
 // reachable lists the shapes reached from root (root first), each once.
-func reachable(root *shape) []*shape {
-	seen := map[*shape]bool{root: true}
-	list := []*shape{root}
+func reachable(root *Shape) []*Shape {
+	seen := map[*Shape]bool{root: true}
+	list := []*Shape{root}
 	for i := 0; i < len(list); i++ {
 		for _, n := range successors(list[i]) {
 			if n != nil && !seen[n] {
@@ -194,19 +187,19 @@ func reachable(root *shape) []*shape {
 // secretReach is the set of shapes reached from root from which a secret
 // field is reached: the struct shapes that hold one, and every shape that
 // leads to those (found backwards, so cycles need no care).
-func secretReach(root *shape) map[*shape]bool {
+func secretReach(root *Shape) map[*Shape]bool {
 	all := reachable(root)
-	preds := map[*shape][]*shape{}
-	var work []*shape
+	preds := map[*Shape][]*Shape{}
+	var work []*Shape
 	for _, s := range all {
 		for _, n := range successors(s) {
 			preds[n] = append(preds[n], s)
 		}
-		if s.kind == kStruct && slices.ContainsFunc(s.fields, func(f *field) bool { return f.secret }) {
+		if s.Kind == Struct && slices.ContainsFunc(s.Fields, func(f *Field) bool { return f.Secret }) {
 			work = append(work, s)
 		}
 	}
-	reach := map[*shape]bool{}
+	reach := map[*Shape]bool{}
 	for _, s := range work {
 		reach[s] = true
 	}

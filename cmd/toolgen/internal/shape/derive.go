@@ -1,4 +1,4 @@
-package gen
+package shape
 
 import (
 	"go/token"
@@ -10,112 +10,34 @@ import (
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
-// shapeKind is how a Go type travels as JSON.
-type shapeKind uint8
-
-const (
-	kBool       shapeKind = iota + 1
-	kString               // string kinds
-	kInt                  // signed integers (time.Duration too: nanoseconds, as encoding/json)
-	kUint                 // unsigned integers
-	kFloat                // float32, float64
-	kTime                 // time.Time as an RFC 3339 string
-	kBytes                // []byte as a base64 string
-	kAny                  // interface{}: any JSON value
-	kStruct               // a JSON object with fixed properties
-	kPtr                  // a pointer: optional, null-able
-	kSlice                // a JSON array
-	kArray                // a JSON array of fixed length
-	kMap                  // a JSON object with string keys
-	kJSONMethod           // decoded/encoded by UnmarshalJSON/MarshalJSON
-	kTextMethod           // decoded/encoded as a string by UnmarshalText/MarshalText
-)
-
-// direction says which way a shape is used: inputs are decoded, outputs
-// encoded. A type may marshal itself only one way.
-type direction uint8
-
-const (
-	dirIn direction = iota
-	dirOut
-)
-
-// shape is a Go type as toolgen sees it for JSON. Named struct shapes are
-// shared, so recursive types are cyclic graphs.
-type shape struct {
-	kind   shapeKind
-	typ    types.Type
-	bits   int // kInt, kUint, kFloat: 8..64; 0 for int and uint (platform size)
-	elem   *shape
-	length int64 // kArray
-	fields []*field
-}
-
-// field is one JSON property of a struct shape.
-type field struct {
-	goName    string     // selector on the struct value: Note, or Audit.Note where Go's promotion does not reach it
-	via       []embedPtr // the embedded pointers it is promoted through, outermost first
-	jsonName  string
-	omitEmpty bool
-	omitZero  bool
-	secret    bool // tagged toolgen:"secret" (secrets.go)
-	shape     *shape
-	pos       token.Position
-}
-
-// embedPtr is an embedded pointer to a struct that a promoted field is
-// reached through: nil until a promoted field is decoded.
-type embedPtr struct {
-	sel  string     // its selector on the outer struct value: Audit, Audit.Inner
-	elem types.Type // the struct type it points to
-}
-
-// deriveShapes is the shapes phase: it maps every tool's input and output
-// type to the JSON shape its codecs follow, or reports why a type cannot
-// travel as JSON. Types are analyzed once per direction.
-func deriveShapes(fset *token.FileSet, m *model) []*problem.Error {
-	var errs []*problem.Error
-	an := newAnalyzer(fset)
-	for _, t := range m.tools {
-		if t.input != nil {
-			s, es := an.analyze(t.input, dirIn, t.inputPos)
-			errs = append(errs, es...)
-			t.inShape = s
-		}
-		if t.output != nil {
-			s, es := an.analyze(t.output, dirOut, t.callPos)
-			errs = append(errs, es...)
-			t.outShape = s
-		}
-	}
-	return append(errs, deriveSecrets(m)...)
-}
-
-// analyzer derives shapes, once per type and direction.
-type analyzer struct {
+// Deriver derives shapes, once per type and direction: a named struct
+// shape is shared by every field and tool that reaches it, so recursive
+// types are cyclic graphs, and each field's tags are checked once.
+type Deriver struct {
 	fset    *token.FileSet
-	memo    [2]map[types.Type]*shape
+	memo    [2]map[types.Type]*Shape
 	tagged  map[*types.Var]bool // fields whose jsonschema tag is checked (tags.go)
 	secrets map[*types.Var]bool // fields whose toolgen tag is checked (secrets.go)
 }
 
-func newAnalyzer(fset *token.FileSet) *analyzer {
-	return &analyzer{fset: fset, memo: [2]map[types.Type]*shape{{}, {}}, tagged: map[*types.Var]bool{}, secrets: map[*types.Var]bool{}}
+// NewDeriver returns a Deriver that reports positions of fset.
+func NewDeriver(fset *token.FileSet) *Deriver {
+	return &Deriver{fset: fset, memo: [2]map[types.Type]*Shape{{}, {}}, tagged: map[*types.Var]bool{}, secrets: map[*types.Var]bool{}}
 }
 
-// analyze returns the shape of t used in direction dir, or the problems
+// Derive returns the shape of t used in direction dir, or the problems
 // that make it unsupported, reported at pos or at the offending field.
-func (a *analyzer) analyze(t types.Type, dir direction, pos token.Position) (*shape, []*problem.Error) {
+func (d *Deriver) Derive(t types.Type, dir Direction, pos token.Position) (*Shape, []*problem.Error) {
 	var errs []*problem.Error
-	s := a.shapeOf(t, dir, pos, &errs, typeString(t))
+	s := d.shapeOf(t, dir, pos, &errs, TypeString(t))
 	return s, errs
 }
 
-func (a *analyzer) shapeOf(t types.Type, dir direction, pos token.Position, errs *[]*problem.Error, where string) *shape {
-	if s, ok := a.memo[dir][t]; ok {
+func (d *Deriver) shapeOf(t types.Type, dir Direction, pos token.Position, errs *[]*problem.Error, where string) *Shape {
+	if s, ok := d.memo[dir][t]; ok {
 		return s
 	}
-	fail := func(format string, args ...any) *shape {
+	fail := func(format string, args ...any) *Shape {
 		*errs = append(*errs, problem.Errorf(pos, "%s: "+format, append([]any{where}, args...)...))
 		return nil
 	}
@@ -126,15 +48,15 @@ func (a *analyzer) shapeOf(t types.Type, dir direction, pos token.Position, errs
 		if n.Obj().Pkg() != nil && !n.Obj().Exported() {
 			return fail("type %s.%s is unexported; the generated code must name it: export it", n.Obj().Pkg().Name(), n.Obj().Name())
 		}
-		if isNamed(t, "encoding/json", "Number") {
+		if IsNamed(t, "encoding/json", "Number") {
 			return fail("json.Number is not supported; use float64, int64 or string")
 		}
 	}
-	if isTime(t) {
-		return a.put(t, dir, &shape{kind: kTime, typ: t})
+	if IsTime(t) {
+		return d.put(t, dir, &Shape{Kind: Time, Type: t})
 	}
 	if k := methodKind(t, dir); k != 0 {
-		return a.put(t, dir, &shape{kind: k, typ: t})
+		return d.put(t, dir, &Shape{Kind: k, Type: t})
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -142,10 +64,10 @@ func (a *analyzer) shapeOf(t types.Type, dir direction, pos token.Position, errs
 		if msg != "" {
 			return fail("%s", msg)
 		}
-		return a.put(t, dir, &shape{kind: k, typ: t, bits: bits})
+		return d.put(t, dir, &Shape{Kind: k, Type: t, Bits: bits})
 	case *types.Interface:
 		if u.NumMethods() == 0 {
-			return a.put(t, dir, &shape{kind: kAny, typ: t})
+			return d.put(t, dir, &Shape{Kind: Any, Type: t})
 		}
 		return fail("interface types with methods cannot be decoded without reflection; use a concrete type or any")
 	case *types.Chan:
@@ -156,80 +78,80 @@ func (a *analyzer) shapeOf(t types.Type, dir direction, pos token.Position, errs
 		if _, ok := u.Elem().Underlying().(*types.Pointer); ok {
 			return fail("pointers to pointers are not supported")
 		}
-		s := a.put(t, dir, &shape{kind: kPtr, typ: t})
-		s.elem = a.shapeOf(u.Elem(), dir, pos, errs, where)
+		s := d.put(t, dir, &Shape{Kind: Ptr, Type: t})
+		s.Elem = d.shapeOf(u.Elem(), dir, pos, errs, where)
 		return s
 	case *types.Slice:
 		if b, ok := u.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
-			return a.put(t, dir, &shape{kind: kBytes, typ: t})
+			return d.put(t, dir, &Shape{Kind: Bytes, Type: t})
 		}
-		s := a.put(t, dir, &shape{kind: kSlice, typ: t})
-		s.elem = a.shapeOf(u.Elem(), dir, pos, errs, where+"[]")
+		s := d.put(t, dir, &Shape{Kind: Slice, Type: t})
+		s.Elem = d.shapeOf(u.Elem(), dir, pos, errs, where+"[]")
 		return s
 	case *types.Array:
-		s := a.put(t, dir, &shape{kind: kArray, typ: t, length: u.Len()})
-		s.elem = a.shapeOf(u.Elem(), dir, pos, errs, where+"[]")
+		s := d.put(t, dir, &Shape{Kind: Array, Type: t, Len: u.Len()})
+		s.Elem = d.shapeOf(u.Elem(), dir, pos, errs, where+"[]")
 		return s
 	case *types.Map:
 		k, ok := u.Key().Underlying().(*types.Basic)
 		if !ok || k.Kind() != types.String {
 			return fail("map keys must be strings (JSON object names), not %s", types.TypeString(u.Key(), nil))
 		}
-		if named, ok := u.Key().(*types.Named); ok && (hasMethod(named, "MarshalText") || hasMethod(named, "UnmarshalText")) {
+		if named, ok := u.Key().(*types.Named); ok && (HasMethod(named, "MarshalText") || HasMethod(named, "UnmarshalText")) {
 			return fail("map keys with text methods are not supported; use a plain string key type")
 		}
-		s := a.put(t, dir, &shape{kind: kMap, typ: t})
-		s.elem = a.shapeOf(u.Elem(), dir, pos, errs, where+"[key]")
+		s := d.put(t, dir, &Shape{Kind: Map, Type: t})
+		s.Elem = d.shapeOf(u.Elem(), dir, pos, errs, where+"[key]")
 		return s
 	case *types.Struct:
-		s := a.put(t, dir, &shape{kind: kStruct, typ: t})
-		s.fields = a.fields(t, u, dir, errs, where)
+		s := d.put(t, dir, &Shape{Kind: Struct, Type: t})
+		s.Fields = d.fields(t, u, dir, errs, where)
 		return s
 	}
 	return fail("unsupported type %s", types.TypeString(t, nil))
 }
 
-// methodKind is kJSONMethod or kTextMethod when t (a named type)
+// methodKind is JSONMethod or TextMethod when t (a named type)
 // marshals itself in direction dir, else 0.
-func methodKind(t types.Type, dir direction) shapeKind {
+func methodKind(t types.Type, dir Direction) Kind {
 	named, ok := t.(*types.Named)
 	if !ok {
 		return 0
 	}
 	ptr := types.NewPointer(named)
 	json, text := "UnmarshalJSON", "UnmarshalText"
-	if dir == dirOut {
+	if dir == Out {
 		json, text = "MarshalJSON", "MarshalText"
 	}
 	switch {
-	case hasMethod(ptr, json):
-		return kJSONMethod
-	case hasMethod(ptr, text):
-		return kTextMethod
+	case HasMethod(ptr, json):
+		return JSONMethod
+	case HasMethod(ptr, text):
+		return TextMethod
 	}
 	return 0
 }
 
 // basicKind is the shape kind and bit size of a basic type, or why it has
 // no JSON form.
-func basicKind(u *types.Basic) (k shapeKind, bits int, msg string) {
+func basicKind(u *types.Basic) (k Kind, bits int, msg string) {
 	switch {
 	case u.Kind() == types.Bool:
-		return kBool, 0, ""
+		return Bool, 0, ""
 	case u.Kind() == types.String:
-		return kString, 0, ""
+		return String, 0, ""
 	case u.Kind() == types.Int:
-		return kInt, 0, ""
+		return Int, 0, ""
 	case u.Kind() >= types.Int8 && u.Kind() <= types.Int64:
-		return kInt, 8 << (u.Kind() - types.Int8), ""
+		return Int, 8 << (u.Kind() - types.Int8), ""
 	case u.Kind() == types.Uint:
-		return kUint, 0, ""
+		return Uint, 0, ""
 	case u.Kind() >= types.Uint8 && u.Kind() <= types.Uint64:
-		return kUint, 8 << (u.Kind() - types.Uint8), ""
+		return Uint, 8 << (u.Kind() - types.Uint8), ""
 	case u.Kind() == types.Float32:
-		return kFloat, 32, ""
+		return Float, 32, ""
 	case u.Kind() == types.Float64:
-		return kFloat, 64, ""
+		return Float, 64, ""
 	case u.Kind() == types.Complex64 || u.Kind() == types.Complex128:
 		return 0, 0, "complex numbers have no JSON form"
 	case u.Kind() == types.Uintptr || u.Kind() == types.UnsafePointer:
@@ -238,25 +160,25 @@ func basicKind(u *types.Basic) (k shapeKind, bits int, msg string) {
 	return 0, 0, "unsupported type " + u.Name()
 }
 
-func (a *analyzer) put(t types.Type, dir direction, s *shape) *shape {
-	a.memo[dir][t] = s
+func (d *Deriver) put(t types.Type, dir Direction, s *Shape) *Shape {
+	d.memo[dir][t] = s
 	return s
 }
 
 // fields lists the JSON properties of the struct type t (underlying st)
 // by encoding/json's rules: exported fields, json tags, the fields of
 // embedded structs and pointers to structs promoted, one field per name.
-func (a *analyzer) fields(t types.Type, st *types.Struct, dir direction, errs *[]*problem.Error, where string) []*field {
+func (d *Deriver) fields(t types.Type, st *types.Struct, dir Direction, errs *[]*problem.Error, where string) []*Field {
 	fl := &flattening{depth: map[types.Type]int{}, errs: errs, where: where}
-	a.collect(fl, st, nil, nil, nil, []types.Type{types.Unalias(t)})
+	d.collect(fl, st, nil, nil, nil, []types.Type{types.Unalias(t)})
 	doms := fl.dominant()
-	a.shadowedSecrets(fl, doms)
+	d.shadowedSecrets(fl, doms)
 	// encoding/json's order: a field where it is declared, even when its
 	// name first appeared on a field it shadows.
 	slices.SortStableFunc(doms, func(a, b *member) int { return slices.Compare(a.index, b.index) })
-	var out []*field
+	var out []*Field
 	for _, m := range doms {
-		if f := a.field(t, m, dir, errs, where); f != nil {
+		if f := d.field(t, m, dir, errs, where); f != nil {
 			out = append(out, f)
 		}
 	}
@@ -314,13 +236,13 @@ func (fl *flattening) fail(pos token.Position, format string, args ...any) {
 
 // collect adds the members of st, reached through path, expanding the
 // embedded structs; stack holds the struct types being expanded.
-func (a *analyzer) collect(fl *flattening, st *types.Struct, owner types.Type, path []*types.Var, index []int, stack []types.Type) {
+func (d *Deriver) collect(fl *flattening, st *types.Struct, owner types.Type, path []*types.Var, index []int, stack []types.Type) {
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		tag := reflect.StructTag(st.Tag(i))
-		pos := a.fset.Position(f.Pos())
+		pos := d.fset.Position(f.Pos())
 		name, opts, _ := strings.Cut(tag.Get("json"), ",")
-		secret, fresh := a.secretTag(fl, f, tag, pos)
+		secret, fresh := d.secretTag(fl, f, tag, pos)
 		if name == "-" && opts == "" {
 			fl.skippedSecret(fresh && secret, f, pos, secretJSONSkipped)
 			continue
@@ -330,7 +252,7 @@ func (a *analyzer) collect(fl *flattening, st *types.Struct, owner types.Type, p
 			continue // invopop leaves it out of the schema, so it is not accepted either
 		}
 		if f.Exported() || f.Embedded() {
-			*fl.errs = append(*fl.errs, a.checkSchemaTag(f, tag.Get("jsonschema"), f.Embedded() && name == "", pos, fl.where+"."+f.Name())...)
+			*fl.errs = append(*fl.errs, d.checkSchemaTag(f, tag.Get("jsonschema"), f.Embedded() && name == "", pos, fl.where+"."+f.Name())...)
 		}
 		p, ix := append(slices.Clip(path), f), append(slices.Clip(index), i)
 		if f.Embedded() && name == "" {
@@ -343,7 +265,7 @@ func (a *analyzer) collect(fl *flattening, st *types.Struct, owner types.Type, p
 				if d, seen := fl.depth[elem]; !seen || len(p) < d {
 					fl.depth[elem] = len(p)
 				}
-				a.collect(fl, inner, elem, p, ix, append(slices.Clip(stack), elem))
+				d.collect(fl, inner, elem, p, ix, append(slices.Clip(stack), elem))
 				continue
 			}
 		}
@@ -373,19 +295,19 @@ func (fl *flattening) embedded(f *types.Var, pos token.Position, stack []types.T
 	switch {
 	case !isStruct:
 		return nil, nil, true
-	case isTime(elem) || hasJSONMethods(elem):
+	case IsTime(elem) || HasJSONMethods(elem):
 		if ptr {
-			fl.fail(pos, "embedded pointer %s marshals itself, which promotes its methods to the outer struct; give the field a name", typeString(f.Type()))
+			fl.fail(pos, "embedded pointer %s marshals itself, which promotes its methods to the outer struct; give the field a name", TypeString(f.Type()))
 			return nil, nil, false
 		}
 		return nil, nil, true
 	}
 	if n, named := elem.(*types.Named); ptr && named && !n.Obj().Exported() {
-		fl.fail(pos, "embedded pointer %s: the generated code allocates it when a promoted field is decoded, but type %s is unexported; export it or embed it by value", typeString(f.Type()), n.Obj().Name())
+		fl.fail(pos, "embedded pointer %s: the generated code allocates it when a promoted field is decoded, but type %s is unexported; export it or embed it by value", TypeString(f.Type()), n.Obj().Name())
 		return nil, nil, false
 	}
 	if slices.ContainsFunc(stack, func(t types.Type) bool { return types.Identical(t, elem) }) {
-		fl.fail(pos, "embedded pointer %s embeds %s within itself: invopop cannot reflect a cycle of embedded structs; give the field a name", typeString(f.Type()), typeString(elem))
+		fl.fail(pos, "embedded pointer %s embeds %s within itself: invopop cannot reflect a cycle of embedded structs; give the field a name", TypeString(f.Type()), TypeString(elem))
 		return nil, nil, false
 	}
 	return st, elem, true
@@ -451,13 +373,13 @@ func (fl *flattening) publishedAs(dom *member, all []*member) bool {
 }
 
 // field is the field of member m of the struct type t, with its shape.
-func (a *analyzer) field(t types.Type, m *member, dir direction, errs *[]*problem.Error, where string) *field {
+func (d *Deriver) field(t types.Type, m *member, dir Direction, errs *[]*problem.Error, where string) *Field {
 	sel, ok := selector(t, m.path, m.index)
 	if !ok {
 		*errs = append(*errs, problem.Errorf(m.pos, "%s: %s cannot be named by the generated code: another field takes its name, and the unexported embedded field on its path cannot be written; rename one", where, m.goPath()))
 		return nil
 	}
-	f := &field{goName: sel, jsonName: m.name, secret: m.secret, pos: m.pos}
+	f := &Field{GoName: sel, JSONName: m.name, Secret: m.secret, Pos: m.pos}
 	for k, v := range m.path[:len(m.path)-1] {
 		if p, ok := types.Unalias(v.Type()).(*types.Pointer); ok {
 			s, ok := selector(t, m.path[:k+1], m.index[:k+1])
@@ -465,20 +387,20 @@ func (a *analyzer) field(t types.Type, m *member, dir direction, errs *[]*proble
 				*errs = append(*errs, problem.Errorf(m.pos, "%s: embedded pointer %s cannot be named by the generated code: another field takes its name, and the unexported embedded field on its path cannot be written; rename one", where, v.Name()))
 				return nil
 			}
-			f.via = append(f.via, embedPtr{sel: s, elem: p.Elem()})
+			f.Via = append(f.Via, EmbedPtr{Sel: s, Elem: p.Elem()})
 		}
 	}
 	for _, o := range strings.Split(m.opts, ",") {
 		switch o {
 		case "omitempty":
-			f.omitEmpty = true
+			f.OmitEmpty = true
 		case "omitzero":
-			f.omitZero = true
+			f.OmitZero = true
 		case "string":
 			*errs = append(*errs, problem.Errorf(m.pos, "%s.%s: the json \",string\" option is not supported; use a string field", where, sel))
 		}
 	}
-	f.shape = a.shapeOf(m.v().Type(), dir, m.pos, errs, where+"."+sel)
+	f.Shape = d.shapeOf(m.v().Type(), dir, m.pos, errs, where+"."+sel)
 	return f
 }
 
