@@ -1,4 +1,4 @@
-package gen
+package codecplan
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ const memberStem = "v"
 // shared by every property whose Go type and decoding code are the same,
 // written on first use. A required struct needs no function of its own:
 // its decoder is already one call.
-func (g *codecGen) decodeMember(s *shape.Shape, w view, target *jen.Statement, optional bool, at site) []jen.Code {
+func (g *Planner) decodeMember(s *shape.Shape, w view, target *jen.Statement, optional bool, at site) []jen.Code {
 	if s == nil {
 		return nil
 	}
@@ -62,7 +62,7 @@ func (g *codecGen) decodeMember(s *shape.Shape, w view, target *jen.Statement, o
 	g.decls = append(g.decls,
 		jen.Commentf("%s decodes %s (%s), checking it against its published schema;", name, shape.TypeString(s.Type), at.where),
 		jen.Comment("every property of the same Go type and schema calls it."),
-		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(CodecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
 		jen.Line(),
 	)
 	return []jen.Code{jen.Id(name).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}
@@ -70,7 +70,7 @@ func (g *codecGen) decodeMember(s *shape.Shape, w view, target *jen.Statement, o
 
 // reserveName returns base, or base with the first free number, and marks
 // it in use.
-func (g *codecGen) reserveName(base string) string {
+func (g *Planner) reserveName(base string) string {
 	name := base
 	for i := 2; g.names[name]; i++ {
 		name = fmt.Sprintf("%s%d", base, i)
@@ -81,6 +81,6 @@ func (g *codecGen) reserveName(base string) string {
 
 // releaseName frees a name reserveName gave out and that went unused, so
 // that names do not depend on how many properties shared a decoder.
-func (g *codecGen) releaseName(name string) {
+func (g *Planner) releaseName(name string) {
 	delete(g.names, name)
 }

@@ -1,4 +1,4 @@
-package gen
+package codecplan
 
 import (
 	"strconv"
@@ -24,7 +24,7 @@ type mapCount struct {
 
 // mapCountOf reads the properties keywords at w, and names n, the
 // variable that counts the members, when there is one.
-func (g *codecGen) mapCountOf(w view, at site) (c mapCount, n string) {
+func (g *Planner) mapCountOf(w view, at site) (c mapCount, n string) {
 	c.limit = -1
 	if w.get("minProperties") == nil && w.get("maxProperties") == nil {
 		return c, ""
@@ -50,7 +50,7 @@ func (g *codecGen) mapCountOf(w view, at site) (c mapCount, n string) {
 // propertiesCount is the value of minProperties or maxProperties, which
 // must be a non-negative integer. jsonschema_extras publishes its values
 // as strings: the message says where to write the keyword instead.
-func (g *codecGen) propertiesCount(v *jsontree.Node, at site, key string) (int, bool) {
+func (g *Planner) propertiesCount(v *jsontree.Node, at site, key string) (int, bool) {
 	n, err := strconv.Atoi(v.Text)
 	if v.Kind == jsontree.NumberKind && err == nil && n >= 0 {
 		return n, true

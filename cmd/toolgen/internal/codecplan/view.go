@@ -1,4 +1,4 @@
-package gen
+package codecplan
 
 import (
 	"strings"
@@ -164,7 +164,7 @@ func jsonType(k shape.Kind) string {
 
 // check reports every keyword at w that the shape cannot enforce, and a
 // type that does not match the Go type.
-func (g *codecGen) check(s *shape.Shape, w view, at site) bool {
+func (g *Planner) check(s *shape.Shape, w view, at site) bool {
 	ok := true
 	ak := allowed(s.Kind)
 	for _, m := range w.kw {

@@ -1,4 +1,4 @@
-package gen
+package codecplan
 
 import (
 	"math"
@@ -13,7 +13,7 @@ import (
 )
 
 // countChecks enforces minItems and maxItems on n.
-func (g *codecGen) countChecks(w view, n jen.Code, noun string, at site) []jen.Code {
+func (g *Planner) countChecks(w view, n jen.Code, noun string, at site) []jen.Code {
 	var out []jen.Code
 	for _, kw := range []struct{ key, op, msg string }{{"minItems", "<", "must have at least "}, {"maxItems", ">", "must have at most "}} {
 		for _, v := range w.all(kw.key) {
@@ -29,7 +29,7 @@ func (g *codecGen) countChecks(w view, n jen.Code, noun string, at site) []jen.C
 	return out
 }
 
-func (g *codecGen) count(v *jsontree.Node, at site, key string) (int, bool) {
+func (g *Planner) count(v *jsontree.Node, at site, key string) (int, bool) {
 	n, err := strconv.Atoi(v.Text)
 	if v.Kind != jsontree.NumberKind || err != nil || n < 0 {
 		g.fail(at, "%s must be a non-negative integer", key)
@@ -40,20 +40,20 @@ func (g *codecGen) count(v *jsontree.Node, at site, key string) (int, bool) {
 
 // uniqueCheck enforces uniqueItems for elements Go can compare as JSON
 // compares them: strings, numbers and booleans.
-func (g *codecGen) uniqueCheck(s *shape.Shape, sl jen.Code, at site) []jen.Code {
+func (g *Planner) uniqueCheck(s *shape.Shape, sl jen.Code, at site) []jen.Code {
 	switch s.Elem.Kind {
 	case shape.String, shape.Int, shape.Uint, shape.Float, shape.Bool:
 	default:
 		g.fail(at, "uniqueItems is only enforced on arrays of strings, numbers or booleans, not of %s", shape.TypeString(s.Elem.Type))
 		return nil
 	}
-	return []jen.Code{jen.If(jen.Qual(codecPkg, "HasDuplicates").Call(sl)).Block(
+	return []jen.Code{jen.If(jen.Qual(CodecPkg, "HasDuplicates").Call(sl)).Block(
 		jen.Id("d").Dot("Problem").Call(jen.Lit("items must be unique")),
 	)}
 }
 
 // stringChecks enforces the string keywords on the variable x.
-func (g *codecGen) stringChecks(s *shape.Shape, w view, x string, at site) []jen.Code {
+func (g *Planner) stringChecks(s *shape.Shape, w view, x string, at site) []jen.Code {
 	var out []jen.Code
 	problem := func(msg string) jen.Code { return jen.Id("d").Dot("Problem").Call(jen.Lit(msg)) }
 	for _, m := range w.kw {
@@ -94,7 +94,7 @@ func (g *codecGen) stringChecks(s *shape.Shape, w view, x string, at site) []jen
 			out = append(out, jen.If(jen.Op("!").Id(v).Call().Dot("MatchString").Call(jen.Id(x))).Block(problem("must match the pattern "+m.Value.Text)))
 		case "format":
 			if m.Value.Text == "date-time" {
-				out = append(out, jen.If(jen.Op("!").Qual(codecPkg, "IsDateTime").Call(jen.Id(x))).Block(problem("must be a date-time (RFC 3339)")))
+				out = append(out, jen.If(jen.Op("!").Qual(CodecPkg, "IsDateTime").Call(jen.Id(x))).Block(problem("must be a date-time (RFC 3339)")))
 			}
 		}
 	}
@@ -102,7 +102,7 @@ func (g *codecGen) stringChecks(s *shape.Shape, w view, x string, at site) []jen
 }
 
 // enumChecks enforces enum and const on the variable x.
-func (g *codecGen) enumChecks(s *shape.Shape, w view, x string, at site) []jen.Code {
+func (g *Planner) enumChecks(s *shape.Shape, w view, x string, at site) []jen.Code {
 	var out []jen.Code
 	for _, m := range w.kw {
 		var vals []*jsontree.Node
@@ -143,7 +143,7 @@ func (g *codecGen) enumChecks(s *shape.Shape, w view, x string, at site) []jen.C
 
 // enumLit is the Go literal of an enum value for the shape, or a problem
 // when the value can never match.
-func (g *codecGen) enumLit(s *shape.Shape, v *jsontree.Node, at site) (jen.Code, bool) {
+func (g *Planner) enumLit(s *shape.Shape, v *jsontree.Node, at site) (jen.Code, bool) {
 	switch s.Kind {
 	case shape.String, shape.TextMethod:
 		if v.Kind == jsontree.StringKind {
@@ -183,7 +183,7 @@ func intLit(v *jsontree.Node) (int64, bool) {
 
 // numberChecks enforces the numeric keywords on x (int64, uint64 or
 // float64 as the decoder returned it).
-func (g *codecGen) numberChecks(s *shape.Shape, w view, x string, at site) []jen.Code {
+func (g *Planner) numberChecks(s *shape.Shape, w view, x string, at site) []jen.Code {
 	var out []jen.Code
 	problem := func(msg string) jen.Code { return jen.Id("d").Dot("Problem").Call(jen.Lit(msg)) }
 	for _, m := range w.kw {
@@ -206,7 +206,7 @@ func (g *codecGen) numberChecks(s *shape.Shape, w view, x string, at site) []jen
 			if n, ok := intLit(m.Value); ok && s.Kind != shape.Float {
 				out = append(out, jen.If(jen.Id(x).Op("%").Op(strconv.FormatInt(n, 10)).Op("!=").Lit(0)).Block(problem("must be a multiple of "+m.Value.Text)))
 			} else {
-				out = append(out, jen.If(jen.Op("!").Qual(codecPkg, "MultipleOf").Call(jen.Float64().Parens(jen.Id(x)), jen.Op(m.Value.Text))).Block(problem("must be a multiple of "+m.Value.Text)))
+				out = append(out, jen.If(jen.Op("!").Qual(CodecPkg, "MultipleOf").Call(jen.Float64().Parens(jen.Id(x)), jen.Op(m.Value.Text))).Block(problem("must be a multiple of "+m.Value.Text)))
 			}
 			continue
 		default:
@@ -228,7 +228,7 @@ func (g *codecGen) numberChecks(s *shape.Shape, w view, x string, at site) []jen
 // to a float never reverses an order, so the floats decide unless they are
 // equal; then the number as written does (codec's CompareNumber), as for
 // 2.0000000000000001 against a maximum of 2.
-func (g *codecGen) compare(s *shape.Shape, x, op string, bound *jsontree.Node) jen.Code {
+func (g *Planner) compare(s *shape.Shape, x, op string, bound *jsontree.Node) jen.Code {
 	if n, ok := intLit(bound); ok {
 		switch {
 		case s.Kind == shape.Int, s.Kind == shape.Uint && n >= 0:

@@ -1,4 +1,4 @@
-package gen
+package codecplan
 
 import (
 	"go/types"
@@ -11,7 +11,7 @@ import (
 )
 
 // encodeStruct returns the name of the function encoding shape s.
-func (g *codecGen) encodeStruct(s *shape.Shape, obj view, at site) string {
+func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) string {
 	key := "enc\x00" + types.TypeString(s.Type, nil) + "\x00" + viewKey(obj)
 	if name, ok := g.funcs[key]; ok {
 		return name
@@ -45,7 +45,7 @@ func (g *codecGen) encodeStruct(s *shape.Shape, obj view, at site) string {
 	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
 	g.decls = append(g.decls,
 		jen.Commentf("%s encodes %s as its output schema requires.", name, shape.TypeString(s.Type)),
-		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(CodecPkg, "Encoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
 		jen.Line(),
 	)
 	return name
@@ -108,7 +108,7 @@ func (w *fieldWriter) flush() []jen.Code {
 
 // nonEmpty is encoding/json's omitempty test, or nil when a value of the
 // shape is never empty.
-func (g *codecGen) nonEmpty(s *shape.Shape, x *jen.Statement) jen.Code {
+func (g *Planner) nonEmpty(s *shape.Shape, x *jen.Statement) jen.Code {
 	switch s.Type.Underlying().(type) {
 	case *types.Basic:
 		b := s.Type.Underlying().(*types.Basic)
@@ -134,7 +134,7 @@ func (g *codecGen) nonEmpty(s *shape.Shape, x *jen.Statement) jen.Code {
 }
 
 // nonZero is encoding/json's omitzero test.
-func (g *codecGen) nonZero(f *shape.Field, x *jen.Statement) jen.Code {
+func (g *Planner) nonZero(f *shape.Field, x *jen.Statement) jen.Code {
 	t := f.Shape.Type
 	if shape.HasMethod(t, "IsZero") {
 		return jen.Op("!").Add(x.Clone()).Dot("IsZero").Call()
@@ -156,7 +156,7 @@ func (g *codecGen) nonZero(f *shape.Field, x *jen.Statement) jen.Code {
 // encodeValue returns statements writing x (an addressable expression).
 // strict is true under an output schema: a nil pointer in a place that
 // does not allow null is an error instead of an invalid document.
-func (g *codecGen) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
+func (g *Planner) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
 	e := jen.Id("e")
 	if s == nil {
 		return nil

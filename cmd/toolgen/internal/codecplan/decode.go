@@ -1,4 +1,4 @@
-package gen
+package codecplan
 
 import (
 	"go/types"
@@ -12,7 +12,7 @@ import (
 
 // decodeStruct returns the name of the function decoding shape s (a
 // struct) against the object schema obj, writing it on first use.
-func (g *codecGen) decodeStruct(s *shape.Shape, obj view, at site) string {
+func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) string {
 	key := "dec\x00" + types.TypeString(s.Type, nil) + "\x00" + viewKey(obj)
 	if name, ok := g.funcs[key]; ok {
 		return name
@@ -44,7 +44,7 @@ func (g *codecGen) decodeStruct(s *shape.Shape, obj view, at site) string {
 				jen.Id("d").Dot("Pop").Call(),
 			))
 		}
-		body = append(body, memberLoop(cases, closed))
+		body = append(body, MemberLoop(cases, closed))
 		for i, p := range list {
 			if required[p.name] {
 				body = append(body, jen.If(bits.test(names[i]).Op("==").Lit(0)).Block(
@@ -53,11 +53,11 @@ func (g *codecGen) decodeStruct(s *shape.Shape, obj view, at site) string {
 			}
 		}
 	} else {
-		body = append(body, memberLoop(nil, closed))
+		body = append(body, MemberLoop(nil, closed))
 	}
 	g.decls = append(g.decls,
 		jen.Commentf("%s decodes %s, checking it against its published schema.", name, shape.TypeString(s.Type)),
-		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(CodecPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
 		jen.Line(),
 	)
 	return name
@@ -85,7 +85,7 @@ type prop struct {
 // structProps maps the properties of the object schema obj to the fields
 // of the struct shape s, in the schema's order, with the set of required
 // ones and whether other members are refused.
-func (g *codecGen) structProps(s *shape.Shape, obj view, at site) (list []prop, required map[string]bool, closed bool) {
+func (g *Planner) structProps(s *shape.Shape, obj view, at site) (list []prop, required map[string]bool, closed bool) {
 	props := obj.get("properties")
 	required = requiredOf(obj)
 	if ap := obj.get("additionalProperties"); ap != nil {
@@ -119,9 +119,9 @@ func (g *codecGen) structProps(s *shape.Shape, obj view, at site) (list []prop, 
 	return list, required, closed
 }
 
-// memberLoop reads an object's members: each named property by its case,
+// MemberLoop reads an object's members: each named property by its case,
 // any other member refused (closed) or skipped.
-func memberLoop(cases []jen.Code, closed bool) jen.Code {
+func MemberLoop(cases []jen.Code, closed bool) jen.Code {
 	other := jen.Id("d").Dot("Skip").Call()
 	keyVar := "_"
 	if closed {
@@ -190,7 +190,7 @@ func (n seenBits) set(name string) jen.Code {
 // decodeSite returns statements decoding the next value into target (an
 // addressable expression). An optional property treats null as absent; a
 // nullable site sets the zero value.
-func (g *codecGen) decodeSite(s *shape.Shape, w view, target *jen.Statement, optional bool, at site) []jen.Code {
+func (g *Planner) decodeSite(s *shape.Shape, w view, target *jen.Statement, optional bool, at site) []jen.Code {
 	if s == nil {
 		return nil
 	}
@@ -244,7 +244,7 @@ func zero(t types.Type) jen.Code {
 }
 
 // decodeValue returns statements decoding a non-null value of shape s.
-func (g *codecGen) decodeValue(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
+func (g *Planner) decodeValue(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
 	if !g.check(s, w, at) {
 		return nil
 	}
@@ -315,7 +315,7 @@ func (g *codecGen) decodeValue(s *shape.Shape, w view, target *jen.Statement, at
 
 // decodeJSONMethod decodes a value of a type with UnmarshalJSON: its raw
 // JSON, after checking its kind when the schema publishes a type.
-func (g *codecGen) decodeJSONMethod(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
+func (g *Planner) decodeJSONMethod(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
 	d := jen.Id("d")
 	x, ok := g.local(at.name, "Raw"), g.local(at.name, "OK")
 	read := jen.If(jen.List(jen.Id(x), jen.Id(ok)).Op(":=").Add(d).Dot("Raw").Call(), jen.Id(ok)).Block(
@@ -324,7 +324,7 @@ func (g *codecGen) decodeJSONMethod(s *shape.Shape, w view, target *jen.Statemen
 		))
 	if t := w.get("type"); t != nil && t.Kind == jsontree.StringKind {
 		k := g.local(at.name, "Kind")
-		return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(codecPkg, kindConst(t.Text))).Block(
+		return []jen.Code{jen.If(jen.Id(k).Op(":=").Add(d).Dot("Kind").Call(), jen.Id(k).Op("!=").Qual(CodecPkg, kindConst(t.Text))).Block(
 			d.Clone().Dot("Problem").Call(jen.Lit("expected "+want(s, w)+", got ").Op("+").Id(k).Dot("String").Call()),
 			d.Clone().Dot("Skip").Call(),
 		).Else().Block(read)}
@@ -375,7 +375,7 @@ func kindConst(t string) string {
 	return "Invalid"
 }
 
-func (g *codecGen) decodeArray(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
+func (g *Planner) decodeArray(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
 	d := jen.Id("d")
 	items := viewOf(w.get("items"), at.root)
 	i := g.local(at.name, "Len")
@@ -443,7 +443,7 @@ func (g *codecGen) decodeArray(s *shape.Shape, w view, target *jen.Statement, at
 	return []jen.Code{jen.If(d.Clone().Dot("Array").Call(jen.Lit(want(s, w)))).Block(body...)}
 }
 
-func (g *codecGen) decodeMap(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
+func (g *Planner) decodeMap(s *shape.Shape, w view, target *jen.Statement, at site) []jen.Code {
 	d := jen.Id("d")
 	vals := viewOf(w.get("additionalProperties"), at.root)
 	if ap := w.get("additionalProperties"); ap != nil && ap.Kind == jsontree.BoolKind {
