@@ -25,7 +25,7 @@ import (
 // unexported, shadowed), whose tag would protect nothing; an embedded
 // struct, whose fields are promoted one by one; and a secret in a
 // recursive type, which has no finite set of pointers (the tool's LogArgs
-// method, hooks.go, is the way to keep such arguments out of records).
+// method, checked by gen's model phase, is the way to keep such arguments out of records).
 
 // secretTagValue is the one value of the toolgen struct tag.
 const secretTagValue = "secret"

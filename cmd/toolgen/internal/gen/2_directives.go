@@ -72,7 +72,7 @@ func findDirectives(l *loaded) ([]declared, []*problem.Error) {
 	for _, p := range l.pkgs {
 		for _, f := range p.Syntax {
 			// The package doc comment's //tool: lines are read by
-			// findGroupDocs (groups.go).
+			// findGroupDocs (2_directives_groups.go).
 			docs := map[*ast.CommentGroup]bool{f.Doc: true}
 			for _, decl := range f.Decls {
 				gd, ok := decl.(*ast.GenDecl)
@@ -343,6 +343,43 @@ func isKnownDirective(key string) bool {
 func isKind(s string) bool {
 	for _, k := range kinds {
 		if k == s {
+			return true
+		}
+	}
+	return false
+}
+
+// spacedDirective matches a directive written with space after the
+// slashes: "// tool:name x". The key must be a directive's, so that prose
+// such as "// tool: a hammer" is left alone.
+var spacedDirective = regexp.MustCompile(`^//[ \t]+tool:([a-z]+)`)
+
+// spacedDirectives reports each line of doc that would be a directive but
+// for the space after //, with the fix that removes the space.
+func spacedDirectives(fset *token.FileSet, doc *ast.CommentGroup) []*problem.Error {
+	if doc == nil {
+		return nil
+	}
+	var errs []*problem.Error
+	for _, c := range doc.List {
+		m := spacedDirective.FindStringSubmatchIndex(c.Text)
+		if m == nil || !isKnownDirective(c.Text[m[2]:m[3]]) {
+			continue
+		}
+		key := c.Text[m[2]:m[3]]
+		spaceEnd := m[2] - len("tool:")
+		e := problem.Errorf(fset.Position(c.Slash), "directive written as %q, which toolgen does not see: write //tool:%s with no space after // (gofmt then keeps directives at the end of the doc comment)", c.Text[:m[3]], key)
+		e.Fix = &problem.Edit{Pos: c.Slash + 2, End: c.Slash + token.Pos(spaceEnd), Title: "Remove the space in // tool:" + key}
+		errs = append(errs, e)
+	}
+	return errs
+}
+
+// hasSpacedName reports whether doc has a spaced //tool:name line, which
+// spacedDirectives reports: "missing //tool:name" would say less.
+func hasSpacedName(doc *ast.CommentGroup) bool {
+	for _, c := range doc.List {
+		if m := spacedDirective.FindStringSubmatch(c.Text); m != nil && m[1] == "name" {
 			return true
 		}
 	}

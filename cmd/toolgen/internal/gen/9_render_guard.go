@@ -36,7 +36,7 @@ const (
 //	cannot use regenerate.Limit (variable of type string) as int value in argument to runGoGenerateIfThisFails[int]
 //
 // A field added to a type is not an error here (the codec compiles
-// without it): the freshness test (fresh.go) reports that one.
+// without it): the freshness test (9_render_fresh.go) reports that one.
 func guardCode(l *loaded, m *model, opts *Options) (File, error) {
 	f := jen.NewFilePathName(l.outPath, opts.Package)
 	f.HeaderComment(header)

@@ -18,7 +18,7 @@ import (
 
 // This file is the skills phase: it finds the skill folders beside the
 // tools packages, splits each SKILL.md into its YAML front matter and its
-// Markdown body, and parses the front matter (skillcheck.go checks it
+// Markdown body, and parses the front matter (5_skills_check.go checks it
 // against the Agent Skills format). YAML is read here, at generate time
 // only: the generated package holds the checked values as Go constants,
 // and the runtime links no YAML library.

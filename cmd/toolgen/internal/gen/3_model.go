@@ -27,7 +27,7 @@ const (
 type toolModel struct {
 	directives
 	description string
-	groupDesc   string // the group's //tool:groupdoc text (groups.go); "" when undescribed
+	groupDesc   string // the group's //tool:groupdoc text (2_directives_groups.go); "" when undescribed
 
 	pkg      *packages.Package
 	obj      *types.TypeName // the tool type
@@ -35,9 +35,9 @@ type toolModel struct {
 	pointer  bool            // Call has a pointer receiver
 	hasAvail bool            // the type has Available() error
 
-	hasOffered bool     // the type has Offered(context.Context) bool (hooks.go)
-	hasLogArgs bool     // the type has LogArgs(In) string (hooks.go)
-	secrets    []string // JSON Pointers of the input's secret members (secrets.go)
+	hasOffered bool     // the type has Offered(context.Context) bool (3_model_hooks.go)
+	hasLogArgs bool     // the type has LogArgs(In) string (3_model_hooks.go)
+	secrets    []string // JSON Pointers of the input's secret members (4_shapes.go)
 
 	input     *types.Named // nil for Call(ctx)
 	inputPos  token.Position
@@ -56,7 +56,7 @@ type toolModel struct {
 // schemas phases: every tool, checked, sorted by name.
 type model struct {
 	tools  []*toolModel  // sorted by name
-	skills []*skillModel // sorted by name (skills.go)
+	skills []*skillModel // sorted by name (5_skills.go)
 }
 
 // buildModel runs the directives, model and shapes phases over the loaded
@@ -92,7 +92,7 @@ func newModel(l *loaded, decls []declared) (*model, []*problem.Error) {
 }
 
 // checkNames reports every tool name declared twice, and two names with
-// one Go field (names.go), at both declarations.
+// one Go field (3_model_names.go), at both declarations.
 func checkNames(tools []*toolModel) []*problem.Error {
 	errs := duplicateNames("tool", tools, func(t *toolModel) (string, token.Position) { return t.name, t.namePos })
 	return append(errs, checkFields(tools)...)

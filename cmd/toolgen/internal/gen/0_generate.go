@@ -1,44 +1,49 @@
 // Package gen is toolgen's core: it turns Go packages holding annotated
 // tool types into the files of a generated registry, in memory.
 //
-// Generate calls the phases in this order, each a
-// function whose result is a plain value the next one takes:
+// Generate calls the phases in this order, each a function whose result
+// is a plain value the next one takes. The files of this package are named
+// by phase, so a directory listing reads in the order Generate runs them;
+// the two phases with state of their own are packages:
 //
-//	load        load.go        load     -> loaded: the type-checked tools packages
-//	directives  directives.go  findDirectives -> []declared: //tool: lines parsed
-//	                           (groups.go: findGroupDocs, the package docs' group
-//	                           descriptions, which describeGroups gives the tools)
-//	model       model.go       newModel -> model: each tool's declaration and Call checked
-//	                           (hooks.go: the Offered and LogArgs methods)
-//	shapes      shape.go       deriveShapes: the JSON shape of each input and output type
-//	                           (secrets.go: the toolgen tags, the secrets' JSON Pointers)
-//	skills      skills.go      loadSkills: the skill folders beside the tools packages,
-//	                           their SKILL.md front matter parsed (YAML, here only) and
-//	                           checked (skillcheck.go)
-//	schemas     schemas.go     reflectSchemas: invopop/jsonschema run by a generated
-//	                           program (bootstrap.go); the published schemas
-//	codecs      codec.go       planCodecs -> codecPlan: the decoders and encoders to
-//	                           write (schemaview.go, checks.go, decode.go, encode.go,
-//	                           naming.go)
-//	providers   providers.go   projectTools: the OpenAI, Anthropic and Gemini definitions
-//	render      render.go      render -> []File: the plan and model printed with
-//	                           jennifer (gocode.go holds the Go expressions; hooks.go
-//	                           the offered method and dispatch's ModeLog; zero.go
-//	                           New's unset checks; guard.go a_guard_gen.go, the
-//	                           stale-code guard; fresh.go fresh_gen_test.go, the
-//	                           freshness test; skillcode.go the skill table)
-//	manifest    manifest.go    manifestOf -> File: tools.json, what reviewers see
+//	0_generate.go        Generate, Write, Stale: the driver
+//	0_check.go           Check: the door of go vet's analyzer (cmd/toolgen/analyzer),
+//	                     the directive, model and shape phases on one package
+//	1_load.go            load -> loaded: the type-checked tools packages
+//	2_directives.go      findDirectives -> []declared: //tool: lines parsed,
+//	                     a directive spaced as "// tool:" refused
+//	2_directives_groups.go  findGroupDocs: the package docs' group descriptions,
+//	                     which describeGroups gives the tools once modelled
+//	3_model.go           newModel -> model: each tool's declaration and Call checked
+//	3_model_hooks.go     the Offered and LogArgs methods checked
+//	3_model_names.go     the Go field each tool name becomes, checked
+//	4_shapes.go          deriveShapes: the JSON shape of each input and output
+//	                     type (package shape: its Deriver, the jsonschema and
+//	                     toolgen tags), the secrets' JSON Pointers
+//	5_skills.go          loadSkills: the skill folders beside the tools packages,
+//	5_skills_check.go    their SKILL.md front matter parsed (YAML, here only) and checked
+//	6_schemas.go         reflectSchemas: the published schemas, from invopop/jsonschema
+//	6_schemas_bootstrap.go  run by a generated program (package schema post-processes)
+//	7_codecs.go          planCodecs -> codecPlan: the decoders and encoders to write
+//	                     (package codecplan: its Planner)
+//	8_providers.go       projectTools: the OpenAI, Anthropic and Gemini definitions
+//	9_render.go          render -> []File: the model and plans printed with jennifer
+//	                     (package gocode holds the Go expressions): registry_gen.go
+//	                     and codec_gen.go here; beside it 9_render_format.go (gofmt,
+//	                     and a formatting failure named at its tool),
+//	                     9_render_fresh.go (fresh_gen_test.go, the freshness test),
+//	                     9_render_guard.go (a_guard_gen.go, the stale-code guard),
+//	                     9_render_hooks.go (the offered method, dispatch's ModeLog),
+//	                     9_render_manifest.go (tools.json, what reviewers see),
+//	                     9_render_providers.go (the providers package),
+//	                     9_render_skills.go (the skill table), 9_render_zero.go
+//	                     (New's unset checks)
 //
-// errors.go holds the positioned problems every phase reports. The shapes
-// and schemas phases complete the model in place (each tool's shapes and
-// schema trees).
-//
-// check.go runs the directive, model and shape phases on one package that
-// another driver type-checked: it is what go vet's analyzer
-// (cmd/toolgen/analyzer) reports.
-//
-// Generate collects every problem of a run before it returns, so a user
-// fixes them all at once; cmd/toolgen prints them and writes the files.
+// Every phase reports problems as *problem.Error. The shapes and schemas
+// phases complete the model in place (each tool's shapes and schema
+// trees). Generate collects every problem of a run before it returns, so
+// a user fixes them all at once; cmd/toolgen prints them and writes the
+// files.
 package gen
 
 import (

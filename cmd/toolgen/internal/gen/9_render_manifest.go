@@ -17,7 +17,7 @@ func manifestOf(opts *Options, m *model, proj map[*toolModel]*provider.Precomput
 // model sees (name, description, schemas) and what the runtime reads (kind,
 // hints, timeout, permissions, meta, and, when a tool has them, its
 // secrets and whether it has Offered and LogArgs methods), then every
-// skill, sorted by name (skillcode.go). It is
+// skill, sorted by name (9_render_skills.go). It is
 // pretty-printed for code review: a change to what the model sees shows up
 // in the diff. The generated Go holds the exact compact bytes.
 func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {

@@ -4,12 +4,12 @@ import (
 	"go/token"
 	"go/types"
 
-	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
-// This file holds the optional methods a tool type may have for the call
-// service, beside Available (model.go):
+// This file checks the optional methods a tool type may have for the call
+// service, beside Available (3_model.go); 9_render_hooks.go writes what
+// the generated package does with them:
 //
 //   - Offered(ctx context.Context) bool decides, per call, whether the
 //     tool is offered to the caller ctx carries (a tool an anonymous
@@ -97,48 +97,4 @@ func callParams(sel *types.Selection) *types.Tuple {
 		return nil
 	}
 	return sel.Obj().Type().(*types.Signature).Params()
-}
-
-// offeredFunc is the offered method of Tools: per tool with an Offered
-// method, what it returns; true for the others. New passes it to the
-// runtime (tool.WithOffered); nil when no tool has one.
-func offeredFunc(m *model, fields map[*toolModel]string) jen.Code {
-	var cases []jen.Code
-	for _, t := range m.tools {
-		if t.hasOffered {
-			cases = append(cases, jen.Case(jen.Id(indexConst(fields[t]))).Block(
-				jen.Return(jen.Id("t").Dot(fields[t]).Dot("Offered").Call(jen.Id("ctx"))),
-			))
-		}
-	}
-	if len(cases) == 0 {
-		return nil
-	}
-	cases = append(cases, jen.Default().Block(jen.Return(jen.True())))
-	return doc(
-		"offered reports whether the tool of specs[i] is offered to the caller ctx",
-		"carries: what its Offered method returns, or true when it has none.",
-	).Func().Params(jen.Id("t").Op("*").Id("Tools")).Id("offered").Params(
-		jen.Id("ctx").Qual("context", "Context"),
-		jen.Id("i").Int(),
-	).Bool().Block(jen.Switch(jen.Id("i")).Block(cases...))
-}
-
-// logCase is the ModeLog branch of the dispatch case of t, which has a
-// LogArgs method: the form it gives, as a JSON string, and nothing run.
-func logCase(t *toolModel, field string) jen.Code {
-	return jen.If(jen.Id("mode").Op("==").Qual(toolPkg, "ModeLog")).Block(
-		jen.Id("e").Dot("String").Call(jen.Id("t").Dot(field).Dot("LogArgs").Call(jen.Id("in"))),
-		jen.Return(jen.Qual(toolPkg, "OutputText"), jen.Nil()),
-	)
-}
-
-// anyOffered reports whether a tool of m has an Offered method.
-func anyOffered(m *model) bool {
-	for _, t := range m.tools {
-		if t.hasOffered {
-			return true
-		}
-	}
-	return false
 }
