@@ -53,6 +53,20 @@
 // isError result and the server keeps serving. The error's Cause goes to
 // Options.Logger, never to the client.
 //
+// # Progress and cancellation
+//
+// A tool reports its progress with tool.Progress. A client that names a
+// progress token in a tools/call (_meta.progressToken) gets
+// notifications/progress against it, coalesced to at most one per
+// Options.ProgressInterval (DefaultProgressInterval: ten a second), in
+// order, the last one before the result; a client that names none gets
+// none, and its calls carry no listener. A client's
+// notifications/cancelled cancels the call's context, and so does an HTTP
+// client that goes away before the answer (stateful or stateless: the
+// server keeps no event store, so nobody could fetch the answer later);
+// the tool sees its context done, and the call service records a tool
+// that stops as cancelled. See progress.go.
+//
 // # Who calls
 //
 // Before tools/list and tools/call reach the Caller, the request's context

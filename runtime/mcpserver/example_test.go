@@ -56,6 +56,6 @@ func ExampleNew() {
 	}
 	fmt.Println(res.IsError, res.Content[0].(*mcp.TextContent).Text)
 	// Output:
-	// 12 tools; first: clock_now read-only: true
+	// 13 tools; first: clock_now read-only: true
 	// true note n99: not found; notes_search finds notes and their IDs
 }

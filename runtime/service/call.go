@@ -203,7 +203,9 @@ func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d too
 		}
 		return s.replay(ctx, &rec, prior, dst)
 	}
-	res, callErr := s.run(ctx, dst, t, args)
+	pctx, stop := s.watchProgress(ctx, &rec)
+	res, callErr := s.run(pctx, dst, t, args)
+	stop()
 	s.finish(ctx, &rec, res, callErr, rec.CallID != "")
 	return res, callErr
 }
@@ -329,6 +331,8 @@ func outcomeOf(err error) Outcome {
 		return OutcomeUnknown
 	case errors.Is(err, tool.ErrNotRun):
 		return OutcomeRefused
+	case tool.CodeOf(err) == tool.CodeCancelled:
+		return OutcomeCancelled
 	}
 	return OutcomeFailed
 }

@@ -103,7 +103,11 @@
 // MaxIDLen is refused and recorded cut. A record is written even when the
 // call's caller has gone (its context cancelled). Records can be
 // queried (Records) and purged by age (Purge). An Observer sees every
-// call; runtime/service/oteltrace makes an OpenTelemetry span of each.
+// call; runtime/service/oteltrace makes an OpenTelemetry span of each. An
+// Observer that implements ProgressObserver also hears the progress the
+// tools report (tool.Progress), with the record of their call; a call
+// cancelled while its tool runs is recorded OutcomeCancelled when the
+// tool stops (see progress.go).
 //
 // MemoryStore keeps everything in the process; the durable stores, which
 // several instances can share, implement Store in subpackages, so that a

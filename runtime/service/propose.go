@@ -239,7 +239,9 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 		s.observed(ctx, rec)
 		return nil, e
 	}
-	res, err := s.runProposed(ctx, t, p.Args)
+	pctx, stop := s.watchProgress(ctx, rec)
+	res, err := s.runProposed(pctx, t, p.Args)
+	stop()
 	rec.Duration = s.now().Sub(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
 	if err != nil {
