@@ -84,34 +84,32 @@
 // gets a tool.Invocation (invocation.go): the principal of its bearer
 // token, when it has one (Options.Principal; by default the token's UserID
 // holding its Scopes), and the call ID, conversation and turn its _meta
-// names under MetaCallID, MetaConversation and MetaTurn (MCP has no such
-// fields; without a call ID the call service does not deduplicate). A
-// request without a token keeps what its context carries: over stdio, the
-// context of Run. Over HTTP, HTTPOptions.Auth requires a valid token of
-// every request (auth.go: the SDK's auth.RequireBearerToken, 401 with the
-// protected-resource metadata's URL in WWW-Authenticate and a fixed body,
-// the metadata served by Serve at WellKnownMetadataPath); without Auth,
-// only requests that reached loopback are served. StaticTokens verifies
-// tokens the host configures (looked up by SHA-256), for small
-// deployments, tests and examples.
+// names (MCP has no such fields). The principal the token gives replaces
+// any the context carried; in a stateful session, whose context is the
+// first request's, each request still gets its own token's. A request
+// without a token keeps what its context carries: over stdio, the context
+// of Run.
 //
-// With Auth, the token is checked before anything else (no session is
-// opened, no limit is spent). Without a valid one the answer is 401 with
-// WWW-Authenticate: Bearer resource_metadata="..." (RFC 9728, as the MCP
-// authorization specification asks) and a fixed body: nothing of the
-// request, and nothing of the verifier's error, is echoed. A token lacking
-// one of Auth.Scopes gets 403. The verifier must set the token's UserID
-// (the SDK binds each stateful session to it: another token's holder gets
-// 403 on it) and its Expiration. A host mounting Handler mounts
-// MetadataHandler too. The principal the token gives replaces any the
-// context carried; in a stateful session, whose context is the first
-// request's, each request still gets its own token's.
+// Over HTTP, HTTPOptions.Auth requires a valid token of every request
+// (auth.go: the SDK's auth.RequireBearerToken), checked before anything
+// else (no session is opened, no limit is spent). Without a valid one the
+// answer is 401 with WWW-Authenticate: Bearer resource_metadata="..." (RFC
+// 9728, as the MCP authorization specification asks) and a fixed body:
+// nothing of the request, and nothing of the verifier's error, is echoed.
+// A token lacking one of Auth.Scopes gets 403. The verifier must set the
+// token's UserID (the SDK binds each stateful session to it: another
+// token's holder gets 403 on it) and its Expiration. Serve serves the
+// protected-resource metadata at WellKnownMetadataPath; a host mounting
+// Handler mounts MetadataHandler too. StaticTokens verifies tokens the
+// host configures (looked up by SHA-256), for small deployments, tests
+// and examples.
 //
-// Without Auth, a call service offers a caller with no principal nothing
-// unless the host names one: service.As, or an Invocation in the context
-// of Run (stdio). Serve refuses a listener on any address but loopback
-// (ErrNoAuth), even with AllowedHosts: a caller off this machine must be
-// someone. A reverse proxy on the same machine reaches loopback.
+// Without Auth, only requests that reached loopback are served, and Serve
+// refuses a listener on any other address (ErrNoAuth), even with
+// AllowedHosts: a caller off this machine must be someone. A reverse proxy
+// on the same machine reaches loopback. A call service offers a caller with
+// no principal nothing unless the host names one: service.As, or an
+// Invocation in the context of Run.
 //
 // The _meta keys each hold a string of 1 to MaxMetaLen bytes of printable
 // text; anything else is refused (invalid params, naming the key, quoting
@@ -119,8 +117,8 @@
 //
 //   - MetaCallID ("io.github.toolgen-go/call-id") sets Invocation.CallID:
 //     a call repeated with the same principal, conversation and call ID
-//     runs once, and repeats get the recorded answer. Without it a call
-//     sent twice runs twice.
+//     runs once, and repeats get the recorded answer. Without it the call
+//     service does not deduplicate: a call sent twice runs twice.
 //   - MetaConversation sets Invocation.Conversation (records, proposals,
 //     deduplication), and MetaTurn Invocation.Turn; without them the
 //     context's, if any.

@@ -10,7 +10,7 @@
 // it admits attach to a conversation (Admitted) and ride its preamble from
 // then on:
 //
-//	patterns := skill.Patterns{"note-taking", "clock-*"}
+//	patterns := skill.Patterns{"note-taking", "meeting-*"}
 //	chosen, missing := patterns.Select(generated.Skills(), logger)
 //	_ = missing // already logged
 //
