@@ -1,10 +1,12 @@
-// Package readme holds the Go snippets of the repository's README.md that
-// show calls, as code that compiles: each region between a "README:begin
-// NAME" and a "README:end" comment appears verbatim (less one level of
-// indentation) in a ```go block of README.md, and readme_test.go checks
-// that it does. Edit a snippet here, then copy it into the README. The
-// rest of the manual is in the packages' documentation, whose examples
-// run as tests.
+// Package readme keeps the repository's documentation true. It holds the
+// Go snippets of README.md that show calls, as code that compiles: each
+// region between a "README:begin NAME" and a "README:end" comment appears
+// verbatim (less one level of indentation) in a ```go block of README.md,
+// and readme_test.go checks that it does. Edit a snippet here, then copy
+// it into the README. The rest of the manual is in the packages'
+// documentation, whose examples run as tests; links_test.go checks that
+// every relative link of the Markdown files and every path a doc comment
+// names exists.
 //
 // Nothing here is meant to run: the functions exist to be compiled and
 // vetted with the rest of the module.
