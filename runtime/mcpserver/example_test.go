@@ -65,10 +65,10 @@ func ExampleNew() {
 	// true note n99: not found; notes_search finds notes and their IDs
 }
 
-// withToken sets a bearer token on every request of a client.
-type withToken string
+// bearerRT sets a bearer token on every request of a client.
+type bearerRT string
 
-func (b withToken) RoundTrip(r *http.Request) (*http.Response, error) {
+func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+string(b))
 	return http.DefaultTransport.RoundTrip(r)
@@ -119,7 +119,7 @@ func ExampleServer_Serve() {
 
 	for _, token := range []string{"ana-secret-token", "ben-secret-token"} {
 		client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "1"}, nil)
-		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: withToken(token)}}, nil)
+		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerRT(token)}}, nil)
 		if err != nil {
 			panic(err)
 		}
