@@ -135,7 +135,7 @@ func ExampleServer_Serve() {
 	fmt.Println("shut down:", <-served)
 	// Output:
 	// without a token: 401 true
-	// ana: 11 tools; notes_tag: true
-	// ben: 8 tools; notes_tag: false
+	// ana: 12 tools; notes_tag: true
+	// ben: 9 tools; notes_tag: false
 	// shut down: <nil>
 }
