@@ -53,12 +53,13 @@ func summary(spec *tool.Spec) string {
 	return text + " (" + spec.Name + ")"
 }
 
-// propose handles a call of a propose tool: it validates the arguments,
-// stores a proposal and answers with it; nothing runs.
-func (s *Service) propose(ctx context.Context, inv *tool.Invocation, t target, rec *Record, dst, args []byte, out **Proposal) (tool.Result, error) {
-	spec := t.spec
-	rec.Args = s.logFormOf(ctx, t, args)
-	if err := s.check(ctx, t, args); err != nil {
+// propose handles an admitted call of a propose tool: it validates the
+// arguments, stores a proposal and answers with it; nothing runs.
+func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args []byte, out **Proposal) (tool.Result, error) {
+	inv, rec, spec := c.inv, c.rec, t.spec()
+	rec.Event = EventProposal
+	rec.Args = t.logForm(ctx, s, args)
+	if err := t.check(ctx, s, args); err != nil {
 		var te *tool.Error
 		if !errors.As(err, &te) {
 			te = &tool.Error{Code: tool.CodeFailed, Tool: spec.Name, Message: "the tool failed", Cause: err}
@@ -184,11 +185,11 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if cur, ok := tool.InvocationFrom(ctx); ok {
 		inv.Agent, inv.State = cur.Agent, cur.State
 	}
-	t, found := s.resolve(ctx, p.Tool)
-	if !found || t.spec.Kind != tool.KindPropose || !s.offeredTarget(ctx, inv, t, ro) {
+	t := s.resolve(ctx, p.Tool)
+	if t == nil || t.spec().Kind != tool.KindPropose || !t.offered(ctx, s, inv, ro) {
 		return nil, s.refused(ctx, &rec, toolerr.UnknownTool(s.offer(ctx, inv, nil, ro), p.Tool))
 	}
-	rec.Kind = t.spec.Kind
+	rec.Kind = t.spec().Kind
 	if s.isHalted(ctx) {
 		return nil, s.refused(ctx, &rec, &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "tool calls are halted by the operator; nothing was run"})
 	}
@@ -198,7 +199,7 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if p.State != StatePending {
 		return s.decided(ctx, p, &rec)
 	}
-	rec.Args = s.logFormOf(ctx, t, p.Args)
+	rec.Args = t.logForm(ctx, s, p.Args)
 	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", p.Tool), slog.String("error", err.Error()))
@@ -239,7 +240,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 		s.observed(ctx, rec)
 		return nil, e
 	}
-	res, err := s.runProposed(ctx, t, p.Args)
+	res, err := t.runProposed(ctx, s, p.Args)
 	rec.Duration = s.now().Sub(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
 	if err != nil {
@@ -385,8 +386,8 @@ func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) err
 	}
 	defer release()
 	rec.Tool, rec.Conversation, rec.Turn, rec.CallID = p.Tool, p.Conversation, p.Turn, p.CallID
-	if t, ok := s.resolve(ctx, p.Tool); ok {
-		rec.Kind = t.spec.Kind
+	if t := s.resolve(ctx, p.Tool); t != nil {
+		rec.Kind = t.spec().Kind
 	}
 	rec.Outcome = OutcomeOK
 	wctx, cancel := detached(ctx)

@@ -110,8 +110,8 @@ func (s *Service) view(ctx context.Context, p *Proposal, who tool.Principal) (*P
 	if v.State == StatePending && !s.now().Before(p.Expires) {
 		v.State = StateExpired
 	}
-	if t, ok := s.resolve(ctx, p.Tool); ok {
-		v.Args = s.logFormOf(ctx, t, p.Args)
+	if t := s.resolve(ctx, p.Tool); t != nil {
+		v.Args = t.logForm(ctx, s, p.Args)
 	} else if recs, err := s.store.Records(ctx, Query{Proposal: p.ID, Limit: 1}); err == nil && len(recs) == 1 && recs[0].Event == EventProposal {
 		// The tool is gone (a dynamic one): its proposal's record kept
 		// the logged form.
