@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -462,6 +461,3 @@ func recordedName(name string) string {
 	}
 	return name
 }
-
-// isID reports whether s may be repeated in a message.
-func isID(s string) bool { return codec.IsIdentifier(s) }

@@ -2,28 +2,17 @@ package service
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/base32"
 	"errors"
 	"log/slog"
 	"time"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/proposalid"
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
-
-// proposalPrefix starts every proposal ID.
-const proposalPrefix = "prop_"
-
-// newProposalID returns an unguessable proposal ID: 128 random bits.
-func newProposalID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand documents it)
-	return proposalPrefix + base32.HexEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])
-}
 
 // canonical returns args as a proposal keeps them: the compact JSON the
 // tool will run with.
@@ -82,7 +71,7 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
 	}
 	p := &Proposal{
-		ID: newProposalID(), Principal: inv.Principal.ID, Conversation: inv.Conversation, Turn: inv.Turn,
+		ID: proposalid.New(), Principal: inv.Principal.ID, Conversation: inv.Conversation, Turn: inv.Turn,
 		CallID: inv.CallID, Tool: spec.Name, Args: args, Summary: summary(spec),
 		Created: rec.Time, Expires: rec.Time.Add(s.ttl), State: StatePending,
 	}
@@ -263,7 +252,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 // the answer for an unknown proposal.
 func (s *Service) decidable(ctx context.Context, id string, who tool.Principal, rec *Record) (*Proposal, *tool.Error) {
 	unknown := &tool.Error{Code: tool.CodeUnknownProposal, Message: "no such proposal"}
-	if isID(id) {
+	if proposalid.Valid(id) {
 		unknown.Message = "no proposal " + id + " is open to you"
 	}
 	if id == "" || who.ID == "" {

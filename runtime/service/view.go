@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/proposalid"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -55,7 +56,7 @@ type ProposalView struct {
 // nothing of a proposal that is not theirs. Nothing is recorded.
 func (s *Service) ViewProposal(ctx context.Context, id string, who tool.Principal) (*ProposalView, error) {
 	unknown := &tool.Error{Code: tool.CodeUnknownProposal, Message: "no such proposal"}
-	if isID(id) {
+	if proposalid.Valid(id) {
 		unknown.Message = "no proposal " + id + " is open to you"
 	}
 	if id == "" || who.ID == "" {
