@@ -58,6 +58,24 @@ func _() {
 	runGoGenerateIfThisFails[bool](regenerate.InSync)
 }
 
+// The Call method of clock.WaitTool (tool clock_wait).
+func _() {
+	runGoGenerateIfThisFails[func(context.Context, clock.WaitInput) (clock.Waited, error)]((*clock.WaitTool)(nil).Call)
+}
+
+// The fields of clock.WaitInput.
+func _() {
+	var regenerate clock.WaitInput
+	runGoGenerateIfThisFails[float64](regenerate.Seconds)
+}
+
+// The fields of clock.Waited.
+func _() {
+	var regenerate clock.Waited
+	runGoGenerateIfThisFails[float64](regenerate.Seconds)
+	runGoGenerateIfThisFails[time.Time](regenerate.Until)
+}
+
 // The Call method of clock.ZonesTool (tool clock_zones).
 func _() {
 	runGoGenerateIfThisFails[func(context.Context, clock.ZonesInput) ([]string, error)]((*clock.ZonesTool)(nil).Call)

@@ -86,6 +86,62 @@ func encodeClockSync(e *toolimpl.Encoder, v *clock.Sync) {
 	e.ObjectEnd()
 }
 
+// decodeClockWaitInputSeconds decodes float64 (WaitInput.Seconds), checking it against its published schema;
+// every property of the same Go type and schema calls it.
+func decodeClockWaitInputSeconds(d *toolimpl.Decoder, v *float64) {
+	if vVal, vOK := d.Float("number (maximum 60, minimum 0.1)", 64); vOK {
+		if vVal >= 60 && (vVal > 60 || d.CompareNumber("60") > 0) {
+			d.Problem("must be at most 60")
+		}
+		if vVal <= 0.1 && (vVal < 0.1 || d.CompareNumber("0.1") < 0) {
+			d.Problem("must be at least 0.1")
+		}
+		(*v) = vVal
+	}
+}
+
+// decodeClockWaitInput decodes clock.WaitInput, checking it against its published schema.
+func decodeClockWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
+	if !d.Object("object") {
+		return
+	}
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenSeconds = 1 << iota
+	)
+	var seen uint64
+	for {
+		key, ok := d.Key()
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "seconds":
+			if d.Member("seconds", seen&seenSeconds != 0) {
+				seen |= seenSeconds
+				decodeClockWaitInputSeconds(d, &v.Seconds)
+			}
+			d.Pop()
+		default:
+			d.Unknown(key)
+		}
+	}
+	if seen&seenSeconds == 0 {
+		d.Missing("seconds")
+	}
+}
+
+// encodeClockWaited encodes clock.Waited as its output schema requires.
+func encodeClockWaited(e *toolimpl.Encoder, v *clock.Waited) {
+	e.ObjectStart()
+	e.RawKey(`"seconds":`)
+	e.Float(float64(v.Seconds), 64)
+	e.RawKey(`"until":`)
+	e.Time(v.Until)
+	e.ObjectEnd()
+}
+
 // decodeClockZonesInputPrefix decodes string (ZonesInput.Prefix), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeClockZonesInputPrefix(d *toolimpl.Decoder, v *string) {

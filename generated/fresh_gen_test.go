@@ -49,6 +49,22 @@ var toolgenFresh = []fresh.Tool{
 		},
 	},
 	{
+		Field: "ClockWait",
+		Tool:  "clock_wait",
+		In: []string{
+			`root github.com/toolgen-go/toolgen/tools/clock.WaitInput`,
+			`type github.com/toolgen-go/toolgen/tools/clock.WaitInput struct`,
+			`field github.com/toolgen-go/toolgen/tools/clock.WaitInput.Seconds float64 "json:\"seconds\" jsonschema:\"minimum=0.1,maximum=60\""`,
+		},
+		Out: []string{
+			`root github.com/toolgen-go/toolgen/tools/clock.Waited`,
+			`type github.com/toolgen-go/toolgen/tools/clock.Waited struct`,
+			`field github.com/toolgen-go/toolgen/tools/clock.Waited.Seconds float64 "json:\"seconds\""`,
+			`field github.com/toolgen-go/toolgen/tools/clock.Waited.Until time.Time "json:\"until\""`,
+			`type time.Time struct methods=MarshalJSON,UnmarshalJSON,MarshalText,UnmarshalText`,
+		},
+	},
+	{
 		Field: "ClockZones",
 		Tool:  "clock_zones",
 		In: []string{

@@ -68,6 +68,7 @@ var fuzzLimits = codec.Limits{MaxBytes: 1024, MaxDepth: 16}
 // material the bad-input seeds are made from.
 var fuzzBases = map[string][]string{
 	"clock_now":   {`{}`},
+	"clock_wait":  {`{"seconds":2}`, `{"seconds":0.1}`, `{"seconds":6e1}`},
 	"clock_zones": {`{"prefix":"Europe/"}`, `{}`},
 	"notes_create": {
 		`{"title":"Groceries","body":"# List\nmilk","tags":["home","food"],"priority":2,` +
@@ -432,6 +433,8 @@ type noArguments struct{}
 func FuzzClockNow(f *testing.F) {
 	fuzzTool(f, "clock_now", func(d *codec.Decoder, _ *noArguments) { decodeNoArguments(d) })
 }
+
+func FuzzClockWait(f *testing.F) { fuzzTool(f, "clock_wait", decodeClockWaitInput) }
 
 func FuzzClockZones(f *testing.F) { fuzzTool(f, "clock_zones", decodeClockZonesInput) }
 

@@ -133,6 +133,7 @@ func TestNewRefusesNil(t *testing.T) {
 var goodCalls = map[string]string{
 	"clock_now":        `{}`,
 	"clock_sync":       ``,
+	"clock_wait":       `{"seconds":0.1}`,
 	"clock_zones":      `{"prefix":"Europe/"}`,
 	"notes_get":        `{"id":"n1"}`,
 	"notes_outline":    `{"id":"n1"}`,

@@ -8,7 +8,8 @@
 //     and the tools that search, read, render, outline, create, update, tag
 //     and delete notes;
 //   - [github.com/toolgen-go/toolgen/tools/clock]: the current time, the
-//     time zones on offer, and a comparison with a reference clock;
+//     time zones on offer, a comparison with a reference clock, and a wait
+//     that reports its progress;
 //   - [github.com/toolgen-go/toolgen/tools/weather]: a forecast tool that is
 //     only offered when it has an API key (it returns canned data and never
 //     reaches the network).
@@ -56,6 +57,11 @@
 // `jsonschema:"minLength=1,maxLength=200"` or `jsonschema:"enum=a,enum=b"`,
 // and hooks such as JSONSchema() and JSONSchemaExtend(*jsonschema.Schema) on
 // a type. Fields without omitempty are required.
+//
+// A tool that takes a while reports how far it has got with tool.Progress
+// (a progress bar for the person, notifications/progress over MCP) and
+// stops when its context is done: the call then ends as cancelled (see
+// clock/wait.go).
 //
 // A tool's dependencies (a store, a clock, an API key) are fields of its
 // type. A tool with an Available() error method reports itself unusable

@@ -13,7 +13,9 @@
 //	go build -o bin/toolgenvet github.com/toolgen-go/toolgen/cmd/toolgenvet
 //	go vet -vettool=bin/toolgenvet ./...
 //
-// -vettool replaces go vet's own analyzers, so run plain go vet as well.
+// -vettool replaces go vet's own analyzers, so run plain go vet as well. A
+// misspelt directive comes with a fix: -fix -diff shows it, and -fix
+// alone applies it (//tool:readnoly becomes //tool:readonly).
 // toolgen itself remains the complete check: see the analyzer's
 // documentation (github.com/toolgen-go/toolgen/cmd/toolgen/analyzer) for
 // what only toolgen reports.

@@ -46,6 +46,15 @@ type agent struct {
 	maxTokens int64
 	maxTurns  int         // model requests before giving up
 	observe   func(event) // called with each event as it happens; may be nil
+	progress  progressBar // hears the progress of each tool call as it runs; may be nil
+}
+
+// progressBar hears the progress a tool reports while it runs (see
+// tool.Progress), and End once its call has returned: demo.Bar draws it on
+// the terminal.
+type progressBar interface {
+	tool.ProgressListener
+	End()
 }
 
 // run asks the model to handle prompt and returns the transcript; the last
@@ -82,7 +91,14 @@ func (a *agent) run(ctx context.Context, prompt string) ([]event, error) {
 				record(event{Kind: eventText, Text: b.Text})
 			case anthropic.ToolUseBlock:
 				record(event{Kind: eventCall, Tool: b.Name, Input: string(b.Input)})
-				result, _ := anthropictools.Call(ctx, a.caller, b) // the error's message is in the result; its cause is for logs
+				callCtx := ctx
+				if a.progress != nil {
+					callCtx = tool.WithProgress(ctx, a.progress) // the tool's progress, as it runs
+				}
+				result, _ := anthropictools.Call(callCtx, a.caller, b) // the error's message is in the result; its cause is for logs
+				if a.progress != nil {
+					a.progress.End()
+				}
 				text, isError := resultText(result)
 				record(event{Kind: eventResult, Tool: b.Name, Text: text, IsError: isError})
 				results = append(results, result)

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -239,6 +241,51 @@ func TestRun(t *testing.T) {
 			assert.Contains(t, err.Error(), c.err)
 		})
 	}
+}
+
+// barRecorder is a progressBar that keeps what it hears, in order.
+type barRecorder struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (b *barRecorder) Progress(_ context.Context, p tool.ProgressReport) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.events = append(b.events, fmt.Sprintf("%g/%g %s", p.Done, p.Total, p.Message))
+}
+
+func (b *barRecorder) End() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.events = append(b.events, "end")
+}
+
+// TestProgressReachesTheLoop: the progress of a long-running tool reaches
+// the agent loop while the tool runs, through the call service, and the
+// loop ends the bar once the call has returned.
+func TestProgressReachesTheLoop(t *testing.T) {
+	t.Parallel()
+	reg, set := setup(t, notes.NewDemoStore())
+	const prompt = "Give me a moment, then tell me the time."
+	f := newFake(set.Anthropic(), prompt, []turn{
+		{text: "Waiting.", calls: []scriptedCall{{"toolu_w1", "clock_wait", `{"seconds":0.3}`}}},
+		{results: []expectedResult{{"toolu_w1", false, `"seconds":0.3`}}, text: "Done waiting."},
+	})
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	a := newAgent(srv.URL, reg, anthropictools.Tools(set))
+	var bar barRecorder
+	a.progress = &bar
+	_, err := a.run(context.Background(), prompt)
+	require.NoError(t, err)
+	assert.True(t, f.done())
+	assert.Equal(t, []string{
+		"0.1/0.3 waited 0.1 s of 0.3 s",
+		"0.2/0.3 waited 0.2 s of 0.3 s",
+		"0.3/0.3 waited 0.3 s of 0.3 s",
+		"end",
+	}, bar.events)
 }
 
 // TestSystemPrompt: the skills the flag selects ride the system prompt; a

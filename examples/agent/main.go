@@ -126,6 +126,7 @@ func run(ctx context.Context, args []string, out io.Writer, getenv func(string) 
 		system:    system,
 		maxTokens: 1024,
 		maxTurns:  *maxTurns,
+		progress:  demo.NewBar(out), // a long-running tool's progress, drawn as a bar
 	}
 	var werr error
 	a.observe = func(e event) {

@@ -1,8 +1,10 @@
 // Command catalog lists the sample tools a person is offered and makes a
 // few calls through the call service, as a model would: a read, a display,
 // bad arguments, a misspelt name, a proposal that a person then confirms,
-// and a call the person is not allowed to make. It ends with the record
-// the service kept: what `make run` shows a new user.
+// a call the person is not allowed to make, and a long-running tool whose
+// progress reaches the service's Observer, drawn as a progress bar, first
+// to its end, then cancelled half-way. It ends with the record the service
+// kept: what `make run` shows a new user.
 //
 //	go run ./examples/catalog
 package main
@@ -62,8 +64,10 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	start := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
 	now := start
+	bar := demo.NewBar(w)
 	svc, err := service.New(reg, &service.Options{
-		Now: func() time.Time { now = now.Add(time.Second); return now },
+		Now:      func() time.Time { now = now.Add(time.Second); return now },
+		Observer: barObserver{bar},
 	})
 	if err != nil {
 		return err
@@ -104,7 +108,49 @@ func run(ctx context.Context, w io.Writer) error {
 	if err := show(w, tool.Result{Content: []byte(errMessage(err)), IsError: true}, err); err != nil {
 		return err
 	}
+	if err := long(ctx, w, svc, inv(ana, "call_10"), inv(ana, "call_11")); err != nil {
+		return err
+	}
 	return record(ctx, w, svc, start)
+}
+
+// long calls clock_wait twice: to its end, its progress drawn by the
+// service's Observer, then cancelled by its caller half a second in (as a
+// person stopping it would): the tool stops, and the record says
+// cancelled.
+func long(ctx context.Context, w io.Writer, svc *service.Service, first, second context.Context) error {
+	fmt.Fprintf(w, "\n> ana: clock_wait {\"seconds\":2}   (a long-running tool: its progress reaches the service's Observer, drawn as a bar)\n")
+	res, err := svc.Call(first, "clock_wait", []byte(`{"seconds":2}`))
+	if err := show(w, res, err); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n> ana: clock_wait {\"seconds\":30}   (the caller cancels it half a second in: the tool stops)\n")
+	cctx, cancel := context.WithCancel(second)
+	defer cancel()
+	stopper := tool.ProgressFunc(func(_ context.Context, p tool.ProgressReport) {
+		if p.Done >= 0.5 {
+			cancel() // what a person's "stop" does
+		}
+	})
+	res, err = svc.Call(tool.WithProgress(cctx, stopper), "clock_wait", []byte(`{"seconds":30}`))
+	return show(w, res, err)
+}
+
+// barObserver is the service's Observer: it draws the progress of the
+// calls on a bar, and ends the bar's line when a call ends.
+type barObserver struct{ bar *demo.Bar }
+
+var _ service.ProgressObserver = barObserver{}
+
+// Start implements service.Observer.
+func (o barObserver) Start(ctx context.Context, _ string) context.Context { return ctx }
+
+// End implements service.Observer.
+func (o barObserver) End(context.Context, *service.Record) { o.bar.End() }
+
+// ObserveProgress implements service.ProgressObserver.
+func (o barObserver) ObserveProgress(ctx context.Context, _ *service.Record, p tool.ProgressReport) {
+	o.bar.Progress(ctx, p)
 }
 
 // show prints a call's answer as the model would read it.

@@ -20,19 +20,23 @@ func TestRun(t *testing.T) {
 	require.NoError(t, run(context.Background(), &out))
 	got := out.String()
 	for _, want := range []string{
-		"12 tools offered to ana, sorted by name:",
-		"ben is offered 7 of them.",
+		"13 tools offered to ana, sorted by name:",
+		"ben is offered 8 of them.",
 		"notes_search      read     readonly",
 		"notes_delete      propose  destructive,idempotent",
 		`structured: {"notes":[{"id":"n1"`,
 		`error [invalid_arguments] for the model: invalid arguments: /query: must be at least 1 character long; /limit: must be at most 50; /sort: must be one of "relevance", "newest", "oldest"; /colour: unknown property`,
 		`error [unknown_tool] for the model: unknown tool "notes_serch"; did you mean notes_search?`,
 		`{"status":"proposed","message":"Nothing has run yet: a person must confirm this proposal first.","tool":"notes_delete"`,
-		`error [unknown_tool] for the model: unknown tool "notes_delete"; did you mean one of notes_get, notes_outline, notes_render, notes_search? (7 tools available)`,
+		`error [unknown_tool] for the model: unknown tool "notes_delete"; did you mean one of notes_get, notes_outline, notes_render, notes_search? (8 tools available)`,
 		"> ana confirms the proposal\nstructured: {\"id\":\"n2\",\"deleted\":true}",
 		"error [already_confirmed] for the model: proposal prop_",
 		"error [failed] for the model: note n999: not found",
-		"The record (12 rows):",
+		"The record (14 rows):",
+		// The long call's progress, drawn by the service's Observer (not
+		// a terminal: the last state, once), to its end and when cancelled.
+		"  [####################] 100%  waited 2.0 s of 2.0 s\nstructured: {\"seconds\":2,\"until\":",
+		"  [--------------------]   2%  waited 0.5 s of 30.0 s\nerror [cancelled] for the model: the call was cancelled; the tool stopped",
 	} {
 		assert.Contains(t, got, want)
 	}
@@ -41,12 +45,14 @@ func TestRun(t *testing.T) {
 	require.Len(t, ids, 2)
 	assert.Equal(t, ids[0][1], ids[1][1])
 	for _, row := range []string{
-		`ana  call_8  proposal      notes_delete  ok       -                  {"id":"n2"}`,
-		`ana  call_8  replay        notes_delete  ok       -                  {"id":"n2"}`,
-		`ben  call_9  refusal       notes_delete  refused  unknown_tool`,
-		`ana  call_7  call          notes_share   ok       -                  {"id":"n1","passphrase":"[secret]","hours":2}`,
-		`ana  call_8  confirmation  notes_delete  ok       -                  {"id":"n2"}`,
-		`ana  call_8  refusal       notes_delete  refused  already_confirmed`,
+		`ana  call_8   proposal      notes_delete  ok         -                  {"id":"n2"}`,
+		`ana  call_8   replay        notes_delete  ok         -                  {"id":"n2"}`,
+		`ben  call_9   refusal       notes_delete  refused    unknown_tool`,
+		`ana  call_7   call          notes_share   ok         -                  {"id":"n1","passphrase":"[secret]","hours":2}`,
+		`ana  call_8   confirmation  notes_delete  ok         -                  {"id":"n2"}`,
+		`ana  call_8   refusal       notes_delete  refused    already_confirmed`,
+		`ana  call_10  call          clock_wait    ok         -                  {"seconds":2}`,
+		`ana  call_11  call          clock_wait    cancelled  cancelled          {"seconds":30}`,
 	} {
 		assert.Contains(t, got, row)
 	}

@@ -27,7 +27,7 @@ func TestRun(t *testing.T) {
 		"again: 409 already_decided",
 		"  confirmation  notes_create  ok       {\"title\":\"Team sync\"",
 		`  call          notes_share   ok       {"id":"n1","passphrase":"[secret]","hours":2}`,
-		"12 tools offered to ana:",
+		"13 tools offered to ana:",
 		"notes_delete (precomputed true), as Anthropic receives it:\n  {\"name\":\"notes_delete\"",
 		"Shut down.",
 	} {

@@ -31,6 +31,7 @@ func Tools(store *notes.Store, now func() time.Time) generated.Tools {
 	}
 	t.ClockNow.Clock = now
 	t.ClockSync.Clock = now
+	t.ClockWait.Clock = now
 	t.WeatherForecast.APIKey = "demo-key"
 	t.WeatherForecast.Clock = now
 	return t

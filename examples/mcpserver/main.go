@@ -29,9 +29,12 @@
 // new ones past -max-sessions (1024); the other limits are mcpserver's
 // defaults (HTTPOptions). With -confirm, a propose tool's call asks the
 // person to confirm at once, where the client can ask (elicitation);
-// without it, the proposal waits for a confirmation the host makes. Every
-// option is checked before anything is announced. Logs go to stderr
-// (stdout is the protocol's, over stdio).
+// without it, the proposal waits for a confirmation the host makes. A
+// client that names a progress token gets notifications/progress from
+// long-running tools (clock_wait), and may cancel a call mid-run; -v logs
+// every record, so that a cancelled call shows as such. Every option is
+// checked before anything is announced. Logs go to stderr (stdout is the
+// protocol's, over stdio).
 package main
 
 import (
@@ -86,7 +89,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	perms := fs.String("permissions", "notes.read,notes.write,notes.delete,notes.share", "comma-separated `permissions` that principal holds")
 	tokenFile := fs.String("tokens", "", "HTTP: require a bearer token of this `file` (lines \"TOKEN PRINCIPAL PERMISSION,...\"): each request runs for its token's principal")
 	confirm := fs.Bool("confirm", false, "ask the person to confirm a proposal at once, where the client can ask (elicitation)")
-	verbose := fs.Bool("v", false, "log every session and failed call")
+	verbose := fs.Bool("v", false, "log every session, failed call and record")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -138,7 +141,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	// Every call runs through the call service, for the configured
 	// principal, and is recorded.
-	svc, err := service.New(reg, &service.Options{Logger: logger})
+	svc, err := service.New(reg, &service.Options{Logger: logger, Observer: recordLog{logger}})
 	if err != nil {
 		return err
 	}
@@ -203,6 +206,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintln(stderr, "mcpserver: shut down")
 	return nil
+}
+
+// recordLog is the service's Observer: it logs every record the service
+// writes, at Info (shown with -v): how each call ended, a cancelled one
+// included.
+type recordLog struct{ log *slog.Logger }
+
+// Start implements service.Observer.
+func (r recordLog) Start(ctx context.Context, _ string) context.Context { return ctx }
+
+// End implements service.Observer.
+func (r recordLog) End(ctx context.Context, rec *service.Record) {
+	code := "-"
+	if rec.Code != 0 {
+		code = rec.Code.String()
+	}
+	r.log.LogAttrs(ctx, slog.LevelInfo, "mcpserver: record", slog.String("event", rec.Event.String()), slog.String("tool", rec.Tool),
+		slog.String("outcome", rec.Outcome.String()), slog.String("code", code), slog.Duration("duration", rec.Duration))
 }
 
 // public checks the options of an address other than loopback: it needs

@@ -22,9 +22,9 @@ func TestRun(t *testing.T) {
 	for _, want := range []string{
 		"401 Unauthorized\nWWW-Authenticate: Bearer resource_metadata=\"http://127.0.0.1:",
 		"/.well-known/oauth-protected-resource/mcp\"\nbody: Unauthorized: a valid bearer token is required\n",
-		"> ana: tools/list\n10 tools (cacheScope private): clock_now clock_zones notes_create notes_get notes_outline notes_render notes_search notes_tag notes_update weather_forecast\n",
-		"> ben: tools/list\n7 tools (cacheScope private): clock_now clock_zones notes_get notes_outline notes_render notes_search weather_forecast\n",
-		`protocol error: unknown tool "notes_update"; did you mean one of notes_get, notes_outline, notes_render, notes_search? (7 tools available)`,
+		"> ana: tools/list\n11 tools (cacheScope private): clock_now clock_wait clock_zones notes_create notes_get notes_outline notes_render notes_search notes_tag notes_update weather_forecast\n",
+		"> ben: tools/list\n8 tools (cacheScope private): clock_now clock_wait clock_zones notes_get notes_outline notes_render notes_search weather_forecast\n",
+		`protocol error: unknown tool "notes_update"; did you mean one of notes_get, notes_outline, notes_render, notes_search? (8 tools available)`,
 		`structured: status "proposed", summary "Create note (notes_create)", proposal prop_`,
 		"refused [unknown_proposal]: no proposal prop_",
 		"ran: note n6 \"Team sync\" created\n",

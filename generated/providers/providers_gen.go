@@ -73,6 +73,27 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 				Form: provider.FormNone,
 			},
 		}, true
+	case "clock_wait":
+		return &provider.Precomputed{
+			Description: "Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.",
+			InputSchema: `{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"type":"object","required":["seconds"]}`,
+			OpenAIChat: provider.Projection{
+				JSON:   []byte(`{"type":"function","function":{"name":"clock_wait","description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","parameters":{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"required":["seconds"],"type":"object"},"strict":true}}`),
+				Strict: true,
+			},
+			OpenAIResponses: provider.Projection{
+				JSON:   []byte(`{"type":"function","name":"clock_wait","description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","parameters":{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"required":["seconds"],"type":"object"},"strict":true}`),
+				Strict: true,
+			},
+			Anthropic: provider.Projection{
+				JSON: []byte(`{"name":"clock_wait","description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","input_schema":{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"type":"object","required":["seconds"]}}`),
+			},
+			Gemini: provider.Projection{
+				JSON:    []byte(`{"description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","name":"clock_wait","parameters":{"properties":{"seconds":{"description":"How long to wait, in seconds.","maximum":60,"minimum":0.1,"type":"NUMBER"}},"required":["seconds"],"type":"OBJECT"}}`),
+				Form:    provider.FormParameters,
+				Dropped: []string{"/additionalProperties"},
+			},
+		}, true
 	case "clock_zones":
 		return &provider.Precomputed{
 			Description: "Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.",

@@ -3,6 +3,16 @@
 // shaped for straight-line decoders and encoders written by the generator,
 // not for hand-written programs, and it may change with the generator.
 //
+//	d := codec.NewDecoder()
+//	d.Reset(args, codec.Limits{}) // the default limits: 1 MiB, 64 levels
+//	decodeSearchInput(d, &in)     // generated: d.Object, d.Key, d.Member, d.String, d.Int, d.Problem...
+//	d.End()
+//	if err := d.Err(); err != nil { // an *ArgumentsError: every problem, as JSON Pointers
+//		return err
+//	}
+//
+// The package's Example writes such a decoder by hand.
+//
 // # Decoding
 //
 // A [Decoder] is a byte-level scanner over one complete JSON text held in

@@ -39,7 +39,9 @@
 // The pages are html/template and embedded files: a style sheet (light
 // and dark, after prefers-color-scheme; usable at phone width) and a
 // small script (the countdown; a form posts once), with no build step.
-// They work without the script.
+// They work without the script. They are tested in Chromium (apt-get
+// install chromium); the browser tests skip only under -short.
+// examples/console serves them over the sample tools.
 //
 // # JSON API
 //

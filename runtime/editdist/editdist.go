@@ -3,6 +3,8 @@
 // (unknown tools). It is public only because both floors use it (Go's
 // internal rule would hide runtime/internal from toolgen's generator): it
 // is meant for toolgen and the code it generates, not as an API of its own.
+//
+//	editdist.Distance("readnoly", "readonly") // 1: two adjacent bytes swapped
 package editdist
 
 // Distance returns the optimal string alignment distance between a and

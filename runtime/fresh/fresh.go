@@ -8,6 +8,15 @@
 // field, or enforces an old bound, at run time: `go test ./...`, which every
 // user runs offline and without toolgen, is where it becomes loud.
 //
+// The test toolgen writes is one call:
+//
+//	func TestToolgenFresh(t *testing.T) {
+//		fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh)
+//	}
+//
+// with toolgenFresh, beside it, the descriptions toolgen wrote: per field
+// of Tools, the lines Describe gives of its tool's input and output types.
+//
 // The grammar of the descriptions is shared with toolgen's generator; the
 // runtime version guard (toolimpl.SupportPackageIsVersion3) keeps the two from
 // drifting apart.

@@ -7,6 +7,16 @@
 // projections use) are built on. The two packages read and write
 // the same JSON text, byte for byte, because they share this code.
 //
+// For example, reading the string at the start of data and writing it
+// back as encoding/json's Marshal would:
+//
+//	var scratch []byte
+//	s, next, msg := jsonlex.ReadString(data, 0, &scratch)
+//	if msg != "" {
+//		return fmt.Errorf("invalid JSON at byte %d: %s", next, msg)
+//	}
+//	out := jsonlex.AppendStringHTML(nil, s)
+//
 // It is a package of its own, not part of runtime/codec, so that the JSON
 // tree can use it without linking the codec (its time, base64 and
 // formatting dependencies, and an API that changes with the generator),
@@ -19,16 +29,6 @@
 // offending byte and a fixed message saying what is wrong there; messages
 // never quote the input, which may hold secrets or text meant to steer a
 // model.
-//
-// For example, reading the string at the start of data and writing it
-// back as encoding/json's Marshal would:
-//
-//	var scratch []byte
-//	s, next, msg := jsonlex.ReadString(data, 0, &scratch)
-//	if msg != "" {
-//		return fmt.Errorf("invalid JSON at byte %d: %s", next, msg)
-//	}
-//	out := jsonlex.AppendStringHTML(nil, s)
 //
 // The reader is strict RFC 8259: strings must be valid UTF-8, both as raw
 // bytes and as \u escapes (a lone surrogate escape is refused, where

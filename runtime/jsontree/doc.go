@@ -6,6 +6,15 @@
 // it at run time, and toolgen's generator post-processes and projects them
 // with it at generation time.
 //
+//	root, err := jsontree.Parse(schema)
+//	if err != nil {
+//		return err
+//	}
+//	for _, m := range root.Get("properties").Members { // in the order written
+//		fmt.Println(m.Key, m.Value.Get("type").Text)
+//	}
+//	out := root.Compact() // the same bytes for the same tree
+//
 // It is deliberately small: no encoding/json, no reflection, nothing of the
 // generator. Its strings, numbers and literals are read and written by
 // runtime/jsonlex, the text layer it shares with runtime/codec. Programs reach it through the provider packages; it is not

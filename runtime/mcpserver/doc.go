@@ -14,6 +14,31 @@
 //	defer srv.Close()
 //	return srv.Run(ctx, &mcp.StdioTransport{}) // or srv.ListenAndServe(ctx, "127.0.0.1:8080", nil)
 //
+// A server for people serves the call service (runtime/service) behind
+// bearer tokens: each request runs for its token's principal, is listed
+// that principal's tools, and is recorded:
+//
+//	svc, err := service.New(reg, nil)
+//	srv, err := mcpserver.New(svc, &mcpserver.Options{
+//		Name: "my-tools",
+//		// Optional, off by default: ask the person to confirm each proposal over MCP.
+//		Confirm: &mcpserver.ConfirmOptions{Confirmer: servicemcp.Confirmer(svc), Key: key},
+//	})
+//	err = srv.ListenAndServe(ctx, "0.0.0.0:8080", &mcpserver.HTTPOptions{
+//		AllowedHosts: []string{"mcp.example.com"}, // behind a TLS proxy passing the Host
+//		Auth: &mcpserver.Auth{
+//			Verifier: verify, // TokenInfo.UserID is the principal, its Scopes the permissions
+//			Metadata: &oauthex.ProtectedResourceMetadata{
+//				Resource:             "https://mcp.example.com/mcp",
+//				AuthorizationServers: []string{"https://auth.example.com"},
+//			},
+//		},
+//	})
+//
+// The package's examples run both, over the SDK's in-memory transports
+// and over HTTP with StaticTokens; examples/mcpserver and examples/mcpteam
+// are the programs.
+//
 // # How requests are answered
 //
 // The SDK's tool registration (the generic mcp.AddTool, and even the
@@ -53,21 +78,64 @@
 // isError result and the server keeps serving. The error's Cause goes to
 // Options.Logger, never to the client.
 //
+// # Progress and cancellation
+//
+// A tool reports its progress with tool.Progress. A client that names a
+// progress token in a tools/call (_meta.progressToken) gets
+// notifications/progress against it, coalesced to at most one per
+// Options.ProgressInterval (DefaultProgressInterval: ten a second), in
+// order, the last one before the result; a client that names none gets
+// none, and its calls carry no listener. A client's
+// notifications/cancelled cancels the call's context, and so does an HTTP
+// client that goes away before the answer (stateful or stateless: the
+// server keeps no event store, so nobody could fetch the answer later);
+// the tool sees its context done, and the call service records a tool
+// that stops as cancelled. See progress.go.
+//
 // # Who calls
 //
 // Before tools/list and tools/call reach the Caller, the request's context
 // gets a tool.Invocation (invocation.go): the principal of its bearer
 // token, when it has one (Options.Principal; by default the token's UserID
 // holding its Scopes), and the call ID, conversation and turn its _meta
-// names under MetaCallID, MetaConversation and MetaTurn (MCP has no such
-// fields; without a call ID the call service does not deduplicate). A
-// request without a token keeps what its context carries: over stdio, the
-// context of Run. Over HTTP, HTTPOptions.Auth requires a valid token of
-// every request (auth.go: the SDK's auth.RequireBearerToken, 401 with the
-// protected-resource metadata's URL in WWW-Authenticate and a fixed body,
-// the metadata served by Serve at WellKnownMetadataPath); without Auth,
-// only requests that reached loopback are served. StaticTokens verifies
-// tokens the host configures.
+// names (MCP has no such fields). The principal the token gives replaces
+// any the context carried; in a stateful session, whose context is the
+// first request's, each request still gets its own token's. A request
+// without a token keeps what its context carries: over stdio, the context
+// of Run.
+//
+// Over HTTP, HTTPOptions.Auth requires a valid token of every request
+// (auth.go: the SDK's auth.RequireBearerToken), checked before anything
+// else (no session is opened, no limit is spent). Without a valid one the
+// answer is 401 with WWW-Authenticate: Bearer resource_metadata="..." (RFC
+// 9728, as the MCP authorization specification asks) and a fixed body:
+// nothing of the request, and nothing of the verifier's error, is echoed.
+// A token lacking one of Auth.Scopes gets 403. The verifier must set the
+// token's UserID (the SDK binds each stateful session to it: another
+// token's holder gets 403 on it) and its Expiration. Serve serves the
+// protected-resource metadata at WellKnownMetadataPath; a host mounting
+// Handler mounts MetadataHandler too. StaticTokens verifies tokens the
+// host configures (looked up by SHA-256), for small deployments, tests
+// and examples.
+//
+// Without Auth, only requests that reached loopback are served, and Serve
+// refuses a listener on any other address (ErrNoAuth), even with
+// AllowedHosts: a caller off this machine must be someone. A reverse proxy
+// on the same machine reaches loopback. A call service offers a caller with
+// no principal nothing unless the host names one: service.As, or an
+// Invocation in the context of Run.
+//
+// The _meta keys each hold a string of 1 to MaxMetaLen bytes of printable
+// text; anything else is refused (invalid params, naming the key, quoting
+// nothing):
+//
+//   - MetaCallID ("io.github.toolgen-go/call-id") sets Invocation.CallID:
+//     a call repeated with the same principal, conversation and call ID
+//     runs once, and repeats get the recorded answer. Without it the call
+//     service does not deduplicate: a call sent twice runs twice.
+//   - MetaConversation sets Invocation.Conversation (records, proposals,
+//     deduplication), and MetaTurn Invocation.Turn; without them the
+//     context's, if any.
 //
 // # Proposals
 //
@@ -79,6 +147,36 @@
 // result and an HMAC-bound requestState on 2026-07-28; the person's answer
 // is carried out through a Confirmer (runtime/servicemcp adapts the call
 // service), which runs a proposal at most once.
+//
+// The proposal's answer is structured content conforming to
+// tool.ProposalOutputSchema (status "proposed", the proposal's ID and
+// summary, its expiry), which the server publishes as the tool's
+// outputSchema. How the person is asked, with Options.Confirm:
+//
+//   - protocol before 2026-07-28, a stateful session (stdio, in memory,
+//     stateful HTTP), a client declaring form elicitation:
+//     elicitation/create within the call;
+//   - protocol 2026-07-28 (stateless HTTP), a client declaring elicitation:
+//     tools/call answers resultType "input_required" with the question and
+//     a requestState, and the client retries with the answer and the state;
+//   - otherwise (stateless HTTP before 2026-07-28, a client that does not
+//     elicit, a request with no principal): not asked; the proposal waits
+//     for the host.
+//
+// The question shows the summary, the arguments as the record keeps them
+// (secrets replaced), the proposal's ID and expiry. Accept confirms it
+// (the call answers status "confirmed" with the tool's output in result),
+// decline rejects it ("rejected": it never runs), cancel leaves it pending
+// ("proposed"). The requestState is base64url(version, expiry,
+// HMAC-SHA256, proposal ID), the HMAC under ConfirmOptions.Key (MinKeyLen
+// bytes or more) binding the proposal's ID, its digest (tool and canonical
+// arguments), the person's principal ID and the expiry (DefaultStateTTL,
+// never past the proposal's). A state altered, expired, presented by
+// another person or for another tool is refused before anything runs; a
+// state replayed after its acceptance runs nothing (the service refuses
+// the second confirmation with already_confirmed, and records it).
+// Instances sharing the service's store and the key resume each other's
+// states.
 //
 // # Changing tool sets
 //
@@ -102,8 +200,33 @@
 // 127.0.0.1 unless the address names another host, serves the handler at
 // HTTPOptions.Path, and shuts down gracefully when its context ends (for
 // SIGINT and SIGTERM, pass a context from signal.NotifyContext). Behind a
-// reverse proxy, no forwarded header is trusted: the proxy passes the
-// original Host and AllowedHosts lists the public name.
+// reverse proxy, no forwarded header is trusted (X-Forwarded-Host,
+// Forwarded): the proxy passes the original Host (nginx's proxy_set_header
+// Host $host; Caddy and Traefik do by default) and AllowedHosts lists the
+// public name, whose browser pages (https://mcp.example.com) are then
+// allowed origins. The server speaks plain HTTP: terminate TLS in the
+// proxy. A body over HTTPOptions.MaxRequestBytes (DefaultMaxRequestBytes)
+// gets 413. HTTPOptions.Validate checks every option at once, before
+// anything is served or announced.
+//
+// Preflights from allowed origins get 204 with Access-Control-Allow-Origin
+// (the allowed origin), -Methods (POST, GET, DELETE, OPTIONS), -Headers
+// (Content-Type, Accept, Authorization, Mcp-Session-Id,
+// Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID),
+// -Expose-Headers (Mcp-Session-Id, WWW-Authenticate), -Max-Age and Vary:
+// Origin; responses to allowed origins carry Access-Control-Allow-Origin,
+// others none.
+//
+// The SDK answers malformed requests (bad params, unknown methods, bad
+// headers) before the server's middleware runs, with messages quoting
+// params, method names and headers. The wire layer keeps each JSON-RPC
+// error's code and replaces its message with the code's fixed one (the
+// server's own messages, which quote nothing but plain identifiers, pass),
+// drops its data, keeps its id only when it is a plain identifier (64 of
+// [A-Za-z0-9_.-]), and replaces every non-2xx body with a fixed text; every
+// error is at most 1 KiB. It reads event streams and JSON bodies as they
+// are written, without buffering. Run wraps its transport the same way for
+// stdio (there the id is kept as sent).
 //
 // # Limits
 //
@@ -135,4 +258,14 @@
 //
 // Refusals name the limit, never anything the client sent. The event
 // store is left unset: no session buffers its events for replay.
+//
+// # Interoperability
+//
+// interop_test.go drives examples/mcpserver with the official TypeScript
+// client (testdata/interop, its lock file committed) over stdio and HTTP:
+// every schema compiled with Ajv 2020-12, good and bad calls,
+// structuredContent checked against outputSchema; over HTTP with bearer
+// tokens (401 without one, a reader's token listed fewer tools and refused
+// a write tool); over stdio with confirmation (accept, decline, cancel);
+// and the generic server scenarios of @modelcontextprotocol/conformance.
 package mcpserver

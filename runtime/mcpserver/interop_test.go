@@ -3,8 +3,9 @@ package mcpserver_test
 // The interoperability tests check examples/mcpserver against clients
 // written elsewhere: the official TypeScript MCP client
 // (testdata/interop/client.mjs) over stdio and streamable HTTP (without
-// and with bearer tokens, and answering the server's questions about
-// proposals), and the
+// and with bearer tokens, answering the server's questions about
+// proposals, and following a long-running tool's progress and cancelling
+// it, stateful and stateless), and the
 // generic server scenarios of the MCP conformance suite
 // (testdata/interop/conformance.mjs) over HTTP. The node dependencies are
 // pinned in testdata/interop/package-lock.json; `make test` installs them
@@ -21,6 +22,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -69,9 +71,10 @@ func buildExample(t *testing.T) string {
 	return bin
 }
 
-// runNode runs a node script of interopDir and fails the test with its
-// output when it fails.
-func runNode(t *testing.T, node string, args ...string) {
+// runNode runs a node script of interopDir, fails the test with its
+// output when it fails, and returns the output (with the stderr of a
+// server it started over stdio).
+func runNode(t *testing.T, node string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), scriptLimit)
 	defer cancel()
@@ -80,6 +83,26 @@ func runNode(t *testing.T, node string, args ...string) {
 	out, err := cmd.CombinedOutput()
 	t.Logf("node %s:\n%s", strings.Join(args, " "), out)
 	require.NoError(t, err, "node %s failed:\n%s", strings.Join(args, " "), out)
+	return string(out)
+}
+
+// Records the example logs with -v: a clock_wait run to its end, and one
+// cancelled mid-run that stopped (not failed, not abandoned).
+var (
+	waitedRecord    = regexp.MustCompile(`msg="mcpserver: record" event=call tool=clock_wait outcome=ok code=- duration=`)
+	cancelledRecord = regexp.MustCompile(`msg="mcpserver: record" event=call tool=clock_wait outcome=cancelled code=cancelled duration=(\S+)`)
+)
+
+// requireCancelled checks the server's log: the cancelled call was
+// recorded as cancelled, well before its 30 seconds.
+func requireCancelled(t *testing.T, log string) {
+	t.Helper()
+	assert.Regexp(t, waitedRecord, log, "the wait run to its end is recorded ok")
+	m := cancelledRecord.FindStringSubmatch(log)
+	require.NotNil(t, m, "the cancelled call is recorded cancelled: the tool saw its context done and stopped")
+	d, err := time.ParseDuration(m[1])
+	require.NoError(t, err)
+	assert.Less(t, d, 30*time.Second, "it stopped before its 30 seconds")
 }
 
 func TestInterop(t *testing.T) {
@@ -120,6 +143,37 @@ func TestInterop(t *testing.T) {
 		t.Parallel()
 		runNode(t, node, "client.mjs", "confirm", bin, "-confirm")
 	})
+
+	// A long-running tool's progress, and a call cancelled mid-run: over
+	// stdio and stateful HTTP with notifications/cancelled (an
+	// AbortSignal), over stateless HTTP by the client going away (a
+	// stateless session cannot receive a cancellation). The server's log
+	// (-v) holds the records.
+	t.Run("progress stdio", func(t *testing.T) {
+		t.Parallel()
+		requireCancelled(t, runNode(t, node, "client.mjs", "progress", "abort", "stdio", bin, "-v"))
+	})
+	for _, c := range []struct {
+		name, how string
+		args      []string
+	}{
+		{"progress http", "abort", []string{"-v"}},
+		{"progress http stateless", "close", []string{"-v", "-stateless"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			url, stop, log := startHTTPLogged(t, bin, c.args...)
+			runNode(t, node, "client.mjs", "progress", c.how, "http", url)
+			// The record of a call cancelled by a client that went away
+			// is written once the server has seen it go.
+			deadline := time.Now().Add(scriptLimit)
+			for !cancelledRecord.MatchString(log()) && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			requireCancelled(t, log())
+			stop()
+		})
+	}
 }
 
 // servingURL matches the line where the example announces its endpoint.
@@ -130,6 +184,21 @@ var servingURL = regexp.MustCompile(`serving \d+ tools at (http://\S+)`)
 // exit.
 func startHTTP(t *testing.T, bin string, args ...string) (url string, stop func()) {
 	t.Helper()
+	url, stop, _ = startHTTPLogged(t, bin, args...)
+	return url, stop
+}
+
+// startHTTPLogged is startHTTP, and log returns what the server has
+// written to stderr so far.
+func startHTTPLogged(t *testing.T, bin string, args ...string) (url string, stop func(), log func() string) {
+	t.Helper()
+	var mu sync.Mutex
+	var kept strings.Builder
+	log = func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return kept.String()
+	}
 	cmd := exec.Command(bin, append([]string{"-http", "127.0.0.1:0"}, args...)...)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
@@ -139,6 +208,9 @@ func startHTTP(t *testing.T, bin string, args ...string) (url string, stop func(
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
+			mu.Lock()
+			kept.WriteString(sc.Text() + "\n")
+			mu.Unlock()
 			select {
 			case lines <- sc.Text():
 			default:
@@ -184,5 +256,5 @@ func startHTTP(t *testing.T, bin string, args ...string) (url string, stop func(
 			_ = cmd.Process.Kill()
 			t.Fatal("the server did not exit on SIGTERM")
 		}
-	}
+	}, log
 }

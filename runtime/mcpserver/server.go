@@ -75,6 +75,11 @@ type Options struct {
 	// request. It is called for every tools/list and tools/call of such a
 	// request, and must be safe for concurrent use.
 	Principal func(ctx context.Context, info *auth.TokenInfo) (tool.Principal, error)
+	// ProgressInterval is the least time between two notifications/progress
+	// of one call (see progress.go): the reports a tool makes in between
+	// are coalesced, the latest sent. Zero means DefaultProgressInterval;
+	// a negative value sends none.
+	ProgressInterval time.Duration
 	// Confirm, when set, asks the person who made a proposal to confirm it
 	// over MCP, where the session allows (see ConfirmOptions); nil answers
 	// a propose tool's call with the proposal, for the host to have
@@ -100,6 +105,11 @@ type Server struct {
 	// perCaller is set when the tools offered may differ from one request
 	// to another (per principal, per turn): listings are then private.
 	perCaller bool
+	// progressEvery is Options.ProgressInterval, its default applied.
+	progressEvery time.Duration
+	// requests are the HTTP requests under way, whose end cancels the
+	// calls they carry.
+	requests httpRequests
 
 	// version counts the changes a Source reported; a listing built at
 	// another version is stale.
@@ -152,6 +162,10 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 	s := &Server{caller: caller, log: o.Logger, pageSize: o.PageSize, changing: changing, perCaller: changing || perCaller(caller)}
 	s.listings.seed = maphash.MakeSeed()
 	s.principal, s.confirm = o.Principal, conf
+	s.progressEvery = o.ProgressInterval
+	if s.progressEvery == 0 {
+		s.progressEvery = DefaultProgressInterval
+	}
 	if s.principal == nil {
 		s.principal = defaultPrincipal
 	}
@@ -247,6 +261,8 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				if err != nil {
 					return nil, err
 				}
+				ctx, end := s.callContext(ctx, r)
+				defer end() // the last progress goes before the result
 				return s.callTool(ctx, r)
 			}
 		}

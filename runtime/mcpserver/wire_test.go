@@ -286,7 +286,7 @@ func TestWireKeepsCodes(t *testing.T) {
 			{rpc("1", `"tools/call"`, `{"name":5,"arguments":{"secret":"`+sentinel+`"}}`),
 				`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid params"}}`},
 			{rpc(`"req-7"`, `"tools/call"`, `{"name":"notes_serch","arguments":{}}`),
-				`{"jsonrpc":"2.0","id":"req-7","error":{"code":-32602,"message":"unknown tool \"notes_serch\"; did you mean notes_search? (12 tools available)"}}`},
+				`{"jsonrpc":"2.0","id":"req-7","error":{"code":-32602,"message":"unknown tool \"notes_serch\"; did you mean notes_search? (13 tools available)"}}`},
 			{rpc(`"a b"`, `"tools/call"`, `{"name":"<x>","arguments":{}}`),
 				`{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"unknown tool; tool names are letters, digits, '_', '.' and '-', as tools/list lists them"}}`},
 			{rpc("2", `"tools/list"`, `{"cursor":"!!`+sentinel+`"}`),

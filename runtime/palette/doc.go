@@ -1,6 +1,15 @@
 // Package palette gives an agent its palette: the tools of a registry
 // seen through a Selector.
 //
+//	sel := palette.Minus(palette.Union(palette.Groups("notes"), palette.Packages("example.com/clock")), palette.Names("notes_purge"))
+//	p, err := palette.New(svc, reg.Tools(), sel, &palette.Options{ReadOnly: true})
+//	if err != nil {
+//		return err
+//	}
+//	log.Println("not offered, read-only:", p.Swept()) // each mutating tool the binding removed
+//	offer, err := defs.Subset(p.Offer(ctx))           // this turn's tools, as their precomputed definitions
+//	res, err := p.Call(ctx, name, args)               // a tool outside the palette is an unknown tool
+//
 // A Selector picks tools by exact name (Names), group (Groups), the Go
 // package that declares them (Packages), kind (Kinds) and read-only
 // (ReadOnly), and selectors combine (Union, Minus). New builds a Palette

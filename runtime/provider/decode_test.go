@@ -24,6 +24,7 @@ func TestStrictNullsDecode(t *testing.T) {
 	required := map[string]string{
 		"clock_now":     `{}`,
 		"clock_sync":    `{}`,
+		"clock_wait":    `{"seconds":0.1}`,
 		"clock_zones":   `{}`,
 		"notes_delete":  `{"id":"n2"}`,
 		"notes_get":     `{"id":"n1"}`,

@@ -3,19 +3,47 @@
 // Responses function tools), Anthropic (Messages tools) and Gemini
 // (function declarations). Each projection is pure and deterministic: it
 // reads a *tool.Spec (name, description, input schema bytes), edits the
-// schema as an ordered JSON tree (schema.Node, never a Go map) and returns
+// schema as an ordered JSON tree (jsontree.Node, never a Go map) and returns
 // the definition as exact compact bytes, so that a prompt cache keyed on
 // the tools prefix keeps hitting across processes and releases.
+//
+//	defs, err := providers.NewDefinitions(reg) // the generated package's precomputed definitions
+//	if err != nil {
+//		return err
+//	}
+//	// Per request: the tools offered to its caller (reg.Offer, or the call service's), as the definitions' bytes
+//	offer, err := defs.Subset(caller.Offer(ctx))
+//	if err != nil {
+//		return err
+//	}
+//	body := offer.Anthropic() // or OpenAIChat, OpenAIResponses, Gemini: the request's "tools" array
+//	// With an SDK: anthropictools.Tools(offer), openaitools.ChatTools(offer),
+//	// openaitools.ResponsesTools(offer), geminitools.Tools(offer); each
+//	// tool call the model asks for runs through the caller, with the
+//	// model's tool-call ID as the call ID: anthropictools.Call(ctx, caller, use).
 //
 // toolgen calls the projection functions (OpenAIChat, OpenAIResponses,
 // Anthropic, Gemini) at generation time to list the results in tools.json;
 // at run time NewDefinitions computes every definition of a registry once
 // and serves each provider's whole tools array as precomputed bytes. When
 // the tools offered differ per caller (tool.Caller's Offer),
-// Definitions.Subset joins the arrays of one offer from the same bytes. The subpackages
-// openaitools, anthropictools and geminitools hand those bytes to the
-// official Go SDKs, and run the model's calls through a tool.Caller; this
-// package imports none of the SDKs.
+// Definitions.Subset joins the arrays of one offer from the same bytes
+// (the definitions themselves when every tool is offered). A generated
+// providers package's NewDefinitions starts from the definitions toolgen
+// precomputed, so start-up projects nothing; this package's NewDefinitions
+// projects them at start-up, for a registry without a generated providers
+// package (one you wrap or filter). Both give the same bytes. Tools that
+// are not the registry's (a palette's bound tools and meta-tools, dynamic
+// tools) are projected once per version by a Cache, and
+// Definitions.SubsetWith takes them from it.
+//
+// The subpackages openaitools, anthropictools and geminitools hand those
+// bytes to the official Go SDKs without re-marshalling them through Go
+// maps, and run the model's calls through a tool.Caller (the registry or
+// the call service) with the model's tool-call ID in the context as the
+// call ID (tool.WithCallID), so that the call service runs a repeated call
+// once. This package imports none of the SDKs; examples/agent is a
+// complete agent loop on the Anthropic SDK.
 //
 // # OpenAI
 //

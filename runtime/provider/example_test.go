@@ -40,11 +40,11 @@ func ExampleNewDefinitions() {
 		fmt.Println(t.Name())
 	}
 	// Output:
-	// 13 tools; same bytes: true
+	// 14 tools; same bytes: true
 	// notes_search strict for OpenAI: true
 	// clock_now
 	// clock_sync
-	// clock_zones
+	// clock_wait
 }
 
 // When the tools offered differ per caller (what a tool.Caller's Offer

@@ -263,7 +263,9 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 		}
 		return s.replay(ctx, rec, prior, dst)
 	}
-	res, callErr := t.run(ctx, s, dst, args)
+	pctx, stop := s.watchProgress(ctx, rec)
+	res, callErr := t.run(pctx, s, dst, args)
+	stop()
 	s.finish(ctx, rec, res, callErr, rec.CallID != "")
 	return res, callErr
 }
@@ -389,6 +391,8 @@ func outcomeOf(err error) Outcome {
 		return OutcomeUnknown
 	case errors.Is(err, tool.ErrNotRun):
 		return OutcomeRefused
+	case tool.CodeOf(err) == tool.CodeCancelled:
+		return OutcomeCancelled
 	}
 	return OutcomeFailed
 }

@@ -106,9 +106,11 @@ func TestContextCancelledMidCall(t *testing.T) {
 		cancel()
 	}()
 	_, err := s.Call(ctx, "wait_ctx", nil)
-	assert.Contains(t, []tool.Code{tool.CodeCancelled, tool.CodeFailed}, codeOf(err), "cancelled if abandoned, else the tool's own error")
+	assert.Equal(t, tool.CodeCancelled, codeOf(err), "the tool stopped when cancelled")
+	assert.NotErrorIs(t, err, tool.ErrAbandoned)
 	r := last(t, st)
-	assert.Contains(t, []service.Outcome{service.OutcomeFailed, service.OutcomeUnknown}, r.Outcome, "it ran: failed if it returned in time, else unknown")
+	assert.Equal(t, service.OutcomeCancelled, r.Outcome, "it ran, and stopped: cancelled, not failed")
+	assert.Equal(t, tool.CodeCancelled, r.Code)
 
 	// Cancelled before: nothing runs, and the record says so.
 	_, err = s.Call(ctx, "act", nil)

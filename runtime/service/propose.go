@@ -229,7 +229,9 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 		s.observed(ctx, rec)
 		return nil, e
 	}
-	res, err := t.runProposed(ctx, s, p.Args)
+	pctx, stop := s.watchProgress(ctx, rec)
+	res, err := t.runProposed(pctx, s, p.Args)
+	stop()
 	rec.Duration = s.now().Sub(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
 	if err != nil {

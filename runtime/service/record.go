@@ -70,18 +70,25 @@ const (
 	OutcomeFailed
 	// OutcomeRefused: nothing ran.
 	OutcomeRefused
-	// OutcomeUnknown: the run was abandoned at its deadline or its
-	// caller's cancellation and may still be running: whether it did its
-	// work is unknown. It is never run again.
+	// OutcomeUnknown: the run was abandoned at its deadline (after its
+	// caller's cancellation, when it did not stop) and may still be
+	// running: whether it did its work is unknown. It is never run again.
 	OutcomeUnknown
+	// OutcomeCancelled: the caller cancelled the call while the tool ran
+	// (an MCP client's notifications/cancelled, an HTTP client gone, an
+	// agent stopped), and the tool stopped: it returned an error once it
+	// saw its context done (Code is tool.CodeCancelled). How much of its
+	// work it did is the tool's to say; it is never run again.
+	OutcomeCancelled
 )
 
 var outcomeNames = [...]string{
-	OutcomeStarted: "started",
-	OutcomeOK:      "ok",
-	OutcomeFailed:  "failed",
-	OutcomeRefused: "refused",
-	OutcomeUnknown: "unknown",
+	OutcomeStarted:   "started",
+	OutcomeOK:        "ok",
+	OutcomeFailed:    "failed",
+	OutcomeRefused:   "refused",
+	OutcomeUnknown:   "unknown",
+	OutcomeCancelled: "cancelled",
 }
 
 // String returns the outcome's name, such as "ok", or "Outcome(N)".

@@ -10,7 +10,7 @@
 // it admits attach to a conversation (Admitted) and ride its preamble from
 // then on:
 //
-//	patterns := skill.Patterns{"note-taking", "clock-*"}
+//	patterns := skill.Patterns{"note-taking", "meeting-*"}
 //	chosen, missing := patterns.Select(generated.Skills(), logger)
 //	_ = missing // already logged
 //
@@ -21,5 +21,11 @@
 // A tool that admits a skill on the model's request later in the
 // conversation (request_skill) looks it up in the registry's Set, checks
 // it against the conversation's patterns (Patterns.Admits) and calls Admit: the skill is in
-// every preamble that follows.
+// every preamble that follows; runtime/palette's request_skill is such a
+// tool.
+//
+// Where skills live and what toolgen checks in them is the command's
+// documentation (cmd/toolgen, Skills). go run ./examples/agent -fake
+// -skills note-taking sends the preamble with every request, and the
+// scripted fake checks it byte for byte.
 package skill

@@ -29,8 +29,10 @@ const (
 	// CodeOutputTooLarge: the tool's output exceeds the registry's cap.
 	CodeOutputTooLarge
 	// CodeCancelled: the call's context was cancelled, before the call
-	// started (nothing was run) or while the tool ran (its outcome is
-	// unknown).
+	// started (nothing was run), while the tool ran and the tool stopped
+	// (it returned an error once its context was done: the Cause), or
+	// while the tool ran and it did not stop by its deadline (its outcome
+	// is unknown: the Cause wraps ErrAbandoned).
 	CodeCancelled
 	// CodeBusy: too many abandoned runs of the tool are still running (see
 	// Runner); nothing was run.

@@ -6,7 +6,18 @@
 // (HasDuplicates, IsDateTime, MultipleOf, the JSON kinds) and to check
 // that it targets this runtime (SupportPackageIsVersion3). It exports what generated code uses
 // and nothing else; a host uses runtime/tool, whose Registry is what a
-// generated package's New returns.
+// generated package's New returns. A generated registry_gen.go uses it so:
+//
+//	const _ = toolimpl.SupportPackageIsVersion3 // this runtime, or a compile error saying to regenerate
+//
+//	func New(t Tools, opts ...tool.Option) (tool.Registry, error) {
+//		// ... each field checked, the unavailable tools marked off
+//		return toolimpl.NewRegistry(specs[:], off[:], (&t).dispatch, (&t).offered, opts...)
+//	}
+//
+// where dispatch switches on the tool's index in the spec table, decodes
+// the arguments with a generated decoder, calls the tool and encodes its
+// output (ExampleNewRegistry writes one by hand).
 //
 // The names are aliases of, or thin wrappers around, the runtime's
 // internal packages, which a generated package cannot import: the

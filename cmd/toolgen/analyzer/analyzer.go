@@ -67,6 +67,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // Analyzer reports the problems toolgen finds without running the user's
@@ -123,7 +124,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 // importedDuplicates compares the package's tool names with those of the
 // packages it imports, directly or not, in import path order.
-func importedDuplicates(pass *analysis.Pass, local []gen.DeclaredTool) []*gen.Error {
+func importedDuplicates(pass *analysis.Pass, local []gen.DeclaredTool) []*problem.Error {
 	facts := pass.AllPackageFacts()
 	slices.SortFunc(facts, func(a, b analysis.PackageFact) int { return cmp.Compare(a.Package.Path(), b.Package.Path()) })
 	var other []gen.DeclaredTool
@@ -160,7 +161,7 @@ func fileIndex(pass *analysis.Pass) map[string]*token.File {
 // (go:generate runs it in the package's directory). The other declaration
 // is in the message only, not also in Diagnostic.Related, which go vet
 // would print as a second line: the output stays toolgen's, line for line.
-func report(pass *analysis.Pass, files map[string]*token.File, e *gen.Error) {
+func report(pass *analysis.Pass, files map[string]*token.File, e *problem.Error) {
 	pos := tokenPos(files, e.Pos)
 	d := analysis.Diagnostic{Pos: pos, Message: e.Message(filepath.Dir(e.Pos.Filename))}
 	if !pos.IsValid() && len(pass.Files) > 0 {

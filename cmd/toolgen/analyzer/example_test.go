@@ -9,7 +9,7 @@ import (
 )
 
 // A checker of your own that runs toolgen's analyzer beside others: the
-// main function of a command, say cmd/vet in your module. Built, it runs
+// main function of a command of your module, mycheck say. Built, it runs
 // standalone on package patterns (mycheck ./...) and, as multichecker
 // programs do, as a go vet tool (go vet -vettool=$(command -v mycheck)
 // ./...).

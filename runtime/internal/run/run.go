@@ -85,7 +85,10 @@ func (e Ended) String() string {
 //   - answers when the context is done (Spec.Timeout, or the caller's own
 //     deadline or cancellation) even if the tool ignores its context: the
 //     run is abandoned and goes on until the tool returns, with its result
-//     discarded;
+//     discarded; after a cancellation (not a deadline) it first gives the
+//     tool until its deadline, tool.CancelGrace at most, to stop, so that
+//     a tool that honours its context ends its call as cancelled
+//     (tool.CodeCancelled), its outcome known;
 //   - caps a tool's abandoned runs still running: past the cap, calls of
 //     that tool are refused (tool.CodeBusy) until some of them end, so that a
 //     tool that hangs cannot pile up goroutines without bound.
@@ -192,6 +195,9 @@ func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Durat
 		select {
 		case <-rn.done:
 		case <-d:
+			if rn.stopped(ctx) {
+				break // it returned after its cancellation: its outcome is known
+			}
 			// Count first, so that the run's end never finds the count
 			// below its own.
 			r.abandoned[i].Add(1)
@@ -222,8 +228,37 @@ func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Durat
 		// outcome as Run abandoning it, named the same way whichever of
 		// the two won the race. It did return: what it used is free.
 		return Returned, abandonedError(spec, ctx, cause)
+	case err != nil && errors.Is(ctx.Err(), context.Canceled) && !passesThrough(err):
+		// The tool saw its context cancelled and stopped: the call was
+		// cancelled, and the tool's error says how it stopped.
+		return Returned, &tool.Error{Code: tool.CodeCancelled, Tool: spec.Name, Message: "the call was cancelled; the tool stopped", Cause: err}
 	}
 	return Returned, err
+}
+
+// stopped is called once ctx is done before the run ended: when ctx was
+// cancelled rather than expired, it waits for the run to return until
+// ctx's deadline or tool.CancelGrace, and reports whether it did (rn.done
+// is then received).
+func (rn *run) stopped(ctx context.Context) bool {
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		return false
+	}
+	wait := tool.CancelGrace
+	if dl, ok := ctx.Deadline(); ok {
+		wait = min(wait, time.Until(dl))
+	}
+	if wait <= 0 {
+		return false
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-rn.done:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // inline runs job on the caller's goroutine: Run does so when nothing can

@@ -3,12 +3,6 @@
 // runs the tool calls a response asks for through a tool.Caller: the call
 // service, or a bare registry (a tool.Registry is one).
 //
-// The definitions are not rebuilt as SDK structs: each one is its
-// precomputed bytes behind the SDK's param.Override escape hatch, which the
-// SDK writes into the request as they are. So the "tools" member of every
-// request is exactly provider.Definitions.Anthropic, byte for byte, and a
-// prompt cache keyed on it keeps hitting.
-//
 //	defs, err := provider.NewDefinitions(reg)
 //	...
 //	offer, err := defs.Subset(caller.Offer(ctx)) // the tools offered to this caller
@@ -26,6 +20,12 @@
 //			results = append(results, result)
 //		}
 //	}
+//
+// The definitions are not rebuilt as SDK structs: each one is its
+// precomputed bytes behind the SDK's param.Override escape hatch, which the
+// SDK writes into the request as they are. So the "tools" member of every
+// request is exactly provider.Definitions.Anthropic, byte for byte, and a
+// prompt cache keyed on it keeps hitting.
 //
 // For a request that offers Anthropic's native tool search (deferred tools
 // and a tool search tool, provider.Search), SearchTools gives the tools;

@@ -49,7 +49,7 @@ func Example() {
 	fmt.Println(tool.CodeOf(err), block.OfToolResult.IsError.Value)
 	fmt.Println(block.OfToolResult.Content[0].OfText.Text)
 	// Output:
-	// 13 tools
+	// 14 tools
 	// invalid_arguments true
 	// invalid arguments: /limit: expected integer (maximum 50, minimum 1), got string
 }

@@ -43,6 +43,6 @@ func Example() {
 	part, err := geminitools.Call(ctx, reg, call)
 	fmt.Println(err, part.FunctionResponse.Name, part.FunctionResponse.Response["error"] == nil)
 	// Output:
-	// 13 function declarations
+	// 14 function declarations
 	// <nil> clock_zones true
 }

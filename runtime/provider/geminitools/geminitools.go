@@ -3,16 +3,6 @@
 // calls a response asks for through a tool.Caller: the call service, or a
 // bare registry (a tool.Registry is one).
 //
-// A declaration of a tool without arguments has neither Parameters nor
-// ParametersJsonSchema. One in the parametersJsonSchema form carries the
-// precomputed schema bytes as a json.RawMessage; one in the parameters form
-// is decoded into the SDK's *genai.Schema, the only type the SDK takes
-// there. Either way the SDK turns the whole request into a map[string]any
-// before sending it, so what it sends is the precomputed bytes exactly when
-// they are already in that form: members sorted, numbers as float64s. provider.Gemini writes
-// them so, and the tests check that the "tools" member of the request the
-// SDK sends is provider.Definitions.Gemini, byte for byte.
-//
 //	defs, err := provider.NewDefinitions(reg)
 //	...
 //	offer, err := defs.Subset(caller.Offer(ctx)) // the tools offered to this caller
@@ -28,6 +18,16 @@
 //		parts = append(parts, part)
 //	}
 //	contents = append(contents, resp.Candidates[0].Content, genai.NewContentFromParts(parts, genai.RoleUser))
+//
+// A declaration of a tool without arguments has neither Parameters nor
+// ParametersJsonSchema. One in the parametersJsonSchema form carries the
+// precomputed schema bytes as a json.RawMessage; one in the parameters form
+// is decoded into the SDK's *genai.Schema, the only type the SDK takes
+// there. Either way the SDK turns the whole request into a map[string]any
+// before sending it, so what it sends is the precomputed bytes exactly when
+// they are already in that form: members sorted, numbers as float64s. provider.Gemini writes
+// them so, and the tests check that the "tools" member of the request the
+// SDK sends is provider.Definitions.Gemini, byte for byte.
 //
 // Gemini has no native tool search (provider.NativeSearch reports false):
 // a deferred tool (//tool:defer) is declared here as any other, and a

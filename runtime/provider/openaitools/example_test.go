@@ -49,7 +49,7 @@ func Example() {
 	fmt.Println(tool.CodeOf(err))
 	fmt.Println(msg.OfTool.Content.OfString.Value)
 	// Output:
-	// 13 tools
+	// 14 tools
 	// needs_confirmation
 	// tool notes_delete needs a person's confirmation; nothing was run
 }

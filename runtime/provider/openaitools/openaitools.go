@@ -4,12 +4,6 @@
 // for through a tool.Caller: the call service, or a bare registry (a
 // tool.Registry is one).
 //
-// The definitions are not rebuilt as SDK structs: each one is its
-// precomputed bytes behind the SDK's param.Override escape hatch, which the
-// SDK writes into the request as they are. So the "tools" member of every
-// request is exactly provider.Definitions.OpenAIChat (or OpenAIResponses),
-// byte for byte, with "strict":true wherever the schema fits strict mode.
-//
 //	defs, err := provider.NewDefinitions(reg)
 //	...
 //	offer, err := defs.Subset(caller.Offer(ctx)) // the tools offered to this caller
@@ -26,6 +20,12 @@
 //		result, err := openaitools.ChatCall(ctx, caller, call) // err is for logs
 //		messages = append(messages, result)
 //	}
+//
+// The definitions are not rebuilt as SDK structs: each one is its
+// precomputed bytes behind the SDK's param.Override escape hatch, which the
+// SDK writes into the request as they are. So the "tools" member of every
+// request is exactly provider.Definitions.OpenAIChat (or OpenAIResponses),
+// byte for byte, with "strict":true wherever the schema fits strict mode.
 //
 // For a request that offers OpenAI's native tool search (deferred tools in
 // namespaces, provider.Search), SearchResponsesTools gives the tools and

@@ -69,7 +69,7 @@ func TestSearchToolsOnTheWire(t *testing.T) {
 			require.NotNil(t, p.OfToolSearch, "functions, a namespace and the tool search tool only")
 		}
 	}
-	assert.Equal(t, []string{"clock_now", "clock_sync", "clock_zones", "notes_create", "notes_delete", "notes_get", "notes_search", "notes_share", "notes_tag", "notes_update", "weather_forecast"}, functions)
+	assert.Equal(t, []string{"clock_now", "clock_sync", "clock_wait", "clock_zones", "notes_create", "notes_delete", "notes_get", "notes_search", "notes_share", "notes_tag", "notes_update", "weather_forecast"}, functions)
 	require.NotNil(t, params[len(params)-1].OfToolSearch, "the tool search tool is last")
 	require.NotNil(t, ns)
 	assert.Equal(t, "notes", ns.Name)

@@ -1,11 +1,12 @@
 // Package oteltrace makes an OpenTelemetry span of every call the call
-// service (runtime/service) handles: a service.Observer.
+// service (runtime/service) handles: a service.Observer, wired in through
+// service.Options:
+//
+//	svc, err := service.New(reg, &service.Options{Observer: oteltrace.New(tp)})
 //
 // It is a subpackage so that the service, and the registry runtime below
 // it, link no OpenTelemetry package: a program that does not trace pays
-// nothing for it. Wire it in through service.Options:
-//
-//	svc, err := service.New(reg, &service.Options{Observer: oteltrace.New(tp)})
+// nothing for it.
 //
 // Each call (refused, replayed, proposing or run) and each confirmation
 // gets one span of kind internal, named "toolgen.call <tool>"; a

@@ -8,7 +8,7 @@
 // (a conditional UPDATE in the transaction that writes the confirmation's
 // record), not a process.
 //
-//	st, err := pgstore.Open(ctx, "postgres://toolgen@db.internal/app?sslmode=verify-full")
+//	st, err := pgstore.Open(ctx, "postgres://toolgen@db.internal/app?sslmode=verify-full", nil)
 //	if err != nil {
 //		return err
 //	}
@@ -21,7 +21,27 @@
 // The schema (tables prefixed toolgen_) is created and migrated when a
 // store opens; instances that start at once take turns on an advisory
 // lock. Put the tables in a schema of their own with the DSN's
-// search_path parameter.
+// search_path parameter (?search_path=toolcalls). What the store
+// guarantees, and what survives a crash, is runtime/service/sqlstore's.
+//
+// # Several instances
+//
+// Give every instance the same DSN (Open), or one *sql.DB of yours (New);
+// nothing else is shared, and any instance may serve any request. Each
+// instance holds at most MaxConns connections: size the server's
+// max_connections (100 by default) for your instance count. Keep the
+// instances' clocks in sync (NTP): expiry is judged by the confirming
+// instance's clock. One thing an instance cannot know is whether another
+// instance's run is still going: a confirmation (or a retried call ID)
+// that arrives on instance B while instance A runs it polls the store for
+// A's outcome up to service.Options.AwaitRunning, and past that is
+// answered outcome_unknown, the answer a run whose process died gets;
+// nothing runs twice either way.
+//
+// The tests run on the server TOOLGEN_PG_DSN names (a user who may create
+// schemas), or else on a throwaway server started from initdb and postgres
+// (on PATH or under /usr/lib/postgresql/*/bin) in a temporary directory;
+// without either they skip, saying so, except under CI, where they fail.
 package pgstore
 
 import (

@@ -91,9 +91,6 @@ func (f *fixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, in *c
 		return 0, nil
 	}
 	inv, _ := tool.InvocationFrom(ctx)
-	if cancel, ok := ctx.Value(cancelKey{}).(context.CancelFunc); ok {
-		defer cancel() // the caller goes away as the tool returns
-	}
 	switch i {
 	case tEcho:
 		out.RawText("echo " + a.text)

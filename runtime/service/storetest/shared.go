@@ -463,9 +463,30 @@ func testTampered(t *testing.T, b Backend) {
 }
 
 // cancelKey carries, in a call's context, the cancel function of that
-// context, which the fixture's tools call as they return (a client that
-// hung up).
+// context, which cancelAtEnd calls once the tool has run.
 type cancelKey struct{}
+
+// cancelAtEnd is a store whose calls end with their caller gone: the
+// call's context is cancelled as the end of its run is written (a client
+// that hung up as the tool returned).
+type cancelAtEnd struct{ service.Store }
+
+func (c cancelAtEnd) Finish(ctx context.Context, rec *service.Record) error {
+	cancelCaller(ctx)
+	return c.Store.Finish(ctx, rec)
+}
+
+func (c cancelAtEnd) Settle(ctx context.Context, id string, state service.State, rec *service.Record) error {
+	cancelCaller(ctx)
+	return c.Store.Settle(ctx, id, state, rec)
+}
+
+// cancelCaller cancels the caller's context of ctx, if it carries one.
+func cancelCaller(ctx context.Context) {
+	if cancel, ok := ctx.Value(cancelKey{}).(context.CancelFunc); ok {
+		cancel()
+	}
+}
 
 // testCallerGone: a caller whose context is cancelled, before its call or
 // as the tool returns, still leaves the call's record, finished: a
@@ -477,7 +498,7 @@ func testCallerGone(t *testing.T, b Backend) {
 	st := instance(t, b, dsn)
 	reg, err := newRegistry(runs)
 	require.NoError(t, err)
-	svc, err := service.New(reg, &service.Options{Store: st, AwaitRunning: -1})
+	svc, err := service.New(reg, &service.Options{Store: cancelAtEnd{st}, AwaitRunning: -1})
 	require.NoError(t, err)
 	gone := func(callID string) context.Context {
 		ctx, cancel := context.WithCancel(as(callID))

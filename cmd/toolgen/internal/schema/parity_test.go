@@ -38,6 +38,7 @@ import (
 var types = map[string]struct{ in, out reflect.Type }{
 	"clock_now":        {nil, reflect.TypeFor[clock.Now]()},
 	"clock_sync":       {nil, reflect.TypeFor[clock.Sync]()},
+	"clock_wait":       {reflect.TypeFor[clock.WaitInput](), reflect.TypeFor[clock.Waited]()},
 	"clock_zones":      {reflect.TypeFor[clock.ZonesInput](), nil},
 	"notes_create":     {reflect.TypeFor[notes.CreateInput](), reflect.TypeFor[notes.Note]()},
 	"notes_delete":     {reflect.TypeFor[notes.DeleteInput](), reflect.TypeFor[notes.DeleteOutput]()},

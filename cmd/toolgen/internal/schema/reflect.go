@@ -188,45 +188,60 @@ func PostProcessTree(root *jsontree.Node) error {
 		}
 		defs = d.Members
 	}
-	defIndex := func(key string) int {
-		return slices.IndexFunc(defs, func(m jsontree.Member) bool { return m.Key == key })
+	if err := inlineRootRef(root, defs); err != nil {
+		return err
 	}
+	names := rewriteRefs(root, defs)
+	keepNeededDefs(root, defs, names)
+	return nil
+}
 
-	// Step 1: replace the root "$ref" with a copy of its definition.
-	if ref := root.Get("$ref"); ref != nil && ref.Kind == jsonlex.String && strings.HasPrefix(ref.Text, defsPrefix) {
-		i := defIndex(strings.TrimPrefix(ref.Text, defsPrefix))
-		if i < 0 {
-			return fmt.Errorf("schema: the root refers to %q, which is not in $defs", ref.Text)
-		}
-		defKey := defs[i].Key
-		def := defs[i].Value.Clone()
-		if def.Kind == jsonlex.Bool && def.Bool {
-			def = &jsontree.Node{Kind: jsonlex.Object}
-		}
-		if def.Kind != jsonlex.Object {
-			return fmt.Errorf("schema: the root's definition %q is %s, want an object", defKey, def.Kind)
-		}
-		var members []jsontree.Member
-		for _, m := range root.Members {
-			switch m.Key {
-			case "$ref":
-				members = append(members, def.Members...)
-			case "$defs":
-			default:
-				members = append(members, m)
-			}
-		}
-		for i, m := range members {
-			if m.Key == "$defs" || slices.ContainsFunc(members[:i], func(o jsontree.Member) bool { return o.Key == m.Key }) {
-				return fmt.Errorf("schema: the root's definition %q has a member %q that the root already has", defKey, m.Key)
-			}
-		}
-		root.Members = members
-	} else {
+// inlineRootRef is step 1: it replaces the root "$ref" with a copy of its
+// definition, and drops the root's "$defs" (keepNeededDefs puts back the
+// definitions still needed).
+func inlineRootRef(root *jsontree.Node, defs []jsontree.Member) error {
+	ref := root.Get("$ref")
+	if ref == nil || ref.Kind != jsonlex.String || !strings.HasPrefix(ref.Text, defsPrefix) {
 		root.Members = slices.DeleteFunc(root.Members, func(m jsontree.Member) bool { return m.Key == "$defs" })
+		return nil
 	}
+	key := strings.TrimPrefix(ref.Text, defsPrefix)
+	i := slices.IndexFunc(defs, func(m jsontree.Member) bool { return m.Key == key })
+	if i < 0 {
+		return fmt.Errorf("schema: the root refers to %q, which is not in $defs", ref.Text)
+	}
+	defKey := defs[i].Key
+	def := defs[i].Value.Clone()
+	if def.Kind == jsonlex.Bool && def.Bool {
+		def = &jsontree.Node{Kind: jsonlex.Object}
+	}
+	if def.Kind != jsonlex.Object {
+		return fmt.Errorf("schema: the root's definition %q is %s, want an object", defKey, def.Kind)
+	}
+	var members []jsontree.Member
+	for _, m := range root.Members {
+		switch m.Key {
+		case "$ref":
+			members = append(members, def.Members...)
+		case "$defs":
+		default:
+			members = append(members, m)
+		}
+	}
+	for i, m := range members {
+		if m.Key == "$defs" || slices.ContainsFunc(members[:i], func(o jsontree.Member) bool { return o.Key == m.Key }) {
+			return fmt.Errorf("schema: the root's definition %q has a member %q that the root already has", defKey, m.Key)
+		}
+	}
+	root.Members = members
+	return nil
+}
 
-	// Step 3: names, then "$ref" rewriting; step 5 in the same walk.
+// rewriteRefs is step 3, with step 5 in the same walk: it names the
+// definitions (shortNames) and rewrites every "$ref" of the root and the
+// definitions to the new names, and every true schema to {}. It returns
+// the name of each definition, in the order of defs.
+func rewriteRefs(root *jsontree.Node, defs []jsontree.Member) []string {
 	keys := make([]string, len(defs))
 	for i, m := range defs {
 		keys[i] = m.Key
@@ -245,8 +260,13 @@ func PostProcessTree(root *jsontree.Node) error {
 	for _, m := range defs {
 		walkSchemas(m.Value, rewrite)
 	}
+	return names
+}
 
-	// Step 1, continued: keep the definitions the root still needs.
+// keepNeededDefs completes step 1: it puts back under the root's "$defs",
+// sorted by name, the definitions the root still refers to, directly or
+// through another definition.
+func keepNeededDefs(root *jsontree.Node, defs []jsontree.Member, names []string) {
 	byName := make(map[string]*jsontree.Node, len(defs))
 	for i, m := range defs {
 		byName[names[i]] = m.Value
@@ -283,7 +303,6 @@ func PostProcessTree(root *jsontree.Node) error {
 		slices.SortFunc(out, func(a, b jsontree.Member) int { return strings.Compare(a.Key, b.Key) })
 		root.Members = append(root.Members, jsontree.Member{Key: "$defs", Value: &jsontree.Node{Kind: jsonlex.Object, Members: out}})
 	}
-	return nil
 }
 
 // renameRef rewrites a "#/$defs/KEY[/...]" reference to a renamed

@@ -6,6 +6,9 @@
 //   node client.mjs auth <url> <token> <reader-token>
 //                                               the bearer-token checks of a server started with -tokens
 //   node client.mjs confirm <command> [args...] starts a server with -confirm and answers its questions
+//   node client.mjs progress abort stdio <command> [args...]
+//   node client.mjs progress abort http <url>
+//   node client.mjs progress close http <url>  a long-running tool's progress, and a call cancelled mid-run
 //
 // stdio and http list every tool (following the pagination cursor), compile
 // every inputSchema and outputSchema with Ajv (JSON Schema draft 2020-12,
@@ -18,8 +21,16 @@
 // bearer challenge and nothing echoed, and that the reader's token lists
 // fewer tools and cannot call a write tool. confirm checks that a proposal
 // is put to the person (elicitation) and that accepting runs it, declining
-// rejects it, each answer valid against the outputSchema. Each prints every
-// failure and exits 1 if there was one.
+// rejects it, each answer valid against the outputSchema. progress calls
+// clock_wait with onprogress: the notifications come in order, each
+// greater than the last, coalesced to about ten a second, the last one
+// (the whole wait) before the result; then it cancels a 30-second wait
+// after its third notification, with an AbortSignal (abort: the client
+// sends notifications/cancelled) or by closing the client (close: its HTTP
+// requests end, as a stateless session's must), and, after abort, goes on
+// calling. What the server made of the cancellation (the tool stopped, the
+// record says cancelled) is in the server's log, which interop_test.go
+// reads. Each prints every failure and exits 1 if there was one.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -37,6 +48,7 @@ const SECRET = "sekrit-value-4711";
 const goodCalls = {
   clock_now: [{}],
   clock_sync: [{}],
+  clock_wait: [{ seconds: 0.2 }],
   clock_zones: [{}, { prefix: "Europe/" }],
   notes_create: [{ title: "From TypeScript", tags: ["interop"] }],
   notes_delete: [{ id: "n2" }],
@@ -66,6 +78,7 @@ const badCalls = [
   { tool: "notes_create", args: { title: "x", tags: ["Not Valid", SECRET], priority: 9 }, pointers: ["/tags/0", "/priority"] },
   { tool: "weather_forecast", args: { place: { lat: 100, lon: 0 }, days: 0 }, pointers: ["/days"] },
   { tool: "clock_zones", args: { prefix: 7 }, pointers: ["/prefix"] },
+  { tool: "clock_wait", args: { seconds: SECRET }, pointers: ["/seconds"] },
 ];
 
 const failures = [];
@@ -314,8 +327,84 @@ async function confirm(rest) {
   }
 }
 
+// progress checks a long-running tool's progress notifications and a call
+// cancelled mid-run (see the top of the file); how is abort or close.
+async function progress(how, mode, rest) {
+  if (how !== "abort" && how !== "close") throw new Error(`progress: unknown way ${how}: use abort or close`);
+  const client = await connect(mode, rest);
+  // The messages as they come off the wire: the SDK hands a notification
+  // to onprogress a tick later than a response arriving in the same read
+  // (and drops it once the response has come), so the order the server
+  // sent them in is checked here.
+  const wire = [];
+  const transport = client.transport;
+  const onmessage = transport.onmessage;
+  transport.onmessage = (msg, extra) => {
+    wire.push(msg);
+    onmessage?.(msg, extra);
+  };
+  let open = true;
+  try {
+    // To its end: every notification in order, the last before the result.
+    const seen = [];
+    const res = await client.callTool({ name: "clock_wait", arguments: { seconds: 1 } }, undefined, {
+      onprogress: (p) => seen.push(p),
+    });
+    check(res.isError !== true, "clock_wait 1 s succeeds", textOf(res));
+    check(res.structuredContent?.seconds === 1, "clock_wait waited 1 s", res.structuredContent);
+    check(seen.length >= 2, "progress notifications arrive", seen);
+    check(seen.length <= 13, "coalesced: about ten a second at most, and the last", seen.length);
+    check(seen.every((p, i) => i === 0 || p.progress > seen[i - 1].progress), "in order, each greater than the last", seen);
+    check(seen.every((p) => p.total === 1 && typeof p.message === "string"), "total and message", seen);
+    const answered = wire.findIndex((m) => m.result?.structuredContent?.seconds === 1);
+    const token = wire[answered]?.id;
+    const sent = wire.map((m, i) => ({ m, i })).filter(({ m }) => m.method === "notifications/progress" && m.params?.progressToken === token);
+    check(answered >= 0 && sent.length >= seen.length, "every notification handled came off the wire", { answered, sent: sent.length, seen: seen.length });
+    const last = sent[sent.length - 1];
+    check(last?.m.params.progress === 1 && last.i < answered, "the last notification, the whole wait, comes before the result", last?.m);
+
+    // Cancelled mid-run.
+    const ac = new AbortController();
+    const mid = [];
+    let rejected;
+    try {
+      await client.callTool({ name: "clock_wait", arguments: { seconds: 30 } }, undefined, {
+        signal: ac.signal,
+        timeout: 120000,
+        onprogress: (p) => {
+          mid.push(p);
+          if (mid.length !== 3) return;
+          if (how === "abort") {
+            ac.abort("the person stopped it");
+          } else {
+            open = false;
+            client.close(); // its requests end: the server sees the client go away
+          }
+        },
+      });
+    } catch (e) {
+      rejected = e;
+    }
+    check(rejected !== undefined, "the cancelled call is rejected on the client");
+    check(mid.length >= 3, "the cancelled call reported progress first", mid);
+    if (how === "abort") {
+      const after = await client.callTool({ name: "clock_now", arguments: {} });
+      check(after.isError !== true, "calls still work after the cancellation", textOf(after));
+    }
+    console.log(`progress ${how} ${mode}: ${seen.length} notifications for 1 s, cancelled after ${mid.length}, ${checks} checks, ${failures.length} failures`);
+  } finally {
+    if (open) await client.close();
+  }
+}
+
 async function main() {
   const [mode, ...rest] = process.argv.slice(2);
+  if (mode === "progress") {
+    if (rest.length < 3) throw new Error("progress needs abort or close, a mode and a target");
+    await progress(rest[0], rest[1], rest.slice(2));
+    report();
+    return;
+  }
   if (mode === "auth") {
     if (rest.length !== 3) throw new Error("auth needs a URL, a token and a reader's token");
     await auth(...rest);

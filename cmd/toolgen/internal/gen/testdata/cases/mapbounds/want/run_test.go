@@ -30,7 +30,7 @@ func TestMapBounds(t *testing.T) {
 		{"pointer", `{"attrs":{"a":""},"counts":{"x":1,"y":2,"z":3}}`, "/counts: must have at most 2 properties"},
 		{"hook", `{"attrs":{"a":""},"meta":{"1":"","2":"","3":"","4":"","5":"","6":""}}`, "/meta: must have at most 5 properties"},
 		{"in $defs", `{"attrs":{"a":""},"items":[{"labels":{"1":"","2":"","3":"","4":"","5":""}}]}`, "/items/0/labels: must have at most 4 properties"},
-		{"duplicate", `{"attrs":{"a":"","a":""}}`, "/attrs/a: duplicate property"},
+		{"duplicate", `{"attrs":{"a":"","a":""}}`, "/attrs/<key 1>: duplicate property"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := reg.Check(context.Background(), "label", []byte(c.args))
@@ -40,7 +40,7 @@ func TestMapBounds(t *testing.T) {
 			}
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.problem)
-			assert.NotContains(t, err.Error(), "/attrs/d", "a member past the limit is skipped, not decoded")
+			assert.NotContains(t, err.Error(), "/attrs/<key 3>", "a member past the limit is skipped, not decoded")
 		})
 	}
 }

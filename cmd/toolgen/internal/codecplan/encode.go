@@ -1,0 +1,247 @@
+package codecplan
+
+import (
+	"go/types"
+	"slices"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
+)
+
+// encodeStruct returns the name of the function encoding shape s.
+func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) string {
+	key := "enc\x00" + types.TypeString(s.Type, nil) + "\x00" + viewKey(obj)
+	if name, ok := g.funcs[key]; ok {
+		return name
+	}
+	name := g.funcName("encode", s.Type, identFrom(at.where))
+	g.funcs[key] = name
+	defer g.startFunc(name)()
+	props := obj.get("properties")
+	required := requiredOf(obj)
+	fw := &fieldWriter{body: []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}}
+	for _, f := range s.Fields {
+		var pw view
+		if props != nil {
+			pw = viewOf(props.Get(f.JSONName), at.root)
+		}
+		sel := selectorOf(jen.Id("v"), f.GoName)
+		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(gocode.Key(f.JSONName))},
+			g.encodeValue(f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
+		switch {
+		case f.OmitEmpty:
+			if cond := g.nonEmpty(f.Shape, sel); cond != nil {
+				write = []jen.Code{jen.If(cond).Block(write...)}
+			}
+		case f.OmitZero:
+			if cond := g.nonZero(f, sel); cond != nil {
+				write = []jen.Code{jen.If(cond).Block(write...)}
+			}
+		}
+		fw.add(f, write, required[f.JSONName], at)
+	}
+	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
+	g.decls = append(g.decls,
+		jen.Commentf("%s encodes %s as its output schema requires.", name, shape.TypeString(s.Type)),
+		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(ImplPkg, "Encoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
+		jen.Line(),
+	)
+	return name
+}
+
+// fieldWriter collects the statements writing the fields of a struct,
+// guarding those promoted through embedded pointers against a nil one:
+// encoding/json leaves their fields out, which an output schema that
+// requires one of them refuses, so then the encoder fails. Consecutive
+// optional fields promoted through the same pointers share one check.
+type fieldWriter struct {
+	body  []jen.Code
+	via   []shape.EmbedPtr // the pointers of the open group
+	group []jen.Code       // the open group's statements
+}
+
+// add appends the statements writing field f.
+func (w *fieldWriter) add(f *shape.Field, write []jen.Code, required bool, at site) {
+	if len(f.Via) == 0 || required || !slices.Equal(f.Via, w.via) {
+		w.flush()
+	}
+	switch {
+	case len(f.Via) == 0:
+		w.body = append(w.body, write...)
+	case required:
+		var chain *jen.Statement
+		for _, p := range f.Via {
+			msg := at.where + "." + p.Sel + " is nil, but the output schema requires its promoted property " + problem.Quote(f.JSONName) + "; set it, or mark the promoted field omitempty"
+			cond := selectorOf(jen.Id("v"), p.Sel).Op("==").Nil()
+			fail := jen.Id("e").Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(msg)))
+			if chain == nil {
+				chain = jen.If(cond).Block(fail)
+			} else {
+				chain = chain.Else().If(cond).Block(fail)
+			}
+		}
+		w.body = append(w.body, chain.Else().Block(write...))
+	default:
+		w.via = f.Via
+		w.group = append(w.group, write...)
+	}
+}
+
+// flush closes the open group and returns the statements so far.
+func (w *fieldWriter) flush() []jen.Code {
+	if len(w.via) > 0 {
+		var cond *jen.Statement
+		for _, p := range w.via {
+			c := selectorOf(jen.Id("v"), p.Sel).Op("!=").Nil()
+			if cond != nil {
+				c = cond.Op("&&").Add(c)
+			}
+			cond = c
+		}
+		w.body = append(w.body, jen.If(cond).Block(w.group...))
+	}
+	w.via, w.group = nil, nil
+	return w.body
+}
+
+// nonEmpty is encoding/json's omitempty test, or nil when a value of the
+// shape is never empty.
+func (g *Planner) nonEmpty(s *shape.Shape, x *jen.Statement) jen.Code {
+	switch s.Type.Underlying().(type) {
+	case *types.Basic:
+		b := s.Type.Underlying().(*types.Basic)
+		switch {
+		case b.Info()&types.IsBoolean != 0:
+			return x.Clone()
+		case b.Info()&types.IsString != 0:
+			return x.Clone().Op("!=").Lit("")
+		case b.Info()&types.IsNumeric != 0:
+			return x.Clone().Op("!=").Lit(0)
+		}
+	case *types.Pointer, *types.Interface:
+		return x.Clone().Op("!=").Nil()
+	case *types.Slice, *types.Map:
+		return jen.Len(x.Clone()).Op("!=").Lit(0)
+	case *types.Array:
+		if s.Kind == shape.Array && s.Len == 0 {
+			return jen.Lit(false)
+		}
+		return nil
+	}
+	return nil
+}
+
+// nonZero is encoding/json's omitzero test.
+func (g *Planner) nonZero(f *shape.Field, x *jen.Statement) jen.Code {
+	t := f.Shape.Type
+	if shape.HasMethod(t, "IsZero") {
+		return jen.Op("!").Add(x.Clone()).Dot("IsZero").Call()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return g.nonEmpty(f.Shape, x)
+	case *types.Pointer, *types.Interface, *types.Slice, *types.Map:
+		return x.Clone().Op("!=").Nil()
+	case *types.Struct, *types.Array:
+		if types.Comparable(u) {
+			return x.Clone().Op("!=").Parens(gocode.Type(t).Values())
+		}
+	}
+	g.fail(site{pos: f.Pos, where: shape.TypeString(t)}, "omitzero needs a comparable type or an IsZero method")
+	return nil
+}
+
+// encodeValue returns statements writing x (an addressable expression).
+// strict is true under an output schema: a nil pointer in a place that
+// does not allow null is an error instead of an invalid document.
+func (g *Planner) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
+	e := jen.Id("e")
+	if s == nil {
+		return nil
+	}
+	val := func(conv jen.Code) *jen.Statement {
+		if conv == nil {
+			return x.Clone()
+		}
+		return jen.Add(conv).Parens(x.Clone())
+	}
+	switch s.Kind {
+	case shape.Bool:
+		return []jen.Code{e.Clone().Dot("Bool").Call(val(basicConv(s.Type, jen.Bool())))}
+	case shape.String:
+		return []jen.Code{e.Clone().Dot("String").Call(val(basicConv(s.Type, jen.String())))}
+	case shape.Int:
+		return []jen.Code{e.Clone().Dot("Int").Call(val(jen.Int64()))}
+	case shape.Uint:
+		return []jen.Code{e.Clone().Dot("Uint").Call(val(jen.Uint64()))}
+	case shape.Float:
+		return []jen.Code{e.Clone().Dot("Float").Call(val(jen.Float64()), jen.Lit(s.Bits))}
+	case shape.Time:
+		return []jen.Code{e.Clone().Dot("Time").Call(val(nil))}
+	case shape.Bytes:
+		return []jen.Code{e.Clone().Dot("Base64").Call(val(basicConv(s.Type, jen.Index().Byte())))}
+	case shape.Any:
+		return []jen.Code{e.Clone().Dot("Any").Call(val(nil))}
+	case shape.TextMethod:
+		return []jen.Code{e.Clone().Dot("Text").Call(x.Clone().Dot("MarshalText").Call())}
+	case shape.JSONMethod:
+		return []jen.Code{e.Clone().Dot("JSON").Call(x.Clone().Dot("MarshalJSON").Call())}
+	case shape.Ptr:
+		var null jen.Code = e.Clone().Dot("Null").Call()
+		if strict && !w.nullable && s.Elem.Kind != shape.Any && s.Elem.Kind != shape.JSONMethod {
+			null = e.Clone().Dot("Fail").Call(jen.Qual("errors", "New").Call(jen.Lit(at.where + " is nil, but the output schema requires a value; mark the field omitempty or nullable")))
+		}
+		return []jen.Code{jen.If(x.Clone().Op("==").Nil()).Block(null).Else().Block(
+			g.encodeValue(s.Elem, w, jen.Parens(jen.Op("*").Add(x.Clone())), strict, at)...)}
+	case shape.Struct:
+		name := g.encodeStruct(s, w, at)
+		return []jen.Code{jen.Id(name).Call(e, jen.Op("&").Add(x.Clone()))}
+	case shape.Slice, shape.Array:
+		i := g.local(at.name, "Idx")
+		items := viewOf(w.get("items"), at.root)
+		return []jen.Code{
+			e.Clone().Dot("ArrayStart").Call(),
+			jen.For(jen.Id(i).Op(":=").Range().Add(x.Clone())).Block(
+				g.encodeValue(s.Elem, items, x.Clone().Index(jen.Id(i)), strict, at.elem("[]", at.name+"Elem"))...),
+			e.Clone().Dot("ArrayEnd").Call(),
+		}
+	case shape.Map:
+		k, v := g.local(at.name, "Key"), g.local(at.name, "Elem")
+		vals := viewOf(w.get("additionalProperties"), at.root)
+		keyStr := jen.Id(k)
+		mt := s.Type.Underlying().(*types.Map)
+		if !isBasicType(mt.Key()) {
+			keyStr = jen.String().Parens(jen.Id(k))
+		}
+		return []jen.Code{
+			e.Clone().Dot("ObjectStart").Call(),
+			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(x.Clone()))).Block(append([]jen.Code{
+				jen.Id(v).Op(":=").Add(x.Clone()).Index(jen.Id(k)),
+				e.Clone().Dot("Key").Call(keyStr),
+			}, g.encodeValue(s.Elem, vals, jen.Id(v), strict, at.elem("[key]", v))...)...),
+			e.Clone().Dot("ObjectEnd").Call(),
+		}
+	}
+	return nil
+}
+
+// basicConv is the conversion to the basic type the encoder takes, or nil
+// when the value already has it.
+func basicConv(t types.Type, to *jen.Statement) jen.Code {
+	if isBasicType(t) {
+		if b, ok := t.(*types.Basic); ok && (b.Kind() == types.String || b.Kind() == types.Bool) {
+			return nil
+		}
+	}
+	if _, ok := t.(*types.Slice); ok {
+		return nil
+	}
+	return to
+}
+
+func isBasicType(t types.Type) bool {
+	_, ok := t.(*types.Basic)
+	return ok
+}

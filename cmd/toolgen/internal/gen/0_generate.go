@@ -1,0 +1,178 @@
+// Package gen is toolgen's core: it turns Go packages holding annotated
+// tool types into the files of a generated registry, in memory.
+//
+// Generate calls the phases in this order, each a function whose result
+// is a plain value the next one takes. The files of this package are named
+// by phase, so a directory listing reads in the order Generate runs them;
+// the two phases with state of their own are packages:
+//
+//	0_generate.go        Generate, Write, Stale: the driver
+//	0_check.go           Check: the door of go vet's analyzer (cmd/toolgen/analyzer),
+//	                     the directive, model and shape phases on one package
+//	1_load.go            load -> loaded: the type-checked tools packages
+//	2_directives.go      findDirectives -> []declared: //tool: lines parsed,
+//	                     a directive spaced as "// tool:" refused
+//	2_directives_groups.go  findGroupDocs: the package docs' group descriptions,
+//	                     which describeGroups gives the tools once modelled
+//	3_model.go           newModel -> model: each tool's declaration and Call checked
+//	3_model_hooks.go     the Offered and LogArgs methods checked
+//	3_model_names.go     the Go field each tool name becomes, checked
+//	4_shapes.go          deriveShapes: the JSON shape of each input and output
+//	                     type (package shape: its Deriver, the jsonschema and
+//	                     toolgen tags), the secrets' JSON Pointers
+//	5_skills.go          loadSkills: the skill folders beside the tools packages,
+//	5_skills_check.go    their SKILL.md front matter parsed (YAML, here only) and checked
+//	6_schemas.go         reflectSchemas: the published schemas, from invopop/jsonschema
+//	6_schemas_bootstrap.go  run by a generated program (package schema post-processes)
+//	7_codecs.go          planCodecs -> codecPlan: the decoders and encoders to write
+//	                     (package codecplan: its Planner)
+//	8_providers.go       projectTools: the OpenAI, Anthropic and Gemini definitions
+//	9_render.go          render -> []File: the model and plans printed with jennifer
+//	                     (package gocode holds the Go expressions): registry_gen.go
+//	                     and codec_gen.go here; beside it 9_render_format.go (gofmt,
+//	                     and a formatting failure named at its tool),
+//	                     9_render_fresh.go (fresh_gen_test.go, the freshness test),
+//	                     9_render_guard.go (a_guard_gen.go, the stale-code guard),
+//	                     9_render_hooks.go (the offered method, dispatch's ModeLog),
+//	                     9_render_manifest.go (tools.json, what reviewers see),
+//	                     9_render_providers.go (the providers package),
+//	                     9_render_skills.go (the skill table), 9_render_zero.go
+//	                     (New's unset checks)
+//
+// Every phase reports problems as *problem.Error. The shapes and schemas
+// phases complete the model in place (each tool's shapes and schema
+// trees). Generate collects every problem of a run before it returns, so
+// a user fixes them all at once; cmd/toolgen prints them and writes the
+// files.
+package gen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+)
+
+// Options configure one run.
+type Options struct {
+	// Dir is the directory patterns and Output are relative to, and the
+	// directory problems are reported relative to; "" means the working
+	// directory.
+	Dir string
+	// Patterns select the tools packages, as go build takes them.
+	Patterns []string
+	// Output is the directory of the generated package.
+	Output string
+	// Package is the generated package's name; "" means the base name of
+	// Output.
+	Package string
+	// BuildFlags are passed to the go command (for example -tags=x).
+	BuildFlags []string
+	// Env is the go command's environment; nil means the process's.
+	Env []string
+}
+
+// File is one generated file.
+type File struct {
+	Path string // absolute
+	Data []byte
+}
+
+// Generate runs every phase and returns the generated files, or every
+// problem found. It writes nothing.
+func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
+	dir, err := workDir(opts.Dir)
+	if err != nil {
+		return nil, []*problem.Error{{Msg: err.Error()}}
+	}
+	opts.Dir = dir
+	if len(opts.Patterns) == 0 {
+		opts.Patterns = []string{"."}
+	}
+	if opts.Output == "" {
+		return nil, []*problem.Error{{Msg: "no output directory"}}
+	}
+	if opts.Package == "" {
+		opts.Package = filepath.Base(opts.outDir())
+	}
+	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
+		return nil, []*problem.Error{{Msg: fmt.Sprintf("the output package name %q is not a Go identifier; name it with -pkg", opts.Package)}}
+	}
+	l, errs := load(ctx, &opts)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	decls, errs := findDirectives(l)
+	docs, es := findGroupDocs(l)
+	errs = append(errs, es...)
+	m, es := newModel(l, decls)
+	errs = append(errs, es...)
+	errs = append(errs, describeGroups(m.tools, docs)...)
+	errs = append(errs, deriveShapes(l.fset, m)...)
+	m.skills, es = loadSkills(l, declaredNames(decls), &opts)
+	errs = append(errs, es...)
+	if len(m.tools) == 0 && len(errs) == 0 {
+		errs = append(errs, &problem.Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
+	}
+	if len(errs) > 0 {
+		return nil, problem.Sort(errs)
+	}
+	if errs := reflectSchemas(ctx, l, m, &opts); len(errs) > 0 {
+		return nil, problem.Sort(errs)
+	}
+	plan, errs := planCodecs(l.fset, m)
+	if len(errs) > 0 {
+		return nil, problem.Sort(errs)
+	}
+	proj, errs := projectTools(m.tools)
+	if len(errs) > 0 {
+		return nil, problem.Sort(errs)
+	}
+	files, errs := render(l, m, plan, proj, &opts)
+	if len(errs) > 0 {
+		return nil, problem.Sort(errs)
+	}
+	return append(files, manifestOf(&opts, m, proj)), nil
+}
+
+// Write writes the files whose content changed and reports which it wrote.
+// Unchanged files are left alone so that builds and editors see no change.
+func Write(files []File) (written []string, err error) {
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		if err == nil && bytes.Equal(old, f.Data) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+			return written, err
+		}
+		if err := os.WriteFile(f.Path, f.Data, 0o644); err != nil {
+			return written, err
+		}
+		written = append(written, f.Path)
+	}
+	return written, nil
+}
+
+// Stale lists the files whose content on disk differs from what Generate
+// produced (missing files included).
+func Stale(files []File) ([]string, error) {
+	var stale []string
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		if errors.Is(err, os.ErrNotExist) || (err == nil && !bytes.Equal(old, f.Data)) {
+			stale = append(stale, f.Path)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return stale, nil
+}

@@ -1,0 +1,95 @@
+package gen
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+)
+
+// reflectSchemas runs the bootstrap program over every tool's input and
+// structured output type and records the published schemas on the tools.
+func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*problem.Error {
+	comments := map[string]string{}
+	var errs []*problem.Error
+	for _, p := range l.pkgs {
+		if err := schema.AddComments(comments, l.fset, p.PkgPath, p.Syntax); err != nil {
+			errs = append(errs, &problem.Error{Msg: err.Error()})
+		}
+	}
+	// The comment-map step (documented in package schema): descriptions
+	// reach the model without the line breaks of the source.
+	schema.ReflowComments(comments)
+	var reqs []schemaRequest
+	var dirs []string
+	for _, t := range m.tools {
+		r := schemaRequest{Tool: t.name, Pos: t.pos}
+		if t.input != nil {
+			r.Input = &bootstrapType{PkgPath: t.input.Obj().Pkg().Path(), Name: t.input.Obj().Name()}
+		}
+		if t.outKind == outStructured {
+			r.Output = &bootstrapType{PkgPath: t.outStruct.Obj().Pkg().Path(), Name: t.outStruct.Obj().Name()}
+		}
+		reqs = append(reqs, r)
+		if len(t.pkg.GoFiles) > 0 {
+			dirs = append(dirs, filepath.Dir(t.pkg.GoFiles[0]))
+		}
+	}
+	dir := commonDir(dirs)
+	if l.module != nil && !within(l.module.Dir, dir) {
+		dir = l.module.Dir
+	}
+	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags, Env: opts.Env}, reqs)
+	errs = append(errs, es...)
+	if len(errs) > 0 {
+		return errs
+	}
+	empty, err := jsontree.Parse([]byte(emptyInput))
+	if err != nil {
+		return []*problem.Error{{Msg: "toolgen bug: " + err.Error()}}
+	}
+	for _, t := range m.tools {
+		s := got[t.name]
+		t.inNode, t.outNode = s.Input, s.Output
+		if t.input == nil || t.inNode == nil {
+			t.inNode = empty
+			continue
+		}
+		// An input's own doc comment is not published as the root's
+		// description (schema.InputRoot says why); an output's is: output
+		// schemas are not part of the provider declarations sent with
+		// every request, and the result type's doc says what the result
+		// is, which a tool's description often does not. The bootstrap
+		// reflects a type once: the input may be the output's node.
+		t.inNode = t.inNode.Clone()
+		schema.InputRoot(t.inNode, comments, t.input.Obj().Pkg().Path(), t.input.Obj().Name())
+	}
+	return nil
+}
+
+// commonDir is the deepest directory holding every dir.
+func commonDir(dirs []string) string {
+	if len(dirs) == 0 {
+		return ""
+	}
+	common := dirs[0]
+	for _, d := range dirs[1:] {
+		for !within(common, d) {
+			parent := filepath.Dir(common)
+			if parent == common {
+				return common
+			}
+			common = parent
+		}
+	}
+	return common
+}
+
+// within reports whether path is dir or below it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

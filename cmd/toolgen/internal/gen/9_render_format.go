@@ -1,0 +1,113 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/format"
+	"go/scanner"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+)
+
+// toolMark ties a tool to text that appears in the generated source only
+// on its lines, so that a formatting failure can name the tool it is in.
+type toolMark struct {
+	tool  *toolModel
+	marks []string
+}
+
+// toolMarks are the marks of every tool: its schema constants (registry)
+// and its case in the providers' switch.
+func toolMarks(tools []*toolModel, fields map[*toolModel]string) []toolMark {
+	out := make([]toolMark, 0, len(tools))
+	for _, t := range tools {
+		marks := []string{fmt.Sprintf("case %q", t.name)}
+		if f, ok := fields[t]; ok {
+			marks = append(marks, schemaConst(f, "Input")+" ", schemaConst(f, "Output")+" ", indexConst(f)+":")
+		}
+		out = append(out, toolMark{tool: t, marks: marks})
+	}
+	return out
+}
+
+// formatFile prints f and formats it as gofmt does, which is what
+// jen.File.Render does, except when formatting fails: jennifer's error
+// holds the whole unformatted source, which buries the one line that
+// matters. Failing here is a toolgen bug (the generated Go does not
+// parse), so the problem says where, in the unformatted source, with an
+// excerpt of the line and the tool whose code it is when a mark finds it.
+func formatFile(name string, f *jen.File, marks []toolMark) ([]byte, *problem.Error) {
+	f.NoFormat = true
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, &problem.Error{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", name, err)}
+	}
+	out, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, formatError(name, buf.Bytes(), err, marks)
+	}
+	return out, nil
+}
+
+// formatError is the problem of a formatting failure of the source src of
+// the generated file name: short, with the position of the first error.
+func formatError(name string, src []byte, err error, marks []toolMark) *problem.Error {
+	var list scanner.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		return &problem.Error{Msg: fmt.Sprintf("formatting %s: %v (a toolgen bug: please report it)", name, firstLine(err.Error()))}
+	}
+	first := list[0]
+	msg := fmt.Sprintf("formatting %s: %s:%d:%d (unformatted source): %s", name, name, first.Pos.Line, first.Pos.Column, first.Msg)
+	if len(list) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(list)-1)
+	}
+	lines := strings.Split(string(src), "\n")
+	e := &problem.Error{}
+	if l := first.Pos.Line; l >= 1 && l <= len(lines) {
+		msg += fmt.Sprintf(", near %q", excerpt(lines[l-1], first.Pos.Column))
+		if t := markedTool(lines[:l], marks); t != nil {
+			msg += fmt.Sprintf(", in the code of tool %s", t.name)
+			e.Pos = t.pos
+		}
+	}
+	e.Msg = msg + " (a toolgen bug: please report it)"
+	return e
+}
+
+// excerpt is at most 40 bytes of line on each side of the 1-based byte
+// column col.
+func excerpt(line string, col int) string {
+	const side = 40
+	at := min(max(col-1, 0), len(line))
+	from, to := max(at-side, 0), min(at+side, len(line))
+	s := line[from:to]
+	if from > 0 {
+		s = "…" + s
+	}
+	if to < len(line) {
+		s += "…"
+	}
+	return s
+}
+
+// markedTool is the tool whose mark is on the last of lines holding one.
+func markedTool(lines []string, marks []toolMark) *toolModel {
+	for i := len(lines) - 1; i >= 0; i-- {
+		for _, m := range marks {
+			for _, s := range m.marks {
+				if strings.Contains(lines[i], s) {
+					return m.tool
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

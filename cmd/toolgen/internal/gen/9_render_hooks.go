@@ -1,0 +1,50 @@
+package gen
+
+import "github.com/dave/jennifer/jen"
+
+// The generated code of the Offered and LogArgs methods a tool type may
+// have (checked by the model phase, 3_model_hooks.go).
+
+// offeredFunc is the offered method of Tools: per tool with an Offered
+// method, what it returns; true for the others. New passes it to the
+// runtime (tool.WithOffered); nil when no tool has one.
+func offeredFunc(m *model, fields map[*toolModel]string) jen.Code {
+	var cases []jen.Code
+	for _, t := range m.tools {
+		if t.hasOffered {
+			cases = append(cases, jen.Case(jen.Id(indexConst(fields[t]))).Block(
+				jen.Return(jen.Id("t").Dot(fields[t]).Dot("Offered").Call(jen.Id("ctx"))),
+			))
+		}
+	}
+	if len(cases) == 0 {
+		return nil
+	}
+	cases = append(cases, jen.Default().Block(jen.Return(jen.True())))
+	return doc(
+		"offered reports whether the tool of specs[i] is offered to the caller ctx",
+		"carries: what its Offered method returns, or true when it has none.",
+	).Func().Params(jen.Id("t").Op("*").Id("Tools")).Id("offered").Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("i").Int(),
+	).Bool().Block(jen.Switch(jen.Id("i")).Block(cases...))
+}
+
+// logCase is the ModeLog branch of the dispatch case of t, which has a
+// LogArgs method: the form it gives, as a JSON string, and nothing run.
+func logCase(t *toolModel, field string) jen.Code {
+	return jen.If(jen.Id("mode").Op("==").Qual(implPkg, "ModeLog")).Block(
+		jen.Id("e").Dot("String").Call(jen.Id("t").Dot(field).Dot("LogArgs").Call(jen.Id("in"))),
+		jen.Return(jen.Qual(implPkg, "OutputText"), jen.Nil()),
+	)
+}
+
+// anyOffered reports whether a tool of m has an Offered method.
+func anyOffered(m *model) bool {
+	for _, t := range m.tools {
+		if t.hasOffered {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,120 @@
+package gen
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+	"github.com/toolgen-go/toolgen/runtime/provider"
+)
+
+const (
+	providerPkg   = "github.com/toolgen-go/toolgen/runtime/provider"
+	providersDir  = "providers"
+	providersFile = "providers_gen.go"
+)
+
+// renderProviders writes the providers subpackage: the precomputed
+// definitions and NewDefinitions, which hands them to
+// provider.NewDefinitionsFrom. It is a package of its own so that programs
+// that never talk to a provider's API do not link the provider code.
+func renderProviders(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed, marks []toolMark) (File, *problem.Error) {
+	path := l.outPath + "/" + providersDir
+	f := jen.NewFilePathName(path, providersDir)
+	f.HeaderComment(header)
+	f.PackageComment(fmt.Sprintf(`Package providers holds the definitions of the tools of package %s for
+the providers' APIs (OpenAI Chat Completions and Responses, Anthropic,
+Gemini), computed by toolgen at generation time: exact, byte-stable bytes,
+so a prompt cache keyed on the tools prefix keeps hitting across processes
+and releases. tools.json beside package %s says which OpenAI definitions are
+strict and why the others are not.
+
+	defs, err := providers.NewDefinitions(reg)
+	body := defs.Anthropic() // the request's "tools" array`, opts.Package, opts.Package))
+	f.ImportName(toolPkg, "tool")
+	f.ImportName(implPkg, "toolimpl")
+	f.ImportName(providerPkg, "provider")
+	versionGuard(f)
+
+	f.Comment("NewDefinitions returns the provider definitions of the tools reg offers,")
+	f.Comment("from the bytes toolgen precomputed; a tool it does not know, or whose spec")
+	f.Comment("differs, is projected at run time.")
+	f.Func().Id("NewDefinitions").Params(jen.Id("reg").Qual(toolPkg, "Registry")).Params(jen.Op("*").Qual(providerPkg, "Definitions"), jen.Error()).Block(
+		jen.Return(jen.Qual(providerPkg, "NewDefinitionsFrom").Call(jen.Id("reg"), jen.Id("precomputed"))),
+	)
+	f.Line()
+	f.Comment("precomputed returns the definitions of the named tool.")
+	f.Func().Id("precomputed").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).Block(
+		jen.Switch(jen.Id("name")).BlockFunc(func(sw *jen.Group) {
+			for _, t := range m.tools {
+				p := proj[t]
+				sw.Case(jen.Lit(t.name)).Block(jen.Return(jen.Op("&").Qual(providerPkg, "Precomputed").Values(
+					jen.Line().Id("Description").Op(":").Lit(p.Description),
+					jen.Line().Id("InputSchema").Op(":").Add(gocode.RawString([]byte(p.InputSchema))),
+					jen.Line().Id("OpenAIChat").Op(":").Add(projectionLit(p.OpenAIChat)),
+					jen.Line().Id("OpenAIResponses").Op(":").Add(projectionLit(p.OpenAIResponses)),
+					jen.Line().Id("Anthropic").Op(":").Add(projectionLit(p.Anthropic)),
+					jen.Line().Id("Gemini").Op(":").Add(projectionLit(p.Gemini)),
+					deferredLit(p.Deferred),
+					jen.Line(),
+				), jen.True()))
+			}
+		}),
+		jen.Return(jen.Nil(), jen.False()),
+	)
+	data, err := formatFile(providersDir+"/"+providersFile, f, marks)
+	if err != nil {
+		return File{}, err
+	}
+	return File{Path: filepath.Join(opts.outDir(), providersDir, providersFile), Data: data}, nil
+}
+
+// deferredLit is the Deferred member of a Precomputed literal: nothing for
+// a tool that is not deferred.
+func deferredLit(d *provider.Deferred) jen.Code {
+	if d == nil {
+		return jen.Null()
+	}
+	return jen.Line().Id("Deferred").Op(":").Op("&").Qual(providerPkg, "Deferred").Values(
+		jen.Line().Id("Anthropic").Op(":").Index().Byte().Parens(gocode.RawString(d.Anthropic)),
+		jen.Line().Id("OpenAIResponses").Op(":").Index().Byte().Parens(gocode.RawString(d.OpenAIResponses)),
+		jen.Line(),
+	)
+}
+
+// projectionLit is the provider.Projection literal of p.
+func projectionLit(p provider.Projection) jen.Code {
+	var kv []jen.Code
+	add := func(k string, v jen.Code) { kv = append(kv, jen.Line().Id(k).Op(":").Add(v)) }
+	add("JSON", jen.Index().Byte().Parens(gocode.RawString(p.JSON)))
+	if p.Strict {
+		add("Strict", jen.True())
+	}
+	if p.Form != "" {
+		add("Form", jen.Qual(providerPkg, formConst(p.Form)))
+	}
+	if p.Reason != "" {
+		add("Reason", jen.Lit(p.Reason))
+	}
+	if len(p.Dropped) > 0 {
+		var ds []jen.Code
+		for _, d := range p.Dropped {
+			ds = append(ds, jen.Lit(d))
+		}
+		add("Dropped", jen.Index().String().Values(ds...))
+	}
+	return jen.Qual(providerPkg, "Projection").Values(append(kv, jen.Line())...)
+}
+
+func formConst(f provider.GeminiForm) string {
+	switch f {
+	case provider.FormParameters:
+		return "FormParameters"
+	case provider.FormNone:
+		return "FormNone"
+	}
+	return "FormJSONSchema"
+}
