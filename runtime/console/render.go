@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/proposalid"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -37,7 +37,7 @@ var funcs = template.FuncMap{
 	"left":   left,
 	"pretty": pretty,
 	"seg":    url.PathEscape,
-	"isID":   codec.IsIdentifier[string],
+	"isID":   proposalid.Valid[string],
 	"dur":    showDuration,
 	"size":   func(b []byte) string { return strconv.Itoa(len(b)) + " bytes" },
 	"text":   func(b []byte) string { return string(b) },

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/proposalid"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -95,6 +95,8 @@ type Proposal struct {
 // Confirmer decides proposals for a person: what a Server needs of the
 // call service to have proposals confirmed over MCP (runtime/servicemcp
 // adapts a *service.Service). Its methods are safe for concurrent use.
+// Its proposal IDs have the call service's form (runtime/internal/proposalid):
+// a second round whose requestState carries another ID is refused.
 type Confirmer interface {
 	// Proposal returns the proposal id as who may decide it, or an error
 	// when it is unknown, or not who's to decide.
@@ -412,7 +414,7 @@ func openState(state string) (id string, expires time.Time, mac []byte, ok bool)
 		return "", time.Time{}, nil, false
 	}
 	b, err := base64.RawURLEncoding.DecodeString(state)
-	if err != nil || len(b) <= stateHead || b[0] != stateVersion || !codec.IsIdentifier(b[stateHead:]) {
+	if err != nil || len(b) <= stateHead || b[0] != stateVersion || !proposalid.Valid(b[stateHead:]) {
 		return "", time.Time{}, nil, false
 	}
 	secs := binary.BigEndian.Uint64(b[1:9])

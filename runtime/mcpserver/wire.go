@@ -284,30 +284,10 @@ func (ww *wireWriter) writeSSE(p []byte) error {
 	i := 0
 	for i < len(buf) {
 		if ww.atLineStart {
-			rest := buf[i:]
-			if len(rest) < len("data:") && bytes.HasPrefix([]byte("data:"), rest) {
-				// Too short to tell: hold it.
-				if err := ww.pass(buf[run:i]); err != nil {
-					return err
-				}
-				ww.held = append(ww.held[:0], rest...)
-				ww.msg = msgUndecided
-				return nil
-			}
-			ww.atLineStart = false
-			ww.inData = bytes.HasPrefix(rest, []byte("data:"))
-			if ww.inData {
-				ww.msg = msgUndecided
-				i += len("data:")
-				if i < len(buf) && buf[i] == ' ' {
-					i++
-				}
-				if i == len(buf) {
-					if err := ww.pass(buf[run:]); err != nil {
-						return err
-					}
-					return nil
-				}
+			var done bool
+			var err error
+			if i, done, err = ww.sseLineStart(buf, i, run); done || err != nil {
+				return err
 			}
 		}
 		end := bytes.IndexByte(buf[i:], '\n')
@@ -354,6 +334,36 @@ func (ww *wireWriter) writeSSE(p []byte) error {
 		ww.atLineStart = true
 	}
 	return ww.pass(buf[run:])
+}
+
+// sseLineStart reads the start of the line at buf[i], which passes from
+// buf[run:]: whether it is a data line, and past its "data:" prefix.
+// done reports that the write is handled: a start too short to tell is
+// held, or buf ends after the prefix.
+func (ww *wireWriter) sseLineStart(buf []byte, i, run int) (next int, done bool, err error) {
+	rest := buf[i:]
+	if len(rest) < len("data:") && bytes.HasPrefix([]byte("data:"), rest) {
+		// Too short to tell: hold it.
+		if err := ww.pass(buf[run:i]); err != nil {
+			return i, true, err
+		}
+		ww.held = append(ww.held[:0], rest...)
+		ww.msg = msgUndecided
+		return i, true, nil
+	}
+	ww.atLineStart = false
+	ww.inData = bytes.HasPrefix(rest, []byte("data:"))
+	if ww.inData {
+		ww.msg = msgUndecided
+		i += len("data:")
+		if i < len(buf) && buf[i] == ' ' {
+			i++
+		}
+		if i == len(buf) {
+			return i, true, ww.pass(buf[run:])
+		}
+	}
+	return i, false, nil
 }
 
 // pass writes b as it is.

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/toolgen-go/toolgen/runtime/codec"
-	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -43,13 +41,13 @@ var anonymous = &tool.Invocation{}
 // Failures are reported as the registry reports them: a *tool.Error, and
 // a Result holding its Message.
 func (s *Service) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
-	return s.callTarget(ctx, nil, name, nil, args, nil)
+	return s.call(ctx, nil, name, args)
 }
 
 // AppendCall is Call with the Result's Content appended to dst, as
 // tool.Registry.AppendCall does.
 func (s *Service) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
-	return s.callTarget(ctx, dst, name, nil, args, nil)
+	return s.call(ctx, dst, name, args)
 }
 
 // Propose stores a proposal of the named propose tool with the arguments,
@@ -59,9 +57,27 @@ func (s *Service) AppendCall(ctx context.Context, dst []byte, name string, args 
 // refused with CodeNotProposal (it is not a write tool that waits for a
 // person) and nothing runs.
 func (s *Service) Propose(ctx context.Context, name string, args []byte) (*Proposal, error) {
+	ctx, c := s.begin(ctx, name)
+	t := s.resolve(ctx, name)
+	if t == nil || !c.offers(ctx, s, t) {
+		_, err := s.refuseUnoffered(ctx, c, t, nil, name)
+		return nil, err
+	}
+	spec := t.spec()
+	e := s.admitCall(ctx, c, spec)
+	if e == nil && spec.Kind != tool.KindPropose {
+		e = &tool.Error{Code: tool.CodeNotProposal, Tool: spec.Name,
+			Message: "tool " + spec.Name + " is not a write tool: it makes no proposal (its kind is " + spec.Kind.String() + "); nothing was run"}
+	}
+	if e == nil {
+		e = s.digestArgs(ctx, c, spec.Name, args)
+	}
+	if e != nil {
+		_, err := s.refuse(ctx, c.rec, nil, e)
+		return nil, err
+	}
 	var p *Proposal
-	_, err := s.callTarget(ctx, nil, name, nil, args, &p)
-	if err != nil {
+	if _, err := s.propose(ctx, c, t, nil, args, &p); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -80,9 +96,25 @@ func (s *Service) Propose(ctx context.Context, name string, args []byte) (*Propo
 // methods that make the service a tool.Recorder.
 func (s *Service) CallDynamic(ctx context.Context, d tool.Dynamic, args []byte) (tool.Result, error) {
 	if d == nil || d.Spec() == nil {
-		return s.callTarget(ctx, nil, "", nil, args, nil)
+		return s.call(ctx, nil, "", args) // refused: no tool has no name
 	}
-	return s.callTarget(ctx, nil, d.Spec().Name, d, args, nil)
+	t := &dynamicTool{sp: d.Spec(), d: d}
+	ctx, c := s.begin(ctx, t.sp.Name)
+	if c.inv.Principal.ID == "" || !t.granted(c.inv, c.ro) {
+		return s.refuseUnoffered(ctx, c, t, nil, t.sp.Name)
+	}
+	e := s.admitCall(ctx, c, t.sp)
+	if e == nil && t.sp.Kind == tool.KindPropose {
+		e = &tool.Error{Code: tool.CodeNotProposal, Tool: t.sp.Name,
+			Message: "tool " + t.sp.Name + " is a write tool the service does not serve by name: it cannot be proposed; nothing was run"}
+	}
+	if e == nil {
+		e = s.digestArgs(ctx, c, t.sp.Name, args)
+	}
+	if e != nil {
+		return s.refuse(ctx, c.rec, nil, e)
+	}
+	return s.run(ctx, c, t, nil, args)
 }
 
 var _ tool.Recorder = (*Service)(nil)
@@ -95,118 +127,146 @@ func (s *Service) RecordRefusal(ctx context.Context, name string, e *tool.Error)
 	if e == nil {
 		return
 	}
-	inv, ok := tool.InvocationFrom(ctx)
-	if !ok {
-		inv = anonymous
+	ctx, c := s.begin(ctx, name)
+	if t := s.resolve(ctx, name); t != nil {
+		c.rec.Kind = t.spec().Kind
 	}
-	rec := callRecord(s.now(), inv, name)
-	if s.obs != nil {
-		ctx = s.obs.Start(ctx, rec.Tool)
-	}
-	if t, ok := s.resolve(ctx, name); ok {
-		rec.Kind = t.spec.Kind
-	}
-	_, _ = s.refuse(ctx, &rec, nil, e)
+	_, _ = s.refuse(ctx, c.rec, nil, e)
 }
 
-// callTarget is Call, AppendCall and, with proposal set, Propose, of the
-// named tool, or of d when set (CallDynamic).
-func (s *Service) callTarget(ctx context.Context, dst []byte, name string, d tool.Dynamic, args []byte, proposal **Proposal) (tool.Result, error) {
+// call is Call and AppendCall: a call of the named tool, which runs, or,
+// for a propose tool, is proposed.
+func (s *Service) call(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
+	ctx, c := s.begin(ctx, name)
+	t := s.resolve(ctx, name)
+	if t == nil || !c.offers(ctx, s, t) {
+		return s.refuseUnoffered(ctx, c, t, dst, name)
+	}
+	spec := t.spec()
+	e := s.admitCall(ctx, c, spec)
+	if e == nil {
+		e = s.digestArgs(ctx, c, spec.Name, args)
+	}
+	if e != nil {
+		return s.refuse(ctx, c.rec, dst, e)
+	}
+	if spec.Kind == tool.KindPropose {
+		return s.propose(ctx, c, t, dst, args, nil)
+	}
+	return s.run(ctx, c, t, dst, args)
+}
+
+// inFlight is a call on its way through the service: who makes it, the
+// read-only mark and its record.
+type inFlight struct {
+	inv *tool.Invocation
+	ro  bool // tool.IsReadOnly, read before any hook saw the call
+	rec *Record
+}
+
+// begin opens a call of the named tool: the record of ctx's Invocation
+// (or of no one) starting now, told to the Observer.
+func (s *Service) begin(ctx context.Context, name string) (context.Context, inFlight) {
 	start := s.now()
-	ro := tool.IsReadOnly(ctx) // before any hook sees the call
+	ro := tool.IsReadOnly(ctx)
 	inv, ok := tool.InvocationFrom(ctx)
 	if !ok {
 		inv = anonymous
 	}
 	rec := callRecord(start, inv, name)
+	c := inFlight{inv: inv, ro: ro, rec: &rec}
 	if s.obs != nil {
-		ctx = s.obs.Start(ctx, rec.Tool)
+		ctx = s.obs.Start(ctx, c.rec.Tool)
 	}
-	var t target
-	var found bool
-	if d != nil {
-		t, found = target{spec: d.Spec(), i: -1, dyn: d}, true
-	} else {
-		t, found = s.resolve(ctx, name)
+	return ctx, c
+}
+
+// offers reports whether t, a resolved tool, is offered to the call's
+// principal.
+func (c inFlight) offers(ctx context.Context, s *Service, t target) bool {
+	return c.inv.Principal.ID != "" && t.offered(ctx, s, c.inv, c.ro)
+}
+
+// refuseUnoffered refuses a call of a tool that is not offered, or not
+// found (t nil), as the registry answers an unknown tool.
+func (s *Service) refuseUnoffered(ctx context.Context, c inFlight, t target, dst []byte, name string) (tool.Result, error) {
+	offer := []*tool.Spec(nil)
+	if c.inv.Principal.ID != "" {
+		offer = s.offer(ctx, c.inv, nil, c.ro)
 	}
-	offered := found && inv.Principal.ID != ""
-	if offered {
-		if d != nil {
-			offered = (!ro || t.spec.ReadOnly) && inv.Principal.HasAll(t.spec.Permissions)
-		} else {
-			offered = s.offeredTarget(ctx, inv, t, ro)
-		}
+	if t != nil {
+		c.rec.Kind = t.spec().Kind
 	}
-	if !offered {
-		offer := []*tool.Spec(nil)
-		if inv.Principal.ID != "" {
-			offer = s.offer(ctx, inv, nil, ro)
-		}
-		if found {
-			rec.Kind = t.spec.Kind
-		}
-		return s.refuse(ctx, &rec, dst, toolerr.UnknownTool(offer, name))
-	}
-	spec := t.spec
-	rec.Kind = spec.Kind
+	return s.refuse(ctx, c.rec, dst, toolerr.UnknownTool(offer, name))
+}
+
+// admitCall returns the refusal of a call of an offered tool before
+// anything runs: an ID too long, or a limit (admit); nil when it goes on.
+func (s *Service) admitCall(ctx context.Context, c inFlight, spec *tool.Spec) *tool.Error {
+	c.rec.Kind = spec.Kind
+	inv := c.inv
 	if e := tooLong(spec.Name, inv.Principal.ID, inv.Conversation, inv.CallID); e != nil {
-		return s.refuse(ctx, &rec, dst, e)
+		return e
 	}
 	if e := s.admit(ctx, inv); e != nil {
 		e.Tool = spec.Name
-		return s.refuse(ctx, &rec, dst, e)
+		return e
 	}
-	if proposal != nil && spec.Kind != tool.KindPropose {
-		return s.refuse(ctx, &rec, dst, &tool.Error{Code: tool.CodeNotProposal, Tool: spec.Name,
-			Message: "tool " + spec.Name + " is not a write tool: it makes no proposal (its kind is " + spec.Kind.String() + "); nothing was run"})
+	return nil
+}
+
+// digestArgs keeps the arguments' digest in the record of a call with a
+// call ID, against which a repeat is compared; it returns the refusal of
+// a call whose digest key cannot be read.
+func (s *Service) digestArgs(ctx context.Context, c inFlight, name string, args []byte) *tool.Error {
+	if c.rec.CallID == "" {
+		return nil
 	}
-	if d != nil && spec.Kind == tool.KindPropose {
-		return s.refuse(ctx, &rec, dst, &tool.Error{Code: tool.CodeNotProposal, Tool: spec.Name,
-			Message: "tool " + spec.Name + " is a write tool the service does not serve by name: it cannot be proposed; nothing was run"})
+	key, err := s.key(ctx)
+	if err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", name), slog.String("error", err.Error()))
+		return unrecorded(name, err)
 	}
-	if rec.CallID != "" {
-		key, err := s.key(ctx)
-		if err != nil {
-			s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", spec.Name), slog.String("error", err.Error()))
-			return s.refuse(ctx, &rec, dst, unrecorded(spec.Name, err))
-		}
-		rec.ArgsDigest = argsDigest(key, spec.Name, args)
-	}
-	if spec.Kind == tool.KindPropose {
-		rec.Event = EventProposal
-		return s.propose(ctx, inv, t, &rec, dst, args, proposal)
-	}
-	rec.Args = s.logFormOf(ctx, t, args)
+	c.rec.ArgsDigest = argsDigest(key, name, args)
+	return nil
+}
+
+// run runs an admitted call of t, a tool that is not a propose tool,
+// recorded as started before and finished after; a repeat of a recorded
+// call ID is answered from its record instead.
+func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byte) (tool.Result, error) {
+	rec, name := c.rec, t.spec().Name
+	rec.Args = t.logForm(ctx, s, args)
 	rec.Outcome = OutcomeStarted
 	if rec.CallID != "" {
-		release, err := s.waits.enter(ctx, waitKey(&rec))
+		release, err := s.waits.enter(ctx, waitKey(rec))
 		if err != nil {
-			return s.refuse(ctx, &rec, dst, waitCancelled(spec.Name, err))
+			return s.refuse(ctx, rec, dst, waitCancelled(name, err))
 		}
 		defer release()
 	}
 	// The start is written even when the caller is gone: the run then
 	// reports the cancellation, and its end is recorded.
 	wctx, cancel := detached(ctx)
-	prior, err := s.store.Start(wctx, &rec)
+	prior, err := s.store.Start(wctx, rec)
 	cancel()
 	switch {
 	case err != nil && !s.failOpen:
-		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", spec.Name), slog.String("error", err.Error()))
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", name), slog.String("error", err.Error()))
 		rec.ID = 0
-		return s.refuse(ctx, &rec, dst, unrecorded(spec.Name, err))
+		return s.refuse(ctx, rec, dst, unrecorded(name, err))
 	case err != nil:
-		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call (failing open: it runs)", slog.String("tool", spec.Name), slog.String("error", err.Error()))
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call (failing open: it runs)", slog.String("tool", name), slog.String("error", err.Error()))
 	case prior != nil:
-		if e := reused(&rec, prior); e != nil {
-			return s.refuse(ctx, &rec, dst, e)
+		if e := reused(rec, prior); e != nil {
+			return s.refuse(ctx, rec, dst, e)
 		}
-		return s.replay(ctx, &rec, prior, dst)
+		return s.replay(ctx, rec, prior, dst)
 	}
-	pctx, stop := s.watchProgress(ctx, &rec)
-	res, callErr := s.run(pctx, dst, t, args)
+	pctx, stop := s.watchProgress(ctx, rec)
+	res, callErr := t.run(pctx, s, dst, args)
 	stop()
-	s.finish(ctx, &rec, res, callErr, rec.CallID != "")
+	s.finish(ctx, rec, res, callErr, rec.CallID != "")
 	return res, callErr
 }
 
@@ -405,25 +465,3 @@ func recordedName(name string) string {
 	}
 	return name
 }
-
-// logForm returns the arguments as the record keeps them: the tool's
-// LogArgs form, or the arguments with secrets replaced and long strings
-// cut.
-func (s *Service) logForm(ctx context.Context, i int, args []byte) []byte {
-	spec := s.tools[i]
-	if spec.LogsArgs {
-		form, own, err := registry.LogArgs(ctx, s.reg, spec.Name, args)
-		if own && err == nil {
-			return form
-		}
-		if err != nil {
-			// Arguments LogArgs cannot take are invalid: the call will
-			// fail on them. Log what the generic form shows.
-			return appendLogForm(nil, args, s.secrets[i], s.maxStr)
-		}
-	}
-	return appendLogForm(make([]byte, 0, len(args)+8), args, s.secrets[i], s.maxStr)
-}
-
-// isID reports whether s may be repeated in a message.
-func isID(s string) bool { return codec.IsIdentifier(s) }

@@ -2,28 +2,17 @@ package service
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/base32"
 	"errors"
 	"log/slog"
 	"time"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/proposalid"
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
-
-// proposalPrefix starts every proposal ID.
-const proposalPrefix = "prop_"
-
-// newProposalID returns an unguessable proposal ID: 128 random bits.
-func newProposalID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand documents it)
-	return proposalPrefix + base32.HexEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])
-}
 
 // canonical returns args as a proposal keeps them: the compact JSON the
 // tool will run with.
@@ -53,12 +42,13 @@ func summary(spec *tool.Spec) string {
 	return text + " (" + spec.Name + ")"
 }
 
-// propose handles a call of a propose tool: it validates the arguments,
-// stores a proposal and answers with it; nothing runs.
-func (s *Service) propose(ctx context.Context, inv *tool.Invocation, t target, rec *Record, dst, args []byte, out **Proposal) (tool.Result, error) {
-	spec := t.spec
-	rec.Args = s.logFormOf(ctx, t, args)
-	if err := s.check(ctx, t, args); err != nil {
+// propose handles an admitted call of a propose tool: it validates the
+// arguments, stores a proposal and answers with it; nothing runs.
+func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args []byte, out **Proposal) (tool.Result, error) {
+	inv, rec, spec := c.inv, c.rec, t.spec()
+	rec.Event = EventProposal
+	rec.Args = t.logForm(ctx, s, args)
+	if err := t.check(ctx, s, args); err != nil {
 		var te *tool.Error
 		if !errors.As(err, &te) {
 			te = &tool.Error{Code: tool.CodeFailed, Tool: spec.Name, Message: "the tool failed", Cause: err}
@@ -81,7 +71,7 @@ func (s *Service) propose(ctx context.Context, inv *tool.Invocation, t target, r
 		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
 	}
 	p := &Proposal{
-		ID: newProposalID(), Principal: inv.Principal.ID, Conversation: inv.Conversation, Turn: inv.Turn,
+		ID: proposalid.New(), Principal: inv.Principal.ID, Conversation: inv.Conversation, Turn: inv.Turn,
 		CallID: inv.CallID, Tool: spec.Name, Args: args, Summary: summary(spec),
 		Created: rec.Time, Expires: rec.Time.Add(s.ttl), State: StatePending,
 	}
@@ -184,11 +174,11 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if cur, ok := tool.InvocationFrom(ctx); ok {
 		inv.Agent, inv.State = cur.Agent, cur.State
 	}
-	t, found := s.resolve(ctx, p.Tool)
-	if !found || t.spec.Kind != tool.KindPropose || !s.offeredTarget(ctx, inv, t, ro) {
+	t := s.resolve(ctx, p.Tool)
+	if t == nil || t.spec().Kind != tool.KindPropose || !t.offered(ctx, s, inv, ro) {
 		return nil, s.refused(ctx, &rec, toolerr.UnknownTool(s.offer(ctx, inv, nil, ro), p.Tool))
 	}
-	rec.Kind = t.spec.Kind
+	rec.Kind = t.spec().Kind
 	if s.isHalted(ctx) {
 		return nil, s.refused(ctx, &rec, &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "tool calls are halted by the operator; nothing was run"})
 	}
@@ -198,7 +188,7 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if p.State != StatePending {
 		return s.decided(ctx, p, &rec)
 	}
-	rec.Args = s.logFormOf(ctx, t, p.Args)
+	rec.Args = t.logForm(ctx, s, p.Args)
 	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", p.Tool), slog.String("error", err.Error()))
@@ -240,7 +230,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 		return nil, e
 	}
 	pctx, stop := s.watchProgress(ctx, rec)
-	res, err := s.runProposed(pctx, t, p.Args)
+	res, err := t.runProposed(pctx, s, p.Args)
 	stop()
 	rec.Duration = s.now().Sub(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
@@ -264,7 +254,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 // the answer for an unknown proposal.
 func (s *Service) decidable(ctx context.Context, id string, who tool.Principal, rec *Record) (*Proposal, *tool.Error) {
 	unknown := &tool.Error{Code: tool.CodeUnknownProposal, Message: "no such proposal"}
-	if isID(id) {
+	if proposalid.Valid(id) {
 		unknown.Message = "no proposal " + id + " is open to you"
 	}
 	if id == "" || who.ID == "" {
@@ -387,8 +377,8 @@ func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) err
 	}
 	defer release()
 	rec.Tool, rec.Conversation, rec.Turn, rec.CallID = p.Tool, p.Conversation, p.Turn, p.CallID
-	if t, ok := s.resolve(ctx, p.Tool); ok {
-		rec.Kind = t.spec.Kind
+	if t := s.resolve(ctx, p.Tool); t != nil {
+		rec.Kind = t.spec().Kind
 	}
 	rec.Outcome = OutcomeOK
 	wctx, cancel := detached(ctx)

@@ -97,6 +97,12 @@ func TestBadConfirmations(t *testing.T) {
 		assert.Equal(t, unknownMsg("prop_AAAAAAAAAAAAAAAAAAAAAAAAAA"), err.Error())
 		_, err = s.Confirm(context.Background(), `x"; DROP <b>`, alice)
 		assert.Equal(t, "no such proposal", err.Error(), "an ID that is no identifier is not repeated")
+		for _, id := range []string{"delete_everything", "prop_aaaaaaaaaaaaaaaaaaaaaaaaaa", "prop_AAAAAAAAAAAAAAAAAAAAAAAAAAA"} {
+			_, err = s.Confirm(context.Background(), id, alice)
+			assert.Equal(t, "no such proposal", err.Error(), "an identifier that is no proposal ID is not repeated: %s", id)
+			_, err = s.ViewProposal(context.Background(), id, alice)
+			assert.Equal(t, "no such proposal", err.Error(), "nor by ViewProposal: %s", id)
+		}
 		assert.Equal(t, service.EventRefusal, last(t, st).Event)
 	})
 	t.Run("foreign", func(t *testing.T) {

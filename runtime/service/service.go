@@ -105,7 +105,7 @@ type Service struct {
 	reg      *registry.Static
 	dyn      tool.Source
 	tools    []*tool.Spec
-	secrets  []secretPaths // by position in tools
+	targets  []registryTool // by position in tools
 	store    Store
 	policy   Policy
 	log      *slog.Logger
@@ -183,10 +183,7 @@ func New(reg tool.Registry, opts *Options) (*Service, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.secrets = make([]secretPaths, len(s.tools))
-	for i, spec := range s.tools {
-		s.secrets[i] = splitSecrets(spec.Secrets)
-	}
+	s.targets = registryTools(s.tools)
 	return s, nil
 }
 
@@ -222,19 +219,6 @@ func (s *Service) find(name string) int {
 	return -1
 }
 
-// offered reports whether the tool at position i is offered to inv: not a
-// mutating tool when ro (the call's context is marked read-only, read
-// before any hook ran: see tool.WithReadOnly), the policy allows it, inv's
-// principal holds its permissions, and its own Offered method agrees. The
-// read-only check comes first and no policy or tool can lift it.
-func (s *Service) offered(ctx context.Context, inv *tool.Invocation, i int, ro bool) bool {
-	spec := s.tools[i]
-	if ro && !spec.ReadOnly {
-		return false
-	}
-	return inv.Principal.HasAll(spec.Permissions) && s.policy.Allows(ctx, inv, spec) && registry.SelfOffered(ctx, s.reg, i)
-}
-
 // Offer returns the tools offered to the principal of ctx's Invocation,
 // sorted by name: those the policy allows, whose permissions the principal
 // holds and whose own Offered method agrees. A context without an
@@ -260,12 +244,13 @@ func (s *Service) AppendOffer(ctx context.Context, dst []*tool.Spec) []*tool.Spe
 	return s.offer(ctx, inv, dst, tool.IsReadOnly(ctx))
 }
 
-// offer appends the tools offered to inv to dst; ro as for offered.
+// offer appends the tools offered to inv to dst; ro as for
+// target.offered.
 func (s *Service) offer(ctx context.Context, inv *tool.Invocation, dst []*tool.Spec, ro bool) []*tool.Spec {
 	n := len(dst)
-	for i, spec := range s.tools {
-		if s.offered(ctx, inv, i, ro) {
-			dst = append(dst, spec)
+	for i := range s.targets {
+		if t := &s.targets[i]; t.offered(ctx, s, inv, ro) {
+			dst = append(dst, t.sp)
 		}
 	}
 	if s.dyn != nil {

@@ -10,57 +10,129 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// target is a tool the service runs: a registry's, by its position in
-// s.tools, or a dynamic one (Options.Dynamic, CallDynamic).
-type target struct {
-	spec *tool.Spec
-	i    int          // position in s.tools; -1 for a dynamic tool
-	dyn  tool.Dynamic // set when i < 0
+// target is a tool the service runs, of one of two kinds: a registry's
+// (*registryTool) or one known only at run time (*dynamicTool). The call
+// path (call.go, propose.go) asks it what differs between the kinds and
+// nothing else.
+type target interface {
+	// spec is the tool's Spec.
+	spec() *tool.Spec
+	// offered reports whether the tool is offered to inv: not a mutating
+	// tool under the read-only mark ro (checked first: no policy or tool
+	// can lift it), the principal holds its permissions, the policy
+	// allows it and, for a registry tool, its own Offered method agrees.
+	offered(ctx context.Context, s *Service, inv *tool.Invocation, ro bool) bool
+	// run runs the tool, appending its content to dst.
+	run(ctx context.Context, s *Service, dst, args []byte) (tool.Result, error)
+	// check validates the arguments without running the tool.
+	check(ctx context.Context, s *Service, args []byte) error
+	// runProposed runs a propose tool with a confirmed proposal's
+	// arguments.
+	runProposed(ctx context.Context, s *Service, args []byte) (tool.Result, error)
+	// logForm returns the arguments as the record keeps them.
+	logForm(ctx context.Context, s *Service, args []byte) []byte
 }
 
 // resolve returns the tool of that name: the registry's first, then the
-// dynamic source's, available for ctx.
-func (s *Service) resolve(ctx context.Context, name string) (target, bool) {
+// dynamic source's, available for ctx; nil when there is none.
+func (s *Service) resolve(ctx context.Context, name string) target {
 	if i := s.find(name); i >= 0 {
-		return target{spec: s.tools[i], i: i}, true
+		return &s.targets[i]
 	}
 	if s.dyn != nil && name != "" {
 		if d, ok := s.dyn.Lookup(ctx, name); ok {
 			if spec := d.Spec(); spec != nil && spec.Name == name {
-				return target{spec: spec, i: -1, dyn: d}, true
+				return &dynamicTool{sp: spec, d: d}
 			}
 		}
 	}
-	return target{i: -1}, false
+	return nil
 }
 
-// offeredTarget is offered for a resolved tool: not a mutating tool under
-// the read-only mark (checked first), the principal holds its
-// permissions, the policy allows it and, for a registry tool, its own
-// Offered method agrees.
-func (s *Service) offeredTarget(ctx context.Context, inv *tool.Invocation, t target, ro bool) bool {
-	if t.i >= 0 {
-		return s.offered(ctx, inv, t.i, ro)
+// registryTool is a tool of the service's registry, by its position in
+// s.tools; the service holds one per tool (s.targets), so resolving one
+// allocates nothing.
+type registryTool struct {
+	i       int
+	sp      *tool.Spec
+	secrets secretPaths // the paths of sp.Secrets, split once
+}
+
+// registryTools returns the targets of the registry's tools.
+func registryTools(specs []*tool.Spec) []registryTool {
+	ts := make([]registryTool, len(specs))
+	for i, spec := range specs {
+		ts[i] = registryTool{i: i, sp: spec, secrets: splitSecrets(spec.Secrets)}
 	}
-	if ro && !t.spec.ReadOnly {
+	return ts
+}
+
+func (t *registryTool) spec() *tool.Spec { return t.sp }
+
+func (t *registryTool) offered(ctx context.Context, s *Service, inv *tool.Invocation, ro bool) bool {
+	if ro && !t.sp.ReadOnly {
 		return false
 	}
-	return inv.Principal.HasAll(t.spec.Permissions) && s.policy.Allows(ctx, inv, t.spec)
+	return inv.Principal.HasAll(t.sp.Permissions) && s.policy.Allows(ctx, inv, t.sp) && registry.SelfOffered(ctx, s.reg, t.i)
 }
 
-// run runs a resolved tool, appending its content to dst. A dynamic tool
-// runs under its Spec.Timeout, as the registry runs its own.
-func (s *Service) run(ctx context.Context, dst []byte, t target, args []byte) (tool.Result, error) {
-	if t.i >= 0 {
-		return s.reg.AppendCall(ctx, dst, t.spec.Name, args)
+func (t *registryTool) run(ctx context.Context, s *Service, dst, args []byte) (tool.Result, error) {
+	return s.reg.AppendCall(ctx, dst, t.sp.Name, args)
+}
+
+func (t *registryTool) check(ctx context.Context, s *Service, args []byte) error {
+	return s.reg.Check(ctx, t.sp.Name, args)
+}
+
+func (t *registryTool) runProposed(ctx context.Context, s *Service, args []byte) (tool.Result, error) {
+	return registry.RunProposed(ctx, s.reg, t.sp.Name, args)
+}
+
+// logForm is the tool's LogArgs form, or the arguments with secrets
+// replaced and long strings cut.
+func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte) []byte {
+	if t.sp.LogsArgs {
+		form, own, err := registry.LogArgs(ctx, s.reg, t.sp.Name, args)
+		if own && err == nil {
+			return form
+		}
+		if err != nil {
+			// Arguments LogArgs cannot take are invalid: the call will
+			// fail on them. Log what the generic form shows.
+			return appendLogForm(nil, args, t.secrets, s.maxStr)
+		}
 	}
-	if t.spec.Timeout > 0 {
+	return appendLogForm(make([]byte, 0, len(args)+8), args, t.secrets, s.maxStr)
+}
+
+// dynamicTool is a tool known only at run time: one of the dynamic
+// source's (Options.Dynamic) or one a host hands to CallDynamic.
+type dynamicTool struct {
+	sp *tool.Spec
+	d  tool.Dynamic
+}
+
+func (t *dynamicTool) spec() *tool.Spec { return t.sp }
+
+func (t *dynamicTool) offered(ctx context.Context, s *Service, inv *tool.Invocation, ro bool) bool {
+	return t.granted(inv, ro) && s.policy.Allows(ctx, inv, t.sp)
+}
+
+// granted is offered without the policy: what CallDynamic asks of a tool
+// the host hands it.
+func (t *dynamicTool) granted(inv *tool.Invocation, ro bool) bool {
+	return (!ro || t.sp.ReadOnly) && inv.Principal.HasAll(t.sp.Permissions)
+}
+
+// run runs the tool under its Spec.Timeout, as the registry runs its own.
+func (t *dynamicTool) run(ctx context.Context, _ *Service, dst, args []byte) (tool.Result, error) {
+	if t.sp.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, t.spec.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, t.sp.Timeout)
 		defer cancel()
 	}
-	res, err := t.dyn.Call(ctx, args)
-	err = dynamicFailure(t.spec.Name, err)
+	res, err := t.d.Call(ctx, args)
+	err = dynamicFailure(t.sp.Name, err)
 	if err != nil && len(res.Content) == 0 {
 		if te := (*tool.Error)(nil); errors.As(err, &te) {
 			res = tool.Result{Content: []byte(te.Message), IsError: true}
@@ -70,6 +142,19 @@ func (s *Service) run(ctx context.Context, dst []byte, t target, args []byte) (t
 		res.Content = append(dst, res.Content...)
 	}
 	return res, err
+}
+
+func (t *dynamicTool) check(ctx context.Context, _ *Service, args []byte) error {
+	return t.d.Check(ctx, args)
+}
+
+func (t *dynamicTool) runProposed(ctx context.Context, s *Service, args []byte) (tool.Result, error) {
+	return t.run(ctx, s, nil, args)
+}
+
+// logForm is the arguments with secrets replaced and long strings cut.
+func (t *dynamicTool) logForm(_ context.Context, s *Service, args []byte) []byte {
+	return appendLogForm(make([]byte, 0, len(args)+8), args, splitSecrets(t.sp.Secrets), s.maxStr)
 }
 
 // dynamicFailure is the error of a dynamic tool's run as the registry
@@ -88,31 +173,6 @@ func dynamicFailure(name string, err error) error {
 	return err
 }
 
-// check validates a resolved tool's arguments without running it.
-func (s *Service) check(ctx context.Context, t target, args []byte) error {
-	if t.i >= 0 {
-		return s.reg.Check(ctx, t.spec.Name, args)
-	}
-	return t.dyn.Check(ctx, args)
-}
-
-// runProposed runs a resolved propose tool with a confirmed proposal's
-// arguments.
-func (s *Service) runProposed(ctx context.Context, t target, args []byte) (tool.Result, error) {
-	if t.i >= 0 {
-		return registry.RunProposed(ctx, s.reg, t.spec.Name, args)
-	}
-	return s.run(ctx, nil, t, args)
-}
-
-// logFormOf is the logged form of a resolved tool's arguments.
-func (s *Service) logFormOf(ctx context.Context, t target, args []byte) []byte {
-	if t.i >= 0 {
-		return s.logForm(ctx, t.i, args)
-	}
-	return appendLogForm(make([]byte, 0, len(args)+8), args, splitSecrets(t.spec.Secrets), s.maxStr)
-}
-
 // appendDynamicOffer appends to dst the dynamic tools offered to inv and
 // sorts dst[from:], which holds the registry's offered tools, sorted, by
 // name.
@@ -124,7 +184,7 @@ func (s *Service) appendDynamicOffer(ctx context.Context, inv *tool.Invocation, 
 		if spec == nil || s.find(spec.Name) >= 0 {
 			continue // a Source never shadows the registry
 		}
-		if s.offeredTarget(ctx, inv, target{spec: spec, i: -1}, ro) {
+		if t := (dynamicTool{sp: spec}); t.offered(ctx, s, inv, ro) {
 			kept = append(kept, spec)
 		}
 	}

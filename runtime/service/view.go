@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/proposalid"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -55,7 +56,7 @@ type ProposalView struct {
 // nothing of a proposal that is not theirs. Nothing is recorded.
 func (s *Service) ViewProposal(ctx context.Context, id string, who tool.Principal) (*ProposalView, error) {
 	unknown := &tool.Error{Code: tool.CodeUnknownProposal, Message: "no such proposal"}
-	if isID(id) {
+	if proposalid.Valid(id) {
 		unknown.Message = "no proposal " + id + " is open to you"
 	}
 	if id == "" || who.ID == "" {
@@ -110,8 +111,8 @@ func (s *Service) view(ctx context.Context, p *Proposal, who tool.Principal) (*P
 	if v.State == StatePending && !s.now().Before(p.Expires) {
 		v.State = StateExpired
 	}
-	if t, ok := s.resolve(ctx, p.Tool); ok {
-		v.Args = s.logFormOf(ctx, t, p.Args)
+	if t := s.resolve(ctx, p.Tool); t != nil {
+		v.Args = t.logForm(ctx, s, p.Args)
 	} else if recs, err := s.store.Records(ctx, Query{Proposal: p.ID, Limit: 1}); err == nil && len(recs) == 1 && recs[0].Event == EventProposal {
 		// The tool is gone (a dynamic one): its proposal's record kept
 		// the logged form.

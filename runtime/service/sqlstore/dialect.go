@@ -121,66 +121,9 @@ func migrations(t columnTypes) []Migration {
 	r := strings.NewReplacer("{id}", t.rowID, "{int}", t.integer, "{blob}", t.blob, "{bool}", t.boolean, "{real}", t.real,
 		"{table}", t.table, "{esc}", t.esc)
 	steps := []Migration{{
-		Version: 1,
-		Name:    "records, proposals and rate buckets",
-		Statements: []string{
-			`CREATE TABLE toolgen_records (
-	id {id},
-	time_ns {int} NOT NULL,
-	principal TEXT NOT NULL,
-	conversation TEXT NOT NULL,
-	turn TEXT NOT NULL,
-	call_id TEXT NOT NULL,
-	agent TEXT NOT NULL,
-	tool TEXT NOT NULL,
-	kind TEXT NOT NULL,
-	event TEXT NOT NULL,
-	outcome TEXT NOT NULL,
-	code TEXT NOT NULL,
-	duration_ns {int} NOT NULL,
-	error TEXT NOT NULL,
-	args {blob},
-	proposal TEXT NOT NULL,
-	result {blob},
-	structured {bool} NOT NULL,
-	keyed {bool} NOT NULL
-){table}`,
-			recordsCallIndex,
-			`CREATE INDEX toolgen_records_time ON toolgen_records (time_ns)`,
-			`CREATE INDEX toolgen_records_principal ON toolgen_records (principal, id)`,
-			`CREATE INDEX toolgen_records_conversation ON toolgen_records (conversation, id)`,
-			`CREATE INDEX toolgen_records_tool ON toolgen_records (tool, id)`,
-			`CREATE INDEX toolgen_records_call_id ON toolgen_records (call_id, id) WHERE call_id <> ''`,
-			`CREATE INDEX toolgen_records_proposal ON toolgen_records (proposal, id) WHERE proposal <> ''`,
-			`CREATE TABLE toolgen_proposals (
-	seq {id},
-	id TEXT NOT NULL UNIQUE,
-	principal TEXT NOT NULL,
-	conversation TEXT NOT NULL,
-	turn TEXT NOT NULL,
-	call_id TEXT NOT NULL,
-	tool TEXT NOT NULL,
-	args {blob},
-	digest TEXT NOT NULL,
-	summary TEXT NOT NULL,
-	created_ns {int} NOT NULL,
-	expires_ns {int} NOT NULL,
-	state TEXT NOT NULL,
-	decided_by TEXT NOT NULL,
-	decided_ns {int} NOT NULL
-){table}`,
-			`CREATE INDEX toolgen_proposals_state ON toolgen_proposals (state, seq)`,
-			`CREATE INDEX toolgen_proposals_principal ON toolgen_proposals (principal, seq)`,
-			`CREATE INDEX toolgen_proposals_conversation ON toolgen_proposals (conversation, seq)`,
-			`CREATE INDEX toolgen_proposals_expires ON toolgen_proposals (expires_ns)`,
-			`CREATE TABLE toolgen_rate_buckets (
-	name TEXT NOT NULL,
-	principal TEXT NOT NULL,
-	tokens {real} NOT NULL,
-	updated_ns {int} NOT NULL,
-	PRIMARY KEY (name, principal)
-){table}`,
-		},
+		Version:    1,
+		Name:       "records, proposals and rate buckets",
+		Statements: firstTables(),
 	}, {
 		Version: 2,
 		Name:    "text in its stored form, argument digests of call IDs, the digest key",
@@ -203,6 +146,69 @@ func migrations(t columnTypes) []Migration {
 		}
 	}
 	return steps
+}
+
+// firstTables is the first migration step's statements: the records, the
+// proposals and the rate buckets, with their indexes.
+func firstTables() []string {
+	return []string{
+		`CREATE TABLE toolgen_records (
+	id {id},
+	time_ns {int} NOT NULL,
+	principal TEXT NOT NULL,
+	conversation TEXT NOT NULL,
+	turn TEXT NOT NULL,
+	call_id TEXT NOT NULL,
+	agent TEXT NOT NULL,
+	tool TEXT NOT NULL,
+	kind TEXT NOT NULL,
+	event TEXT NOT NULL,
+	outcome TEXT NOT NULL,
+	code TEXT NOT NULL,
+	duration_ns {int} NOT NULL,
+	error TEXT NOT NULL,
+	args {blob},
+	proposal TEXT NOT NULL,
+	result {blob},
+	structured {bool} NOT NULL,
+	keyed {bool} NOT NULL
+){table}`,
+		recordsCallIndex,
+		`CREATE INDEX toolgen_records_time ON toolgen_records (time_ns)`,
+		`CREATE INDEX toolgen_records_principal ON toolgen_records (principal, id)`,
+		`CREATE INDEX toolgen_records_conversation ON toolgen_records (conversation, id)`,
+		`CREATE INDEX toolgen_records_tool ON toolgen_records (tool, id)`,
+		`CREATE INDEX toolgen_records_call_id ON toolgen_records (call_id, id) WHERE call_id <> ''`,
+		`CREATE INDEX toolgen_records_proposal ON toolgen_records (proposal, id) WHERE proposal <> ''`,
+		`CREATE TABLE toolgen_proposals (
+	seq {id},
+	id TEXT NOT NULL UNIQUE,
+	principal TEXT NOT NULL,
+	conversation TEXT NOT NULL,
+	turn TEXT NOT NULL,
+	call_id TEXT NOT NULL,
+	tool TEXT NOT NULL,
+	args {blob},
+	digest TEXT NOT NULL,
+	summary TEXT NOT NULL,
+	created_ns {int} NOT NULL,
+	expires_ns {int} NOT NULL,
+	state TEXT NOT NULL,
+	decided_by TEXT NOT NULL,
+	decided_ns {int} NOT NULL
+){table}`,
+		`CREATE INDEX toolgen_proposals_state ON toolgen_proposals (state, seq)`,
+		`CREATE INDEX toolgen_proposals_principal ON toolgen_proposals (principal, seq)`,
+		`CREATE INDEX toolgen_proposals_conversation ON toolgen_proposals (conversation, seq)`,
+		`CREATE INDEX toolgen_proposals_expires ON toolgen_proposals (expires_ns)`,
+		`CREATE TABLE toolgen_rate_buckets (
+	name TEXT NOT NULL,
+	principal TEXT NOT NULL,
+	tokens {real} NOT NULL,
+	updated_ns {int} NOT NULL,
+	PRIMARY KEY (name, principal)
+){table}`,
+	}
 }
 
 // escapeESC is the UPDATE that writes the ESC characters of the columns

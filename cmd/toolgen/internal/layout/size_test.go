@@ -35,9 +35,6 @@ var runtimeOver = []string{
 	"runtime/codec/scan.go: func Decoder.skip",
 	"runtime/dynamic/validate.go: func collect",
 	"runtime/jsonlex/scan.go: func readStringSlow",
-	"runtime/mcpserver/wire.go: func wireWriter.writeSSE",
-	"runtime/service/call.go: func Service.callTarget",
-	"runtime/service/sqlstore/dialect.go: func migrations",
 	"runtime/service/storetest/shared.go: file",
 	"runtime/service/storetest/storetest.go: file",
 }
