@@ -75,8 +75,9 @@
 //     suggests at most five close names and how many tools there are,
 //     never the whole catalog.
 //   - invalid_arguments: the arguments fail the schema. Every problem, as a
-//     JSON Pointer and what was declared, never the value sent; a member
-//     name or map key that is not an identifier is "<key>" in the pointer.
+//     JSON Pointer and what was declared, never the value sent; a map key,
+//     or a member of a free-form value, is "<key N>" (its position) in the
+//     pointer, whatever its text.
 //   - needs_confirmation: a propose tool; nothing ran.
 //   - failed: the tool returned an error. The model reads its Errorf
 //     message, else "the tool failed". A *Error whose code is reserved to
