@@ -118,7 +118,8 @@
 //   - //tool:permission NAME: repeatable; a permission the caller must hold,
 //     carried in the spec for the call service.
 //   - //tool:meta KEY VALUE: repeatable; carried through untouched. The
-//     call service reads confirm-text as a proposal's summary.
+//     call service reads confirm-text as a proposal's summary (without
+//     it, the summary is the first sentence of the tool's description).
 //   - //tool:zerovalue: the type's zero value is a ready tool, so New
 //     accepts its field unset.
 //   - //tool:defer: providers with native tool search load the tool lazily
@@ -126,6 +127,9 @@
 //     "//tool:groupdoc GROUP DESCRIPTION" line in the doc comment of a
 //     package clause (doc.go) of any tools package; without one toolgen
 //     refuses the tool and says where to write it.
+//   - //tool:keepnames, in a package doc comment: the package's
+//     descriptions keep the Go identifier they start with (see
+//     Descriptions).
 //
 // Each tool name becomes a field of the generated Tools struct in camel
 // case (todo_list is TodoList), so names must stay distinct once
@@ -284,6 +288,29 @@
 // between paragraphs becomes "\n\n", lists keep their "  - " items and code
 // blocks their lines, doc links print as their text. The line breaks
 // gofmt's line length puts inside a sentence never reach the model.
+//
+// The Go identifier a doc comment starts with is dropped: the model knows a
+// tool by its tool name and a field by its JSON name, never by the Go one.
+// The rule, for the tool's description (the tool type's name) and every
+// type and field description (the type's or field's name), output-schema
+// roots and $defs entries included:
+//
+//   - "X is ..." and "X are ..." lose both words: "Now is the result of
+//     clock_now." is published as "The result of clock_now.";
+//   - "X <verb> ..." loses X, where the next word is a verb in the third
+//     person (lower-case letters ending in "s" but not "ss"): "BookTool
+//     books a table at a restaurant." is published as "Books a table at a
+//     restaurant.";
+//   - anything else is kept as written: "Title, one line.", "Body text in
+//     Markdown." (for a field Body), "Priority from 1 to 5.", and a
+//     description that would be left empty;
+//   - what remains starts with a capital letter.
+//
+// To keep the identifiers, write //tool:keepnames in the package's doc
+// comment (the comment above the package clause, as in doc.go): every
+// description of that package, its tools', types' and fields', is then
+// published as written. For one field, a description tag
+// (`jsonschema:"description=..."`) is published as written too.
 //
 // A tool input's own type comment is not its root description:
 // "ListInput holds the arguments of todo_list." tells the model nothing

@@ -20,7 +20,7 @@ func TestRun(t *testing.T) {
 		"The console is at http://127.0.0.1:",
 		"Sign in as ana with the token ",
 		"200: principal ana, operator false",
-		"2 waiting:\n  notes_create  \"Create note (notes_create)\"  {\"title\":\"Team sync\"",
+		"2 waiting:\n  notes_create  \"Creates a note. (notes_create)\"  {\"title\":\"Team sync\"",
 		"notes_delete  \"Delete this note? This cannot be undone. (notes_delete)\"  {\"id\":\"n2\"}",
 		"403 cross_site: a request from another site may change nothing here",
 		"200: done by ana, outcome ok: note n6 \"Team sync\" created",

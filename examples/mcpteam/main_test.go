@@ -25,7 +25,7 @@ func TestRun(t *testing.T) {
 		"> ana: tools/list\n11 tools (cacheScope private): clock_now clock_wait clock_zones notes_create notes_get notes_outline notes_render notes_search notes_tag notes_update weather_forecast\n",
 		"> ben: tools/list\n8 tools (cacheScope private): clock_now clock_wait clock_zones notes_get notes_outline notes_render notes_search weather_forecast\n",
 		`protocol error: unknown tool "notes_update"; did you mean one of notes_get, notes_outline, notes_render, notes_search? (8 tools available)`,
-		`structured: status "proposed", summary "Create note (notes_create)", proposal prop_`,
+		`structured: status "proposed", summary "Creates a note. (notes_create)", proposal prop_`,
 		"refused [unknown_proposal]: no proposal prop_",
 		"ran: note n6 \"Team sync\" created\n",
 		"refused [already_confirmed]: nothing ran\n",

@@ -126,13 +126,31 @@
 //
 // The fallback rule: the projection uses "parametersJsonSchema" — the input
 // schema with "propertyOrdering" added to each schema with two properties
-// or more — and says why in Projection.Reason when the structure cannot be
-// written in the subset: a recursive type (inlining would never end), a
+// or more, and its references alone — and says why in Projection.Reason
+// when the structure cannot be written in the subset: a recursive type (inlining would never end), a
 // map, a value that accepts any JSON, a type union other than T-or-null,
 // an enum or const of non-strings, oneOf (but a oneOf of distinct consts,
 // which becomes anyOf), allOf, not, conditionals, tuples,
 // pattern properties, or references that multiply past 20,000 schemas once
 // inlined.
+//
+// References alone: Gemini's JSON Schema subset allows beside "$ref" only
+// keywords that start with "$" (the reference of
+// GenerationConfig.responseJsonSchema, https://ai.google.dev/api/generate-content#generationconfig:
+// "If $ref is set on a sub-schema, no other properties, except for than
+// those starting as a $, may be set"), and invopop writes a field of a
+// named type as {"$ref":"#/$defs/Color","description":"Label color."}. So
+// in the fallback such a reference is replaced by the definition it names
+// merged with its siblings (theirs win; when both have a description,
+// the reference's and then the definition's, as two paragraphs), as
+// "parameters" inlines every reference. A recursive reference, or one
+// that does not resolve, is wrapped instead, and so is every one when
+// inlining them would grow the schema past 20,000 schemas:
+// {"anyOf":[{"$ref":R}],"description":D}, a single alternative, beside
+// which every keyword is allowed (an "anyOf"
+// already beside the reference is left out and listed in
+// Projection.Dropped). A definition that only inlined references named is
+// removed; the others stay.
 //
 // A tool without arguments — an input schema with no properties and
 // "additionalProperties":false, beside annotations such as a description —

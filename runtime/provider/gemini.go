@@ -60,9 +60,10 @@ func Gemini(spec *tool.Spec) (Projection, error) {
 	params := gp.schema(root, "", []*jsontree.Node{root})
 	p := Projection{Form: FormParameters, Dropped: gp.dropped}
 	if len(gp.reasons) > 0 {
+		dropped := refsAlone(root)
 		addPropertyOrdering(root)
 		params = root
-		p = Projection{Form: FormJSONSchema, Reason: strings.Join(gp.reasons, "; ")}
+		p = Projection{Form: FormJSONSchema, Reason: strings.Join(gp.reasons, "; "), Dropped: dropped}
 	}
 	def := object(
 		jsontree.Member{Key: "description", Value: description(spec)},

@@ -279,6 +279,13 @@ func TestReferenceGrowth(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, provider.FormJSONSchema, g.Form)
 	assert.Equal(t, "the root grows over 20000 schemas once its references are inlined", g.Reason)
+	// Inlining the references with siblings would grow as much: every one
+	// is wrapped instead, and the definitions stay.
+	params := parse(t, g.JSON).Get("parametersJsonSchema")
+	assert.Equal(t, `{"anyOf":[{"$ref":"#/$defs/D0"}],"description":"x"}`, string(params.Get("properties").Get("x").Compact()))
+	assert.Equal(t, `{"anyOf":[{"$ref":"#/$defs/D24"}],"description":"b"}`, string(params.Get("$defs").Get("D23").Get("properties").Get("b").Compact()))
+	assert.Len(t, params.Get("$defs").Members, levels+1)
+	assert.Less(t, len(g.JSON), 10_000, "the declaration does not multiply")
 }
 
 func TestGeminiParameters(t *testing.T) {

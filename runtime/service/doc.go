@@ -64,7 +64,8 @@
 // and a digest binding them: an HMAC-SHA256 under Options.Key, or the key
 // the store keeps, so that a proposal changed in the store, or kept past
 // its expiry, is refused), and the model reads its ID and a one-line
-// summary (the tool's //tool:meta confirm-text, else its title). Confirm
+// summary (the tool's //tool:meta confirm-text, else the first sentence
+// of its description, such as "Creates a note. (notes_create)"). Confirm
 // runs it at most once, with the confirming principal's rights, and only
 // with the proposed arguments (the digest is checked). The proposer may
 // confirm, and so may a holder of Rules.ConfirmPermission (Rules.OthersOnly

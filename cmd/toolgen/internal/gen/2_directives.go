@@ -124,9 +124,16 @@ func strayDirectives(fset *token.FileSet, f *ast.File, docs map[*ast.CommentGrou
 // renders it with no line width (schema.Reflow): paragraphs and list items
 // on one line each, blank lines between paragraphs, code blocks as
 // written. The source's line breaks inside sentences would reach the model
-// as "\n" in every listing.
-func toolDescription(doc *ast.CommentGroup) string {
-	return schema.Reflow(doc.Text())
+// as "\n" in every listing. The type's name, which a Go doc comment
+// starts with, is dropped (schema.DropName: "BookTool books a table."
+// becomes "Books a table.") unless keepName: the model knows the tool by
+// its tool name.
+func toolDescription(doc *ast.CommentGroup, typeName string, keepName bool) string {
+	text := schema.Reflow(doc.Text())
+	if keepName {
+		return text
+	}
+	return schema.DropName(text, typeName)
 }
 
 // hasDirectives reports whether a comment group holds any //tool: line.
@@ -162,8 +169,8 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 		key, arg, _ := strings.Cut(line, " ")
 		arg = strings.TrimSpace(arg)
 		ln := &directiveLine{key: key, arg: arg, pos: pos}
-		if key == groupDocKey {
-			errs = append(errs, problem.Errorf(pos, "//tool:%s belongs in a package doc comment (the comment above the package clause, as in doc.go), not in a type's", groupDocKey))
+		if key == groupDocKey || key == keepNamesKey {
+			errs = append(errs, problem.Errorf(pos, "//tool:%s belongs in a package doc comment (the comment above the package clause, as in doc.go), not in a type's", key))
 			continue
 		}
 		if !isKnownDirective(key) {

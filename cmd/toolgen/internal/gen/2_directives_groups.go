@@ -24,8 +24,40 @@ import (
 // description of the namespace that holds the group's deferred tools, so a
 // deferred tool (//tool:defer) whose group has none is refused.
 
-// groupDocKey is the one directive a package doc comment takes.
-const groupDocKey = "groupdoc"
+// groupDocKey and keepNamesKey are the directives a package doc comment
+// takes.
+const (
+	groupDocKey  = "groupdoc"
+	keepNamesKey = "keepnames"
+)
+
+// Kept names. The descriptions toolgen publishes drop the Go identifier a
+// doc comment starts with ("BookTool books a table." is published as
+// "Books a table.": schema.DropName has the rule). A package whose doc
+// comment holds //tool:keepnames publishes its descriptions with the
+// identifier kept: its tools', its types' and its fields'. It is a
+// package's choice, not a type's, because field and result types carry no
+// directives, and a package's doc comments are written in one voice.
+
+// keepsNames returns the import paths of the loaded packages whose doc
+// comment holds //tool:keepnames (findGroupDocs checks the line).
+func keepsNames(l *loaded) map[string]bool {
+	keep := map[string]bool{}
+	for _, p := range l.pkgs {
+		for _, f := range p.Syntax {
+			if f.Doc == nil {
+				continue
+			}
+			for _, c := range f.Doc.List {
+				key, _, _ := strings.Cut(strings.TrimPrefix(c.Text, directivePrefix), " ")
+				if strings.HasPrefix(c.Text, directivePrefix) && key == keepNamesKey {
+					keep[p.PkgPath] = true
+				}
+			}
+		}
+	}
+	return keep
+}
 
 // groupDoc is one //tool:groupdoc line.
 type groupDoc struct {
@@ -34,7 +66,8 @@ type groupDoc struct {
 }
 
 // findGroupDocs reads the //tool: lines of every package doc comment of
-// the loaded packages: each must be a well-formed //tool:groupdoc.
+// the loaded packages: each must be a well-formed //tool:groupdoc or a
+// bare //tool:keepnames (keepsNames reads those).
 func findGroupDocs(l *loaded) ([]groupDoc, []*problem.Error) {
 	var out []groupDoc
 	var errs []*problem.Error
@@ -49,8 +82,14 @@ func findGroupDocs(l *loaded) ([]groupDoc, []*problem.Error) {
 				}
 				pos := l.fset.Position(c.Slash)
 				key, arg, _ := strings.Cut(strings.TrimPrefix(c.Text, directivePrefix), " ")
+				if key == keepNamesKey {
+					if strings.TrimSpace(arg) != "" {
+						errs = append(errs, problem.Errorf(pos, "//tool:%s: takes no argument", keepNamesKey))
+					}
+					continue
+				}
 				if key != groupDocKey {
-					errs = append(errs, problem.Errorf(pos, "//tool:%s does not belong in a package doc comment: only //tool:%s GROUP DESCRIPTION does; put the directives of a tool in its type's doc comment", key, groupDocKey))
+					errs = append(errs, problem.Errorf(pos, "//tool:%s does not belong in a package doc comment: only //tool:%s GROUP DESCRIPTION and //tool:%s do; put the directives of a tool in its type's doc comment", key, groupDocKey, keepNamesKey))
 					continue
 				}
 				group, text, _ := strings.Cut(strings.TrimSpace(arg), " ")

@@ -79,8 +79,9 @@ func buildModel(l *loaded) (*model, []*problem.Error) {
 func newModel(l *loaded, decls []declared) (*model, []*problem.Error) {
 	m := &model{}
 	var errs []*problem.Error
+	keep := keepsNames(l)
 	for _, decl := range decls {
-		t, es := newTool(l, decl)
+		t, es := newTool(l, decl, keep[decl.pkg.PkgPath])
 		errs = append(errs, es...)
 		if t != nil {
 			m.tools = append(m.tools, t)
@@ -120,12 +121,14 @@ func duplicateNames[T any](what string, items []T, key func(T) (string, token.Po
 	return errs
 }
 
-// newTool checks one annotated type declaration.
-func newTool(l *loaded, decl declared) (*toolModel, []*problem.Error) {
+// newTool checks one annotated type declaration. keepName says its
+// package keeps the identifiers its descriptions start with
+// (//tool:keepnames).
+func newTool(l *loaded, decl declared, keepName bool) (*toolModel, []*problem.Error) {
 	p, ts, doc, d := decl.pkg, decl.spec, decl.doc, decl.directives
 	var errs []*problem.Error
 	pos := l.fset.Position(ts.Name.Pos())
-	t := &toolModel{directives: d, pkg: p, pos: pos, description: toolDescription(doc)}
+	t := &toolModel{directives: d, pkg: p, pos: pos, description: toolDescription(doc, ts.Name.Name, keepName)}
 	if t.group == "" {
 		t.group = p.Name
 	}

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"strings"
 
@@ -15,14 +16,22 @@ import (
 func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*problem.Error {
 	comments := map[string]string{}
 	var errs []*problem.Error
+	keep := keepsNames(l)
 	for _, p := range l.pkgs {
-		if err := schema.AddComments(comments, l.fset, p.PkgPath, p.Syntax); err != nil {
+		// The comment-map step (documented in package schema):
+		// descriptions reach the model without the line breaks of the
+		// source, and without the Go identifier they start with unless
+		// the package keeps it (//tool:keepnames).
+		pkg := map[string]string{}
+		if err := schema.AddComments(pkg, l.fset, p.PkgPath, p.Syntax); err != nil {
 			errs = append(errs, &problem.Error{Msg: err.Error()})
 		}
+		schema.ReflowComments(pkg)
+		if !keep[p.PkgPath] {
+			schema.DropNames(pkg)
+		}
+		maps.Copy(comments, pkg)
 	}
-	// The comment-map step (documented in package schema): descriptions
-	// reach the model without the line breaks of the source.
-	schema.ReflowComments(comments)
 	var reqs []schemaRequest
 	var dirs []string
 	for _, t := range m.tools {

@@ -7,6 +7,8 @@ import (
 	"go/doc/comment"
 	"go/token"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // AddComments records in comments the descriptions that invopop's
@@ -103,16 +105,80 @@ func CommentText(doc string) string {
 	return strings.TrimSpace(doc)
 }
 
-// ReflowComments is the comment-map step, the one documented difference
-// between the descriptions toolgen publishes and invopop's AddGoComments:
-// it replaces every description in comments (as AddComments records them)
-// by its Reflow. A type's synopsis is one line already; a field's whole
-// doc comment keeps its paragraphs, lists and code blocks but loses the
-// line breaks gofmt's line length put inside its sentences.
+// ReflowComments is the first half of the comment-map step: it replaces
+// every description in comments (as AddComments records them) by its
+// Reflow. A type's synopsis is one line already; a field's whole doc
+// comment keeps its paragraphs, lists and code blocks but loses the line
+// breaks gofmt's line length put inside its sentences.
 func ReflowComments(comments map[string]string) {
 	for k, v := range comments {
 		comments[k] = Reflow(v)
 	}
+}
+
+// DropNames is the second half of the comment-map step: it replaces every
+// description in comments by its DropName, the name being the last
+// element of its key (the type of "importpath.Type", the field of
+// "importpath.Type.Field"). Apply it after ReflowComments, to the
+// descriptions of every package that does not keep its names
+// (//tool:keepnames).
+func DropNames(comments map[string]string) {
+	for k, v := range comments {
+		comments[k] = DropName(v, k[strings.LastIndexByte(k, '.')+1:])
+	}
+}
+
+// DropName returns a description without the Go identifier name it starts
+// with, the Go convention for a doc comment ("BookTool books a table.")
+// that a model reads as noise: it knows the tool by its tool name and a
+// field by its JSON name, never by the Go one. The rule, in order:
+//
+//   - the description must start with name and a space, else it is kept
+//     ("Title, one line." for Title);
+//   - "name is ..." and "name are ..." lose both words: "Now is the result
+//     of clock_now." becomes "The result of clock_now.";
+//   - "name <verb> ..." loses the name, where the next word is a verb in
+//     the third person: lower-case letters ending in "s" but not "ss".
+//     "BookTool books a table." becomes "Books a table.";
+//   - any other next word means name is part of the sentence's subject or
+//     is a plain word, and the description is kept: "Body text in
+//     Markdown." for Body, "Priority from 1 to 5." for Priority;
+//   - a description that would be left empty ("Now is") is kept.
+//
+// What remains has its first letter capitalised.
+func DropName(text, name string) string {
+	rest, ok := strings.CutPrefix(text, name+" ")
+	if name == "" || !ok {
+		return text
+	}
+	word, after, _ := strings.Cut(rest, " ")
+	switch {
+	case word == "is" || word == "are":
+		rest = after
+	case !isVerb(word):
+		return text
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if rest == "" {
+		return text
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	return string(unicode.ToUpper(r)) + rest[size:]
+}
+
+// isVerb reports whether word looks like a verb in the third person
+// singular: lower-case ASCII letters ending in "s" but not in "ss" (class,
+// process), such as books, returns, has, does.
+func isVerb(word string) bool {
+	if !strings.HasSuffix(word, "s") || strings.HasSuffix(word, "ss") {
+		return false
+	}
+	for _, c := range word {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // Reflow returns a doc comment's text (as (*ast.CommentGroup).Text

@@ -190,3 +190,56 @@ func TestReflowComments(t *testing.T) {
 		"p.T.F": "F is a field whose comment wraps.\n\nIt has two paragraphs.",
 	}, m)
 }
+
+// DropName drops a leading Go identifier that is the sentence's subject,
+// with "is" or "are" after it, and keeps every other description: one
+// case per branch of its rule.
+func TestDropName(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, text, ident, want string }{
+		{"verb", "BookTool books a table at a restaurant.", "BookTool", "Books a table at a restaurant."},
+		{"is", "Now is the result of clock_now.", "Now", "The result of clock_now."},
+		{"are", "Tags are the note's labels.", "Tags", "The note's labels."},
+		{"is, capital kept", "Note is A4 paper.", "Note", "A4 paper."},
+		{"has", "Store has every note.", "Store", "Has every note."},
+		{"paragraphs kept", "Query names the words.\n\nEvery word must match.", "Query", "Names the words.\n\nEvery word must match."},
+		{"non-ASCII first letter", "Place is ångström-precise.", "Place", "Ångström-precise."},
+		{"other name", "Books a table.", "BookTool", "Books a table."},
+		{"name inside a word", "Nowhere is safe.", "Now", "Nowhere is safe."},
+		{"comma", "Title, one line.", "Title", "Title, one line."},
+		{"possessive", "Note's title.", "Note", "Note's title."},
+		{"noun after", "Body text in Markdown.", "Body", "Body text in Markdown."},
+		{"preposition after", "Priority from 1 to 5.", "Priority", "Priority from 1 to 5."},
+		{"ss is not a verb", "Address class of the host.", "Address", "Address class of the host."},
+		{"capitalised next word", "Color Names the label.", "Color", "Color Names the label."},
+		{"punctuated next word", "Tags tags, sorted.", "Tags", "Tags tags, sorted."},
+		{"nothing left after is", "Now is", "Now", "Now is"},
+		{"nothing left after is and spaces", "Now is  ", "Now", "Now is  "},
+		{"name alone", "Now", "Now", "Now"},
+		{"no name", "Now is the time.", "", "Now is the time."},
+		{"empty", "", "Now", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, schema.DropName(tt.text, tt.ident))
+		})
+	}
+}
+
+// DropNames takes each entry's name from the last element of its key,
+// for types and fields, whatever dots the import path holds.
+func TestDropNames(t *testing.T) {
+	t.Parallel()
+	m := map[string]string{
+		"example.com/p.v2.T":   "T is a type.",
+		"example.com/p.v2.T.F": "F holds a field.",
+		"example.com/p.v2.T.G": "F is another field's name.",
+	}
+	schema.DropNames(m)
+	assert.Equal(t, map[string]string{
+		"example.com/p.v2.T":   "A type.",
+		"example.com/p.v2.T.F": "Holds a field.",
+		"example.com/p.v2.T.G": "F is another field's name.",
+	}, m)
+}

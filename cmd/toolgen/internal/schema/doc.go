@@ -26,9 +26,17 @@
 //     object keyword from the tag). It works on invopop's Schema beside
 //     the Go type, so ReflectRaw, which the bootstrap program runs,
 //     applies it before encoding;
-//   - the comment-map step, ReflowComments: the CommentMap invopop gets is
-//     AddGoComments' with every description reflowed (Reflow), so a doc
-//     comment's paragraphs are single lines, not the source's lines;
+//   - the comment-map step, ReflowComments then DropNames: the CommentMap
+//     invopop gets is AddGoComments' with every description reflowed
+//     (Reflow), so a doc comment's paragraphs are single lines, not the
+//     source's lines, and stripped of the Go identifier it starts with
+//     (DropName): "Now is the result of clock_now." is published as "The
+//     result of clock_now.", "Note holds a note." as "Holds a note.". The
+//     identifier goes when the next word is "is" or "are" (dropped too) or
+//     a verb in the third person (lower-case, ending in "s" but not "ss");
+//     anything else ("Body text in Markdown.") is kept. A package whose doc
+//     comment holds //tool:keepnames keeps its descriptions' identifiers:
+//     toolgen skips DropNames for its entries;
 //   - the input step, InputRoot, for tool inputs only: the root's
 //     description is dropped when it is the input type's own doc comment
 //     (a hook's description is kept). ReflectInput is Reflect plus it.
@@ -44,7 +52,8 @@
 //
 // Descriptions come from Go doc comments through invopop's CommentMap;
 // AddComments builds it from parsed files exactly as invopop's
-// AddGoComments would from a directory, and ReflowComments reflows it.
+// AddGoComments would from a directory, and ReflowComments and DropNames
+// rewrite it for the model.
 //
 // Reflecting a type runs its hooks, and importing a tools package runs its
 // init functions: both happen on the machine that runs `go generate`.

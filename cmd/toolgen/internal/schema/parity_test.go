@@ -53,7 +53,8 @@ var types = map[string]struct{ in, out reflect.Type }{
 }
 
 // sampleComments reads the doc comments of the tools packages as toolgen does:
-// AddGoComments' map (schema.AddComments), then the comment-map step.
+// AddGoComments' map (schema.AddComments), then the comment-map step
+// (ReflowComments, DropNames).
 func sampleComments(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -74,6 +75,7 @@ func sampleComments(t *testing.T) map[string]string {
 		require.NoError(t, schema.AddComments(out, fset, "github.com/toolgen-go/toolgen/tools/"+pkg, files))
 	}
 	schema.ReflowComments(out)
+	schema.DropNames(out)
 	return out
 }
 

@@ -1,10 +1,12 @@
-// Package defererrors holds the mistakes with //tool:defer and
-// //tool:groupdoc that one package shows.
+// Package defererrors holds the mistakes with //tool:defer and the
+// package directives (//tool:groupdoc, //tool:keepnames) that one package
+// shows.
 //
 //tool:groupdoc defererrors
 //tool:groupdoc bad/name Slashes are not allowed.
 //tool:groupdoc defererrors The golden case's tools.
 //tool:name misplaced
+//tool:keepnames always
 package defererrors
 
 import "context"
@@ -41,3 +43,13 @@ type InType struct{}
 
 // Call runs it.
 func (InType) Call(ctx context.Context, in In) (string, error) { return "", nil }
+
+// KeepInType keeps names in a type's doc comment, which is the package's
+// choice.
+//
+//tool:name keep_in_type
+//tool:keepnames
+type KeepInType struct{}
+
+// Call runs it.
+func (KeepInType) Call(ctx context.Context, in In) (string, error) { return "", nil }

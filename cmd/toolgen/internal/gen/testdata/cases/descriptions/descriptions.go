@@ -1,6 +1,9 @@
 // Package descriptions shows what the model reads of doc comments: tool
-// and field descriptions reflowed, and an input type's own doc comment
-// left out of its schema's root.
+// and field descriptions reflowed and without the Go identifier they
+// start with when it is the sentence's subject ("Outline lists" is
+// published as "Lists", "Section is one heading" as "One heading"), and
+// an input type's own doc comment left out of its schema's root. Package
+// kept keeps the identifiers (//tool:keepnames).
 package descriptions
 
 import (
@@ -68,4 +71,7 @@ func (FindInput) JSONSchemaExtend(s *jsonschema.Schema) {
 type Result struct {
 	// Names of the matching documents.
 	Names []string `json:"names"`
+	// Best match, a plain word where the field's name is not a subject:
+	// kept.
+	Best string `json:"best,omitempty"`
 }

@@ -45,7 +45,7 @@ var specs = [1]tool.Spec{
 		Name:        "echo",
 		Group:       "bom",
 		Kind:        tool.KindAction,
-		Description: "Echo returns its input.",
+		Description: "Returns its input.",
 		InputSchema: []byte(echoInputSchema),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom",
 		Type:        "Echo",

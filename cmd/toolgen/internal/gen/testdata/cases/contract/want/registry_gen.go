@@ -29,7 +29,7 @@ const _ = toolimpl.SupportPackageIsVersion3
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
 const (
-	contractCheckInputSchema = `{"properties":{"when":{"type":"string","format":"date-time","description":"When is a date-time kept as text."},"ratio":{"type":"number","multipleOf":0.5,"description":"Ratio is a multiple of a half."},"at":{"$ref":"#/$defs/Stamp","description":"At is a stamp."},"tags":{"items":{"type":"string"},"type":"array","uniqueItems":true,"description":"Tags are distinct."}},"additionalProperties":false,"type":"object","required":["when","at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`
+	contractCheckInputSchema = `{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":"number","multipleOf":0.5,"description":"A multiple of a half."},"at":{"$ref":"#/$defs/Stamp","description":"A stamp."},"tags":{"items":{"type":"string"},"type":"array","uniqueItems":true,"description":"Distinct."}},"additionalProperties":false,"type":"object","required":["when","at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`
 )
 
 // The index of each tool in specs, which dispatch switches on.

@@ -5,6 +5,7 @@ package want
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -37,6 +38,24 @@ func _() {
 func _() {
 	var regenerate descriptions.Result
 	runGoGenerateIfThisFails[[]string](regenerate.Names)
+	runGoGenerateIfThisFails[string](regenerate.Best)
+}
+
+// The Call method of kept.Lookup (tool lookup).
+func _() {
+	runGoGenerateIfThisFails[func(context.Context, kept.Input) (kept.Entry, error)]((*kept.Lookup)(nil).Call)
+}
+
+// The fields of kept.Input.
+func _() {
+	var regenerate kept.Input
+	runGoGenerateIfThisFails[string](regenerate.Word)
+}
+
+// The fields of kept.Entry.
+func _() {
+	var regenerate kept.Entry
+	runGoGenerateIfThisFails[string](regenerate.Meaning)
 }
 
 // The Call method of descriptions.Outline (tool outline).

@@ -4,6 +4,7 @@ package want
 
 import (
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -78,15 +79,59 @@ func encodeDescriptionsResult(e *toolimpl.Encoder, v *descriptions.Result) {
 		e.String(v.Names[namesIdx])
 	}
 	e.ArrayEnd()
+	if v.Best != "" {
+		e.RawKey(`"best":`)
+		e.String(v.Best)
+	}
 	e.ObjectEnd()
 }
 
-// decodeDescriptionsSectionHeading decodes string (Section.Heading), checking it against its published schema;
+// decodeKeptInputWord decodes string (Input.Word), checking it against its published schema;
 // every property of the same Go type and schema calls it.
-func decodeDescriptionsSectionHeading(d *toolimpl.Decoder, v *string) {
+func decodeKeptInputWord(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string"); vOK {
 		(*v) = vVal
 	}
+}
+
+// decodeKeptInput decodes kept.Input, checking it against its published schema.
+func decodeKeptInput(d *toolimpl.Decoder, v *kept.Input) {
+	if !d.Object("object") {
+		return
+	}
+	// seen records the properties read: a second one is refused, a
+	// missing required one reported.
+	const (
+		seenWord = 1 << iota
+	)
+	var seen uint64
+	for {
+		key, ok := d.Key()
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "word":
+			if d.Member("word", seen&seenWord != 0) {
+				seen |= seenWord
+				decodeKeptInputWord(d, &v.Word)
+			}
+			d.Pop()
+		default:
+			d.Unknown(key)
+		}
+	}
+	if seen&seenWord == 0 {
+		d.Missing("word")
+	}
+}
+
+// encodeKeptEntry encodes kept.Entry as its output schema requires.
+func encodeKeptEntry(e *toolimpl.Encoder, v *kept.Entry) {
+	e.ObjectStart()
+	e.RawKey(`"meaning":`)
+	e.String(v.Meaning)
+	e.ObjectEnd()
 }
 
 // decodeDescriptionsSection2Children decodes []descriptions.Section (Section.Children[].Children), checking it against its published schema;
@@ -136,7 +181,7 @@ func decodeDescriptionsSection2(d *toolimpl.Decoder, v *descriptions.Section) {
 		case "heading":
 			if d.Member("heading", seen&seenHeading != 0) {
 				seen |= seenHeading
-				decodeDescriptionsSectionHeading(d, &v.Heading)
+				decodeKeptInputWord(d, &v.Heading)
 			}
 			d.Pop()
 		case "children":
@@ -175,7 +220,7 @@ func decodeDescriptionsSection(d *toolimpl.Decoder, v *descriptions.Section) {
 		case "heading":
 			if d.Member("heading", seen&seenHeading != 0) {
 				seen |= seenHeading
-				decodeDescriptionsSectionHeading(d, &v.Heading)
+				decodeKeptInputWord(d, &v.Heading)
 			}
 			d.Pop()
 		case "children":

@@ -28,6 +28,21 @@ var toolgenFresh = []fresh.Tool{
 			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Result`,
 			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Result struct`,
 			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Result.Names []string "json:\"names\""`,
+			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Result.Best string "json:\"best,omitempty\""`,
+		},
+	},
+	{
+		Field: "Lookup",
+		Tool:  "lookup",
+		In: []string{
+			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Input`,
+			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Input struct`,
+			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Input.Word string "json:\"word\""`,
+		},
+		Out: []string{
+			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Entry`,
+			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Entry struct`,
+			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Entry.Meaning string "json:\"meaning\""`,
 		},
 	},
 	{

@@ -29,8 +29,8 @@ const _ = toolimpl.SupportPackageIsVersion3
 // The published schemas: the exact bytes sent to models. tools.json shows
 // them indented.
 const (
-	nojsonAddInputSchema   = `{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"Reminder is one reminder."}}}`
-	nojsonAddOutputSchema  = `{"properties":{"id":{"type":"string"},"count":{"type":"integer"}},"additionalProperties":false,"type":"object","required":["id","count"],"description":"AddOutput says what was stored."}`
+	nojsonAddInputSchema   = `{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}}`
+	nojsonAddOutputSchema  = `{"properties":{"id":{"type":"string"},"count":{"type":"integer"}},"additionalProperties":false,"type":"object","required":["id","count"],"description":"Says what was stored."}`
 	nojsonHelloInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
 )
 

@@ -45,7 +45,7 @@ var specs = [1]tool.Spec{
 		Name:        "greet",
 		Group:       "tools",
 		Kind:        tool.KindAction,
-		Description: "Greet says hello.",
+		Description: "Says hello.",
 		InputSchema: []byte(greetInputSchema),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/registryuser/tools",
 		Type:        "Greet",

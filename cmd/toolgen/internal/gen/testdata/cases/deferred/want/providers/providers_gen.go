@@ -35,50 +35,50 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "archive":
 		return &provider.Precomputed{
-			Description: "Archive archives things; providers load it through their tool search.",
+			Description: "Archives things; providers load it through their tool search.",
 			InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`,
 			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"archive","description":"Archive archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
+				JSON:    []byte(`{"type":"function","function":{"name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
 				Strict:  true,
 				Dropped: []string{"/properties/query/minLength"},
 			},
 			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"archive","description":"Archive archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
+				JSON:    []byte(`{"type":"function","name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
 				Strict:  true,
 				Dropped: []string{"/properties/query/minLength"},
 			},
 			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"archive","description":"Archive archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
+				JSON: []byte(`{"name":"archive","description":"Archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
 			},
 			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Archive archives things; providers load it through their tool search.","name":"archive","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
+				JSON:    []byte(`{"description":"Archives things; providers load it through their tool search.","name":"archive","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
 				Form:    provider.FormParameters,
 				Dropped: []string{"/additionalProperties"},
 			},
 			Deferred: &provider.Deferred{
-				Anthropic:       []byte(`{"name":"archive","description":"Archive archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]},"defer_loading":true}`),
-				OpenAIResponses: []byte(`{"type":"function","name":"archive","description":"Archive archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true,"defer_loading":true}`),
+				Anthropic:       []byte(`{"name":"archive","description":"Archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]},"defer_loading":true}`),
+				OpenAIResponses: []byte(`{"type":"function","name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true,"defer_loading":true}`),
 			},
 		}, true
 	case "lookup":
 		return &provider.Precomputed{
-			Description: "Lookup looks things up; it is loaded at once.",
+			Description: "Looks things up; it is loaded at once.",
 			InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`,
 			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"lookup","description":"Lookup looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
+				JSON:    []byte(`{"type":"function","function":{"name":"lookup","description":"Looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
 				Strict:  true,
 				Dropped: []string{"/properties/query/minLength"},
 			},
 			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"lookup","description":"Lookup looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
+				JSON:    []byte(`{"type":"function","name":"lookup","description":"Looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
 				Strict:  true,
 				Dropped: []string{"/properties/query/minLength"},
 			},
 			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"lookup","description":"Lookup looks things up; it is loaded at once.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
+				JSON: []byte(`{"name":"lookup","description":"Looks things up; it is loaded at once.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
 			},
 			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Lookup looks things up; it is loaded at once.","name":"lookup","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
+				JSON:    []byte(`{"description":"Looks things up; it is loaded at once.","name":"lookup","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
 				Form:    provider.FormParameters,
 				Dropped: []string{"/additionalProperties"},
 			},
@@ -105,26 +105,26 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 		}, true
 	case "purge":
 		return &provider.Precomputed{
-			Description: "Purge purges things; its group, deferred, is described in package deferred.",
+			Description: "Purges things; its group, deferred, is described in package deferred.",
 			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
 			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"purge","description":"Purge purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+				JSON:   []byte(`{"type":"function","function":{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
 				Strict: true,
 			},
 			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"purge","description":"Purge purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+				JSON:   []byte(`{"type":"function","name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
 				Strict: true,
 			},
 			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"purge","description":"Purge purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+				JSON: []byte(`{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
 			},
 			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Purge purges things; its group, deferred, is described in package deferred.","name":"purge"}`),
+				JSON: []byte(`{"description":"Purges things; its group, deferred, is described in package deferred.","name":"purge"}`),
 				Form: provider.FormNone,
 			},
 			Deferred: &provider.Deferred{
-				Anthropic:       []byte(`{"name":"purge","description":"Purge purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false},"defer_loading":true}`),
-				OpenAIResponses: []byte(`{"type":"function","name":"purge","description":"Purge purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true,"defer_loading":true}`),
+				Anthropic:       []byte(`{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false},"defer_loading":true}`),
+				OpenAIResponses: []byte(`{"type":"function","name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true,"defer_loading":true}`),
 			},
 		}, true
 	}

@@ -35,21 +35,21 @@ func precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "greet":
 		return &provider.Precomputed{
-			Description: "Greet says hello.",
+			Description: "Says hello.",
 			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
 			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"greet","description":"Greet says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+				JSON:   []byte(`{"type":"function","function":{"name":"greet","description":"Says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
 				Strict: true,
 			},
 			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"greet","description":"Greet says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+				JSON:   []byte(`{"type":"function","name":"greet","description":"Says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
 				Strict: true,
 			},
 			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"greet","description":"Greet says hello.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+				JSON: []byte(`{"name":"greet","description":"Says hello.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
 			},
 			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Greet says hello.","name":"greet"}`),
+				JSON: []byte(`{"description":"Says hello.","name":"greet"}`),
 				Form: provider.FormNone,
 			},
 		}, true
