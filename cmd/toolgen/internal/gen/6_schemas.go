@@ -12,7 +12,9 @@ import (
 
 // reflectSchemas runs the bootstrap program over every tool's input and
 // structured output type and records the published schemas on the tools.
-func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*problem.Error {
+// scan, when not nil, lets the results of unchanged packages come from the
+// cache.
+func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, scan *bootstrapScan, timer *phaseTimer) []*problem.Error {
 	comments := map[string]string{}
 	var errs []*problem.Error
 	for _, p := range l.pkgs {
@@ -23,6 +25,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 	// The comment-map step (documented in package schema): descriptions
 	// reach the model without the line breaks of the source.
 	schema.ReflowComments(comments)
+	timer.done("comments")
 	var reqs []schemaRequest
 	var dirs []string
 	for _, t := range m.tools {
@@ -42,7 +45,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 	if l.module != nil && !within(l.module.Dir, dir) {
 		dir = l.module.Dir
 	}
-	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags, Env: opts.Env}, reqs)
+	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags, Env: opts.Env, Identity: opts.Identity, scan: scan, timer: timer}, reqs)
 	errs = append(errs, es...)
 	if len(errs) > 0 {
 		return errs
@@ -51,6 +54,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 	if err != nil {
 		return []*problem.Error{{Msg: "toolgen bug: " + err.Error()}}
 	}
+	defer timer.done("schemas")
 	for _, t := range m.tools {
 		s := got[t.name]
 		t.inNode, t.outNode = s.Input, s.Output
