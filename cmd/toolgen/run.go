@@ -84,6 +84,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer func() { report("total", time.Since(start)) }()
 		opts.Timings = report
 	}
+	return generate(ctx, opts, *check, *verbose, report, stdout, stderr)
+}
+
+// generate runs the generator and checks or writes its files; report
+// is told the write phase's time.
+func generate(ctx context.Context, opts gen.Options, check, verbose bool, report func(string, time.Duration), stdout, stderr io.Writer) int {
+	wd := opts.Dir
 	files, errs := gen.Generate(ctx, opts)
 	if len(errs) > 0 {
 		for _, e := range errs {
@@ -91,7 +98,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitProblems
 	}
-	if *check {
+	if check {
 		stale, err := gen.Stale(files)
 		if err != nil {
 			fmt.Fprintf(stderr, "toolgen: %v\n", err)
@@ -108,7 +115,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	written, err := gen.Write(files)
 	report("write", time.Since(start))
-	if *verbose {
+	if verbose {
 		for _, p := range written {
 			fmt.Fprintf(stdout, "wrote %s\n", rel(wd, p))
 		}

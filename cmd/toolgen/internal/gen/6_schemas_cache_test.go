@@ -163,8 +163,12 @@ func TestBootstrapCache(t *testing.T) {
 		missed int    // packages reflected again
 		want   string // in tools.json afterwards
 	}{
-		{"a field", func(*Options) { editCaseFile(t, dir, "a/a.go", "\tD dep.D", "\tExtra bool `json:\"extra\"`\n\tD dep.D") }, 1, `"extra"`},
-		{"a tag", func(*Options) { editCaseFile(t, dir, "b/b.go", "`json:\"name\"`", "`json:\"name\" jsonschema:\"minLength=3\"`") }, 1, `"minLength": 3`},
+		{"a field", func(*Options) {
+			editCaseFile(t, dir, "a/a.go", "\tD dep.D", "\tExtra bool `json:\"extra\"`\n\tD dep.D")
+		}, 1, `"extra"`},
+		{"a tag", func(*Options) {
+			editCaseFile(t, dir, "b/b.go", "`json:\"name\"`", "`json:\"name\" jsonschema:\"minLength=3\"`")
+		}, 1, `"minLength": 3`},
 		{"a doc comment", func(*Options) { editCaseFile(t, dir, "a/a.go", "Q is the query.", "Q is the search text.") }, 1, "Q is the search text."},
 		{"a hook file of a dependency", func(*Options) { editCaseFile(t, dir, "dep/hook.go", "title-one", "title-two") }, 1, "title-two"},
 		{"build tags", func(o *Options) { o.BuildFlags = []string{"-tags=other"} }, 2, "title-two"},
