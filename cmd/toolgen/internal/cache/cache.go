@@ -139,11 +139,3 @@ func (c *Cache) Put(k Key, data []byte) error {
 	}
 	return nil
 }
-
-// Dir is the cache's directory, "" for the cache that stores nothing.
-func (c *Cache) Dir() string {
-	if c == nil {
-		return ""
-	}
-	return c.dir
-}

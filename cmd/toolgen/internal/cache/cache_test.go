@@ -81,7 +81,9 @@ func TestOff(t *testing.T) {
 	}
 	c, err := Open("")
 	require.NoError(t, err)
-	assert.Equal(t, "", c.Dir())
+	require.NoError(t, c.Put(key("a"), []byte("x")))
+	_, ok := c.Get(key("a"))
+	assert.False(t, ok, "Open with no directory stores nothing")
 }
 
 // Writers racing on one key leave a whole entry and no temporary files.

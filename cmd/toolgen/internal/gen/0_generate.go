@@ -24,6 +24,8 @@
 //	5_skills_check.go    their SKILL.md front matter parsed (YAML, here only) and checked
 //	6_schemas.go         reflectSchemas: the published schemas, from invopop/jsonschema
 //	6_schemas_bootstrap.go  run by a generated program (package schema post-processes)
+//	6_schemas_cache.go   its results cached by content, per tools package
+//	                     (package cache: the store on disk)
 //	7_codecs.go          planCodecs -> codecPlan: the decoders and encoders to write
 //	                     (package codecplan: its Planner)
 //	8_providers.go       projectTools: the OpenAI, Anthropic and Gemini definitions
