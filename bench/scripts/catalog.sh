@@ -64,7 +64,7 @@ toolgen_run() { # label
 	rm -f generated/registry_gen.go generated/codec_gen.go generated/tools.json
 	/usr/bin/time -v "$work/toolgen" -timings -out generated ./tools/... 2>"$work/toolgen.time"
 	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/toolgen.time")
-	cpu=$(sed -n 's/.*User time (seconds): //p; s/.*System time (seconds): //p' "$work/toolgen.time" | paste -sd+ | bc)
+	cpu=$(sed -n 's/.*User time (seconds): //p; s/.*System time (seconds): //p' "$work/toolgen.time" | paste -sd+ | bc | xargs printf "%.2f")
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/toolgen.time")
 	phases=$(sed -n 's/^toolgen: \([a-z ]*[a-z]\) *\([0-9.]*\) s$/\1 \2/p' "$work/toolgen.time" | paste -sd, | sed 's/,/, /g')
 	echo "$1: wall $wall, CPU $cpu s, peak RSS $((rss / 1024)) MiB; phases (s): $phases"
