@@ -3,8 +3,10 @@
 # 1,000 annotated tools across 20 packages, written afresh into a temporary
 # directory by ./synth (never committed):
 #
-#   1. toolgen's wall time with a warm build cache, and its peak RSS
-#      (/usr/bin/time -v: the largest of toolgen and the processes it runs);
+#   1. toolgen's wall and CPU time and peak RSS (/usr/bin/time -v: the
+#      largest of toolgen and the processes it runs), with its -timings
+#      phases, cold (empty toolgen cache), warm, and after a one-field
+#      change;
 #   2. the time to compile the generated package into a program, and the
 #      binary size per tool;
 #   3. the start-up of a program that builds and lists the registry against
@@ -49,17 +51,35 @@ cd "$work/synth"
 go mod tidy -e >/dev/null 2>&1 || true
 go build -o "$work/toolgen" github.com/toolgen-go/toolgen/cmd/toolgen
 
-# Warm the build cache (the tools packages, the bootstrap's dependencies),
-# then measure a generation from scratch.
+# toolgen's times: the bootstrap cache (TOOLGEN_CACHE) in $work. A first
+# run warms the Go build cache (the tools packages, the bootstrap's
+# dependencies); then "cold" is a run with an empty toolgen cache and that
+# warm build cache, "warm" a run on the unchanged module, and "one field"
+# a run after adding a field to one struct of one package. Each deletes
+# the generated files first, so that every run writes them all.
+export TOOLGEN_CACHE="$work/toolgen-cache"
 "$work/toolgen" -out generated ./tools/...
-rm -f generated/registry_gen.go generated/codec_gen.go generated/tools.json
-/usr/bin/time -v "$work/toolgen" -out generated ./tools/... 2>"$work/toolgen.time"
-wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/toolgen.time")
-rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/toolgen.time")
 total=$((packages * per))
+toolgen_run() { # label
+	rm -f generated/registry_gen.go generated/codec_gen.go generated/tools.json
+	/usr/bin/time -v "$work/toolgen" -timings -out generated ./tools/... 2>"$work/toolgen.time"
+	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/toolgen.time")
+	cpu=$(sed -n 's/.*User time (seconds): //p; s/.*System time (seconds): //p' "$work/toolgen.time" | paste -sd+ | bc | xargs printf "%.2f")
+	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/toolgen.time")
+	phases=$(sed -n 's/^toolgen: \([a-z ]*[a-z]\) *\([0-9.]*\) s$/\1 \2/p' "$work/toolgen.time" | paste -sd, | sed 's/,/, /g')
+	echo "$1: wall $wall, CPU $cpu s, peak RSS $((rss / 1024)) MiB; phases (s): $phases"
+}
 echo
-echo "## toolgen on $total tools in $packages packages"
-echo "toolgen wall time (warm cache): $wall; peak RSS: $((rss / 1024)) MiB"
+echo "## toolgen on $total tools in $packages packages (Go build cache warm)"
+rm -rf "$TOOLGEN_CACHE"
+toolgen_run "cold (toolgen cache empty)"
+toolgen_run "warm"
+edited=$(find tools -name '*.go' -path '*/p0*' | sort | sed -n 2p)
+cp "$edited" "$work/edited.go"
+perl -0pi -e 's/(\n\tLimit int [^\n]*\n)/$1\tExtra bool `json:"extra,omitempty"`\n/' "$edited"
+toolgen_run "one field added in $edited"
+cp "$work/edited.go" "$edited"
+"$work/toolgen" -out generated ./tools/...
 
 if [ "${NESTED:-}" = 1 ]; then
 	echo

@@ -39,7 +39,7 @@
 //
 // Usage:
 //
-//	toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-version] [packages]
+//	toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-timings] [-cpuprofile file] [-version] [packages]
 //
 // The flags:
 //
@@ -48,6 +48,8 @@
 //	-tags list    comma-separated build tags for loading the packages
 //	-check        write nothing; exit 1 when the generated files are stale (for CI)
 //	-v            print the files written
+//	-timings      print each phase's wall time to standard error (see Cache and timings)
+//	-cpuprofile f write a CPU profile of the run to f (go tool pprof reads it)
 //	-version      print toolgen's module version (from the build information)
 //
 // toolgen loads the packages (default ".") with
@@ -522,6 +524,46 @@
 //     Limit gives, as the first error, "regenerate.Limit undefined (type
 //     notes.SearchInput has no field or method Limit)". A field of type
 //     json.RawMessage is checked by name only.
+//
+// # Cache and timings
+//
+// Schemas come from a bootstrap program that toolgen writes, builds and
+// runs (see Schemas); building it is the largest part of a run. toolgen
+// therefore keeps the program's results in a cache, one entry per tools
+// package, and builds the program only for the packages whose entry is
+// missing: an unchanged run builds nothing, and after a change to one
+// package only that package (and those importing it) is reflected again.
+//
+// An entry's key is the SHA-256 of everything the program reads for that
+// package: toolgen's own executable (so an upgrade, or a go run of a
+// changed toolgen, starts afresh), the program's source, the build flags
+// and tags, go env (Go version, GOOS, GOARCH, GOFLAGS, CGO_ENABLED,
+// GOEXPERIMENT, ...), the names of the types asked for, their doc
+// comments, and the content of every file go list gives for every package
+// in the import closure of the tools package and of the program, the
+// standard library included, with their modules' go.mod and the main
+// module's go.sum. A JSON Schema hook may read any of those, and nothing
+// else is in the key: a hook whose result depends on a file it opens at
+// run time, or on an environment variable other than go env's, must run
+// with the cache off.
+//
+// The cache lives in the user's cache directory (os.UserCacheDir, for
+// example ~/.cache/toolgen on Linux). The environment variable
+// TOOLGEN_CACHE sets another directory, or turns the cache off with
+// TOOLGEN_CACHE=off. Entries are written to a temporary file and renamed,
+// so concurrent runs (go generate ./... in several modules at once) share
+// the cache safely; an entry that cannot be read or fails its checksum is
+// ignored and written again. Nothing removes old entries (each is a few
+// kilobytes of JSON per package): delete the directory to reclaim the
+// space.
+//
+// -timings prints the wall time of each phase as it ends: load (go list
+// and type-checking the tools packages), model (directives, model,
+// shapes, skills), comments (the CommentMap), cache lookup (listing and
+// hashing the program's inputs, which runs beside the load), bootstrap
+// build and bootstrap run (when an entry is missing), schemas, plan
+// (decoders, encoders, provider definitions), render (printing and
+// formatting the Go), write, and the total.
 //
 // # Problems
 //

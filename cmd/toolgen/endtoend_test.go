@@ -26,7 +26,7 @@ func TestEndToEnd(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	require.NoError(t, err)
 	dir := t.TempDir()
-	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "TOOLGEN_CACHE="+t.TempDir())
 	run := func(args ...string) (string, error) {
 		t.Helper()
 		cmd := exec.Command("go", args...)

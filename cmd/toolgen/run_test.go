@@ -6,14 +6,20 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
+// runToolgen runs toolgen with a cache of the test's own, unless the test
+// set TOOLGEN_CACHE.
 func runToolgen(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	if _, ok := os.LookupEnv("TOOLGEN_CACHE"); !ok {
+		t.Setenv("TOOLGEN_CACHE", t.TempDir())
+	}
 	var out, errb bytes.Buffer
 	code = run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
@@ -49,6 +55,34 @@ func TestCheck(t *testing.T) {
 	entries, err := os.ReadDir(empty)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "-check writes nothing")
+}
+
+// TestCacheTimings: a second run of the same input uses the cache, which
+// TOOLGEN_CACHE places, and does not build the bootstrap program;
+// TOOLGEN_CACHE=off always builds it. -timings names the phases.
+func TestCacheTimings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	dir := filepath.Join(t.TempDir(), "cache")
+	t.Setenv("TOOLGEN_CACHE", dir)
+	args := []string{"-timings", "-check", "-out", "../../generated", "../../tools/..."}
+	for i, built := range []bool{true, false} {
+		code, _, stderr := runToolgen(t, args...)
+		require.Equal(t, exitOK, code, stderr)
+		for _, phase := range []string{"load", "model", "cache lookup", "schemas", "plan", "render", "total"} {
+			assert.Regexp(t, `(?m)^toolgen: `+phase+` +\d+\.\d{3} s$`, stderr)
+		}
+		assert.Equal(t, built, strings.Contains(stderr, "toolgen: bootstrap build"), "run %d:\n%s", i, stderr)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.NotEmpty(t, entries)
+
+	t.Setenv("TOOLGEN_CACHE", "off")
+	code, _, stderr := runToolgen(t, args...)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stderr, "toolgen: bootstrap build")
 }
 
 // TestProblems: problems are printed as path:line:col: message relative to

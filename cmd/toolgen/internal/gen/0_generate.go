@@ -24,6 +24,8 @@
 //	5_skills_check.go    their SKILL.md front matter parsed (YAML, here only) and checked
 //	6_schemas.go         reflectSchemas: the published schemas, from invopop/jsonschema
 //	6_schemas_bootstrap.go  run by a generated program (package schema post-processes)
+//	6_schemas_cache.go   its results cached by content, per tools package
+//	                     (package cache: the store on disk)
 //	7_codecs.go          planCodecs -> codecPlan: the decoders and encoders to write
 //	                     (package codecplan: its Planner)
 //	8_providers.go       projectTools: the OpenAI, Anthropic and Gemini definitions
@@ -55,6 +57,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
@@ -76,6 +79,39 @@ type Options struct {
 	BuildFlags []string
 	// Env is the go command's environment; nil means the process's.
 	Env []string
+	// Cache is the directory of the bootstrap cache (see cmd/toolgen's
+	// documentation); "" means no cache: every run builds and runs the
+	// bootstrap program.
+	Cache string
+	// Identity identifies the toolgen build that runs (a hash of its
+	// executable): it is part of every cache key, so that an upgrade
+	// invalidates the cache. Without it the cache is not used.
+	Identity string
+	// Timings, when not nil, is called with the wall time of each phase
+	// once the phase ends, in the order the phases run.
+	Timings func(phase string, d time.Duration)
+}
+
+// phaseTimer reports the wall time of consecutive phases to
+// Options.Timings.
+type phaseTimer struct {
+	report func(phase string, d time.Duration)
+	start  time.Time
+}
+
+func newPhaseTimer(report func(string, time.Duration)) *phaseTimer {
+	return &phaseTimer{report: report, start: time.Now()}
+}
+
+// done reports the time since the previous phase ended as phase's. A
+// nil timer reports nothing.
+func (t *phaseTimer) done(phase string) {
+	if t == nil || t.report == nil {
+		return
+	}
+	now := time.Now()
+	t.report(phase, now.Sub(t.start))
+	t.start = now
 }
 
 // File is one generated file.
@@ -104,7 +140,11 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
 		return nil, []*problem.Error{{Msg: fmt.Sprintf("the output package name %q is not a Go identifier; name it with -pkg", opts.Package)}}
 	}
+	timer := newPhaseTimer(opts.Timings)
+	scan := startBootstrapScan(ctx, &opts) // beside the load: both wait on the go command
+	defer scan.stop()
 	l, errs := load(ctx, &opts)
+	timer.done("load")
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -117,13 +157,14 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	errs = append(errs, deriveShapes(l.fset, m)...)
 	m.skills, es = loadSkills(l, declaredNames(decls), &opts)
 	errs = append(errs, es...)
+	timer.done("model")
 	if len(m.tools) == 0 && len(errs) == 0 {
 		errs = append(errs, &problem.Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
 	}
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	if errs := reflectSchemas(ctx, l, m, &opts); len(errs) > 0 {
+	if errs := reflectSchemas(ctx, l, m, &opts, scan, timer); len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
 	plan, errs := planCodecs(l.fset, m)
@@ -134,11 +175,14 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
+	timer.done("plan")
 	files, errs := render(l, m, plan, proj, &opts)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	return append(files, manifestOf(&opts, m, proj)), nil
+	files = append(files, manifestOf(&opts, m, proj))
+	timer.done("render")
+	return files, nil
 }
 
 // Write writes the files whose content changed and reports which it wrote.

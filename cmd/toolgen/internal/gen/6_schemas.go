@@ -13,7 +13,9 @@ import (
 
 // reflectSchemas runs the bootstrap program over every tool's input and
 // structured output type and records the published schemas on the tools.
-func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*problem.Error {
+// scan, when not nil, lets the results of unchanged packages come from the
+// cache.
+func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, scan *bootstrapScan, timer *phaseTimer) []*problem.Error {
 	comments := map[string]string{}
 	var errs []*problem.Error
 	keep := keepsNames(l)
@@ -32,6 +34,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 		}
 		maps.Copy(comments, pkg)
 	}
+	timer.done("comments")
 	var reqs []schemaRequest
 	var dirs []string
 	for _, t := range m.tools {
@@ -51,7 +54,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 	if l.module != nil && !within(l.module.Dir, dir) {
 		dir = l.module.Dir
 	}
-	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags, Env: opts.Env}, reqs)
+	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags, Env: opts.Env, Identity: opts.Identity, scan: scan, timer: timer}, reqs)
 	errs = append(errs, es...)
 	if len(errs) > 0 {
 		return errs
@@ -60,6 +63,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options) []*
 	if err != nil {
 		return []*problem.Error{{Msg: "toolgen bug: " + err.Error()}}
 	}
+	defer timer.done("schemas")
 	for _, t := range m.tools {
 		s := got[t.name]
 		t.inNode, t.outNode = s.Input, s.Output

@@ -83,6 +83,15 @@ type bootstrapConfig struct {
 	// means the process's. GOOS and GOARCH are always the host's, since
 	// the program runs here.
 	Env []string
+	// Identity is toolgen's identity (Options.Identity), part of every
+	// cache key.
+	Identity string
+	// scan lists the inputs of the cache keys and holds the cache
+	// (6_schemas_cache.go); nil means the cache is not used.
+	scan *bootstrapScan
+	// timer, when not nil, is told when the program is built and when it
+	// has run.
+	timer *phaseTimer
 }
 
 const (
@@ -110,9 +119,14 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	var nodes []*jsontree.Node
 	var typeErrs []string
 	if len(types) > 0 {
-		nodes, typeErrs, errs = bootstrapRun(ctx, cfg, reqs, types)
+		items, errs := bootstrapCached(ctx, cfg, reqs, types)
 		if len(errs) > 0 {
 			return nil, errs
+		}
+		var err error
+		nodes, typeErrs, err = bootstrapResults(joinResults(items), len(types))
+		if err != nil {
+			return nil, []*problem.Error{{Msg: fmt.Sprintf("toolgen bug: reading the bootstrap program's results: %v", err)}}
 		}
 	}
 	index := make(map[bootstrapType]int, len(types))
@@ -183,11 +197,23 @@ func bootstrapTypes(reqs []schemaRequest) ([]bootstrapType, []*problem.Error) {
 	return types, errs
 }
 
+// joinResults is the JSON array of items.
+func joinResults(items []json.RawMessage) []byte {
+	out := []byte{'['}
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, it...)
+	}
+	return append(out, ']')
+}
+
 // bootstrapRun builds and runs the program for types and returns, for each
-// type, its schema or the reason it has none.
-func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]*jsontree.Node, []string, []*problem.Error) {
-	fail := func(format string, args ...any) ([]*jsontree.Node, []string, []*problem.Error) {
-		return nil, nil, []*problem.Error{{Msg: fmt.Sprintf(format, args...)}}
+// type, its raw result: {"schema": ...} or {"error": "..."}.
+func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]json.RawMessage, []*problem.Error) {
+	fail := func(format string, args ...any) ([]json.RawMessage, []*problem.Error) {
+		return nil, []*problem.Error{{Msg: fmt.Sprintf(format, args...)}}
 	}
 	src, lines := bootstrapSource(types)
 	dir, err := os.MkdirTemp(cfg.Dir, bootstrapDirPattern)
@@ -219,11 +245,7 @@ func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 		}
 	}
 
-	env := cfg.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	env = append(slices.Clip(env), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
+	env := bootstrapEnv(cfg.Env)
 
 	args := append([]string{"build", "-buildvcs=false", "-ldflags=-s -w"}, bootstrapBuildFlags(cfg.BuildFlags)...)
 	args = append(args, "-o", exe, ".")
@@ -237,8 +259,9 @@ func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 		if ctx.Err() != nil {
 			return fail("reflecting JSON Schemas: %v", context.Cause(ctx))
 		}
-		return nil, nil, bootstrapCompileErrors(reqs, types, lines, buildOut.String(), err)
+		return nil, bootstrapCompileErrors(reqs, types, lines, buildOut.String(), err)
 	}
+	cfg.timer.done("bootstrap build")
 
 	run := exec.CommandContext(ctx, exe, commentsPath, resultPath)
 	run.Env = env
@@ -255,11 +278,12 @@ func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	if err != nil {
 		return fail("the JSON Schema bootstrap program wrote no results (did init code exit the program?): %v; its output:\n%s", err, runOut.String())
 	}
-	nodes, typeErrs, err := bootstrapResults(data, len(types))
-	if err != nil {
-		return fail("toolgen bug: reading the bootstrap program's results: %v", err)
+	cfg.timer.done("bootstrap run")
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil || len(items) != len(types) {
+		return fail("toolgen bug: reading the bootstrap program's results: want an array of %d results, got %s", len(types), bootstrapAbbrev(data))
 	}
-	return nodes, typeErrs, nil
+	return items, nil
 }
 
 // BootstrapTag is the build tag the bootstrap program is built with. Files

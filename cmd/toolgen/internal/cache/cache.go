@@ -1,0 +1,141 @@
+// Package cache is toolgen's content-addressed store on disk: entries are
+// named by a key, the SHA-256 of everything that went into computing them,
+// so an entry is never out of date, only unused.
+//
+// Entries are written to a temporary file in the cache directory and
+// renamed into place, so concurrent toolgen runs (go generate in several
+// packages at once) never see a partial entry; two runs that compute the
+// same entry write the same bytes, and the last rename wins. Each entry
+// carries the SHA-256 of its data: an entry that is truncated, corrupt or
+// unreadable is reported as missing, and the caller computes it again and
+// overwrites it.
+package cache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"hash"
+	"os"
+	"path/filepath"
+)
+
+// Cache is a directory of entries. The zero Cache, or a nil *Cache, stores
+// nothing and finds nothing.
+type Cache struct {
+	dir string
+}
+
+// Open returns the cache in dir, creating the directory if needed. An
+// empty dir returns the cache that stores nothing.
+func Open(dir string) (*Cache, error) {
+	if dir == "" {
+		return &Cache{}, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return &Cache{dir: dir}, nil
+}
+
+// Key names an entry: the SHA-256 of its inputs, as a Hasher writes them.
+type Key [sha256.Size]byte
+
+// String is the key in hexadecimal, as entries are named on disk.
+func (k Key) String() string { return hex.EncodeToString(k[:]) }
+
+// Hasher builds a Key from a sequence of fields. Each field is written
+// with its length first, so that ("ab", "c") and ("a", "bc") differ.
+type Hasher struct {
+	h hash.Hash
+}
+
+// NewHasher starts a key. kind names what the key is for (for example
+// "bootstrap-package v1"): keys of different kinds never collide, and
+// changing the kind's version invalidates its entries.
+func NewHasher(kind string) *Hasher {
+	h := &Hasher{h: sha256.New()}
+	h.String(kind)
+	return h
+}
+
+// String adds a field.
+func (h *Hasher) String(s string) {
+	h.Bytes([]byte(s))
+}
+
+// Bytes adds a field.
+func (h *Hasher) Bytes(b []byte) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
+	h.h.Write(n[:])
+	h.h.Write(b)
+}
+
+// Key returns the key of the fields added so far.
+func (h *Hasher) Key() Key {
+	var k Key
+	h.h.Sum(k[:0])
+	return k
+}
+
+// magic starts every entry; its version changes with the entry format.
+const magic = "toolgen-cache 1\n"
+
+// path is where the entry of k lives: a subdirectory per first byte keeps
+// directories small.
+func (c *Cache) path(k Key) string {
+	s := k.String()
+	return filepath.Join(c.dir, s[:2], s)
+}
+
+// Get returns the data stored under k. It reports false when the cache
+// stores nothing, when there is no entry, and when the entry cannot be
+// read or fails its checksum.
+func (c *Cache) Get(k Key) ([]byte, bool) {
+	if c == nil || c.dir == "" {
+		return nil, false
+	}
+	raw, err := os.ReadFile(c.path(k))
+	if err != nil {
+		return nil, false
+	}
+	rest, ok := bytes.CutPrefix(raw, []byte(magic))
+	if !ok || len(rest) < sha256.Size {
+		return nil, false
+	}
+	sum, data := rest[:sha256.Size], rest[sha256.Size:]
+	if got := sha256.Sum256(data); !bytes.Equal(got[:], sum) {
+		return nil, false
+	}
+	return data, true
+}
+
+// Put stores data under k, atomically: a reader sees the whole entry or
+// none. It does nothing when the cache stores nothing.
+func (c *Cache) Put(k Key, data []byte) error {
+	if c == nil || c.dir == "" {
+		return nil
+	}
+	p := c.path(k)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), "tmp-*")
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(data)
+	_, err = f.Write(append(append([]byte(magic), sum[:]...), data...))
+	err = errors.Join(err, f.Close())
+	if err == nil {
+		err = os.Rename(f.Name(), p)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,438 @@
+package gen
+
+// The bootstrap cache: the program's result for the types of one tools
+// package is stored under a key that hashes everything the program reads
+// to compute it, so an unchanged package is never reflected again:
+//
+//   - toolgen's identity (Options.Identity) and the program's source
+//     (bootstrapHead, bootstrapTail, schema.BootstrapSource);
+//   - the go command's environment (go env -json, with GOOS and GOARCH the
+//     host's, as the program is built) and the build flags with the
+//     bootstrap tag;
+//   - the package's import path and the names of its requested types;
+//   - for every package in the import closure of that package and of the
+//     program's own imports, standard library included: its import path,
+//     the names and content of its Go, cgo, assembly, syso and embedded
+//     files as go list selects them with the bootstrap's build flags, its
+//     module's go.mod (and go.sum for the main module), and the
+//     CommentMap entries of its types.
+//
+// A hook (JSONSchema, JSONSchemaExtend, a toolgen-tagged file) may read
+// anything in its package and the packages it imports, so a type is keyed
+// by its package's whole closure: a change there reflects the package's
+// types again, and nothing else. What a hook reads at run time from
+// outside Go sources (a file it opens, an environment variable other than
+// the go command's) is not in the key; cmd/toolgen's documentation says
+// to turn the cache off for such hooks.
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
+)
+
+// bootstrapCacheKind names the cache's bootstrap entries; its version
+// changes with their format.
+const bootstrapCacheKind = "toolgen bootstrap package 1"
+
+// listedPackage is a package as go list -json reports it.
+type listedPackage struct {
+	ImportPath string
+	Dir        string
+	Standard   bool
+	Imports    []string
+	Module     *struct {
+		GoMod string
+		Main  bool
+	}
+	GoFiles, CgoFiles, CFiles, CXXFiles, HFiles, SFiles, SysoFiles, EmbedFiles []string
+}
+
+// listedFields are the fields asked of go list.
+const listedFields = "ImportPath,Dir,Standard,Imports,Module,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,EmbedFiles"
+
+// bootstrapInputs is what the cache keys are made of: the packages the
+// bootstrap program may compile, with the hash of each one's files.
+type bootstrapInputs struct {
+	env    []byte                    // go env -json
+	pkgs   map[string]*listedPackage // by import path
+	hashes map[string][]byte         // package -> hash of its files and module files
+	roots  []string                  // the program's own imports
+}
+
+// bootstrapScan lists and hashes the bootstrap program's inputs in the
+// background, while toolgen loads and checks the tools packages. Wait
+// returns the result; an error means the cache is not used this run.
+type bootstrapScan struct {
+	wg     sync.WaitGroup
+	cancel context.CancelFunc
+	cache  *cache.Cache
+	inputs *bootstrapInputs
+	err    error
+}
+
+// startBootstrapScan opens the cache and starts the scan for the packages
+// matched by opts' patterns, or returns nil when the cache is off or
+// cannot be opened (the run then goes without it). The caller stops the
+// scan.
+func startBootstrapScan(ctx context.Context, opts *Options) *bootstrapScan {
+	if opts.Cache == "" || opts.Identity == "" {
+		return nil
+	}
+	c, err := cache.Open(opts.Cache)
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &bootstrapScan{cancel: cancel, cache: c}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.inputs, s.err = scanBootstrapInputs(ctx, opts.Dir, opts.Patterns, opts.BuildFlags, opts.Env)
+	}()
+	return s
+}
+
+// stop ends the scan and waits for it; a nil scan does nothing.
+func (s *bootstrapScan) stop() {
+	if s != nil {
+		s.cancel()
+		s.wg.Wait()
+	}
+}
+
+// wait returns the scan's result; a nil scan returns an error.
+func (s *bootstrapScan) wait() (*bootstrapInputs, error) {
+	if s == nil {
+		return nil, errors.New("the cache is off")
+	}
+	s.wg.Wait()
+	return s.inputs, s.err
+}
+
+// bootstrapEnv is the go command's environment for the bootstrap program:
+// env (nil: the process's) with GOOS and GOARCH the host's.
+func bootstrapEnv(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	return append(slices.Clip(env), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
+}
+
+// bootstrapRoots are the packages the program imports besides the tools
+// packages, read from its source.
+func bootstrapRoots() ([]string, error) {
+	var roots []string
+	for _, src := range [][]byte{[]byte(bootstrapHead + ")\n"), schema.BootstrapSource()} {
+		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
+		if err != nil {
+			return nil, err
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return nil, err
+			}
+			roots = append(roots, p)
+		}
+	}
+	slices.Sort(roots)
+	return slices.Compact(roots), nil
+}
+
+// scanBootstrapInputs runs go env and go list -deps (in dir, with the
+// bootstrap's build flags) and hashes the files of every package listed.
+func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, env []string) (*bootstrapInputs, error) {
+	roots, err := bootstrapRoots()
+	if err != nil {
+		return nil, err
+	}
+	env = bootstrapEnv(env)
+	var envOut []byte
+	var envErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		envOut, envErr = goOutput(ctx, dir, env, "env", "-json")
+	}()
+	args := append([]string{"list", "-e", "-deps", "-json=" + listedFields}, bootstrapBuildFlags(buildFlags)...)
+	args = append(append(append(args, "--"), patterns...), roots...)
+	listOut, err := goOutput(ctx, dir, env, args...)
+	<-done
+	if err = errors.Join(err, envErr); err != nil {
+		return nil, err
+	}
+	envOut, err = stableEnv(envOut)
+	if err != nil {
+		return nil, err
+	}
+	in := &bootstrapInputs{env: envOut, pkgs: map[string]*listedPackage{}, hashes: map[string][]byte{}, roots: roots}
+	dec := json.NewDecoder(bytes.NewReader(listOut))
+	for dec.More() {
+		p := new(listedPackage)
+		if err := dec.Decode(p); err != nil {
+			return nil, fmt.Errorf("reading go list's output: %w", err)
+		}
+		in.pkgs[p.ImportPath] = p
+	}
+	if err := in.hashPackages(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// stableEnv is go env -json's output without GOGCCFLAGS, which names a
+// temporary directory that changes with every run (the C compiler flags
+// it holds otherwise follow from CC and CGO_CFLAGS, which are kept).
+func stableEnv(out []byte) ([]byte, error) {
+	var env map[string]string
+	if err := json.Unmarshal(out, &env); err != nil {
+		return nil, fmt.Errorf("reading go env's output: %w", err)
+	}
+	delete(env, "GOGCCFLAGS")
+	return json.Marshal(env) // keys sorted
+}
+
+// goOutput runs the go command and returns its standard output.
+func goOutput(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bootstrapBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go %s: %v: %s", args[0], err, stderr.String())
+	}
+	return out, nil
+}
+
+// hashPackages hashes each package's files, the packages in parallel.
+func (in *bootstrapInputs) hashPackages() error {
+	paths := make([]string, 0, len(in.pkgs))
+	for p := range in.pkgs {
+		paths = append(paths, p)
+	}
+	sums := make([][]byte, len(paths))
+	errs := make([]error, len(paths))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range work {
+				sums[i], errs[i] = in.pkgs[paths[i]].hash()
+			}
+		})
+	}
+	for i := range paths {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for i, p := range paths {
+		in.hashes[p] = sums[i]
+	}
+	return errors.Join(errs...)
+}
+
+// hash is the SHA-256 of the package's files (names and content, in go
+// list's order, by kind) and of its module's go.mod, and the main module's
+// go.sum.
+func (p *listedPackage) hash() ([]byte, error) {
+	h := sha256.New()
+	field := func(b []byte) {
+		fmt.Fprintf(h, "%d:", len(b))
+		h.Write(b)
+	}
+	file := func(path string) error {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		field([]byte(filepath.Base(path)))
+		field(data)
+		return nil
+	}
+	field([]byte(p.ImportPath))
+	for _, list := range [][]string{p.GoFiles, p.CgoFiles, p.CFiles, p.CXXFiles, p.HFiles, p.SFiles, p.SysoFiles, p.EmbedFiles} {
+		field([]byte(strconv.Itoa(len(list))))
+		for _, name := range list {
+			field([]byte(name))
+			if err := file(filepath.Join(p.Dir, name)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if m := p.Module; m != nil && m.GoMod != "" {
+		if err := file(m.GoMod); err != nil {
+			return nil, err
+		}
+		if sum := strings.TrimSuffix(m.GoMod, ".mod") + ".sum"; m.Main {
+			if err := file(sum); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, err
+			}
+		}
+	}
+	return h.Sum(nil), nil
+}
+
+// closure adds path and every package it imports, directly or not, to
+// set. It reports false when a package is missing from the listing.
+func (in *bootstrapInputs) closure(path string, set map[string]bool) bool {
+	if set[path] {
+		return true
+	}
+	p, ok := in.pkgs[path]
+	if !ok || path == "C" {
+		return path == "C" || path == "unsafe"
+	}
+	set[path] = true
+	for _, imp := range p.Imports {
+		if !in.closure(imp, set) {
+			return false
+		}
+	}
+	return true
+}
+
+// key is the cache key of the bootstrap result for the types of package
+// pkg (names sorted), or false when the listing does not cover them.
+// comments are the CommentMap entries by package (commentsByPackage).
+func (in *bootstrapInputs) key(cfg bootstrapConfig, pkg string, names []string, comments map[string]string) (cache.Key, bool) {
+	set := map[string]bool{}
+	for _, r := range append([]string{pkg}, in.roots...) {
+		if !in.closure(r, set) {
+			return cache.Key{}, false
+		}
+	}
+	h := cache.NewHasher(bootstrapCacheKind)
+	h.String(cfg.Identity)
+	h.String(bootstrapHead)
+	h.String(bootstrapTail)
+	h.Bytes(schema.BootstrapSource())
+	h.Bytes(in.env)
+	h.String(strings.Join(bootstrapBuildFlags(cfg.BuildFlags), "\x00"))
+	h.String(pkg)
+	h.String(strings.Join(names, "\x00"))
+	closure := make([]string, 0, len(set))
+	for p := range set {
+		closure = append(closure, p)
+	}
+	slices.Sort(closure)
+	for _, p := range closure {
+		h.String(p)
+		h.Bytes(in.hashes[p])
+		h.String(comments[p])
+	}
+	return h.Key(), true
+}
+
+// commentsByPackage groups the CommentMap's entries ("pkg.Type",
+// "pkg.Type.Field") by the listed package they belong to, each group
+// sorted and joined into one string. An entry whose package is ambiguous
+// (a path with a dot in its last element) goes to every candidate.
+func (in *bootstrapInputs) commentsByPackage(comments map[string]string) map[string]string {
+	groups := map[string][]string{}
+	for k, v := range comments {
+		last := strings.LastIndex(k, "/") + 1
+		for i := last; i < len(k); i++ {
+			if k[i] != '.' {
+				continue
+			}
+			if _, ok := in.pkgs[k[:i]]; ok {
+				groups[k[:i]] = append(groups[k[:i]], k+"\x00"+v)
+			}
+		}
+	}
+	out := make(map[string]string, len(groups))
+	for p, entries := range groups {
+		slices.Sort(entries)
+		out[p] = strings.Join(entries, "\x00")
+	}
+	return out
+}
+
+// bootstrapCached returns, for each type, its raw result ({"schema": ...}
+// or {"error": "..."}), from the cache for the packages whose key is
+// there, from one run of the program for the others, which it then
+// stores. Without a cache, or when the inputs could not be listed, it
+// runs the program for every type.
+func bootstrapCached(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]json.RawMessage, []*problem.Error) {
+	items := make([]json.RawMessage, len(types))
+	byPkg := map[string][]int{}
+	var pkgs []string
+	for i, t := range types {
+		if byPkg[t.PkgPath] == nil {
+			pkgs = append(pkgs, t.PkgPath)
+		}
+		byPkg[t.PkgPath] = append(byPkg[t.PkgPath], i)
+	}
+	keys := map[string]cache.Key{}
+	if in, err := cfg.scan.wait(); err == nil {
+		comments := in.commentsByPackage(cfg.Comments)
+		for _, p := range pkgs {
+			var names []string
+			for _, i := range byPkg[p] {
+				names = append(names, types[i].Name)
+			}
+			k, ok := in.key(cfg, p, names, comments)
+			if !ok {
+				continue
+			}
+			var got []json.RawMessage
+			if data, ok := cfg.scan.cache.Get(k); ok && json.Unmarshal(data, &got) == nil && len(got) == len(names) {
+				for j, i := range byPkg[p] {
+					items[i] = got[j]
+				}
+				continue
+			}
+			keys[p] = k
+		}
+	}
+	cfg.timer.done("cache lookup")
+	var missing []bootstrapType
+	var where []int
+	for i, t := range types {
+		if items[i] == nil {
+			missing = append(missing, t)
+			where = append(where, i)
+		}
+	}
+	if len(missing) == 0 {
+		return items, nil
+	}
+	got, errs := bootstrapRun(ctx, cfg, reqs, missing)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	for j, i := range where {
+		items[i] = got[j]
+	}
+	for p, k := range keys {
+		var entry []json.RawMessage
+		for _, i := range byPkg[p] {
+			entry = append(entry, items[i])
+		}
+		if data, err := json.Marshal(entry); err == nil {
+			cfg.scan.cache.Put(k, data) // a failed store only costs the next run a rebuild
+		}
+	}
+	return items, nil
+}

@@ -1,0 +1,225 @@
+package gen
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cacheCase writes a module-internal case under testdata: tools packages
+// a (whose input holds a dep.D) and b, and package dep, whose
+// toolgen-tagged file holds a JSON Schema hook. It returns its directory.
+func cacheCase(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("testdata", "cache-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	abs, err := filepath.Abs(dir)
+	require.NoError(t, err)
+	pkg := bootstrapPkg[:strings.LastIndex(bootstrapPkg, "/")] + "/" + filepath.Base(dir)
+	files := map[string]string{
+		"a/a.go": `// Package a declares a tool.
+package a
+
+import (
+	"context"
+
+	"` + pkg + `/dep"
+)
+
+// In is a's input.
+type In struct {
+	// Q is the query.
+	Q string ` + "`json:\"q\"`" + `
+	D dep.D ` + "`json:\"d\"`" + `
+}
+
+// Find finds.
+//
+//tool:name a_find
+type Find struct{}
+
+// Call finds.
+func (Find) Call(ctx context.Context, in In) (string, error) { return in.Q, nil }
+`,
+		"b/b.go": `// Package b declares a tool.
+package b
+
+import "context"
+
+// In is b's input.
+type In struct {
+	Name string ` + "`json:\"name\"`" + `
+}
+
+// Get gets.
+//
+//tool:name b_get
+type Get struct{}
+
+// Call gets.
+func (Get) Call(ctx context.Context, in In) (string, error) { return in.Name, nil }
+`,
+		"dep/dep.go": "// Package dep is imported by a.\npackage dep\n\n// D is a value.\ntype D struct {\n\tN int `json:\"n\"`\n}\n",
+		"dep/hook.go": `//go:build toolgen
+
+package dep
+
+import "github.com/invopop/jsonschema"
+
+// JSONSchemaExtend titles D.
+func (D) JSONSchemaExtend(s *jsonschema.Schema) { s.Title = "title-one" }
+`,
+	}
+	for name, data := range files {
+		writeCaseFile(t, abs, name, data)
+	}
+	return abs
+}
+
+func writeCaseFile(t *testing.T, dir, name, data string) {
+	t.Helper()
+	path := filepath.Join(dir, filepath.FromSlash(name))
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+}
+
+// editCaseFile replaces old by new in a file of the case.
+func editCaseFile(t *testing.T, dir, name, old, new string) {
+	t.Helper()
+	path := filepath.Join(dir, filepath.FromSlash(name))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Contains(t, string(data), old)
+	require.NoError(t, os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644))
+}
+
+// cachedRun is one generation with the cache.
+type cachedRun struct {
+	files map[string]string // by base name
+	built bool              // the bootstrap program was built
+}
+
+func generateCached(t *testing.T, opts Options) cachedRun {
+	t.Helper()
+	var mu sync.Mutex
+	run := cachedRun{files: map[string]string{}}
+	opts.Timings = func(phase string, _ time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		run.built = run.built || phase == "bootstrap build"
+	}
+	files, errs := Generate(context.Background(), opts)
+	require.Empty(t, errorMessages(errs))
+	for _, f := range files {
+		run.files[filepath.Base(f.Path)] = string(f.Data)
+	}
+	return run
+}
+
+// cacheEntries counts the entries in a cache directory.
+func cacheEntries(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), "tmp-") {
+			n++
+		}
+		return err
+	})
+	require.NoError(t, err)
+	return n
+}
+
+// Each input the bootstrap program reads invalidates the entries of the
+// packages it can affect, and only those; an unchanged input hits, and a
+// hit gives the bytes a run without the cache gives.
+func TestBootstrapCache(t *testing.T) {
+	skipBuildsInShortMode(t)
+	dir := cacheCase(t)
+	cacheDir := t.TempDir()
+	opts := Options{Dir: dir, Patterns: []string{"./a", "./b"}, Output: "out", Cache: cacheDir, Identity: "one"}
+
+	uncached := generateCached(t, Options{Dir: dir, Patterns: opts.Patterns, Output: opts.Output})
+	first := generateCached(t, opts)
+	require.True(t, first.built)
+	require.Equal(t, 2, cacheEntries(t, cacheDir), "one entry per tools package")
+	hit := generateCached(t, opts)
+	assert.False(t, hit.built, "unchanged input: no bootstrap program")
+	assert.Equal(t, uncached.files, hit.files)
+	assert.Equal(t, uncached.files, first.files)
+
+	steps := []struct {
+		name   string
+		change func(*Options)
+		missed int    // packages reflected again
+		want   string // in tools.json afterwards
+	}{
+		{"a field", func(*Options) {
+			editCaseFile(t, dir, "a/a.go", "\tD dep.D", "\tExtra bool `json:\"extra\"`\n\tD dep.D")
+		}, 1, `"extra"`},
+		{"a tag", func(*Options) {
+			editCaseFile(t, dir, "b/b.go", "`json:\"name\"`", "`json:\"name\" jsonschema:\"minLength=3\"`")
+		}, 1, `"minLength": 3`},
+		{"a doc comment", func(*Options) { editCaseFile(t, dir, "a/a.go", "Q is the query.", "Q is the search text.") }, 1, "Q is the search text."},
+		{"a hook file of a dependency", func(*Options) { editCaseFile(t, dir, "dep/hook.go", "title-one", "title-two") }, 1, "title-two"},
+		{"build tags", func(o *Options) { o.BuildFlags = []string{"-tags=other"} }, 2, "title-two"},
+		{"toolgen's identity", func(o *Options) { o.Identity = "two" }, 2, "title-two"},
+		{"nothing", func(*Options) {}, 0, "title-two"},
+	}
+	for _, s := range steps {
+		before := cacheEntries(t, cacheDir)
+		s.change(&opts)
+		got := generateCached(t, opts)
+		assert.Equal(t, s.missed > 0, got.built, "%s: bootstrap program built", s.name)
+		assert.Equal(t, s.missed, cacheEntries(t, cacheDir)-before, "%s: entries added", s.name)
+		assert.Contains(t, got.files["tools.json"], s.want, s.name)
+	}
+
+	// A corrupt entry is ignored and written again.
+	want := generateCached(t, opts)
+	err := filepath.WalkDir(cacheDir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			err = os.WriteFile(path, []byte("toolgen-cache 1\ngarbage"), 0o644)
+		}
+		return err
+	})
+	require.NoError(t, err)
+	rebuilt := generateCached(t, opts)
+	assert.True(t, rebuilt.built, "corrupt entries: the program runs")
+	assert.Equal(t, want.files, rebuilt.files)
+	again := generateCached(t, opts)
+	assert.False(t, again.built, "the rebuilt entries are used")
+}
+
+// Two generations at once into one empty cache both succeed with the same
+// output.
+func TestBootstrapCacheConcurrent(t *testing.T) {
+	skipBuildsInShortMode(t)
+	dir := cacheCase(t)
+	opts := Options{Dir: dir, Patterns: []string{"./a", "./b"}, Output: "out", Cache: t.TempDir(), Identity: "one"}
+	var runs [2][]File
+	var errs [2][]string
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Go(func() {
+			files, es := Generate(context.Background(), opts)
+			runs[i], errs[i] = files, errorMessages(es)
+		})
+	}
+	wg.Wait()
+	require.Empty(t, errs[0])
+	require.Empty(t, errs[1])
+	require.NotEmpty(t, runs[0])
+	assert.Equal(t, runs[0], runs[1])
+	assert.Equal(t, 2, cacheEntries(t, opts.Cache))
+	assert.False(t, generateCached(t, opts).built)
+}
