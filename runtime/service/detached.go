@@ -23,15 +23,16 @@ func detached(ctx context.Context) *recordContext {
 
 // recordContext is the context of a write of the record (detached): the
 // values of the call's context without its cancellation, done at a
-// deadline recordTimeout after open. Its timer starts only when a store
-// asks for Done: a store that never waits on its context (the memory
-// store) costs no timer and no allocation beyond this value, which the
+// deadline recordTimeout after the store first asks for it (Deadline,
+// Done or Err). Its timer starts only when a store asks for Done: a store
+// that never looks at its context (the memory store) costs no timer, no
+// reading of the clock and no allocation beyond this value, which the
 // service embeds in a call's state and opens again for each write of the
 // call (the start, then the end).
 type recordContext struct {
 	mu       sync.Mutex
-	parent   context.Context // the call's context: its values only
-	deadline time.Time
+	parent   context.Context    // the call's context: its values only
+	deadline time.Time          // zero until asked for (deadlineLocked)
 	closed   bool               // close was called: Canceled
 	values   context.Context    // context.WithoutCancel(parent), made on first use
 	inner    context.Context    // the timer's context, made by the first Done
@@ -40,13 +41,12 @@ type recordContext struct {
 
 var _ context.Context = (*recordContext)(nil)
 
-// open makes w the context of a new write on behalf of ctx, its deadline
-// recordTimeout from now. A write's context must be closed before w is
-// opened again.
+// open makes w the context of a new write on behalf of ctx. A write's
+// context must be closed before w is opened again.
 func (w *recordContext) open(ctx context.Context) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.parent, w.deadline, w.closed = ctx, time.Now().Add(recordTimeout), false
+	w.parent, w.deadline, w.closed = ctx, time.Time{}, false
 	w.values, w.inner, w.stop = nil, nil, nil
 }
 
@@ -66,7 +66,16 @@ func (w *recordContext) close() {
 func (w *recordContext) Deadline() (time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.deadline, true
+	return w.deadlineLocked(), true
+}
+
+// deadlineLocked returns the deadline, fixing it recordTimeout from now
+// when asked for the first time; w.mu is held.
+func (w *recordContext) deadlineLocked() time.Time {
+	if w.deadline.IsZero() {
+		w.deadline = time.Now().Add(recordTimeout)
+	}
+	return w.deadline
 }
 
 // Done implements context.Context: the first call starts the timer, as
@@ -75,7 +84,7 @@ func (w *recordContext) Done() <-chan struct{} {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.inner == nil {
-		w.inner, w.stop = context.WithDeadline(w.valuesLocked(), w.deadline)
+		w.inner, w.stop = context.WithDeadline(w.valuesLocked(), w.deadlineLocked())
 		if w.closed {
 			w.stop()
 		}
@@ -87,7 +96,11 @@ func (w *recordContext) Done() <-chan struct{} {
 // past the deadline.
 func (w *recordContext) Err() error {
 	w.mu.Lock()
-	inner, closed, deadline := w.inner, w.closed, w.deadline
+	inner, closed := w.inner, w.closed
+	var deadline time.Time
+	if inner == nil && !closed {
+		deadline = w.deadlineLocked()
+	}
 	w.mu.Unlock()
 	switch {
 	case inner != nil:

@@ -55,6 +55,7 @@ func TestRecordContextDeadline(t *testing.T) {
 	t.Parallel()
 	w := &recordContext{}
 	w.open(context.Background())
+	assert.True(t, w.deadline.IsZero(), "the clock is read only when a store asks")
 	w.deadline = time.Now().Add(-time.Millisecond) // as if recordTimeout had passed
 	assert.ErrorIs(t, w.Err(), context.DeadlineExceeded, "without a timer")
 	w.open(context.Background())
