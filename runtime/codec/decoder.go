@@ -111,6 +111,15 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 	}
 }
 
+// Forget drops d's references to the input and to the block its strings
+// were made in, keeping its own memory and its problems: a decoder kept
+// for later (in a pool) keeps no caller's bytes alive. Call Reset before
+// reading again.
+func (d *Decoder) Forget() {
+	d.data = nil
+	d.block = strings.Builder{}
+}
+
 // Failed reports whether a fatal problem (malformed JSON, input too large,
 // nesting too deep) happened.
 func (d *Decoder) Failed() bool { return d.fatal }

@@ -1109,3 +1109,23 @@ func TestMapKeysByPosition(t *testing.T) {
 	assert.Equal(t, "<key 12>", KeyToken(12))
 	assert.False(t, IsIdentifier(KeyToken(0)), "no identifier is spelled so")
 }
+
+func TestForgetDropsTheInput(t *testing.T) {
+	d := NewDecoder()
+	d.Reset([]byte(`{"a":"short string"}`), Limits{})
+	require.True(t, d.Object("object"))
+	_, ok := d.Key()
+	require.True(t, ok)
+	s, ok := d.String("string")
+	require.True(t, ok)
+	d.Forget()
+	assert.Nil(t, d.data, "no reference to the caller's input")
+	assert.Zero(t, d.block.Len(), "nor to the block its strings live in")
+	assert.Equal(t, "short string", s, "strings already made stay intact")
+	d.Reset([]byte(`{}`), Limits{})
+	require.True(t, d.Object("object"))
+	_, ok = d.Key()
+	assert.False(t, ok)
+	d.End()
+	assert.NoError(t, d.Err())
+}

@@ -162,6 +162,13 @@ type inFlight struct {
 	inv *tool.Invocation
 	ro  bool // tool.IsReadOnly, read before any hook saw the call
 	rec *Record
+	w   *recordContext // the context of the writes of rec, opened for each
+}
+
+// flight is what an inFlight points to, in one allocation.
+type flight struct {
+	rec Record
+	w   recordContext
 }
 
 // begin opens a call of the named tool: the record of ctx's Invocation
@@ -173,8 +180,8 @@ func (s *Service) begin(ctx context.Context, name string) (context.Context, inFl
 	if !ok {
 		inv = anonymous
 	}
-	rec := callRecord(start, inv, name)
-	c := inFlight{inv: inv, ro: ro, rec: &rec}
+	f := &flight{rec: callRecord(start, inv, name)}
+	c := inFlight{inv: inv, ro: ro, rec: &f.rec, w: &f.w}
 	if s.obs != nil {
 		ctx = s.obs.Start(ctx, c.rec.Tool)
 	}
@@ -247,9 +254,9 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	}
 	// The start is written even when the caller is gone: the run then
 	// reports the cancellation, and its end is recorded.
-	wctx, cancel := detached(ctx)
-	prior, err := s.store.Start(wctx, rec)
-	cancel()
+	c.w.open(ctx)
+	prior, err := s.store.Start(c.w, rec)
+	c.w.close()
 	switch {
 	case err != nil && !s.failOpen:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", name), slog.String("error", err.Error()))
@@ -266,7 +273,7 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	pctx, stop := s.watchProgress(ctx, rec)
 	res, callErr := t.run(pctx, s, dst, args)
 	stop()
-	s.finish(ctx, rec, res, callErr, rec.CallID != "")
+	s.finish(ctx, c.w, rec, res, callErr, rec.CallID != "")
 	return res, callErr
 }
 
@@ -341,9 +348,9 @@ func (s *Service) refuse(ctx context.Context, rec *Record, dst []byte, e *tool.E
 // append writes rec, an event that ran nothing, logging a failure; it is
 // written even when the caller is gone.
 func (s *Service) append(ctx context.Context, rec *Record) {
-	wctx, cancel := detached(ctx)
+	wctx := detached(ctx)
 	err := s.store.Append(wctx, rec)
-	cancel()
+	wctx.close()
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record an event", slog.String("event", rec.Event.String()),
 			slog.String("tool", rec.Tool), slog.String("error", err.Error()))
@@ -358,9 +365,9 @@ func (s *Service) observed(ctx context.Context, rec *Record) {
 	}
 }
 
-// finish records the end of a run; keep says whether the result is kept
-// for a repeat.
-func (s *Service) finish(ctx context.Context, rec *Record, res tool.Result, err error, keep bool) {
+// finish records the end of a run, written on w; keep says whether the
+// result is kept for a repeat.
+func (s *Service) finish(ctx context.Context, w *recordContext, rec *Record, res tool.Result, err error, keep bool) {
 	rec.Duration = s.now().Sub(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
 	if err != nil {
@@ -375,7 +382,7 @@ func (s *Service) finish(ctx context.Context, rec *Record, res tool.Result, err 
 		rec.Result, rec.Structured = append([]byte(nil), res.Content...), res.Structured
 	}
 	if rec.ID != 0 {
-		if ferr := writeEnd(ctx, func(ctx context.Context) error { return s.store.Finish(ctx, rec) }); ferr != nil {
+		if ferr := writeEnd(ctx, w, func(ctx context.Context) error { return s.store.Finish(ctx, rec) }); ferr != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: record the end of a call", slog.String("tool", rec.Tool), slog.String("error", ferr.Error()))
 		}
 	}

@@ -93,10 +93,14 @@ func lower(c byte) byte {
 	return c
 }
 
-// logWriter writes the logged form of a JSON value.
+// logWriter writes the logged form of a JSON value. What it keeps of the
+// input it copies in runs: lit is where the run not yet copied starts, and
+// only white space, a secret or a string to cut ends a run, so that
+// compact arguments without either are copied in one append.
 type logWriter struct {
 	data    []byte
 	out     []byte
+	lit     int // data[lit:] is not yet copied or dropped
 	secrets secretPaths
 	// path is the current member's path: its segments (member names,
 	// "*" for an array element) one after the other in path, each ending
@@ -120,15 +124,33 @@ func appendLogForm(dst, args []byte, secrets secretPaths, maxString int) []byte 
 	if len(secrets) > 0 {
 		w.path, w.ends = make([]byte, 0, 64), make([]int, 0, 8)
 	}
-	i := jsonlex.SkipSpace(args, 0)
+	i := w.space(0)
 	next, ok := w.value(i, 0)
 	if ok {
+		w.flush(next)
 		next = jsonlex.SkipSpace(args, next)
 	}
 	if !ok || next != len(args) {
 		return strconv.AppendQuote(dst, "[not JSON: "+strconv.Itoa(len(args))+" bytes]")
 	}
 	return w.out
+}
+
+// flush copies the run of input before data[i].
+func (w *logWriter) flush(i int) {
+	w.out = append(w.out, w.data[w.lit:i]...)
+	w.lit = i
+}
+
+// space skips the white space at data[i], which the form drops, and
+// returns the offset past it.
+func (w *logWriter) space(i int) int {
+	j := jsonlex.SkipSpace(w.data, i)
+	if j != i {
+		w.flush(i)
+		w.lit = j
+	}
+	return j
 }
 
 // push adds a segment to the path.
@@ -187,39 +209,32 @@ func (w *logWriter) value(i, depth int) (int, bool) {
 		return w.literal(i, "null")
 	default:
 		next, _, msg := jsonlex.ScanNumber(w.data, i)
-		if msg != "" {
-			return next, false
-		}
-		w.out = append(w.out, w.data[i:next]...)
-		return next, true
+		return next, msg == ""
 	}
 }
 
-// literal writes true, false or null.
+// literal checks true, false or null.
 func (w *logWriter) literal(i int, lit string) (int, bool) {
 	next, msg := jsonlex.ScanLiteral(w.data, i, lit)
-	if msg != "" {
-		return next, false
-	}
-	w.out = append(w.out, lit...)
-	return next, true
+	return next, msg == ""
 }
 
-// token writes the string data[i:next], whose content is s: as it is
+// token keeps the string data[i:next], whose content is s, as it is
 // when it cannot be longer than the cut (its content is no longer than
-// its raw form), else cut.
+// its raw form), else writes it as str does.
 func (w *logWriter) token(i, next int, s []byte) {
 	if w.max <= 0 || next-i-2 <= w.max {
-		w.out = append(w.out, w.data[i:next]...)
 		return
 	}
+	w.flush(i)
 	w.str(s)
+	w.lit = next
 }
 
 // str writes s, cut to w.max bytes (on a rune boundary) with a note of its
 // length when it is longer.
 func (w *logWriter) str(s []byte) {
-	if w.max <= 0 || len(s) <= w.max {
+	if len(s) <= w.max {
 		w.out = jsonlex.AppendString(w.out, s)
 		return
 	}
@@ -235,15 +250,27 @@ func (w *logWriter) str(s []byte) {
 	w.out = jsonlex.AppendString(w.out, cut)
 }
 
-// object writes the object at data[i].
+// member checks the value of a member or element at data[i], replacing
+// it when secret.
+func (w *logWriter) member(i, depth int, secret bool) (int, bool) {
+	if !secret {
+		return w.value(i, depth+1)
+	}
+	w.flush(i)
+	mark := len(w.out)
+	next, ok := w.value(i, depth+1)
+	w.out = append(w.out[:mark], secretValue...)
+	w.lit = next
+	return next, ok
+}
+
+// object checks the object at data[i].
 func (w *logWriter) object(i, depth int) (int, bool) {
-	w.out = append(w.out, '{')
-	i = jsonlex.SkipSpace(w.data, i+1)
+	i = w.space(i + 1)
 	if i < len(w.data) && w.data[i] == '}' {
-		w.out = append(w.out, '}')
 		return i + 1, true
 	}
-	for n := 0; ; n++ {
+	for {
 		if i >= len(w.data) || w.data[i] != '"' {
 			return i, false
 		}
@@ -251,84 +278,63 @@ func (w *logWriter) object(i, depth int) (int, bool) {
 		if msg != "" {
 			return next, false
 		}
-		if n > 0 {
-			w.out = append(w.out, ',')
-		}
 		secret := false
 		if len(w.secrets) > 0 {
 			w.push(key)
 			secret = w.secrets.match(w)
 		}
 		w.token(i, next, key)
-		w.out = append(w.out, ':')
-		i = jsonlex.SkipSpace(w.data, next)
+		i = w.space(next)
 		if i >= len(w.data) || w.data[i] != ':' {
 			return i, false
 		}
-		i = jsonlex.SkipSpace(w.data, i+1)
+		i = w.space(i + 1)
 		var ok bool
-		if secret {
-			mark := len(w.out)
-			i, ok = w.value(i, depth+1)
-			w.out = append(w.out[:mark], secretValue...)
-		} else {
-			i, ok = w.value(i, depth+1)
-		}
+		i, ok = w.member(i, depth, secret)
 		if len(w.secrets) > 0 {
 			w.pop()
 		}
 		if !ok {
 			return i, false
 		}
-		i = jsonlex.SkipSpace(w.data, i)
+		i = w.space(i)
 		if i < len(w.data) && w.data[i] == ',' {
-			i = jsonlex.SkipSpace(w.data, i+1)
+			i = w.space(i + 1)
 			continue
 		}
 		if i < len(w.data) && w.data[i] == '}' {
-			w.out = append(w.out, '}')
 			return i + 1, true
 		}
 		return i, false
 	}
 }
 
-// array writes the array at data[i]; its elements' path segment is "*".
+// array checks the array at data[i]; its elements' path segment is "*".
 func (w *logWriter) array(i, depth int) (int, bool) {
-	w.out = append(w.out, '[')
-	i = jsonlex.SkipSpace(w.data, i+1)
+	i = w.space(i + 1)
 	if i < len(w.data) && w.data[i] == ']' {
-		w.out = append(w.out, ']')
 		return i + 1, true
 	}
-	for n := 0; ; n++ {
-		if n > 0 {
-			w.out = append(w.out, ',')
-		}
+	for {
 		secret := false
 		if len(w.secrets) > 0 {
 			w.push(star)
 			secret = w.secrets.match(w)
 		}
 		var ok bool
-		mark := len(w.out)
-		i, ok = w.value(i, depth+1)
-		if secret {
-			w.out = append(w.out[:mark], secretValue...)
-		}
+		i, ok = w.member(i, depth, secret)
 		if len(w.secrets) > 0 {
 			w.pop()
 		}
 		if !ok {
 			return i, false
 		}
-		i = jsonlex.SkipSpace(w.data, i)
+		i = w.space(i)
 		if i < len(w.data) && w.data[i] == ',' {
-			i = jsonlex.SkipSpace(w.data, i+1)
+			i = w.space(i + 1)
 			continue
 		}
 		if i < len(w.data) && w.data[i] == ']' {
-			w.out = append(w.out, ']')
 			return i + 1, true
 		}
 		return i, false

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -54,6 +55,19 @@ func FuzzLogForm(f *testing.F) {
 		out := appendLogForm(nil, args, secrets, 16)
 		if !json.Valid(out) {
 			t.Fatalf("log form of %q is not JSON: %q", args, out)
+		}
+		// Without secrets and cuts, the form of JSON is the JSON compacted,
+		// its tokens as they were.
+		plain := appendLogForm(nil, args, nil, 0)
+		notJSON := bytes.HasPrefix(plain, []byte(`"[not JSON: `))
+		if !notJSON && len(args) > 0 {
+			var want bytes.Buffer
+			if err := json.Compact(&want, args); err != nil {
+				t.Fatalf("log form of %q, which is not JSON: %q", args, plain)
+			}
+			if !bytes.Equal(plain, want.Bytes()) {
+				t.Fatalf("log form of %q is %q, want %q", args, plain, want.Bytes())
+			}
 		}
 		var v any
 		if json.Unmarshal(args, &v) != nil {

@@ -40,9 +40,9 @@ func (s *Service) RecordOffer(ctx context.Context, offer []*tool.Spec) {
 	rec.CallID = "" // an offer answers no call
 	rec.Event, rec.Outcome = EventOffer, OutcomeOK
 	rec.Args = offerArgs(offer, ro)
-	wctx, cancel := detached(ctx)
+	wctx := detached(ctx)
 	err := s.store.Append(wctx, &rec)
-	cancel()
+	wctx.close()
 	if err != nil {
 		s.offers.forget(key, seen)
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record an offer", slog.String("error", err.Error()))

@@ -131,9 +131,9 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 	rec.Proposal, rec.Outcome = p.ID, OutcomeOK
 	rec.Result, rec.Structured = proposalResult(p), true
 	rec.Duration = s.now().Sub(rec.Time)
-	wctx, cancel := detached(ctx)
+	wctx := detached(ctx)
 	prior, err := s.store.Propose(wctx, p, rec)
-	cancel()
+	wctx.close()
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: store a proposal", slog.String("tool", spec.Name), slog.String("error", err.Error()))
 		rec.Proposal, rec.Result = "", nil
@@ -250,9 +250,9 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 		return nil, s.refused(ctx, &rec, notNow(p.Tool, err))
 	}
 	rec.Outcome = OutcomeStarted
-	wctx, cancel := detached(ctx)
+	wctx := detached(ctx)
 	claimed, err := s.store.Claim(wctx, p.ID, &rec)
-	cancel()
+	wctx.close()
 	switch {
 	case errors.Is(err, ErrNotPending):
 		rec.ID = 0
@@ -275,7 +275,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal as stored does not match its digest; nothing was run",
 			Cause: errors.New("proposal digest mismatch: the stored proposal was changed, or made under another key")}
 		rec.Outcome, rec.Code, rec.Error, rec.Duration = OutcomeRefused, e.Code, e.Message, s.now().Sub(rec.Time)
-		if err := writeEnd(ctx, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, StateRejected, rec) }); err != nil {
+		if err := writeEnd(ctx, nil, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, StateRejected, rec) }); err != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal", slog.String("tool", p.Tool), slog.String("error", err.Error()))
 		}
 		s.observed(ctx, rec)
@@ -294,7 +294,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 	if rec.Outcome == OutcomeUnknown {
 		state = StateUnknown
 	}
-	if serr := writeEnd(ctx, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, state, rec) }); serr != nil {
+	if serr := writeEnd(ctx, nil, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, state, rec) }); serr != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal (it reads as outcome unknown)", slog.String("tool", p.Tool), slog.String("error", serr.Error()))
 	}
 	s.observed(ctx, rec)
@@ -365,9 +365,9 @@ func (s *Service) expire(ctx context.Context, p *Proposal, rec *Record) error {
 	e := &tool.Error{Code: tool.CodeProposalExpired, Tool: p.Tool, Message: "proposal " + p.ID + " expired at " + p.Expires.UTC().Format(time.RFC3339) + "; nothing was run"}
 	exp := *rec
 	exp.ID, exp.Event, exp.Outcome, exp.Code, exp.Error, exp.Args = 0, EventExpiry, OutcomeOK, 0, "", nil
-	wctx, cancel := detached(ctx)
+	wctx := detached(ctx)
 	_, err := s.store.Retire(wctx, p.ID, StateExpired, &exp)
-	cancel()
+	wctx.close()
 	if err == nil {
 		s.observed(ctx, &exp)
 	}
@@ -433,9 +433,9 @@ func (s *Service) Reject(ctx context.Context, id string, who tool.Principal) err
 		rec.Kind = t.spec().Kind
 	}
 	rec.Outcome = OutcomeOK
-	wctx, cancel := detached(ctx)
+	wctx := detached(ctx)
 	closed, err := s.store.Retire(wctx, p.ID, StateRejected, &rec)
-	cancel()
+	wctx.close()
 	switch {
 	case errors.Is(err, ErrNotPending):
 		rec.ID, rec.Event = 0, EventRejection

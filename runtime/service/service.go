@@ -334,26 +334,21 @@ func (w *waiters) enter(ctx context.Context, key string) (release func(), err er
 	}
 }
 
-// recordTimeout bounds a write of the record made on a context of its
-// own (detached).
-const recordTimeout = 10 * time.Second
-
-// detached returns the context of a write of the record: ctx's values (a
-// trace's span) without its cancellation, bounded by recordTimeout. A
-// call's record is written even when its caller is gone: what it started
-// or refused is recorded as it ended.
-func detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
-}
-
 // writeEnd makes write, the end of a run (Finish, Settle: writes that may
 // be made again), on a detached context, and makes it again after a
 // failure, twice more at growing intervals: a write that met a connection
 // the database had closed goes through on the next, so that the run does
-// not read as outcome_unknown. It returns the last failure.
-func writeEnd(ctx context.Context, write func(ctx context.Context) error) error {
-	ctx, cancel := detached(ctx)
-	defer cancel()
+// not read as outcome_unknown. It returns the last failure. The writes
+// are made on w, opened for them, or on a context of their own when w is
+// nil.
+func writeEnd(ctx context.Context, w *recordContext, write func(ctx context.Context) error) error {
+	if w == nil {
+		w = detached(ctx)
+	} else {
+		w.open(ctx)
+	}
+	defer w.close()
+	ctx = w
 	err := write(ctx)
 	for _, pause := range [...]time.Duration{20 * time.Millisecond, 200 * time.Millisecond} {
 		if err == nil {
@@ -374,9 +369,9 @@ func writeEnd(ctx context.Context, write func(ctx context.Context) error) error 
 // key returns the key of the service's digests, reading the store's on a
 // detached context the first time.
 func (s *Service) key(ctx context.Context) ([]byte, error) {
-	ctx, cancel := detached(ctx)
-	defer cancel()
-	return s.keys.get(ctx, s.store)
+	w := detached(ctx)
+	defer w.close()
+	return s.keys.get(w, s.store)
 }
 
 // notNow is the refusal of a confirmation whose context ended before it

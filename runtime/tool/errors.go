@@ -153,6 +153,9 @@ func (e *Error) Unwrap() error { return e.Cause }
 // CodeOf returns the Code of the first *Error in err's chain, or 0 when
 // there is none.
 func CodeOf(err error) Code {
+	if err == nil {
+		return 0 // without the errors.As, te does not escape: no allocation
+	}
 	var te *Error
 	if errors.As(err, &te) {
 		return te.Code

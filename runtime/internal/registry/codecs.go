@@ -73,7 +73,7 @@ func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, 
 // release returns healthy codecs to the pool, without a reference to the
 // call's arguments or to a caller's buffer.
 func (s *Static) release(c *codecs) {
-	c.in.Reset(s.emptyArgs, s.opts.Limits)
+	c.in.Forget()
 	if c.appended {
 		c.out.ResetAppend(c.own)
 		c.own, c.appended = nil, false

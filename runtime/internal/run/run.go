@@ -160,20 +160,19 @@ type run struct {
 // *tool.Error, unless it is a *tool.Error), a *tool.Error otherwise. A
 // positive timeout (a Spec.Timeout) bounds the run on top of ctx.
 func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Duration, job Job) (Ended, error) {
+	if timeout <= 0 && ctx.Done() == nil {
+		// A context that can never be done has no Err to check.
+		if n := r.abandoned[i].Load(); n >= r.max {
+			return Refused, busy(name, n)
+		}
+		return inline(ctx, name, job)
+	}
 	spec := &runSpec{Name: name, Timeout: timeout}
 	if err := ctx.Err(); err != nil {
 		return Refused, notRun(spec, ctx)
 	}
 	if n := r.abandoned[i].Load(); n >= r.max {
-		return Refused, &tool.Error{
-			Code:    tool.CodeBusy,
-			Tool:    spec.Name,
-			Message: "tool " + spec.Name + " is busy: too many of its earlier calls are still running; nothing was run, try again later",
-			Cause:   fmt.Errorf("%w: tool %s has %d abandoned runs still running, the cap", tool.ErrNotRun, spec.Name, n),
-		}
-	}
-	if spec.Timeout <= 0 && ctx.Done() == nil {
-		return inline(ctx, spec, job)
+		return Refused, busy(name, n)
 	}
 	var cause *timeoutCause
 	if spec.Timeout > 0 {
@@ -269,13 +268,24 @@ func (rn *run) stopped(ctx context.Context) bool {
 // goroutine, as it would in any function the caller calls. Every serving
 // path (the MCP server, a request handler) calls with a context that can
 // be done, and gets a worker.
-func inline(ctx context.Context, spec *runSpec, job Job) (ended Ended, err error) {
+func inline(ctx context.Context, name string, job Job) (ended Ended, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ended, err = Crashed, &tool.Error{Code: tool.CodePanic, Tool: spec.Name, Message: "the tool failed", Cause: &tool.PanicError{Value: v, Stack: debug.Stack()}}
+			ended, err = Crashed, &tool.Error{Code: tool.CodePanic, Tool: name, Message: "the tool failed", Cause: &tool.PanicError{Value: v, Stack: debug.Stack()}}
 		}
 	}()
 	return Returned, job.Run(ctx)
+}
+
+// busy is the refusal of a run of the tool named name, which has n
+// abandoned runs still running, the cap.
+func busy(name string, n int32) *tool.Error {
+	return &tool.Error{
+		Code:    tool.CodeBusy,
+		Tool:    name,
+		Message: "tool " + name + " is busy: too many of its earlier calls are still running; nothing was run, try again later",
+		Cause:   fmt.Errorf("%w: tool %s has %d abandoned runs still running, the cap", tool.ErrNotRun, name, n),
+	}
 }
 
 // runSpec is what Run's errors say of the tool.
