@@ -25,6 +25,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolgen-go/toolgen/generated/internal/clockcodec"
+	"github.com/toolgen-go/toolgen/generated/internal/notescodec"
+	"github.com/toolgen-go/toolgen/generated/internal/weathercodec"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
@@ -401,241 +404,33 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolClockNow:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockNow.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		encodeClockNow(e, &out)
-		return toolimpl.OutputStructured, nil
+		return clockcodec.CallClockNow(ctx, &t.ClockNow, mode, d, e)
 	case toolClockSync:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockSync.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		encodeClockSync(e, &out)
-		return toolimpl.OutputStructured, nil
+		return clockcodec.CallClockSync(ctx, &t.ClockSync, mode, d, e)
 	case toolClockWait:
-		var in clock.WaitInput
-		decodeClockWaitInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockWait.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeClockWaited(e, &out)
-		return toolimpl.OutputStructured, nil
+		return clockcodec.CallClockWait(ctx, &t.ClockWait, mode, d, e)
 	case toolClockZones:
-		var in clock.ZonesInput
-		decodeClockZonesInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockZones.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.ArrayStart()
-		for outIdx := range out {
-			e.String(out[outIdx])
-		}
-		e.ArrayEnd()
-		return toolimpl.OutputJSON, nil
+		return clockcodec.CallClockZones(ctx, &t.ClockZones, mode, d, e)
 	case toolNotesCreate:
-		var in notes.CreateInput
-		decodeNotesCreateInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesCreate.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesNote(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesCreate(ctx, &t.NotesCreate, mode, d, e)
 	case toolNotesDelete:
-		var in notes.DeleteInput
-		decodeNotesDeleteInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesDelete.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesDeleteOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesDelete(ctx, t.NotesDelete, mode, d, e)
 	case toolNotesGet:
-		var in notes.GetInput
-		decodeNotesGetInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesGet.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		if out == nil {
-			return 0, errors.New("tool notes_get returned a nil output")
-		}
-		encodeNotesNote(e, out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesGet(ctx, t.NotesGet, mode, d, e)
 	case toolNotesOutline:
-		var in notes.OutlineInput
-		decodeNotesOutlineInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesOutline.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesOutline(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesOutline(ctx, &t.NotesOutline, mode, d, e)
 	case toolNotesRender:
-		var in notes.RenderInput
-		decodeNotesRenderInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesRender.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return notescodec.CallNotesRender(ctx, t.NotesRender, mode, d, e)
 	case toolNotesSearch:
-		var in notes.SearchInput
-		decodeNotesSearchInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesSearch.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesSearchOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesSearch(ctx, &t.NotesSearch, mode, d, e)
 	case toolNotesShare:
-		var in notes.ShareInput
-		decodeNotesShareInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesShare.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesShareOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesShare(ctx, &t.NotesShare, mode, d, e)
 	case toolNotesTag:
-		var in notes.TagInput
-		decodeNotesTagInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesTag.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesTagOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesTag(ctx, &t.NotesTag, mode, d, e)
 	case toolNotesUpdate:
-		var in notes.UpdateInput
-		decodeNotesUpdateInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode == toolimpl.ModeLog {
-			e.String(t.NotesUpdate.LogArgs(in))
-			return toolimpl.OutputText, nil
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesUpdate.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesNote(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesUpdate(ctx, &t.NotesUpdate, mode, d, e)
 	case toolWeatherForecast:
-		var in weather.ForecastInput
-		decodeWeatherForecastInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.WeatherForecast.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		if out == nil {
-			return 0, errors.New("tool weather_forecast returned a nil output")
-		}
-		encodeWeatherForecast(e, out)
-		return toolimpl.OutputStructured, nil
+		return weathercodec.CallWeatherForecast(ctx, &t.WeatherForecast, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

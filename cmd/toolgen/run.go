@@ -66,6 +66,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitProblems
 	}
+	obsolete, err := gen.Obsolete(opts, files)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return exitProblems
+	}
 	if *check {
 		stale, err := gen.Stale(files)
 		if err != nil {
@@ -75,15 +80,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		for _, p := range stale {
 			fmt.Fprintf(stderr, "%s: stale; run go generate (or toolgen) to update it\n", rel(wd, p))
 		}
-		if len(stale) > 0 {
+		for _, p := range obsolete {
+			fmt.Fprintf(stderr, "%s: no longer generated; run go generate (or toolgen) to remove it\n", rel(wd, p))
+		}
+		if len(stale)+len(obsolete) > 0 {
 			return exitProblems
 		}
 		return exitOK
 	}
 	written, err := gen.Write(files)
+	if err == nil {
+		err = gen.Remove(obsolete)
+	}
 	if *verbose {
 		for _, p := range written {
 			fmt.Fprintf(stdout, "wrote %s\n", rel(wd, p))
+		}
+		for _, p := range obsolete {
+			fmt.Fprintf(stdout, "removed %s\n", rel(wd, p))
 		}
 	}
 	if err != nil {

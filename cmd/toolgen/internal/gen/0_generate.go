@@ -126,7 +126,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if errs := reflectSchemas(ctx, l, m, &opts); len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	plan, errs := planCodecs(l.fset, m)
+	plan, errs := planCodecs(l, m)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic/want/internal/basiccodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
@@ -156,75 +157,13 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolBasicDelete:
-		var in basic.DeleteInput
-		decodeBasicDeleteInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.BasicDelete.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.ArrayStart()
-		for outIdx := range out {
-			e.String(out[outIdx])
-		}
-		e.ArrayEnd()
-		return toolimpl.OutputJSON, nil
+		return basiccodec.CallBasicDelete(ctx, t.BasicDelete, mode, d, e)
 	case toolBasicPing:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.BasicPing.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return basiccodec.CallBasicPing(ctx, &t.BasicPing, mode, d, e)
 	case toolBasicRemote:
-		var in basic.DeleteInput
-		decodeBasicDeleteInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.BasicRemote.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		if out == nil {
-			return 0, errors.New("tool basic_remote returned a nil output")
-		}
-		encodeBasicItem(e, out)
-		return toolimpl.OutputStructured, nil
+		return basiccodec.CallBasicRemote(ctx, t.BasicRemote, mode, d, e)
 	case toolBasicSearch:
-		var in basic.Input
-		decodeBasicInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.BasicSearch.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeBasicOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return basiccodec.CallBasicSearch(ctx, t.BasicSearch, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/want/internal/descriptionscodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -100,37 +101,9 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolFind:
-		var in descriptions.FindInput
-		decodeDescriptionsFindInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Find.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeDescriptionsResult(e, &out)
-		return toolimpl.OutputStructured, nil
+		return descriptionscodec.CallFind(ctx, &t.Find, mode, d, e)
 	case toolOutline:
-		var in descriptions.Section
-		decodeDescriptionsSection(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Outline.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeDescriptionsSection(e, &out)
-		return toolimpl.OutputStructured, nil
+		return descriptionscodec.CallOutline(ctx, &t.Outline, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded/want/internal/embeddedcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -85,21 +86,7 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolEmbeddedEcho:
-		var in embedded.Input
-		decodeEmbeddedInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.EmbeddedEcho.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeEmbeddedOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return embeddedcodec.CallEmbeddedEcho(ctx, &t.EmbeddedEcho, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

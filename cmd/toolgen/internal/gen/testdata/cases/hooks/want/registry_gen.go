@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks/want/internal/hookscodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -124,56 +125,11 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolHooksLogin:
-		var in hooks.LoginInput
-		decodeHooksLoginInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode == toolimpl.ModeLog {
-			e.String(t.HooksLogin.LogArgs(in))
-			return toolimpl.OutputText, nil
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.HooksLogin.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return hookscodec.CallHooksLogin(ctx, &t.HooksLogin, mode, d, e)
 	case toolHooksStore:
-		var in hooks.StoreInput
-		decodeHooksStoreInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.HooksStore.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return hookscodec.CallHooksStore(ctx, &t.HooksStore, mode, d, e)
 	case toolHooksWhoami:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.HooksWhoami.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return hookscodec.CallHooksWhoami(ctx, t.HooksWhoami, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

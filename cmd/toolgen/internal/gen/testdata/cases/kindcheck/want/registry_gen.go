@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/kindcheck"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/kindcheck/want/internal/kindcheckcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -84,21 +85,7 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolKindcheckEcho:
-		var in kindcheck.EchoInput
-		decodeKindcheckEchoInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.KindcheckEcho.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return kindcheckcodec.CallKindcheckEcho(ctx, &t.KindcheckEcho, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/mapbounds"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/mapbounds/want/internal/mapboundscodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -83,21 +84,7 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolLabel:
-		var in mapbounds.In
-		decodeMapboundsIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Label.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.Int(int64(out))
-		return toolimpl.OutputJSON, nil
+		return mapboundscodec.CallLabel(ctx, &t.Label, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

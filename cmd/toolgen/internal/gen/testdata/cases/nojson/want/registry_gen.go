@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson/want/internal/nojsoncodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -99,36 +100,9 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolNojsonAdd:
-		var in nojson.AddInput
-		decodeNojsonAddInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NojsonAdd.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNojsonAddOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return nojsoncodec.CallNojsonAdd(ctx, &t.NojsonAdd, mode, d, e)
 	case toolNojsonHello:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NojsonHello.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return nojsoncodec.CallNojsonHello(ctx, &t.NojsonHello, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -25,6 +25,8 @@ import (
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/clock"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/want/internal/clockcodec"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/want/internal/notescodec"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
@@ -119,52 +121,11 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolClockNow:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockNow.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return clockcodec.CallClockNow(ctx, &t.ClockNow, mode, d, e)
 	case toolNotesCreate:
-		var in notes.CreateInput
-		decodeNotesCreateInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesCreate.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return notescodec.CallNotesCreate(ctx, &t.NotesCreate, mode, d, e)
 	case toolNotesSearch:
-		var in notes.SearchInput
-		decodeNotesSearchInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesSearch.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return notescodec.CallNotesSearch(ctx, &t.NotesSearch, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

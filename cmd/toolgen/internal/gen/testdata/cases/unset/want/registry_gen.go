@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset/want/internal/unsetcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -129,69 +130,13 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolUnsetEcho:
-		var in unset.In
-		decodeUnsetIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.UnsetEcho.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return unsetcodec.CallUnsetEcho(ctx, &t.UnsetEcho, mode, d, e)
 	case toolUnsetFilter:
-		var in unset.In
-		decodeUnsetIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.UnsetFilter.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return unsetcodec.CallUnsetFilter(ctx, &t.UnsetFilter, mode, d, e)
 	case toolUnsetGreet:
-		var in unset.In
-		decodeUnsetIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.UnsetGreet.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return unsetcodec.CallUnsetGreet(ctx, &t.UnsetGreet, mode, d, e)
 	case toolUnsetUpper:
-		var in unset.In
-		decodeUnsetIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.UnsetUpper.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return unsetcodec.CallUnsetUpper(ctx, &t.UnsetUpper, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }
