@@ -66,38 +66,54 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitProblems
 	}
+	if *check {
+		return checkFiles(opts, files, stderr)
+	}
+	return writeFiles(opts, files, *verbose, stdout, stderr)
+}
+
+// checkFiles is -check: it reports the generated files whose content on
+// disk differs and the files toolgen wrote before and no longer writes.
+func checkFiles(opts gen.Options, files []gen.File, stderr io.Writer) int {
+	stale, err := gen.Stale(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return exitProblems
+	}
 	obsolete, err := gen.Obsolete(opts, files)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return exitProblems
 	}
-	if *check {
-		stale, err := gen.Stale(files)
-		if err != nil {
-			fmt.Fprintf(stderr, "toolgen: %v\n", err)
-			return exitProblems
-		}
-		for _, p := range stale {
-			fmt.Fprintf(stderr, "%s: stale; run go generate (or toolgen) to update it\n", rel(wd, p))
-		}
-		for _, p := range obsolete {
-			fmt.Fprintf(stderr, "%s: no longer generated; run go generate (or toolgen) to remove it\n", rel(wd, p))
-		}
-		if len(stale)+len(obsolete) > 0 {
-			return exitProblems
-		}
-		return exitOK
+	for _, p := range stale {
+		fmt.Fprintf(stderr, "%s: stale; run go generate (or toolgen) to update it\n", rel(opts.Dir, p))
 	}
-	written, err := gen.Write(files)
+	for _, p := range obsolete {
+		fmt.Fprintf(stderr, "%s: no longer generated; run go generate (or toolgen) to remove it\n", rel(opts.Dir, p))
+	}
+	if len(stale)+len(obsolete) > 0 {
+		return exitProblems
+	}
+	return exitOK
+}
+
+// writeFiles writes the files whose content changed and removes those
+// toolgen wrote before and no longer writes.
+func writeFiles(opts gen.Options, files []gen.File, verbose bool, stdout, stderr io.Writer) int {
+	obsolete, err := gen.Obsolete(opts, files)
+	var written []string
+	if err == nil {
+		written, err = gen.Write(files)
+	}
 	if err == nil {
 		err = gen.Remove(obsolete)
 	}
-	if *verbose {
+	if verbose {
 		for _, p := range written {
-			fmt.Fprintf(stdout, "wrote %s\n", rel(wd, p))
+			fmt.Fprintf(stdout, "wrote %s\n", rel(opts.Dir, p))
 		}
 		for _, p := range obsolete {
-			fmt.Fprintf(stdout, "removed %s\n", rel(wd, p))
+			fmt.Fprintf(stdout, "removed %s\n", rel(opts.Dir, p))
 		}
 	}
 	if err != nil {

@@ -1,7 +1,7 @@
 // Package codecplan is toolgen's codecs phase: from each tool's shapes
 // (package shape) and published schemas, it writes the decoders and
 // encoders of the generated registry, as jennifer code that gen's render
-// phase prints into codec_gen.go.
+// phase prints into the codec packages (units.go says which holds what).
 //
 // The decoders are derived from the published schema, mapped back to the
 // Go fields: every keyword the schema publishes is enforced by generated
@@ -16,7 +16,8 @@
 // view.go (schema positions and the keywords a shape can enforce),
 // checks.go (the keyword checks), mapcount.go (map property counts),
 // decode.go and members.go (decoders), encode.go (encoders), names.go
-// (the names of functions and temporaries).
+// (the names of functions and temporaries), units.go (the codec package
+// each function goes to).
 package codecplan
 
 import (
