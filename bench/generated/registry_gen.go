@@ -17,6 +17,7 @@ package generated
 import (
 	"context"
 	"fmt"
+	"github.com/toolgen-go/toolgen/bench/generated/internal/toolscodec"
 	"github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
@@ -101,37 +102,9 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolMedium:
-		var in tools.MediumInput
-		decodeToolsMediumInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Medium.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeToolsMediumOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return toolscodec.CallMedium(ctx, &t.Medium, mode, d, e)
 	case toolSmall:
-		var in tools.SmallInput
-		decodeToolsSmallInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Small.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeToolsSmallOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return toolscodec.CallSmall(ctx, &t.Small, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }
