@@ -14,24 +14,22 @@ import (
 // directory: internal/notescodec holds the decoders and encoders of the
 // types of package notes, and the call function of each tool of notes.
 // The compiler then works on packages of bounded size, in parallel, and
-// a change to one type recompiles the codec package of its Go package
-// only, not the whole registry.
+// a change to one type rewrites the codec package of its Go package (and
+// its schemas in the registry), not the others.
 //
 // Every decoder and encoder is written once, in the codec package of its
-// type, and called from the others: a struct decoder of package notes
+// type's Go package (an unnamed struct goes with the codec that uses it),
+// and called from the others: the decoder of a struct of package notes
 // calls the decoder of a field type of package shared, which notes
 // imports. Codec packages therefore import each other as their Go
-// packages do, and never in a cycle. A generic type instantiated with
-// types of other packages (Page[notes.Item]) goes to the package that
-// comes last in import order among the packages it names (see rank).
+// packages do, and never in a cycle. (toolgen refuses generic types, whose
+// instantiations could name packages importing each other the other way.)
 
 // Layout names the codec packages of one registry.
 type Layout struct {
-	base  string            // the import path they are under: <registry>/internal
-	name  map[string]string // Go package path -> codec package name
-	rank  map[string]int    // Go package path -> its height in the import graph
-	named map[string]*types.Package
-	used  map[string]bool // the codec package names given
+	base string            // the import path they are under: <registry>/internal
+	name map[string]string // Go package path -> codec package name
+	used map[string]bool   // the codec package names given
 }
 
 // NewLayout returns the layout of the codec packages of the registry at
@@ -39,103 +37,50 @@ type Layout struct {
 // package roots reach may be needed, named after that package with
 // "codec" appended, numbered in import path order when names coincide.
 func NewLayout(registry string, roots []*types.Package) *Layout {
-	l := &Layout{base: registry + "/internal", name: map[string]string{}, rank: map[string]int{}, named: map[string]*types.Package{}, used: map[string]bool{}}
-	for _, p := range roots {
-		l.height(p)
+	l := &Layout{base: registry + "/internal", name: map[string]string{}, used: map[string]bool{}}
+	reached := map[string]*types.Package{}
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		if reached[p.Path()] != nil {
+			return
+		}
+		reached[p.Path()] = p
+		for _, q := range p.Imports() {
+			walk(q)
+		}
 	}
-	paths := make([]string, 0, len(l.named))
-	for p := range l.named {
+	for _, p := range roots {
+		walk(p)
+	}
+	paths := make([]string, 0, len(reached))
+	for p := range reached {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		l.nameOf(l.named[p])
+		l.nameOf(reached[p])
 	}
 	return l
 }
 
-// height is one more than the largest height of the packages p imports:
-// a package comes after every package it imports.
-func (l *Layout) height(p *types.Package) int {
-	if h, ok := l.rank[p.Path()]; ok {
-		return h
-	}
-	l.rank[p.Path()] = 0 // an import cycle is a type-checking error: stop here
-	l.named[p.Path()] = p
-	h := 0
-	for _, q := range p.Imports() {
-		h = max(h, l.height(q)+1)
-	}
-	l.rank[p.Path()] = h
-	return h
-}
-
 // home is the Go package whose codec package holds the codecs of t: the
-// package of a named type, or for an instantiated generic type, the one
-// coming last in import order among the packages it names; nil for a type
-// naming no package (an unnamed struct: it goes with its user).
-func (l *Layout) home(t types.Type) *types.Package {
-	var best *types.Package
-	visitPackages(t, map[types.Type]bool{}, func(p *types.Package) {
-		if best == nil || l.before(best, p) {
-			best = p
-		}
-	})
-	return best
+// package of a named type; nil for a type naming no package (an unnamed
+// struct: it goes with its user).
+func home(t types.Type) *types.Package {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Pkg()
+	}
+	return nil
 }
 
-// Home is the import path of the codec package holding the codecs of t,
-// a named or instantiated type; "" for a type naming no package.
+// Home is the import path of the codec package holding the codecs of the
+// named type t; "" for a type naming no package.
 func (l *Layout) Home(t types.Type) string {
-	p := l.home(t)
+	p := home(t)
 	if p == nil {
 		return ""
 	}
 	return l.base + "/" + l.nameOf(p)
-}
-
-// before reports whether a comes before b: lower in the import graph, or
-// at the same height and first by path.
-func (l *Layout) before(a, b *types.Package) bool {
-	ha, hb := l.height(a), l.height(b)
-	if ha != hb {
-		return ha < hb
-	}
-	return a.Path() < b.Path()
-}
-
-// visitPackages calls f with the package of every named type t is built
-// from: a named type and its type arguments, the elements of composite
-// types. The fields of a named struct are its own package's business.
-func visitPackages(t types.Type, seen map[types.Type]bool, f func(*types.Package)) {
-	if seen[t] {
-		return
-	}
-	seen[t] = true
-	switch t := t.(type) {
-	case *types.Named:
-		if p := t.Obj().Pkg(); p != nil {
-			f(p)
-		}
-		for a := range t.TypeArgs().Types() {
-			visitPackages(a, seen, f)
-		}
-	case *types.Alias:
-		visitPackages(types.Unalias(t), seen, f)
-	case *types.Pointer:
-		visitPackages(t.Elem(), seen, f)
-	case *types.Slice:
-		visitPackages(t.Elem(), seen, f)
-	case *types.Array:
-		visitPackages(t.Elem(), seen, f)
-	case *types.Map:
-		visitPackages(t.Key(), seen, f)
-		visitPackages(t.Elem(), seen, f)
-	case *types.Struct:
-		for i := range t.NumFields() {
-			visitPackages(t.Field(i).Type(), seen, f)
-		}
-	}
 }
 
 // unitOf returns the codec package of the Go package p, made on first
@@ -154,8 +99,7 @@ func (g *Planner) unitOf(p *types.Package) *unit {
 	return u
 }
 
-// nameOf is the name of the codec package of p; a package the roots do
-// not reach (none: every type a tool names is imported) gets one too.
+// nameOf is the name of the codec package of p, given on first use.
 func (l *Layout) nameOf(p *types.Package) string {
 	if n, ok := l.name[p.Path()]; ok {
 		return n
@@ -191,7 +135,7 @@ type unit struct {
 // returns the function making the previous one current again.
 func (g *Planner) enter(t types.Type) (restore func()) {
 	saved := g.cur
-	if p := g.layout.home(t); p != nil {
+	if p := home(t); p != nil {
 		g.cur = g.unitOf(p)
 	}
 	return func() { g.cur = saved }
