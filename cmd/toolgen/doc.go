@@ -450,16 +450,17 @@
 //     skills, it also holds their table (skill.Skill values sorted by name,
 //     a body one line per string literal, so a change reads as a diff of
 //     its lines) and Skills() *skill.Set.
-//   - internal/<name>codec/codec_gen.go, one package per Go package whose
-//     types the tools read or write (notescodec for package notes): the
-//     decoders and encoders of its types, each written once and called
-//     from the others, and the call function of each of its tools. The
+//   - codec_gen.go of each codec package, one per Go package whose types
+//     the tools read or write, under internal/ (notescodec for package
+//     notes): the decoders and encoders of its types, each written once
+//     and called from the others, and the call function of each of its
+//     tools. The
 //     compiler builds these packages in parallel, each of the size of its
 //     Go package's tools, and a changed type recompiles its own only;
 //     only the registry may import them. toolgen removes a file it wrote
 //     and no longer writes (a codec package whose tools are gone), and
 //     -check reports it.
-//   - internal/<name>codec/a_guard_gen.go and fresh_gen_test.go: the
+//   - a_guard_gen.go of each codec package, and fresh_gen_test.go: the
 //     stale-code checks below.
 //   - tools.json: the manifest, sorted: name, kind, hints, description,
 //     schemas, secrets, decidesOffer and logsArgs when set, and what each
