@@ -454,12 +454,10 @@
 //     the tools read or write, under internal/ (notescodec for package
 //     notes): the decoders and encoders of its types, each written once
 //     and called from the others, and the call function of each of its
-//     tools. The
-//     compiler builds these packages in parallel, each of the size of its
-//     Go package's tools, and a changed type recompiles its own only;
-//     only the registry may import them. toolgen removes a file it wrote
-//     and no longer writes (a codec package whose tools are gone), and
-//     -check reports it.
+//     tools. The compiler builds these packages in parallel, each as
+//     large as its Go package's share of the tools; only the registry may
+//     import them. toolgen removes a file it wrote and no longer writes (a
+//     codec package whose tools are gone), and -check reports it.
 //   - a_guard_gen.go of each codec package, and fresh_gen_test.go: the
 //     stale-code checks below.
 //   - tools.json: the manifest, sorted: name, kind, hints, description,
