@@ -436,7 +436,8 @@
 //
 // toolgen writes, each file only when its content changes:
 //
-//   - registry_gen.go: the schemas as constants; the Tools struct (one
+//   - registry_gen.go: the specs table (whose schemas are constants of the
+//     codec packages below: the exact compact bytes); the Tools struct (one
 //     field per tool, named after it); New(t Tools, opts ...tool.Option)
 //     (tool.Registry, error); Unavailable(t); offered, when a tool has an
 //     Offered method; and the dispatch: once the registry's look-up has

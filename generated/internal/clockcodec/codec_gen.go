@@ -17,6 +17,18 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaClockNowInput   = `{"type":"object","properties":{},"additionalProperties":false}`
+	SchemaClockNowOutput  = `{"properties":{"time":{"type":"string","format":"date-time","description":"The current time, in the time zone below."},"unix":{"type":"integer","description":"Seconds since 1970-01-01 UTC."},"location":{"type":"string","description":"The time zone's name, such as \"Europe/Lisbon\" or \"UTC\"."},"zone":{"type":"string","description":"The zone's abbreviation at this time, such as \"WEST\"."},"offset":{"type":"integer","description":"Seconds east of UTC."},"weekday":{"type":"string","description":"Day of the week, in English."},"iso_week":{"type":"integer","description":"ISO 8601 week number, 1 to 53."},"year_day":{"type":"integer","description":"Day of the year, 1 to 366."}},"additionalProperties":false,"type":"object","required":["time","unix","location","zone","offset","weekday","iso_week","year_day"],"description":"Now is the result of clock_now."}`
+	SchemaClockSyncInput  = `{"type":"object","properties":{},"additionalProperties":false}`
+	SchemaClockSyncOutput = `{"properties":{"local":{"type":"string","format":"date-time","description":"The local time when the reference answered (the midpoint of the request)."},"reference":{"type":"string","format":"date-time","description":"The reference clock's time."},"offset":{"type":"integer","description":"How far the reference is ahead of the local clock, in nanoseconds (negative: behind)."},"round_trip":{"type":"integer","description":"How long the reference took to answer, in nanoseconds."},"in_sync":{"type":"boolean","description":"Whether the offset is within the tolerance."}},"additionalProperties":false,"type":"object","required":["local","reference","offset","round_trip","in_sync"],"description":"Sync is the result of clock_sync."}`
+	SchemaClockWaitInput  = `{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"type":"object","required":["seconds"]}`
+	SchemaClockWaitOutput = `{"properties":{"seconds":{"type":"number","description":"How long it waited, in seconds."},"until":{"type":"string","format":"date-time","description":"When the wait ended, by the clock."}},"additionalProperties":false,"type":"object","required":["seconds","until"],"description":"Waited is the result of clock_wait."}`
+	SchemaClockZonesInput = `{"properties":{"prefix":{"type":"string","maxLength":64,"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\".","examples":["Europe/"]}},"additionalProperties":false,"type":"object"}`
+)
+
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
 func DecodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {

@@ -93,19 +93,6 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 
 	versionGuard(reg)
 
-	// Schemas, as the exact compact bytes sent to models.
-	reg.Comment("The published schemas: the exact bytes sent to models. tools.json shows")
-	reg.Comment("them indented.")
-	reg.Const().DefsFunc(func(d *jen.Group) {
-		for _, t := range m.tools {
-			d.Id(schemaConst(fields[t], "Input")).Op("=").Add(gocode.RawString(t.inNode.Compact()))
-			if t.outNode != nil {
-				d.Id(schemaConst(fields[t], "Output")).Op("=").Add(gocode.RawString(t.outNode.Compact()))
-			}
-		}
-	})
-	reg.Line()
-
 	// The index of every tool in the table: the cases of dispatch.
 	reg.Comment("The index of each tool in specs, which dispatch switches on.")
 	reg.Const().DefsFunc(func(d *jen.Group) {
@@ -124,8 +111,8 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 	reg.Comment("so that a registry of many tools costs nothing to start. It is shared")
 	reg.Comment("by every registry New returns and never modified.")
 	reg.Var().Id("specs").Op("=").Index(jen.Lit(len(m.tools))).Qual(toolPkg, "Spec").ValuesFunc(func(v *jen.Group) {
-		for _, t := range m.tools {
-			v.Line().Id(indexConst(fields[t])).Op(":").Add(specBody(t, fields[t]))
+		for i, t := range m.tools {
+			v.Line().Id(indexConst(fields[t])).Op(":").Add(specBody(t, fields[t], plan.tools[i].unit))
 		}
 		v.Line()
 	})
@@ -283,8 +270,9 @@ func doc(lines ...string) *jen.Statement {
 }
 
 // specBody is the tool.Spec literal of t (without the type, as an element
-// of the specs table), fields in tool.Spec's order and zero values left out.
-func specBody(t *toolModel, field string) jen.Code {
+// of the specs table), fields in tool.Spec's order and zero values left
+// out; its schemas are constants of the codec package unit.
+func specBody(t *toolModel, field, unit string) jen.Code {
 	var kv []jen.Code
 	add := func(key string, v jen.Code) { kv = append(kv, jen.Id(key).Op(":").Add(v)) }
 	add("Name", jen.Lit(t.name))
@@ -328,9 +316,9 @@ func specBody(t *toolModel, field string) jen.Code {
 		add("Meta", jen.Index().Qual(toolPkg, "Meta").Values(ms...))
 	}
 	add("Description", jen.Lit(t.description))
-	add("InputSchema", jen.Index().Byte().Parens(jen.Id(schemaConst(field, "Input"))))
+	add("InputSchema", jen.Index().Byte().Parens(jen.Qual(unit, schemaConst(field, "Input"))))
 	if t.outNode != nil {
-		add("OutputSchema", jen.Index().Byte().Parens(jen.Id(schemaConst(field, "Output"))))
+		add("OutputSchema", jen.Index().Byte().Parens(jen.Qual(unit, schemaConst(field, "Output"))))
 	}
 	add("Package", jen.Lit(t.pkg.PkgPath))
 	add("Type", jen.Lit(t.obj.Name()))

@@ -24,13 +24,18 @@ const (
 // renderCodecs prints the codec packages of the plan.
 func renderCodecs(l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options, marks []toolMark) ([]File, *problem.Error) {
 	calls := map[string][]jen.Code{}
+	schemas := map[string][]jen.Code{}
 	for i, t := range m.tools {
 		tc := plan.tools[i]
 		calls[tc.unit] = append(calls[tc.unit], callCode(t, fields[t], tc), jen.Line())
+		schemas[tc.unit] = append(schemas[tc.unit], jen.Id(schemaConst(fields[t], "Input")).Op("=").Add(gocode.RawString(t.inNode.Compact())))
+		if t.outNode != nil {
+			schemas[tc.unit] = append(schemas[tc.unit], jen.Id(schemaConst(fields[t], "Output")).Op("=").Add(gocode.RawString(t.outNode.Compact())))
+		}
 	}
 	var files []File
 	for _, u := range plan.units {
-		f := codecCode(l, u, opts, plan.empty[u.Path], calls[u.Path])
+		f := codecCode(l, u, opts, plan.empty[u.Path], schemas[u.Path], calls[u.Path])
 		rel := filepath.Join(codecDir, u.Name, codecFile)
 		data, err := formatFile(filepath.ToSlash(rel), f, marks)
 		if err != nil {
@@ -41,16 +46,23 @@ func renderCodecs(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 	return files, nil
 }
 
-// codecCode is the codec_gen.go of the codec package u: its patterns, the
-// decoder of a tool without arguments when one of its tools has none, the
-// call functions of its tools, then its decoders and encoders.
-func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, calls []jen.Code) *jen.File {
+// codecCode is the codec_gen.go of the codec package u: the schemas of its
+// tools, its patterns, the decoder of a tool without arguments when one of
+// its tools has none, the call functions of its tools, then its decoders
+// and encoders.
+func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, schemas, calls []jen.Code) *jen.File {
 	cf := jen.NewFilePathName(u.Path, u.Name)
 	cf.HeaderComment(header)
 	cf.PackageComment(fmt.Sprintf("Package %s holds decoders, encoders and tool calls of the registry\nin package %s, which alone may import it.", u.Name, opts.Package))
 	cf.ImportName(implPkg, "toolimpl")
 	importNames(cf, l)
 	versionGuard(cf)
+	if len(schemas) > 0 {
+		cf.Comment("The published schemas of this package's tools, which the registry's")
+		cf.Comment("specs hold: the exact bytes sent to models. tools.json shows them indented.")
+		cf.Const().Defs(schemas...)
+		cf.Line()
+	}
 	if len(u.Patterns) > 0 {
 		cf.Comment("Patterns of the schemas, each compiled once, on first use.")
 		cf.Var().DefsFunc(func(d *jen.Group) {

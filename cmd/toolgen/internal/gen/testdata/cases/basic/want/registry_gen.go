@@ -29,17 +29,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	basicDeleteInputSchema  = `{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}`
-	basicPingInputSchema    = `{"type":"object","properties":{},"additionalProperties":false}`
-	basicRemoteInputSchema  = `{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}`
-	basicRemoteOutputSchema = `{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Name names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"Item is one entry."}`
-	basicSearchInputSchema  = `{"properties":{"query":{"type":"string","minLength":1,"description":"Query is required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Name names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"Item is one entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Tree is recursive."}}}`
-	basicSearchOutputSchema = `{"properties":{"items":{"items":{"$ref":"#/$defs/Item"},"type":"array"},"total":{"type":"integer"},"next":{"type":"string"},"at":{"type":"string","format":"date-time"},"meta":{"type":"object"},"code":{"type":"string"},"tree":{"$ref":"#/$defs/Tree"},"score":{"type":"number"}},"additionalProperties":false,"type":"object","required":["items","total","at","meta","code","tree","score"],"description":"Output is structured.","$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Name names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"Item is one entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Tree is recursive."}}}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolBasicDelete = iota
@@ -59,7 +48,7 @@ var specs = [4]tool.Spec{
 		Destructive: true,
 		OpenWorld:   true,
 		Description: "Delete deletes an item.",
-		InputSchema: []byte(basicDeleteInputSchema),
+		InputSchema: []byte(basiccodec.SchemaBasicDeleteInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
 		Type:        "Delete",
 	},
@@ -69,7 +58,7 @@ var specs = [4]tool.Spec{
 		Kind:        tool.KindDisplay,
 		Idempotent:  true,
 		Description: "Ping answers pong.",
-		InputSchema: []byte(basicPingInputSchema),
+		InputSchema: []byte(basiccodec.SchemaBasicPingInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
 		Type:        "Ping",
 	},
@@ -79,8 +68,8 @@ var specs = [4]tool.Spec{
 		Kind:         tool.KindRead,
 		ReadOnly:     true,
 		Description:  "Remote needs a key.",
-		InputSchema:  []byte(basicRemoteInputSchema),
-		OutputSchema: []byte(basicRemoteOutputSchema),
+		InputSchema:  []byte(basiccodec.SchemaBasicRemoteInput),
+		OutputSchema: []byte(basiccodec.SchemaBasicRemoteOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
 		Type:         "Remote",
 	},
@@ -96,8 +85,8 @@ var specs = [4]tool.Spec{
 		Permissions:  []string{"basic.read"},
 		Meta:         []tool.Meta{{Key: "team", Value: "search"}},
 		Description:  "Search searches everything.\n\nIt is the golden case's main tool.",
-		InputSchema:  []byte(basicSearchInputSchema),
-		OutputSchema: []byte(basicSearchOutputSchema),
+		InputSchema:  []byte(basiccodec.SchemaBasicSearchInput),
+		OutputSchema: []byte(basiccodec.SchemaBasicSearchOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
 		Type:         "Search",
 	},

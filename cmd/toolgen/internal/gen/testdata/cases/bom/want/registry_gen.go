@@ -27,12 +27,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	echoInputSchema = `{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"type":"object","required":["mode"]}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolEcho = iota
@@ -47,7 +41,7 @@ var specs = [1]tool.Spec{
 		Group:       "bom",
 		Kind:        tool.KindAction,
 		Description: "Echo returns its input.",
-		InputSchema: []byte(echoInputSchema),
+		InputSchema: []byte(bomcodec.SchemaEchoInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom",
 		Type:        "Echo",
 	},

@@ -27,12 +27,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	contractCheckInputSchema = `{"properties":{"when":{"type":"string","format":"date-time","description":"When is a date-time kept as text."},"ratio":{"type":"number","multipleOf":0.5,"description":"Ratio is a multiple of a half."},"at":{"$ref":"#/$defs/Stamp","description":"At is a stamp."},"tags":{"items":{"type":"string"},"type":"array","uniqueItems":true,"description":"Tags are distinct."}},"additionalProperties":false,"type":"object","required":["when","at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolContractCheck = iota
@@ -48,7 +42,7 @@ var specs = [1]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Checks its arguments and answers with the date-time.",
-		InputSchema: []byte(contractCheckInputSchema),
+		InputSchema: []byte(contractcodec.SchemaContractCheckInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/contract",
 		Type:        "Check",
 	},

@@ -30,15 +30,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	archiveInputSchema = `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`
-	lookupInputSchema  = `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`
-	pingInputSchema    = `{"type":"object","properties":{},"additionalProperties":false}`
-	purgeInputSchema   = `{"type":"object","properties":{},"additionalProperties":false}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolArchive = iota
@@ -57,7 +48,7 @@ var specs = [4]tool.Spec{
 		GroupDescription: "Tools of the golden case: look things up and archive them.",
 		Kind:             tool.KindAction,
 		Description:      "Archive archives things; providers load it through their tool search.",
-		InputSchema:      []byte(archiveInputSchema),
+		InputSchema:      []byte(deferredcodec.SchemaArchiveInput),
 		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred",
 		Type:             "Archive",
 		Defer:            true,
@@ -69,7 +60,7 @@ var specs = [4]tool.Spec{
 		Kind:             tool.KindRead,
 		ReadOnly:         true,
 		Description:      "Lookup looks things up; it is loaded at once.",
-		InputSchema:      []byte(lookupInputSchema),
+		InputSchema:      []byte(deferredcodec.SchemaLookupInput),
 		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred",
 		Type:             "Lookup",
 	},
@@ -80,7 +71,7 @@ var specs = [4]tool.Spec{
 		Kind:             tool.KindRead,
 		ReadOnly:         true,
 		Description:      "Ping answers.",
-		InputSchema:      []byte(pingInputSchema),
+		InputSchema:      []byte(othercodec.SchemaPingInput),
 		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/other",
 		Type:             "Ping",
 	},
@@ -90,7 +81,7 @@ var specs = [4]tool.Spec{
 		GroupDescription: "Tools of the golden case: look things up and archive them.",
 		Kind:             tool.KindAction,
 		Description:      "Purge purges things; its group, deferred, is described in package deferred.",
-		InputSchema:      []byte(purgeInputSchema),
+		InputSchema:      []byte(othercodec.SchemaPurgeInput),
 		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/other",
 		Type:             "Purge",
 		Defer:            true,

@@ -27,15 +27,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	findInputSchema     = `{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"type":"object","required":["words"],"description":"Only documents holding every word match."}`
-	findOutputSchema    = `{"properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names of the matching documents."}},"additionalProperties":false,"type":"object","required":["names"],"description":"Result is what find returns: the names of the matching documents, best match first."}`
-	outlineInputSchema  = `{"properties":{"heading":{"type":"string","description":"Heading is the heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"Children are the sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"$defs":{"Section":{"properties":{"heading":{"type":"string","description":"Heading is the heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"Children are the sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"Section is one heading and the sections below it."}}}`
-	outlineOutputSchema = `{"properties":{"heading":{"type":"string","description":"Heading is the heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"Children are the sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"Section is one heading and the sections below it.","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"Heading is the heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"Children are the sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"Section is one heading and the sections below it."}}}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolFind = iota
@@ -51,8 +42,8 @@ var specs = [2]tool.Spec{
 		Group:        "descriptions",
 		Kind:         tool.KindAction,
 		Description:  "Find finds documents by words.",
-		InputSchema:  []byte(findInputSchema),
-		OutputSchema: []byte(findOutputSchema),
+		InputSchema:  []byte(descriptionscodec.SchemaFindInput),
+		OutputSchema: []byte(descriptionscodec.SchemaFindOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions",
 		Type:         "Find",
 	},
@@ -61,8 +52,8 @@ var specs = [2]tool.Spec{
 		Group:        "descriptions",
 		Kind:         tool.KindAction,
 		Description:  "Outline lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.",
-		InputSchema:  []byte(outlineInputSchema),
-		OutputSchema: []byte(outlineOutputSchema),
+		InputSchema:  []byte(descriptionscodec.SchemaOutlineInput),
+		OutputSchema: []byte(descriptionscodec.SchemaOutlineOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions",
 		Type:         "Outline",
 	},

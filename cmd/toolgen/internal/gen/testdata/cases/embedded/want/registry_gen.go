@@ -27,13 +27,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	embeddedEchoInputSchema  = `{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string","description":"Label shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":"string"},"origin":{"$ref":"#/$defs/Origin"},"unsigned":{"type":"boolean","description":"Unsigned asks the tool to return an output without its Signed."}},"additionalProperties":false,"type":"object","required":["query","signer"],"$defs":{"Origin":{"properties":{"host":{"type":"string"}},"additionalProperties":false,"type":"object","description":"Origin is embedded by pointer in Audit, and named in Input."}}}`
-	embeddedEchoOutputSchema = `{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string"},"color":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query","signer"],"description":"Output holds embedded pointers too."}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolEmbeddedEcho = iota
@@ -48,8 +41,8 @@ var specs = [1]tool.Spec{
 		Group:        "embedded",
 		Kind:         tool.KindAction,
 		Description:  "Echo returns what it was given.",
-		InputSchema:  []byte(embeddedEchoInputSchema),
-		OutputSchema: []byte(embeddedEchoOutputSchema),
+		InputSchema:  []byte(embeddedcodec.SchemaEmbeddedEchoInput),
+		OutputSchema: []byte(embeddedcodec.SchemaEmbeddedEchoOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded",
 		Type:         "Echo",
 	},

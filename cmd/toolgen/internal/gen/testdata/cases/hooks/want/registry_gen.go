@@ -28,14 +28,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	hooksLoginInputSchema  = `{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"Account is one account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"}},"additionalProperties":false,"type":"object","required":["id"],"description":"Key is an API key."}}}`
-	hooksStoreInputSchema  = `{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"type":"object","required":["key","value"]}`
-	hooksWhoamiInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolHooksLogin = iota
@@ -52,7 +44,7 @@ var specs = [3]tool.Spec{
 		Group:        "hooks",
 		Kind:         tool.KindAction,
 		Description:  "Logs in to an account; offered to signed-in users only.",
-		InputSchema:  []byte(hooksLoginInputSchema),
+		InputSchema:  []byte(hookscodec.SchemaHooksLoginInput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks",
 		Type:         "Login",
 		Secrets:      []string{"/Pin", "/accounts/*/token", "/backup/*/token", "/deep/inner/code", "/key/secret", "/otp", "/password", "/pass~1phrase~01", "/recovery", "/vault/*/token", "/whole"},
@@ -64,7 +56,7 @@ var specs = [3]tool.Spec{
 		Group:       "hooks",
 		Kind:        tool.KindAction,
 		Description: "Stores a value under a key; no hooks, one secret.",
-		InputSchema: []byte(hooksStoreInputSchema),
+		InputSchema: []byte(hookscodec.SchemaHooksStoreInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks",
 		Type:        "Store",
 		Secrets:     []string{"/value"},
@@ -74,7 +66,7 @@ var specs = [3]tool.Spec{
 		Group:        "hooks",
 		Kind:         tool.KindAction,
 		Description:  "Shows the signed-in user; offered to admins only.",
-		InputSchema:  []byte(hooksWhoamiInputSchema),
+		InputSchema:  []byte(hookscodec.SchemaHooksWhoamiInput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks",
 		Type:         "WhoAmI",
 		DecidesOffer: true,

@@ -27,12 +27,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	kindcheckEchoInputSchema = `{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"type":"object","required":["at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolKindcheckEcho = iota
@@ -48,7 +42,7 @@ var specs = [1]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Echoes a stamp.",
-		InputSchema: []byte(kindcheckEchoInputSchema),
+		InputSchema: []byte(kindcheckcodec.SchemaKindcheckEchoInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/kindcheck",
 		Type:        "Echo",
 	},

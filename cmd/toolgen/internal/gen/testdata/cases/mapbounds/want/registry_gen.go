@@ -27,12 +27,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	labelInputSchema = `{"properties":{"attrs":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":3,"minProperties":1,"description":"Attrs are one to three attributes."},"counts":{"additionalProperties":{"type":"integer"},"type":"object","maxProperties":2,"description":"Counts are at most two counts."},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","description":"Items each carry labels."},"meta":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":5,"description":"Meta is bounded by the hook of In."}},"additionalProperties":false,"type":"object","required":["attrs"],"$defs":{"Item":{"properties":{"labels":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":4,"description":"Labels are at most four labels."}},"additionalProperties":false,"type":"object","required":["labels"],"description":"Item is one labelled item."}}}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolLabel = iota
@@ -47,7 +41,7 @@ var specs = [1]tool.Spec{
 		Group:       "mapbounds",
 		Kind:        tool.KindAction,
 		Description: "Label labels things.",
-		InputSchema: []byte(labelInputSchema),
+		InputSchema: []byte(mapboundscodec.SchemaLabelInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/mapbounds",
 		Type:        "Label",
 	},

@@ -27,14 +27,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	nojsonAddInputSchema   = `{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"Reminder is one reminder."}}}`
-	nojsonAddOutputSchema  = `{"properties":{"id":{"type":"string"},"count":{"type":"integer"}},"additionalProperties":false,"type":"object","required":["id","count"],"description":"AddOutput says what was stored."}`
-	nojsonHelloInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolNojsonAdd = iota
@@ -50,8 +42,8 @@ var specs = [2]tool.Spec{
 		Group:        "nojson",
 		Kind:         tool.KindAction,
 		Description:  "Adds a reminder.",
-		InputSchema:  []byte(nojsonAddInputSchema),
-		OutputSchema: []byte(nojsonAddOutputSchema),
+		InputSchema:  []byte(nojsoncodec.SchemaNojsonAddInput),
+		OutputSchema: []byte(nojsoncodec.SchemaNojsonAddOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson",
 		Type:         "AddTool",
 	},
@@ -61,7 +53,7 @@ var specs = [2]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Says hello.",
-		InputSchema: []byte(nojsonHelloInputSchema),
+		InputSchema: []byte(nojsoncodec.SchemaNojsonHelloInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson",
 		Type:        "HelloTool",
 	},

@@ -27,12 +27,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	greetInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolGreet = iota
@@ -47,7 +41,7 @@ var specs = [1]tool.Spec{
 		Group:       "tools",
 		Kind:        tool.KindAction,
 		Description: "Greet says hello.",
-		InputSchema: []byte(greetInputSchema),
+		InputSchema: []byte(toolscodec.SchemaGreetInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/registryuser/tools",
 		Type:        "Greet",
 	},

@@ -30,15 +30,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	aListInputSchema   = `{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["query","page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`
-	aListOutputSchema  = `{"properties":{"names":{"items":{"type":"string"},"type":"array"},"next":{"$ref":"#/$defs/Next"}},"additionalProperties":false,"type":"object","required":["names","next"],"description":"Output is what a_list returns.","$defs":{"Next":{"properties":{"page":{"$ref":"#/$defs/Page"},"more":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["page","more"]},"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`
-	bPagesInputSchema  = `{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`
-	bPagesOutputSchema = `{"properties":{"page":{"$ref":"#/$defs/Page"},"more":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["page","more"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolAList = iota
@@ -54,8 +45,8 @@ var specs = [2]tool.Spec{
 		Group:        "a",
 		Kind:         tool.KindAction,
 		Description:  "List lists items.",
-		InputSchema:  []byte(aListInputSchema),
-		OutputSchema: []byte(aListOutputSchema),
+		InputSchema:  []byte(acodec.SchemaAListInput),
+		OutputSchema: []byte(acodec.SchemaAListOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/a",
 		Type:         "List",
 	},
@@ -64,8 +55,8 @@ var specs = [2]tool.Spec{
 		Group:        "b",
 		Kind:         tool.KindAction,
 		Description:  "Pages lists the next pages.",
-		InputSchema:  []byte(bPagesInputSchema),
-		OutputSchema: []byte(bPagesOutputSchema),
+		InputSchema:  []byte(bcodec.SchemaBPagesInput),
+		OutputSchema: []byte(bcodec.SchemaBPagesOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/b",
 		Type:         "Pages",
 	},

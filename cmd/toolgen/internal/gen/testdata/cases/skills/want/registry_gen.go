@@ -36,14 +36,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	clockNowInputSchema    = `{"type":"object","properties":{},"additionalProperties":false}`
-	notesCreateInputSchema = `{"properties":{"title":{"type":"string"}},"additionalProperties":false,"type":"object","required":["title"]}`
-	notesSearchInputSchema = `{"properties":{"query":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query"]}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolClockNow = iota
@@ -61,7 +53,7 @@ var specs = [3]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Tells the time.",
-		InputSchema: []byte(clockNowInputSchema),
+		InputSchema: []byte(clockcodec.SchemaClockNowInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/clock",
 		Type:        "Now",
 	},
@@ -70,7 +62,7 @@ var specs = [3]tool.Spec{
 		Group:       "notes",
 		Kind:        tool.KindAction,
 		Description: "Creates a note.",
-		InputSchema: []byte(notesCreateInputSchema),
+		InputSchema: []byte(notescodec.SchemaNotesCreateInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes",
 		Type:        "Create",
 	},
@@ -80,7 +72,7 @@ var specs = [3]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Finds notes by a word.",
-		InputSchema: []byte(notesSearchInputSchema),
+		InputSchema: []byte(notescodec.SchemaNotesSearchInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes",
 		Type:        "Search",
 	},

@@ -28,15 +28,6 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	unsetEchoInputSchema   = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
-	unsetFilterInputSchema = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
-	unsetGreetInputSchema  = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
-	unsetUpperInputSchema  = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
-)
-
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolUnsetEcho = iota
@@ -54,7 +45,7 @@ var specs = [4]tool.Spec{
 		Group:       "unset",
 		Kind:        tool.KindAction,
 		Description: "Echoes its argument; a struct with no fields needs no setting.",
-		InputSchema: []byte(unsetEchoInputSchema),
+		InputSchema: []byte(unsetcodec.SchemaUnsetEchoInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
 		Type:        "Echo",
 	},
@@ -63,7 +54,7 @@ var specs = [4]tool.Spec{
 		Group:       "unset",
 		Kind:        tool.KindAction,
 		Description: "Filters words; not comparable (a slice and a func), checked field by field.",
-		InputSchema: []byte(unsetFilterInputSchema),
+		InputSchema: []byte(unsetcodec.SchemaUnsetFilterInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
 		Type:        "Filter",
 	},
@@ -72,7 +63,7 @@ var specs = [4]tool.Spec{
 		Group:       "unset",
 		Kind:        tool.KindAction,
 		Description: "Greets in a set language; a comparable tool type, checked as a whole.",
-		InputSchema: []byte(unsetGreetInputSchema),
+		InputSchema: []byte(unsetcodec.SchemaUnsetGreetInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
 		Type:        "Greet",
 	},
@@ -81,7 +72,7 @@ var specs = [4]tool.Spec{
 		Group:       "unset",
 		Kind:        tool.KindAction,
 		Description: "Upper-cases its argument; its zero value is ready (a nil Map means the identity).",
-		InputSchema: []byte(unsetUpperInputSchema),
+		InputSchema: []byte(unsetcodec.SchemaUnsetUpperInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
 		Type:        "Upper",
 	},

@@ -16,6 +16,12 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaEchoInput = `{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"type":"object","required":["mode"]}`
+)
+
 // CallEcho decodes the arguments of the tool echo (bom.Echo). In ModeCall
 // it runs it and encodes its output.
 func CallEcho(ctx context.Context, t *bom.Echo, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

@@ -16,6 +16,12 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaContractCheckInput = `{"properties":{"when":{"type":"string","format":"date-time","description":"When is a date-time kept as text."},"ratio":{"type":"number","multipleOf":0.5,"description":"Ratio is a multiple of a half."},"at":{"$ref":"#/$defs/Stamp","description":"At is a stamp."},"tags":{"items":{"type":"string"},"type":"array","uniqueItems":true,"description":"Tags are distinct."}},"additionalProperties":false,"type":"object","required":["when","at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`
+)
+
 // CallContractCheck decodes the arguments of the tool contract_check
 // (contract.Check). In ModeCall it runs it and encodes its output.
 func CallContractCheck(ctx context.Context, t *contract.Check, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

@@ -17,6 +17,13 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaArchiveInput = `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`
+	SchemaLookupInput  = `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`
+)
+
 // CallArchive decodes the arguments of the tool archive
 // (deferred.Archive). In ModeCall it runs it and encodes its output.
 func CallArchive(ctx context.Context, t *deferred.Archive, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

@@ -16,6 +16,13 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaPingInput  = `{"type":"object","properties":{},"additionalProperties":false}`
+	SchemaPurgeInput = `{"type":"object","properties":{},"additionalProperties":false}`
+)
+
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
 func DecodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {

@@ -16,6 +16,15 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaFindInput     = `{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"type":"object","required":["words"],"description":"Only documents holding every word match."}`
+	SchemaFindOutput    = `{"properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names of the matching documents."}},"additionalProperties":false,"type":"object","required":["names"],"description":"Result is what find returns: the names of the matching documents, best match first."}`
+	SchemaOutlineInput  = `{"properties":{"heading":{"type":"string","description":"Heading is the heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"Children are the sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"$defs":{"Section":{"properties":{"heading":{"type":"string","description":"Heading is the heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"Children are the sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"Section is one heading and the sections below it."}}}`
+	SchemaOutlineOutput = `{"properties":{"heading":{"type":"string","description":"Heading is the heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"Children are the sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"Section is one heading and the sections below it.","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"Heading is the heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"Children are the sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"Section is one heading and the sections below it."}}}`
+)
+
 // CallFind decodes the arguments of the tool find (descriptions.Find). In
 // ModeCall it runs it and encodes its output.
 func CallFind(ctx context.Context, t *descriptions.Find, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

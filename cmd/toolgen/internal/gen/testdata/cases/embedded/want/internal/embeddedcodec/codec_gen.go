@@ -17,6 +17,13 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaEmbeddedEchoInput  = `{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string","description":"Label shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":"string"},"origin":{"$ref":"#/$defs/Origin"},"unsigned":{"type":"boolean","description":"Unsigned asks the tool to return an output without its Signed."}},"additionalProperties":false,"type":"object","required":["query","signer"],"$defs":{"Origin":{"properties":{"host":{"type":"string"}},"additionalProperties":false,"type":"object","description":"Origin is embedded by pointer in Audit, and named in Input."}}}`
+	SchemaEmbeddedEchoOutput = `{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string"},"color":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query","signer"],"description":"Output holds embedded pointers too."}`
+)
+
 // CallEmbeddedEcho decodes the arguments of the tool embedded_echo
 // (embedded.Echo). In ModeCall it runs it and encodes its output.
 func CallEmbeddedEcho(ctx context.Context, t *embedded.Echo, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

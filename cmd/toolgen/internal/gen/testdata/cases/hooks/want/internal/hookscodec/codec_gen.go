@@ -16,6 +16,14 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaHooksLoginInput  = `{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"Account is one account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"}},"additionalProperties":false,"type":"object","required":["id"],"description":"Key is an API key."}}}`
+	SchemaHooksStoreInput  = `{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"type":"object","required":["key","value"]}`
+	SchemaHooksWhoamiInput = `{"type":"object","properties":{},"additionalProperties":false}`
+)
+
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
 func DecodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {

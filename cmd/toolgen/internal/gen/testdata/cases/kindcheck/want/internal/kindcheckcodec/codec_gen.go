@@ -16,6 +16,12 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaKindcheckEchoInput = `{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"type":"object","required":["at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`
+)
+
 // CallKindcheckEcho decodes the arguments of the tool kindcheck_echo
 // (kindcheck.Echo). In ModeCall it runs it and encodes its output.
 func CallKindcheckEcho(ctx context.Context, t *kindcheck.Echo, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

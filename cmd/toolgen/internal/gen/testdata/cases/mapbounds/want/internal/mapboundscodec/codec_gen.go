@@ -17,6 +17,12 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaLabelInput = `{"properties":{"attrs":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":3,"minProperties":1,"description":"Attrs are one to three attributes."},"counts":{"additionalProperties":{"type":"integer"},"type":"object","maxProperties":2,"description":"Counts are at most two counts."},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","description":"Items each carry labels."},"meta":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":5,"description":"Meta is bounded by the hook of In."}},"additionalProperties":false,"type":"object","required":["attrs"],"$defs":{"Item":{"properties":{"labels":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":4,"description":"Labels are at most four labels."}},"additionalProperties":false,"type":"object","required":["labels"],"description":"Item is one labelled item."}}}`
+)
+
 // CallLabel decodes the arguments of the tool label (mapbounds.Label). In
 // ModeCall it runs it and encodes its output.
 func CallLabel(ctx context.Context, t *mapbounds.Label, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

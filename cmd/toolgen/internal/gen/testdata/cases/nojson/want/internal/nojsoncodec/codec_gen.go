@@ -19,6 +19,14 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaNojsonAddInput   = `{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"Reminder is one reminder."}}}`
+	SchemaNojsonAddOutput  = `{"properties":{"id":{"type":"string"},"count":{"type":"integer"}},"additionalProperties":false,"type":"object","required":["id","count"],"description":"AddOutput says what was stored."}`
+	SchemaNojsonHelloInput = `{"type":"object","properties":{},"additionalProperties":false}`
+)
+
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
 func DecodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {

@@ -17,6 +17,13 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaAListInput  = `{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["query","page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`
+	SchemaAListOutput = `{"properties":{"names":{"items":{"type":"string"},"type":"array"},"next":{"$ref":"#/$defs/Next"}},"additionalProperties":false,"type":"object","required":["names","next"],"description":"Output is what a_list returns.","$defs":{"Next":{"properties":{"page":{"$ref":"#/$defs/Page"},"more":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["page","more"]},"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`
+)
+
 // CallAList decodes the arguments of the tool a_list (a.List). In ModeCall
 // it runs it and encodes its output.
 func CallAList(ctx context.Context, t *a.List, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

@@ -17,6 +17,13 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaBPagesInput  = `{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`
+	SchemaBPagesOutput = `{"properties":{"page":{"$ref":"#/$defs/Page"},"more":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["page","more"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`
+)
+
 // CallBPages decodes the arguments of the tool b_pages (b.Pages). In
 // ModeCall it runs it and encodes its output.
 func CallBPages(ctx context.Context, t *b.Pages, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

@@ -16,6 +16,13 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaNotesCreateInput = `{"properties":{"title":{"type":"string"}},"additionalProperties":false,"type":"object","required":["title"]}`
+	SchemaNotesSearchInput = `{"properties":{"query":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query"]}`
+)
+
 // CallNotesCreate decodes the arguments of the tool notes_create
 // (notes.Create). In ModeCall it runs it and encodes its output.
 func CallNotesCreate(ctx context.Context, t *notes.Create, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {

@@ -16,6 +16,15 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
 
+// The published schemas of this package's tools, which the registry's
+// specs hold: the exact bytes sent to models. tools.json shows them indented.
+const (
+	SchemaUnsetEchoInput   = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
+	SchemaUnsetFilterInput = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
+	SchemaUnsetGreetInput  = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
+	SchemaUnsetUpperInput  = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
+)
+
 // CallUnsetEcho decodes the arguments of the tool unset_echo (unset.Echo).
 // In ModeCall it runs it and encodes its output.
 func CallUnsetEcho(ctx context.Context, t *unset.Echo, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
