@@ -53,6 +53,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/generated/internal/clockcodec"
+	"github.com/toolgen-go/toolgen/generated/internal/notescodec"
+	"github.com/toolgen-go/toolgen/generated/internal/weathercodec"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/clock"
@@ -431,29 +434,31 @@ func fuzzTool[T any](f *testing.F, name string, decode fuzzDecoder[T]) {
 type noArguments struct{}
 
 func FuzzClockNow(f *testing.F) {
-	fuzzTool(f, "clock_now", func(d *codec.Decoder, _ *noArguments) { decodeNoArguments(d) })
+	fuzzTool(f, "clock_now", func(d *codec.Decoder, _ *noArguments) { clockcodec.DecodeNoArguments(d) })
 }
 
-func FuzzClockWait(f *testing.F) { fuzzTool(f, "clock_wait", decodeClockWaitInput) }
+func FuzzClockWait(f *testing.F) { fuzzTool(f, "clock_wait", clockcodec.DecodeWaitInput) }
 
-func FuzzClockZones(f *testing.F) { fuzzTool(f, "clock_zones", decodeClockZonesInput) }
+func FuzzClockZones(f *testing.F) { fuzzTool(f, "clock_zones", clockcodec.DecodeZonesInput) }
 
-func FuzzNotesCreate(f *testing.F) { fuzzTool(f, "notes_create", decodeNotesCreateInput) }
+func FuzzNotesCreate(f *testing.F) { fuzzTool(f, "notes_create", notescodec.DecodeCreateInput) }
 
-func FuzzNotesDelete(f *testing.F) { fuzzTool(f, "notes_delete", decodeNotesDeleteInput) }
+func FuzzNotesDelete(f *testing.F) { fuzzTool(f, "notes_delete", notescodec.DecodeDeleteInput) }
 
-func FuzzNotesGet(f *testing.F) { fuzzTool(f, "notes_get", decodeNotesGetInput) }
+func FuzzNotesGet(f *testing.F) { fuzzTool(f, "notes_get", notescodec.DecodeGetInput) }
 
-func FuzzNotesOutline(f *testing.F) { fuzzTool(f, "notes_outline", decodeNotesOutlineInput) }
+func FuzzNotesOutline(f *testing.F) { fuzzTool(f, "notes_outline", notescodec.DecodeOutlineInput) }
 
-func FuzzNotesRender(f *testing.F) { fuzzTool(f, "notes_render", decodeNotesRenderInput) }
+func FuzzNotesRender(f *testing.F) { fuzzTool(f, "notes_render", notescodec.DecodeRenderInput) }
 
-func FuzzNotesSearch(f *testing.F) { fuzzTool(f, "notes_search", decodeNotesSearchInput) }
+func FuzzNotesSearch(f *testing.F) { fuzzTool(f, "notes_search", notescodec.DecodeSearchInput) }
 
-func FuzzNotesShare(f *testing.F) { fuzzTool(f, "notes_share", decodeNotesShareInput) }
+func FuzzNotesShare(f *testing.F) { fuzzTool(f, "notes_share", notescodec.DecodeShareInput) }
 
-func FuzzNotesTag(f *testing.F) { fuzzTool(f, "notes_tag", decodeNotesTagInput) }
+func FuzzNotesTag(f *testing.F) { fuzzTool(f, "notes_tag", notescodec.DecodeTagInput) }
 
-func FuzzNotesUpdate(f *testing.F) { fuzzTool(f, "notes_update", decodeNotesUpdateInput) }
+func FuzzNotesUpdate(f *testing.F) { fuzzTool(f, "notes_update", notescodec.DecodeUpdateInput) }
 
-func FuzzWeatherForecast(f *testing.F) { fuzzTool(f, "weather_forecast", decodeWeatherForecastInput) }
+func FuzzWeatherForecast(f *testing.F) {
+	fuzzTool(f, "weather_forecast", weathercodec.DecodeForecastInput)
+}

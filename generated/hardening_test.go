@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/generated/internal/notescodec"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/notes"
@@ -168,7 +169,7 @@ func TestFuzzExceptions(t *testing.T) {
 		d := codec.NewDecoder()
 		d.Reset([]byte(args), fuzzLimits)
 		var v notes.SearchInput
-		decodeNotesSearchInput(d, &v)
+		notescodec.DecodeSearchInput(d, &v)
 		d.End()
 		return v, d.Err()
 	}

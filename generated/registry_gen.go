@@ -25,6 +25,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolgen-go/toolgen/generated/internal/clockcodec"
+	"github.com/toolgen-go/toolgen/generated/internal/notescodec"
+	"github.com/toolgen-go/toolgen/generated/internal/weathercodec"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
@@ -37,37 +40,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	clockNowInputSchema         = `{"type":"object","properties":{},"additionalProperties":false}`
-	clockNowOutputSchema        = `{"properties":{"time":{"type":"string","format":"date-time","description":"The current time, in the time zone below."},"unix":{"type":"integer","description":"Seconds since 1970-01-01 UTC."},"location":{"type":"string","description":"The time zone's name, such as \"Europe/Lisbon\" or \"UTC\"."},"zone":{"type":"string","description":"The zone's abbreviation at this time, such as \"WEST\"."},"offset":{"type":"integer","description":"Seconds east of UTC."},"weekday":{"type":"string","description":"Day of the week, in English."},"iso_week":{"type":"integer","description":"ISO 8601 week number, 1 to 53."},"year_day":{"type":"integer","description":"Day of the year, 1 to 366."}},"additionalProperties":false,"type":"object","required":["time","unix","location","zone","offset","weekday","iso_week","year_day"],"description":"The result of clock_now."}`
-	clockSyncInputSchema        = `{"type":"object","properties":{},"additionalProperties":false}`
-	clockSyncOutputSchema       = `{"properties":{"local":{"type":"string","format":"date-time","description":"The local time when the reference answered (the midpoint of the request)."},"reference":{"type":"string","format":"date-time","description":"The reference clock's time."},"offset":{"type":"integer","description":"How far the reference is ahead of the local clock, in nanoseconds (negative: behind)."},"round_trip":{"type":"integer","description":"How long the reference took to answer, in nanoseconds."},"in_sync":{"type":"boolean","description":"Whether the offset is within the tolerance."}},"additionalProperties":false,"type":"object","required":["local","reference","offset","round_trip","in_sync"],"description":"The result of clock_sync."}`
-	clockWaitInputSchema        = `{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"type":"object","required":["seconds"]}`
-	clockWaitOutputSchema       = `{"properties":{"seconds":{"type":"number","description":"How long it waited, in seconds."},"until":{"type":"string","format":"date-time","description":"When the wait ended, by the clock."}},"additionalProperties":false,"type":"object","required":["seconds","until"],"description":"The result of clock_wait."}`
-	clockZonesInputSchema       = `{"properties":{"prefix":{"type":"string","maxLength":64,"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\".","examples":["Europe/"]}},"additionalProperties":false,"type":"object"}`
-	notesCreateInputSchema      = `{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title, one line."},"body":{"type":"string","maxLength":20000,"description":"Body text in Markdown; headings (#, ##...) give it an outline."},"tags":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags: lower-case letters, digits and '-'."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","default":3},"due":{"type":"string","format":"date-time","description":"When the note is due, if ever."},"color":{"$ref":"#/$defs/Color","description":"Label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32."}},"additionalProperties":false,"type":"object","required":["title"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}`
-	notesCreateOutputSchema     = `{"properties":{"id":{"type":"string","description":"The note's ID."},"title":{"type":"string","description":"Title, one line."},"body":{"type":"string","description":"Body text; Markdown headings (#, ##...) structure it."},"tags":{"items":{"type":"string"},"type":"array","description":"Tags in lower case, sorted."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest)."},"color":{"$ref":"#/$defs/Color","description":"Label color, if any."},"due":{"type":"string","format":"date-time","description":"Due date, if any."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","description":"Free-form attributes, such as \"budget\" or \"location\"."},"author":{"$ref":"#/$defs/Person","description":"Who wrote the note."},"revision":{"type":"integer","description":"Counts the changes since creation, starting at 1."},"checksum":{"type":"string","contentEncoding":"base64","description":"SHA-256 of the title and body; pass it back to notes_update to refuse the update if the text changed in between."},"data":{"description":"JSON data a client keeps with the note, returned verbatim."},"created":{"type":"string","format":"date-time","description":"When the note was created."},"updated":{"type":"string","format":"date-time","description":"When the note last changed."}},"additionalProperties":false,"type":"object","required":["id","title","body","tags","priority","author","revision","checksum","created","updated"],"description":"A note as the store keeps it and notes_get returns it.","$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]},"Person":{"properties":{"name":{"type":"string","description":"Display name."},"email":{"type":"string","description":"Email address, when known."}},"additionalProperties":false,"type":"object","required":["name"],"description":"The author of a note."}}}`
-	notesDeleteInputSchema      = `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}`
-	notesDeleteOutputSchema     = `{"properties":{"id":{"type":"string","description":"The note's ID."},"deleted":{"type":"boolean","description":"Whether a note was deleted; false when there was none with this ID."}},"additionalProperties":false,"type":"object","required":["id","deleted"],"description":"The result of notes_delete."}`
-	notesGetInputSchema         = `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID, as notes_search returns it."}},"additionalProperties":false,"type":"object","required":["id"]}`
-	notesGetOutputSchema        = `{"properties":{"id":{"type":"string","description":"The note's ID."},"title":{"type":"string","description":"Title, one line."},"body":{"type":"string","description":"Body text; Markdown headings (#, ##...) structure it."},"tags":{"items":{"type":"string"},"type":"array","description":"Tags in lower case, sorted."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest)."},"color":{"$ref":"#/$defs/Color","description":"Label color, if any."},"due":{"type":"string","format":"date-time","description":"Due date, if any."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","description":"Free-form attributes, such as \"budget\" or \"location\"."},"author":{"$ref":"#/$defs/Person","description":"Who wrote the note."},"revision":{"type":"integer","description":"Counts the changes since creation, starting at 1."},"checksum":{"type":"string","contentEncoding":"base64","description":"SHA-256 of the title and body; pass it back to notes_update to refuse the update if the text changed in between."},"data":{"description":"JSON data a client keeps with the note, returned verbatim."},"created":{"type":"string","format":"date-time","description":"When the note was created."},"updated":{"type":"string","format":"date-time","description":"When the note last changed."}},"additionalProperties":false,"type":"object","required":["id","title","body","tags","priority","author","revision","checksum","created","updated"],"description":"A note as the store keeps it and notes_get returns it.","$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]},"Person":{"properties":{"name":{"type":"string","description":"Display name."},"email":{"type":"string","description":"Email address, when known."}},"additionalProperties":false,"type":"object","required":["name"],"description":"The author of a note."}}}`
-	notesOutlineInputSchema     = `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}`
-	notesOutlineOutputSchema    = `{"properties":{"id":{"type":"string","description":"The note's ID."},"title":{"type":"string","description":"The note's title."},"sections":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The top-level sections; empty when the body has no headings."}},"additionalProperties":false,"type":"object","required":["id","title","sections"],"description":"The result of notes_outline.","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text."},"level":{"type":"integer","description":"The heading's level, from 1 (\"#\") to 6 (\"######\")."},"line":{"type":"integer","description":"The heading's line in the body, from 1."},"sections":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections under this one."}},"additionalProperties":false,"type":"object","required":["heading","level","line"],"description":"A heading of a note with the sections nested under it."}}}`
-	notesRenderInputSchema      = `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":"string","enum":["markdown","plain"],"description":"Output format.","default":"markdown"}},"additionalProperties":false,"type":"object","required":["id"]}`
-	notesSearchInputSchema      = `{"properties":{"query":{"type":"string","maxLength":200,"minLength":1,"description":"Words to look for; a note matches when it contains every word."},"limit":{"type":"integer","maximum":50,"minimum":1,"description":"Maximum number of notes to return; 10 when omitted."},"tags":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Only notes carrying every one of these tags."},"since":{"type":"string","format":"date-time","description":"Only notes changed at or after this time."},"sort":{"type":"string","enum":["relevance","newest","oldest"],"description":"Order of the results: best match first, most recently changed first, or least recently changed first.","default":"relevance"}},"additionalProperties":false,"type":"object","required":["query"]}`
-	notesSearchOutputSchema     = `{"properties":{"notes":{"items":{"$ref":"#/$defs/Summary"},"type":"array","description":"The matching notes, at most limit of them."},"total":{"type":"integer","description":"How many notes match in all."},"tag_counts":{"additionalProperties":{"type":"integer"},"type":"object","description":"How many matching notes carry each tag; narrow a search with them."}},"additionalProperties":false,"type":"object","required":["notes","total","tag_counts"],"description":"The result of notes_search.","$defs":{"Summary":{"properties":{"id":{"type":"string","description":"The note's ID, for notes_get and the other tools."},"title":{"type":"string","description":"The note's title."},"snippet":{"type":"string","description":"A few lines of the body around the first match."},"tags":{"items":{"type":"string"},"type":"array","description":"The note's tags."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest)."},"score":{"type":"number","description":"Relevance; higher is better, comparable within one search only."},"created":{"type":"string","format":"date-time","description":"When the note was created."},"updated":{"type":"string","format":"date-time","description":"When the note last changed."}},"additionalProperties":false,"type":"object","required":["id","title","snippet","tags","priority","score","created","updated"],"description":"A note as search results show it."}}}`
-	notesShareInputSchema       = `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","maxLength":200,"minLength":8,"description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":"integer","maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted.","default":24}},"additionalProperties":false,"type":"object","required":["id","passphrase"]}`
-	notesShareOutputSchema      = `{"properties":{"id":{"type":"string","description":"The note's ID."},"url":{"type":"string","description":"The link to the shared note."},"expires":{"type":"string","format":"date-time","description":"When the link stops working."}},"additionalProperties":false,"type":"object","required":["id","url","expires"],"description":"The result of notes_share."}`
-	notesTagInputSchema         = `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"add":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to add: lower-case letters, digits and '-'."},"remove":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to remove; a tag in both lists is removed."}},"additionalProperties":false,"type":"object","required":["id"]}`
-	notesTagOutputSchema        = `{"properties":{"id":{"type":"string","description":"The note's ID."},"tags":{"items":{"type":"string"},"type":"array","description":"The note's tags now, sorted."},"revision":{"type":"integer","description":"The note's revision now; unchanged when no tag changed."}},"additionalProperties":false,"type":"object","required":["id","tags","revision"],"description":"The result of notes_tag."}`
-	notesUpdateInputSchema      = `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"title":{"type":"string","maxLength":200,"minLength":1,"description":"New title."},"body":{"type":"string","maxLength":20000,"description":"New body, replacing the whole body."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"New priority."},"color":{"$ref":"#/$defs/Color","description":"New label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Attributes to set; an empty value removes the attribute. A note has at most 32."},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"if_checksum":{"type":"string","contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches."}},"additionalProperties":false,"type":"object","required":["id"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}`
-	notesUpdateOutputSchema     = `{"properties":{"id":{"type":"string","description":"The note's ID."},"title":{"type":"string","description":"Title, one line."},"body":{"type":"string","description":"Body text; Markdown headings (#, ##...) structure it."},"tags":{"items":{"type":"string"},"type":"array","description":"Tags in lower case, sorted."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest)."},"color":{"$ref":"#/$defs/Color","description":"Label color, if any."},"due":{"type":"string","format":"date-time","description":"Due date, if any."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","description":"Free-form attributes, such as \"budget\" or \"location\"."},"author":{"$ref":"#/$defs/Person","description":"Who wrote the note."},"revision":{"type":"integer","description":"Counts the changes since creation, starting at 1."},"checksum":{"type":"string","contentEncoding":"base64","description":"SHA-256 of the title and body; pass it back to notes_update to refuse the update if the text changed in between."},"data":{"description":"JSON data a client keeps with the note, returned verbatim."},"created":{"type":"string","format":"date-time","description":"When the note was created."},"updated":{"type":"string","format":"date-time","description":"When the note last changed."}},"additionalProperties":false,"type":"object","required":["id","title","body","tags","priority","author","revision","checksum","created","updated"],"description":"A note as the store keeps it and notes_get returns it.","$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]},"Person":{"properties":{"name":{"type":"string","description":"Display name."},"email":{"type":"string","description":"Email address, when known."}},"additionalProperties":false,"type":"object","required":["name"],"description":"The author of a note."}}}`
-	weatherForecastInputSchema  = `{"properties":{"place":{"$ref":"#/$defs/Place","description":"Where: a city's name in English, or coordinates."},"days":{"type":"integer","maximum":7,"minimum":1,"description":"Number of days, today included; 3 when omitted.","default":3},"units":{"type":"string","enum":["metric","imperial"],"description":"metric (°C, mm, km/h; the default) or imperial (°F, inches, mph).","default":"metric"}},"additionalProperties":false,"type":"object","required":["place"],"$defs":{"Place":{"description":"A city's name in English, such as \"Lisbon\", or coordinates in degrees: {\"lat\": 38.72, \"lon\": -9.14} with lat from -90 to 90 (north positive) and lon from -180 to 180 (east positive).","examples":["Lisbon",{"lat":38.72,"lon":-9.14}]}}}`
-	weatherForecastOutputSchema = `{"properties":{"place":{"properties":{"name":{"type":"string","description":"The city's name; for a point its coordinates"},"coordinates":{"items":{"type":"number"},"type":"array","maxItems":2,"minItems":2,"description":"Latitude and longitude in degrees"}},"additionalProperties":false,"type":"object","required":["name","coordinates"],"description":"The place the forecast is for."},"units":{"type":"string","description":"The units of the numbers in days: metric or imperial."},"days":{"items":{"$ref":"#/$defs/Day"},"type":"array","description":"One entry per day, starting today."},"issued":{"type":"string","format":"date-time","description":"When the forecast was issued."}},"additionalProperties":false,"type":"object","required":["place","units","days","issued"],"description":"The result of weather_forecast.","$defs":{"Day":{"properties":{"date":{"type":"string","description":"The date, YYYY-MM-DD."},"summary":{"type":"string","description":"The sky in a few words."},"high":{"type":"number","description":"Highest temperature, °C or °F."},"low":{"type":"number","description":"Lowest temperature, °C or °F."},"rain_chance":{"type":"integer","description":"Chance of rain, in percent."},"rain":{"type":"number","description":"Expected rain, in mm or inches."},"wind":{"type":"number","description":"Wind speed, in km/h or mph."}},"additionalProperties":false,"type":"object","required":["date","summary","high","low","rain_chance","rain","wind"],"description":"The forecast for one day."}}}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -99,8 +71,8 @@ var specs = [14]tool.Spec{
 		Kind:         tool.KindRead,
 		ReadOnly:     true,
 		Description:  "Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.",
-		InputSchema:  []byte(clockNowInputSchema),
-		OutputSchema: []byte(clockNowOutputSchema),
+		InputSchema:  []byte(clockcodec.SchemaClockNowInput),
+		OutputSchema: []byte(clockcodec.SchemaClockNowOutput),
 		Package:      "github.com/toolgen-go/toolgen/tools/clock",
 		Type:         "NowTool",
 	},
@@ -115,8 +87,8 @@ var specs = [14]tool.Spec{
 		OpenWorld:    true,
 		Timeout:      3 * time.Second,
 		Description:  "Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.",
-		InputSchema:  []byte(clockSyncInputSchema),
-		OutputSchema: []byte(clockSyncOutputSchema),
+		InputSchema:  []byte(clockcodec.SchemaClockSyncInput),
+		OutputSchema: []byte(clockcodec.SchemaClockSyncOutput),
 		Package:      "github.com/toolgen-go/toolgen/tools/clock",
 		Type:         "SyncTool",
 	},
@@ -130,8 +102,8 @@ var specs = [14]tool.Spec{
 		Idempotent:   true,
 		Timeout:      70 * time.Second,
 		Description:  "Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.",
-		InputSchema:  []byte(clockWaitInputSchema),
-		OutputSchema: []byte(clockWaitOutputSchema),
+		InputSchema:  []byte(clockcodec.SchemaClockWaitInput),
+		OutputSchema: []byte(clockcodec.SchemaClockWaitOutput),
 		Package:      "github.com/toolgen-go/toolgen/tools/clock",
 		Type:         "WaitTool",
 	},
@@ -142,7 +114,7 @@ var specs = [14]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.",
-		InputSchema: []byte(clockZonesInputSchema),
+		InputSchema: []byte(clockcodec.SchemaClockZonesInput),
 		Package:     "github.com/toolgen-go/toolgen/tools/clock",
 		Type:        "ZonesTool",
 	},
@@ -156,8 +128,8 @@ var specs = [14]tool.Spec{
 		Timeout:          5 * time.Second,
 		Permissions:      []string{"notes.write"},
 		Description:      "Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.",
-		InputSchema:      []byte(notesCreateInputSchema),
-		OutputSchema:     []byte(notesCreateOutputSchema),
+		InputSchema:      []byte(notescodec.SchemaNotesCreateInput),
+		OutputSchema:     []byte(notescodec.SchemaNotesCreateOutput),
 		Package:          "github.com/toolgen-go/toolgen/tools/notes",
 		Type:             "CreateTool",
 	},
@@ -173,8 +145,8 @@ var specs = [14]tool.Spec{
 		Permissions:      []string{"notes.write", "notes.delete"},
 		Meta:             []tool.Meta{{Key: "audit", Value: "high"}, {Key: "confirm-text", Value: "Delete this note? This cannot be undone."}},
 		Description:      "Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.",
-		InputSchema:      []byte(notesDeleteInputSchema),
-		OutputSchema:     []byte(notesDeleteOutputSchema),
+		InputSchema:      []byte(notescodec.SchemaNotesDeleteInput),
+		OutputSchema:     []byte(notescodec.SchemaNotesDeleteOutput),
 		Package:          "github.com/toolgen-go/toolgen/tools/notes",
 		Type:             "DeleteTool",
 	},
@@ -188,8 +160,8 @@ var specs = [14]tool.Spec{
 		ReadOnly:         true,
 		Permissions:      []string{"notes.read"},
 		Description:      "Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.",
-		InputSchema:      []byte(notesGetInputSchema),
-		OutputSchema:     []byte(notesGetOutputSchema),
+		InputSchema:      []byte(notescodec.SchemaNotesGetInput),
+		OutputSchema:     []byte(notescodec.SchemaNotesGetOutput),
 		Package:          "github.com/toolgen-go/toolgen/tools/notes",
 		Type:             "GetTool",
 	},
@@ -203,8 +175,8 @@ var specs = [14]tool.Spec{
 		ReadOnly:         true,
 		Permissions:      []string{"notes.read"},
 		Description:      "Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.",
-		InputSchema:      []byte(notesOutlineInputSchema),
-		OutputSchema:     []byte(notesOutlineOutputSchema),
+		InputSchema:      []byte(notescodec.SchemaNotesOutlineInput),
+		OutputSchema:     []byte(notescodec.SchemaNotesOutlineOutput),
 		Package:          "github.com/toolgen-go/toolgen/tools/notes",
 		Type:             "OutlineTool",
 		Defer:            true,
@@ -219,7 +191,7 @@ var specs = [14]tool.Spec{
 		ReadOnly:         true,
 		Permissions:      []string{"notes.read"},
 		Description:      "Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.",
-		InputSchema:      []byte(notesRenderInputSchema),
+		InputSchema:      []byte(notescodec.SchemaNotesRenderInput),
 		Package:          "github.com/toolgen-go/toolgen/tools/notes",
 		Type:             "RenderTool",
 		Defer:            true,
@@ -235,8 +207,8 @@ var specs = [14]tool.Spec{
 		ReadOnly:         true,
 		Permissions:      []string{"notes.read"},
 		Description:      "Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.",
-		InputSchema:      []byte(notesSearchInputSchema),
-		OutputSchema:     []byte(notesSearchOutputSchema),
+		InputSchema:      []byte(notescodec.SchemaNotesSearchInput),
+		OutputSchema:     []byte(notescodec.SchemaNotesSearchOutput),
 		Package:          "github.com/toolgen-go/toolgen/tools/notes",
 		Type:             "SearchTool",
 	},
@@ -249,8 +221,8 @@ var specs = [14]tool.Spec{
 		Kind:             tool.KindAction,
 		Permissions:      []string{"notes.share"},
 		Description:      "Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.",
-		InputSchema:      []byte(notesShareInputSchema),
-		OutputSchema:     []byte(notesShareOutputSchema),
+		InputSchema:      []byte(notescodec.SchemaNotesShareInput),
+		OutputSchema:     []byte(notescodec.SchemaNotesShareOutput),
 		Package:          "github.com/toolgen-go/toolgen/tools/notes",
 		Type:             "ShareTool",
 		Secrets:          []string{"/passphrase"},
@@ -266,8 +238,8 @@ var specs = [14]tool.Spec{
 		Idempotent:       true,
 		Permissions:      []string{"notes.write"},
 		Description:      "Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.",
-		InputSchema:      []byte(notesTagInputSchema),
-		OutputSchema:     []byte(notesTagOutputSchema),
+		InputSchema:      []byte(notescodec.SchemaNotesTagInput),
+		OutputSchema:     []byte(notescodec.SchemaNotesTagOutput),
 		Package:          "github.com/toolgen-go/toolgen/tools/notes",
 		Type:             "TagTool",
 	},
@@ -280,8 +252,8 @@ var specs = [14]tool.Spec{
 		Kind:             tool.KindAction,
 		Permissions:      []string{"notes.write"},
 		Description:      "Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.",
-		InputSchema:      []byte(notesUpdateInputSchema),
-		OutputSchema:     []byte(notesUpdateOutputSchema),
+		InputSchema:      []byte(notescodec.SchemaNotesUpdateInput),
+		OutputSchema:     []byte(notescodec.SchemaNotesUpdateOutput),
 		Package:          "github.com/toolgen-go/toolgen/tools/notes",
 		Type:             "UpdateTool",
 		LogsArgs:         true,
@@ -297,8 +269,8 @@ var specs = [14]tool.Spec{
 		Timeout:      10 * time.Second,
 		Meta:         []tool.Meta{{Key: "provider", Value: "example-weather"}},
 		Description:  "Gives the daily weather forecast for a city or a point on Earth, today and up to six days ahead: the sky, high and low temperatures, rain and wind.",
-		InputSchema:  []byte(weatherForecastInputSchema),
-		OutputSchema: []byte(weatherForecastOutputSchema),
+		InputSchema:  []byte(weathercodec.SchemaWeatherForecastInput),
+		OutputSchema: []byte(weathercodec.SchemaWeatherForecastOutput),
 		Package:      "github.com/toolgen-go/toolgen/tools/weather",
 		Type:         "ForecastTool",
 	},
@@ -401,241 +373,33 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolClockNow:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockNow.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		encodeClockNow(e, &out)
-		return toolimpl.OutputStructured, nil
+		return clockcodec.CallClockNow(ctx, &t.ClockNow, mode, d, e)
 	case toolClockSync:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockSync.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		encodeClockSync(e, &out)
-		return toolimpl.OutputStructured, nil
+		return clockcodec.CallClockSync(ctx, &t.ClockSync, mode, d, e)
 	case toolClockWait:
-		var in clock.WaitInput
-		decodeClockWaitInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockWait.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeClockWaited(e, &out)
-		return toolimpl.OutputStructured, nil
+		return clockcodec.CallClockWait(ctx, &t.ClockWait, mode, d, e)
 	case toolClockZones:
-		var in clock.ZonesInput
-		decodeClockZonesInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockZones.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.ArrayStart()
-		for outIdx := range out {
-			e.String(out[outIdx])
-		}
-		e.ArrayEnd()
-		return toolimpl.OutputJSON, nil
+		return clockcodec.CallClockZones(ctx, &t.ClockZones, mode, d, e)
 	case toolNotesCreate:
-		var in notes.CreateInput
-		decodeNotesCreateInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesCreate.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesNote(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesCreate(ctx, &t.NotesCreate, mode, d, e)
 	case toolNotesDelete:
-		var in notes.DeleteInput
-		decodeNotesDeleteInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesDelete.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesDeleteOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesDelete(ctx, t.NotesDelete, mode, d, e)
 	case toolNotesGet:
-		var in notes.GetInput
-		decodeNotesGetInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesGet.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		if out == nil {
-			return 0, errors.New("tool notes_get returned a nil output")
-		}
-		encodeNotesNote(e, out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesGet(ctx, t.NotesGet, mode, d, e)
 	case toolNotesOutline:
-		var in notes.OutlineInput
-		decodeNotesOutlineInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesOutline.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesOutline(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesOutline(ctx, &t.NotesOutline, mode, d, e)
 	case toolNotesRender:
-		var in notes.RenderInput
-		decodeNotesRenderInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesRender.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return notescodec.CallNotesRender(ctx, t.NotesRender, mode, d, e)
 	case toolNotesSearch:
-		var in notes.SearchInput
-		decodeNotesSearchInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesSearch.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesSearchOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesSearch(ctx, &t.NotesSearch, mode, d, e)
 	case toolNotesShare:
-		var in notes.ShareInput
-		decodeNotesShareInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesShare.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesShareOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesShare(ctx, &t.NotesShare, mode, d, e)
 	case toolNotesTag:
-		var in notes.TagInput
-		decodeNotesTagInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesTag.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesTagOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesTag(ctx, &t.NotesTag, mode, d, e)
 	case toolNotesUpdate:
-		var in notes.UpdateInput
-		decodeNotesUpdateInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode == toolimpl.ModeLog {
-			e.String(t.NotesUpdate.LogArgs(in))
-			return toolimpl.OutputText, nil
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesUpdate.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNotesNote(e, &out)
-		return toolimpl.OutputStructured, nil
+		return notescodec.CallNotesUpdate(ctx, &t.NotesUpdate, mode, d, e)
 	case toolWeatherForecast:
-		var in weather.ForecastInput
-		decodeWeatherForecastInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.WeatherForecast.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		if out == nil {
-			return 0, errors.New("tool weather_forecast returned a nil output")
-		}
-		encodeWeatherForecast(e, out)
-		return toolimpl.OutputStructured, nil
+		return weathercodec.CallWeatherForecast(ctx, &t.WeatherForecast, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/toolgen-go/toolgen/bench/generated/internal/toolscodec"
 	"github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
@@ -28,13 +29,13 @@ func TestBreakdownPieces(t *testing.T) {
 	d := codec.NewDecoder()
 	d.Reset(tools.MediumArgs, codec.Limits{})
 	var in tools.MediumInput
-	decodeToolsMediumInput(d, &in)
+	toolscodec.DecodeMediumInput(d, &in)
 	d.End()
 	require.NoError(t, d.Err())
 	require.Len(t, in.Items, 3)
 	e := codec.NewEncoder()
 	out := tools.Medium(&in)
-	encodeToolsMediumOutput(e, &out)
+	toolscodec.EncodeMediumOutput(e, &out)
 	require.NoError(t, e.Err())
 	require.Contains(t, string(e.Bytes()), `"lines":3`)
 	var ts Tools
@@ -62,22 +63,22 @@ func BenchmarkBreakdown(b *testing.B) {
 		{"small", toolSmall, tools.SmallArgs,
 			func(d *codec.Decoder) {
 				var in tools.SmallInput
-				decodeToolsSmallInput(d, &in)
+				toolscodec.DecodeSmallInput(d, &in)
 				sinkSmall = in
 			},
 			func(e *codec.Encoder) {
 				out := tools.SmallOutput{Query: "paper clips", Limit: 5}
-				encodeToolsSmallOutput(e, &out)
+				toolscodec.EncodeSmallOutput(e, &out)
 			}},
 		{"medium", toolMedium, tools.MediumArgs,
 			func(d *codec.Decoder) {
 				var in tools.MediumInput
-				decodeToolsMediumInput(d, &in)
+				toolscodec.DecodeMediumInput(d, &in)
 				sinkMedium = in
 			},
 			func(e *codec.Encoder) {
 				out := tools.MediumOutput{ID: "o-42", Lines: 3, Total: 66.807, WithinBudget: true}
-				encodeToolsMediumOutput(e, &out)
+				toolscodec.EncodeMediumOutput(e, &out)
 			}},
 	} {
 		b.Run(tc.name+"/decode", func(b *testing.B) {

@@ -17,6 +17,7 @@ package generated
 import (
 	"context"
 	"fmt"
+	"github.com/toolgen-go/toolgen/bench/generated/internal/toolscodec"
 	"github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
@@ -25,15 +26,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	mediumInputSchema  = `{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title of the order."},"priority":{"type":"integer","maximum":5,"minimum":1,"description":"Priority, 1 to 5."},"status":{"type":"string","enum":["open","pending","closed"],"description":"Status of the order."},"owner":{"$ref":"#/$defs/Person","description":"Who owns the order."},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","maxItems":50,"minItems":1,"description":"The order's lines."},"tags":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags."},"labels":{"additionalProperties":{"type":"string"},"type":"object","description":"Free-form labels."},"created":{"type":"string","format":"date-time","description":"When the order was placed."},"due":{"type":"string","format":"date-time","description":"When the order is due, if ever."},"budget":{"type":"number","maximum":1000000,"minimum":0,"description":"Spending cap."},"notify":{"type":"boolean","description":"Whether to notify the owner."},"discount":{"type":"number","maximum":1,"minimum":0,"description":"Discount, 0 to 1."}},"additionalProperties":false,"type":"object","required":["title","priority","status","owner","items","created","discount"],"$defs":{"Item":{"properties":{"sku":{"type":"string","maxLength":32,"minLength":1,"description":"Stock keeping unit."},"qty":{"type":"integer","maximum":1000,"minimum":1,"description":"How many."},"price":{"type":"number","minimum":0,"description":"Unit price."}},"additionalProperties":false,"type":"object","required":["sku","qty","price"],"description":"One line of an order."},"Person":{"properties":{"name":{"type":"string","maxLength":100,"minLength":1,"description":"Display name."},"email":{"type":"string","maxLength":254,"description":"Email address."}},"additionalProperties":false,"type":"object","required":["name"],"description":"The owner of an order."}}}`
-	mediumOutputSchema = `{"properties":{"id":{"type":"string","description":"The order's ID."},"lines":{"type":"integer","description":"Number of lines."},"total":{"type":"number","description":"Total price after the discount."},"within_budget":{"type":"boolean","description":"Whether the total is within the budget."}},"additionalProperties":false,"type":"object","required":["id","lines","total","within_budget"],"description":"The medium benchmark output."}`
-	smallInputSchema   = `{"properties":{"query":{"type":"string","maxLength":200,"minLength":1,"description":"Words to look for."},"limit":{"type":"integer","maximum":50,"minimum":1,"description":"How many results to return."}},"additionalProperties":false,"type":"object","required":["query"]}`
-	smallOutputSchema  = `{"properties":{"query":{"type":"string","description":"The query, as received."},"limit":{"type":"integer","description":"The limit in force."}},"additionalProperties":false,"type":"object","required":["query","limit"],"description":"The small benchmark output."}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -50,8 +42,8 @@ var specs = [2]tool.Spec{
 		Group:        "tools",
 		Kind:         tool.KindAction,
 		Description:  "Places an order.",
-		InputSchema:  []byte(mediumInputSchema),
-		OutputSchema: []byte(mediumOutputSchema),
+		InputSchema:  []byte(toolscodec.SchemaMediumInput),
+		OutputSchema: []byte(toolscodec.SchemaMediumOutput),
 		Package:      "github.com/toolgen-go/toolgen/bench/tools",
 		Type:         "MediumTool",
 	},
@@ -61,8 +53,8 @@ var specs = [2]tool.Spec{
 		Kind:         tool.KindRead,
 		ReadOnly:     true,
 		Description:  "Looks up orders matching a query.",
-		InputSchema:  []byte(smallInputSchema),
-		OutputSchema: []byte(smallOutputSchema),
+		InputSchema:  []byte(toolscodec.SchemaSmallInput),
+		OutputSchema: []byte(toolscodec.SchemaSmallOutput),
 		Package:      "github.com/toolgen-go/toolgen/bench/tools",
 		Type:         "SmallTool",
 	},
@@ -101,37 +93,9 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolMedium:
-		var in tools.MediumInput
-		decodeToolsMediumInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Medium.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeToolsMediumOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return toolscodec.CallMedium(ctx, &t.Medium, mode, d, e)
 	case toolSmall:
-		var in tools.SmallInput
-		decodeToolsSmallInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Small.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeToolsSmallOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return toolscodec.CallSmall(ctx, &t.Small, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -7,7 +7,7 @@
 #      largest of toolgen and the processes it runs), with its -timings
 #      phases, cold (empty toolgen cache), warm, and after a one-field
 #      change;
-#   2. the time to compile the generated package into a program, and the
+#   2. the time to compile the generated packages into a program, and the
 #      binary size per tool;
 #   3. the start-up of a program that builds and lists the registry against
 #      an empty Go program (hyperfine, or /usr/bin/time over many runs);
@@ -21,7 +21,8 @@
 # mcp.AddTool (./buildcost: BUILDS interleaved builds of each, 3 by
 # default, every one from a build cache holding only the dependencies;
 # wall time, the compiler's and the linker's peak RSS, the generated Go's
-# size, and the ratios).
+# size (the registry and its codec packages, which the program compiles),
+# and the ratios).
 #
 # Usage: scripts/catalog.sh [packages [tools-per-package]]  (from bench/)
 # KEEP=1 keeps the temporary directory; RUNS sets the start-up runs (500),
@@ -61,7 +62,7 @@ export TOOLGEN_CACHE="$work/toolgen-cache"
 "$work/toolgen" -out generated ./tools/...
 total=$((packages * per))
 toolgen_run() { # label
-	rm -f generated/registry_gen.go generated/codec_gen.go generated/tools.json
+	rm -rf generated/registry_gen.go generated/internal generated/tools.json
 	/usr/bin/time -v "$work/toolgen" -timings -out generated ./tools/... 2>"$work/toolgen.time"
 	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/toolgen.time")
 	cpu=$(sed -n 's/.*User time (seconds): //p; s/.*System time (seconds): //p' "$work/toolgen.time" | paste -sd+ | bc | xargs printf "%.2f")
@@ -85,10 +86,10 @@ if [ "${NESTED:-}" = 1 ]; then
 	echo
 	echo "## building the toolgen program and the MCP SDK program side by side"
 	(cd "$bench" && go run ./scripts/buildcost -dir "$work/synth" -count "${BUILDS:-3}" \
-		'toolgen=./cmd/list:generated/*.go' 'sdk=./cmd/sdk:sdk/*/*.go')
+		'toolgen=./cmd/list:generated/*.go,generated/internal/...' 'sdk=./cmd/sdk:sdk/*/*.go')
 fi
 
-# Compile the generated package (new to the cache) into the list program.
+# Compile the generated packages (new to the cache) into the list program.
 /usr/bin/time -f "%e %M" -o "$work/build.time" go build -o bin/list ./cmd/list
 read -r build_s build_kb <"$work/build.time"
 go build -o bin/empty ./cmd/empty
@@ -97,11 +98,16 @@ go build -o bin/none ./cmd/none
 size_list=$(stat -c %s bin/list)
 size_none=$(stat -c %s bin/none)
 size_empty=$(stat -c %s bin/empty)
-gen_bytes=$(cat generated/registry_gen.go generated/codec_gen.go | wc -c)
+# The generated Go but the tests: what bin/list compiles (the registry and
+# its codec packages under generated/internal/), and the providers package.
+list_go=$(find generated -name '*.go' ! -name '*_test.go' ! -path 'generated/providers/*')
+gen_files=$(echo "$list_go" | wc -l)
+gen_bytes=$(echo "$list_go" | xargs cat | wc -c)
+prov_bytes=$(find generated/providers -name '*.go' ! -name '*_test.go' -exec cat {} + | wc -c)
 
 echo
-echo "## compiling the generated package into a program (warm cache otherwise)"
-echo "generated Go: $((gen_bytes / 1024)) KiB; compiling it into bin/list: ${build_s} s, peak RSS $((build_kb / 1024)) MiB"
+echo "## compiling the generated packages into a program (warm cache otherwise)"
+echo "generated Go: $((gen_bytes / 1024)) KiB in $gen_files files (providers package: $((prov_bytes / 1024)) KiB); compiling it into bin/list: ${build_s} s, peak RSS $((build_kb / 1024)) MiB"
 echo "binaries: empty $size_empty B, runtime with an empty registry $size_none B, list $size_list B"
 echo "binary size per tool: $(((size_list - size_none) / total)) B"
 

@@ -465,21 +465,31 @@
 //
 // toolgen writes, each file only when its content changes:
 //
-//   - registry_gen.go: the schemas as constants; the Tools struct (one
+//   - registry_gen.go: the specs table (whose schemas are constants of the
+//     codec packages below: the exact compact bytes); the Tools struct (one
 //     field per tool, named after it); New(t Tools, opts ...tool.Option)
 //     (tool.Registry, error); Unavailable(t); offered, when a tool has an
 //     Offered method; and the dispatch: once the registry's look-up has
 //     found the tool, a switch on its index in the static spec table (a
-//     jump table), then the input's generated decoder, the tool's Call and
-//     the output's generated encoder. No reflect and no encoding/json on
-//     the call path. It builds on runtime/toolimpl, for generated code
-//     only, and a line const _ = toolimpl.SupportPackageIsVersion3 makes a
+//     jump table) calling the tool's call function: the input's generated
+//     decoder, the tool's Call and the output's generated encoder. No
+//     reflect and no encoding/json on the call path. It builds on
+//     runtime/toolimpl, for generated code only, and a line const _ =
+//     toolimpl.SupportPackageIsVersion3, in every generated file, makes a
 //     skew between the generator and the runtime a compile error. With
 //     skills, it also holds their table (skill.Skill values sorted by name,
 //     a body one line per string literal, so a change reads as a diff of
 //     its lines) and Skills() *skill.Set.
-//   - codec_gen.go: the decoders and encoders.
-//   - a_guard_gen.go and fresh_gen_test.go: the stale-code checks below.
+//   - codec_gen.go of each codec package, one per Go package whose types
+//     the tools read or write, under internal/ (notescodec for package
+//     notes): the decoders and encoders of its types, each written once
+//     and called from the others, and the call function of each of its
+//     tools. The compiler builds these packages in parallel, each as
+//     large as its Go package's share of the tools; only the registry may
+//     import them. toolgen removes a file it wrote and no longer writes (a
+//     codec package whose tools are gone), and -check reports it.
+//   - a_guard_gen.go of each codec package, and fresh_gen_test.go: the
+//     stale-code checks below.
 //   - tools.json: the manifest, sorted: name, kind, hints, description,
 //     schemas, secrets, decidesOffer and logsArgs when set, and what each
 //     provider gets, indented for review; then the skills, each an object
@@ -518,9 +528,10 @@
 //     see: doc comments, //tool: directives, unexported fields, and schema
 //     hooks in files built with the toolgen tag; toolgen -check does.
 //   - A change that breaks the generated code fails in the guard first.
-//     a_guard_gen.go sorts before the other generated files (the compiler
-//     reports errors in file order) and refers to every tool's Call method
-//     and every field the codec reads or writes, with its type. Renaming
+//     Each codec package's a_guard_gen.go sorts before its codec_gen.go
+//     (the compiler reports errors in file order) and refers to the Call
+//     method of each of its tools and every field its codecs read or
+//     write, with its type. Renaming
 //     Limit gives, as the first error, "regenerate.Limit undefined (type
 //     notes.SearchInput has no field or method Limit)". A field of type
 //     json.RawMessage is checked by name only.

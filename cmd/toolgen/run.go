@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"time"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen"
 )
@@ -31,10 +30,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; exit 1 when the generated files are stale")
 	verbose := fs.Bool("v", false, "print the files written")
 	version := fs.Bool("version", false, "print toolgen's module version and exit")
-	timings := fs.Bool("timings", false, "print each phase's wall time to standard error")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file`")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-timings] [-cpuprofile file] [-version] [packages]\n\n")
+		fmt.Fprintf(stderr, "usage: toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-version] [packages]\n\n")
 		fmt.Fprintf(stderr, "toolgen writes a static tool registry for the //tool: types in packages (default \".\").\n\n")
 		fs.PrintDefaults()
 	}
@@ -58,39 +55,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return exitProblems
 	}
-	if *cpuprofile != "" {
-		stop, err := startCPUProfile(*cpuprofile)
-		if err != nil {
-			fmt.Fprintf(stderr, "toolgen: %v\n", err)
-			return exitProblems
-		}
-		defer func() {
-			if err := stop(); err != nil {
-				fmt.Fprintf(stderr, "toolgen: %v\n", err)
-			}
-		}()
-	}
 	opts := gen.Options{Dir: wd, Patterns: fs.Args(), Output: *out, Package: *pkg}
 	if *tags != "" {
 		opts.BuildFlags = []string{"-tags=" + *tags}
 	}
-	opts.Cache, opts.Identity = cacheSetting(os.Getenv("TOOLGEN_CACHE"), stderr)
-	report := func(string, time.Duration) {}
-	if *timings {
-		start := time.Now()
-		report = func(phase string, d time.Duration) {
-			fmt.Fprintf(stderr, "toolgen: %-16s %7.3f s\n", phase, d.Seconds())
-		}
-		defer func() { report("total", time.Since(start)) }()
-		opts.Timings = report
-	}
-	return generate(ctx, opts, *check, *verbose, report, stdout, stderr)
-}
-
-// generate runs the generator and checks or writes its files; report
-// is told the write phase's time.
-func generate(ctx context.Context, opts gen.Options, check, verbose bool, report func(string, time.Duration), stdout, stderr io.Writer) int {
-	wd := opts.Dir
 	files, errs := gen.Generate(ctx, opts)
 	if len(errs) > 0 {
 		for _, e := range errs {
@@ -98,26 +66,54 @@ func generate(ctx context.Context, opts gen.Options, check, verbose bool, report
 		}
 		return exitProblems
 	}
-	if check {
-		stale, err := gen.Stale(files)
-		if err != nil {
-			fmt.Fprintf(stderr, "toolgen: %v\n", err)
-			return exitProblems
-		}
-		for _, p := range stale {
-			fmt.Fprintf(stderr, "%s: stale; run go generate (or toolgen) to update it\n", rel(wd, p))
-		}
-		if len(stale) > 0 {
-			return exitProblems
-		}
-		return exitOK
+	if *check {
+		return checkFiles(opts, files, stderr)
 	}
-	start := time.Now()
-	written, err := gen.Write(files)
-	report("write", time.Since(start))
+	return writeFiles(opts, files, *verbose, stdout, stderr)
+}
+
+// checkFiles is -check: it reports the generated files whose content on
+// disk differs and the files toolgen wrote before and no longer writes.
+func checkFiles(opts gen.Options, files []gen.File, stderr io.Writer) int {
+	stale, err := gen.Stale(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return exitProblems
+	}
+	obsolete, err := gen.Obsolete(opts, files)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return exitProblems
+	}
+	for _, p := range stale {
+		fmt.Fprintf(stderr, "%s: stale; run go generate (or toolgen) to update it\n", rel(opts.Dir, p))
+	}
+	for _, p := range obsolete {
+		fmt.Fprintf(stderr, "%s: no longer generated; run go generate (or toolgen) to remove it\n", rel(opts.Dir, p))
+	}
+	if len(stale)+len(obsolete) > 0 {
+		return exitProblems
+	}
+	return exitOK
+}
+
+// writeFiles writes the files whose content changed and removes those
+// toolgen wrote before and no longer writes.
+func writeFiles(opts gen.Options, files []gen.File, verbose bool, stdout, stderr io.Writer) int {
+	obsolete, err := gen.Obsolete(opts, files)
+	var written []string
+	if err == nil {
+		written, err = gen.Write(files)
+	}
+	if err == nil {
+		err = gen.Remove(obsolete)
+	}
 	if verbose {
 		for _, p := range written {
-			fmt.Fprintf(stdout, "wrote %s\n", rel(wd, p))
+			fmt.Fprintf(stdout, "wrote %s\n", rel(opts.Dir, p))
+		}
+		for _, p := range obsolete {
+			fmt.Fprintf(stdout, "removed %s\n", rel(opts.Dir, p))
 		}
 	}
 	if err != nil {

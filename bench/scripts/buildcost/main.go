@@ -12,11 +12,13 @@
 // for instance, on the module scripts/synth -nested writes:
 //
 //	go run ./scripts/buildcost -dir $work/synth -count 3 \
-//		toolgen=./cmd/list:generated/*.go sdk=./cmd/sdk:sdk/*/*.go
+//		toolgen=./cmd/list:generated/*.go,generated/internal/... sdk=./cmd/sdk:sdk/*/*.go
 //
 // GLOB names the Go files (tests excluded) whose size is reported for the
-// program: the generated package for toolgen, the registration code for
-// the SDK. The first program is the numerator of the ratios.
+// program: the generated packages for toolgen, the registration code for
+// the SDK. GLOB is a comma-separated list; one ending in /... is every Go
+// file under that directory, as in a go command pattern. The first program
+// is the numerator of the ratios.
 //
 // What a build is. Every build starts from a fresh copy of a build cache
 // that holds the compiled dependencies outside DIR's module (the standard
@@ -404,9 +406,13 @@ func (d *driver) sourceSize(glob string) (size int64, files int, err error) {
 	if glob == "" {
 		return 0, 0, nil
 	}
-	names, err := filepath.Glob(filepath.Join(d.dir, glob))
-	if err != nil {
-		return 0, 0, err
+	var names []string
+	for _, g := range strings.Split(glob, ",") {
+		more, err := goFiles(filepath.Join(d.dir, g))
+		if err != nil {
+			return 0, 0, err
+		}
+		names = append(names, more...)
 	}
 	for _, n := range names {
 		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
@@ -419,6 +425,23 @@ func (d *driver) sourceSize(glob string) (size int64, files int, err error) {
 		size, files = size+fi.Size(), files+1
 	}
 	return size, files, nil
+}
+
+// goFiles lists the files glob matches, or for dir/..., every file under
+// dir.
+func goFiles(glob string) ([]string, error) {
+	dir, ok := strings.CutSuffix(glob, string(filepath.Separator)+"...")
+	if !ok {
+		return filepath.Glob(glob)
+	}
+	var names []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, path)
+		}
+		return err
+	})
+	return names, err
 }
 
 func sizeCell(glob string, size int64, files int) string {

@@ -32,6 +32,21 @@ func TestParseProgram(t *testing.T) {
 	}
 }
 
+func TestSourceSize(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, size := range map[string]int{"g/a.go": 3, "g/a_test.go": 5, "g/internal/x/b.go": 7, "g/internal/x/c.txt": 11, "h.go": 13} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), make([]byte, size), 0o644))
+	}
+	d := &driver{dir: dir}
+	for glob, want := range map[string][2]int64{"g/*.go": {3, 1}, "g/...": {10, 2}, "g/internal/...": {7, 1}, "*.go": {13, 1}, "g/*.go,g/internal/...": {10, 2}} {
+		size, files, err := d.sourceSize(glob)
+		require.NoError(t, err, glob)
+		assert.Equal(t, want, [2]int64{size, int64(files)}, glob)
+	}
+}
+
 func TestFlagValue(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, "example.com/m/p", flagValue([]string{"-o", "x.a", "-p", "example.com/m/p", "-lang=go1.26"}, "-p"))

@@ -11,17 +11,19 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
-// decodeStruct returns the name of the function decoding shape s (a
-// struct) against the object schema obj, writing it on first use.
-func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) string {
+// decodeStruct returns the function decoding shape s (a struct) against
+// the object schema obj, writing it on first use in the codec package of
+// its type.
+func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) Func {
+	defer g.enter(s.Type)()
 	key := "dec\x00" + types.TypeString(s.Type, nil) + "\x00" + viewKey(obj)
-	if name, ok := g.funcs[key]; ok {
-		return name
+	if name, ok := g.cur.funcs[key]; ok {
+		return g.ref(name)
 	}
-	name := g.funcName("decode", s.Type, identFrom(at.where))
-	g.funcs[key] = name
+	name := g.funcName("Decode", s.Type, identFrom(at.where))
+	g.cur.funcs[key] = name
 	if !g.check(s, obj, at) {
-		return name
+		return g.ref(name)
 	}
 	defer g.startFunc(name)()
 	list, required, closed := g.structProps(s, obj, at)
@@ -56,12 +58,12 @@ func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) string {
 	} else {
 		body = append(body, MemberLoop(nil, closed))
 	}
-	g.decls = append(g.decls,
+	g.cur.decls = append(g.cur.decls,
 		jen.Commentf("%s decodes %s, checking it against its published schema.", name, shape.TypeString(s.Type)),
 		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(ImplPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
 		jen.Line(),
 	)
-	return name
+	return g.ref(name)
 }
 
 // allocate returns the statements allocating the embedded pointers a
@@ -302,8 +304,7 @@ func (g *Planner) decodeValue(s *shape.Shape, w view, target *jen.Statement, at 
 	case shape.JSONMethod:
 		return g.decodeJSONMethod(s, w, target, at)
 	case shape.Struct:
-		name := g.decodeStruct(s, w, at)
-		return []jen.Code{jen.Id(name).Call(d, jen.Op("&").Add(target.Clone()))}
+		return []jen.Code{g.decodeStruct(s, w, at).Call(d, jen.Op("&").Add(target.Clone()))}
 	case shape.Slice, shape.Array:
 		return g.decodeArray(s, w, target, at)
 	case shape.Map:

@@ -10,14 +10,16 @@ import (
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 )
 
-// encodeStruct returns the name of the function encoding shape s.
-func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) string {
+// encodeStruct returns the function encoding shape s, writing it on
+// first use in the codec package of its type.
+func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
+	defer g.enter(s.Type)()
 	key := "enc\x00" + types.TypeString(s.Type, nil) + "\x00" + viewKey(obj)
-	if name, ok := g.funcs[key]; ok {
-		return name
+	if name, ok := g.cur.funcs[key]; ok {
+		return g.ref(name)
 	}
-	name := g.funcName("encode", s.Type, identFrom(at.where))
-	g.funcs[key] = name
+	name := g.funcName("Encode", s.Type, identFrom(at.where))
+	g.cur.funcs[key] = name
 	defer g.startFunc(name)()
 	props := obj.get("properties")
 	required := requiredOf(obj)
@@ -43,12 +45,12 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) string {
 		fw.add(f, write, required[f.JSONName], at)
 	}
 	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
-	g.decls = append(g.decls,
+	g.cur.decls = append(g.cur.decls,
 		jen.Commentf("%s encodes %s as its output schema requires.", name, shape.TypeString(s.Type)),
 		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(ImplPkg, "Encoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
 		jen.Line(),
 	)
-	return name
+	return g.ref(name)
 }
 
 // fieldWriter collects the statements writing the fields of a struct,
@@ -196,8 +198,7 @@ func (g *Planner) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict b
 		return []jen.Code{jen.If(x.Clone().Op("==").Nil()).Block(null).Else().Block(
 			g.encodeValue(s.Elem, w, jen.Parens(jen.Op("*").Add(x.Clone())), strict, at)...)}
 	case shape.Struct:
-		name := g.encodeStruct(s, w, at)
-		return []jen.Code{jen.Id(name).Call(e, jen.Op("&").Add(x.Clone()))}
+		return []jen.Code{g.encodeStruct(s, w, at).Call(e, jen.Op("&").Add(x.Clone()))}
 	case shape.Slice, shape.Array:
 		i := g.local(at.name, "Idx")
 		items := viewOf(w.get("items"), at.root)

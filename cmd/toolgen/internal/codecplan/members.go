@@ -54,12 +54,12 @@ func (g *Planner) decodeMember(s *shape.Shape, w view, target *jen.Statement, op
 		return nil
 	}
 	key := "member\x00" + types.TypeString(s.Type, nil) + "\x00" + fmt.Sprintf("%#v", jen.Block(body...))
-	if shared, ok := g.funcs[key]; ok {
+	if shared, ok := g.cur.funcs[key]; ok {
 		g.releaseName(name)
 		return []jen.Code{jen.Id(shared).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}
 	}
-	g.funcs[key] = name
-	g.decls = append(g.decls,
+	g.cur.funcs[key] = name
+	g.cur.decls = append(g.cur.decls,
 		jen.Commentf("%s decodes %s (%s), checking it against its published schema;", name, shape.TypeString(s.Type), at.where),
 		jen.Comment("every property of the same Go type and schema calls it."),
 		jen.Func().Id(name).Params(jen.Id("d").Op("*").Qual(ImplPkg, "Decoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
@@ -72,15 +72,15 @@ func (g *Planner) decodeMember(s *shape.Shape, w view, target *jen.Statement, op
 // it in use.
 func (g *Planner) reserveName(base string) string {
 	name := base
-	for i := 2; g.names[name]; i++ {
+	for i := 2; g.cur.names[name]; i++ {
 		name = fmt.Sprintf("%s%d", base, i)
 	}
-	g.names[name] = true
+	g.cur.names[name] = true
 	return name
 }
 
 // releaseName frees a name reserveName gave out and that went unused, so
 // that names do not depend on how many properties shared a decoder.
 func (g *Planner) releaseName(name string) {
-	delete(g.names, name)
+	delete(g.cur.names, name)
 }

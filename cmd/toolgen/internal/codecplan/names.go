@@ -79,17 +79,18 @@ func lowerCamel(s string) string {
 	return string(r)
 }
 
-// funcName returns an unused function name built from the type's name.
+// funcName returns an unused function name of the current codec package
+// built from the type's name (its package is the codec package's).
 func (g *Planner) funcName(prefix string, t types.Type, hint string) string {
 	base := prefix + hint
 	if n, ok := t.(*types.Named); ok {
-		base = prefix + gocode.Exported(n.Obj().Pkg().Name()) + n.Obj().Name()
+		base = prefix + n.Obj().Name()
 	}
 	name := base
-	for i := 2; g.names[name]; i++ {
+	for i := 2; g.cur.names[name]; i++ {
 		name = base + strconv.Itoa(i)
 	}
-	g.names[name] = true
+	g.cur.names[name] = true
 	return name
 }
 
@@ -99,7 +100,7 @@ func (g *Planner) funcName(prefix string, t types.Type, hint string) string {
 // compiled once, on first use, so that a registry of many tools starts
 // without compiling them all.
 func (g *Planner) pattern(src string, at site) string {
-	if v, ok := g.patterns[src]; ok {
+	if v, ok := g.cur.patterns[src]; ok {
 		return v
 	}
 	stem := at.name
@@ -108,17 +109,20 @@ func (g *Planner) pattern(src string, at site) string {
 	}
 	base := lowerCamel(trimCodecPrefix(g.fn)) + gocode.Exported(stem) + "Pattern"
 	v := base
-	for i := 2; g.names[v]; i++ {
+	for i := 2; g.cur.names[v]; i++ {
 		v = base + strconv.Itoa(i)
 	}
-	g.names[v] = true
-	g.patterns[src] = v
+	g.cur.names[v] = true
+	g.cur.patterns[src] = v
 	return v
 }
 
 // trimCodecPrefix is the name of a decoder or encoder without its verb.
 func trimCodecPrefix(fn string) string {
-	return strings.TrimPrefix(strings.TrimPrefix(fn, "decode"), "encode")
+	for _, verb := range []string{"decode", "encode", "Decode", "Encode"} {
+		fn = strings.TrimPrefix(fn, verb)
+	}
+	return fn
 }
 
 // identFrom names an unnamed struct after where it is declared:

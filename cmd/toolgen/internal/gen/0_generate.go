@@ -7,6 +7,7 @@
 // the two phases with state of their own are packages:
 //
 //	0_generate.go        Generate, Write, Stale: the driver
+//	0_obsolete.go        Obsolete, Remove: the files an earlier run wrote and this one does not
 //	0_check.go           Check: the door of go vet's analyzer (cmd/toolgen/analyzer),
 //	                     the directive, model and shape phases on one package
 //	1_load.go            load -> loaded: the type-checked tools packages
@@ -31,10 +32,12 @@
 //	8_providers.go       projectTools: the OpenAI, Anthropic and Gemini definitions
 //	9_render.go          render -> []File: the model and plans printed with jennifer
 //	                     (package gocode holds the Go expressions): registry_gen.go
-//	                     and codec_gen.go here; beside it 9_render_format.go (gofmt,
+//	                     here; beside it 9_render_codecs.go (the codec packages,
+//	                     internal/<name>codec/codec_gen.go), 9_render_format.go (gofmt,
 //	                     and a formatting failure named at its tool),
 //	                     9_render_fresh.go (fresh_gen_test.go, the freshness test),
-//	                     9_render_guard.go (a_guard_gen.go, the stale-code guard),
+//	                     9_render_guard.go (each codec package's a_guard_gen.go,
+//	                     the stale-code guard),
 //	                     9_render_hooks.go (the offered method, dispatch's ModeLog),
 //	                     9_render_manifest.go (tools.json, what reviewers see),
 //	                     9_render_providers.go (the providers package),
@@ -167,7 +170,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if errs := reflectSchemas(ctx, l, m, &opts, scan, timer); len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	plan, errs := planCodecs(l.fset, m)
+	plan, errs := planCodecs(l, m)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}

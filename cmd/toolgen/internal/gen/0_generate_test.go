@@ -49,6 +49,13 @@ func TestGolden(t *testing.T) {
 			for _, f := range files {
 				golden(t, f.Path, f.Data)
 			}
+			obsolete, err := Obsolete(caseOptions(t, dir), files)
+			require.NoError(t, err)
+			if *update {
+				require.NoError(t, Remove(obsolete))
+				return
+			}
+			assert.Empty(t, obsolete, "golden files no longer generated; run go test ./cmd/toolgen/internal/gen -update")
 		})
 	}
 }
@@ -135,7 +142,9 @@ func TestNoReflectionOnTheCallPath(t *testing.T) {
 	var files []string
 	for _, glob := range []string{
 		"testdata/cases/*/want/*_gen.go",
+		"testdata/cases/*/want/internal/*/*_gen.go",
 		"../../../../generated/*_gen.go",
+		"../../../../generated/internal/*/*_gen.go",
 		"../../../../runtime/tool/*.go",
 		"../../../../runtime/codec/*.go",
 	} {
@@ -163,7 +172,10 @@ func TestNoReflectionOnTheCallPath(t *testing.T) {
 // runtime fails to compile whichever file a program links.
 func TestEveryFileHasTheVersionGuard(t *testing.T) {
 	var files []string
-	for _, glob := range []string{"testdata/cases/*/want/*_gen.go", "testdata/cases/*/want/*/*_gen.go", "../../../../generated/*_gen.go", "../../../../generated/*/*_gen.go"} {
+	for _, glob := range []string{
+		"testdata/cases/*/want/*_gen.go", "testdata/cases/*/want/*/*_gen.go", "testdata/cases/*/want/internal/*/*_gen.go",
+		"../../../../generated/*_gen.go", "../../../../generated/*/*_gen.go", "../../../../generated/internal/*/*_gen.go",
+	} {
 		m, err := filepath.Glob(glob)
 		require.NoError(t, err)
 		files = append(files, m...)

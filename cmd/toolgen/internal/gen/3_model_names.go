@@ -53,10 +53,12 @@ func checkFields(tools []*toolModel) []*problem.Error {
 	return errs
 }
 
-// schemaConst names the constant holding a schema: unexported, since the
-// specs are the API.
+// schemaConst names the constant holding a schema, in the codec package
+// of the tool: exported for the registry's specs, in a package only the
+// registry imports, so the specs stay the API. No other name of a codec
+// package starts with Schema.
 func schemaConst(field, which string) string {
-	return strings.ToLower(field[:1]) + field[1:] + which + "Schema"
+	return "Schema" + field + which
 }
 
 // fieldNames derives the Tools field of each tool from its name, in

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"go/token"
 	"go/types"
 
 	"github.com/dave/jennifer/jen"
@@ -13,45 +12,55 @@ import (
 // The codecs phase derives, from each tool's shapes and published schemas,
 // the decoders and encoders of the registry: a codecPlan, which render only
 // prints. A codecplan.Planner writes them (the state of the phase: the
-// functions written, the names in use, the patterns); this file runs it
-// over the tools and writes what dispatch does with each result.
+// functions written, the names in use, the patterns), each in the codec
+// package of its type's Go package; this file runs it over the tools and
+// writes what each tool's call function, in the codec package of the
+// tool's Go package, does with each result.
 
-// codecPlan is the result of the codecs phase: everything codec_gen.go
-// holds and what each case of dispatch calls, in the order derived.
+// codecPlan is the result of the codecs phase: the codec packages, and per
+// tool what its call function calls, in the order derived.
 type codecPlan struct {
-	tools     []toolCodec         // one per tool, in the model's order
-	patterns  []codecplan.Pattern // sorted by name
-	funcs     []jen.Code          // the decoder and encoder declarations
-	needEmpty bool                // a tool takes no arguments: decodeNoArguments is written
+	layout *codecplan.Layout // where the codecs of each type are
+	tools  []toolCodec       // one per tool, in the model's order
+	units  []codecplan.Unit  // sorted by import path
+	empty  map[string]bool   // codec packages with a tool taking no arguments
 }
 
-// toolCodec is what the dispatch case of one tool calls.
+// toolCodec is what the call function of one tool calls.
 type toolCodec struct {
-	decode string     // the input decoder; "" for a tool without arguments
-	encode []jen.Code // statements encoding out and returning its tool.Output kind
+	unit   string          // the import path of the codec package holding it
+	decode *codecplan.Func // the input decoder; nil for a tool without arguments
+	encode []jen.Code      // statements encoding out and returning its tool.Output kind
 }
 
 // planCodecs derives the decoder of every tool's input and the encoder of
 // its output, or every problem: a keyword the generated code cannot
 // enforce fails generation at the field that declares it.
-func planCodecs(fset *token.FileSet, m *model) (*codecPlan, []*problem.Error) {
-	p := codecplan.New(fset)
-	plan := &codecPlan{}
+func planCodecs(l *loaded, m *model) (*codecPlan, []*problem.Error) {
+	roots := make([]*types.Package, len(l.pkgs))
+	for i, p := range l.pkgs {
+		roots[i] = p.Types
+	}
+	layout := codecplan.NewLayout(l.outPath, roots)
+	p := codecplan.New(l.fset, layout)
+	plan := &codecPlan{layout: layout, empty: map[string]bool{}}
 	for _, t := range m.tools {
-		var tc toolCodec
+		p.Enter(t.pkg.Types)
+		tc := toolCodec{unit: p.Current()}
 		if t.inShape != nil {
-			tc.decode = p.Decoder(t.inShape, t.inNode, t.inputPos, t.input.Obj().Name())
+			dec := p.Decoder(t.inShape, t.inNode, t.inputPos, t.input.Obj().Name())
+			tc.decode = &dec
 		} else {
-			plan.needEmpty = true
+			plan.empty[tc.unit] = true
 		}
 		tc.encode = outputCode(p, t)
 		plan.tools = append(plan.tools, tc)
 	}
-	funcs, patterns, errs := p.Result()
+	units, errs := p.Result()
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	plan.funcs, plan.patterns = funcs, patterns
+	plan.units = units
 	return plan, nil
 }
 
@@ -72,9 +81,9 @@ func outputCode(p *codecplan.Planner, t *toolModel) []jen.Code {
 			))
 			x = jen.Id("out")
 		}
-		name := p.StructEncoder(t.outShape.Deref(), t.outNode, t.callPos, t.outStruct.Obj().Name())
+		enc := p.StructEncoder(t.outShape.Deref(), t.outNode, t.callPos, t.outStruct.Obj().Name())
 		return append(out,
-			jen.Id(name).Call(jen.Id("e"), x),
+			enc.Call(jen.Id("e"), x),
 			jen.Return(jen.Qual(implPkg, "OutputStructured"), jen.Nil()),
 		)
 	default:

@@ -31,7 +31,6 @@ const (
 // File names of the generated package.
 const (
 	registryFile = "registry_gen.go"
-	codecFile    = "codec_gen.go"
 	manifestFile = "tools.json"
 )
 
@@ -45,31 +44,30 @@ func versionGuard(f *jen.File) {
 }
 
 // render prints the generated Go: the registry (schemas, specs, the Tools
-// struct, New, Unavailable and the dispatch switch), the codecs of the
-// plan, and the providers subpackage with the projections. It derives
+// struct, New, Unavailable and the dispatch switch), the codec packages of
+// the plan, and the providers subpackage with the projections. It derives
 // nothing: every decision was made by the phases before it.
 func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.Precomputed, opts *Options) ([]File, []*problem.Error) {
 	fields, errs := fieldNames(m.tools)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	var files []File
 	marks := toolMarks(m.tools, fields)
-	for _, f := range []struct {
-		name string
-		file *jen.File
-	}{{registryFile, registryCode(l, m, fields, plan, opts)}, {codecFile, codecCode(l, plan, opts)}} {
-		data, err := formatFile(f.name, f.file, marks)
-		if err != nil {
-			return nil, []*problem.Error{err}
-		}
-		files = append(files, File{Path: filepath.Join(opts.outDir(), f.name), Data: data})
+	data, perr := formatFile(registryFile, registryCode(l, m, fields, plan, opts), marks)
+	if perr != nil {
+		return nil, []*problem.Error{perr}
 	}
-	gf, err := guardCode(l, m, opts)
+	files := []File{{Path: filepath.Join(opts.outDir(), registryFile), Data: data}}
+	cfs, perr := renderCodecs(l, m, fields, plan, opts, marks)
+	if perr != nil {
+		return nil, []*problem.Error{perr}
+	}
+	files = append(files, cfs...)
+	gfs, err := guardCode(l, m, plan, opts)
 	if err != nil {
 		return nil, []*problem.Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", guardFile, err)}}
 	}
-	files = append(files, gf)
+	files = append(files, gfs...)
 	if ff, ok := freshCode(l, m, fields, opts); ok {
 		files = append(files, ff)
 	}
@@ -89,21 +87,11 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 	reg.ImportName(implPkg, "toolimpl")
 	reg.ImportName(skillPkg, "skill")
 	importNames(reg, l)
+	for _, u := range plan.units {
+		reg.ImportName(u.Path, u.Name)
+	}
 
 	versionGuard(reg)
-
-	// Schemas, as the exact compact bytes sent to models.
-	reg.Comment("The published schemas: the exact bytes sent to models. tools.json shows")
-	reg.Comment("them indented.")
-	reg.Const().DefsFunc(func(d *jen.Group) {
-		for _, t := range m.tools {
-			d.Id(schemaConst(fields[t], "Input")).Op("=").Add(gocode.RawString(t.inNode.Compact()))
-			if t.outNode != nil {
-				d.Id(schemaConst(fields[t], "Output")).Op("=").Add(gocode.RawString(t.outNode.Compact()))
-			}
-		}
-	})
-	reg.Line()
 
 	// The index of every tool in the table: the cases of dispatch.
 	reg.Comment("The index of each tool in specs, which dispatch switches on.")
@@ -123,8 +111,8 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 	reg.Comment("so that a registry of many tools costs nothing to start. It is shared")
 	reg.Comment("by every registry New returns and never modified.")
 	reg.Var().Id("specs").Op("=").Index(jen.Lit(len(m.tools))).Qual(toolPkg, "Spec").ValuesFunc(func(v *jen.Group) {
-		for _, t := range m.tools {
-			v.Line().Id(indexConst(fields[t])).Op(":").Add(specBody(t, fields[t]))
+		for i, t := range m.tools {
+			v.Line().Id(indexConst(fields[t])).Op(":").Add(specBody(t, fields[t], plan.tools[i].unit))
 		}
 		v.Line()
 	})
@@ -239,8 +227,8 @@ func unavailableFunc(m *model, fields map[*toolModel]string) jen.Code {
 
 }
 
-// dispatchFunc is the dispatch method: per tool, the decoder the plan
-// names, the call, and the plan's encoding of the output.
+// dispatchFunc is the dispatch method: per tool, a call of its call
+// function, in the codec package of the tool's Go package.
 func dispatchFunc(m *model, fields map[*toolModel]string, plan *codecPlan) jen.Code {
 	return doc(
 		"dispatch decodes the arguments of the tool of specs[i]. In ModeCall it",
@@ -255,7 +243,12 @@ func dispatchFunc(m *model, fields map[*toolModel]string, plan *codecPlan) jen.C
 	).Params(jen.Qual(implPkg, "Output"), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.Switch(jen.Id("i")).BlockFunc(func(sw *jen.Group) {
 			for i, t := range m.tools {
-				sw.Case(jen.Id(indexConst(fields[t]))).Block(dispatchCase(t, fields[t], plan.tools[i])...)
+				x := jen.Id("t").Dot(fields[t])
+				if !t.pointer {
+					x = jen.Op("&").Add(x)
+				}
+				call := jen.Qual(plan.tools[i].unit, callFunc(fields[t])).Call(jen.Id("ctx"), x, jen.Id("mode"), jen.Id("d"), jen.Id("e"))
+				sw.Case(jen.Id(indexConst(fields[t]))).Block(jen.Return(call))
 			}
 		})
 		b.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool %d in this registry"), jen.Id("i")))
@@ -265,36 +258,6 @@ func dispatchFunc(m *model, fields map[*toolModel]string, plan *codecPlan) jen.C
 // indexConst is the name of the constant holding the index in specs of
 // the tool whose Tools field is field: the case of dispatch.
 func indexConst(field string) string { return "tool" + field }
-
-// dispatchCase is the body of one tool's case in dispatch.
-func dispatchCase(t *toolModel, field string, tc toolCodec) []jen.Code {
-	var body []jen.Code
-	callArgs := []jen.Code{jen.Id("ctx")}
-	if tc.decode != "" {
-		body = append(body,
-			jen.Var().Id("in").Add(gocode.Type(t.input)),
-			jen.Id(tc.decode).Call(jen.Id("d"), jen.Op("&").Id("in")),
-		)
-		callArgs = append(callArgs, jen.Id("in"))
-	} else {
-		body = append(body, jen.Id("decodeNoArguments").Call(jen.Id("d")))
-	}
-	body = append(body,
-		jen.Id("d").Dot("End").Call(),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Lit(0), jen.Qual(implPkg, "InvalidArguments").Call(jen.Err())),
-		),
-	)
-	if t.hasLogArgs {
-		body = append(body, logCase(t, field))
-	}
-	body = append(body,
-		jen.If(jen.Id("mode").Op("!=").Qual(implPkg, "ModeCall")).Block(jen.Return(jen.Lit(0), jen.Nil())),
-		jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("t").Dot(field).Dot("Call").Call(callArgs...),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
-	)
-	return append(body, tc.encode...)
-}
 
 // doc is a comment of the given lines, each followed by a new line, to
 // which the declaration it documents is added.
@@ -306,41 +269,10 @@ func doc(lines ...string) *jen.Statement {
 	return s
 }
 
-// codecCode is codec_gen.go: the plan's patterns, decoders and encoders.
-func codecCode(l *loaded, plan *codecPlan, opts *Options) *jen.File {
-	cf := jen.NewFilePathName(l.outPath, opts.Package)
-	cf.HeaderComment(header)
-	cf.ImportName(implPkg, "toolimpl")
-	importNames(cf, l)
-	versionGuard(cf)
-	if len(plan.patterns) > 0 {
-		cf.Comment("Patterns of the schemas, each compiled once, on first use.")
-		cf.Var().DefsFunc(func(d *jen.Group) {
-			for _, p := range plan.patterns {
-				d.Id(p.Name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
-					jen.Return(jen.Qual("regexp", "MustCompile").Call(gocode.RawString([]byte(p.Src)))),
-				))
-			}
-		})
-		cf.Line()
-	}
-	if plan.needEmpty {
-		cf.Comment("decodeNoArguments accepts the arguments of a tool without any: an empty object.")
-		cf.Func().Id("decodeNoArguments").Params(jen.Id("d").Op("*").Qual(implPkg, "Decoder")).Block(
-			jen.If(jen.Op("!").Id("d").Dot("Object").Call(jen.Lit("object"))).Block(jen.Return()),
-			codecplan.MemberLoop(nil, true),
-		)
-		cf.Line()
-	}
-	for _, d := range plan.funcs {
-		cf.Add(d)
-	}
-	return cf
-}
-
 // specBody is the tool.Spec literal of t (without the type, as an element
-// of the specs table), fields in tool.Spec's order and zero values left out.
-func specBody(t *toolModel, field string) jen.Code {
+// of the specs table), fields in tool.Spec's order and zero values left
+// out; its schemas are constants of the codec package unit.
+func specBody(t *toolModel, field, unit string) jen.Code {
 	var kv []jen.Code
 	add := func(key string, v jen.Code) { kv = append(kv, jen.Id(key).Op(":").Add(v)) }
 	add("Name", jen.Lit(t.name))
@@ -384,9 +316,9 @@ func specBody(t *toolModel, field string) jen.Code {
 		add("Meta", jen.Index().Qual(toolPkg, "Meta").Values(ms...))
 	}
 	add("Description", jen.Lit(t.description))
-	add("InputSchema", jen.Index().Byte().Parens(jen.Id(schemaConst(field, "Input"))))
+	add("InputSchema", jen.Index().Byte().Parens(jen.Qual(unit, schemaConst(field, "Input"))))
 	if t.outNode != nil {
-		add("OutputSchema", jen.Index().Byte().Parens(jen.Id(schemaConst(field, "Output"))))
+		add("OutputSchema", jen.Index().Byte().Parens(jen.Qual(unit, schemaConst(field, "Output"))))
 	}
 	add("Package", jen.Lit(t.pkg.PkgPath))
 	add("Type", jen.Lit(t.obj.Name()))

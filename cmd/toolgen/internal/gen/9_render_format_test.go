@@ -46,11 +46,11 @@ func TestFormatFailure(t *testing.T) {
 	}
 	// A raw literal holding a byte order mark: what gocode.RawString wrote before
 	// it split them out.
-	f.Const().Id("echoInputSchema").Op("=").Op("`{\"description\":\"\ufeffhi\"}`")
-	_, err := formatFile("registry_gen.go", f, marks)
+	f.Const().Id(schemaConst("Echo", "Input")).Op("=").Op("`{\"description\":\"\ufeffhi\"}`")
+	_, err := formatFile("codec_gen.go", f, marks)
 	require.NotNil(t, err)
 	msg := err.Error()
-	assert.Regexp(t, `^/src/echo.go:7:6: formatting registry_gen.go: registry_gen.go:\d+:\d+ \(unformatted source\): illegal byte order mark`, msg)
+	assert.Regexp(t, `^/src/echo.go:7:6: formatting codec_gen.go: codec_gen.go:\d+:\d+ \(unformatted source\): illegal byte order mark`, msg)
 	assert.Contains(t, msg, `near "`)
 	assert.Contains(t, msg, "in the code of tool echo")
 	assert.Contains(t, msg, "(a toolgen bug: please report it)")

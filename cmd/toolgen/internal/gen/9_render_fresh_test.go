@@ -46,7 +46,7 @@ func TestStaleRegistry(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		require.GreaterOrEqual(t, len(lines), 2, out)
 		// The first line is the package's name; the first error is in the guard.
-		assert.Contains(t, lines[1], "want/"+guardFile+":", out)
+		assert.Contains(t, lines[1], "want/internal/basiccodec/"+guardFile+":", out)
 		assert.Contains(t, lines[1], "regenerate.Limit undefined (type basic.Input has no field or method Limit)", out)
 	})
 

@@ -30,11 +30,11 @@ func offeredFunc(m *model, fields map[*toolModel]string) jen.Code {
 	).Bool().Block(jen.Switch(jen.Id("i")).Block(cases...))
 }
 
-// logCase is the ModeLog branch of the dispatch case of t, which has a
+// logCase is the ModeLog branch of the call function of a tool t with a
 // LogArgs method: the form it gives, as a JSON string, and nothing run.
-func logCase(t *toolModel, field string) jen.Code {
+func logCase() jen.Code {
 	return jen.If(jen.Id("mode").Op("==").Qual(implPkg, "ModeLog")).Block(
-		jen.Id("e").Dot("String").Call(jen.Id("t").Dot(field).Dot("LogArgs").Call(jen.Id("in"))),
+		jen.Id("e").Dot("String").Call(jen.Id("t").Dot("LogArgs").Call(jen.Id("in"))),
 		jen.Return(jen.Qual(implPkg, "OutputText"), jen.Nil()),
 	)
 }

@@ -24,14 +24,23 @@ func imports(t *testing.T, pkg string) []string {
 // through the vocabulary it shows its users (runtime/tool; runtime/skill
 // for its skills, runtime/provider in the providers subpackage), and
 // nothing else of the runtime: not runtime/codec, no internal package.
+// The codec packages under the registry's internal directory, which only
+// the registry imports, name the contract alone.
 func TestGeneratedCodeImportsTheContract(t *testing.T) {
 	t.Parallel()
 	rt := module + "/runtime/"
-	for pkg, allowed := range map[string][]string{
+	contract := module + "/cmd/toolgen/internal/gen/testdata/cases/contract/want"
+	pkgs := map[string][]string{
 		module + "/generated":           {rt + "tool", rt + "toolimpl", rt + "skill"},
 		module + "/generated/providers": {rt + "tool", rt + "toolimpl", rt + "provider"},
-		module + "/cmd/toolgen/internal/gen/testdata/cases/contract/want": {rt + "tool", rt + "toolimpl"},
-	} {
+		contract:                        {rt + "tool", rt + "toolimpl"},
+	}
+	codecs := append(list(t, "./generated/internal/..."), list(t, "./cmd/toolgen/internal/gen/testdata/cases/contract/want/internal/...")...)
+	require.GreaterOrEqual(t, len(codecs), 4, "the codec packages of generated and of the contract case")
+	for _, p := range codecs {
+		pkgs[p] = []string{rt + "toolimpl"}
+	}
+	for pkg, allowed := range pkgs {
 		var got []string
 		for _, p := range imports(t, pkg) {
 			if strings.HasPrefix(p, rt) {

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic/want/internal/basiccodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"time"
@@ -27,17 +28,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	basicDeleteInputSchema  = `{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}`
-	basicPingInputSchema    = `{"type":"object","properties":{},"additionalProperties":false}`
-	basicRemoteInputSchema  = `{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}`
-	basicRemoteOutputSchema = `{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."}`
-	basicSearchInputSchema  = `{"properties":{"query":{"type":"string","minLength":1,"description":"Required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}}`
-	basicSearchOutputSchema = `{"properties":{"items":{"items":{"$ref":"#/$defs/Item"},"type":"array"},"total":{"type":"integer"},"next":{"type":"string"},"at":{"type":"string","format":"date-time"},"meta":{"type":"object"},"code":{"type":"string"},"tree":{"$ref":"#/$defs/Tree"},"score":{"type":"number"}},"additionalProperties":false,"type":"object","required":["items","total","at","meta","code","tree","score"],"description":"Structured.","$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -58,7 +48,7 @@ var specs = [4]tool.Spec{
 		Destructive: true,
 		OpenWorld:   true,
 		Description: "Deletes an item.",
-		InputSchema: []byte(basicDeleteInputSchema),
+		InputSchema: []byte(basiccodec.SchemaBasicDeleteInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
 		Type:        "Delete",
 	},
@@ -68,7 +58,7 @@ var specs = [4]tool.Spec{
 		Kind:        tool.KindDisplay,
 		Idempotent:  true,
 		Description: "Answers pong.",
-		InputSchema: []byte(basicPingInputSchema),
+		InputSchema: []byte(basiccodec.SchemaBasicPingInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
 		Type:        "Ping",
 	},
@@ -78,8 +68,8 @@ var specs = [4]tool.Spec{
 		Kind:         tool.KindRead,
 		ReadOnly:     true,
 		Description:  "Needs a key.",
-		InputSchema:  []byte(basicRemoteInputSchema),
-		OutputSchema: []byte(basicRemoteOutputSchema),
+		InputSchema:  []byte(basiccodec.SchemaBasicRemoteInput),
+		OutputSchema: []byte(basiccodec.SchemaBasicRemoteOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
 		Type:         "Remote",
 	},
@@ -95,8 +85,8 @@ var specs = [4]tool.Spec{
 		Permissions:  []string{"basic.read"},
 		Meta:         []tool.Meta{{Key: "team", Value: "search"}},
 		Description:  "Searches everything.\n\nIt is the golden case's main tool.",
-		InputSchema:  []byte(basicSearchInputSchema),
-		OutputSchema: []byte(basicSearchOutputSchema),
+		InputSchema:  []byte(basiccodec.SchemaBasicSearchInput),
+		OutputSchema: []byte(basiccodec.SchemaBasicSearchOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
 		Type:         "Search",
 	},
@@ -156,75 +146,13 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolBasicDelete:
-		var in basic.DeleteInput
-		decodeBasicDeleteInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.BasicDelete.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.ArrayStart()
-		for outIdx := range out {
-			e.String(out[outIdx])
-		}
-		e.ArrayEnd()
-		return toolimpl.OutputJSON, nil
+		return basiccodec.CallBasicDelete(ctx, t.BasicDelete, mode, d, e)
 	case toolBasicPing:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.BasicPing.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return basiccodec.CallBasicPing(ctx, &t.BasicPing, mode, d, e)
 	case toolBasicRemote:
-		var in basic.DeleteInput
-		decodeBasicDeleteInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.BasicRemote.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		if out == nil {
-			return 0, errors.New("tool basic_remote returned a nil output")
-		}
-		encodeBasicItem(e, out)
-		return toolimpl.OutputStructured, nil
+		return basiccodec.CallBasicRemote(ctx, t.BasicRemote, mode, d, e)
 	case toolBasicSearch:
-		var in basic.Input
-		decodeBasicInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.BasicSearch.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeBasicOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return basiccodec.CallBasicSearch(ctx, t.BasicSearch, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

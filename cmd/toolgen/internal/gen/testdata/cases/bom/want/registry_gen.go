@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom/want/internal/bomcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -25,12 +26,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	echoInputSchema = `{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"type":"object","required":["mode"]}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -46,7 +41,7 @@ var specs = [1]tool.Spec{
 		Group:       "bom",
 		Kind:        tool.KindAction,
 		Description: "Returns its input.",
-		InputSchema: []byte(echoInputSchema),
+		InputSchema: []byte(bomcodec.SchemaEchoInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom",
 		Type:        "Echo",
 	},
@@ -83,21 +78,7 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolEcho:
-		var in bom.In
-		decodeBomIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Echo.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return bomcodec.CallEcho(ctx, &t.Echo, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/contract"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/contract/want/internal/contractcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -25,12 +26,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	contractCheckInputSchema = `{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":"number","multipleOf":0.5,"description":"A multiple of a half."},"at":{"$ref":"#/$defs/Stamp","description":"A stamp."},"tags":{"items":{"type":"string"},"type":"array","uniqueItems":true,"description":"Distinct."}},"additionalProperties":false,"type":"object","required":["when","at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -47,7 +42,7 @@ var specs = [1]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Checks its arguments and answers with the date-time.",
-		InputSchema: []byte(contractCheckInputSchema),
+		InputSchema: []byte(contractcodec.SchemaContractCheckInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/contract",
 		Type:        "Check",
 	},
@@ -84,21 +79,7 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolContractCheck:
-		var in contract.In
-		decodeContractIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ContractCheck.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return contractcodec.CallContractCheck(ctx, &t.ContractCheck, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

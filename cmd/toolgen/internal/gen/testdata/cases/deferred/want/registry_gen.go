@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/other"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want/internal/deferredcodec"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want/internal/othercodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -27,15 +29,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	archiveInputSchema = `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`
-	lookupInputSchema  = `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`
-	pingInputSchema    = `{"type":"object","properties":{},"additionalProperties":false}`
-	purgeInputSchema   = `{"type":"object","properties":{},"additionalProperties":false}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -55,7 +48,7 @@ var specs = [4]tool.Spec{
 		GroupDescription: "Tools of the golden case: look things up and archive them.",
 		Kind:             tool.KindAction,
 		Description:      "Archives things; providers load it through their tool search.",
-		InputSchema:      []byte(archiveInputSchema),
+		InputSchema:      []byte(deferredcodec.SchemaArchiveInput),
 		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred",
 		Type:             "Archive",
 		Defer:            true,
@@ -67,7 +60,7 @@ var specs = [4]tool.Spec{
 		Kind:             tool.KindRead,
 		ReadOnly:         true,
 		Description:      "Looks things up; it is loaded at once.",
-		InputSchema:      []byte(lookupInputSchema),
+		InputSchema:      []byte(deferredcodec.SchemaLookupInput),
 		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred",
 		Type:             "Lookup",
 	},
@@ -78,7 +71,7 @@ var specs = [4]tool.Spec{
 		Kind:             tool.KindRead,
 		ReadOnly:         true,
 		Description:      "Ping answers.",
-		InputSchema:      []byte(pingInputSchema),
+		InputSchema:      []byte(othercodec.SchemaPingInput),
 		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/other",
 		Type:             "Ping",
 	},
@@ -88,7 +81,7 @@ var specs = [4]tool.Spec{
 		GroupDescription: "Tools of the golden case: look things up and archive them.",
 		Kind:             tool.KindAction,
 		Description:      "Purges things; its group, deferred, is described in package deferred.",
-		InputSchema:      []byte(purgeInputSchema),
+		InputSchema:      []byte(othercodec.SchemaPurgeInput),
 		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/other",
 		Type:             "Purge",
 		Defer:            true,
@@ -132,67 +125,13 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolArchive:
-		var in deferred.In
-		decodeDeferredIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Archive.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return deferredcodec.CallArchive(ctx, &t.Archive, mode, d, e)
 	case toolLookup:
-		var in deferred.In
-		decodeDeferredIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Lookup.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return deferredcodec.CallLookup(ctx, &t.Lookup, mode, d, e)
 	case toolPing:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Ping.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return othercodec.CallPing(ctx, &t.Ping, mode, d, e)
 	case toolPurge:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Purge.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return othercodec.CallPurge(ctx, &t.Purge, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

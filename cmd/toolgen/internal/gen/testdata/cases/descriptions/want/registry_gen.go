@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/want/internal/descriptionscodec"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/want/internal/keptcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -27,17 +29,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	findInputSchema     = `{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"type":"object","required":["words"],"description":"Only documents holding every word match."}`
-	findOutputSchema    = `{"properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names of the matching documents."},"best":{"type":"string","description":"Best match, a plain word where the field's name is not a subject: kept."}},"additionalProperties":false,"type":"object","required":["names"],"description":"What find returns: the names of the matching documents, best match first."}`
-	lookupInputSchema   = `{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"type":"object","required":["word"]}`
-	lookupOutputSchema  = `{"properties":{"meaning":{"type":"string","description":"Meaning says what the word means."}},"additionalProperties":false,"type":"object","required":["meaning"],"description":"Entry is the dictionary's entry for the word."}`
-	outlineInputSchema  = `{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"One heading and the sections below it."}}}`
-	outlineOutputSchema = `{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"One heading and the sections below it.","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"One heading and the sections below it."}}}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -55,8 +46,8 @@ var specs = [3]tool.Spec{
 		Group:        "descriptions",
 		Kind:         tool.KindAction,
 		Description:  "Finds documents by words.",
-		InputSchema:  []byte(findInputSchema),
-		OutputSchema: []byte(findOutputSchema),
+		InputSchema:  []byte(descriptionscodec.SchemaFindInput),
+		OutputSchema: []byte(descriptionscodec.SchemaFindOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions",
 		Type:         "Find",
 	},
@@ -65,8 +56,8 @@ var specs = [3]tool.Spec{
 		Group:        "kept",
 		Kind:         tool.KindAction,
 		Description:  "Lookup looks a word up.",
-		InputSchema:  []byte(lookupInputSchema),
-		OutputSchema: []byte(lookupOutputSchema),
+		InputSchema:  []byte(keptcodec.SchemaLookupInput),
+		OutputSchema: []byte(keptcodec.SchemaLookupOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept",
 		Type:         "Lookup",
 	},
@@ -75,8 +66,8 @@ var specs = [3]tool.Spec{
 		Group:        "descriptions",
 		Kind:         tool.KindAction,
 		Description:  "Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.",
-		InputSchema:  []byte(outlineInputSchema),
-		OutputSchema: []byte(outlineOutputSchema),
+		InputSchema:  []byte(descriptionscodec.SchemaOutlineInput),
+		OutputSchema: []byte(descriptionscodec.SchemaOutlineOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions",
 		Type:         "Outline",
 	},
@@ -117,53 +108,11 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolFind:
-		var in descriptions.FindInput
-		decodeDescriptionsFindInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Find.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeDescriptionsResult(e, &out)
-		return toolimpl.OutputStructured, nil
+		return descriptionscodec.CallFind(ctx, &t.Find, mode, d, e)
 	case toolLookup:
-		var in kept.Input
-		decodeKeptInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Lookup.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeKeptEntry(e, &out)
-		return toolimpl.OutputStructured, nil
+		return keptcodec.CallLookup(ctx, &t.Lookup, mode, d, e)
 	case toolOutline:
-		var in descriptions.Section
-		decodeDescriptionsSection(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Outline.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeDescriptionsSection(e, &out)
-		return toolimpl.OutputStructured, nil
+		return descriptionscodec.CallOutline(ctx, &t.Outline, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded/want/internal/embeddedcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -25,13 +26,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	embeddedEchoInputSchema  = `{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string","description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":"string"},"origin":{"$ref":"#/$defs/Origin"},"unsigned":{"type":"boolean","description":"Asks the tool to return an output without its Signed."}},"additionalProperties":false,"type":"object","required":["query","signer"],"$defs":{"Origin":{"properties":{"host":{"type":"string"}},"additionalProperties":false,"type":"object","description":"Embedded by pointer in Audit, and named in Input."}}}`
-	embeddedEchoOutputSchema = `{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string"},"color":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query","signer"],"description":"Holds embedded pointers too."}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -47,8 +41,8 @@ var specs = [1]tool.Spec{
 		Group:        "embedded",
 		Kind:         tool.KindAction,
 		Description:  "Returns what it was given.",
-		InputSchema:  []byte(embeddedEchoInputSchema),
-		OutputSchema: []byte(embeddedEchoOutputSchema),
+		InputSchema:  []byte(embeddedcodec.SchemaEmbeddedEchoInput),
+		OutputSchema: []byte(embeddedcodec.SchemaEmbeddedEchoOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded",
 		Type:         "Echo",
 	},
@@ -85,21 +79,7 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolEmbeddedEcho:
-		var in embedded.Input
-		decodeEmbeddedInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.EmbeddedEcho.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeEmbeddedOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return embeddedcodec.CallEmbeddedEcho(ctx, &t.EmbeddedEcho, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

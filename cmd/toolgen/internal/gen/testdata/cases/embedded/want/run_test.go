@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded/want/internal/embeddedcodec"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -62,7 +63,7 @@ func TestDecodeAllocation(t *testing.T) {
 		var in embedded.Input
 		d := codec.NewDecoder()
 		d.Reset([]byte(args), codec.Limits{})
-		decodeEmbeddedInput(d, &in)
+		embeddedcodec.DecodeInput(d, &in)
 		d.End()
 		return in, d.Err()
 	}
@@ -101,7 +102,7 @@ func TestMatchesEncodingJSON(t *testing.T) {
 		var in embedded.Input
 		d := codec.NewDecoder()
 		d.Reset([]byte(args), codec.Limits{})
-		decodeEmbeddedInput(d, &in)
+		embeddedcodec.DecodeInput(d, &in)
 		require.NoError(t, d.Err(), args)
 		var std embedded.Input
 		require.NoError(t, json.Unmarshal([]byte(args), &std))

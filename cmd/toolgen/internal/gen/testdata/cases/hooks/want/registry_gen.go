@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks/want/internal/hookscodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -26,14 +27,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	hooksLoginInputSchema  = `{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}}`
-	hooksStoreInputSchema  = `{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"type":"object","required":["key","value"]}`
-	hooksWhoamiInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -51,7 +44,7 @@ var specs = [3]tool.Spec{
 		Group:        "hooks",
 		Kind:         tool.KindAction,
 		Description:  "Logs in to an account; offered to signed-in users only.",
-		InputSchema:  []byte(hooksLoginInputSchema),
+		InputSchema:  []byte(hookscodec.SchemaHooksLoginInput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks",
 		Type:         "Login",
 		Secrets:      []string{"/Pin", "/accounts/*/token", "/backup/*/token", "/deep/inner/code", "/key/secret", "/otp", "/password", "/pass~1phrase~01", "/recovery", "/vault/*/token", "/whole"},
@@ -63,7 +56,7 @@ var specs = [3]tool.Spec{
 		Group:       "hooks",
 		Kind:        tool.KindAction,
 		Description: "Stores a value under a key; no hooks, one secret.",
-		InputSchema: []byte(hooksStoreInputSchema),
+		InputSchema: []byte(hookscodec.SchemaHooksStoreInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks",
 		Type:        "Store",
 		Secrets:     []string{"/value"},
@@ -73,7 +66,7 @@ var specs = [3]tool.Spec{
 		Group:        "hooks",
 		Kind:         tool.KindAction,
 		Description:  "Shows the signed-in user; offered to admins only.",
-		InputSchema:  []byte(hooksWhoamiInputSchema),
+		InputSchema:  []byte(hookscodec.SchemaHooksWhoamiInput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks",
 		Type:         "WhoAmI",
 		DecidesOffer: true,
@@ -124,56 +117,11 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolHooksLogin:
-		var in hooks.LoginInput
-		decodeHooksLoginInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode == toolimpl.ModeLog {
-			e.String(t.HooksLogin.LogArgs(in))
-			return toolimpl.OutputText, nil
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.HooksLogin.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return hookscodec.CallHooksLogin(ctx, &t.HooksLogin, mode, d, e)
 	case toolHooksStore:
-		var in hooks.StoreInput
-		decodeHooksStoreInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.HooksStore.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return hookscodec.CallHooksStore(ctx, &t.HooksStore, mode, d, e)
 	case toolHooksWhoami:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.HooksWhoami.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return hookscodec.CallHooksWhoami(ctx, t.HooksWhoami, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/kindcheck"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/kindcheck/want/internal/kindcheckcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -25,12 +26,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	kindcheckEchoInputSchema = `{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"type":"object","required":["at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -47,7 +42,7 @@ var specs = [1]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Echoes a stamp.",
-		InputSchema: []byte(kindcheckEchoInputSchema),
+		InputSchema: []byte(kindcheckcodec.SchemaKindcheckEchoInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/kindcheck",
 		Type:        "Echo",
 	},
@@ -84,21 +79,7 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolKindcheckEcho:
-		var in kindcheck.EchoInput
-		decodeKindcheckEchoInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.KindcheckEcho.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return kindcheckcodec.CallKindcheckEcho(ctx, &t.KindcheckEcho, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

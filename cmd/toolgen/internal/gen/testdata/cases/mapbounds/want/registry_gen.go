@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/mapbounds"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/mapbounds/want/internal/mapboundscodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -25,12 +26,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	labelInputSchema = `{"properties":{"attrs":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":3,"minProperties":1,"description":"One to three attributes."},"counts":{"additionalProperties":{"type":"integer"},"type":"object","maxProperties":2,"description":"At most two counts."},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","description":"Items each carry labels."},"meta":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":5,"description":"Bounded by the hook of In."}},"additionalProperties":false,"type":"object","required":["attrs"],"$defs":{"Item":{"properties":{"labels":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":4,"description":"At most four labels."}},"additionalProperties":false,"type":"object","required":["labels"],"description":"One labelled item."}}}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -46,7 +41,7 @@ var specs = [1]tool.Spec{
 		Group:       "mapbounds",
 		Kind:        tool.KindAction,
 		Description: "Labels things.",
-		InputSchema: []byte(labelInputSchema),
+		InputSchema: []byte(mapboundscodec.SchemaLabelInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/mapbounds",
 		Type:        "Label",
 	},
@@ -83,21 +78,7 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolLabel:
-		var in mapbounds.In
-		decodeMapboundsIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Label.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.Int(int64(out))
-		return toolimpl.OutputJSON, nil
+		return mapboundscodec.CallLabel(ctx, &t.Label, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

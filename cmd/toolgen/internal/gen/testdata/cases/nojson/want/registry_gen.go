@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson/want/internal/nojsoncodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -25,14 +26,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	nojsonAddInputSchema   = `{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}}`
-	nojsonAddOutputSchema  = `{"properties":{"id":{"type":"string"},"count":{"type":"integer"}},"additionalProperties":false,"type":"object","required":["id","count"],"description":"Says what was stored."}`
-	nojsonHelloInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -49,8 +42,8 @@ var specs = [2]tool.Spec{
 		Group:        "nojson",
 		Kind:         tool.KindAction,
 		Description:  "Adds a reminder.",
-		InputSchema:  []byte(nojsonAddInputSchema),
-		OutputSchema: []byte(nojsonAddOutputSchema),
+		InputSchema:  []byte(nojsoncodec.SchemaNojsonAddInput),
+		OutputSchema: []byte(nojsoncodec.SchemaNojsonAddOutput),
 		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson",
 		Type:         "AddTool",
 	},
@@ -60,7 +53,7 @@ var specs = [2]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Says hello.",
-		InputSchema: []byte(nojsonHelloInputSchema),
+		InputSchema: []byte(nojsoncodec.SchemaNojsonHelloInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson",
 		Type:        "HelloTool",
 	},
@@ -99,36 +92,9 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolNojsonAdd:
-		var in nojson.AddInput
-		decodeNojsonAddInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NojsonAdd.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		encodeNojsonAddOutput(e, &out)
-		return toolimpl.OutputStructured, nil
+		return nojsoncodec.CallNojsonAdd(ctx, &t.NojsonAdd, mode, d, e)
 	case toolNojsonHello:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NojsonHello.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return nojsoncodec.CallNojsonHello(ctx, &t.NojsonHello, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/registryuser/tools"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/registryuser/want/internal/toolscodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -25,12 +26,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	greetInputSchema = `{"type":"object","properties":{},"additionalProperties":false}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -46,7 +41,7 @@ var specs = [1]tool.Spec{
 		Group:       "tools",
 		Kind:        tool.KindAction,
 		Description: "Says hello.",
-		InputSchema: []byte(greetInputSchema),
+		InputSchema: []byte(toolscodec.SchemaGreetInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/registryuser/tools",
 		Type:        "Greet",
 	},
@@ -83,20 +78,7 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolGreet:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.Greet.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return toolscodec.CallGreet(ctx, &t.Greet, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

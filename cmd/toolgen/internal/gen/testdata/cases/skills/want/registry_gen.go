@@ -25,6 +25,8 @@ import (
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/clock"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/want/internal/clockcodec"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/want/internal/notescodec"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
@@ -33,14 +35,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	clockNowInputSchema    = `{"type":"object","properties":{},"additionalProperties":false}`
-	notesCreateInputSchema = `{"properties":{"title":{"type":"string"}},"additionalProperties":false,"type":"object","required":["title"]}`
-	notesSearchInputSchema = `{"properties":{"query":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query"]}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -59,7 +53,7 @@ var specs = [3]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Tells the time.",
-		InputSchema: []byte(clockNowInputSchema),
+		InputSchema: []byte(clockcodec.SchemaClockNowInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/clock",
 		Type:        "Now",
 	},
@@ -68,7 +62,7 @@ var specs = [3]tool.Spec{
 		Group:       "notes",
 		Kind:        tool.KindAction,
 		Description: "Creates a note.",
-		InputSchema: []byte(notesCreateInputSchema),
+		InputSchema: []byte(notescodec.SchemaNotesCreateInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes",
 		Type:        "Create",
 	},
@@ -78,7 +72,7 @@ var specs = [3]tool.Spec{
 		Kind:        tool.KindRead,
 		ReadOnly:    true,
 		Description: "Finds notes by a word.",
-		InputSchema: []byte(notesSearchInputSchema),
+		InputSchema: []byte(notescodec.SchemaNotesSearchInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes",
 		Type:        "Search",
 	},
@@ -119,52 +113,11 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolClockNow:
-		decodeNoArguments(d)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.ClockNow.Call(ctx)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return clockcodec.CallClockNow(ctx, &t.ClockNow, mode, d, e)
 	case toolNotesCreate:
-		var in notes.CreateInput
-		decodeNotesCreateInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesCreate.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return notescodec.CallNotesCreate(ctx, &t.NotesCreate, mode, d, e)
 	case toolNotesSearch:
-		var in notes.SearchInput
-		decodeNotesSearchInput(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.NotesSearch.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return notescodec.CallNotesSearch(ctx, &t.NotesSearch, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset/want/internal/unsetcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -26,15 +27,6 @@ import (
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion3
-
-// The published schemas: the exact bytes sent to models. tools.json shows
-// them indented.
-const (
-	unsetEchoInputSchema   = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
-	unsetFilterInputSchema = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
-	unsetGreetInputSchema  = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
-	unsetUpperInputSchema  = `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`
-)
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -53,7 +45,7 @@ var specs = [4]tool.Spec{
 		Group:       "unset",
 		Kind:        tool.KindAction,
 		Description: "Echoes its argument; a struct with no fields needs no setting.",
-		InputSchema: []byte(unsetEchoInputSchema),
+		InputSchema: []byte(unsetcodec.SchemaUnsetEchoInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
 		Type:        "Echo",
 	},
@@ -62,7 +54,7 @@ var specs = [4]tool.Spec{
 		Group:       "unset",
 		Kind:        tool.KindAction,
 		Description: "Filters words; not comparable (a slice and a func), checked field by field.",
-		InputSchema: []byte(unsetFilterInputSchema),
+		InputSchema: []byte(unsetcodec.SchemaUnsetFilterInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
 		Type:        "Filter",
 	},
@@ -71,7 +63,7 @@ var specs = [4]tool.Spec{
 		Group:       "unset",
 		Kind:        tool.KindAction,
 		Description: "Greets in a set language; a comparable tool type, checked as a whole.",
-		InputSchema: []byte(unsetGreetInputSchema),
+		InputSchema: []byte(unsetcodec.SchemaUnsetGreetInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
 		Type:        "Greet",
 	},
@@ -80,7 +72,7 @@ var specs = [4]tool.Spec{
 		Group:       "unset",
 		Kind:        tool.KindAction,
 		Description: "Upper-cases its argument; its zero value is ready (a nil Map means the identity).",
-		InputSchema: []byte(unsetUpperInputSchema),
+		InputSchema: []byte(unsetcodec.SchemaUnsetUpperInput),
 		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
 		Type:        "Upper",
 	},
@@ -129,69 +121,13 @@ func Unavailable(t Tools) map[string]error {
 func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
 	switch i {
 	case toolUnsetEcho:
-		var in unset.In
-		decodeUnsetIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.UnsetEcho.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return unsetcodec.CallUnsetEcho(ctx, &t.UnsetEcho, mode, d, e)
 	case toolUnsetFilter:
-		var in unset.In
-		decodeUnsetIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.UnsetFilter.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return unsetcodec.CallUnsetFilter(ctx, &t.UnsetFilter, mode, d, e)
 	case toolUnsetGreet:
-		var in unset.In
-		decodeUnsetIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.UnsetGreet.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return unsetcodec.CallUnsetGreet(ctx, &t.UnsetGreet, mode, d, e)
 	case toolUnsetUpper:
-		var in unset.In
-		decodeUnsetIn(d, &in)
-		d.End()
-		if err := d.Err(); err != nil {
-			return 0, toolimpl.InvalidArguments(err)
-		}
-		if mode != toolimpl.ModeCall {
-			return 0, nil
-		}
-		out, err := t.UnsetUpper.Call(ctx, in)
-		if err != nil {
-			return 0, err
-		}
-		e.RawText(string(out))
-		return toolimpl.OutputText, nil
+		return unsetcodec.CallUnsetUpper(ctx, &t.UnsetUpper, mode, d, e)
 	}
 	return 0, fmt.Errorf("no tool %d in this registry", i)
 }

@@ -1,0 +1,161 @@
+package gen
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/codecplan"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+)
+
+// The codec packages (package codecplan places them): under the output
+// directory, internal/<name>/codec_gen.go per Go package whose types the
+// tools decode or encode, holding their decoders and encoders and the
+// call function of each tool of that package, which dispatch calls.
+
+const (
+	codecDir  = "internal"     // the directory of the codec packages, in the output directory
+	codecFile = "codec_gen.go" // the one file of each codec package
+)
+
+// renderCodecs prints the codec packages of the plan.
+func renderCodecs(l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options, marks []toolMark) ([]File, *problem.Error) {
+	calls := map[string][]jen.Code{}
+	schemas := map[string][]jen.Code{}
+	for i, t := range m.tools {
+		tc := plan.tools[i]
+		calls[tc.unit] = append(calls[tc.unit], callCode(t, fields[t], tc), jen.Line())
+		schemas[tc.unit] = append(schemas[tc.unit], jen.Id(schemaConst(fields[t], "Input")).Op("=").Add(gocode.RawString(t.inNode.Compact())))
+		if t.outNode != nil {
+			schemas[tc.unit] = append(schemas[tc.unit], jen.Id(schemaConst(fields[t], "Output")).Op("=").Add(gocode.RawString(t.outNode.Compact())))
+		}
+	}
+	var files []File
+	for _, u := range plan.units {
+		f := codecCode(l, u, opts, plan.empty[u.Path], schemas[u.Path], calls[u.Path])
+		rel := filepath.Join(codecDir, u.Name, codecFile)
+		data, err := formatFile(filepath.ToSlash(rel), f, marks)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Path: filepath.Join(opts.outDir(), rel), Data: data})
+	}
+	return files, nil
+}
+
+// codecCode is the codec_gen.go of the codec package u: the schemas of its
+// tools, its patterns, the decoder of a tool without arguments when one of
+// its tools has none, the call functions of its tools, then its decoders
+// and encoders.
+func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, schemas, calls []jen.Code) *jen.File {
+	cf := jen.NewFilePathName(u.Path, u.Name)
+	cf.HeaderComment(header)
+	cf.PackageComment(fmt.Sprintf("Package %s holds decoders, encoders and tool calls of the registry\nin package %s, which alone may import it.", u.Name, opts.Package))
+	cf.ImportName(implPkg, "toolimpl")
+	importNames(cf, l)
+	versionGuard(cf)
+	if len(schemas) > 0 {
+		cf.Comment("The published schemas of this package's tools, which the registry's")
+		cf.Comment("specs hold: the exact bytes sent to models. tools.json shows them indented.")
+		cf.Const().Defs(schemas...)
+		cf.Line()
+	}
+	if len(u.Patterns) > 0 {
+		cf.Comment("Patterns of the schemas, each compiled once, on first use.")
+		cf.Var().DefsFunc(func(d *jen.Group) {
+			for _, p := range u.Patterns {
+				d.Id(p.Name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
+					jen.Return(jen.Qual("regexp", "MustCompile").Call(gocode.RawString([]byte(p.Src)))),
+				))
+			}
+		})
+		cf.Line()
+	}
+	if empty {
+		cf.Comment(codecplan.NoArguments + " accepts the arguments of a tool without any: an empty object.")
+		cf.Func().Id(codecplan.NoArguments).Params(jen.Id("d").Op("*").Qual(implPkg, "Decoder")).Block(
+			jen.If(jen.Op("!").Id("d").Dot("Object").Call(jen.Lit("object"))).Block(jen.Return()),
+			codecplan.MemberLoop(nil, true),
+		)
+		cf.Line()
+	}
+	for _, c := range calls {
+		cf.Add(c)
+	}
+	for _, d := range u.Decls {
+		cf.Add(d)
+	}
+	return cf
+}
+
+// callFunc is the name of the call function of the tool whose Tools field
+// is field.
+func callFunc(field string) string { return "Call" + field }
+
+// callCode is the call function of tool t, which dispatch calls for its
+// case: it decodes the arguments with the plan's decoder, and in ModeCall
+// runs the tool and encodes its output as the plan says.
+func callCode(t *toolModel, field string, tc toolCodec) jen.Code {
+	var body []jen.Code
+	callArgs := []jen.Code{jen.Id("ctx")}
+	if tc.decode != nil {
+		body = append(body,
+			jen.Var().Id("in").Add(gocode.Type(t.input)),
+			tc.decode.Call(jen.Id("d"), jen.Op("&").Id("in")),
+		)
+		callArgs = append(callArgs, jen.Id("in"))
+	} else {
+		body = append(body, jen.Id(codecplan.NoArguments).Call(jen.Id("d")))
+	}
+	body = append(body,
+		jen.Id("d").Dot("End").Call(),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Lit(0), jen.Qual(implPkg, "InvalidArguments").Call(jen.Err())),
+		),
+	)
+	if t.hasLogArgs {
+		body = append(body, logCase())
+	}
+	body = append(body,
+		jen.If(jen.Id("mode").Op("!=").Qual(implPkg, "ModeCall")).Block(jen.Return(jen.Lit(0), jen.Nil())),
+		jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("t").Dot("Call").Call(callArgs...),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
+	)
+	body = append(body, tc.encode...)
+	name := callFunc(field)
+	what := "runs it and encodes its output"
+	if t.hasLogArgs {
+		what += "; in ModeLog, it encodes the form its LogArgs method gives and runs nothing"
+	}
+	return doc(strings.Split(wrap(fmt.Sprintf("%s decodes the arguments of the tool %s (%s.%s). In ModeCall it %s.",
+		name, t.name, t.pkg.Name, t.obj.Name(), what)), "\n")...).Func().Id(name).Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("t").Op("*").Qual(t.pkg.PkgPath, t.obj.Name()),
+		jen.Id("mode").Qual(implPkg, "Mode"),
+		jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
+		jen.Id("e").Op("*").Qual(implPkg, "Encoder"),
+	).Params(jen.Qual(implPkg, "Output"), jen.Error()).Block(body...)
+}
+
+// wrap breaks s into lines of at most 72 bytes at spaces.
+func wrap(s string) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		switch {
+		case i == 0:
+		case n+1+len(w) > 72:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
