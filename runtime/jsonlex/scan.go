@@ -82,17 +82,34 @@ func readStringSlow(data []byte, start, i int, scratch *[]byte) (s []byte, next 
 				*scratch = buf
 				return nil, len(data), msgUnterminated
 			}
-			if e, ok := unescape(data[i+1]); ok {
+			switch e := data[i+1]; e {
+			case '"', '\\', '/':
 				buf = append(buf, e)
-			} else if data[i+1] == 'u' {
-				r, digits, msg := unicodeEscape(data, i)
-				if msg != "" {
-					*scratch = buf
-					return nil, i, msg
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				// A rune of the basic plane inline, not in a function:
+				// it is on the decoding path of every non-ASCII escape.
+				r := hex4(data, i+2)
+				if r < 0 || r >= 0xd800 && r < 0xe000 {
+					var msg string
+					if r, msg = surrogatePair(data, i, r); msg != "" {
+						*scratch = buf
+						return nil, i, msg
+					}
+					i += 6
 				}
 				buf = utf8.AppendRune(buf, r)
-				i += digits
-			} else {
+				i += 4
+			default:
 				*scratch = buf
 				return nil, i, msgBadEscape
 			}
@@ -122,47 +139,25 @@ func readStringSlow(data []byte, start, i int, scratch *[]byte) (s []byte, next 
 	return nil, len(data), msgUnterminated
 }
 
-// unescape returns the byte the one-letter escape \c stands for, and
-// whether c is one (u is not: it takes digits). Small enough to inline.
-func unescape(c byte) (byte, bool) {
-	switch c {
-	case '"', '\\', '/':
-		return c, true
-	case 'b':
-		return '\b', true
-	case 'f':
-		return '\f', true
-	case 'n':
-		return '\n', true
-	case 'r':
-		return '\r', true
-	case 't':
-		return '\t', true
+// surrogatePair reads the rest of the \u escape at data[i] (the
+// backslash) whose four digits gave hi, not a rune of the basic plane: a
+// high surrogate that must be followed by a low one in a second \u
+// escape. It returns the rune the pair stands for, or msg.
+func surrogatePair(data []byte, i int, hi rune) (r rune, msg string) {
+	if hi < 0 {
+		return 0, msgBadUnicode
 	}
-	return 0, false
-}
-
-// unicodeEscape reads the \u escape at data[i] (the backslash): the rune
-// it stands for, a surrogate pair taken together, and the count of bytes
-// after the "\u", 4 or 10 for a pair; msg says why it is not a rune.
-func unicodeEscape(data []byte, i int) (r rune, digits int, msg string) {
-	r = hex4(data, i+2)
-	switch {
-	case r < 0:
-		return 0, 0, msgBadUnicode
-	case r >= 0xd800 && r < 0xdc00:
-		var lo rune = -1
-		if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
-			lo = hex4(data, i+8)
-		}
-		if lo < 0xdc00 || lo >= 0xe000 {
-			return 0, 0, msgSurrogate
-		}
-		return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), 10, ""
-	case r >= 0xdc00 && r < 0xe000:
-		return 0, 0, msgSurrogate
+	if hi >= 0xdc00 {
+		return 0, msgSurrogate
 	}
-	return r, 4, ""
+	var lo rune = -1
+	if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+		lo = hex4(data, i+8)
+	}
+	if lo < 0xdc00 || lo >= 0xe000 {
+		return 0, msgSurrogate
+	}
+	return 0x10000 + (hi-0xd800)<<10 + (lo - 0xdc00), ""
 }
 
 // hex4 returns the value of the four hexadecimal digits at data[i:], or -1.
