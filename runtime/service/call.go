@@ -375,7 +375,7 @@ func (s *Service) finish(ctx context.Context, rec *Record, res tool.Result, err 
 		rec.Result, rec.Structured = append([]byte(nil), res.Content...), res.Structured
 	}
 	if rec.ID != 0 {
-		if ferr := writeEnd(ctx, func(ctx context.Context) error { return s.store.Finish(ctx, rec) }); ferr != nil {
+		if ferr := s.writeFinish(ctx, rec); ferr != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: record the end of a call", slog.String("tool", rec.Tool), slog.String("error", ferr.Error()))
 		}
 	}
