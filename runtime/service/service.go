@@ -343,7 +343,80 @@ const recordTimeout = 10 * time.Second
 // call's record is written even when its caller is gone: what it started
 // or refused is recorded as it ended.
 func detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	c := newRecordContext(ctx, recordTimeout)
+	return c, c.stop
+}
+
+// recordContext is what context.WithTimeout(context.WithoutCancel(ctx), d)
+// returns, except that it makes its timer when a store first asks for
+// Done: a store that never waits on its context (the memory store) costs
+// no timer, which was a third of a call's time through the service.
+type recordContext struct {
+	context.Context // context.WithoutCancel(ctx): the values, no cancellation
+	deadline        time.Time
+
+	mu        sync.Mutex
+	timed     context.Context // WithDeadline(Context, deadline), made by Done
+	cancel    context.CancelFunc
+	cancelled bool // stop was called
+}
+
+func newRecordContext(ctx context.Context, d time.Duration) *recordContext {
+	return &recordContext{Context: context.WithoutCancel(ctx), deadline: time.Now().Add(d)}
+}
+
+// Deadline is when the write is given up.
+func (c *recordContext) Deadline() (time.Time, bool) { return c.deadline, true }
+
+// Done makes the timed context, once, and returns its Done.
+func (c *recordContext) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timed == nil {
+		c.timed, c.cancel = context.WithDeadline(c.Context, c.deadline)
+		if c.cancelled {
+			c.cancel()
+		}
+	}
+	return c.timed.Done()
+}
+
+// Err is the timed context's, or what it would be: Done, called next,
+// returns a closed channel when Err is not nil.
+func (c *recordContext) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.timed != nil:
+		return c.timed.Err()
+	case c.cancelled:
+		return context.Canceled
+	case !time.Now().Before(c.deadline):
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// Value is the timed context's once made (it carries the cancellation a
+// context derived from this one attaches to), ctx's before.
+func (c *recordContext) Value(key any) any {
+	c.mu.Lock()
+	timed := c.timed
+	c.mu.Unlock()
+	if timed != nil {
+		return timed.Value(key)
+	}
+	return c.Context.Value(key)
+}
+
+// stop ends the write's context, as a CancelFunc.
+func (c *recordContext) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cancelled = true
+	if c.cancel != nil {
+		c.cancel()
+	}
 }
 
 // writeEnd makes write, the end of a run (Finish, Settle: writes that may
