@@ -448,6 +448,8 @@ func (e *Encoder) Any(v any) {
 	e.anyValue(v, 0)
 }
 
+// anyValue writes v, found depth containers below the value Any was given,
+// as Any does; containers go to anyArray and its siblings.
 func (e *Encoder) anyValue(v any, depth int) {
 	if depth > maxAnyDepth {
 		e.Fail(errors.New("codec: value nested more than " + strconv.Itoa(maxAnyDepth) + " levels deep (does it contain itself?)"))
@@ -488,51 +490,74 @@ func (e *Encoder) anyValue(v any, depth int) {
 	case uintptr:
 		e.Uint(uint64(v))
 	case []any:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.ArrayStart()
-		for _, x := range v {
-			e.anyValue(x, depth+1)
-		}
-		e.ArrayEnd()
+		e.anyArray(v, depth)
 	case []string:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.ArrayStart()
-		for _, x := range v {
-			e.String(x)
-		}
-		e.ArrayEnd()
+		e.stringArray(v)
 	case map[string]any:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.ObjectStart()
-		for _, k := range sortedKeys(v) {
-			e.Key(k)
-			e.anyValue(v[k], depth+1)
-		}
-		e.ObjectEnd()
+		e.anyObject(v, depth)
 	case map[string]string:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.ObjectStart()
-		for _, k := range sortedKeys(v) {
-			e.Key(k)
-			e.String(v[k])
-		}
-		e.ObjectEnd()
+		e.stringObject(v)
 	default:
 		e.Fail(fmt.Errorf("codec: cannot encode a value of type %T without reflection; use a JSON-shaped value", v))
 		e.Null()
 	}
+}
+
+// anyArray writes v, met by anyValue at depth, as an array, or null when
+// v is nil.
+func (e *Encoder) anyArray(v []any, depth int) {
+	if v == nil {
+		e.Null()
+		return
+	}
+	e.ArrayStart()
+	for _, x := range v {
+		e.anyValue(x, depth+1)
+	}
+	e.ArrayEnd()
+}
+
+// stringArray writes v as an array of strings, or null when v is nil.
+func (e *Encoder) stringArray(v []string) {
+	if v == nil {
+		e.Null()
+		return
+	}
+	e.ArrayStart()
+	for _, x := range v {
+		e.String(x)
+	}
+	e.ArrayEnd()
+}
+
+// anyObject writes v, met by anyValue at depth, as an object whose members
+// are in key order, or null when v is nil.
+func (e *Encoder) anyObject(v map[string]any, depth int) {
+	if v == nil {
+		e.Null()
+		return
+	}
+	e.ObjectStart()
+	for _, k := range sortedKeys(v) {
+		e.Key(k)
+		e.anyValue(v[k], depth+1)
+	}
+	e.ObjectEnd()
+}
+
+// stringObject writes v as an object of strings whose members are in key
+// order, or null when v is nil.
+func (e *Encoder) stringObject(v map[string]string) {
+	if v == nil {
+		e.Null()
+		return
+	}
+	e.ObjectStart()
+	for _, k := range sortedKeys(v) {
+		e.Key(k)
+		e.String(v[k])
+	}
+	e.ObjectEnd()
 }
 
 // sortedKeys returns the keys of m in byte order, as encoding/json sorts

@@ -86,80 +86,99 @@ func (d *Decoder) skip(dups bool) bool {
 				clean = clean && fine
 			}
 			continue
-		case '"':
-			_, next, msg := jsonlex.ReadString(data, d.pos, &d.scratch)
-			if msg != "" {
-				d.syntaxError(next, msg)
-				return false
-			}
-			d.pos = next
-		case 't':
-			if !d.literal("true") {
-				return false
-			}
-		case 'f':
-			if !d.literal("false") {
-				return false
-			}
-		case 'n':
-			if !d.literal("null") {
-				return false
-			}
 		default:
-			if c != '-' && !jsonlex.IsDigit(c) {
-				d.syntaxError(d.pos, "expected a JSON value")
+			if !d.skipScalar(c) {
 				return false
 			}
-			next, _, msg := jsonlex.ScanNumber(data, d.pos)
-			if msg != "" {
-				d.syntaxError(next, msg)
-				return false
-			}
-			d.pos = next
 		}
-		// A value ended: close containers until another value follows.
-		for {
-			n := len(d.frames)
-			if n == 0 {
-				return clean
-			}
-			f := &d.frames[n-1]
-			i := jsonlex.SkipSpace(data, d.pos)
-			if i >= len(data) {
-				d.syntaxError(i, "unexpected end of input")
-				return false
-			}
-			c := data[i]
-			if c == ',' {
-				d.pos = jsonlex.SkipSpace(data, i+1)
-				if f.object {
-					ok, fine := d.member(dups, "expected a member name")
-					if !ok {
-						return false
-					}
-					clean = clean && fine
-				} else {
-					f.index++
-				}
-				break
-			}
-			if f.object && c != '}' {
-				d.syntaxError(i, "expected ',' or '}'")
-				return false
-			}
-			if !f.object && c != ']' {
-				d.syntaxError(i, "expected ',' or ']'")
-				return false
-			}
-			d.pos = i + 1
-			d.depth--
-			if f.object {
-				d.names = d.names[:d.nameOffset(f.names)]
-				d.nameEnds = d.nameEnds[:f.names]
-			}
-			*f = frame{}
-			d.frames = d.frames[:n-1]
+		more, ok, fine := d.skipEnd(dups)
+		if !ok {
+			return false
 		}
+		clean = clean && fine
+		if !more {
+			return clean
+		}
+	}
+}
+
+// skipScalar consumes the string, literal or number starting with c at
+// d.pos, a value skip meets.
+func (d *Decoder) skipScalar(c byte) bool {
+	data := d.data
+	switch c {
+	case '"':
+		_, next, msg := jsonlex.ReadString(data, d.pos, &d.scratch)
+		if msg != "" {
+			d.syntaxError(next, msg)
+			return false
+		}
+		d.pos = next
+	case 't':
+		return d.literal("true")
+	case 'f':
+		return d.literal("false")
+	case 'n':
+		return d.literal("null")
+	default:
+		if c != '-' && !jsonlex.IsDigit(c) {
+			d.syntaxError(d.pos, "expected a JSON value")
+			return false
+		}
+		next, _, msg := jsonlex.ScanNumber(data, d.pos)
+		if msg != "" {
+			d.syntaxError(next, msg)
+			return false
+		}
+		d.pos = next
+	}
+	return true
+}
+
+// skipEnd consumes what follows a value skip has read: the ends of the
+// containers it closes, up to the ',' and, in an object, the member name
+// before the next value. more reports that such a value follows at d.pos
+// (false when the outermost value has ended); fine is false when dups is
+// set and that member name is a duplicate.
+func (d *Decoder) skipEnd(dups bool) (more, ok, fine bool) {
+	data := d.data
+	for {
+		n := len(d.frames)
+		if n == 0 {
+			return false, true, true
+		}
+		f := &d.frames[n-1]
+		i := jsonlex.SkipSpace(data, d.pos)
+		if i >= len(data) {
+			d.syntaxError(i, "unexpected end of input")
+			return false, false, false
+		}
+		c := data[i]
+		if c == ',' {
+			d.pos = jsonlex.SkipSpace(data, i+1)
+			if !f.object {
+				f.index++
+				return true, true, true
+			}
+			ok, fine := d.member(dups, "expected a member name")
+			return ok, ok, fine
+		}
+		if f.object && c != '}' {
+			d.syntaxError(i, "expected ',' or '}'")
+			return false, false, false
+		}
+		if !f.object && c != ']' {
+			d.syntaxError(i, "expected ',' or ']'")
+			return false, false, false
+		}
+		d.pos = i + 1
+		d.depth--
+		if f.object {
+			d.names = d.names[:d.nameOffset(f.names)]
+			d.nameEnds = d.nameEnds[:f.names]
+		}
+		*f = frame{}
+		d.frames = d.frames[:n-1]
 	}
 }
 

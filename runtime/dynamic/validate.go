@@ -161,31 +161,30 @@ func problems(ve *jsonschema.ValidationError) *codec.ArgumentsError {
 // helps.
 func collect(ps *[]codec.Problem, ve *jsonschema.ValidationError) {
 	at := pointer(ve.InstanceLocation)
-	add := func(ptr, msg string) { *ps = append(*ps, codec.Problem{Pointer: ptr, Message: msg}) }
-	switch k := ve.ErrorKind.(type) {
+	switch ve.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
 		for _, c := range ve.Causes {
 			collect(ps, c)
 		}
 		if len(ve.Causes) == 0 {
-			add(at, "does not match the input schema")
+			*ps = append(*ps, codec.Problem{Pointer: at, Message: "does not match the input schema"})
 		}
-	case *kind.Type:
-		add(at, "expected "+strings.Join(k.Want, " or ")+", got "+k.Got)
-	case *kind.Enum:
-		add(at, enumMessage(k.Want))
-	case *kind.Const:
-		if s, ok := quote(k.Want); ok {
-			add(at, "must be "+s)
-		} else {
-			add(at, "must be the value of the schema's const")
+	case *kind.Required, *kind.DependentRequired, *kind.Dependency, *kind.AdditionalProperties, *kind.PropertyNames:
+		memberProblems(ps, at, ve.ErrorKind)
+	default:
+		msg, ok := boundMessage(ve.ErrorKind)
+		if !ok {
+			msg = valueMessage(ve.ErrorKind)
 		}
-	case *kind.Format:
-		if codec.IsIdentifier(k.Want) {
-			add(at, "must be a valid "+k.Want)
-		} else {
-			add(at, "must match the schema's format")
-		}
+		*ps = append(*ps, codec.Problem{Pointer: at, Message: msg})
+	}
+}
+
+// memberProblems appends the problems of k, a failed keyword about an
+// object's members, at the object at: one per member it names.
+func memberProblems(ps *[]codec.Problem, at string, k jsonschema.ErrorKind) {
+	add := func(ptr, msg string) { *ps = append(*ps, codec.Problem{Pointer: ptr, Message: msg}) }
+	switch k := k.(type) {
 	case *kind.Required:
 		for _, m := range k.Missing {
 			add(child(at, m), "required property is missing")
@@ -207,70 +206,96 @@ func collect(ps *[]codec.Problem, ve *jsonschema.ValidationError) {
 		}
 	case *kind.PropertyNames:
 		add(child(at, k.Property), "property name does not match the schema's propertyNames")
+	}
+}
+
+// boundMessage is the message of k when it is a failed bound on a count
+// (properties, items, characters) or on a number, and whether it is one.
+func boundMessage(k jsonschema.ErrorKind) (string, bool) {
+	switch k := k.(type) {
 	case *kind.MinProperties:
-		add(at, "must have at least "+count(k.Want, "property", "properties"))
+		return "must have at least " + count(k.Want, "property", "properties"), true
 	case *kind.MaxProperties:
-		add(at, "must have at most "+count(k.Want, "property", "properties"))
+		return "must have at most " + count(k.Want, "property", "properties"), true
 	case *kind.MinItems:
-		add(at, "must have at least "+count(k.Want, "item", "items"))
+		return "must have at least " + count(k.Want, "item", "items"), true
 	case *kind.MaxItems:
-		add(at, "must have at most "+count(k.Want, "item", "items"))
-	case *kind.AdditionalItems:
-		add(at, "has too many items (additional items are not allowed)")
-	case *kind.UniqueItems:
-		add(at, "items "+strconv.Itoa(k.Duplicates[0])+" and "+strconv.Itoa(k.Duplicates[1])+" are equal (items must be unique)")
-	case *kind.Contains:
-		add(at, "must hold an item that matches the schema's contains")
+		return "must have at most " + count(k.Want, "item", "items"), true
 	case *kind.MinContains:
-		add(at, "must hold at least "+count(k.Want, "item", "items")+" that match the schema's contains")
+		return "must hold at least " + count(k.Want, "item", "items") + " that match the schema's contains", true
 	case *kind.MaxContains:
-		add(at, "must hold at most "+count(k.Want, "item", "items")+" that match the schema's contains")
+		return "must hold at most " + count(k.Want, "item", "items") + " that match the schema's contains", true
 	case *kind.MinLength:
-		add(at, "must be at least "+count(k.Want, "character", "characters")+" long")
+		return "must be at least " + count(k.Want, "character", "characters") + " long", true
 	case *kind.MaxLength:
-		add(at, "must be at most "+count(k.Want, "character", "characters")+" long")
+		return "must be at most " + count(k.Want, "character", "characters") + " long", true
+	case *kind.Minimum:
+		return "must be at least " + number(k.Want), true
+	case *kind.Maximum:
+		return "must be at most " + number(k.Want), true
+	case *kind.ExclusiveMinimum:
+		return "must be greater than " + number(k.Want), true
+	case *kind.ExclusiveMaximum:
+		return "must be less than " + number(k.Want), true
+	case *kind.MultipleOf:
+		return "must be a multiple of " + number(k.Want), true
+	}
+	return "", false
+}
+
+// valueMessage is the message of k, a failed keyword about the value
+// itself that is not a bound: its type, its allowed values, its form, the
+// schemas it must or must not match. A keyword it does not know is named
+// when its name is an identifier.
+func valueMessage(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Type:
+		return "expected " + strings.Join(k.Want, " or ") + ", got " + k.Got
+	case *kind.Enum:
+		return enumMessage(k.Want)
+	case *kind.Const:
+		if s, ok := quote(k.Want); ok {
+			return "must be " + s
+		}
+		return "must be the value of the schema's const"
+	case *kind.Format:
+		if codec.IsIdentifier(k.Want) {
+			return "must be a valid " + k.Want
+		}
+		return "must match the schema's format"
 	case *kind.Pattern:
 		if len(k.Want) <= maxQuoted {
-			add(at, "must match the pattern "+k.Want)
-		} else {
-			add(at, "must match the schema's pattern")
+			return "must match the pattern " + k.Want
 		}
+		return "must match the schema's pattern"
+	case *kind.AdditionalItems:
+		return "has too many items (additional items are not allowed)"
+	case *kind.UniqueItems:
+		return "items " + strconv.Itoa(k.Duplicates[0]) + " and " + strconv.Itoa(k.Duplicates[1]) + " are equal (items must be unique)"
+	case *kind.Contains:
+		return "must hold an item that matches the schema's contains"
 	case *kind.ContentEncoding:
-		add(at, "must be encoded as the schema's contentEncoding says")
+		return "must be encoded as the schema's contentEncoding says"
 	case *kind.ContentMediaType:
-		add(at, "must be of the schema's contentMediaType")
+		return "must be of the schema's contentMediaType"
 	case *kind.ContentSchema:
-		add(at, "content does not match the schema's contentSchema")
-	case *kind.Minimum:
-		add(at, "must be at least "+number(k.Want))
-	case *kind.Maximum:
-		add(at, "must be at most "+number(k.Want))
-	case *kind.ExclusiveMinimum:
-		add(at, "must be greater than "+number(k.Want))
-	case *kind.ExclusiveMaximum:
-		add(at, "must be less than "+number(k.Want))
-	case *kind.MultipleOf:
-		add(at, "must be a multiple of "+number(k.Want))
+		return "content does not match the schema's contentSchema"
 	case *kind.AnyOf:
-		add(at, "must match at least one of the schemas of anyOf")
+		return "must match at least one of the schemas of anyOf"
 	case *kind.OneOf:
 		if len(k.Subschemas) > 1 {
-			add(at, "must match exactly one of the schemas of oneOf, and matches "+strconv.Itoa(len(k.Subschemas)))
-		} else {
-			add(at, "must match exactly one of the schemas of oneOf, and matches none")
+			return "must match exactly one of the schemas of oneOf, and matches " + strconv.Itoa(len(k.Subschemas))
 		}
+		return "must match exactly one of the schemas of oneOf, and matches none"
 	case *kind.Not:
-		add(at, "must not match the schema of not")
+		return "must not match the schema of not"
 	case *kind.FalseSchema:
-		add(at, "no value is allowed here")
-	default:
-		kw := ve.ErrorKind.KeywordPath()
-		if n := len(kw); n > 0 && codec.IsIdentifier(kw[n-1]) {
-			add(at, "does not meet the schema's "+kw[n-1])
-		} else {
-			add(at, "does not match the input schema")
-		}
+		return "no value is allowed here"
 	}
+	if kw := k.KeywordPath(); len(kw) > 0 && codec.IsIdentifier(kw[len(kw)-1]) {
+		return "does not meet the schema's " + kw[len(kw)-1]
+	}
+	return "does not match the input schema"
 }
 
 // pointer writes an instance location as a JSON Pointer whose tokens are

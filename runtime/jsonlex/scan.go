@@ -96,27 +96,16 @@ func readStringSlow(data []byte, start, i int, scratch *[]byte) (s []byte, next 
 			case 't':
 				buf = append(buf, '\t')
 			case 'u':
-				// Inline, not a function: it is on the decoding path of
-				// every non-ASCII escape.
+				// A rune of the basic plane inline, not in a function:
+				// it is on the decoding path of every non-ASCII escape.
 				r := hex4(data, i+2)
-				switch {
-				case r < 0:
-					*scratch = buf
-					return nil, i, msgBadUnicode
-				case r >= 0xd800 && r < 0xdc00:
-					var lo rune = -1
-					if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
-						lo = hex4(data, i+8)
-					}
-					if lo < 0xdc00 || lo >= 0xe000 {
+				if r < 0 || r >= 0xd800 && r < 0xe000 {
+					var msg string
+					if r, msg = surrogatePair(data, i, r); msg != "" {
 						*scratch = buf
-						return nil, i, msgSurrogate
+						return nil, i, msg
 					}
-					r = 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00)
 					i += 6
-				case r >= 0xdc00 && r < 0xe000:
-					*scratch = buf
-					return nil, i, msgSurrogate
 				}
 				buf = utf8.AppendRune(buf, r)
 				i += 4
@@ -148,6 +137,27 @@ func readStringSlow(data []byte, start, i int, scratch *[]byte) (s []byte, next 
 	}
 	*scratch = buf
 	return nil, len(data), msgUnterminated
+}
+
+// surrogatePair reads the rest of the \u escape at data[i] (the
+// backslash) whose four digits gave hi, not a rune of the basic plane: a
+// high surrogate that must be followed by a low one in a second \u
+// escape. It returns the rune the pair stands for, or msg.
+func surrogatePair(data []byte, i int, hi rune) (r rune, msg string) {
+	if hi < 0 {
+		return 0, msgBadUnicode
+	}
+	if hi >= 0xdc00 {
+		return 0, msgSurrogate
+	}
+	var lo rune = -1
+	if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+		lo = hex4(data, i+8)
+	}
+	if lo < 0xdc00 || lo >= 0xe000 {
+		return 0, msgSurrogate
+	}
+	return 0x10000 + (hi-0xd800)<<10 + (lo - 0xdc00), ""
 }
 
 // hex4 returns the value of the four hexadecimal digits at data[i:], or -1.

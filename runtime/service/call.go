@@ -382,7 +382,7 @@ func (s *Service) finish(ctx context.Context, w *recordContext, rec *Record, res
 		rec.Result, rec.Structured = append([]byte(nil), res.Content...), res.Structured
 	}
 	if rec.ID != 0 {
-		if ferr := writeEnd(ctx, w, func(ctx context.Context) error { return s.store.Finish(ctx, rec) }); ferr != nil {
+		if ferr := s.writeFinish(ctx, w, rec); ferr != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: record the end of a call", slog.String("tool", rec.Tool), slog.String("error", ferr.Error()))
 		}
 	}

@@ -275,7 +275,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal as stored does not match its digest; nothing was run",
 			Cause: errors.New("proposal digest mismatch: the stored proposal was changed, or made under another key")}
 		rec.Outcome, rec.Code, rec.Error, rec.Duration = OutcomeRefused, e.Code, e.Message, s.now().Sub(rec.Time)
-		if err := writeEnd(ctx, nil, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, StateRejected, rec) }); err != nil {
+		if err := s.writeSettle(ctx, p.ID, StateRejected, rec); err != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal", slog.String("tool", p.Tool), slog.String("error", err.Error()))
 		}
 		s.observed(ctx, rec)
@@ -294,7 +294,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 	if rec.Outcome == OutcomeUnknown {
 		state = StateUnknown
 	}
-	if serr := writeEnd(ctx, nil, func(ctx context.Context) error { return s.store.Settle(ctx, p.ID, state, rec) }); serr != nil {
+	if serr := s.writeSettle(ctx, p.ID, state, rec); serr != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal (it reads as outcome unknown)", slog.String("tool", p.Tool), slog.String("error", serr.Error()))
 	}
 	s.observed(ctx, rec)

@@ -2,8 +2,7 @@
 // which packages may depend on which, measured with `go list -deps` (every
 // package a program links, not only direct imports); and how big a file
 // or a function may grow (size_test.go: no hand-written Go file of cmd/
-// or runtime/ over 600 lines, no function over 80; runtimeOver lists what
-// of runtime/ was over when the test came in, and may only shrink).
+// or runtime/ over 600 lines, no function over 80, no exceptions).
 //
 // The floors, from the bottom:
 //

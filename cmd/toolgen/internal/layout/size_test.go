@@ -26,19 +26,6 @@ const (
 // sizeRoots are the trees TestSizes measures, from the module root.
 var sizeRoots = []string{"cmd", "runtime"}
 
-// runtimeOver are the files and functions of runtime/ over the limits when
-// the size test came in (issue R, item 5), as sizes reports them. The
-// list may only shrink: TestSizes fails when an entry is no longer over
-// its limit (remove it) and when anything else is (split it). Empty it.
-var runtimeOver = []string{
-	"runtime/codec/encoder.go: func Encoder.anyValue",
-	"runtime/codec/scan.go: func Decoder.skip",
-	"runtime/dynamic/validate.go: func collect",
-	"runtime/jsonlex/scan.go: func readStringSlow",
-	"runtime/service/storetest/shared.go: file",
-	"runtime/service/storetest/storetest.go: file",
-}
-
 // oversize is a file or function over its limit.
 type oversize struct {
 	key   string // "path: file" or "path: func Recv.Name"
@@ -129,23 +116,13 @@ func funcName(fd *ast.FuncDecl) string {
 
 // TestSizes fails when a hand-written Go file of cmd/ or runtime/ is
 // longer than maxFileLines, or one of its functions is longer than
-// maxFuncLines, unless runtimeOver lists it; and when an entry of
-// runtimeOver is within its limit. Split by concern when it fails; do not
-// raise the limits.
+// maxFuncLines. Split by concern when it fails; do not raise the limits.
 func TestSizes(t *testing.T) {
 	t.Parallel()
 	over, files := sizes(t, "../../../..", sizeRoots)
 	require.Greater(t, files, 100, "the walk found the module's files")
-	var got []string
 	for _, o := range over {
-		got = append(got, o.key)
-		if !slices.Contains(runtimeOver, o.key) {
-			assert.Fail(t, "over the size limit", "%s has %d lines, over %d: split it by concern", o.key, o.lines, o.limit)
-		}
-	}
-	for _, k := range runtimeOver {
-		assert.True(t, strings.HasPrefix(k, "runtime/"), "runtimeOver lists %s, outside runtime/", k)
-		assert.Contains(t, got, k, "%s is within its limit now: remove it from runtimeOver", k)
+		assert.Fail(t, "over the size limit", "%s has %d lines, over %d: split it by concern", o.key, o.lines, o.limit)
 	}
 }
 
