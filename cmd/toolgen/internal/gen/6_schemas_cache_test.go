@@ -169,7 +169,7 @@ func TestBootstrapCache(t *testing.T) {
 		{"a tag", func(*Options) {
 			editCaseFile(t, dir, "b/b.go", "`json:\"name\"`", "`json:\"name\" jsonschema:\"minLength=3\"`")
 		}, 1, `"minLength": 3`},
-		{"a doc comment", func(*Options) { editCaseFile(t, dir, "a/a.go", "Q is the query.", "Q is the search text.") }, 1, "Q is the search text."},
+		{"a doc comment", func(*Options) { editCaseFile(t, dir, "a/a.go", "Q is the query.", "Q is the search text.") }, 1, "The search text."},
 		{"a hook file of a dependency", func(*Options) { editCaseFile(t, dir, "dep/hook.go", "title-one", "title-two") }, 1, "title-two"},
 		{"build tags", func(o *Options) { o.BuildFlags = []string{"-tags=other"} }, 2, "title-two"},
 		{"toolgen's identity", func(o *Options) { o.Identity = "two" }, 2, "title-two"},
