@@ -64,12 +64,15 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=6 ./runtime/mcpserver/ ./generated/providers/ | tee bench-runtime.txt
 	$(BENCHSTAT) bench-runtime.txt
 
-## bench-catalog: toolgen, start-up and listing on a synthetic module of 1,000 tools;
-## NESTED=1: tools whose arguments nest, and the program listing them built
-## side by side with the same types registered with the MCP SDK's AddTool
-## (BUILDS=3 builds of each: time, compiler peak RSS, generated Go size)
+## bench-catalog: toolgen, the build, start-up and listing on synthetic
+## modules of 100, 1,000 and 10,000 tools (SIZES: packages of 50 tools),
+## then a table of how each grows; NESTED=1: tools whose arguments nest,
+## and at each size the program listing them built side by side with the
+## same types registered with the MCP SDK's AddTool (BUILDS=3 builds of
+## each: time, compiler peak RSS, generated Go size)
+SIZES ?= 2 20 200
 bench-catalog:
-	cd bench && NESTED=$(NESTED) scripts/catalog.sh
+	cd bench && NESTED=$(NESTED) scripts/growth.sh $(SIZES)
 
 ## lint: gofmt and go vet
 lint:

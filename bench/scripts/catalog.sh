@@ -61,24 +61,39 @@ go build -o "$work/toolgen" github.com/toolgen-go/toolgen/cmd/toolgen
 export TOOLGEN_CACHE="$work/toolgen-cache"
 "$work/toolgen" -out generated ./tools/...
 total=$((packages * per))
-toolgen_run() { # label
+# summary KEY VALUE appends a line to $SUMMARY, when set (scripts/growth.sh
+# reads it).
+summary() {
+	if [ -n "${SUMMARY:-}" ]; then echo "$1 $2" >>"$SUMMARY"; fi
+}
+seconds() { # h:mm:ss or m:ss(.ss) -> seconds
+	echo "$1" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }'
+}
+toolgen_run() { # label [summary key]
 	rm -rf generated/registry_gen.go generated/internal generated/tools.json
-	/usr/bin/time -v "$work/toolgen" -timings -out generated ./tools/... 2>"$work/toolgen.time"
+	if ! /usr/bin/time -v "$work/toolgen" -timings -out generated ./tools/... 2>"$work/toolgen.time"; then
+		cat "$work/toolgen.time" >&2
+		exit 1
+	fi
 	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/toolgen.time")
 	cpu=$(sed -n 's/.*User time (seconds): //p; s/.*System time (seconds): //p' "$work/toolgen.time" | paste -sd+ | bc | xargs printf "%.2f")
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/toolgen.time")
 	phases=$(sed -n 's/^toolgen: \([a-z ]*[a-z]\) *\([0-9.]*\) s$/\1 \2/p' "$work/toolgen.time" | paste -sd, | sed 's/,/, /g')
 	echo "$1: wall $wall, CPU $cpu s, peak RSS $((rss / 1024)) MiB; phases (s): $phases"
+	if [ -n "${2:-}" ]; then
+		summary "toolgen_${2}_s" "$(seconds "$wall")"
+		summary "toolgen_${2}_rss_mib" "$((rss / 1024))"
+	fi
 }
 echo
 echo "## toolgen on $total tools in $packages packages (Go build cache warm)"
 rm -rf "$TOOLGEN_CACHE"
-toolgen_run "cold (toolgen cache empty)"
-toolgen_run "warm"
-edited=$(find tools -name '*.go' -path '*/p0*' | sort | sed -n 2p)
+toolgen_run "cold (toolgen cache empty)" cold
+toolgen_run "warm" warm
+edited=$(grep -rlP '^\tLimit int ' tools | sort | head -1)
 cp "$edited" "$work/edited.go"
 perl -0pi -e 's/(\n\tLimit int [^\n]*\n)/$1\tExtra bool `json:"extra,omitempty"`\n/' "$edited"
-toolgen_run "one field added in $edited"
+toolgen_run "one field added in $edited" onefield
 cp "$work/edited.go" "$edited"
 "$work/toolgen" -out generated ./tools/...
 
@@ -110,6 +125,10 @@ echo "## compiling the generated packages into a program (warm cache otherwise)"
 echo "generated Go: $((gen_bytes / 1024)) KiB in $gen_files files (providers package: $((prov_bytes / 1024)) KiB); compiling it into bin/list: ${build_s} s, peak RSS $((build_kb / 1024)) MiB"
 echo "binaries: empty $size_empty B, runtime with an empty registry $size_none B, list $size_list B"
 echo "binary size per tool: $(((size_list - size_none) / total)) B"
+summary gen_kib "$((gen_bytes / 1024))"
+summary build_s "$build_s"
+summary build_rss_mib "$((build_kb / 1024))"
+summary bin_per_tool_b "$(((size_list - size_none) / total))"
 
 echo
 echo "## start-up: ./bin/list (builds and lists $total tools) vs ./bin/empty"
@@ -126,6 +145,11 @@ for name in ("./bin/hello", "./bin/none", "./bin/list"):
           f"ratio to empty: mean {x['mean']/e['mean']:.2f}, median {x['median']/e['median']:.2f}; "
           f"to hello: median {x['median']/h['median']:.2f}")
 print(f"./bin/empty: mean {e['mean']*1e3:.2f} ms, median {e['median']*1e3:.2f} ms, user {e['user']*1e3:.2f} ms")
+import os
+if os.environ.get("SUMMARY"):
+    with open(os.environ["SUMMARY"], "a") as f:
+        for name, x in r.items():
+            f.write(f"startup_{name.removeprefix('./bin/')}_ms {x['median']*1e3:.2f}\n")
 PY
 else
 	for b in empty hello none list; do
@@ -133,6 +157,7 @@ else
 		for _ in $(seq "$runs"); do ./bin/$b >/dev/null; done
 		end=$(date +%s%N)
 		echo "$b: $(((end - start) / runs / 1000)) µs per run over $runs runs"
+		summary "startup_${b}_ms" "$(awk -v n=$(((end - start) / runs)) 'BEGIN { printf "%.2f", n / 1e6 }')"
 	done
 fi
 for b in empty hello none list; do
@@ -140,5 +165,8 @@ for b in empty hello none list; do
 done
 
 echo
+if [ "${COUNT:-6}" = 0 ]; then
+	exit 0
+fi
 echo "## catalog benchmarks"
 go test -run='^$' -bench=. -benchmem -count="${COUNT:-6}" ./generated/ | tee "$work/catalog.txt"
