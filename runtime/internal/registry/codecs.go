@@ -30,17 +30,32 @@ type codecs struct {
 // Run decodes the arguments and dispatches the tool, on the Runner's
 // goroutine.
 func (c *codecs) Run(ctx context.Context) error {
-	s, args := c.s, c.args
+	if err := c.dispatch(ctx, c.args); err != nil {
+		return toolerr.Returned(c.s.specs[c.i].Name, err)
+	}
+	return nil
+}
+
+// dispatch decodes args and dispatches the tool, returning what the
+// dispatch returned. It decodes without the decoder's paths
+// (codec.Decoder.SkipPaths), which only tell where a problem is, and
+// again with them when the first pass found problems: a dispatch refuses
+// arguments before it runs the tool (the tool never runs with problems
+// in the decoder), so the tool runs once at most, and refused arguments
+// cost two passes over them.
+func (c *codecs) dispatch(ctx context.Context, args []byte) (err error) {
+	s := c.s
 	if len(args) == 0 {
 		args = s.emptyArgs
 	}
 	c.in.Reset(args, s.opts.Limits)
-	var err error
+	c.in.SkipPaths()
 	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
-	if err != nil {
-		return toolerr.Returned(s.specs[c.i].Name, err)
+	if err != nil && c.in.Err() != nil {
+		c.in.Reset(args, s.opts.Limits)
+		c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
 	}
-	return nil
+	return err
 }
 
 // inline is Run on the caller's goroutine, run as run.Runner.Run runs a
@@ -60,12 +75,7 @@ func (c *codecs) inline(ctx context.Context, args []byte) (ended run.Ended, err 
 			ended, err = run.Crashed, run.Panicked(name, v)
 		}
 	}()
-	if len(args) == 0 {
-		args = s.emptyArgs
-	}
-	c.in.Reset(args, s.opts.Limits)
-	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
-	if err != nil {
+	if err := c.dispatch(ctx, args); err != nil {
 		return run.Returned, toolerr.Returned(name, err)
 	}
 	return run.Returned, nil
