@@ -234,14 +234,12 @@ func (d *Decoder) Missing(name string) {
 // the path after the value either way. One call per property keeps the
 // decoders toolgen writes small.
 func (d *Decoder) Member(name string, dup bool) bool {
-	// Written to fit the inlining budget: a call saved per property.
-	if !d.noPaths {
-		d.path = append(d.path, pathToken{name: name})
-	}
+	d.Push(name)
 	if dup {
 		d.duplicateValue()
+		return false
 	}
-	return !dup
+	return true
 }
 
 // duplicateValue records a duplicate property and skips its value.
