@@ -56,6 +56,7 @@ type Decoder struct {
 	maxDepth int
 	first    bool // the last token was '{' or '[': no ',' before the next member or element
 	fatal    bool
+	noPaths  bool // SkipPaths: Push, PushKey and PushIndex do nothing
 
 	problems []Problem
 	omitted  int
@@ -90,11 +91,17 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 		d.maxDepth = DefaultMaxDepth
 	}
 	d.data = data
-	d.block = strings.Builder{} // strings of the last input alias it: never reuse it
+	if d.block.Cap() > 0 {
+		// Strings of the last input alias it: never reuse it. (Cleared
+		// only when used: a store of its pointers costs a write barrier
+		// while the collector runs.)
+		d.block = strings.Builder{}
+	}
 	d.pos = 0
 	d.depth = 0
 	d.first = false
 	d.fatal = false
+	d.noPaths = false
 	clear(d.problems)
 	d.problems = d.problems[:0]
 	d.omitted = 0
@@ -117,7 +124,9 @@ func (d *Decoder) Reset(data []byte, lim Limits) {
 // reading again.
 func (d *Decoder) Forget() {
 	d.data = nil
-	d.block = strings.Builder{}
+	if d.block.Cap() > 0 {
+		d.block = strings.Builder{}
+	}
 }
 
 // Failed reports whether a fatal problem (malformed JSON, input too large,
@@ -144,10 +153,25 @@ func (d *Decoder) End() {
 	}
 }
 
-// Push appends a member name to the current path.
+// Push appends a member name to the current path. d may keep name after
+// Pop and Reset, until a later Push overwrites it: push constants, or
+// names that may live as long as d.
 func (d *Decoder) Push(name string) {
+	if d.noPaths {
+		return
+	}
 	d.path = append(d.path, pathToken{name: name})
 }
+
+// SkipPaths makes d keep no path until the next Reset: Push, PushKey and
+// PushIndex do nothing, and the problems are recorded with the pointer of
+// the top-level value, "", whatever their place. Call it right after
+// Reset. Arguments are mostly valid, and a path is only needed to tell
+// where a problem is: a caller that finds problems (Err not nil) decodes
+// the same input again, after Reset, to get them with their pointers. The
+// registry decodes every call's arguments so, saving a store of a token,
+// with a write barrier while the collector runs, per member and element.
+func (d *Decoder) SkipPaths() { d.noPaths = true }
 
 // PushKey appends to the current path the key of a map's member that Key
 // last read, as its position in the object (KeyToken): a key is text the
@@ -155,6 +179,9 @@ func (d *Decoder) Push(name string) {
 // generated decoders push a map's keys with it, and property names with
 // Member.
 func (d *Decoder) PushKey() {
+	if d.noPaths {
+		return
+	}
 	d.path = append(d.path, pathToken{index: d.keyPosition(), isKey: true})
 }
 
@@ -169,13 +196,18 @@ func (d *Decoder) keyPosition() int {
 
 // PushIndex appends an array index to the current path.
 func (d *Decoder) PushIndex(i int) {
+	if d.noPaths {
+		return
+	}
 	d.path = append(d.path, pathToken{index: i, isIndex: true})
 }
 
-// Pop removes the last token of the current path.
+// Pop removes the last token of the current path. It leaves the token in
+// the path's spare capacity rather than clear it: one store less per
+// member, and no write barrier while the collector runs. The names the
+// generated decoders push are constants, which nothing frees.
 func (d *Decoder) Pop() {
 	if n := len(d.path); n > 0 {
-		d.path[n-1] = pathToken{}
 		d.path = d.path[:n-1]
 	}
 }

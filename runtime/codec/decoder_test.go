@@ -1129,3 +1129,49 @@ func TestForgetDropsTheInput(t *testing.T) {
 	d.End()
 	assert.NoError(t, d.Err())
 }
+
+// TestSkipPaths: without paths the same problems are found, at the
+// top-level pointer; Reset keeps paths again, and Pop stays balanced.
+func TestSkipPaths(t *testing.T) {
+	t.Parallel()
+	input := []byte(`{"a":[1,"x"],"m":{"k":true}}`)
+	decode := func(d *Decoder) []string {
+		require.True(t, d.Object("object"))
+		for {
+			key, ok := d.Key()
+			if !ok {
+				break
+			}
+			d.Member(string(key), false)
+			switch string(key) {
+			case "a":
+				require.True(t, d.Array("array"))
+				for i := 0; d.Next(); i++ {
+					d.PushIndex(i)
+					d.Int("integer", 64)
+					d.Pop()
+				}
+			case "m":
+				require.True(t, d.Object("object"))
+				for {
+					if _, ok := d.Key(); !ok {
+						break
+					}
+					d.PushKey()
+					d.String("string")
+					d.Pop()
+				}
+			}
+			d.Pop()
+		}
+		d.End()
+		assert.Empty(t, d.path, "every push popped")
+		return problems(t, d.Err())
+	}
+	d := NewDecoder()
+	d.Reset(input, Limits{})
+	d.SkipPaths()
+	assert.Equal(t, []string{"(root): expected integer, got string", "(root): expected string, got boolean"}, decode(d))
+	d.Reset(input, Limits{})
+	assert.Equal(t, []string{"/a/1: expected integer, got string", "/m/<key 0>: expected string, got boolean"}, decode(d))
+}

@@ -24,8 +24,9 @@ import (
 // while the tool runs, too many abandoned runs of the tool (CodeBusy), an
 // output over the cap.
 //
-// Every call runs through the registry's run.Runner, on a goroutine of its
-// own, and returns once the tool returns or the context is done,
+// Every call runs as the registry's run.Runner runs it, on a goroutine of
+// its own (inline when nothing can end it early: see run.Runner), and
+// returns once the tool returns or the context is done,
 // whichever comes first: a tool that ignores its context is abandoned
 // (its error wraps tool.ErrAbandoned), goes on running, and its result is
 // discarded. Such a run may still read args while it decodes them, before
@@ -123,8 +124,16 @@ func failure(dst []byte, e *tool.Error) (tool.Result, error) {
 // run runs s.specs[i], whatever its kind, through the Runner.
 func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
 	spec := &s.specs[i]
-	c, direct := s.start(ctx, i, ModeCall, args, dst, appendTo)
-	ended, err := s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
+	c, mayAbandon, direct := s.start(ctx, i, ModeCall, args, dst, appendTo)
+	// exec's branch written out: on the call path, the frame of exec cost
+	// more than it saved in lines.
+	var ended run.Ended
+	var err error
+	if mayAbandon {
+		ended, err = s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
+	} else {
+		ended, err = c.inline(ctx, args)
+	}
 	switch ended {
 	case run.Abandoned, run.Crashed:
 		// The run keeps the codecs (Abandoned gives them back), or they
@@ -188,8 +197,8 @@ func (s *Static) outputError(c *codecs, spec *tool.Spec) *tool.Error {
 // limits; the caller's context still applies).
 func (s *Static) check(ctx context.Context, i int, args []byte) *tool.Error {
 	spec := &s.specs[i]
-	c, _ := s.start(ctx, i, ModeCheck, args, nil, false)
-	ended, err := s.runner.Run(ctx, i, spec.Name, 0, c)
+	c, mayAbandon, _ := s.start(ctx, i, ModeCheck, args, nil, false)
+	ended, err := s.exec(ctx, c, args, mayAbandon, 0)
 	switch {
 	case ended == run.Abandoned || ended == run.Crashed:
 		return toolerr.Of(spec.Name, err)

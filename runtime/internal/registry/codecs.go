@@ -2,8 +2,10 @@ package registry
 
 import (
 	"context"
+	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/internal/run"
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 )
 
@@ -20,7 +22,7 @@ type codecs struct {
 	in     *codec.Decoder
 	out    *codec.Encoder
 	// own is the encoder's own memory while it appends to a caller's
-	// buffer (AppendCall); release gives it back.
+	// buffer (AppendCall, appended set); release gives it back.
 	own      []byte
 	appended bool
 }
@@ -28,17 +30,55 @@ type codecs struct {
 // Run decodes the arguments and dispatches the tool, on the Runner's
 // goroutine.
 func (c *codecs) Run(ctx context.Context) error {
-	s, args := c.s, c.args
+	if err := c.dispatch(ctx, c.args); err != nil {
+		return toolerr.Returned(c.s.specs[c.i].Name, err)
+	}
+	return nil
+}
+
+// dispatch decodes args and dispatches the tool, returning what the
+// dispatch returned. It decodes without the decoder's paths
+// (codec.Decoder.SkipPaths), which only tell where a problem is, and
+// again with them when the first pass found problems: a dispatch refuses
+// arguments before it runs the tool (the tool never runs with problems
+// in the decoder), so the tool runs once at most, and refused arguments
+// cost two passes over them.
+func (c *codecs) dispatch(ctx context.Context, args []byte) (err error) {
+	s := c.s
 	if len(args) == 0 {
 		args = s.emptyArgs
 	}
 	c.in.Reset(args, s.opts.Limits)
-	var err error
+	c.in.SkipPaths()
 	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
-	if err != nil {
-		return toolerr.Returned(s.specs[c.i].Name, err)
+	if err != nil && c.in.Err() != nil {
+		c.in.Reset(args, s.opts.Limits)
+		c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
 	}
-	return nil
+	return err
+}
+
+// inline is Run on the caller's goroutine, run as run.Runner.Run runs a
+// call that nothing can end early (no Spec.Timeout, a context that can
+// never be done) but without the run.Job interface and the Runner's
+// frames: the same refusal of a busy tool, the same recovered panic. The
+// arguments are passed rather than kept in c, one pointer fewer to store
+// and clear.
+func (c *codecs) inline(ctx context.Context, args []byte) (ended run.Ended, err error) {
+	s := c.s
+	name := s.specs[c.i].Name
+	if e := s.runner.Refuse(c.i, name); e != nil {
+		return run.Refused, e
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			ended, err = run.Crashed, run.Panicked(name, v)
+		}
+	}()
+	if err := c.dispatch(ctx, args); err != nil {
+		return run.Returned, toolerr.Returned(name, err)
+	}
+	return run.Returned, nil
 }
 
 // Abandoned gives the codecs of an abandoned run back to the pool once it
@@ -50,15 +90,18 @@ func (c *codecs) Abandoned(healthy bool) {
 	}
 }
 
-// start prepares pooled codecs for a call of s.specs[i] that Run runs:
-// the encoder appends to dst when appendTo and the run cannot be abandoned
-// (otherwise an abandoned run could write into dst after the call
-// returned). The arguments are not copied: an abandoned run may read them
+// start prepares pooled codecs for a call of s.specs[i], and reports
+// whether the run may be abandoned (a Spec.Timeout in ModeCall, or a
+// context that can be done): exec then runs it through the Runner, with
+// the arguments kept in c, and otherwise inline. The encoder appends to
+// dst when appendTo and the run cannot be abandoned (otherwise an
+// abandoned run could write into dst after the call returned); direct
+// says so. The arguments are not copied: an abandoned run may read them
 // while it decodes (see Call).
-func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, appendTo bool) (c *codecs, direct bool) {
+func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, appendTo bool) (c *codecs, mayAbandon, direct bool) {
 	c = s.pool.Get().(*codecs)
 	c.i, c.mode = i, mode
-	mayAbandon := mode == ModeCall && s.specs[i].Timeout > 0 || ctx.Done() != nil
+	mayAbandon = mode == ModeCall && s.specs[i].Timeout > 0 || ctx.Done() != nil
 	direct = appendTo && !mayAbandon
 	if direct {
 		c.own, c.appended = c.out.Bytes()[:0], true
@@ -66,18 +109,33 @@ func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, 
 	} else {
 		c.out.Reset()
 	}
-	c.args = args
-	return c, direct
+	if mayAbandon {
+		c.args = args
+	}
+	return c, mayAbandon, direct
+}
+
+// exec runs c, which start prepared, through the Runner when it may be
+// abandoned, else inline.
+func (s *Static) exec(ctx context.Context, c *codecs, args []byte, mayAbandon bool, timeout time.Duration) (run.Ended, error) {
+	if mayAbandon {
+		return s.runner.Run(ctx, c.i, s.specs[c.i].Name, timeout, c)
+	}
+	return c.inline(ctx, args)
 }
 
 // release returns healthy codecs to the pool, without a reference to the
-// call's arguments or to a caller's buffer.
+// call's arguments or to a caller's buffer. Every field it clears is a
+// pointer stored (with a write barrier while the collector runs): it
+// clears only those the call set.
 func (s *Static) release(c *codecs) {
 	c.in.Forget()
 	if c.appended {
 		c.out.ResetAppend(c.own)
-		c.own, c.appended = nil, false
+		c.appended = false // c.own is the encoder's own memory again
 	}
-	c.args = nil
+	if c.args != nil {
+		c.args = nil
+	}
 	s.pool.Put(c)
 }

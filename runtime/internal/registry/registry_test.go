@@ -736,6 +736,26 @@ func TestStaticPanic(t *testing.T) {
 		assert.Equal(t, "still here", res.Text())
 	}
 
+	t.Run("inline", func(t *testing.T) {
+		// A context that is never done: the run is on the caller's
+		// goroutine, and its panic is reported all the same, by Call,
+		// AppendCall and Check.
+		t.Parallel()
+		ctx := context.Background()
+		res, err := s.AppendCall(ctx, []byte("a:"), "boom", []byte(`{}`))
+		var te *tool.Error
+		require.ErrorAs(t, err, &te)
+		assert.Equal(t, tool.CodePanic, te.Code)
+		assert.True(t, res.IsError)
+		assert.Equal(t, "a:the tool failed", res.Text())
+		var pe *tool.PanicError
+		require.ErrorAs(t, err, &pe)
+		assert.Contains(t, string(pe.Stack), "runtime/internal/registry_test.(*fixture).dispatch")
+		assert.Equal(t, tool.CodePanic, tool.CodeOf(s.Check(ctx, "boom_decode", []byte(`{}`))))
+		res, err = s.Call(ctx, "echo", []byte(`{"text":"still here"}`))
+		require.NoError(t, err)
+		assert.Equal(t, "still here", res.Text())
+	})
 	t.Run("runtime error", func(t *testing.T) {
 		t.Parallel()
 		res, err := s.Call(t.Context(), "nil_map", []byte(`{}`))

@@ -187,6 +187,21 @@ func TestRunnerAbandons(t *testing.T) {
 	runs := f.runs.Load()
 	assert.Equal(t, int32(3), runs, "a refused call runs nothing")
 	assert.NotErrorIs(t, err, tool.ErrAbandoned)
+
+	// A call that would run inline (no timeout, a context that is never
+	// done) is refused as well, before it runs (it would never end):
+	// stuck_no_timeout gets its second abandoned run first.
+	ctx, cancel = context.WithTimeout(t.Context(), 20*time.Millisecond)
+	_, err = s.Call(ctx, "stuck_no_timeout", nil)
+	cancel()
+	assert.Equal(t, tool.CodeTimeout, tool.CodeOf(err))
+	res, err = s.AppendCall(context.Background(), []byte("b:"), "stuck_no_timeout", nil)
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, tool.CodeBusy, te.Code)
+	assert.True(t, res.IsError)
+	assert.Equal(t, "b:"+te.Message, res.Text())
+	assert.Equal(t, runs+1, f.runs.Load(), "a refused call runs nothing")
+
 	res, err = s.Call(t.Context(), "action", nil)
 	require.NoError(t, err, "other tools are served")
 	assert.Equal(t, "done", res.Text())
@@ -206,7 +221,7 @@ func TestRunnerAbandons(t *testing.T) {
 	}
 	close(f.release)
 	wg.Wait()
-	require.Eventually(t, func() bool { return f.ended.Load() == 3 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return f.ended.Load() == 4 }, 5*time.Second, time.Millisecond)
 	assert.Equal(t, snapshot, dst[:cap(dst)], "an abandoned run never writes into the caller's buffer")
 
 	// Once the abandoned runs end, stuck is served again.

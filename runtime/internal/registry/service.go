@@ -63,8 +63,8 @@ func LogArgs(ctx context.Context, s *Static, name string, args []byte) (form []b
 		return nil, false, nil
 	}
 	spec := &s.specs[i]
-	c, _ := s.start(ctx, i, ModeLog, args, nil, false)
-	ended, runErr := s.runner.Run(ctx, i, spec.Name, 0, c)
+	c, mayAbandon, _ := s.start(ctx, i, ModeLog, args, nil, false)
+	ended, runErr := s.exec(ctx, c, args, mayAbandon, 0)
 	switch {
 	case ended == run.Abandoned || ended == run.Crashed:
 		return nil, false, toolerr.Of(spec.Name, runErr)

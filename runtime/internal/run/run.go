@@ -162,8 +162,8 @@ type run struct {
 func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Duration, job Job) (Ended, error) {
 	if timeout <= 0 && ctx.Done() == nil {
 		// A context that can never be done has no Err to check.
-		if n := r.abandoned[i].Load(); n >= r.max {
-			return Refused, busy(name, n)
+		if e := r.Refuse(i, name); e != nil {
+			return Refused, e
 		}
 		return inline(ctx, name, job)
 	}
@@ -268,13 +268,37 @@ func (rn *run) stopped(ctx context.Context) bool {
 // goroutine, as it would in any function the caller calls. Every serving
 // path (the MCP server, a request handler) calls with a context that can
 // be done, and gets a worker.
+//
+// A caller that knows its job's type may do the same without the Job
+// interface (the registry does, on its call path): check Refuse, run the
+// job with a deferred function that reports a recovered value as
+// Panicked, and end Crashed then.
 func inline(ctx context.Context, name string, job Job) (ended Ended, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ended, err = Crashed, &tool.Error{Code: tool.CodePanic, Tool: name, Message: "the tool failed", Cause: &tool.PanicError{Value: v, Stack: debug.Stack()}}
+			ended, err = Crashed, Panicked(name, v)
 		}
 	}()
 	return Returned, job.Run(ctx)
+}
+
+// Refuse returns the refusal of a run of the tool numbered i and named
+// name when that tool has as many abandoned runs still running as the
+// cap (tool.CodeBusy), and nil otherwise: the one check Run makes before
+// a run it runs inline.
+func (r *Runner) Refuse(i int, name string) *tool.Error {
+	if n := r.abandoned[i].Load(); n >= r.max {
+		return busy(name, n)
+	}
+	return nil
+}
+
+// Panicked is the error of a run of the tool named name that panicked
+// with v, as Run reports it (Ended Crashed), with the stack of the
+// goroutine that calls it: call it in the deferred function that
+// recovered v.
+func Panicked(name string, v any) *tool.Error {
+	return &tool.Error{Code: tool.CodePanic, Tool: name, Message: "the tool failed", Cause: &tool.PanicError{Value: v, Stack: debug.Stack()}}
 }
 
 // busy is the refusal of a run of the tool named name, which has n
