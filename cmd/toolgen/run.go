@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"time"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen"
 )
@@ -30,8 +31,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; exit 1 when the generated files are stale")
 	verbose := fs.Bool("v", false, "print the files written")
 	version := fs.Bool("version", false, "print toolgen's module version and exit")
+	timings := fs.Bool("timings", false, "print each phase's wall time to standard error")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file`")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-version] [packages]\n\n")
+		fmt.Fprintf(stderr, "usage: toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-timings] [-cpuprofile file] [-version] [packages]\n\n")
 		fmt.Fprintf(stderr, "toolgen writes a static tool registry for the //tool: types in packages (default \".\").\n\n")
 		fs.PrintDefaults()
 	}
@@ -55,21 +58,51 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return exitProblems
 	}
+	if *cpuprofile != "" {
+		stop, err := startCPUProfile(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolgen: %v\n", err)
+			return exitProblems
+		}
+		defer func() {
+			if err := stop(); err != nil {
+				fmt.Fprintf(stderr, "toolgen: %v\n", err)
+			}
+		}()
+	}
 	opts := gen.Options{Dir: wd, Patterns: fs.Args(), Output: *out, Package: *pkg}
 	if *tags != "" {
 		opts.BuildFlags = []string{"-tags=" + *tags}
 	}
+	opts.Cache, opts.Identity = cacheSetting(os.Getenv("TOOLGEN_CACHE"), stderr)
+	report := func(string, time.Duration) {}
+	if *timings {
+		start := time.Now()
+		report = func(phase string, d time.Duration) {
+			fmt.Fprintf(stderr, "toolgen: %-16s %7.3f s\n", phase, d.Seconds())
+		}
+		defer func() { report("total", time.Since(start)) }()
+		opts.Timings = report
+	}
+	return generate(ctx, opts, *check, *verbose, report, stdout, stderr)
+}
+
+// generate runs the generator and checks or writes its files; report
+// is told the write phase's time.
+func generate(ctx context.Context, opts gen.Options, check, verbose bool, report func(string, time.Duration), stdout, stderr io.Writer) int {
 	files, errs := gen.Generate(ctx, opts)
 	if len(errs) > 0 {
 		for _, e := range errs {
-			fmt.Fprintln(stderr, e.Relative(wd))
+			fmt.Fprintln(stderr, e.Relative(opts.Dir))
 		}
 		return exitProblems
 	}
-	if *check {
+	if check {
 		return checkFiles(opts, files, stderr)
 	}
-	return writeFiles(opts, files, *verbose, stdout, stderr)
+	start := time.Now()
+	defer func() { report("write", time.Since(start)) }()
+	return writeFiles(opts, files, verbose, stdout, stderr)
 }
 
 // checkFiles is -check: it reports the generated files whose content on
