@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"go/format"
 	"go/scanner"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
@@ -31,6 +33,57 @@ func toolMarks(tools []*toolModel, fields map[*toolModel]string) []toolMark {
 		out = append(out, toolMark{tool: t, marks: marks})
 	}
 	return out
+}
+
+// fileTask produces one generated file: false when there is none to write.
+type fileTask func() (File, bool, *problem.Error)
+
+// formatTask is the task printing and formatting the file code returns,
+// written at path and called name in problems.
+func formatTask(name, path string, marks []toolMark, code func() *jen.File) fileTask {
+	return func() (File, bool, *problem.Error) {
+		data, err := formatFile(name, code(), marks)
+		if err != nil {
+			return File{}, false, err
+		}
+		return File{Path: path, Data: data}, true, nil
+	}
+}
+
+// formatAll runs the tasks, at most GOMAXPROCS at once: formatting is most
+// of rendering, and each file is formatted on its own. The files come back
+// in the order of the tasks, and the problem is that of the first failing
+// task in that order, so the result does not depend on the scheduling.
+func formatAll(tasks []fileTask) ([]File, *problem.Error) {
+	type result struct {
+		file File
+		ok   bool
+		err  *problem.Error
+	}
+	results := make([]result, len(tasks))
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, task := range tasks {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			f, ok, err := task()
+			results[i] = result{f, ok, err}
+		}()
+	}
+	wg.Wait()
+	var files []File
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		if r.ok {
+			files = append(files, r.file)
+		}
+	}
+	return files, nil
 }
 
 // formatFile prints f and formats it as gofmt does, which is what

@@ -62,14 +62,28 @@ func freshCode(l *loaded, m *model, fields map[*toolModel]string, opts *Options)
 // encoding methods it has.
 var toolgenFresh = []fresh.Tool{
 `)
+	// Described once per distinct type: a catalog's tools share their
+	// input and output types.
+	described := map[types.Type][]string{}
+	describe := func(t types.Type) []string {
+		if t == nil {
+			return nil
+		}
+		lines, ok := described[t]
+		if !ok {
+			lines = describeType(t)
+			described[t] = lines
+		}
+		return lines
+	}
 	for _, t := range m.tools {
 		fmt.Fprintf(&b, "\t{\n\t\tField: %q,\n\t\tTool:  %q,\n", fields[t], t.name)
 		var in types.Type
 		if t.input != nil {
 			in = t.input
 		}
-		writeLines(&b, "In", describeType(in))
-		writeLines(&b, "Out", describeType(t.output))
+		writeLines(&b, "In", describe(in))
+		writeLines(&b, "Out", describe(t.output))
 		b.WriteString("\t},\n")
 	}
 	b.WriteString("}\n\n")
