@@ -54,18 +54,19 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 		return nil, errs
 	}
 	marks := toolMarks(m.tools, fields)
-	tasks := []fileTask{formatTask(registryFile, filepath.Join(opts.outDir(), registryFile), marks, func() *jen.File {
+	fc := openFormatCache(opts)
+	tasks := []fileTask{formatTask(fc, registryFile, filepath.Join(opts.outDir(), registryFile), marks, func() *jen.File {
 		return registryCode(l, m, fields, plan, opts)
 	})}
-	tasks = append(tasks, codecTasks(l, m, fields, plan, opts, marks)...)
+	tasks = append(tasks, codecTasks(fc, l, m, fields, plan, opts, marks)...)
 	for _, g := range guardCode(l, m, plan, opts) {
-		tasks = append(tasks, formatTask(g.name, g.path, marks, func() *jen.File { return g.file }))
+		tasks = append(tasks, formatTask(fc, g.name, g.path, marks, func() *jen.File { return g.file }))
 	}
 	tasks = append(tasks, func() (File, bool, *problem.Error) {
-		ff, ok := freshCode(l, m, fields, opts)
+		ff, ok := freshCode(fc, l, m, fields, opts)
 		return ff, ok, nil
 	})
-	tasks = append(tasks, formatTask(providersDir+"/"+providersFile, filepath.Join(opts.outDir(), providersDir, providersFile), marks, func() *jen.File {
+	tasks = append(tasks, formatTask(fc, providersDir+"/"+providersFile, filepath.Join(opts.outDir(), providersDir, providersFile), marks, func() *jen.File {
 		return providersCode(l, m, opts, proj)
 	}))
 	files, perr := formatAll(tasks)

@@ -21,7 +21,7 @@ const (
 )
 
 // codecTasks are the tasks printing the codec packages of the plan.
-func codecTasks(l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options, marks []toolMark) []fileTask {
+func codecTasks(fc formatCache, l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options, marks []toolMark) []fileTask {
 	calls := map[string][]jen.Code{}
 	schemas := map[string][]jen.Code{}
 	for i, t := range m.tools {
@@ -35,7 +35,7 @@ func codecTasks(l *loaded, m *model, fields map[*toolModel]string, plan *codecPl
 	var tasks []fileTask
 	for _, u := range plan.units {
 		rel := filepath.Join(codecDir, u.Name, codecFile)
-		tasks = append(tasks, formatTask(filepath.ToSlash(rel), filepath.Join(opts.outDir(), rel), marks, func() *jen.File {
+		tasks = append(tasks, formatTask(fc, filepath.ToSlash(rel), filepath.Join(opts.outDir(), rel), marks, func() *jen.File {
 			return codecCode(l, u, opts, plan.empty[u.Path], schemas[u.Path], calls[u.Path])
 		}))
 	}

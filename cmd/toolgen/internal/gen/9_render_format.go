@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
@@ -40,14 +41,76 @@ type fileTask func() (File, bool, *problem.Error)
 
 // formatTask is the task printing and formatting the file code returns,
 // written at path and called name in problems.
-func formatTask(name, path string, marks []toolMark, code func() *jen.File) fileTask {
+func formatTask(fc formatCache, name, path string, marks []toolMark, code func() *jen.File) fileTask {
 	return func() (File, bool, *problem.Error) {
-		data, err := formatFile(name, code(), marks)
+		data, err := fc.format(name, code(), marks)
 		if err != nil {
 			return File{}, false, err
 		}
 		return File{Path: path, Data: data}, true, nil
 	}
+}
+
+// formatCacheKind names the entries of formatted files in the cache.
+const formatCacheKind = "toolgen format v1"
+
+// formatCache keeps formatted files in the toolgen cache, keyed by
+// toolgen's identity and the printed source: formatting is most of what
+// rendering costs, and a run on an unchanged (or slightly changed) module
+// prints the same source for most files. Its zero value caches nothing.
+type formatCache struct {
+	cache    *cache.Cache
+	identity string
+}
+
+// openFormatCache is the format cache of opts: none when the cache is off
+// or cannot be opened (the run then formats every file).
+func openFormatCache(opts *Options) formatCache {
+	if opts.Cache == "" || opts.Identity == "" {
+		return formatCache{}
+	}
+	c, err := cache.Open(opts.Cache)
+	if err != nil {
+		return formatCache{}
+	}
+	return formatCache{cache: c, identity: opts.Identity}
+}
+
+// format is formatFile, through the cache.
+func (fc formatCache) format(name string, f *jen.File, marks []toolMark) ([]byte, *problem.Error) {
+	if fc.cache == nil {
+		return formatFile(name, f, marks)
+	}
+	src, perr := printFile(name, f)
+	if perr != nil {
+		return nil, perr
+	}
+	return fc.source(name, src, marks)
+}
+
+// source formats src, the printed file name, as gofmt does, through the
+// cache.
+func (fc formatCache) source(name string, src []byte, marks []toolMark) ([]byte, *problem.Error) {
+	if fc.cache == nil {
+		out, err := format.Source(src)
+		if err != nil {
+			return nil, formatError(name, src, err, marks)
+		}
+		return out, nil
+	}
+	h := cache.NewHasher(formatCacheKind)
+	h.String(fc.identity)
+	h.Bytes(src)
+	k := h.Key()
+	if data, ok := fc.cache.Get(k); ok {
+		return data, nil
+	}
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, formatError(name, src, err, marks)
+	}
+	fc.cache.Put(k, out) // a failed store only costs the next run a format
+	return out, nil
 }
 
 // formatAll runs the tasks, at most GOMAXPROCS at once: formatting is most
@@ -93,16 +156,25 @@ func formatAll(tasks []fileTask) ([]File, *problem.Error) {
 // parse), so the problem says where, in the unformatted source, with an
 // excerpt of the line and the tool whose code it is when a mark finds it.
 func formatFile(name string, f *jen.File, marks []toolMark) ([]byte, *problem.Error) {
+	src, perr := printFile(name, f)
+	if perr != nil {
+		return nil, perr
+	}
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, formatError(name, src, err, marks)
+	}
+	return out, nil
+}
+
+// printFile prints f without formatting it.
+func printFile(name string, f *jen.File) ([]byte, *problem.Error) {
 	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, &problem.Error{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", name, err)}
 	}
-	out, err := format.Source(buf.Bytes())
-	if err != nil {
-		return nil, formatError(name, buf.Bytes(), err, marks)
-	}
-	return out, nil
+	return buf.Bytes(), nil
 }
 
 // formatError is the problem of a formatting failure of the source src of

@@ -3,7 +3,6 @@ package gen
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"go/types"
 	"path/filepath"
 	"reflect"
@@ -37,7 +36,7 @@ const freshPkg = "github.com/toolgen-go/toolgen/runtime/fresh"
 //
 // It returns false when the output directory is outside the main module
 // (the test could not import the package it checks).
-func freshCode(l *loaded, m *model, fields map[*toolModel]string, opts *Options) (File, bool) {
+func freshCode(fc formatCache, l *loaded, m *model, fields map[*toolModel]string, opts *Options) (File, bool) {
 	if l.outPath == "" {
 		return File{}, false
 	}
@@ -94,7 +93,7 @@ func TestToolgenFresh(t *testing.T) {
 	fresh.Check(t, reflect.TypeFor[%s.Tools](), toolgenFresh)
 }
 `, pkgName)
-	src, err := format.Source(b.Bytes())
+	src, err := fc.source(freshFile, b.Bytes(), nil)
 	if err != nil {
 		// A toolgen bug; the unformatted text shows where.
 		src = b.Bytes()
