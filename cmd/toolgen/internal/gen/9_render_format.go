@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/format"
 	"go/scanner"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -51,6 +52,10 @@ func formatTask(fc formatCache, name, path string, marks []toolMark, code func()
 	}
 }
 
+// formatCacheDir is the directory of the formatted files in the cache,
+// apart from the bootstrap's entries.
+const formatCacheDir = "format"
+
 // formatCacheKind names the entries of formatted files in the cache.
 const formatCacheKind = "toolgen format v1"
 
@@ -69,7 +74,7 @@ func openFormatCache(opts *Options) formatCache {
 	if opts.Cache == "" || opts.Identity == "" {
 		return formatCache{}
 	}
-	c, err := cache.Open(opts.Cache)
+	c, err := cache.Open(filepath.Join(opts.Cache, formatCacheDir))
 	if err != nil {
 		return formatCache{}
 	}
