@@ -558,12 +558,9 @@
 // run time, or on an environment variable other than go env's, must run
 // with the cache off.
 //
-// The same cache keeps the generated files as formatted (go/format, which
-// is most of what printing the Go costs), keyed by toolgen's executable
-// and the unformatted source: a run that prints the same source for a file
-// as an earlier one, as an unchanged run does for all of them and a
-// one-field change for all but the files holding that type, reads it back
-// instead of formatting it again.
+// It keeps the generated files as formatted too (format/), keyed by
+// toolgen's executable and the unformatted source, so an unchanged file
+// is read back instead of formatted again.
 //
 // The cache lives in the user's cache directory (os.UserCacheDir, for
 // example ~/.cache/toolgen on Linux). The environment variable
