@@ -558,15 +558,19 @@
 // run time, or on an environment variable other than go env's, must run
 // with the cache off.
 //
+// It keeps the generated files as formatted too (format/), keyed by
+// toolgen's executable and the unformatted source, so an unchanged file
+// is read back instead of formatted again.
+//
 // The cache lives in the user's cache directory (os.UserCacheDir, for
 // example ~/.cache/toolgen on Linux). The environment variable
 // TOOLGEN_CACHE sets another directory, or turns the cache off with
 // TOOLGEN_CACHE=off. Entries are written to a temporary file and renamed,
 // so concurrent runs (go generate ./... in several modules at once) share
 // the cache safely; an entry that cannot be read or fails its checksum is
-// ignored and written again. Nothing removes old entries (each is a few
-// kilobytes of JSON per package): delete the directory to reclaim the
-// space.
+// ignored and written again. Nothing removes old entries (a few kilobytes
+// of JSON per package, and the formatted files of each run that changed
+// them): delete the directory to reclaim the space.
 //
 // -timings prints the wall time of each phase as it ends: load (go list
 // and type-checking the tools packages), model (directives, model,

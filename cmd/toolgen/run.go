@@ -90,11 +90,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // generate runs the generator and checks or writes its files; report
 // is told the write phase's time.
 func generate(ctx context.Context, opts gen.Options, check, verbose bool, report func(string, time.Duration), stdout, stderr io.Writer) int {
-	wd := opts.Dir
 	files, errs := gen.Generate(ctx, opts)
 	if len(errs) > 0 {
 		for _, e := range errs {
-			fmt.Fprintln(stderr, e.Relative(wd))
+			fmt.Fprintln(stderr, e.Relative(opts.Dir))
 		}
 		return exitProblems
 	}
@@ -102,9 +101,8 @@ func generate(ctx context.Context, opts gen.Options, check, verbose bool, report
 		return checkFiles(opts, files, stderr)
 	}
 	start := time.Now()
-	code := writeFiles(opts, files, verbose, stdout, stderr)
-	report("write", time.Since(start))
-	return code
+	defer func() { report("write", time.Since(start)) }()
+	return writeFiles(opts, files, verbose, stdout, stderr)
 }
 
 // checkFiles is -check: it reports the generated files whose content on

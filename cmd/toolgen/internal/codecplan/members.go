@@ -3,6 +3,7 @@ package codecplan
 import (
 	"fmt"
 	"go/types"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
@@ -53,7 +54,7 @@ func (g *Planner) decodeMember(s *shape.Shape, w view, target *jen.Statement, op
 		g.releaseName(name)
 		return nil
 	}
-	key := "member\x00" + types.TypeString(s.Type, nil) + "\x00" + fmt.Sprintf("%#v", jen.Block(body...))
+	key := "member\x00" + types.TypeString(s.Type, nil) + "\x00" + codeKey(body)
 	if shared, ok := g.cur.funcs[key]; ok {
 		g.releaseName(name)
 		return []jen.Code{jen.Id(shared).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}
@@ -66,6 +67,22 @@ func (g *Planner) decodeMember(s *shape.Shape, w view, target *jen.Statement, op
 		jen.Line(),
 	)
 	return []jen.Code{jen.Id(name).Call(jen.Id("d"), jen.Op("&").Add(target.Clone()))}
+}
+
+// codeKey is the printed text of body, unformatted: the same text for
+// the same code, without the gofmt pass of jennifer's %#v (most of the
+// cost of a key), which the file holding the code gets once.
+func codeKey(body []jen.Code) string {
+	f := jen.NewFile("key")
+	f.NoFormat = true
+	f.Add(jen.Block(body...))
+	var b strings.Builder
+	if err := f.Render(&b); err != nil {
+		// Unprintable code fails again, with its error, when its file
+		// is printed; as a key it is only never shared.
+		return fmt.Sprintf("unprintable\x00%p", body)
+	}
+	return b.String()
 }
 
 // reserveName returns base, or base with the first free number, and marks

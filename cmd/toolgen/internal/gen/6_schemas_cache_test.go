@@ -125,11 +125,15 @@ func generateCached(t *testing.T, opts Options) cachedRun {
 	return run
 }
 
-// cacheEntries counts the entries in a cache directory.
+// cacheEntries counts the bootstrap's entries in a cache directory (not
+// the formatted files, in formatCacheDir).
 func cacheEntries(t *testing.T, dir string) int {
 	t.Helper()
 	n := 0
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && path == filepath.Join(dir, formatCacheDir) {
+			return fs.SkipDir
+		}
 		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), "tmp-") {
 			n++
 		}
@@ -222,4 +226,27 @@ func TestBootstrapCacheConcurrent(t *testing.T) {
 	assert.Equal(t, runs[0], runs[1])
 	assert.Equal(t, 2, cacheEntries(t, opts.Cache))
 	assert.False(t, generateCached(t, opts).built)
+}
+
+// The formatted files are cached, one entry per file formatted, and a run
+// reading them back gives the bytes a run without the cache gives.
+func TestFormatCache(t *testing.T) {
+	skipBuildsInShortMode(t)
+	dir := cacheCase(t)
+	opts := Options{Dir: dir, Patterns: []string{"./a", "./b"}, Output: "out"}
+	want, errs := Generate(context.Background(), opts)
+	require.Empty(t, errorMessages(errs))
+	opts.Cache, opts.Identity = t.TempDir(), "one"
+	for range 2 {
+		got, errs := Generate(context.Background(), opts)
+		require.Empty(t, errorMessages(errs))
+		assert.Equal(t, want, got)
+	}
+	goFiles := 0
+	for _, f := range want {
+		if strings.HasSuffix(f.Path, ".go") {
+			goFiles++
+		}
+	}
+	assert.Equal(t, goFiles, cacheEntries(t, filepath.Join(opts.Cache, formatCacheDir)))
 }

@@ -46,36 +46,34 @@ func versionGuard(f *jen.File) {
 // render prints the generated Go: the registry (schemas, specs, the Tools
 // struct, New, Unavailable and the dispatch switch), the codec packages of
 // the plan, and the providers subpackage with the projections. It derives
-// nothing: every decision was made by the phases before it.
+// nothing: every decision was made by the phases before it. The files are
+// printed and formatted concurrently (formatAll), in a fixed order.
 func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.Precomputed, opts *Options) ([]File, []*problem.Error) {
 	fields, errs := fieldNames(m.tools)
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	marks := toolMarks(m.tools, fields)
-	data, perr := formatFile(registryFile, registryCode(l, m, fields, plan, opts), marks)
+	fc := openFormatCache(opts)
+	tasks := []fileTask{formatTask(fc, registryFile, filepath.Join(opts.outDir(), registryFile), marks, func() *jen.File {
+		return registryCode(l, m, fields, plan, opts)
+	})}
+	tasks = append(tasks, codecTasks(fc, l, m, fields, plan, opts, marks)...)
+	for _, g := range guardCode(l, m, plan, opts) {
+		tasks = append(tasks, formatTask(fc, g.name, g.path, marks, func() *jen.File { return g.file }))
+	}
+	tasks = append(tasks, func() (File, bool, *problem.Error) {
+		ff, ok := freshCode(fc, l, m, fields, opts)
+		return ff, ok, nil
+	})
+	tasks = append(tasks, formatTask(fc, providersDir+"/"+providersFile, filepath.Join(opts.outDir(), providersDir, providersFile), marks, func() *jen.File {
+		return providersCode(l, m, opts, proj)
+	}))
+	files, perr := formatAll(tasks)
 	if perr != nil {
 		return nil, []*problem.Error{perr}
 	}
-	files := []File{{Path: filepath.Join(opts.outDir(), registryFile), Data: data}}
-	cfs, perr := renderCodecs(l, m, fields, plan, opts, marks)
-	if perr != nil {
-		return nil, []*problem.Error{perr}
-	}
-	files = append(files, cfs...)
-	gfs, err := guardCode(l, m, plan, opts)
-	if err != nil {
-		return nil, []*problem.Error{{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", guardFile, err)}}
-	}
-	files = append(files, gfs...)
-	if ff, ok := freshCode(l, m, fields, opts); ok {
-		files = append(files, ff)
-	}
-	pf, perr := renderProviders(l, m, opts, proj, marks)
-	if perr != nil {
-		return nil, []*problem.Error{perr}
-	}
-	return append(files, pf), nil
+	return files, nil
 }
 
 // registryCode is registry_gen.go.

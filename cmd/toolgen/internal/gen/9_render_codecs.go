@@ -8,7 +8,6 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/codecplan"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
 // The codec packages (package codecplan places them): under the output
@@ -21,8 +20,8 @@ const (
 	codecFile = "codec_gen.go" // the one file of each codec package
 )
 
-// renderCodecs prints the codec packages of the plan.
-func renderCodecs(l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options, marks []toolMark) ([]File, *problem.Error) {
+// codecTasks are the tasks printing the codec packages of the plan.
+func codecTasks(fc formatCache, l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options, marks []toolMark) []fileTask {
 	calls := map[string][]jen.Code{}
 	schemas := map[string][]jen.Code{}
 	for i, t := range m.tools {
@@ -33,17 +32,14 @@ func renderCodecs(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 			schemas[tc.unit] = append(schemas[tc.unit], jen.Id(schemaConst(fields[t], "Output")).Op("=").Add(gocode.RawString(t.outNode.Compact())))
 		}
 	}
-	var files []File
+	var tasks []fileTask
 	for _, u := range plan.units {
-		f := codecCode(l, u, opts, plan.empty[u.Path], schemas[u.Path], calls[u.Path])
 		rel := filepath.Join(codecDir, u.Name, codecFile)
-		data, err := formatFile(filepath.ToSlash(rel), f, marks)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, File{Path: filepath.Join(opts.outDir(), rel), Data: data})
+		tasks = append(tasks, formatTask(fc, filepath.ToSlash(rel), filepath.Join(opts.outDir(), rel), marks, func() *jen.File {
+			return codecCode(l, u, opts, plan.empty[u.Path], schemas[u.Path], calls[u.Path])
+		}))
 	}
-	return files, nil
+	return tasks
 }
 
 // codecCode is the codec_gen.go of the codec package u: the schemas of its

@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"go/format"
 	"go/scanner"
+	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 )
 
@@ -33,6 +37,123 @@ func toolMarks(tools []*toolModel, fields map[*toolModel]string) []toolMark {
 	return out
 }
 
+// fileTask produces one generated file: false when there is none to write.
+type fileTask func() (File, bool, *problem.Error)
+
+// formatTask is the task printing and formatting the file code returns,
+// written at path and called name in problems.
+func formatTask(fc formatCache, name, path string, marks []toolMark, code func() *jen.File) fileTask {
+	return func() (File, bool, *problem.Error) {
+		data, err := fc.format(name, code(), marks)
+		if err != nil {
+			return File{}, false, err
+		}
+		return File{Path: path, Data: data}, true, nil
+	}
+}
+
+// formatCacheDir is the directory of the formatted files in the cache,
+// apart from the bootstrap's entries.
+const formatCacheDir = "format"
+
+// formatCacheKind names the entries of formatted files in the cache.
+const formatCacheKind = "toolgen format v1"
+
+// formatCache keeps formatted files in the toolgen cache, keyed by
+// toolgen's identity and the printed source: formatting is most of what
+// rendering costs, and a run on an unchanged (or slightly changed) module
+// prints the same source for most files. Its zero value caches nothing.
+type formatCache struct {
+	cache    *cache.Cache
+	identity string
+}
+
+// openFormatCache is the format cache of opts: none when the cache is off
+// or cannot be opened (the run then formats every file).
+func openFormatCache(opts *Options) formatCache {
+	if opts.Cache == "" || opts.Identity == "" {
+		return formatCache{}
+	}
+	c, err := cache.Open(filepath.Join(opts.Cache, formatCacheDir))
+	if err != nil {
+		return formatCache{}
+	}
+	return formatCache{cache: c, identity: opts.Identity}
+}
+
+// format is formatFile, through the cache.
+func (fc formatCache) format(name string, f *jen.File, marks []toolMark) ([]byte, *problem.Error) {
+	if fc.cache == nil {
+		return formatFile(name, f, marks)
+	}
+	src, perr := printFile(name, f)
+	if perr != nil {
+		return nil, perr
+	}
+	return fc.source(name, src, marks)
+}
+
+// source formats src, the printed file name, as gofmt does, through the
+// cache.
+func (fc formatCache) source(name string, src []byte, marks []toolMark) ([]byte, *problem.Error) {
+	if fc.cache == nil {
+		out, err := format.Source(src)
+		if err != nil {
+			return nil, formatError(name, src, err, marks)
+		}
+		return out, nil
+	}
+	h := cache.NewHasher(formatCacheKind)
+	h.String(fc.identity)
+	h.Bytes(src)
+	k := h.Key()
+	if data, ok := fc.cache.Get(k); ok {
+		return data, nil
+	}
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, formatError(name, src, err, marks)
+	}
+	fc.cache.Put(k, out) // a failed store only costs the next run a format
+	return out, nil
+}
+
+// formatAll runs the tasks, at most GOMAXPROCS at once: formatting is most
+// of rendering, and each file is formatted on its own. The files come back
+// in the order of the tasks, and the problem is that of the first failing
+// task in that order, so the result does not depend on the scheduling.
+func formatAll(tasks []fileTask) ([]File, *problem.Error) {
+	type result struct {
+		file File
+		ok   bool
+		err  *problem.Error
+	}
+	results := make([]result, len(tasks))
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, task := range tasks {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			f, ok, err := task()
+			results[i] = result{f, ok, err}
+		}()
+	}
+	wg.Wait()
+	var files []File
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		if r.ok {
+			files = append(files, r.file)
+		}
+	}
+	return files, nil
+}
+
 // formatFile prints f and formats it as gofmt does, which is what
 // jen.File.Render does, except when formatting fails: jennifer's error
 // holds the whole unformatted source, which buries the one line that
@@ -40,16 +161,25 @@ func toolMarks(tools []*toolModel, fields map[*toolModel]string) []toolMark {
 // parse), so the problem says where, in the unformatted source, with an
 // excerpt of the line and the tool whose code it is when a mark finds it.
 func formatFile(name string, f *jen.File, marks []toolMark) ([]byte, *problem.Error) {
+	src, perr := printFile(name, f)
+	if perr != nil {
+		return nil, perr
+	}
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, formatError(name, src, err, marks)
+	}
+	return out, nil
+}
+
+// printFile prints f without formatting it.
+func printFile(name string, f *jen.File) ([]byte, *problem.Error) {
 	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, &problem.Error{Msg: fmt.Sprintf("rendering %s: %v (a toolgen bug: please report it)", name, err)}
 	}
-	out, err := format.Source(buf.Bytes())
-	if err != nil {
-		return nil, formatError(name, buf.Bytes(), err, marks)
-	}
-	return out, nil
+	return buf.Bytes(), nil
 }
 
 // formatError is the problem of a formatting failure of the source src of

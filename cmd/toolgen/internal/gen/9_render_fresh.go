@@ -3,7 +3,6 @@ package gen
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"go/types"
 	"path/filepath"
 	"reflect"
@@ -37,7 +36,7 @@ const freshPkg = "github.com/toolgen-go/toolgen/runtime/fresh"
 //
 // It returns false when the output directory is outside the main module
 // (the test could not import the package it checks).
-func freshCode(l *loaded, m *model, fields map[*toolModel]string, opts *Options) (File, bool) {
+func freshCode(fc formatCache, l *loaded, m *model, fields map[*toolModel]string, opts *Options) (File, bool) {
 	if l.outPath == "" {
 		return File{}, false
 	}
@@ -62,14 +61,28 @@ func freshCode(l *loaded, m *model, fields map[*toolModel]string, opts *Options)
 // encoding methods it has.
 var toolgenFresh = []fresh.Tool{
 `)
+	// Described once per distinct type: a catalog's tools share their
+	// input and output types.
+	described := map[types.Type][]string{}
+	describe := func(t types.Type) []string {
+		if t == nil {
+			return nil
+		}
+		lines, ok := described[t]
+		if !ok {
+			lines = describeType(t)
+			described[t] = lines
+		}
+		return lines
+	}
 	for _, t := range m.tools {
 		fmt.Fprintf(&b, "\t{\n\t\tField: %q,\n\t\tTool:  %q,\n", fields[t], t.name)
 		var in types.Type
 		if t.input != nil {
 			in = t.input
 		}
-		writeLines(&b, "In", describeType(in))
-		writeLines(&b, "Out", describeType(t.output))
+		writeLines(&b, "In", describe(in))
+		writeLines(&b, "Out", describe(t.output))
 		b.WriteString("\t},\n")
 	}
 	b.WriteString("}\n\n")
@@ -80,7 +93,7 @@ func TestToolgenFresh(t *testing.T) {
 	fresh.Check(t, reflect.TypeFor[%s.Tools](), toolgenFresh)
 }
 `, pkgName)
-	src, err := format.Source(b.Bytes())
+	src, err := fc.source(freshFile, b.Bytes(), nil)
 	if err != nil {
 		// A toolgen bug; the unformatted text shows where.
 		src = b.Bytes()

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"fmt"
 	"go/types"
 	"path/filepath"
@@ -40,7 +39,7 @@ const (
 //
 // A field added to a type is not an error here (the codec compiles
 // without it): the freshness test (9_render_fresh.go) reports that one.
-func guardCode(l *loaded, m *model, plan *codecPlan, opts *Options) ([]File, error) {
+func guardCode(l *loaded, m *model, plan *codecPlan, opts *Options) []guardJen {
 	files := map[string]*jen.File{}
 	for _, u := range plan.units {
 		f := jen.NewFilePathName(u.Path, u.Name)
@@ -78,15 +77,20 @@ func guardCode(l *loaded, m *model, plan *codecPlan, opts *Options) ([]File, err
 			guardShape(at, s, seen)
 		}
 	}
-	var out []File
+	var out []guardJen
 	for _, u := range plan.units {
-		var buf bytes.Buffer
-		if err := files[u.Path].Render(&buf); err != nil {
-			return nil, err
-		}
-		out = append(out, File{Path: filepath.Join(opts.outDir(), codecDir, u.Name, guardFile), Data: buf.Bytes()})
+		rel := filepath.Join(codecDir, u.Name, guardFile)
+		out = append(out, guardJen{name: filepath.ToSlash(rel), path: filepath.Join(opts.outDir(), rel), file: files[u.Path]})
 	}
-	return out, nil
+	return out
+}
+
+// guardJen is the guard file of one codec package, printed but not
+// formatted: its name in problems, where it is written, its code.
+type guardJen struct {
+	name string
+	path string
+	file *jen.File
 }
 
 // guardShape writes the guard of every named struct type s reaches, once,

@@ -2,12 +2,10 @@ package gen
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 )
 
@@ -17,11 +15,11 @@ const (
 	providersFile = "providers_gen.go"
 )
 
-// renderProviders writes the providers subpackage: the precomputed
+// providersCode is the providers subpackage: the precomputed
 // definitions and NewDefinitions, which hands them to
 // provider.NewDefinitionsFrom. It is a package of its own so that programs
 // that never talk to a provider's API do not link the provider code.
-func renderProviders(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed, marks []toolMark) (File, *problem.Error) {
+func providersCode(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed) *jen.File {
 	path := l.outPath + "/" + providersDir
 	f := jen.NewFilePathName(path, providersDir)
 	f.HeaderComment(header)
@@ -65,11 +63,7 @@ strict and why the others are not.
 		}),
 		jen.Return(jen.Nil(), jen.False()),
 	)
-	data, err := formatFile(providersDir+"/"+providersFile, f, marks)
-	if err != nil {
-		return File{}, err
-	}
-	return File{Path: filepath.Join(opts.outDir(), providersDir, providersFile), Data: data}, nil
+	return f
 }
 
 // deferredLit is the Deferred member of a Precomputed literal: nothing for

@@ -23,7 +23,12 @@ func HasMethod(t types.Type, name string) bool {
 	if _, ok := t.(*types.Pointer); !ok {
 		t = types.NewPointer(t)
 	}
-	return types.NewMethodSet(t).Lookup(nil, name) != nil
+	// A lookup of the one name, not the whole method set: the same
+	// answer (a field of that name, an ambiguous selector or a pointer to
+	// an interface finds no method) without building every method.
+	obj, _, _ := types.LookupFieldOrMethod(t, false, nil, name)
+	_, ok := obj.(*types.Func)
+	return ok
 }
 
 // TypeString prints a type for messages: package name, not path.
