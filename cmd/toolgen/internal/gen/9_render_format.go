@@ -83,9 +83,6 @@ func openFormatCache(opts *Options) formatCache {
 
 // format is formatFile, through the cache.
 func (fc formatCache) format(name string, f *jen.File, marks []toolMark) ([]byte, *problem.Error) {
-	if fc.cache == nil {
-		return formatFile(name, f, marks)
-	}
 	src, perr := printFile(name, f)
 	if perr != nil {
 		return nil, perr
@@ -94,27 +91,25 @@ func (fc formatCache) format(name string, f *jen.File, marks []toolMark) ([]byte
 }
 
 // source formats src, the printed file name, as gofmt does, through the
-// cache.
+// cache when there is one.
 func (fc formatCache) source(name string, src []byte, marks []toolMark) ([]byte, *problem.Error) {
-	if fc.cache == nil {
-		out, err := format.Source(src)
-		if err != nil {
-			return nil, formatError(name, src, err, marks)
+	var k cache.Key
+	if fc.cache != nil {
+		h := cache.NewHasher(formatCacheKind)
+		h.String(fc.identity)
+		h.Bytes(src)
+		k = h.Key()
+		if data, ok := fc.cache.Get(k); ok {
+			return data, nil
 		}
-		return out, nil
-	}
-	h := cache.NewHasher(formatCacheKind)
-	h.String(fc.identity)
-	h.Bytes(src)
-	k := h.Key()
-	if data, ok := fc.cache.Get(k); ok {
-		return data, nil
 	}
 	out, err := format.Source(src)
 	if err != nil {
 		return nil, formatError(name, src, err, marks)
 	}
-	fc.cache.Put(k, out) // a failed store only costs the next run a format
+	if fc.cache != nil {
+		fc.cache.Put(k, out) // a failed store only costs the next run a format
+	}
 	return out, nil
 }
 
@@ -161,15 +156,7 @@ func formatAll(tasks []fileTask) ([]File, *problem.Error) {
 // parse), so the problem says where, in the unformatted source, with an
 // excerpt of the line and the tool whose code it is when a mark finds it.
 func formatFile(name string, f *jen.File, marks []toolMark) ([]byte, *problem.Error) {
-	src, perr := printFile(name, f)
-	if perr != nil {
-		return nil, perr
-	}
-	out, err := format.Source(src)
-	if err != nil {
-		return nil, formatError(name, src, err, marks)
-	}
-	return out, nil
+	return formatCache{}.format(name, f, marks)
 }
 
 // printFile prints f without formatting it.
