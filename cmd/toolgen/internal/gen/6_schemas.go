@@ -54,7 +54,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, sca
 	if l.module != nil && !within(l.module.Dir, dir) {
 		dir = l.module.Dir
 	}
-	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags, Env: opts.Env, Identity: opts.Identity, scan: scan, timer: timer}, reqs)
+	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags, Env: opts.Env, Identity: opts.Identity, scan: scan, timer: timer, static: staticSchemas(l, comments)}, reqs)
 	errs = append(errs, es...)
 	if len(errs) > 0 {
 		return errs

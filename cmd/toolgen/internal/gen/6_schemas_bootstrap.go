@@ -92,6 +92,9 @@ type bootstrapConfig struct {
 	// timer, when not nil, is told when the program is built and when it
 	// has run.
 	timer *phaseTimer
+	// static, when not nil, is the static path (6_schemas_static.go): the
+	// types it derives are not reflected by the program.
+	static func(bootstrapType) (json.RawMessage, bool)
 }
 
 const (
@@ -119,7 +122,7 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	var nodes []*jsontree.Node
 	var typeErrs []string
 	if len(types) > 0 {
-		items, errs := bootstrapCached(ctx, cfg, reqs, types)
+		items, errs := schemaItems(ctx, cfg, reqs, types)
 		if len(errs) > 0 {
 			return nil, errs
 		}

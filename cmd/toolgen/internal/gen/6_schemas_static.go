@@ -1,0 +1,153 @@
+package gen
+
+// The static path (package schema's static.go): the schemas of the types
+// whose graph needs no hook are derived from go/types, without the
+// bootstrap program; the other types go through the program (and its
+// cache) as before. A type goes through the program when anything in its
+// graph may make invopop's result differ from the derivation: a hook
+// method (JSONSchema, JSONSchemaExtend, JSONSchemaAlias,
+// JSONSchemaProperty, GetFieldDocString, EnumDescriptor), a named type of
+// a package with a file built only with the bootstrap tag (its hooks are
+// invisible to go/types), a named type of a package toolgen did not load
+// from source (other than the standard library, which has no such file),
+// a generic or function-local type, a kind invopop refuses, or a tag
+// invopop would panic on or encode as invalid JSON (schema.NotStaticError
+// says which).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"go/build"
+	"go/build/constraint"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
+	"golang.org/x/tools/go/packages"
+)
+
+// staticSchemas returns the static path for the types of l's packages:
+// for a type it can derive, the raw result the bootstrap program would
+// write ({"schema": ...}) and true.
+func staticSchemas(l *loaded, comments map[string]string) func(bootstrapType) (json.RawMessage, bool) {
+	pkgs := map[string]*packages.Package{}
+	allowed := map[string]bool{}
+	for _, p := range l.pkgs {
+		pkgs[p.PkgPath] = p
+		allowed[p.PkgPath] = p.Types != nil && !hasBootstrapFiles(p)
+	}
+	goroot := build.Default.GOROOT
+	s := &schema.Static{Comments: comments, Allowed: func(p *types.Package) bool {
+		if ok, loaded := allowed[p.Path()]; loaded {
+			return ok
+		}
+		return standardPackage(goroot, p.Path())
+	}}
+	return func(t bootstrapType) (json.RawMessage, bool) {
+		p := pkgs[t.PkgPath]
+		if p == nil || p.Types == nil || !allowed[t.PkgPath] {
+			return nil, false
+		}
+		tn, ok := p.Types.Scope().Lookup(t.Name).(*types.TypeName)
+		if !ok {
+			return nil, false
+		}
+		root, err := s.StaticRaw(tn.Type())
+		if err != nil {
+			return nil, false
+		}
+		return json.RawMessage(`{"schema":` + string(root.Compact()) + `}`), true
+	}
+}
+
+// standardPackage reports whether path is a package of the standard
+// library: no dot in its first element and a directory of GOROOT/src.
+func standardPackage(goroot, path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	if goroot == "" || strings.Contains(first, ".") {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(goroot, "src", filepath.FromSlash(path)))
+	return err == nil && fi.IsDir()
+}
+
+// hasBootstrapFiles reports whether one of the files the build left out
+// of p has a build constraint that names BootstrapTag (or cannot be
+// read): the bootstrap program compiles such a file, go/types did not.
+func hasBootstrapFiles(p *packages.Package) bool {
+	for _, f := range p.IgnoredFiles {
+		if !strings.HasSuffix(f, ".go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil || namesBootstrapTag(data) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesBootstrapTag reports whether a //go:build or // +build line of src,
+// before its package clause, names BootstrapTag.
+func namesBootstrapTag(src []byte) bool {
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(nil, len(src)+1)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "package ") {
+			return false
+		}
+		if !constraint.IsGoBuild(line) && !constraint.IsPlusBuild(line) {
+			continue
+		}
+		expr, err := constraint.Parse(line)
+		if err != nil {
+			return true
+		}
+		named := false
+		expr.Eval(func(tag string) bool {
+			named = named || tag == BootstrapTag
+			return true
+		})
+		if named {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaItems returns, for each type, its raw result: from the static
+// path when it can derive it, else from the bootstrap program and its
+// cache (bootstrapCached).
+func schemaItems(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]json.RawMessage, []*problem.Error) {
+	items := make([]json.RawMessage, len(types))
+	var rest []bootstrapType
+	var where []int
+	for i, t := range types {
+		if cfg.static != nil {
+			if raw, ok := cfg.static(t); ok {
+				items[i] = raw
+				continue
+			}
+		}
+		rest = append(rest, t)
+		where = append(where, i)
+	}
+	cfg.timer.done("static schemas")
+	if len(rest) == 0 {
+		return items, nil
+	}
+	got, errs := bootstrapCached(ctx, cfg, reqs, rest)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	for j, i := range where {
+		items[i] = got[j]
+	}
+	return items, nil
+}
