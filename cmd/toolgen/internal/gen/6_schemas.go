@@ -16,24 +16,7 @@ import (
 // scan, when not nil, lets the results of unchanged packages come from the
 // cache.
 func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, scan *bootstrapScan, timer *phaseTimer) []*problem.Error {
-	comments := map[string]string{}
-	var errs []*problem.Error
-	keep := keepsNames(l)
-	for _, p := range l.pkgs {
-		// The comment-map step (documented in package schema):
-		// descriptions reach the model without the line breaks of the
-		// source, and without the Go identifier they start with unless
-		// the package keeps it (//tool:keepnames).
-		pkg := map[string]string{}
-		if err := schema.AddComments(pkg, l.fset, p.PkgPath, p.Syntax); err != nil {
-			errs = append(errs, &problem.Error{Msg: err.Error()})
-		}
-		schema.ReflowComments(pkg)
-		if !keep[p.PkgPath] {
-			schema.DropNames(pkg)
-		}
-		maps.Copy(comments, pkg)
-	}
+	comments, errs := schemaComments(l)
 	timer.done("comments")
 	var reqs []schemaRequest
 	var dirs []string
@@ -105,4 +88,26 @@ func commonDir(dirs []string) string {
 func within(dir, path string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// schemaComments is the CommentMap of l's packages after the comment-map
+// step (documented in package schema): descriptions reach the model
+// without the line breaks of the source, and without the Go identifier
+// they start with unless the package keeps it (//tool:keepnames).
+func schemaComments(l *loaded) (map[string]string, []*problem.Error) {
+	comments := map[string]string{}
+	var errs []*problem.Error
+	keep := keepsNames(l)
+	for _, p := range l.pkgs {
+		pkg := map[string]string{}
+		if err := schema.AddComments(pkg, l.fset, p.PkgPath, p.Syntax); err != nil {
+			errs = append(errs, &problem.Error{Msg: err.Error()})
+		}
+		schema.ReflowComments(pkg)
+		if !keep[p.PkgPath] {
+			schema.DropNames(pkg)
+		}
+		maps.Copy(comments, pkg)
+	}
+	return comments, errs
 }

@@ -1,0 +1,158 @@
+package gen
+
+import (
+	"context"
+	"go/types"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
+)
+
+// parityCount is what one corpus of the parity test compared.
+type parityCount struct {
+	derived  []string // types derived statically, equal to the program's schema
+	fallback []string // types left to the program
+}
+
+// staticParity derives every exported named type of the packages
+// opts' patterns match both ways, statically and with the bootstrap
+// program, and requires the same bytes for each type the static path
+// derives. ok is false when the packages do not load or the program does
+// not build (a corpus of refused cases).
+func staticParity(t *testing.T, opts Options) (parityCount, bool) {
+	t.Helper()
+	ctx := context.Background()
+	var count parityCount
+	l, errs := load(ctx, &opts)
+	if len(errs) > 0 {
+		t.Logf("not loaded: %.300s", strings.Join(errorMessages(errs), "; "))
+		return count, false
+	}
+	comments, errs := schemaComments(l)
+	require.Empty(t, errs)
+	var list []bootstrapType
+	var reqs []schemaRequest
+	for _, p := range l.pkgs {
+		for _, name := range p.Types.Scope().Names() {
+			tn, ok := p.Types.Scope().Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() || tn.IsAlias() {
+				continue
+			}
+			if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 {
+				continue
+			}
+			bt := bootstrapType{PkgPath: p.PkgPath, Name: name}
+			list = append(list, bt)
+			reqs = append(reqs, schemaRequest{Tool: bt.String(), Output: &bt})
+		}
+	}
+	if len(list) == 0 {
+		return count, false
+	}
+	items, errs := bootstrapRun(ctx, bootstrapConfig{Dir: opts.Dir, Comments: comments}, reqs, list)
+	if len(errs) > 0 {
+		t.Logf("the program does not build or run: %.300s", strings.Join(errorMessages(errs), "; "))
+		return count, false
+	}
+	static := staticSchemas(l, comments)
+	for i, bt := range list {
+		got, ok := static(bt)
+		if !ok {
+			count.fallback = append(count.fallback, bt.String())
+			continue
+		}
+		want, err := jsontree.Parse(items[i])
+		require.NoError(t, err)
+		require.Nil(t, want.Get("error"), "%s: the static path derives a type the program fails on: %s", bt, items[i])
+		gotTree, err := jsontree.Parse(got)
+		require.NoError(t, err)
+		if assert.Equal(t, string(want.Compact()), string(gotTree.Compact()), "%s: the raw schemas differ", bt) {
+			count.derived = append(count.derived, bt.String())
+		}
+	}
+	return count, true
+}
+
+// repoRoot is the root of toolgen's module.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../../..")
+	require.NoError(t, err)
+	return dir
+}
+
+// TestStaticParity: for every type of every corpus the static path
+// derives, its schema is the bootstrap program's, byte for byte: the
+// golden cases, tools/, bench/tools, the schema package's fixtures (one
+// of them, testdata/static, holds a construct of every kind) and the
+// synthetic catalogs, nested and flat.
+func TestStaticParity(t *testing.T) {
+	skipBuildsInShortMode(t)
+	root := repoRoot(t)
+	schemaDir := filepath.Join(root, "cmd", "toolgen", "internal", "schema")
+	fixed := []struct {
+		name, dir string
+		patterns  []string
+	}{
+		{"tools", root, []string{"./tools/..."}},
+		{"schema testdata", schemaDir, []string{"./testdata/a", "./testdata/b", "./testdata/comments", "./testdata/nested/a", "./testdata/static"}},
+		{"bench tools", filepath.Join(root, "bench"), []string{"./tools/"}},
+		{"nested catalog", synthCatalog(t, root, true), []string{"./tools/..."}},
+		{"flat catalog", synthCatalog(t, root, false), []string{"./tools/..."}},
+	}
+	for _, c := range fixed {
+		t.Run(c.name, func(t *testing.T) {
+			count, ok := staticParity(t, Options{Dir: c.dir, Patterns: c.patterns, Output: "generated"})
+			require.True(t, ok, "the corpus loads and its program builds")
+			assert.NotEmpty(t, count.derived)
+			t.Logf("%d types derived statically, %d left to the program: %v", len(count.derived), len(count.fallback), count.fallback)
+			if c.name == "schema testdata" {
+				for _, want := range []string{"Kinds", "Wrapper", "Tree", "Empty", "Scores", "Blob"} {
+					assert.Contains(t, count.derived, "github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema/testdata/static."+want)
+				}
+			}
+		})
+	}
+	cases, err := os.ReadDir("testdata/cases")
+	require.NoError(t, err)
+	compared := 0
+	for _, c := range cases {
+		t.Run("case "+c.Name(), func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join("testdata/cases", c.Name()))
+			require.NoError(t, err)
+			count, ok := staticParity(t, caseOptions(t, dir))
+			if ok {
+				compared++
+			}
+			t.Logf("%d types derived statically, %d left to the program: %v", len(count.derived), len(count.fallback), count.fallback)
+		})
+	}
+	assert.GreaterOrEqual(t, compared, 20, "most golden cases load and build")
+}
+
+// synthCatalog writes a small synthetic catalog (bench/scripts/synth) in
+// a temporary directory and returns it.
+func synthCatalog(t *testing.T, root string, nested bool) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "synth")
+	args := []string{"run", "./scripts/synth", "-out", out, "-repo", root, "-packages", "3", "-tools", "6"}
+	if nested {
+		args = append(args, "-nested")
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = filepath.Join(root, "bench")
+	b, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	tidy := exec.Command("go", "mod", "tidy", "-e")
+	tidy.Dir = out
+	b, err = tidy.CombinedOutput()
+	require.NoError(t, err, "%s", strings.TrimSpace(string(b)))
+	return out
+}
