@@ -64,40 +64,40 @@ type Kinds struct {
 	Base
 	inner
 	*Other
-	Color     Color             `json:"color" jsonschema:"enum=red,enum=green,default=red"`
-	Level     Level             `json:"level" jsonschema:"minimum=1,maximum=5,exclusiveMaximum=9,multipleOf=1,default=2,example=3,enum=1,enum=2"`
-	Ratio     float32           `json:"ratio,omitempty" jsonschema:"minimum=0.5,maximum=1e3,minimum=bad"`
-	On        bool              `json:"on" jsonschema:"default=true"`
-	Count     int64             `json:"count,string"`
-	Names     Names             `json:"names" jsonschema:"minItems=1,maxItems=4,uniqueItems=true,default=a,default=b,pattern=^x,minLength=2"`
-	Tags      []string          `json:"tags" jsonschema:"format=email,enum=x,example=y"`
-	Nums      []int             `json:"nums" jsonschema:"minimum=3,enum=4"`
-	Flags     []bool            `json:"flags" jsonschema:"default=true"`
-	Grid      [2][3]int         `json:"grid"`
-	Fixed     [4]byte           `json:"fixed"`
-	Raw       []byte            `json:"raw" jsonschema:"minLength=4"`
-	Blob      Blob              `json:"blob,omitempty"`
-	Message   json.RawMessage   `json:"message,omitempty"`
-	Number    json.Number       `json:"number,omitempty"`
-	Any       any               `json:"any"`
-	Err       error             `json:"err,omitempty"`
-	Scores    Scores            `json:"scores"`
-	ByID      map[int]string    `json:"by_id"`
-	ByUint    map[uint16]*Tree  `json:"by_uint"`
-	Loose     map[string]any    `json:"loose" jsonschema:"minProperties=2"`
-	Opt       *map[string]bool  `json:"opt,omitempty" jsonschema:"nullable,maxProperties=9"`
-	Deep      map[string][]Tree `json:"deep"`
-	When      *time.Time        `json:"when,omitempty" jsonschema:"nullable"`
-	Wait      time.Duration     `json:"wait"`
-	Link      url.URL           `json:"link"`
-	Addr      net.IP            `json:"addr"`
-	AItem     a.Item            `json:"a_item"`
-	BItem     *b.Item           `json:"b_item"`
+	Color     Color              `json:"color" jsonschema:"enum=red,enum=green,default=red"`
+	Level     Level              `json:"level" jsonschema:"minimum=1,maximum=5,exclusiveMaximum=9,multipleOf=1,default=2,example=3,enum=1,enum=2"`
+	Ratio     float32            `json:"ratio,omitempty" jsonschema:"minimum=0.5,maximum=1e3,minimum=bad"`
+	On        bool               `json:"on" jsonschema:"default=true"`
+	Count     int64              `json:"count,string"`
+	Names     Names              `json:"names" jsonschema:"minItems=1,maxItems=4,uniqueItems=true,default=a,default=b,pattern=^x,minLength=2"`
+	Tags      []string           `json:"tags" jsonschema:"format=email,enum=x,example=y"`
+	Nums      []int              `json:"nums" jsonschema:"minimum=3,enum=4"`
+	Flags     []bool             `json:"flags" jsonschema:"default=true"`
+	Grid      [2][3]int          `json:"grid"`
+	Fixed     [4]byte            `json:"fixed"`
+	Raw       []byte             `json:"raw" jsonschema:"minLength=4"`
+	Blob      Blob               `json:"blob,omitempty"`
+	Message   json.RawMessage    `json:"message,omitempty"`
+	Number    json.Number        `json:"number,omitempty"`
+	Any       any                `json:"any"`
+	Err       error              `json:"err,omitempty"`
+	Scores    Scores             `json:"scores"`
+	ByID      map[int]string     `json:"by_id"`
+	ByUint    map[uint16]*Tree   `json:"by_uint"`
+	Loose     map[string]any     `json:"loose" jsonschema:"minProperties=2"`
+	Opt       *map[string]bool   `json:"opt,omitempty" jsonschema:"nullable,maxProperties=9"`
+	Deep      map[string][]Tree  `json:"deep"`
+	When      *time.Time         `json:"when,omitempty" jsonschema:"nullable"`
+	Wait      time.Duration      `json:"wait"`
+	Link      url.URL            `json:"link"`
+	Addr      net.IP             `json:"addr"`
+	AItem     a.Item             `json:"a_item"`
+	BItem     *b.Item            `json:"b_item"`
 	Anon      struct{ X, Y int } `json:"anon"`
-	Inlined   Inlined           `json:",inline"`
-	Ignored   string            `json:"-"`
-	Dash      string            `json:"-,"`
-	Skipped   string            `jsonschema:"-"`
+	Inlined   Inlined            `json:",inline"`
+	Ignored   string             `json:"-"`
+	Dash      string             `json:"-,"`
+	Skipped   string             `jsonschema:"-"`
 	Plain     string
 	Described string `json:"described" jsonschema_description:"From the tag." jsonschema:"title=T,description=From the keyword."`
 	// Commented has a doc comment.
