@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"encoding/json"
 	"go/types"
 	"os"
 	"os/exec"
@@ -155,4 +156,67 @@ func synthCatalog(t *testing.T, root string, nested bool) string {
 	b, err = tidy.CombinedOutput()
 	require.NoError(t, err, "%s", strings.TrimSpace(string(b)))
 	return out
+}
+
+// staticLoad loads patterns in dir and returns the static path for them.
+func staticLoad(t *testing.T, dir string, patterns ...string) func(bootstrapType) (json.RawMessage, bool) {
+	t.Helper()
+	l, errs := load(context.Background(), &Options{Dir: dir, Patterns: patterns, Output: "generated"})
+	require.Empty(t, errorMessages(errs))
+	comments, errs := schemaComments(l)
+	require.Empty(t, errs)
+	return staticSchemas(l, comments)
+}
+
+// TestStaticFallsBackOnPackages: the types of a package with a file built
+// only with the bootstrap tag (tools/notes has schema_hooks.go), and the
+// types whose graph holds a named type of a package toolgen did not load
+// from source (other than the standard library), go through the program.
+func TestStaticFallsBackOnPackages(t *testing.T) {
+	root := repoRoot(t)
+	static := staticLoad(t, root, "./tools/notes", "./tools/clock")
+	const tools = "github.com/toolgen-go/toolgen/tools/"
+	_, ok := static(bootstrapType{tools + "notes", "SearchInput"})
+	assert.False(t, ok, "notes has a toolgen-tagged file")
+	_, ok = static(bootstrapType{tools + "clock", "WaitInput"})
+	assert.True(t, ok, "clock has none")
+
+	static = staticLoad(t, filepath.Join(root, "cmd", "toolgen", "internal", "schema"), "./testdata/static")
+	const fixture = "github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema/testdata/static"
+	_, ok = static(bootstrapType{fixture, "Kinds"})
+	assert.False(t, ok, "Kinds holds a.Item and b.Item, of packages not loaded")
+	_, ok = static(bootstrapType{fixture, "Tree"})
+	assert.True(t, ok, "Tree needs nothing but its own package")
+}
+
+// TestStaticWithoutProgram: when the static path derives every type, no
+// program is written (its directory does not even exist here).
+func TestStaticWithoutProgram(t *testing.T) {
+	root := repoRoot(t)
+	static := staticLoad(t, root, "./tools/clock")
+	in := bootstrapType{"github.com/toolgen-go/toolgen/tools/clock", "WaitInput"}
+	out := bootstrapType{"github.com/toolgen-go/toolgen/tools/clock", "Waited"}
+	cfg := bootstrapConfig{Dir: filepath.Join(t.TempDir(), "missing"), static: static}
+	got, errs := runBootstrap(context.Background(), cfg, []schemaRequest{{Tool: "clock_wait", Input: &in, Output: &out}})
+	require.Empty(t, errorMessages(errs))
+	require.Contains(t, got, "clock_wait")
+	assert.Equal(t, "object", got["clock_wait"].Input.Get("type").Text)
+	cfg.static = nil
+	_, errs = runBootstrap(context.Background(), cfg, []schemaRequest{{Tool: "clock_wait", Input: &in, Output: &out}})
+	assert.NotEmpty(t, errs, "without the static path, the program is written there and fails")
+}
+
+// TestNamesBootstrapTag: which build constraints name the bootstrap tag.
+func TestNamesBootstrapTag(t *testing.T) {
+	for src, want := range map[string]bool{
+		"//go:build toolgen\n\npackage p\n":               true,
+		"//go:build linux && !toolgen\n\npackage p\n":     true,
+		"// +build toolgen\n\npackage p\n":                true,
+		"// Package p.\n//go:build ignore\n\npackage p\n": false,
+		"package p\n\n//go:build toolgen\n":               false, // not a constraint after the package clause
+		"//go:build toolgen_other\n\npackage p\n":         false,
+		"//go:build (\n\npackage p\n":                     true, // unreadable: assumed to
+	} {
+		assert.Equal(t, want, namesBootstrapTag([]byte(src)), "%q", src)
+	}
 }

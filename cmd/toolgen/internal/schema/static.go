@@ -73,18 +73,19 @@ func (s *Static) StaticRaw(t types.Type) (*jsontree.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := d.mapBounds(bs, t); err != nil {
-		return nil, err
+	d.mapBounds(bs, t)
+	root, err := encodeRoot(bs, d.defs)
+	if err != nil {
+		return nil, &NotStaticError{Type: t.String(), Reason: err.Error()}
 	}
-	return encodeRoot(bs, d.defs)
+	return root, nil
 }
 
 // deriver is the state of one derivation: the definitions, by name.
 type deriver struct {
 	static    *Static
 	defs      map[string]*node
-	defTypes  map[string]types.Type // the type of each definition, for the map-bounds step
-	embedding map[types.Type]bool   // embedded structs being read: a cycle is refused
+	embedding map[types.Type]bool // embedded structs being read: a cycle is refused
 }
 
 // typeName is Reflector's name of t: "import/path.Type" for a named type
@@ -137,10 +138,6 @@ func (d *deriver) comment(t types.Type, field string) string {
 func (d *deriver) addDefinition(t types.Type, s *node) {
 	if name := typeName(t); name != "" {
 		d.defs[name] = s
-		if d.defTypes == nil {
-			d.defTypes = map[string]types.Type{}
-		}
-		d.defTypes[name] = t
 	}
 }
 

@@ -10,10 +10,9 @@ import (
 // mapBounds is MapBounds' step on the static path: the same walk over the
 // derived schema beside the go/types type, so that the bounds land exactly
 // where MapBounds puts them in the bootstrap program.
-func (d *deriver) mapBounds(root *node, t types.Type) error {
+func (d *deriver) mapBounds(root *node, t types.Type) {
 	w := staticBoundsWalk{defs: d.defs, seen: map[string]bool{}}
 	w.schema(root, t)
-	return nil
 }
 
 type staticBoundsWalk struct {
