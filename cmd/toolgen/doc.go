@@ -257,16 +257,20 @@
 // type. What they publish and toolgen cannot enforce is refused later, on
 // the reflected schema (see Decoders).
 //
-// invopop reflects, so toolgen builds and runs a small bootstrap program at
-// generation time that imports the tools packages: their init code and
-// schema hooks run during go generate. A hook that panics fails generation
-// at the tool's declaration. The program is built with the toolgen build
-// tag: put schema hooks in files that start with //go:build toolgen (as
-// tools/notes/schema_hooks.go does), so that toolgen still runs them and
-// the programs that serve the registry link neither the hooks nor
-// invopop/jsonschema; tests of those hooks need the tag too (go test -tags
-// toolgen). The bootstrap program imports invopop/jsonschema, so the module
-// must require it, which go get -tool records.
+// invopop reflects, so for a type that needs it toolgen builds and runs a
+// small bootstrap program at generation time that imports the tools
+// packages: their init code and schema hooks run during go generate, and
+// a hook that panics fails generation at the tool's declaration. Other
+// types (no hook method in their graph, no toolgen-tagged file in their
+// packages, all tools packages or the standard library) are derived from
+// source, byte for byte what invopop writes, without the program (go doc
+// ./cmd/toolgen/internal/schema, "The static path"). The program is built
+// with the toolgen build tag: put schema hooks in files that start with
+// //go:build toolgen (as tools/notes/schema_hooks.go does), so that
+// toolgen still runs them and the programs that serve the registry link
+// neither the hooks nor invopop/jsonschema; tests of those hooks need the
+// tag too (go test -tags toolgen). The module must require
+// invopop/jsonschema, which go get -tool records.
 //
 // The settings, and the steps that fix invopop's sharp edges (the root
 // inlined, additionalProperties false on every struct, definition names
@@ -538,12 +542,9 @@
 //
 // # Cache and timings
 //
-// Schemas come from a bootstrap program that toolgen writes, builds and
-// runs (see Schemas); building it is the largest part of a run. toolgen
-// therefore keeps the program's results in a cache, one entry per tools
-// package, and builds the program only for the packages whose entry is
-// missing: an unchanged run builds nothing, and after a change to one
-// package only that package (and those importing it) is reflected again.
+// Building the bootstrap program (see Schemas) is the largest part of a
+// run that needs it, so toolgen caches its results, one entry per tools
+// package, and builds it only for the packages whose entry is missing.
 //
 // An entry's key is the SHA-256 of everything the program reads for that
 // package: toolgen's own executable (so an upgrade, or a go run of a
@@ -575,8 +576,8 @@
 // -timings prints the wall time of each phase as it ends: load (go list
 // and type-checking the tools packages), model (directives, model,
 // shapes, skills), comments (the CommentMap), cache lookup (listing and
-// hashing the program's inputs, which runs beside the load), bootstrap
-// build and bootstrap run (when an entry is missing), schemas, plan
+// hashing the program's inputs, which runs beside the load), static
+// schemas, bootstrap build and run (when an entry is missing), schemas, plan
 // (decoders, encoders, provider definitions), render (printing and
 // formatting the Go), write, and the total.
 //

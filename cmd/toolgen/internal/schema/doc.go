@@ -5,7 +5,8 @@
 // github.com/invopop/jsonschema (`jsonschema:"minLength=1,enum=a,enum=b"`,
 // JSONSchema(), JSONSchemaExtend(*jsonschema.Schema), JSONSchemaAlias()...).
 // invopop works by reflection, so toolgen cannot run it on the types it
-// reads from source: during `go generate` it writes, builds and runs a
+// reads from source: during `go generate`, for the types the static path
+// (below) does not derive, it writes, builds and runs a
 // small bootstrap program that imports the tools packages and calls
 // ReflectRaw for each tool's input and output type; toolgen post-processes
 // what it writes. The program lives in the user's module and cannot import
@@ -43,6 +44,53 @@
 //
 // The parity test (parity_test.go, with the toolgen tag) applies exactly these, and
 // checks that the map-bounds step adds nothing but those two keywords.
+//
+// # The static path
+//
+// Most types need no hook, and for them invopop's result follows from the
+// type's structure and tags alone. Static derives it from go/types
+// instead (static.go, statictags.go, staticbounds.go, staticencode.go),
+// without the bootstrap program: StaticRaw follows invopop v0.14's
+// reflection step by step (definitions and their qualified names,
+// required and omitempty, embedded and inline structs, pointers, maps
+// with string or integer keys, slices, arrays, []byte, interfaces,
+// time.Time, url.URL, net.IP and json.RawMessage, every tag keyword,
+// jsonschema_extras, descriptions from the CommentMap), then MapBounds'
+// walk, and encodes the result as json.Marshal writes invopop's Schema;
+// PostProcess and InputRoot then run as on the program's output. The
+// promise is byte equality with ReflectRaw, checked by package gen's
+// TestStaticParity on every type of every corpus (the golden cases,
+// tools/, bench/tools, this package's fixtures, testdata/static holding
+// every construct, and the synthetic catalogs).
+//
+// The fallback rule: a type goes through the bootstrap program when
+// anything in its graph (the type, its fields' types, its embedded
+// types) could make invopop's result differ, and StaticRaw returns a
+// *NotStaticError saying what:
+//
+//   - a field or method named like a hook invopop calls (JSONSchema,
+//     JSONSchemaExtend, JSONSchemaAlias, JSONSchemaProperty,
+//     GetFieldDocString) or protobuf's EnumDescriptor, on the type or its
+//     pointer, declared or promoted;
+//   - a named type of a package Static.Allowed refuses: toolgen allows the
+//     tools packages it loaded from source that have no file built only
+//     with the toolgen tag (go/types does not see the hooks in such a
+//     file), and the standard library; any other package's hooks may
+//     hide in such a file;
+//   - a generic instance or a type declared in a function (invopop names
+//     both differently), a kind invopop panics on (channels, functions,
+//     complex numbers, uintptr, unsafe.Pointer), a struct that embeds
+//     itself (invopop recurses forever), two fields publishing one
+//     property;
+//   - a tag invopop panics on (type=array with array keywords on a field
+//     that is not a slice) or that json.Marshal refuses (a number such as
+//     +5 that strconv parses and JSON does not, an extra repeating a
+//     keyword).
+//
+// A type on the static path runs no code of the user's: the tools
+// packages' init functions run only when the program does. Package gen
+// decides per type and sends the rest, and their cache, through the
+// program as before.
 //
 // Schemas are handled as jsontree.Node values, an ordered JSON tree
 // (package runtime/jsontree): parsing, compacting and indenting keep the
