@@ -11,10 +11,11 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
-// reflectSchemas runs the bootstrap program over every tool's input and
-// structured output type and records the published schemas on the tools.
-// scan, when not nil, lets the results of unchanged packages come from the
-// cache.
+// reflectSchemas derives the schema of every tool's input and structured
+// output type, statically when it can (6_schemas_static.go), else with the
+// bootstrap program, and records the published schemas on the tools.
+// scan, when not nil, lets the program's results for unchanged packages
+// come from the cache.
 func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, scan *bootstrapScan, timer *phaseTimer) []*problem.Error {
 	comments, errs := schemaComments(l)
 	timer.done("comments")

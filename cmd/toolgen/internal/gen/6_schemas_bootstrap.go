@@ -1,7 +1,8 @@
 package gen
 
 // The bootstrap phase: toolgen reads tool types from source, but invopop
-// derives JSON Schemas by reflection, so (as ent does) toolgen writes a
+// derives JSON Schemas by reflection, so for the types the static path
+// (6_schemas_static.go) leaves to it (as ent does) toolgen writes a
 // small Go program that imports the tools packages, reflects every input
 // and output type with invopop (schema.ReflectRaw, whose file is copied into
 // the program), and writes the raw schemas to a file; toolgen then applies
