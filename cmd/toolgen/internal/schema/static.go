@@ -37,7 +37,8 @@ func (e *NotStaticError) Error() string {
 // or its pointer, promoted or not, goes through the bootstrap program.
 var hookMethods = []string{"JSONSchema", "JSONSchemaExtend", "JSONSchemaAlias", "JSONSchemaProperty", "GetFieldDocString", "EnumDescriptor"}
 
-// Static derives schemas from go/types.
+// Static derives schemas from go/types. It remembers what it checked of
+// each type: use one Static from one goroutine at a time.
 type Static struct {
 	// Comments is the CommentMap, as the bootstrap program gets it.
 	Comments map[string]string
@@ -46,6 +47,8 @@ type Static struct {
 	// see (one with a file built only with the toolgen tag, or a package
 	// loaded from export data that may have one).
 	Allowed func(*types.Package) bool
+
+	checked map[types.Type]error // check's answers: a type is looked at once per Static
 }
 
 // Static returns the published schema of t, as Reflect returns it for
@@ -166,6 +169,19 @@ func (d *deriver) refOrReflect(t types.Type) (*node, error) {
 // allowed, a generic instance or a type declared in a function (invopop
 // names both differently).
 func (d *deriver) check(t types.Type) error {
+	s := d.static
+	if err, ok := s.checked[t]; ok {
+		return err
+	}
+	if s.checked == nil {
+		s.checked = map[types.Type]error{}
+	}
+	err := d.checkType(t)
+	s.checked[t] = err
+	return err
+}
+
+func (d *deriver) checkType(t types.Type) error {
 	for _, name := range hookMethods {
 		obj, index, _ := types.LookupFieldOrMethod(t, true, nil, name)
 		if obj != nil || index != nil {
