@@ -7,8 +7,8 @@ package gen
 // graph may make invopop's result differ from the derivation: a hook
 // method (JSONSchema, JSONSchemaExtend, JSONSchemaAlias,
 // JSONSchemaProperty, GetFieldDocString, EnumDescriptor), a named type of
-// a package with a file built only with the bootstrap tag (its hooks are
-// invisible to go/types), a named type of a package toolgen did not load
+// a package with a file whose build constraint names the bootstrap tag
+// (the program may compile what go/types did not see), a named type of a package toolgen did not load
 // from source (other than the standard library, which has no such file),
 // a generic or function-local type, a kind invopop refuses, or a tag
 // invopop would panic on or encode as invalid JSON (schema.NotStaticError
@@ -24,6 +24,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
@@ -76,11 +77,13 @@ func standardPackage(goroot, path string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// hasBootstrapFiles reports whether one of the files the build left out
-// of p has a build constraint that names BootstrapTag (or cannot be
-// read): the bootstrap program compiles such a file, go/types did not.
+// hasBootstrapFiles reports whether a file of p, in the build or left
+// out of it, has a build constraint that names BootstrapTag (or cannot be
+// read): the bootstrap program, built with the tag, may then see another
+// package than go/types did (a file built only with the tag, or only
+// without it).
 func hasBootstrapFiles(p *packages.Package) bool {
-	for _, f := range p.IgnoredFiles {
+	for _, f := range append(slices.Clip(p.GoFiles), p.IgnoredFiles...) {
 		if !strings.HasSuffix(f, ".go") {
 			continue
 		}

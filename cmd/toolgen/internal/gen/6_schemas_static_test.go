@@ -220,3 +220,30 @@ func TestNamesBootstrapTag(t *testing.T) {
 		assert.Equal(t, want, namesBootstrapTag([]byte(src)), "%q", src)
 	}
 }
+
+// TestStaticFallsBackOnTaggedFiles: a package whose files differ with the
+// bootstrap tag (here one type declared twice, with and without it) goes
+// through the program, which sees the tagged declaration; a package
+// without such a file is derived statically.
+func TestStaticFallsBackOnTaggedFiles(t *testing.T) {
+	skipBuildsInShortMode(t)
+	dir, env := bootstrapModule(t, map[string]string{
+		"p/untagged.go": "//go:build !toolgen\n\npackage p\n\ntype In struct{ A string }\n",
+		"p/tagged.go":   "//go:build toolgen\n\npackage p\n\ntype In struct{ B int }\n",
+		"q/q.go":        "package q\n\ntype In struct{ C bool }\n",
+	})
+	l, errs := load(context.Background(), &Options{Dir: dir, Patterns: []string{"./..."}, Env: env, Output: "generated"})
+	require.Empty(t, errorMessages(errs))
+	static := staticSchemas(l, nil)
+	p := bootstrapType{"example.com/user/p", "In"}
+	q := bootstrapType{"example.com/user/q", "In"}
+	_, ok := static(p)
+	assert.False(t, ok, "p's files name the tag")
+	_, ok = static(q)
+	assert.True(t, ok)
+	cfg := bootstrapConfig{Dir: dir, Env: env, static: static}
+	got, errs := runBootstrap(context.Background(), cfg, []schemaRequest{{Tool: "p", Input: &p}, {Tool: "q", Input: &q}})
+	require.Empty(t, errorMessages(errs))
+	assert.Equal(t, `{"properties":{"B":{"type":"integer"}},"additionalProperties":false,"type":"object","required":["B"]}`, string(got["p"].Input.Compact()), "the program's declaration")
+	assert.Equal(t, `{"properties":{"C":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["C"]}`, string(got["q"].Input.Compact()))
+}

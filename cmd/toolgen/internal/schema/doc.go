@@ -73,10 +73,11 @@
 //     GetFieldDocString) or protobuf's EnumDescriptor, on the type or its
 //     pointer, declared or promoted;
 //   - a named type of a package Static.Allowed refuses: toolgen allows the
-//     tools packages it loaded from source that have no file built only
-//     with the toolgen tag (go/types does not see the hooks in such a
-//     file), and the standard library; any other package's hooks may
-//     hide in such a file;
+//     tools packages it loaded from source with no file whose build
+//     constraint names the toolgen tag (the program, built with the tag,
+//     would compile what go/types did not see, such as hooks), and the
+//     standard library; any other package's hooks may hide in such a
+//     file;
 //   - a generic instance or a type declared in a function (invopop names
 //     both differently), a kind invopop panics on (channels, functions,
 //     complex numbers, uintptr, unsafe.Pointer), a struct that embeds
