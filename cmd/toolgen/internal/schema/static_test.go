@@ -6,7 +6,7 @@ import (
 	"go/importer"
 	"go/parser"
 	"go/token"
-	"go/types"
+	gotypes "go/types"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,13 +17,13 @@ import (
 
 // checkSource type-checks one file of package p and returns the package
 // and what its identifiers define.
-func checkSource(t *testing.T, src string) (*types.Package, *types.Info) {
+func checkSource(t *testing.T, src string) (*gotypes.Package, *gotypes.Info) {
 	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", "package p\n\n"+src, 0)
 	require.NoError(t, err)
-	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	info := &gotypes.Info{Defs: map[*ast.Ident]gotypes.Object{}}
+	conf := gotypes.Config{Importer: importer.ForCompiler(fset, "source", nil)}
 	pkg, err := conf.Check("example.com/p", fset, []*ast.File{f}, info)
 	require.NoError(t, err)
 	return pkg, info
@@ -64,7 +64,7 @@ func TestStaticFallsBack(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			pkg, _ := checkSource(t, tt.src)
-			s := &schema.Static{Allowed: func(*types.Package) bool { return true }}
+			s := &schema.Static{Allowed: func(*gotypes.Package) bool { return true }}
 			_, err := s.StaticRaw(pkg.Scope().Lookup("T").Type())
 			var ns *schema.NotStaticError
 			require.True(t, errors.As(err, &ns), "want a *NotStaticError, got %v", err)
@@ -79,7 +79,7 @@ func TestStaticFallsBack(t *testing.T) {
 func TestStaticFallsBackOnPackages(t *testing.T) {
 	t.Parallel()
 	pkg, info := checkSource(t, "import \"time\"\n\ntype T struct{ At time.Time }\n\ntype U struct{ N int }\n\nfunc f() any {\n\ttype L struct{}\n\treturn L{}\n}")
-	onlyP := &schema.Static{Allowed: func(p *types.Package) bool { return p.Path() == "example.com/p" }}
+	onlyP := &schema.Static{Allowed: func(p *gotypes.Package) bool { return p.Path() == "example.com/p" }}
 	var ns *schema.NotStaticError
 	_, err := onlyP.StaticRaw(pkg.Scope().Lookup("T").Type())
 	require.True(t, errors.As(err, &ns), "time.Time's package is not allowed: %v", err)
@@ -87,7 +87,7 @@ func TestStaticFallsBackOnPackages(t *testing.T) {
 	got, err := onlyP.Static(pkg.Scope().Lookup("U").Type())
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"type":"object","properties":{"N":{"type":"integer"}},"additionalProperties":false,"required":["N"]}`, string(got))
-	var local types.Type
+	var local gotypes.Type
 	for id, obj := range info.Defs {
 		if id.Name == "L" {
 			local = obj.Type()
