@@ -15,8 +15,10 @@ import (
 )
 
 // cacheCase writes a module-internal case under testdata: tools packages
-// a (whose input holds a dep.D) and b, and package dep, whose
-// toolgen-tagged file holds a JSON Schema hook. It returns its directory.
+// a (whose input holds a dep.D), b (with a toolgen-tagged hook file of its
+// own) and c (no hook: the static path derives its schemas, without the
+// program or its cache), and package dep, whose toolgen-tagged file holds
+// a JSON Schema hook. It returns its directory.
 func cacheCase(t *testing.T) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("testdata", "cache-")
@@ -67,6 +69,25 @@ type Get struct{}
 
 // Call gets.
 func (Get) Call(ctx context.Context, in In) (string, error) { return in.Name, nil }
+`,
+		"b/hook.go": "//go:build toolgen\n\npackage b\n\nimport \"github.com/invopop/jsonschema\"\n\n// JSONSchemaExtend leaves In as it is.\nfunc (In) JSONSchemaExtend(*jsonschema.Schema) {}\n",
+		"c/c.go": `// Package c declares a tool without hooks.
+package c
+
+import "context"
+
+// In is c's input.
+type In struct {
+	Text string ` + "`json:\"text\"`" + `
+}
+
+// Echo echoes.
+//
+//tool:name c_echo
+type Echo struct{}
+
+// Call echoes.
+func (Echo) Call(ctx context.Context, in In) (string, error) { return in.Text, nil }
 `,
 		"dep/dep.go": "// Package dep is imported by a.\npackage dep\n\n// D is a value.\ntype D struct {\n\tN int `json:\"n\"`\n}\n",
 		"dep/hook.go": `//go:build toolgen
@@ -150,12 +171,12 @@ func TestBootstrapCache(t *testing.T) {
 	skipBuildsInShortMode(t)
 	dir := cacheCase(t)
 	cacheDir := t.TempDir()
-	opts := Options{Dir: dir, Patterns: []string{"./a", "./b"}, Output: "out", Cache: cacheDir, Identity: "one"}
+	opts := Options{Dir: dir, Patterns: []string{"./a", "./b", "./c"}, Output: "out", Cache: cacheDir, Identity: "one"}
 
 	uncached := generateCached(t, Options{Dir: dir, Patterns: opts.Patterns, Output: opts.Output})
 	first := generateCached(t, opts)
 	require.True(t, first.built)
-	require.Equal(t, 2, cacheEntries(t, cacheDir), "one entry per tools package")
+	require.Equal(t, 2, cacheEntries(t, cacheDir), "one entry per tools package the program reflects (a and b, not c)")
 	hit := generateCached(t, opts)
 	assert.False(t, hit.built, "unchanged input: no bootstrap program")
 	assert.Equal(t, uncached.files, hit.files)
@@ -174,6 +195,9 @@ func TestBootstrapCache(t *testing.T) {
 			editCaseFile(t, dir, "b/b.go", "`json:\"name\"`", "`json:\"name\" jsonschema:\"minLength=3\"`")
 		}, 1, `"minLength": 3`},
 		{"a doc comment", func(*Options) { editCaseFile(t, dir, "a/a.go", "Q is the query.", "Q is the search text.") }, 1, "The search text."},
+		{"a field of the package without hooks", func(*Options) {
+			editCaseFile(t, dir, "c/c.go", "\tText string", "\tMore bool `json:\"more\"`\n\tText string")
+		}, 0, `"more"`},
 		{"a hook file of a dependency", func(*Options) { editCaseFile(t, dir, "dep/hook.go", "title-one", "title-two") }, 1, "title-two"},
 		{"build tags", func(o *Options) { o.BuildFlags = []string{"-tags=other"} }, 2, "title-two"},
 		{"toolgen's identity", func(o *Options) { o.Identity = "two" }, 2, "title-two"},
@@ -209,7 +233,7 @@ func TestBootstrapCache(t *testing.T) {
 func TestBootstrapCacheConcurrent(t *testing.T) {
 	skipBuildsInShortMode(t)
 	dir := cacheCase(t)
-	opts := Options{Dir: dir, Patterns: []string{"./a", "./b"}, Output: "out", Cache: t.TempDir(), Identity: "one"}
+	opts := Options{Dir: dir, Patterns: []string{"./a", "./b", "./c"}, Output: "out", Cache: t.TempDir(), Identity: "one"}
 	var runs [2][]File
 	var errs [2][]string
 	var wg sync.WaitGroup

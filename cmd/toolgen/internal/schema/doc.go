@@ -59,9 +59,11 @@
 // walk, and encodes the result as json.Marshal writes invopop's Schema;
 // PostProcess and InputRoot then run as on the program's output. The
 // promise is byte equality with ReflectRaw, checked by package gen's
-// TestStaticParity on every type of every corpus (the golden cases,
-// tools/, bench/tools, this package's fixtures, testdata/static holding
-// every construct, and the synthetic catalogs).
+// TestStaticParity on every exported type of every corpus whose program
+// builds and runs (the golden cases, tools/, bench/tools, this package's
+// fixtures, testdata/static holding every construct, and the synthetic
+// catalogs, nested and flat), and TestStaticFallsBack shows each
+// construct below refused.
 //
 // The fallback rule: a type goes through the bootstrap program when
 // anything in its graph (the type, its fields' types, its embedded
