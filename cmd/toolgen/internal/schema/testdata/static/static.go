@@ -128,3 +128,42 @@ type Wrapper struct {
 
 // Empty has no fields.
 type Empty struct{}
+
+// Stringer is a named interface.
+type Stringer interface{ String() string }
+
+// Key is a named integer used as a map key.
+type Key uint8
+
+// SignedKey is a named signed integer used as a map key.
+type SignedKey int32
+
+// Label is embedded without being a struct.
+type Label string
+
+type hiddenLabel string
+
+// More covers the rest: omitzero, embedded non-structs, named interfaces,
+// keys of named integer types, and text that JSON escapes.
+type More struct {
+	Label
+	hiddenLabel
+	Zero     int                  `json:"zero,omitzero"`
+	Req      string               `json:"req,omitempty" jsonschema:"required"`
+	Str      Stringer             `json:"str"`
+	ByKey    map[Key]Tree         `json:"by_key"`
+	BySigned map[SignedKey][]Tree `json:"by_signed"`
+	Trees    [2]Tree              `json:"trees"`
+	PNames   *Names               `json:"p_names" jsonschema:"nullable"`
+	Nested   struct {
+		Base
+		Deeper struct {
+			Z []map[string]*Tree `json:"z"`
+		} `json:"deeper"`
+	} `json:"nested"`
+	// Escaped says <b>&</b> "quoted" \ and ü, in a comment.
+	Escaped string `json:"esc<&>" jsonschema:"enum=<a>,enum=&,default=\u2028"`
+	Unicode string `json:"unicode" jsonschema_description:"Größe ✓"`
+	Bools   []bool `json:"bools" jsonschema:"type=array"`
+	Nums    []int  `json:"nums" jsonschema:"enum=1.5e3,example=-0,default=7"`
+}
