@@ -136,7 +136,7 @@ func TestStaticParity(t *testing.T) {
 			assert.NotEmpty(t, count.derived)
 			t.Logf("%d types derived statically, %d left to the program: %v", len(count.derived), len(count.fallback), count.fallback)
 			if c.name == "schema testdata" {
-				for _, want := range []string{"Kinds", "More", "Wrapper", "Tree", "Empty", "Scores", "Blob"} {
+				for _, want := range []string{"Kinds", "More", "Shadow", "Wrapper", "Tree", "Empty", "Scores", "Blob"} {
 					assert.Contains(t, count.derived, "github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema/testdata/static."+want)
 				}
 			}

@@ -83,8 +83,7 @@
 //   - a generic instance or a type declared in a function (invopop names
 //     both differently), a kind invopop panics on (channels, functions,
 //     complex numbers, uintptr, unsafe.Pointer), a struct that embeds
-//     itself (invopop recurses forever), two fields publishing one
-//     property;
+//     itself (invopop recurses forever);
 //   - a tag invopop panics on (type=array with array keywords on a field
 //     that is not a slice) or that json.Marshal refuses (a number such as
 //     +5 that strconv parses and JSON does not, an extra repeating a

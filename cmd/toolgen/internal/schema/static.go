@@ -376,12 +376,19 @@ func (d *deriver) field(st *node, t types.Type, f *types.Var, tag reflect.Struct
 	if nullable {
 		property = &node{oneOf: []*node{property, {typ: "null"}}}
 	}
-	for _, p := range st.props {
-		if p.name == name {
-			return &NotStaticError{Type: t.String(), Reason: "two fields publish the property " + name}
+	// A later field of the same name replaces the schema in place, as
+	// invopop's ordered map does (encoding/json's dominance rules are not
+	// invopop's).
+	replaced := false
+	for i := range st.props {
+		if st.props[i].name == name {
+			st.props[i].schema = property
+			replaced = true
 		}
 	}
-	st.props = append(st.props, prop{name, property})
+	if !replaced {
+		st.props = append(st.props, prop{name, property})
+	}
 	if required && !contains(st.required, name) {
 		st.required = append(st.required, name)
 	}

@@ -167,3 +167,14 @@ type More struct {
 	Bools   []bool `json:"bools" jsonschema:"type=array"`
 	Nums    []int  `json:"nums" jsonschema:"enum=1.5e3,example=-0,default=7"`
 }
+
+// Shadow has two fields publishing one property, a promoted one and its
+// own, and a map bounded under a name a later field takes.
+type Shadow struct {
+	Base
+	Other
+	ID     int               `json:"id" jsonschema:"minimum=1"`
+	Note   map[string]string `json:"note" jsonschema:"minProperties=2"`
+	Bounds map[string]int    `json:"bounds" jsonschema:"maxProperties=4"`
+	Again  []string          `json:"bounds,omitempty" jsonschema:"oneof_required=X"`
+}
