@@ -3,7 +3,7 @@
 // build its registry (NewRegistry, with its table, Dispatch and Offered),
 // to decode arguments and encode output (Decoder, Encoder, Mode, Output,
 // InvalidArguments), to enforce the keywords of its schemas
-// (HasDuplicates, IsDateTime, MultipleOf, the JSON kinds) and to check
+// (HasDuplicates, IsDateTime, MultipleOf, Pattern, the JSON kinds) and to check
 // that it targets this runtime (SupportPackageIsVersion3). It exports what generated code uses
 // and nothing else; a host uses runtime/tool, whose Registry is what a
 // generated package's New returns. A generated registry_gen.go uses it so:
@@ -124,6 +124,11 @@ func IsDateTime(s string) bool { return codec.IsDateTime(s) }
 // Schema keyword "multipleOf" means it: the check of a number field with
 // a fractional multipleOf.
 func MultipleOf(v, m float64) bool { return codec.MultipleOf(v, m) }
+
+// Pattern is a regular expression compiled on its first use: the check of
+// a string field with a "pattern" keyword, declared by generated code as a
+// package-level composite literal so that start-up runs no code for it.
+type Pattern = codec.Pattern
 
 // The kinds of JSON value Decoder.Kind returns: what a generated decoder
 // compares with the type a self-decoding field's schema publishes.

@@ -12,10 +12,8 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/notes"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -48,15 +46,9 @@ const (
 
 // Patterns of the schemas, each compiled once, on first use.
 var (
-	createInputColorPattern = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
-	})
-	createInputTagsVElemPattern = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-	})
-	deleteInputIdPattern = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^n[1-9][0-9]*$`)
-	})
+	createInputColorPattern     = toolimpl.Pattern{Expr: `^#[0-9a-fA-F]{6}$`}
+	createInputTagsVElemPattern = toolimpl.Pattern{Expr: `^[a-z0-9][a-z0-9-]*$`}
+	deleteInputIdPattern        = toolimpl.Pattern{Expr: `^n[1-9][0-9]*$`}
 )
 
 // CallNotesCreate decodes the arguments of the tool notes_create
@@ -290,7 +282,7 @@ func decodeCreateInputTags(d *toolimpl.Decoder, v *[]string) {
 				if vLen < 10 {
 					var vElem string
 					if vElemVal, vElemOK := d.String("string (pattern ^[a-z0-9][a-z0-9-]*$)"); vElemOK {
-						if !createInputTagsVElemPattern().MatchString(vElemVal) {
+						if !createInputTagsVElemPattern.MatchString(vElemVal) {
 							d.Problem("must match the pattern ^[a-z0-9][a-z0-9-]*$")
 						}
 						vElem = vElemVal
@@ -351,7 +343,7 @@ func decodeCreateInputColor(d *toolimpl.Decoder, v **notes.Color) {
 	if !d.Null() {
 		vPtr := new(notes.Color)
 		if vVal, vOK := d.String("string (pattern ^#[0-9a-fA-F]{6}$)"); vOK {
-			if !createInputColorPattern().MatchString(vVal) {
+			if !createInputColorPattern.MatchString(vVal) {
 				d.Problem("must match the pattern ^#[0-9a-fA-F]{6}$")
 			}
 			if err := (*vPtr).UnmarshalText([]byte(vVal)); err != nil {
@@ -550,7 +542,7 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 // every property of the same Go type and schema calls it.
 func decodeDeleteInputId(d *toolimpl.Decoder, v *notes.NoteID) {
 	if vVal, vOK := d.String("string (pattern ^n[1-9][0-9]*$)"); vOK {
-		if !deleteInputIdPattern().MatchString(vVal) {
+		if !deleteInputIdPattern.MatchString(vVal) {
 			d.Problem("must match the pattern ^n[1-9][0-9]*$")
 		}
 		(*v) = notes.NoteID(vVal)

@@ -92,7 +92,7 @@ func (g *Planner) stringChecks(s *shape.Shape, w view, x string, at site) []jen.
 				continue
 			}
 			v := g.pattern(m.Value.Text, at)
-			out = append(out, jen.If(jen.Op("!").Id(v).Call().Dot("MatchString").Call(jen.Id(x))).Block(problem("must match the pattern "+m.Value.Text)))
+			out = append(out, jen.If(jen.Op("!").Id(v).Dot("MatchString").Call(jen.Id(x))).Block(problem("must match the pattern "+m.Value.Text)))
 		case "format":
 			if m.Value.Text == "date-time" {
 				out = append(out, jen.If(jen.Op("!").Qual(ImplPkg, "IsDateTime").Call(jen.Id(x))).Block(problem("must be a date-time (RFC 3339)")))

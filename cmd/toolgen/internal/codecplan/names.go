@@ -94,11 +94,11 @@ func (g *Planner) funcName(prefix string, t types.Type, hint string) string {
 	return name
 }
 
-// pattern returns the package-level function returning the compiled
-// regexp, named after the first field that uses the pattern (its
-// function and path: basicItemNamePattern). Patterns are
-// compiled once, on first use, so that a registry of many tools starts
-// without compiling them all.
+// pattern returns the package-level toolimpl.Pattern of src, named after
+// the first field that uses the pattern (its function and path:
+// basicItemNamePattern). A Pattern is data compiled on first use, so that
+// a registry of many tools starts without compiling them, or running any
+// code for them.
 func (g *Planner) pattern(src string, at site) string {
 	if v, ok := g.cur.patterns[src]; ok {
 		return v

@@ -101,8 +101,8 @@ func (g *Planner) Result() ([]Unit, []*problem.Error) {
 	return units, nil
 }
 
-// Pattern is a package-level regexp of a codec package: the function Name
-// returns it compiled from Src.
+// Pattern is a package-level toolimpl.Pattern of a codec package: the
+// variable Name holds the expression Src.
 type Pattern struct {
 	Name, Src string
 }

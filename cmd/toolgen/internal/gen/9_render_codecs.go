@@ -63,9 +63,7 @@ func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, schemas, 
 		cf.Comment("Patterns of the schemas, each compiled once, on first use.")
 		cf.Var().DefsFunc(func(d *jen.Group) {
 			for _, p := range u.Patterns {
-				d.Id(p.Name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Op("*").Qual("regexp", "Regexp").Block(
-					jen.Return(jen.Qual("regexp", "MustCompile").Call(gocode.RawString([]byte(p.Src)))),
-				))
+				d.Id(p.Name).Op("=").Qual(implPkg, "Pattern").Values(jen.Dict{jen.Id("Expr"): gocode.RawString([]byte(p.Src))})
 			}
 		})
 		cf.Line()

@@ -12,10 +12,8 @@ import (
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -37,9 +35,7 @@ const (
 
 // Patterns of the schemas, each compiled once, on first use.
 var (
-	itemNamePattern = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^[a-z]+$`)
-	})
+	itemNamePattern = toolimpl.Pattern{Expr: `^[a-z]+$`}
 )
 
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
@@ -341,7 +337,7 @@ func decodeItemName(d *toolimpl.Decoder, v *string) {
 		if len(vVal) < 4 && utf8.RuneCountInString(vVal) < 1 {
 			d.Problem("must be at least 1 character long")
 		}
-		if !itemNamePattern().MatchString(vVal) {
+		if !itemNamePattern.MatchString(vVal) {
 			d.Problem("must match the pattern ^[a-z]+$")
 		}
 		(*v) = vVal
