@@ -120,19 +120,6 @@ func appendLogForm(dst, args []byte, secrets secretPaths, maxString int) []byte 
 	if len(args) == 0 {
 		return append(dst, "{}"...)
 	}
-	if len(secrets) == 0 {
-		out, ok := appendPlainForm(dst, args, maxString)
-		if ok {
-			return out
-		}
-		dst = out[:len(dst)]
-	}
-	return writeLogForm(dst, args, secrets, maxString)
-}
-
-// writeLogForm is appendLogForm for arguments that are not empty, by a
-// logWriter: whatever they hold.
-func writeLogForm(dst, args []byte, secrets secretPaths, maxString int) []byte {
 	w := logWriter{data: args, out: dst, secrets: secrets, max: maxString}
 	if len(secrets) > 0 {
 		w.path, w.ends = make([]byte, 0, 64), make([]int, 0, 8)
