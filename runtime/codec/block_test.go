@@ -91,3 +91,40 @@ func TestStringBlockAllocations(t *testing.T) {
 	assert.Len(t, sink, 8)
 	assert.LessOrEqual(t, allocs, 1.0, "eight strings, one block")
 }
+
+// TestKeyString checks that member names made strings with KeyString stay
+// intact while the decoder reads on (Key's bytes are reused) and is
+// reused, and that a map's keys and values share one block.
+func TestKeyString(t *testing.T) {
+	input := []byte(`{"alpha":"a","b\u00e9ta":"b","gamma":"c","delta":"d","epsilon":"e","zeta":"f","eta":"g","theta":"h"}`)
+	want := map[string]string{"alpha": "a", "béta": "b", "gamma": "c", "delta": "d", "epsilon": "e", "zeta": "f", "eta": "g", "theta": "h"}
+	d := NewDecoder()
+	got := make(map[string]string, 8)
+	read := func() {
+		d.Reset(input, Limits{})
+		clear(got)
+		require.True(t, d.Object("object"))
+		for {
+			name, ok := d.Key()
+			if !ok {
+				break
+			}
+			k := d.KeyString(name)
+			got[k], _ = d.String("string")
+		}
+	}
+	read()
+	keys := make([]string, 0, len(got))
+	for k := range got {
+		keys = append(keys, k)
+	}
+	d.Reset([]byte(`{"zzzzzzzzzzzzzzzzzzzz":"yyyyyyyyyyyyy"}`), Limits{})
+	require.True(t, d.Object("object"))
+	name, ok := d.Key()
+	require.True(t, ok)
+	_ = d.KeyString(name)
+	assert.Equal(t, want, got)
+	assert.ElementsMatch(t, []string{"alpha", "béta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"}, keys)
+	allocs := testing.AllocsPerRun(100, read)
+	assert.LessOrEqual(t, allocs, 1.0, "sixteen strings, one block")
+}

@@ -112,6 +112,14 @@ func (d *Decoder) String(want string) (string, bool) {
 	return d.makeString(b), true
 }
 
+// KeyString returns name, a member name that Key returned, as a string
+// that stays valid: copied into the blocks String's strings share (see
+// String), so that the keys of a map cost no allocation each. The
+// generated decoders of maps make their keys with it.
+func (d *Decoder) KeyString(name []byte) string {
+	return d.makeString(name)
+}
+
 // blockSize caps the blocks makeString allocates; maxBlockString is the
 // longest string it copies into one (longer ones are allocated alone);
 // with less than minBlockRest bytes of input left it starts no block (a

@@ -459,9 +459,11 @@ func (g *Planner) decodeMap(s *shape.Shape, w view, target *jen.Statement, at si
 	}
 	m, k, ok, key, e := g.local(at.name, "Map"), g.local(at.name, "RawKey"), g.local(at.name, "OK"), g.local(at.name, "Key"), g.local(at.name, "Elem")
 	mt := s.Type.Underlying().(*types.Map)
-	keyExpr := jen.String().Parens(jen.Id(k))
+	// The look-up converts without allocating; the key kept is copied
+	// into the decoder's string blocks (KeyString).
+	keyExpr, keepExpr := jen.String().Parens(jen.Id(k)), d.Clone().Dot("KeyString").Call(jen.Id(k))
 	if !isBasicType(mt.Key()) {
-		keyExpr = gocode.Type(mt.Key()).Call(keyExpr)
+		keyExpr, keepExpr = gocode.Type(mt.Key()).Call(keyExpr), gocode.Type(mt.Key()).Call(keepExpr)
 	}
 	count, n := g.mapCountOf(w, at)
 	var counter, incr jen.Code = jen.Null(), jen.Null()
@@ -482,7 +484,7 @@ func (g *Planner) decodeMap(s *shape.Shape, w view, target *jen.Statement, at si
 			),
 			incr,
 			count.guard(n),
-			jen.Id(key).Op(":=").Add(keyExpr),
+			jen.Id(key).Op(":=").Add(keepExpr),
 			// A key is the model's text: a problem gives its position.
 			d.Clone().Dot("PushKey").Call(),
 			jen.Var().Id(e).Add(gocode.Type(s.Elem.Type)),

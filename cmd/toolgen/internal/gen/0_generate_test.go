@@ -184,6 +184,6 @@ func TestEveryFileHasTheVersionGuard(t *testing.T) {
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		require.NoError(t, err)
-		assert.Contains(t, string(b), "const _ = toolimpl.SupportPackageIsVersion3", name)
+		assert.Contains(t, string(b), "const _ = toolimpl.SupportPackageIsVersion4", name)
 	}
 }

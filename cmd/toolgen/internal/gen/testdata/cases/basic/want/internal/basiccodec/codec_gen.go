@@ -20,7 +20,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion3
+const _ = toolimpl.SupportPackageIsVersion4
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -410,7 +410,7 @@ func decodeItemAttrs(d *toolimpl.Decoder, v *map[string]string) {
 					d.DuplicateMember(vRawKey)
 					continue
 				}
-				vKey := string(vRawKey)
+				vKey := d.KeyString(vRawKey)
 				d.PushKey()
 				var vElem string
 				if vElemVal, vElemOK := d.String("string"); vElemOK {

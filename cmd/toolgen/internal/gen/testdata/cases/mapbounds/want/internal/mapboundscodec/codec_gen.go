@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion3
+const _ = toolimpl.SupportPackageIsVersion4
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -63,7 +63,7 @@ func decodeInAttrs(d *toolimpl.Decoder, v *map[string]string) {
 				d.Skip()
 				continue
 			}
-			vKey := string(vRawKey)
+			vKey := d.KeyString(vRawKey)
 			d.PushKey()
 			var vElem string
 			if vElemVal, vElemOK := d.String("string"); vElemOK {
@@ -104,7 +104,7 @@ func decodeInCounts(d *toolimpl.Decoder, v **map[string]int) {
 					d.Skip()
 					continue
 				}
-				vKey := string(vRawKey)
+				vKey := d.KeyString(vRawKey)
 				d.PushKey()
 				var vElem int
 				if vElemVal, vElemOK := d.Int("integer", strconv.IntSize); vElemOK {
@@ -142,7 +142,7 @@ func decodeItemLabels(d *toolimpl.Decoder, v *map[string]string) {
 				d.Skip()
 				continue
 			}
-			vKey := string(vRawKey)
+			vKey := d.KeyString(vRawKey)
 			d.PushKey()
 			var vElem string
 			if vElemVal, vElemOK := d.String("string"); vElemOK {
@@ -237,7 +237,7 @@ func decodeInMeta(d *toolimpl.Decoder, v *map[string]string) {
 					d.Skip()
 					continue
 				}
-				vKey := string(vRawKey)
+				vKey := d.KeyString(vRawKey)
 				d.PushKey()
 				var vElem string
 				if vElemVal, vElemOK := d.String("string"); vElemOK {

@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion3
+const _ = toolimpl.SupportPackageIsVersion4
 
 // decodePageCursor decodes string (Input.Page.Cursor), checking it against its published schema;
 // every property of the same Go type and schema calls it.
