@@ -52,7 +52,8 @@ const (
 type outputCache struct {
 	cache *cache.Cache
 	key   cache.Key
-	out   string // the output directory
+	out   string             // the output directory
+	bad   map[cache.Key]bool // the files get found unreadable or corrupt
 }
 
 // outputEntry is one file of an entry.
@@ -77,7 +78,7 @@ func openOutputCache(opts *Options, scan *bootstrapScan) *outputCache {
 	if err != nil {
 		return nil
 	}
-	return &outputCache{cache: c, key: k, out: opts.outDir()}
+	return &outputCache{cache: c, key: k, out: opts.outDir(), bad: map[cache.Key]bool{}}
 }
 
 // get returns the stored files, in the order they were stored, or false
@@ -98,6 +99,7 @@ func (oc *outputCache) get() ([]File, bool) {
 	for i, e := range entries {
 		data, ok := oc.cache.Get(e.Data)
 		if !ok {
+			oc.bad[e.Data] = true
 			return nil, false
 		}
 		files[i] = File{Path: filepath.Join(oc.out, filepath.FromSlash(e.Path)), Data: data}
@@ -105,8 +107,8 @@ func (oc *outputCache) get() ([]File, bool) {
 	return files, true
 }
 
-// put stores files, each one's content first (unless it is there
-// already), then the entry. A file outside the output directory is not
+// put stores files, each one's content first (unless it is there already
+// and get did not find it corrupt), then the entry. A file outside the output directory is not
 // stored, and neither is the entry then; a failed store only costs the
 // next run a generation.
 func (oc *outputCache) put(files []File) {
@@ -122,7 +124,7 @@ func (oc *outputCache) put(files []File) {
 		h := cache.NewHasher(outputFileKind)
 		h.Bytes(f.Data)
 		entries[i] = outputEntry{Path: filepath.ToSlash(rel), Data: h.Key()}
-		if _, ok := oc.cache.Get(entries[i].Data); !ok {
+		if oc.bad[entries[i].Data] || !oc.cache.Has(entries[i].Data) {
 			if oc.cache.Put(entries[i].Data, f.Data) != nil {
 				return
 			}
