@@ -11,8 +11,8 @@ package gen
 //   - the options that shape the output: Dir, Output relative to Dir,
 //     Package, Patterns and BuildFlags;
 //   - for every package the bootstrap scan lists (the import closure of
-//     the tools packages and of the bootstrap program) but those under
-//     the output directory, which toolgen never reads: its import path and
+//     the tools packages and of the bootstrap program) but the output
+//     package, which toolgen never reads: its import path and
 //     the hash of its files (6_schemas_cache.go: every Go file of its
 //     directory, whichever the build tags select, its other source files
 //     and its module's go.mod and go.sum; the standard library by GOROOT
@@ -154,7 +154,7 @@ func outputKey(opts *Options, in *bootstrapInputs) (cache.Key, error) {
 	if err := hashOptional(h, goEnv.GOENV); err != nil {
 		return cache.Key{}, err
 	}
-	out := opts.outDir()
+	out := filepath.Clean(opts.outDir())
 	rel, err := filepath.Rel(opts.Dir, out)
 	if err != nil {
 		return cache.Key{}, err
@@ -167,7 +167,7 @@ func outputKey(opts *Options, in *bootstrapInputs) (cache.Key, error) {
 	}
 	paths := make([]string, 0, len(in.pkgs))
 	for p, lp := range in.pkgs {
-		if !within(out, lp.Dir) {
+		if filepath.Clean(lp.Dir) != out {
 			paths = append(paths, p)
 		}
 	}

@@ -109,6 +109,10 @@ func TestOutputCache(t *testing.T) {
 		{"the package name", func(o *Options) { o.Package = "other" }, "Checks what a finds."},
 		{"the output directory", func(o *Options) { o.Output = "out2" }, "Checks what a finds."},
 		{"toolgen's identity", func(o *Options) { o.Identity = "two" }, "Checks what a finds."},
+		{"the output directory above the tools packages", func(o *Options) { o.Output = "." }, "Checks what a finds."},
+		{"a tools file below the output directory", func(*Options) {
+			editCaseFile(t, dir, "b/b.go", "`json:\"name\"`", "`json:\"title\"`")
+		}, `"title"`},
 		{"a skill file removed", func(*Options) { require.NoError(t, os.Remove(filepath.Join(dir, skill))) }, `"a_find"`},
 	}
 	for _, s := range steps {
@@ -122,12 +126,12 @@ func TestOutputCache(t *testing.T) {
 		assert.Equal(t, got.files, again.files, s.name)
 	}
 	assert.NotContains(t, generateOutput(t, opts).tools(), "a-review", "the removed skill is gone")
-	for _, f := range generateOutput(t, opts).files {
-		assert.True(t, strings.HasPrefix(f.Path, filepath.Join(dir, "out2")+string(filepath.Separator)), f.Path)
-	}
+	final := generateOutput(t, opts)
+	require.True(t, final.hit())
 	opts.Cache, opts.Identity = "", ""
 	off := generateOutput(t, opts)
 	assert.False(t, off.hit() || off.miss(), "no cache: no lookup")
+	assert.Equal(t, off.files, final.files, "a hit gives the files of a run without the cache")
 }
 
 // A corrupt entry, or a corrupt file of one, is computed again; a run with
