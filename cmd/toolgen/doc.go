@@ -542,26 +542,25 @@
 //
 // # Cache and timings
 //
-// Building the bootstrap program (see Schemas) is the largest part of a
-// run that needs it, so toolgen caches its results, one entry per tools
-// package, and builds it only for the packages whose entry is missing.
+// toolgen caches by content, in three layers. The whole output first: a
+// run whose inputs are unchanged returns the files of the run that stored
+// them, without loading, checking, reflecting or rendering anything. Its
+// key hashes toolgen's own executable (an upgrade starts afresh), go env
+// and the go env file, the directory, -out, -pkg, -tags and the patterns,
+// every non-test Go file (whatever its build tags), other source file,
+// embedded file, go.mod and the main module's go.sum of every package in
+// the import closure of the tools packages and of the bootstrap program
+// (the standard library by GOROOT and GOVERSION: clear the cache after
+// editing GOROOT in place), and the skills folders (listings, SKILL.md).
 //
-// An entry's key is the SHA-256 of everything the program reads for that
-// package: toolgen's own executable (so an upgrade, or a go run of a
-// changed toolgen, starts afresh), the program's source, the build flags
-// and tags, go env (Go version, GOOS, GOARCH, GOFLAGS, CGO_ENABLED,
-// GOEXPERIMENT, ...), the names of the types asked for, their doc
-// comments, and the content of every file go list gives for every package
-// in the import closure of the tools package and of the program, the
-// standard library included, with their modules' go.mod and the main
-// module's go.sum. A JSON Schema hook may read any of those, and nothing
-// else is in the key: a hook whose result depends on a file it opens at
-// run time, or on an environment variable other than go env's, must run
-// with the cache off.
-//
-// It keeps the generated files as formatted too (format/), keyed by
-// toolgen's executable and the unformatted source, so an unchanged file
-// is read back instead of formatted again.
+// On a miss, the schemas of types with hooks come from the bootstrap
+// program (see Schemas), the largest part of a run that builds it: its
+// results are kept per tools package, keyed by the same inputs restricted
+// to that package's import closure, the types asked for with their doc
+// comments, and the program's source. The formatted files are kept too
+// (format/), keyed by the unformatted source. A hook whose result depends
+// on a file it opens at run time, or on an environment variable other
+// than go env's, must run with the cache off.
 //
 // The cache lives in the user's cache directory (os.UserCacheDir, for
 // example ~/.cache/toolgen on Linux). The environment variable
@@ -569,17 +568,18 @@
 // TOOLGEN_CACHE=off. Entries are written to a temporary file and renamed,
 // so concurrent runs (go generate ./... in several modules at once) share
 // the cache safely; an entry that cannot be read or fails its checksum is
-// ignored and written again. Nothing removes old entries (a few kilobytes
-// of JSON per package, and the formatted files of each run that changed
-// them): delete the directory to reclaim the space.
+// ignored and written again, and a run with problems stores no output.
+// Nothing removes old entries (each generated file is stored once per
+// content, in output/): delete the directory to reclaim the space.
 //
-// -timings prints the wall time of each phase as it ends: load (go list
+// -timings prints the wall time of each phase as it ends: cache hit or
+// cache miss (go list and go env, and hashing the inputs), load (go list
 // and type-checking the tools packages), model (directives, model,
-// shapes, skills), comments (the CommentMap), cache lookup (listing and
-// hashing the program's inputs, which runs beside the load), static
-// schemas, bootstrap build and run (when an entry is missing), schemas, plan
-// (decoders, encoders, provider definitions), render (printing and
-// formatting the Go), write, and the total.
+// shapes, skills), comments (the CommentMap), cache lookup (the
+// bootstrap's entries), static schemas, bootstrap build and bootstrap run
+// (when an entry is missing), schemas, plan (decoders, encoders, provider
+// definitions), render (printing and formatting the Go), cache store,
+// write, and the total.
 //
 // # Problems
 //

@@ -113,6 +113,16 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	return data, true
 }
 
+// Has reports whether there is an entry under k, without reading it: Get
+// may still find it unreadable or corrupt.
+func (c *Cache) Has(k Key) bool {
+	if c == nil || c.dir == "" {
+		return false
+	}
+	_, err := os.Stat(c.path(k))
+	return err == nil
+}
+
 // Put stores data under k, atomically: a reader sees the whole entry or
 // none. It does nothing when the cache stores nothing.
 func (c *Cache) Put(k Key, data []byte) error {

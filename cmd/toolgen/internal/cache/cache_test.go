@@ -25,7 +25,9 @@ func TestPutGet(t *testing.T) {
 	k := key("a")
 	_, ok := c.Get(k)
 	assert.False(t, ok, "empty cache")
+	assert.False(t, c.Has(k))
 	require.NoError(t, c.Put(k, []byte("data")))
+	assert.True(t, c.Has(k))
 	got, ok := c.Get(k)
 	assert.True(t, ok)
 	assert.Equal(t, "data", string(got))
@@ -78,6 +80,7 @@ func TestOff(t *testing.T) {
 		require.NoError(t, c.Put(key("a"), []byte("x")))
 		_, ok := c.Get(key("a"))
 		assert.False(t, ok)
+		assert.False(t, c.Has(key("a")))
 	}
 	c, err := Open("")
 	require.NoError(t, err)

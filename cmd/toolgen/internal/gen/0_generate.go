@@ -7,6 +7,7 @@
 // the two phases with state of their own are packages:
 //
 //	0_generate.go        Generate, Write, Stale: the driver
+//	0_generate_cache.go  the whole output cached by content (package cache: the store)
 //	0_obsolete.go        Obsolete, Remove: the files an earlier run wrote and this one does not
 //	0_check.go           Check: the door of go vet's analyzer (cmd/toolgen/analyzer),
 //	                     the directive, model and shape phases on one package
@@ -144,8 +145,16 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 		return nil, []*problem.Error{{Msg: fmt.Sprintf("the output package name %q is not a Go identifier; name it with -pkg", opts.Package)}}
 	}
 	timer := newPhaseTimer(opts.Timings)
-	scan := startBootstrapScan(ctx, &opts) // beside the load: both wait on the go command
+	scan := startBootstrapScan(ctx, &opts)
 	defer scan.stop()
+	out := openOutputCache(&opts, scan)
+	if files, ok := out.get(); ok {
+		timer.done("cache hit")
+		return files, nil
+	}
+	if out != nil {
+		timer.done("cache miss")
+	}
 	l, errs := load(ctx, &opts)
 	timer.done("load")
 	if len(errs) > 0 {
@@ -185,6 +194,10 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	}
 	files = append(files, manifestOf(&opts, m, proj))
 	timer.done("render")
+	out.put(files)
+	if out != nil {
+		timer.done("cache store")
+	}
 	return files, nil
 }
 

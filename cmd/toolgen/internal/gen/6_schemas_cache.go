@@ -11,11 +11,14 @@ package gen
 //     bootstrap tag;
 //   - the package's import path and the names of its requested types;
 //   - for every package in the import closure of that package and of the
-//     program's own imports, standard library included: its import path,
-//     the names and content of its Go, cgo, assembly, syso and embedded
-//     files as go list selects them with the bootstrap's build flags, its
-//     module's go.mod (and go.sum for the main module), and the
-//     CommentMap entries of its types.
+//     program's own imports: its import path, the names and content of
+//     its Go, cgo, assembly, syso and embedded files as go list selects
+//     them with the bootstrap's build flags, and of the Go files those
+//     flags leave out, its module's go.mod (and go.sum for the main
+//     module), and the CommentMap entries of its types. The standard
+//     library's files are not read: GOROOT and GOVERSION, in go env, stand
+//     for them, as a Go release's files do not change (hashing them was
+//     most of the scan's time; whoever edits GOROOT clears the cache).
 //
 // A hook (JSONSchema, JSONSchemaExtend, a toolgen-tagged file) may read
 // anything in its package and the packages it imports, so a type is keyed
@@ -63,10 +66,11 @@ type listedPackage struct {
 		Main  bool
 	}
 	GoFiles, CgoFiles, CFiles, CXXFiles, HFiles, SFiles, SysoFiles, EmbedFiles []string
+	IgnoredGoFiles                                                             []string
 }
 
 // listedFields are the fields asked of go list.
-const listedFields = "ImportPath,Dir,Standard,Imports,Module,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,EmbedFiles"
+const listedFields = "ImportPath,Dir,Standard,Imports,Module,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,EmbedFiles,IgnoredGoFiles"
 
 // bootstrapInputs is what the cache keys are made of: the packages the
 // bootstrap program may compile, with the hash of each one's files.
@@ -224,11 +228,15 @@ func goOutput(ctx context.Context, dir string, env []string, args ...string) ([]
 	return out, nil
 }
 
-// hashPackages hashes each package's files, the packages in parallel.
+// hashPackages hashes each package's files, the packages in parallel,
+// but for the standard library's: its hash is nil, go env's GOROOT and
+// GOVERSION stand for it.
 func (in *bootstrapInputs) hashPackages() error {
 	paths := make([]string, 0, len(in.pkgs))
-	for p := range in.pkgs {
-		paths = append(paths, p)
+	for p, lp := range in.pkgs {
+		if !lp.Standard {
+			paths = append(paths, p)
+		}
 	}
 	sums := make([][]byte, len(paths))
 	errs := make([]error, len(paths))
@@ -271,7 +279,7 @@ func (p *listedPackage) hash() ([]byte, error) {
 		return nil
 	}
 	field([]byte(p.ImportPath))
-	for _, list := range [][]string{p.GoFiles, p.CgoFiles, p.CFiles, p.CXXFiles, p.HFiles, p.SFiles, p.SysoFiles, p.EmbedFiles} {
+	for _, list := range [][]string{p.GoFiles, p.CgoFiles, p.CFiles, p.CXXFiles, p.HFiles, p.SFiles, p.SysoFiles, p.EmbedFiles, p.IgnoredGoFiles} {
 		field([]byte(strconv.Itoa(len(list))))
 		for _, name := range list {
 			field([]byte(name))

@@ -147,12 +147,13 @@ func generateCached(t *testing.T, opts Options) cachedRun {
 }
 
 // cacheEntries counts the bootstrap's entries in a cache directory (not
-// the formatted files, in formatCacheDir).
+// the formatted files, in formatCacheDir, nor the output cache's, in
+// outputCacheDir).
 func cacheEntries(t *testing.T, dir string) int {
 	t.Helper()
 	n := 0
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && path == filepath.Join(dir, formatCacheDir) {
+		if err == nil && d.IsDir() && (path == filepath.Join(dir, formatCacheDir) || path == filepath.Join(dir, outputCacheDir)) {
 			return fs.SkipDir
 		}
 		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), "tmp-") {
