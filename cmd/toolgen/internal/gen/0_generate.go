@@ -170,11 +170,11 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if errs := reflectSchemas(ctx, l, m, &opts, scan, timer); len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	plan, errs := planCodecs(l, m)
+	plan, errs := planCodecs(l, m, &opts)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	proj, errs := projectTools(m.tools)
+	proj, errs := projectTools(plan.pending(m))
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
@@ -183,7 +183,6 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	files = append(files, manifestOf(&opts, m, proj))
 	timer.done("render")
 	return files, nil
 }
