@@ -1,10 +1,12 @@
 package gen
 
 import (
-	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"go/types"
+	"hash"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -135,7 +137,7 @@ const unitCacheKind = "toolgen unit v1"
 type unitCache struct {
 	cache    *cache.Cache
 	identity string
-	types    map[types.Type]string // fingerprints of the types met, for the run
+	types    map[types.Type][sha256.Size]byte // fingerprints of the types met, for the run
 }
 
 // openUnitCache is the unit cache of opts: none when the cache is off or
@@ -148,7 +150,7 @@ func openUnitCache(opts *Options) *unitCache {
 	if err != nil {
 		return &unitCache{}
 	}
-	return &unitCache{cache: c, identity: opts.Identity, types: map[types.Type]string{}}
+	return &unitCache{cache: c, identity: opts.Identity, types: map[types.Type][sha256.Size]byte{}}
 }
 
 // get is the entry under k; nil when there is none or it does not decode.
@@ -185,41 +187,39 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 	if uc.cache == nil {
 		return cache.Key{}
 	}
-	w := &keyWriter{uc: uc, layout: layout, shapes: map[*shape.Shape]int{}}
-	fmt.Fprintf(&w.b, "%q %q\n", opts.Package, l.outPath)
+	w := &keyWriter{b: sha256.New(), uc: uc, layout: layout, shapes: map[*shape.Shape]int{}}
+	fmt.Fprintf(w.b, "%q %q\n", opts.Package, l.outPath)
 	for _, i := range idx {
 		t := tools[i]
-		fmt.Fprintf(&w.b, "tool %#v\n%q %q\n", t.directives, t.description, t.groupDesc)
-		fmt.Fprintf(&w.b, "%q %q %q %v %t %t %t %t %q\n", t.pkg.PkgPath, t.pkg.Name, t.obj.Name(), t.pos,
+		fmt.Fprintf(w.b, "tool %#v\n%q %q\n", t.directives, t.description, t.groupDesc)
+		fmt.Fprintf(w.b, "%q %q %q %v %t %t %t %t %q\n", t.pkg.PkgPath, t.pkg.Name, t.obj.Name(), t.pos,
 			t.pointer, t.hasAvail, t.hasOffered, t.hasLogArgs, t.secrets)
-		fmt.Fprintf(&w.b, "%q %q\n", layout.Unit(t.pkg.Types), layout.Unit(t.obj.Pkg()))
+		fmt.Fprintf(w.b, "%q %q\n", layout.Unit(t.pkg.Types), layout.Unit(t.obj.Pkg()))
 		w.typ(t.obj.Type())
 		if t.input != nil {
 			w.typ(t.input)
 		}
-		fmt.Fprintf(&w.b, "%v %d %v\n", t.inputPos, t.outKind, t.callPos)
+		fmt.Fprintf(w.b, "%v %d %v\n", t.inputPos, t.outKind, t.callPos)
 		w.typ(t.output)
 		if t.outStruct != nil {
 			w.typ(t.outStruct)
 		}
 		w.shape(t.inShape)
 		w.shape(t.outShape)
-		w.b.Write(t.inNode.Compact())
-		w.b.WriteByte('\n')
+		fmt.Fprintf(w.b, "%d\n%s\n", len(t.inNode.Compact()), t.inNode.Compact())
 		if t.outNode != nil {
-			w.b.Write(t.outNode.Compact())
+			fmt.Fprintf(w.b, "%d\n%s\n", len(t.outNode.Compact()), t.outNode.Compact())
 		}
-		w.b.WriteByte('\n')
 	}
 	h := cache.NewHasher(unitCacheKind)
 	h.String(uc.identity)
-	h.Bytes(w.b.Bytes())
+	h.Bytes(w.b.Sum(nil))
 	return h.Key()
 }
 
-// keyWriter writes the text a unit's key hashes.
+// keyWriter hashes the text of a unit's key.
 type keyWriter struct {
-	b      bytes.Buffer
+	b      hash.Hash
 	uc     *unitCache
 	layout *codecplan.Layout
 	shapes map[*shape.Shape]int // the shapes written, numbered in order
@@ -229,22 +229,22 @@ type keyWriter struct {
 // its number.
 func (w *keyWriter) shape(s *shape.Shape) {
 	if s == nil {
-		w.b.WriteString("nil\n")
+		io.WriteString(w.b, "nil\n")
 		return
 	}
 	if n, ok := w.shapes[s]; ok {
-		fmt.Fprintf(&w.b, "shape#%d\n", n)
+		fmt.Fprintf(w.b, "shape#%d\n", n)
 		return
 	}
 	w.shapes[s] = len(w.shapes)
-	fmt.Fprintf(&w.b, "shape %d %d %d\n", s.Kind, s.Bits, s.Len)
+	fmt.Fprintf(w.b, "shape %d %d %d\n", s.Kind, s.Bits, s.Len)
 	w.typ(s.Type)
 	w.shape(s.Elem)
-	fmt.Fprintf(&w.b, "fields %d\n", len(s.Fields))
+	fmt.Fprintf(w.b, "fields %d\n", len(s.Fields))
 	for _, f := range s.Fields {
-		fmt.Fprintf(&w.b, "%q %q %t %t %t %v %d\n", f.GoName, f.JSONName, f.OmitEmpty, f.OmitZero, f.Secret, f.Pos, len(f.Via))
+		fmt.Fprintf(w.b, "%q %q %t %t %t %v %d\n", f.GoName, f.JSONName, f.OmitEmpty, f.OmitZero, f.Secret, f.Pos, len(f.Via))
 		for _, v := range f.Via {
-			w.b.WriteString(v.Sel)
+			fmt.Fprintf(w.b, "%q ", v.Sel)
 			w.typ(v.Elem)
 		}
 		w.shape(f.Shape)
@@ -254,16 +254,16 @@ func (w *keyWriter) shape(s *shape.Shape) {
 // typ writes the fingerprint of t.
 func (w *keyWriter) typ(t types.Type) {
 	if t == nil {
-		w.b.WriteString("type nil\n")
+		io.WriteString(w.b, "type nil\n")
 		return
 	}
 	fp, ok := w.uc.types[t]
 	if !ok {
-		fp = typeFingerprint(t)
+		fp = sha256.Sum256([]byte(typeFingerprint(t)))
 		w.uc.types[t] = fp
 	}
-	w.b.WriteString(fp)
-	fmt.Fprintf(&w.b, "home %q\n", w.layout.Home(t))
+	w.b.Write(fp[:])
+	fmt.Fprintf(w.b, "home %q\n", w.layout.Home(t))
 }
 
 // typeFingerprint is what the generated code can depend on of t: its
