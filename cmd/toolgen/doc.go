@@ -494,9 +494,9 @@
 //     schemas, secrets, decidesOffer and logsArgs when set, and what each
 //     provider gets, indented for review; then the skills, each an object
 //     whose first key is "skill".
-//   - providers/providers_gen.go: every tool's definition for OpenAI (Chat
-//     Completions and Responses), Anthropic and Gemini, computed at
-//     generation time (see runtime/provider).
+//   - providers/: every tool's definition for OpenAI, Anthropic and Gemini,
+//     computed at generation time (runtime/provider), one file per tools
+//     package (<name>codec_gen.go, as its codec package) and an index.
 //
 // New refuses a tool left out of Tools, naming the field, before anything
 // runs: a nil pointer field ("generated.New: Tools.NotesDelete (tool
@@ -531,10 +531,9 @@
 //     Each codec package's a_guard_gen.go sorts before its codec_gen.go
 //     (the compiler reports errors in file order) and refers to the Call
 //     method of each of its tools and every field its codecs read or
-//     write, with its type. Renaming
-//     Limit gives, as the first error, "regenerate.Limit undefined (type
-//     notes.SearchInput has no field or method Limit)". A field of type
-//     json.RawMessage is checked by name only.
+//     write, with its type. Renaming Limit gives, as the first error,
+//     "regenerate.Limit undefined (type notes.SearchInput has no field or
+//     method Limit)". A field of type json.RawMessage is checked by name.
 //
 // # Cache and timings
 //
@@ -558,9 +557,12 @@
 // run time, or on an environment variable other than go env's, must run
 // with the cache off.
 //
-// It keeps the generated files as formatted too (format/), keyed by
-// toolgen's executable and the unformatted source, so an unchanged file
-// is read back instead of formatted again.
+// It keeps the generated files too (format/): those of each unit (the
+// tools packages whose codecs share a codec package, usually one) under
+// the SHA-256 of what they are made of (toolgen's executable, -pkg, per
+// tool its directives, description, types, tags and published schemas),
+// so a change to one type plans and renders its unit alone; the others by
+// their unformatted source, read back instead of formatted again.
 //
 // The cache lives in the user's cache directory (os.UserCacheDir, for
 // example ~/.cache/toolgen on Linux). The environment variable
@@ -568,17 +570,16 @@
 // TOOLGEN_CACHE=off. Entries are written to a temporary file and renamed,
 // so concurrent runs (go generate ./... in several modules at once) share
 // the cache safely; an entry that cannot be read or fails its checksum is
-// ignored and written again. Nothing removes old entries (a few kilobytes
-// of JSON per package, and the formatted files of each run that changed
-// them): delete the directory to reclaim the space.
+// ignored and written again. Nothing removes old entries: delete the
+// directory to reclaim the space.
 //
 // -timings prints the wall time of each phase as it ends: load (go list
 // and type-checking the tools packages), model (directives, model,
 // shapes, skills), comments (the CommentMap), cache lookup (listing and
 // hashing the program's inputs, which runs beside the load), bootstrap
 // build and bootstrap run (when an entry is missing), schemas, plan
-// (decoders, encoders, provider definitions), render (printing and
-// formatting the Go), write, and the total.
+// (keys; decoders, encoders, definitions of units not cached), render
+// (printing and formatting the Go, tools.json), write, and the total.
 //
 // # Problems
 //

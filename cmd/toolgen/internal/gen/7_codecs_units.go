@@ -287,7 +287,17 @@ func typeFingerprint(t types.Type) string {
 
 // encode is the entry's bytes: each count and length an unsigned varint.
 func (e *unitEntry) encode() []byte {
-	var b []byte
+	n := 3 * binary.MaxVarintLen64
+	for _, u := range e.units {
+		n += len(u.Path) + len(u.Name) + 2*binary.MaxVarintLen64
+	}
+	for _, f := range e.files {
+		n += len(f.rel) + len(f.data) + 2*binary.MaxVarintLen64
+	}
+	for _, p := range e.parts {
+		n += len(p) + binary.MaxVarintLen64
+	}
+	b := make([]byte, 0, n)
 	str := func(s []byte) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
