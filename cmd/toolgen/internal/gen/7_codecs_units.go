@@ -53,7 +53,8 @@ type unitFile struct {
 }
 
 // groupTools divides the tools into units: the tools packages joined by
-// the codec packages their shapes reach, sorted by the import path of the
+// the codec packages their shapes' structs go to (a time.Time, a named
+// string of another package, take none), sorted by the import path of the
 // first codec package of each.
 func groupTools(layout *codecplan.Layout, tools []*toolModel) []*renderUnit {
 	parent := map[string]string{}
@@ -107,14 +108,17 @@ func groupTools(layout *codecplan.Layout, tools []*toolModel) []*renderUnit {
 	return out
 }
 
-// walkShape calls visit with the type of every shape s reaches, and with
-// the struct types of its embedded pointers.
+// walkShape calls visit with the type of every struct shape s reaches,
+// and with the struct types of its embedded pointers: the types whose
+// codecs, and guards, go to the codec package of their Go package.
 func walkShape(s *shape.Shape, seen map[*shape.Shape]bool, visit func(types.Type)) {
 	if s == nil || seen[s] {
 		return
 	}
 	seen[s] = true
-	visit(s.Type)
+	if s.Kind == shape.Struct {
+		visit(s.Type)
+	}
 	walkShape(s.Elem, seen, visit)
 	for _, f := range s.Fields {
 		for _, v := range f.Via {
