@@ -26,6 +26,9 @@ func unitTask(fc formatCache, uc *unitCache, l *loaded, m *model, fields map[*to
 			}
 			return files, nil
 		}
+		if uc.cache != nil {
+			fc = formatCache{} // the unit's entry holds its files: not twice
+		}
 		tasks := codecTasks(fc, l, m, fields, plan, g, opts, marks)
 		for _, gj := range guardCode(l, m, plan, g, opts) {
 			tasks = append(tasks, formatTask(fc, gj.name, gj.path, marks, func() *jen.File { return gj.file }))
