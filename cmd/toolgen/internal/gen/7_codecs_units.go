@@ -142,6 +142,7 @@ type unitCache struct {
 	cache    *cache.Cache
 	identity string
 	types    map[types.Type][sha256.Size]byte // fingerprints of the types met, for the run
+	imports  []byte                           // importsOf, once computed
 }
 
 // openUnitCache is the unit cache of opts: none when the cache is off or
@@ -182,8 +183,8 @@ func (uc *unitCache) put(k cache.Key, e *unitEntry) {
 }
 
 // unitKey hashes what planning and rendering the unit of the tools at idx
-// read: the options that shape the output, toolgen's identity, and per
-// tool its model entry (directives, description, types, hooks), the codec
+// read: the options that shape the output, toolgen's identity, the
+// packages the generated files may name (importsOf), and per tool its model entry (directives, description, types, hooks), the codec
 // packages it is in and reaches, its shapes with a fingerprint of each
 // type, and its published schemas. Positions are hashed too: they are not
 // in the output, so a moved declaration only costs a miss.
@@ -193,6 +194,7 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 	}
 	w := &keyWriter{b: sha256.New(), uc: uc, layout: layout, shapes: map[*shape.Shape]int{}}
 	fmt.Fprintf(w.b, "%q %q\n", opts.Package, l.outPath)
+	w.b.Write(uc.importsOf(l))
 	for _, i := range idx {
 		t := tools[i]
 		fmt.Fprintf(w.b, "tool %#v\n%q %q\n", t.directives, t.description, t.groupDesc)
@@ -219,6 +221,31 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 	h.String(uc.identity)
 	h.Bytes(w.b.Sum(nil))
 	return h.Key()
+}
+
+// importsOf is the hash of the packages every generated file names
+// (importNames): their paths and names, in the order registered.
+func (uc *unitCache) importsOf(l *loaded) []byte {
+	if uc.imports == nil {
+		h := sha256.New()
+		seen := map[*types.Package]bool{}
+		var walk func(p *types.Package)
+		walk = func(p *types.Package) {
+			if p == nil || seen[p] {
+				return
+			}
+			seen[p] = true
+			fmt.Fprintf(h, "%q %q\n", p.Path(), p.Name())
+			for _, q := range p.Imports() {
+				walk(q)
+			}
+		}
+		for _, p := range l.pkgs {
+			walk(p.Types)
+		}
+		uc.imports = h.Sum(nil)
+	}
+	return uc.imports
 }
 
 // keyWriter hashes the text of a unit's key.

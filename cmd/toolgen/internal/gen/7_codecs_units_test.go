@@ -44,6 +44,18 @@ func unitEntryFiles(t *testing.T, dir string) []string {
 	return out
 }
 
+// unitFilePath reports whether the generated file at path, in the output
+// directory out, is a unit's: in a codec package, or a providers file but
+// the index.
+func unitFilePath(out, path string) bool {
+	rel, err := filepath.Rel(out, path)
+	if err != nil {
+		return false
+	}
+	dir, name := filepath.Split(filepath.ToSlash(rel))
+	return strings.HasPrefix(dir, codecDir+"/") || (dir == providersDir+"/" && name != providersFile)
+}
+
 // changedFiles lists the files whose content differs between two runs, or
 // that one of them lacks.
 func changedFiles(a, b map[string]string) []string {
