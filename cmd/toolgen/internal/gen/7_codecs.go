@@ -59,7 +59,7 @@ func planCodecs(l *loaded, m *model, opts *Options) (*codecPlan, []*problem.Erro
 	var errs []*problem.Error
 	for _, g := range plan.groups {
 		g.key = unitKey(uc, l, layout, m.tools, g.tools, opts)
-		if g.cached = uc.get(g.key); g.cached != nil {
+		if g.cached = uc.get(g.key, len(g.tools)); g.cached != nil {
 			for _, i := range g.tools {
 				plan.tools[i].unit = layout.Unit(m.tools[i].pkg.Types)
 			}

@@ -158,8 +158,9 @@ func openUnitCache(opts *Options) *unitCache {
 	return &unitCache{cache: c, identity: opts.Identity, types: map[types.Type][sha256.Size]byte{}}
 }
 
-// get is the entry under k; nil when there is none or it does not decode.
-func (uc *unitCache) get(k cache.Key) *unitEntry {
+// get is the entry under k of a unit of n tools; nil when there is none,
+// or it does not decode, or it is not such an entry.
+func (uc *unitCache) get(k cache.Key, n int) *unitEntry {
 	if uc.cache == nil {
 		return nil
 	}
@@ -168,8 +169,13 @@ func (uc *unitCache) get(k cache.Key) *unitEntry {
 		return nil
 	}
 	e, ok := decodeUnitEntry(data)
-	if !ok {
+	if !ok || len(e.parts) != n {
 		return nil
+	}
+	for _, f := range e.files {
+		if !filepath.IsLocal(filepath.FromSlash(f.rel)) {
+			return nil
+		}
 	}
 	return e
 }

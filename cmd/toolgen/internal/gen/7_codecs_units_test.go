@@ -102,6 +102,21 @@ func TestUnitCacheDeterministic(t *testing.T) {
 		require.NoError(t, c.Put(k, []byte{3, 1, 'x'}))
 	}
 	assert.Equal(t, want, generateUnits(t, opts), "entries that do not decode")
+	for _, other := range []struct {
+		what  string
+		entry unitEntry
+	}{
+		{"an entry without one part per tool", unitEntry{files: []unitFile{{rel: "x.go", data: []byte("package x\n")}}}},
+		{"an entry with a file outside the output directory", unitEntry{files: []unitFile{{rel: "../x.go", data: []byte("package x\n")}}, parts: [][]byte{[]byte("{}")}}},
+	} {
+		for _, e := range unitEntryFiles(t, cacheDir) {
+			var k cache.Key
+			_, err := hex.Decode(k[:], []byte(filepath.Base(e)))
+			require.NoError(t, err)
+			require.NoError(t, c.Put(k, other.entry.encode()))
+		}
+		assert.Equal(t, want, generateUnits(t, opts), other.what)
+	}
 	assert.Len(t, unitEntryFiles(t, cacheDir), 2, "the same keys")
 }
 
