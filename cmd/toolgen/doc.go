@@ -498,9 +498,9 @@
 //     schemas, secrets, decidesOffer and logsArgs when set, and what each
 //     provider gets, indented for review; then the skills, each an object
 //     whose first key is "skill".
-//   - providers/providers_gen.go: every tool's definition for OpenAI (Chat
-//     Completions and Responses), Anthropic and Gemini, computed at
-//     generation time (see runtime/provider).
+//   - providers/: every tool's definition for OpenAI, Anthropic and Gemini,
+//     computed at generation time (runtime/provider), one file per tools
+//     package (<name>codec_gen.go, as its codec package) and an index.
 //
 // New refuses a tool left out of Tools, naming the field, before anything
 // runs: a nil pointer field ("generated.New: Tools.NotesDelete (tool
@@ -535,10 +535,9 @@
 //     Each codec package's a_guard_gen.go sorts before its codec_gen.go
 //     (the compiler reports errors in file order) and refers to the Call
 //     method of each of its tools and every field its codecs read or
-//     write, with its type. Renaming
-//     Limit gives, as the first error, "regenerate.Limit undefined (type
-//     notes.SearchInput has no field or method Limit)". A field of type
-//     json.RawMessage is checked by name only.
+//     write, with its type. Renaming Limit gives, as the first error,
+//     "regenerate.Limit undefined (type notes.SearchInput has no field or
+//     method Limit)". A field of type json.RawMessage is checked by name.
 //
 // # Cache and timings
 //
@@ -554,32 +553,33 @@
 // editing GOROOT in place), and the skills folders (listings, SKILL.md).
 //
 // On a miss, the schemas of types with hooks come from the bootstrap
-// program (see Schemas), the largest part of a run that builds it: its
-// results are kept per tools package, keyed by the same inputs restricted
-// to that package's import closure, the types asked for with their doc
-// comments, and the program's source. The formatted files are kept too
-// (format/), keyed by the unformatted source. A hook whose result depends
-// on a file it opens at run time, or on an environment variable other
-// than go env's, must run with the cache off.
+// program (see Schemas), kept per tools package under the same inputs
+// restricted to that package's import closure, the types asked for with
+// their doc comments, and the program's source (a hook whose result
+// depends on a file it opens, or on an environment variable other than go
+// env's, must run with the cache off). Then the generated files (format/):
+// each unit's (the tools packages whose codecs share a codec package,
+// usually one) under the SHA-256 of what they are made of (toolgen's
+// executable, -pkg, per tool its directives, description, types, tags and
+// published schemas), so a change to one type plans and renders its unit
+// alone; the other files by their unformatted source.
 //
-// The cache lives in the user's cache directory (os.UserCacheDir, for
-// example ~/.cache/toolgen on Linux). The environment variable
-// TOOLGEN_CACHE sets another directory, or turns the cache off with
-// TOOLGEN_CACHE=off. Entries are written to a temporary file and renamed,
-// so concurrent runs (go generate ./... in several modules at once) share
-// the cache safely; an entry that cannot be read or fails its checksum is
-// ignored and written again, and a run with problems stores no output.
-// Nothing removes old entries (each generated file is stored once per
-// content, in output/): delete the directory to reclaim the space.
+// The cache lives in os.UserCacheDir()/toolgen (~/.cache/toolgen on
+// Linux); TOOLGEN_CACHE sets another directory, or turns the cache off
+// with TOOLGEN_CACHE=off. Entries are written to a temporary file and
+// renamed, so concurrent runs share the cache safely; an entry that cannot
+// be read or fails its checksum is ignored and written again, and a run
+// with problems stores no output. Nothing removes old entries (each
+// generated file is stored once per content): delete the directory to
+// reclaim the space.
 //
-// -timings prints the wall time of each phase as it ends: cache hit or
-// cache miss (go list and go env, and hashing the inputs), load (go list
-// and type-checking the tools packages), model (directives, model,
-// shapes, skills), comments (the CommentMap), cache lookup (the
-// bootstrap's entries), static schemas, bootstrap build and bootstrap run
-// (when an entry is missing), schemas, plan (decoders, encoders, provider
-// definitions), render (printing and formatting the Go), cache store,
-// write, and the total.
+// -timings prints each phase's wall time as it ends: cache hit or cache
+// miss (go list, go env, hashing the inputs), load (go list, type-checking
+// the tools packages), model (directives, model, shapes, skills),
+// comments, static schemas, cache lookup (the bootstrap's entries),
+// bootstrap build and run (when an entry is missing), schemas, plan (keys;
+// codecs and definitions of units not cached), render (printing and
+// formatting the Go, tools.json), cache store, write, and the total.
 //
 // # Problems
 //

@@ -77,7 +77,7 @@ func TestCacheTimings(t *testing.T) {
 	}
 	code, _, stderr := runToolgen(t, args...)
 	require.Equal(t, exitOK, code, stderr)
-	assert.Equal(t, []string{"cache miss", "load", "model", "comments", "cache lookup", "bootstrap build", "bootstrap run", "schemas", "plan", "render", "cache store", "total"}, phases(stderr))
+	assert.Equal(t, []string{"cache miss", "load", "model", "comments", "static schemas", "cache lookup", "bootstrap build", "bootstrap run", "schemas", "plan", "render", "cache store", "total"}, phases(stderr))
 	code, _, stderr = runToolgen(t, args...)
 	require.Equal(t, exitOK, code, stderr)
 	assert.Equal(t, []string{"cache hit", "total"}, phases(stderr))
@@ -88,7 +88,7 @@ func TestCacheTimings(t *testing.T) {
 	t.Setenv("TOOLGEN_CACHE", "off")
 	code, _, stderr = runToolgen(t, args...)
 	require.Equal(t, exitOK, code, stderr)
-	assert.Equal(t, []string{"load", "model", "comments", "cache lookup", "bootstrap build", "bootstrap run", "schemas", "plan", "render", "total"}, phases(stderr))
+	assert.Equal(t, []string{"load", "model", "comments", "static schemas", "cache lookup", "bootstrap build", "bootstrap run", "schemas", "plan", "render", "total"}, phases(stderr))
 }
 
 // TestProblems: problems are printed as path:line:col: message relative to

@@ -83,6 +83,12 @@ func (l *Layout) Home(t types.Type) string {
 	return l.base + "/" + l.nameOf(p)
 }
 
+// Unit is the import path of the codec package of the Go package p: the
+// one holding the call functions of p's tools and the codecs of its types.
+func (l *Layout) Unit(p *types.Package) string {
+	return l.base + "/" + l.nameOf(p)
+}
+
 // unitOf returns the codec package of the Go package p, made on first
 // use.
 func (g *Planner) unitOf(p *types.Package) *unit {

@@ -24,12 +24,14 @@
 //	                     toolgen tags), the secrets' JSON Pointers
 //	5_skills.go          loadSkills: the skill folders beside the tools packages,
 //	5_skills_check.go    their SKILL.md front matter parsed (YAML, here only) and checked
-//	6_schemas.go         reflectSchemas: the published schemas, from invopop/jsonschema
-//	6_schemas_bootstrap.go  run by a generated program (package schema post-processes)
+//	6_schemas.go         reflectSchemas: the published schemas, with invopop/jsonschema's semantics
+//	6_schemas_static.go  derived from go/types for the types that need no hook (package schema)
+//	6_schemas_bootstrap.go  the others, by a generated program (package schema post-processes)
 //	6_schemas_cache.go   its results cached by content, per tools package
 //	                     (package cache: the store on disk)
 //	7_codecs.go          planCodecs -> codecPlan: the decoders and encoders to write
 //	                     (package codecplan: its Planner)
+//	7_codecs_units.go    units: tools packages planned and rendered apart, each cached by a key
 //	8_providers.go       projectTools: the OpenAI, Anthropic and Gemini definitions
 //	9_render.go          render -> []File: the model and plans printed with jennifer
 //	                     (package gocode holds the Go expressions): registry_gen.go
@@ -42,7 +44,8 @@
 //	                     9_render_hooks.go (the offered method, dispatch's ModeLog),
 //	                     9_render_manifest.go (tools.json, what reviewers see),
 //	                     9_render_providers.go (the providers package),
-//	                     9_render_skills.go (the skill table), 9_render_zero.go
+//	                     9_render_skills.go (the skill table), 9_render_units.go (a unit's
+//	                     files, from the cache or printed), 9_render_zero.go
 //	                     (New's unset checks)
 //
 // Every phase reports problems as *problem.Error. The shapes and schemas
@@ -179,11 +182,11 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if errs := reflectSchemas(ctx, l, m, &opts, scan, timer); len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	plan, errs := planCodecs(l, m)
+	plan, errs := planCodecs(l, m, &opts)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	proj, errs := projectTools(m.tools)
+	proj, errs := projectTools(plan.pending(m))
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
@@ -192,7 +195,6 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	files = append(files, manifestOf(&opts, m, proj))
 	timer.done("render")
 	out.put(files)
 	if out != nil {

@@ -17,7 +17,8 @@ import (
 // way a hand-written change would. The registry does not change; in the
 // codec package of the type, no line goes away but the schema constants
 // (which hold the new property), and every run of added lines names the
-// new field. Temporaries numbered across a function, or bits
+// new field; in the providers package, only the file of the type's tools
+// package changes. Temporaries numbered across a function, or bits
 // numbered by position, would renumber the fields after it and fail this.
 func TestAddedFieldDiff(t *testing.T) {
 	if testing.Short() {
@@ -45,6 +46,7 @@ func TestAddedFieldDiff(t *testing.T) {
 				checkAddedField(t, name, base[name], next[name], c.stem)
 			}
 			assert.Equal(t, base[registryFile], next[registryFile], "a field changes the codec package of its type, not the registry")
+			assert.Equal(t, base[providersFile], next[providersFile], "a field changes the providers file of its tools package, not the package's other files")
 		})
 	}
 }

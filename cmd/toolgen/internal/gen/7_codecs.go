@@ -16,14 +16,24 @@ import (
 // package of its type's Go package; this file runs it over the tools and
 // writes what each tool's call function, in the codec package of the
 // tool's Go package, does with each result.
+//
+// The tools are planned by unit (7_codecs_units.go): the tools packages
+// whose codecs share no codec package, each planned by a Planner of its
+// own, which writes exactly what one Planner over every tool writes. A
+// unit whose files the cache holds is not planned at all.
 
 // codecPlan is the result of the codecs phase: the codec packages, and per
 // tool what its call function calls, in the order derived.
 type codecPlan struct {
 	layout *codecplan.Layout // where the codecs of each type are
 	tools  []toolCodec       // one per tool, in the model's order
-	units  []codecplan.Unit  // sorted by import path
-	empty  map[string]bool   // codec packages with a tool taking no arguments
+	units  []unitRef         // every codec package, sorted by import path
+	groups []*renderUnit     // sorted by the import path of their first codec package
+}
+
+// unitRef names one codec package.
+type unitRef struct {
+	Path, Name string
 }
 
 // toolCodec is what the call function of one tool calls.
@@ -34,34 +44,63 @@ type toolCodec struct {
 }
 
 // planCodecs derives the decoder of every tool's input and the encoder of
-// its output, or every problem: a keyword the generated code cannot
-// enforce fails generation at the field that declares it.
-func planCodecs(l *loaded, m *model) (*codecPlan, []*problem.Error) {
+// its output, unit by unit, or every problem: a keyword the generated code
+// cannot enforce fails generation at the field that declares it. A unit
+// the cache holds keeps its files and is not planned.
+func planCodecs(l *loaded, m *model, opts *Options) (*codecPlan, []*problem.Error) {
 	roots := make([]*types.Package, len(l.pkgs))
 	for i, p := range l.pkgs {
 		roots[i] = p.Types
 	}
 	layout := codecplan.NewLayout(l.outPath, roots)
+	plan := &codecPlan{layout: layout, tools: make([]toolCodec, len(m.tools))}
+	plan.groups = groupTools(layout, m.tools)
+	uc := openUnitCache(opts)
+	var errs []*problem.Error
+	for _, g := range plan.groups {
+		g.key = unitKey(uc, l, layout, m.tools, g.tools, opts)
+		if g.cached = uc.get(g.key, len(g.tools)); g.cached != nil {
+			for _, i := range g.tools {
+				plan.tools[i].unit = layout.Unit(m.tools[i].pkg.Types)
+			}
+			plan.units = append(plan.units, g.cached.units...)
+			continue
+		}
+		errs = append(errs, planUnit(l, layout, m, plan, g)...)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	sortUnits(plan.units)
+	return plan, nil
+}
+
+// planUnit plans the codecs of the tools of g with a Planner of its own.
+func planUnit(l *loaded, layout *codecplan.Layout, m *model, plan *codecPlan, g *renderUnit) []*problem.Error {
 	p := codecplan.New(l.fset, layout)
-	plan := &codecPlan{layout: layout, empty: map[string]bool{}}
-	for _, t := range m.tools {
+	g.empty = map[string]bool{}
+	for _, i := range g.tools {
+		t := m.tools[i]
 		p.Enter(t.pkg.Types)
 		tc := toolCodec{unit: p.Current()}
 		if t.inShape != nil {
 			dec := p.Decoder(t.inShape, t.inNode, t.inputPos, t.input.Obj().Name())
 			tc.decode = &dec
 		} else {
-			plan.empty[tc.unit] = true
+			g.empty[tc.unit] = true
 		}
 		tc.encode = outputCode(p, t)
-		plan.tools = append(plan.tools, tc)
+		plan.tools[i] = tc
 	}
 	units, errs := p.Result()
 	if len(errs) > 0 {
-		return nil, errs
+		return errs
 	}
-	plan.units = units
-	return plan, nil
+	g.planned = units
+	for _, u := range units {
+		plan.units = append(plan.units, unitRef{Path: u.Path, Name: u.Name})
+	}
+	return nil
 }
 
 // outputCode encodes the variable out as the tool's output kind.

@@ -45,9 +45,10 @@ func versionGuard(f *jen.File) {
 
 // render prints the generated Go: the registry (schemas, specs, the Tools
 // struct, New, Unavailable and the dispatch switch), the codec packages of
-// the plan, and the providers subpackage with the projections. It derives
-// nothing: every decision was made by the phases before it. The files are
-// printed and formatted concurrently (formatAll), in a fixed order.
+// the plan, the providers subpackage with the projections, and tools.json.
+// It derives nothing: every decision was made by the phases before it. The
+// files are printed and formatted concurrently (formatAll), unit by unit
+// (9_render_units.go), and come back sorted by path.
 func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.Precomputed, opts *Options) ([]File, []*problem.Error) {
 	fields, errs := fieldNames(m.tools)
 	if len(errs) > 0 {
@@ -55,24 +56,29 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 	}
 	marks := toolMarks(m.tools, fields)
 	fc := openFormatCache(opts)
+	uc := openUnitCache(opts)
 	tasks := []fileTask{formatTask(fc, registryFile, filepath.Join(opts.outDir(), registryFile), marks, func() *jen.File {
 		return registryCode(l, m, fields, plan, opts)
 	})}
-	tasks = append(tasks, codecTasks(fc, l, m, fields, plan, opts, marks)...)
-	for _, g := range guardCode(l, m, plan, opts) {
-		tasks = append(tasks, formatTask(fc, g.name, g.path, marks, func() *jen.File { return g.file }))
-	}
-	tasks = append(tasks, func() (File, bool, *problem.Error) {
-		ff, ok := freshCode(fc, l, m, fields, opts)
-		return ff, ok, nil
+	tasks = append(tasks, func() ([]File, *problem.Error) {
+		if ff, ok := freshCode(fc, l, m, fields, opts); ok {
+			return []File{ff}, nil
+		}
+		return nil, nil
 	})
 	tasks = append(tasks, formatTask(fc, providersDir+"/"+providersFile, filepath.Join(opts.outDir(), providersDir, providersFile), marks, func() *jen.File {
-		return providersCode(l, m, opts, proj)
+		return providersCode(l, plan, opts)
 	}))
+	parts := make([][]byte, len(m.tools))
+	for _, g := range plan.groups {
+		tasks = append(tasks, unitTask(fc, uc, l, m, fields, plan, g, proj, opts, marks, parts))
+	}
 	files, perr := formatAll(tasks)
 	if perr != nil {
 		return nil, []*problem.Error{perr}
 	}
+	files = append(files, manifestOf(opts, m, parts))
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return files, nil
 }
 

@@ -20,12 +20,13 @@ const (
 	codecFile = "codec_gen.go" // the one file of each codec package
 )
 
-// codecTasks are the tasks printing the codec packages of the plan.
-func codecTasks(fc formatCache, l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options, marks []toolMark) []fileTask {
+// codecTasks are the tasks printing the codec packages of the planned
+// unit g.
+func codecTasks(fc formatCache, l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, g *renderUnit, opts *Options, marks []toolMark) []fileTask {
 	calls := map[string][]jen.Code{}
 	schemas := map[string][]jen.Code{}
-	for i, t := range m.tools {
-		tc := plan.tools[i]
+	for _, i := range g.tools {
+		t, tc := m.tools[i], plan.tools[i]
 		calls[tc.unit] = append(calls[tc.unit], callCode(t, fields[t], tc), jen.Line())
 		schemas[tc.unit] = append(schemas[tc.unit], jen.Id(schemaConst(fields[t], "Input")).Op("=").Add(gocode.RawString(t.inNode.Compact())))
 		if t.outNode != nil {
@@ -33,10 +34,10 @@ func codecTasks(fc formatCache, l *loaded, m *model, fields map[*toolModel]strin
 		}
 	}
 	var tasks []fileTask
-	for _, u := range plan.units {
+	for _, u := range g.planned {
 		rel := filepath.Join(codecDir, u.Name, codecFile)
 		tasks = append(tasks, formatTask(fc, filepath.ToSlash(rel), filepath.Join(opts.outDir(), rel), marks, func() *jen.File {
-			return codecCode(l, u, opts, plan.empty[u.Path], schemas[u.Path], calls[u.Path])
+			return codecCode(l, u, opts, g.empty[u.Path], schemas[u.Path], calls[u.Path])
 		}))
 	}
 	return tasks

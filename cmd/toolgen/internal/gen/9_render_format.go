@@ -37,18 +37,18 @@ func toolMarks(tools []*toolModel, fields map[*toolModel]string) []toolMark {
 	return out
 }
 
-// fileTask produces one generated file: false when there is none to write.
-type fileTask func() (File, bool, *problem.Error)
+// fileTask produces generated files: one, none, or the files of a unit.
+type fileTask func() ([]File, *problem.Error)
 
 // formatTask is the task printing and formatting the file code returns,
 // written at path and called name in problems.
 func formatTask(fc formatCache, name, path string, marks []toolMark, code func() *jen.File) fileTask {
-	return func() (File, bool, *problem.Error) {
+	return func() ([]File, *problem.Error) {
 		data, err := fc.format(name, code(), marks)
 		if err != nil {
-			return File{}, false, err
+			return nil, err
 		}
-		return File{Path: path, Data: data}, true, nil
+		return []File{{Path: path, Data: data}}, nil
 	}
 }
 
@@ -119,9 +119,8 @@ func (fc formatCache) source(name string, src []byte, marks []toolMark) ([]byte,
 // task in that order, so the result does not depend on the scheduling.
 func formatAll(tasks []fileTask) ([]File, *problem.Error) {
 	type result struct {
-		file File
-		ok   bool
-		err  *problem.Error
+		files []File
+		err   *problem.Error
 	}
 	results := make([]result, len(tasks))
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -132,8 +131,8 @@ func formatAll(tasks []fileTask) ([]File, *problem.Error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			f, ok, err := task()
-			results[i] = result{f, ok, err}
+			fs, err := task()
+			results[i] = result{fs, err}
 		}()
 	}
 	wg.Wait()
@@ -142,9 +141,7 @@ func formatAll(tasks []fileTask) ([]File, *problem.Error) {
 		if r.err != nil {
 			return nil, r.err
 		}
-		if r.ok {
-			files = append(files, r.file)
-		}
+		files = append(files, r.files...)
 	}
 	return files, nil
 }

@@ -39,9 +39,11 @@ const (
 //
 // A field added to a type is not an error here (the codec compiles
 // without it): the freshness test (9_render_fresh.go) reports that one.
-func guardCode(l *loaded, m *model, plan *codecPlan, opts *Options) []guardJen {
+//
+// It writes the guard files of the planned unit g.
+func guardCode(l *loaded, m *model, plan *codecPlan, g *renderUnit, opts *Options) []guardJen {
 	files := map[string]*jen.File{}
-	for _, u := range plan.units {
+	for _, u := range g.planned {
 		f := jen.NewFilePathName(u.Path, u.Name)
 		f.HeaderComment(header)
 		f.ImportName(implPkg, "toolimpl")
@@ -62,7 +64,8 @@ func guardCode(l *loaded, m *model, plan *codecPlan, opts *Options) []guardJen {
 	// at is the guard file of the codec package holding the codecs of t.
 	at := func(t types.Type) *jen.File { return files[plan.layout.Home(t)] }
 	seen := map[types.Type]bool{}
-	for i, t := range m.tools {
+	for _, i := range g.tools {
+		t := m.tools[i]
 		sig := []jen.Code{jen.Qual("context", "Context")}
 		if t.input != nil {
 			sig = append(sig, gocode.Type(t.input))
@@ -78,7 +81,7 @@ func guardCode(l *loaded, m *model, plan *codecPlan, opts *Options) []guardJen {
 		}
 	}
 	var out []guardJen
-	for _, u := range plan.units {
+	for _, u := range g.planned {
 		rel := filepath.Join(codecDir, u.Name, guardFile)
 		out = append(out, guardJen{name: filepath.ToSlash(rel), path: filepath.Join(opts.outDir(), rel), file: files[u.Path]})
 	}

@@ -9,9 +9,10 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/provider"
 )
 
-// manifestOf is the manifest phase: tools.json beside the registry.
-func manifestOf(opts *Options, m *model, proj map[*toolModel]*provider.Precomputed) File {
-	return File{Path: filepath.Join(opts.outDir(), manifestFile), Data: manifest(m, proj)}
+// manifestOf is the manifest phase: tools.json beside the registry, from
+// the entries of its tools (manifestPart), in the model's order.
+func manifestOf(opts *Options, m *model, parts [][]byte) File {
+	return File{Path: filepath.Join(opts.outDir(), manifestFile), Data: manifest(parts, m.skills)}
 }
 
 // manifest renders tools.json: every tool, sorted by name, with what the
@@ -21,78 +22,109 @@ func manifestOf(opts *Options, m *model, proj map[*toolModel]*provider.Precomput
 // skill, sorted by name (9_render_skills.go). It is
 // pretty-printed for code review: a change to what the model sees shows up
 // in the diff. The generated Go holds the exact compact bytes.
-func manifest(m *model, proj map[*toolModel]*provider.Precomputed) []byte {
-	var list []*jsontree.Node
-	for _, t := range m.tools {
-		o := &jsontree.Node{Kind: jsonlex.Object}
-		add := func(k string, v *jsontree.Node) { o.Members = append(o.Members, jsontree.Member{Key: k, Value: v}) }
-		add("name", str(t.name))
-		if t.title != "" {
-			add("title", str(t.title))
-		}
-		if t.verb != "" {
-			add("verb", str(t.verb))
-		}
-		add("group", str(t.group))
-		if t.groupDesc != "" {
-			add("groupDescription", str(t.groupDesc))
-		}
-		add("weight", &jsontree.Node{Kind: jsonlex.Number, Text: strconv.Itoa(t.weight)})
-		add("kind", str(t.kind))
-		add("readOnly", boolean(t.readOnly))
-		add("destructive", boolean(t.destructive))
-		add("idempotent", boolean(t.idempotent))
-		add("openWorld", boolean(t.openWorld))
-		if t.timeout > 0 {
-			add("timeout", str(t.timeout.String()))
-		}
-		if len(t.permissions) > 0 {
-			ps := &jsontree.Node{Kind: jsonlex.Array}
-			for _, p := range t.permissions {
-				ps.Items = append(ps.Items, str(p))
-			}
-			add("permissions", ps)
-		}
-		if len(t.meta) > 0 {
-			ms := &jsontree.Node{Kind: jsonlex.Object}
-			for _, kv := range t.meta {
-				ms.Members = append(ms.Members, jsontree.Member{Key: kv[0], Value: str(kv[1])})
-			}
-			add("meta", ms)
-		}
-		add("output", str([]string{"text", "json", "structured"}[t.outKind]))
-		add("package", str(t.pkg.PkgPath))
-		add("type", str(t.obj.Name()))
-		if len(t.secrets) > 0 {
-			ss := &jsontree.Node{Kind: jsonlex.Array}
-			for _, p := range t.secrets {
-				ss.Items = append(ss.Items, str(p))
-			}
-			add("secrets", ss)
-		}
-		if t.hasOffered {
-			add("decidesOffer", boolean(true))
-		}
-		if t.hasLogArgs {
-			add("logsArgs", boolean(true))
-		}
-		if t.deferred {
-			add("defer", boolean(true))
-		}
-		add("description", str(t.description))
-		if p := proj[t]; p != nil {
-			add("openai", providerNote("strict", boolean(p.OpenAIChat.Strict), p.OpenAIChat))
-			add("gemini", providerNote("form", str(string(p.Gemini.Form)), p.Gemini))
-		}
-		add("inputSchema", t.inNode)
-		if t.outNode != nil {
-			add("outputSchema", t.outNode)
-		}
-		list = append(list, o)
+//
+// It lays the array out as jsontree's Indent does, from the entries of the
+// tools, each indented at the depth of an element (manifestPart), which
+// the units render and cache.
+func manifest(parts [][]byte, skills []*skillModel) []byte {
+	for _, e := range skillEntries(skills) {
+		parts = append(parts, manifestIndent(e))
 	}
-	list = append(list, skillEntries(m.skills)...)
-	root := &jsontree.Node{Kind: jsonlex.Array, Items: list}
-	return append(root.Indent("", "  "), '\n')
+	if len(parts) == 0 {
+		return []byte("[]\n")
+	}
+	n := 4
+	for _, p := range parts {
+		n += len(p) + 4
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n  "...)
+		b = append(b, p...)
+	}
+	return append(b, "\n]\n"...)
+}
+
+// manifestIndent is e indented as an element of tools.json's array.
+func manifestIndent(e *jsontree.Node) []byte { return e.Indent("  ", "  ") }
+
+// manifestPart is the entry of tool t in tools.json, p its provider
+// definitions, indented as an element of the array.
+func manifestPart(t *toolModel, p *provider.Precomputed) []byte {
+	return manifestIndent(manifestEntry(t, p))
+}
+
+// manifestEntry is the entry of tool t in tools.json.
+func manifestEntry(t *toolModel, p *provider.Precomputed) *jsontree.Node {
+	o := &jsontree.Node{Kind: jsonlex.Object}
+	add := func(k string, v *jsontree.Node) { o.Members = append(o.Members, jsontree.Member{Key: k, Value: v}) }
+	add("name", str(t.name))
+	if t.title != "" {
+		add("title", str(t.title))
+	}
+	if t.verb != "" {
+		add("verb", str(t.verb))
+	}
+	add("group", str(t.group))
+	if t.groupDesc != "" {
+		add("groupDescription", str(t.groupDesc))
+	}
+	add("weight", &jsontree.Node{Kind: jsonlex.Number, Text: strconv.Itoa(t.weight)})
+	add("kind", str(t.kind))
+	add("readOnly", boolean(t.readOnly))
+	add("destructive", boolean(t.destructive))
+	add("idempotent", boolean(t.idempotent))
+	add("openWorld", boolean(t.openWorld))
+	if t.timeout > 0 {
+		add("timeout", str(t.timeout.String()))
+	}
+	if len(t.permissions) > 0 {
+		ps := &jsontree.Node{Kind: jsonlex.Array}
+		for _, p := range t.permissions {
+			ps.Items = append(ps.Items, str(p))
+		}
+		add("permissions", ps)
+	}
+	if len(t.meta) > 0 {
+		ms := &jsontree.Node{Kind: jsonlex.Object}
+		for _, kv := range t.meta {
+			ms.Members = append(ms.Members, jsontree.Member{Key: kv[0], Value: str(kv[1])})
+		}
+		add("meta", ms)
+	}
+	add("output", str([]string{"text", "json", "structured"}[t.outKind]))
+	add("package", str(t.pkg.PkgPath))
+	add("type", str(t.obj.Name()))
+	if len(t.secrets) > 0 {
+		ss := &jsontree.Node{Kind: jsonlex.Array}
+		for _, p := range t.secrets {
+			ss.Items = append(ss.Items, str(p))
+		}
+		add("secrets", ss)
+	}
+	if t.hasOffered {
+		add("decidesOffer", boolean(true))
+	}
+	if t.hasLogArgs {
+		add("logsArgs", boolean(true))
+	}
+	if t.deferred {
+		add("defer", boolean(true))
+	}
+	add("description", str(t.description))
+	if p != nil {
+		add("openai", providerNote("strict", boolean(p.OpenAIChat.Strict), p.OpenAIChat))
+		add("gemini", providerNote("form", str(string(p.Gemini.Form)), p.Gemini))
+	}
+	add("inputSchema", t.inNode)
+	if t.outNode != nil {
+		add("outputSchema", t.outNode)
+	}
+	return o
 }
 
 // providerNote is what a reviewer needs to know of one provider's

@@ -15,13 +15,14 @@ const (
 	providersFile = "providers_gen.go"
 )
 
-// providersCode is the providers subpackage: the precomputed
-// definitions and NewDefinitions, which hands them to
-// provider.NewDefinitionsFrom. It is a package of its own so that programs
-// that never talk to a provider's API do not link the provider code.
-func providersCode(l *loaded, m *model, opts *Options, proj map[*toolModel]*provider.Precomputed) *jen.File {
-	path := l.outPath + "/" + providersDir
-	f := jen.NewFilePathName(path, providersDir)
+// providersCode is the providers subpackage's providers_gen.go:
+// NewDefinitions, which hands the precomputed definitions to
+// provider.NewDefinitionsFrom, and precomputed, which finds a tool's in
+// the file of its tools package (providersUnitCode). It is a package of
+// its own so that programs that never talk to a provider's API do not
+// link the provider code.
+func providersCode(l *loaded, plan *codecPlan, opts *Options) *jen.File {
+	f := jen.NewFilePathName(l.outPath+"/"+providersDir, providersDir)
 	f.HeaderComment(header)
 	f.PackageComment(fmt.Sprintf(`Package providers holds the definitions of the tools of package %s for
 the providers' APIs (OpenAI Chat Completions and Responses, Anthropic,
@@ -44,10 +45,58 @@ strict and why the others are not.
 		jen.Return(jen.Qual(providerPkg, "NewDefinitionsFrom").Call(jen.Id("reg"), jen.Id("precomputed"))),
 	)
 	f.Line()
-	f.Comment("precomputed returns the definitions of the named tool.")
-	f.Func().Id("precomputed").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).Block(
+	f.Comment("precomputed returns the definitions of the named tool, from the file of")
+	f.Comment("its tools package.")
+	f.Func().Id("precomputed").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).BlockFunc(func(b *jen.Group) {
+		for _, u := range providerUnits(plan) {
+			b.If(jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id(providersFunc(u.Name)).Call(jen.Id("name")), jen.Id("ok")).Block(
+				jen.Return(jen.Id("p"), jen.True()),
+			)
+		}
+		b.Return(jen.Nil(), jen.False())
+	})
+	return f
+}
+
+// providerUnits are the codec packages holding the call functions of
+// tools, sorted by import path: one providers file each.
+func providerUnits(plan *codecPlan) []unitRef {
+	has := map[string]bool{}
+	for _, tc := range plan.tools {
+		has[tc.unit] = true
+	}
+	var out []unitRef
+	for _, u := range plan.units {
+		if has[u.Path] {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// providersFunc is the function of the providers file of the tools whose
+// call functions are in the codec package named unit.
+func providersFunc(unit string) string { return "precomputed" + gocode.Exported(unit) }
+
+// providersUnitFile is the providers file of the tools whose call
+// functions are in the codec package named unit.
+func providersUnitFile(unit string) string { return unit + "_gen.go" }
+
+// providersUnitCode is the providers file of the tools of one tools
+// package (those whose call functions are in the codec package named
+// unit): their precomputed definitions, by name.
+func providersUnitCode(l *loaded, unit string, tools []*toolModel, proj map[*toolModel]*provider.Precomputed) *jen.File {
+	f := jen.NewFilePathName(l.outPath+"/"+providersDir, providersDir)
+	f.HeaderComment(header)
+	f.ImportName(implPkg, "toolimpl")
+	f.ImportName(providerPkg, "provider")
+	versionGuard(f)
+	name := providersFunc(unit)
+	f.Commentf("%s returns the definitions of the named tool when it is one of", name)
+	f.Commentf("the tools whose calls are in internal/%s.", unit)
+	f.Func().Id(name).Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).Block(
 		jen.Switch(jen.Id("name")).BlockFunc(func(sw *jen.Group) {
-			for _, t := range m.tools {
+			for _, t := range tools {
 				p := proj[t]
 				sw.Case(jen.Lit(t.name)).Block(jen.Return(jen.Op("&").Qual(providerPkg, "Precomputed").Values(
 					jen.Line().Id("Description").Op(":").Lit(p.Description),

@@ -30,30 +30,11 @@ func NewDefinitions(reg tool.Registry) (*provider.Definitions, error) {
 	return provider.NewDefinitionsFrom(reg, precomputed)
 }
 
-// precomputed returns the definitions of the named tool.
+// precomputed returns the definitions of the named tool, from the file of
+// its tools package.
 func precomputed(name string) (*provider.Precomputed, bool) {
-	switch name {
-	case "echo":
-		return &provider.Precomputed{
-			Description: "Returns its input.",
-			InputSchema: `{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"type":"object","required":["mode"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"echo","description":"Returns its input.","parameters":{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"required":["mode"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"echo","description":"Returns its input.","parameters":{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"required":["mode"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"echo","description":"Returns its input.","input_schema":{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"type":"object","required":["mode"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Returns its input.","name":"echo","parameters":{"properties":{"mode":{"description":"` + "\ufeff" + `The mode, after a byte order mark.","enum":["plain","` + "\ufeff" + `marked"],"type":"STRING"}},"required":["mode"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+	if p, ok := precomputedBomcodec(name); ok {
+		return p, true
 	}
 	return nil, false
 }

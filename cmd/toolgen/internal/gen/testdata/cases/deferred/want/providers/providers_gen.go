@@ -30,103 +30,14 @@ func NewDefinitions(reg tool.Registry) (*provider.Definitions, error) {
 	return provider.NewDefinitionsFrom(reg, precomputed)
 }
 
-// precomputed returns the definitions of the named tool.
+// precomputed returns the definitions of the named tool, from the file of
+// its tools package.
 func precomputed(name string) (*provider.Precomputed, bool) {
-	switch name {
-	case "archive":
-		return &provider.Precomputed{
-			Description: "Archives things; providers load it through their tool search.",
-			InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/minLength"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/minLength"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"archive","description":"Archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Archives things; providers load it through their tool search.","name":"archive","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-			Deferred: &provider.Deferred{
-				Anthropic:       []byte(`{"name":"archive","description":"Archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]},"defer_loading":true}`),
-				OpenAIResponses: []byte(`{"type":"function","name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true,"defer_loading":true}`),
-			},
-		}, true
-	case "lookup":
-		return &provider.Precomputed{
-			Description: "Looks things up; it is loaded at once.",
-			InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"lookup","description":"Looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/minLength"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"lookup","description":"Looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/minLength"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"lookup","description":"Looks things up; it is loaded at once.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Looks things up; it is loaded at once.","name":"lookup","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
-	case "ping":
-		return &provider.Precomputed{
-			Description: "Ping answers.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"ping","description":"Ping answers.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"ping","description":"Ping answers.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"ping","description":"Ping answers.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Ping answers.","name":"ping"}`),
-				Form: provider.FormNone,
-			},
-		}, true
-	case "purge":
-		return &provider.Precomputed{
-			Description: "Purges things; its group, deferred, is described in package deferred.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Purges things; its group, deferred, is described in package deferred.","name":"purge"}`),
-				Form: provider.FormNone,
-			},
-			Deferred: &provider.Deferred{
-				Anthropic:       []byte(`{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false},"defer_loading":true}`),
-				OpenAIResponses: []byte(`{"type":"function","name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true,"defer_loading":true}`),
-			},
-		}, true
+	if p, ok := precomputedDeferredcodec(name); ok {
+		return p, true
+	}
+	if p, ok := precomputedOthercodec(name); ok {
+		return p, true
 	}
 	return nil, false
 }

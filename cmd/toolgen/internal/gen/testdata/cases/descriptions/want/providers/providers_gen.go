@@ -30,72 +30,14 @@ func NewDefinitions(reg tool.Registry) (*provider.Definitions, error) {
 	return provider.NewDefinitionsFrom(reg, precomputed)
 }
 
-// precomputed returns the definitions of the named tool.
+// precomputed returns the definitions of the named tool, from the file of
+// its tools package.
 func precomputed(name string) (*provider.Precomputed, bool) {
-	switch name {
-	case "find":
-		return &provider.Precomputed{
-			Description: "Finds documents by words.",
-			InputSchema: `{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"type":"object","required":["words"],"description":"Only documents holding every word match."}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"find","description":"Finds documents by words.","parameters":{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"required":["words"],"type":"object","description":"Only documents holding every word match."},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"find","description":"Finds documents by words.","parameters":{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"required":["words"],"type":"object","description":"Only documents holding every word match."},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"find","description":"Finds documents by words.","input_schema":{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"type":"object","required":["words"],"description":"Only documents holding every word match."}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Finds documents by words.","name":"find","parameters":{"description":"Only documents holding every word match.","properties":{"words":{"description":"Words must all appear.","items":{"type":"STRING"},"type":"ARRAY"}},"required":["words"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
-	case "lookup":
-		return &provider.Precomputed{
-			Description: "Lookup looks a word up.",
-			InputSchema: `{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"type":"object","required":["word"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"lookup","description":"Lookup looks a word up.","parameters":{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"required":["word"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"lookup","description":"Lookup looks a word up.","parameters":{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"required":["word"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"lookup","description":"Lookup looks a word up.","input_schema":{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"type":"object","required":["word"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Lookup looks a word up.","name":"lookup","parameters":{"properties":{"word":{"description":"Word is the word to look up.","type":"STRING"}},"required":["word"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
-	case "outline":
-		return &provider.Precomputed{
-			Description: "Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.",
-			InputSchema: `{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"One heading and the sections below it."}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"outline","description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","parameters":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","description":"One heading and the sections below it."}}},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"outline","description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","parameters":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","description":"One heading and the sections below it."}}},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"outline","description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","input_schema":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"One heading and the sections below it."}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:   []byte(`{"description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","name":"outline","parametersJsonSchema":{"$defs":{"Section":{"additionalProperties":false,"description":"One heading and the sections below it.","properties":{"children":{"description":"The sections one level below this one.","items":{"$ref":"#/$defs/Section"},"type":"array"},"heading":{"description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty.","type":"string"}},"propertyOrdering":["heading","children"],"required":["heading"],"type":"object"}},"additionalProperties":false,"properties":{"children":{"description":"The sections one level below this one.","items":{"$ref":"#/$defs/Section"},"type":"array"},"heading":{"description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty.","type":"string"}},"propertyOrdering":["heading","children"],"required":["heading"],"type":"object"}}`),
-				Form:   provider.FormJSONSchema,
-				Reason: "/properties/children/items/properties/children/items is recursive (through #/$defs/Section): inlining it into parameters would never end",
-			},
-		}, true
+	if p, ok := precomputedDescriptionscodec(name); ok {
+		return p, true
+	}
+	if p, ok := precomputedKeptcodec(name); ok {
+		return p, true
 	}
 	return nil, false
 }

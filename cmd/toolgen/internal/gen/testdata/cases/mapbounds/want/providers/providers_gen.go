@@ -30,30 +30,11 @@ func NewDefinitions(reg tool.Registry) (*provider.Definitions, error) {
 	return provider.NewDefinitionsFrom(reg, precomputed)
 }
 
-// precomputed returns the definitions of the named tool.
+// precomputed returns the definitions of the named tool, from the file of
+// its tools package.
 func precomputed(name string) (*provider.Precomputed, bool) {
-	switch name {
-	case "label":
-		return &provider.Precomputed{
-			Description: "Labels things.",
-			InputSchema: `{"properties":{"attrs":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":3,"minProperties":1,"description":"One to three attributes."},"counts":{"additionalProperties":{"type":"integer"},"type":"object","maxProperties":2,"description":"At most two counts."},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","description":"Items each carry labels."},"meta":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":5,"description":"Bounded by the hook of In."}},"additionalProperties":false,"type":"object","required":["attrs"],"$defs":{"Item":{"properties":{"labels":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":4,"description":"At most four labels."}},"additionalProperties":false,"type":"object","required":["labels"],"description":"One labelled item."}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"label","description":"Labels things.","parameters":{"properties":{"attrs":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":3,"minProperties":1,"description":"One to three attributes."},"counts":{"additionalProperties":{"type":"integer"},"type":"object","maxProperties":2,"description":"At most two counts."},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","description":"Items each carry labels."},"meta":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":5,"description":"Bounded by the hook of In."}},"additionalProperties":false,"type":"object","required":["attrs"],"$defs":{"Item":{"properties":{"labels":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":4,"description":"At most four labels."}},"additionalProperties":false,"type":"object","required":["labels"],"description":"One labelled item."}}},"strict":false}}`),
-				Reason: "/properties/attrs is a map (additionalProperties is a schema), which strict mode cannot express; /properties/counts is a map (additionalProperties is a schema), which strict mode cannot express; /properties/meta is a map (additionalProperties is a schema), which strict mode cannot express; /$defs/Item/properties/labels is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"label","description":"Labels things.","parameters":{"properties":{"attrs":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":3,"minProperties":1,"description":"One to three attributes."},"counts":{"additionalProperties":{"type":"integer"},"type":"object","maxProperties":2,"description":"At most two counts."},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","description":"Items each carry labels."},"meta":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":5,"description":"Bounded by the hook of In."}},"additionalProperties":false,"type":"object","required":["attrs"],"$defs":{"Item":{"properties":{"labels":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":4,"description":"At most four labels."}},"additionalProperties":false,"type":"object","required":["labels"],"description":"One labelled item."}}},"strict":false}`),
-				Reason: "/properties/attrs is a map (additionalProperties is a schema), which strict mode cannot express; /properties/counts is a map (additionalProperties is a schema), which strict mode cannot express; /properties/meta is a map (additionalProperties is a schema), which strict mode cannot express; /$defs/Item/properties/labels is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"label","description":"Labels things.","input_schema":{"properties":{"attrs":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":3,"minProperties":1,"description":"One to three attributes."},"counts":{"additionalProperties":{"type":"integer"},"type":"object","maxProperties":2,"description":"At most two counts."},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","description":"Items each carry labels."},"meta":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":5,"description":"Bounded by the hook of In."}},"additionalProperties":false,"type":"object","required":["attrs"],"$defs":{"Item":{"properties":{"labels":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":4,"description":"At most four labels."}},"additionalProperties":false,"type":"object","required":["labels"],"description":"One labelled item."}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:   []byte(`{"description":"Labels things.","name":"label","parametersJsonSchema":{"$defs":{"Item":{"additionalProperties":false,"description":"One labelled item.","properties":{"labels":{"additionalProperties":{"type":"string"},"description":"At most four labels.","maxProperties":4,"type":"object"}},"required":["labels"],"type":"object"}},"additionalProperties":false,"properties":{"attrs":{"additionalProperties":{"type":"string"},"description":"One to three attributes.","maxProperties":3,"minProperties":1,"type":"object"},"counts":{"additionalProperties":{"type":"integer"},"description":"At most two counts.","maxProperties":2,"type":"object"},"items":{"description":"Items each carry labels.","items":{"$ref":"#/$defs/Item"},"type":"array"},"meta":{"additionalProperties":{"type":"string"},"description":"Bounded by the hook of In.","maxProperties":5,"type":"object"}},"propertyOrdering":["attrs","counts","items","meta"],"required":["attrs"],"type":"object"}}`),
-				Form:   provider.FormJSONSchema,
-				Reason: "/properties/attrs is a map (additionalProperties is a schema), which parameters cannot express; /properties/counts is a map (additionalProperties is a schema), which parameters cannot express; /properties/items/items/properties/labels is a map (additionalProperties is a schema), which parameters cannot express; /properties/meta is a map (additionalProperties is a schema), which parameters cannot express",
-			},
-		}, true
+	if p, ok := precomputedMapboundscodec(name); ok {
+		return p, true
 	}
 	return nil, false
 }

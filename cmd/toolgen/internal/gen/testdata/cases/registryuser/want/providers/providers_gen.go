@@ -30,29 +30,11 @@ func NewDefinitions(reg tool.Registry) (*provider.Definitions, error) {
 	return provider.NewDefinitionsFrom(reg, precomputed)
 }
 
-// precomputed returns the definitions of the named tool.
+// precomputed returns the definitions of the named tool, from the file of
+// its tools package.
 func precomputed(name string) (*provider.Precomputed, bool) {
-	switch name {
-	case "greet":
-		return &provider.Precomputed{
-			Description: "Says hello.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"greet","description":"Says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"greet","description":"Says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"greet","description":"Says hello.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Says hello.","name":"greet"}`),
-				Form: provider.FormNone,
-			},
-		}, true
+	if p, ok := precomputedToolscodec(name); ok {
+		return p, true
 	}
 	return nil, false
 }

@@ -30,71 +30,14 @@ func NewDefinitions(reg tool.Registry) (*provider.Definitions, error) {
 	return provider.NewDefinitionsFrom(reg, precomputed)
 }
 
-// precomputed returns the definitions of the named tool.
+// precomputed returns the definitions of the named tool, from the file of
+// its tools package.
 func precomputed(name string) (*provider.Precomputed, bool) {
-	switch name {
-	case "clock_now":
-		return &provider.Precomputed{
-			Description: "Tells the time.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"clock_now","description":"Tells the time.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"clock_now","description":"Tells the time.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"clock_now","description":"Tells the time.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Tells the time.","name":"clock_now"}`),
-				Form: provider.FormNone,
-			},
-		}, true
-	case "notes_create":
-		return &provider.Precomputed{
-			Description: "Creates a note.",
-			InputSchema: `{"properties":{"title":{"type":"string"}},"additionalProperties":false,"type":"object","required":["title"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"notes_create","description":"Creates a note.","parameters":{"properties":{"title":{"type":"string"}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"notes_create","description":"Creates a note.","parameters":{"properties":{"title":{"type":"string"}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_create","description":"Creates a note.","input_schema":{"properties":{"title":{"type":"string"}},"additionalProperties":false,"type":"object","required":["title"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Creates a note.","name":"notes_create","parameters":{"properties":{"title":{"type":"STRING"}},"required":["title"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
-	case "notes_search":
-		return &provider.Precomputed{
-			Description: "Finds notes by a word.",
-			InputSchema: `{"properties":{"query":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"notes_search","description":"Finds notes by a word.","parameters":{"properties":{"query":{"type":"string"}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"notes_search","description":"Finds notes by a word.","parameters":{"properties":{"query":{"type":"string"}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_search","description":"Finds notes by a word.","input_schema":{"properties":{"query":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Finds notes by a word.","name":"notes_search","parameters":{"properties":{"query":{"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+	if p, ok := precomputedClockcodec(name); ok {
+		return p, true
+	}
+	if p, ok := precomputedNotescodec(name); ok {
+		return p, true
 	}
 	return nil, false
 }
