@@ -260,14 +260,26 @@ func setMapBounds(p *jsonschema.Schema, tag string) {
 	if p.Type != "object" {
 		return
 	}
+	minP, maxP := mapBounds(tag)
+	if p.MinProperties == nil {
+		p.MinProperties = minP
+	}
+	if p.MaxProperties == nil {
+		p.MaxProperties = maxP
+	}
+}
+
+// mapBounds reads minProperties and maxProperties from a jsonschema tag:
+// the first value of each that is a number, or nil.
+func mapBounds(tag string) (minP, maxP *uint64) {
 	for _, e := range splitTag(tag) {
 		key, val, _ := strings.Cut(e, "=")
 		var dst **uint64
 		switch key {
 		case "minProperties":
-			dst = &p.MinProperties
+			dst = &minP
 		case "maxProperties":
-			dst = &p.MaxProperties
+			dst = &maxP
 		default:
 			continue
 		}
@@ -277,6 +289,7 @@ func setMapBounds(p *jsonschema.Schema, tag string) {
 		}
 		*dst = &n
 	}
+	return minP, maxP
 }
 
 // splitTag splits a jsonschema tag on the commas not preceded by a

@@ -3,7 +3,6 @@ package schema
 import (
 	"go/types"
 	"reflect"
-	"strconv"
 	"strings"
 )
 
@@ -123,21 +122,11 @@ func (p *node) setMapBounds(tag string) {
 	if p.typ != "object" {
 		return
 	}
-	for _, e := range splitTag(tag) {
-		key, val, _ := strings.Cut(e, "=")
-		var dst **uint64
-		switch key {
-		case "minProperties":
-			dst = &p.minProperties
-		case "maxProperties":
-			dst = &p.maxProperties
-		default:
-			continue
-		}
-		n, err := strconv.ParseUint(val, 10, 64)
-		if err != nil || *dst != nil {
-			continue
-		}
-		*dst = &n
+	minP, maxP := mapBounds(tag)
+	if p.minProperties == nil {
+		p.minProperties = minP
+	}
+	if p.maxProperties == nil {
+		p.maxProperties = maxP
 	}
 }
