@@ -82,7 +82,8 @@ func openOutputCache(opts *Options, scan *bootstrapScan) *outputCache {
 }
 
 // get returns the stored files, in the order they were stored, or false
-// when the entry or one of its files is missing or corrupt.
+// when the entry or one of its files is missing or corrupt, or a path of
+// the entry leaves the output directory.
 func (oc *outputCache) get() ([]File, bool) {
 	if oc == nil {
 		return nil, false
@@ -97,12 +98,16 @@ func (oc *outputCache) get() ([]File, bool) {
 	}
 	files := make([]File, len(entries))
 	for i, e := range entries {
+		path := filepath.Join(oc.out, filepath.FromSlash(e.Path))
+		if !within(oc.out, path) || path == oc.out {
+			return nil, false // never write outside the output directory
+		}
 		data, ok := oc.cache.Get(e.Data)
 		if !ok {
 			oc.bad[e.Data] = true
 			return nil, false
 		}
-		files[i] = File{Path: filepath.Join(oc.out, filepath.FromSlash(e.Path)), Data: data}
+		files[i] = File{Path: path, Data: data}
 	}
 	return files, true
 }

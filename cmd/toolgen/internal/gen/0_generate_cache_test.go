@@ -2,6 +2,8 @@ package gen
 
 import (
 	"context"
+	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -169,6 +173,52 @@ func TestOutputCacheCorruptAndFailing(t *testing.T) {
 		assert.True(t, failed.miss(), "a failing run is never a hit")
 	}
 	assert.Equal(t, stored, outputEntries(t, opts.Cache), "a failing run stores nothing")
+}
+
+// An entry naming a file outside the output directory is a miss: the run
+// generates, and the file outside is never written.
+func TestOutputCacheEntryOutsideOutput(t *testing.T) {
+	skipBuildsInShortMode(t)
+	dir := cacheCase(t)
+	opts := Options{Dir: dir, Patterns: []string{"./a", "./b"}, Output: "out", Cache: t.TempDir(), Identity: "one"}
+	want := generateOutput(t, opts)
+	require.Empty(t, want.errs)
+	c, err := cache.Open(filepath.Join(opts.Cache, outputCacheDir))
+	require.NoError(t, err)
+	var entryKey cache.Key
+	var entries []outputEntry
+	err = filepath.WalkDir(filepath.Join(opts.Cache, outputCacheDir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), "tmp-") {
+			return err
+		}
+		b, err := hex.DecodeString(d.Name())
+		if err != nil || len(b) != len(entryKey) {
+			return nil
+		}
+		var k cache.Key
+		copy(k[:], b)
+		var list []outputEntry
+		data, ok := c.Get(k)
+		// The entry, not a stored file that parses as a list (tools.json).
+		if ok && json.Unmarshal(data, &list) == nil && len(list) > 0 && !slices.ContainsFunc(list, func(e outputEntry) bool { return e.Path == "" }) {
+			entryKey, entries = k, list
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, entries, "the run's entry")
+	entries[0].Path = "../escaped.go"
+	data, err := json.Marshal(entries)
+	require.NoError(t, err)
+	require.NoError(t, c.Put(entryKey, data))
+
+	got := generateOutput(t, opts)
+	require.Empty(t, got.errs)
+	assert.True(t, got.miss(), "the entry is not used")
+	assert.Equal(t, want.files, got.files)
+	for _, f := range got.files {
+		assert.True(t, within(filepath.Join(dir, "out"), f.Path), f.Path)
+	}
 }
 
 // Two generations at once into one empty cache both succeed with the
