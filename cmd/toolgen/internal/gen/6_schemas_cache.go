@@ -415,23 +415,11 @@ func bootstrapCached(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequ
 		}
 	}
 	cfg.timer.done("cache lookup")
-	var missing []bootstrapType
-	var where []int
-	for i, t := range types {
-		if items[i] == nil {
-			missing = append(missing, t)
-			where = append(where, i)
-		}
-	}
-	if len(missing) == 0 {
-		return items, nil
-	}
-	got, errs := bootstrapRun(ctx, cfg, reqs, missing)
+	errs := fillMissing(items, types, func(missing []bootstrapType) ([]json.RawMessage, []*problem.Error) {
+		return bootstrapRun(ctx, cfg, reqs, missing)
+	})
 	if len(errs) > 0 {
 		return nil, errs
-	}
-	for j, i := range where {
-		items[i] = got[j]
 	}
 	for p, k := range keys {
 		var entry []json.RawMessage

@@ -129,28 +129,43 @@ func namesBootstrapTag(src []byte) bool {
 // cache (bootstrapCached).
 func schemaItems(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]json.RawMessage, []*problem.Error) {
 	items := make([]json.RawMessage, len(types))
-	var rest []bootstrapType
-	var where []int
-	for i, t := range types {
-		if cfg.static != nil {
+	if cfg.static != nil {
+		for i, t := range types {
 			if raw, ok := cfg.static(t); ok {
 				items[i] = raw
-				continue
 			}
 		}
-		rest = append(rest, t)
-		where = append(where, i)
 	}
 	cfg.timer.done("static schemas")
-	if len(rest) == 0 {
-		return items, nil
-	}
-	got, errs := bootstrapCached(ctx, cfg, reqs, rest)
+	errs := fillMissing(items, types, func(rest []bootstrapType) ([]json.RawMessage, []*problem.Error) {
+		return bootstrapCached(ctx, cfg, reqs, rest)
+	})
 	if len(errs) > 0 {
 		return nil, errs
+	}
+	return items, nil
+}
+
+// fillMissing sets the items still nil to what compute returns for their
+// types, in order; it calls compute only when an item is missing.
+func fillMissing(items []json.RawMessage, types []bootstrapType, compute func([]bootstrapType) ([]json.RawMessage, []*problem.Error)) []*problem.Error {
+	var missing []bootstrapType
+	var where []int
+	for i, t := range types {
+		if items[i] == nil {
+			missing = append(missing, t)
+			where = append(where, i)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	got, errs := compute(missing)
+	if len(errs) > 0 {
+		return errs
 	}
 	for j, i := range where {
 		items[i] = got[j]
 	}
-	return items, nil
+	return nil
 }
