@@ -162,7 +162,9 @@ type inFlight struct {
 	inv *tool.Invocation
 	ro  bool // tool.IsReadOnly, read before any hook saw the call
 	rec *Record
-	w   *recordContext // the context of the writes of rec, opened for each
+	// w is the context of the writes of rec, opened for each; nil for a
+	// contextFree store, written on the call's context.
+	w *recordContext
 }
 
 // flight is what an inFlight points to, in one allocation.
@@ -180,8 +182,14 @@ func (s *Service) begin(ctx context.Context, name string) (context.Context, inFl
 	if !ok {
 		inv = anonymous
 	}
-	f := &flight{rec: callRecord(start, inv, name)}
-	c := inFlight{inv: inv, ro: ro, rec: &f.rec, w: &f.w}
+	c := inFlight{inv: inv, ro: ro}
+	if s.ctxFree {
+		c.rec = &Record{}
+	} else {
+		f := &flight{}
+		c.rec, c.w = &f.rec, &f.w
+	}
+	*c.rec = callRecord(start, inv, name)
 	if s.obs != nil {
 		ctx = s.obs.Start(ctx, c.rec.Tool)
 	}
@@ -254,9 +262,7 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	}
 	// The start is written even when the caller is gone: the run then
 	// reports the cancellation, and its end is recorded.
-	c.w.open(ctx)
-	prior, err := s.store.Start(c.w, rec)
-	c.w.close()
+	prior, err := s.start(ctx, c.w, rec)
 	switch {
 	case err != nil && !s.failOpen:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", name), slog.String("error", err.Error()))
@@ -275,6 +281,17 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	stop()
 	s.finish(ctx, c.w, rec, res, callErr, rec.CallID != "")
 	return res, callErr
+}
+
+// start writes rec, the start of a run, on w, opened for it; on ctx when
+// w is nil (a contextFree store).
+func (s *Service) start(ctx context.Context, w *recordContext, rec *Record) (*Record, error) {
+	if w == nil {
+		return s.store.Start(ctx, rec)
+	}
+	w.open(ctx)
+	defer w.close()
+	return s.store.Start(w, rec)
 }
 
 // callRecord is the record of a call of the named tool by inv, started at
@@ -340,7 +357,7 @@ func unrecorded(name string, err error) *tool.Error {
 // failure.
 func (s *Service) refuse(ctx context.Context, rec *Record, dst []byte, e *tool.Error) (tool.Result, error) {
 	rec.Event, rec.Outcome, rec.Code, rec.Error = EventRefusal, OutcomeRefused, e.Code, e.Message
-	rec.Duration = s.now().Sub(rec.Time)
+	rec.Duration = s.since(rec.Time)
 	s.append(ctx, rec)
 	return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
 }
@@ -368,7 +385,7 @@ func (s *Service) observed(ctx context.Context, rec *Record) {
 // finish records the end of a run, written on w; keep says whether the
 // result is kept for a repeat.
 func (s *Service) finish(ctx context.Context, w *recordContext, rec *Record, res tool.Result, err error, keep bool) {
-	rec.Duration = s.now().Sub(rec.Time)
+	rec.Duration = s.since(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
 	if err != nil {
 		rec.Error = res.Text()
@@ -433,7 +450,7 @@ func (s *Service) replay(ctx context.Context, rec *Record, prior *Record, dst []
 	}
 	rec.Event = EventReplay
 	res, err := recorded(rec.Tool, prior, dst)
-	rec.Outcome, rec.Code, rec.Duration = prior.Outcome, tool.CodeOf(err), s.now().Sub(rec.Time)
+	rec.Outcome, rec.Code, rec.Duration = prior.Outcome, tool.CodeOf(err), s.since(rec.Time)
 	if err != nil {
 		rec.Error = res.Text()
 	}

@@ -44,6 +44,17 @@ func NewMemoryStore() *MemoryStore {
 
 var _ Store = (*MemoryStore)(nil)
 
+// contextFree is a Store whose writes never look at their context: a
+// call's start and end are written on the call's own (the service opens
+// no context of the write for them, see recordContext). Only the
+// MemoryStore is one: a Store that wraps it is not.
+type contextFree interface {
+	Store
+	contextFree()
+}
+
+func (m *MemoryStore) contextFree() {}
+
 // SetMaxRecords sets how many records m keeps at most; n <= 0 means
 // DefaultMaxRecords.
 func (m *MemoryStore) SetMaxRecords(n int) {
@@ -309,8 +320,8 @@ func (m *MemoryStore) Key(_ context.Context, fresh []byte) ([]byte, error) {
 
 // drop forgets the n oldest records; m.mu is held.
 func (m *MemoryStore) drop(n int) {
-	for _, r := range m.records[:n] {
-		m.forget(&r)
+	for i := range m.records[:n] {
+		m.forget(&m.records[i])
 	}
 	kept := copy(m.records, m.records[n:])
 	clear(m.records[kept:])
