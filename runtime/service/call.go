@@ -251,11 +251,14 @@ func (s *Service) digestArgs(ctx context.Context, c inFlight, name string, args 
 // call ID is answered from its record instead.
 func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byte) (tool.Result, error) {
 	rec, name := c.rec, t.spec().Name
-	rec.Args = t.logForm(ctx, s, args)
+	// A contextFree store copies the Args it keeps: the form may be args
+	// until the start is written, then the store's copy (else ownArgs').
+	rec.Args = t.logForm(ctx, s, args, s.ctxFree)
 	rec.Outcome = OutcomeStarted
 	if rec.CallID != "" {
 		release, err := s.waits.enter(ctx, waitKey(rec))
 		if err != nil {
+			ownArgs(rec, args)
 			return s.refuse(ctx, rec, dst, waitCancelled(name, err))
 		}
 		defer release()
@@ -263,6 +266,7 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	// The start is written even when the caller is gone: the run then
 	// reports the cancellation, and its end is recorded.
 	prior, err := s.start(ctx, c.w, rec)
+	ownArgs(rec, args)
 	switch {
 	case err != nil && !s.failOpen:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", name), slog.String("error", err.Error()))

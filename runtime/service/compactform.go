@@ -18,9 +18,8 @@ const maxCompactDepth = 64
 // with no white space outside strings and no string longer than maxString
 // bytes in its raw form (maxString <= 0 cuts nothing), nested no deeper
 // than maxCompactDepth. It is the logWriter's verdict on such arguments
-// in one loop, with no call per token but for numbers and the strings
-// that hold an escape, a control or a byte that is not ASCII; false says
-// only that the logWriter must write the form.
+// in one loop that copies nothing; false says only that the logWriter
+// must write the form.
 func compactForm(args []byte, maxString int) bool {
 	var (
 		i     int
@@ -59,24 +58,8 @@ func compactForm(args []byte, maxString int) bool {
 			if i, ok = compactString(args, i, maxString); !ok {
 				return false
 			}
-		case 't':
-			if n-i < 4 || string(args[i:i+4]) != "true" {
-				return false
-			}
-			i += 4
-		case 'f':
-			if n-i < 5 || string(args[i:i+5]) != "false" {
-				return false
-			}
-			i += 5
-		case 'n':
-			if n-i < 4 || string(args[i:i+4]) != "null" {
-				return false
-			}
-			i += 4
 		default:
-			var msg string
-			if i, _, msg = jsonlex.ScanNumber(args, i); msg != "" {
+			if i, ok = compactScalar(args, i); !ok {
 				return false
 			}
 		}
@@ -155,6 +138,29 @@ func compactString(args []byte, i, maxString int) (int, bool) {
 		return j, false
 	}
 	return j + 1, true
+}
+
+// compactScalar reads the literal or number at args[i] and returns the
+// offset past it, as the logWriter reads them.
+func compactScalar(args []byte, i int) (int, bool) {
+	n := len(args)
+	switch args[i] {
+	case 't':
+		return i + 4, n-i >= 4 && string(args[i:i+4]) == "true"
+	case 'f':
+		return i + 5, n-i >= 5 && string(args[i:i+5]) == "false"
+	case 'n':
+		return i + 4, n-i >= 4 && string(args[i:i+4]) == "null"
+	}
+	j := i
+	for j < n && '0' <= args[j] && args[j] <= '9' {
+		j++
+	}
+	if j > i && args[i] != '0' && (j == n || args[j] != '.' && args[j]|0x20 != 'e') {
+		return j, true // an integer without a sign, the common number
+	}
+	next, _, msg := jsonlex.ScanNumber(args, i)
+	return next, msg == ""
 }
 
 // stop reports whether c ends a run of plain ASCII in a JSON string: a

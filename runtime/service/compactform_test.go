@@ -22,6 +22,8 @@ func TestCompactForm(t *testing.T) {
 		{`{}`, 0, true},
 		{`[]`, 0, true},
 		{`[{},[],{"a":[]}]`, 0, true},
+		{`[[[]]]`, 0, true},
+		{`{"a":{},"b":[[],{}]}`, 0, true},
 		{`""`, 0, true},
 		{`"x"`, 0, true},
 		{`0`, 0, true},

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"sort"
@@ -14,6 +15,8 @@ import (
 // restart, and programs that want no database. It keeps at most
 // MaxRecords records (see SetMaxRecords), dropping the oldest half when it
 // holds more: a dropped call is no longer deduplicated by its call ID.
+// It keeps a copy of each record's Args, which the record written points
+// to from then on (rec.Args), as it does rec.ID.
 // The zero value is not usable; use NewMemoryStore.
 type MemoryStore struct {
 	mu        sync.Mutex
@@ -25,6 +28,7 @@ type MemoryStore struct {
 	order     []string // proposal IDs, oldest first
 	key       []byte
 	fail      func(op string) error
+	arena     []byte // the block Args are copied into (keep)
 }
 
 // callKey is what a call ID deduplicates by.
@@ -95,6 +99,7 @@ func (m *MemoryStore) add(rec *Record) {
 	}
 	m.next++
 	rec.ID = m.next
+	rec.Args = m.keep(rec.Args)
 	m.records = append(m.records, *rec)
 	if rec.CallID != "" && (rec.Event == EventCall || rec.Event == EventProposal) {
 		k := callKey{rec.Principal, rec.Conversation, rec.CallID}
@@ -102,6 +107,31 @@ func (m *MemoryStore) add(rec *Record) {
 			m.calls[k] = rec.ID
 		}
 	}
+}
+
+// arenaChunk is the size of the blocks the memory store copies Args
+// into, and maxArenaArgs the longest Args it copies there.
+const (
+	arenaChunk   = 16 << 10
+	maxArenaArgs = arenaChunk / 8
+)
+
+// keep returns a copy of args that the store keeps: in its current block
+// of Args (m.arena), which the collector frees with the last record that
+// points into it, or, when longer than maxArenaArgs, of its own. The
+// copy's capacity is its length: appending to it copies. m.mu is held.
+func (m *MemoryStore) keep(args []byte) []byte {
+	switch {
+	case len(args) == 0:
+		return args
+	case len(args) > maxArenaArgs:
+		return bytes.Clone(args)
+	case cap(m.arena)-len(m.arena) < len(args):
+		m.arena = make([]byte, 0, arenaChunk)
+	}
+	start := len(m.arena)
+	m.arena = append(m.arena, args...)
+	return m.arena[start:len(m.arena):len(m.arena)]
 }
 
 // Start implements Store.

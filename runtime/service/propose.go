@@ -99,7 +99,7 @@ func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args []byte, out **Proposal) (tool.Result, error) {
 	inv, rec, spec := c.inv, c.rec, t.spec()
 	rec.Event = EventProposal
-	rec.Args = t.logForm(ctx, s, args)
+	rec.Args = t.logForm(ctx, s, args, false)
 	if err := t.check(ctx, s, args); err != nil {
 		var te *tool.Error
 		if !errors.As(err, &te) {
@@ -240,7 +240,7 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if p.State != StatePending {
 		return s.decided(ctx, p, &rec)
 	}
-	rec.Args = t.logForm(ctx, s, p.Args)
+	rec.Args = t.logForm(ctx, s, p.Args, false)
 	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", p.Tool), slog.String("error", err.Error()))

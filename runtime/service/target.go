@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"slices"
@@ -29,8 +30,10 @@ type target interface {
 	// runProposed runs a propose tool with a confirmed proposal's
 	// arguments.
 	runProposed(ctx context.Context, s *Service, args []byte) (tool.Result, error)
-	// logForm returns the arguments as the record keeps them.
-	logForm(ctx context.Context, s *Service, args []byte) []byte
+	// logForm returns the arguments as the record keeps them; with
+	// borrow, args themselves when they are their own form (for a store
+	// that keeps a copy, see Service.logForm).
+	logForm(ctx context.Context, s *Service, args []byte, borrow bool) []byte
 }
 
 // resolve returns the tool of that name: the registry's first, then the
@@ -90,7 +93,7 @@ func (t *registryTool) runProposed(ctx context.Context, s *Service, args []byte)
 
 // logForm is the tool's LogArgs form, or the arguments with secrets
 // replaced and long strings cut.
-func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte) []byte {
+func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte, borrow bool) []byte {
 	if t.sp.LogsArgs {
 		form, own, err := registry.LogArgs(ctx, s.reg, t.sp.Name, args)
 		if own && err == nil {
@@ -102,7 +105,7 @@ func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte) []b
 			return appendLogForm(nil, args, t.secrets, s.maxStr)
 		}
 	}
-	return appendLogForm(make([]byte, 0, len(args)+8), args, t.secrets, s.maxStr)
+	return s.logForm(args, t.secrets, borrow)
 }
 
 // dynamicTool is a tool known only at run time: one of the dynamic
@@ -153,8 +156,27 @@ func (t *dynamicTool) runProposed(ctx context.Context, s *Service, args []byte) 
 }
 
 // logForm is the arguments with secrets replaced and long strings cut.
-func (t *dynamicTool) logForm(_ context.Context, s *Service, args []byte) []byte {
-	return appendLogForm(make([]byte, 0, len(args)+8), args, splitSecrets(t.sp.Secrets), s.maxStr)
+func (t *dynamicTool) logForm(_ context.Context, s *Service, args []byte, borrow bool) []byte {
+	return s.logForm(args, splitSecrets(t.sp.Secrets), borrow)
+}
+
+// logForm returns the arguments with secrets replaced and long strings
+// cut, in a slice of their own; with borrow, args themselves when they
+// are their own form (compactForm): for a store that keeps a copy of the
+// record's Args when it writes it (contextFree), made once, there.
+func (s *Service) logForm(args []byte, secrets secretPaths, borrow bool) []byte {
+	if borrow && len(secrets) == 0 && compactForm(args, s.maxStr) {
+		return args
+	}
+	return appendLogForm(make([]byte, 0, len(args)+8), args, secrets, s.maxStr)
+}
+
+// ownArgs gives rec a copy of its Args when they are still args, the
+// caller's (borrowed by logForm, and not yet copied by the store).
+func ownArgs(rec *Record, args []byte) {
+	if len(rec.Args) > 0 && len(args) > 0 && &rec.Args[0] == &args[0] {
+		rec.Args = bytes.Clone(rec.Args)
+	}
 }
 
 // dynamicFailure is the error of a dynamic tool's run as the registry
