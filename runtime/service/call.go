@@ -162,8 +162,8 @@ type inFlight struct {
 	inv *tool.Invocation
 	ro  bool // tool.IsReadOnly, read before any hook saw the call
 	rec *Record
-	// w is the context of the writes of rec, opened for each; nil for a
-	// contextFree store, written on the call's context.
+	// w is the context of the writes of rec, opened for each; nil for the
+	// memory store, written on the call's context.
 	w *recordContext
 }
 
@@ -183,7 +183,7 @@ func (s *Service) begin(ctx context.Context, name string) (context.Context, inFl
 		inv = anonymous
 	}
 	c := inFlight{inv: inv, ro: ro}
-	if s.ctxFree {
+	if s.mem != nil {
 		c.rec = &Record{}
 	} else {
 		f := &flight{}
@@ -251,22 +251,23 @@ func (s *Service) digestArgs(ctx context.Context, c inFlight, name string, args 
 // call ID is answered from its record instead.
 func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byte) (tool.Result, error) {
 	rec, name := c.rec, t.spec().Name
-	// A contextFree store copies the Args it keeps: the form may be args
-	// until the start is written, then the store's copy (else ownArgs').
-	rec.Args = t.logForm(ctx, s, args, s.ctxFree)
+	// The arguments' form may be left to the memory store (startRaw) when
+	// no Observer is to see the record: until the start is written, when
+	// ownArgs makes it if the store did not take them.
+	rec.Args = t.logForm(ctx, s, args, s.mem != nil && s.obs == nil)
 	rec.Outcome = OutcomeStarted
 	if rec.CallID != "" {
 		release, err := s.waits.enter(ctx, waitKey(rec))
 		if err != nil {
-			ownArgs(rec, args)
+			s.ownArgs(rec, args)
 			return s.refuse(ctx, rec, dst, waitCancelled(name, err))
 		}
 		defer release()
 	}
 	// The start is written even when the caller is gone: the run then
 	// reports the cancellation, and its end is recorded.
-	prior, err := s.start(ctx, c.w, rec)
-	ownArgs(rec, args)
+	prior, err := s.start(ctx, c.w, rec, args)
+	s.ownArgs(rec, args)
 	switch {
 	case err != nil && !s.failOpen:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", name), slog.String("error", err.Error()))
@@ -287,11 +288,15 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	return res, callErr
 }
 
-// start writes rec, the start of a run, on w, opened for it; on ctx when
-// w is nil (a contextFree store).
-func (s *Service) start(ctx context.Context, w *recordContext, rec *Record) (*Record, error) {
-	if w == nil {
-		return s.store.Start(ctx, rec)
+// start writes rec, the start of a run of args, on w, opened for it; to
+// the memory store, which never looks at its context, without one (w is
+// nil), and with raw arguments (logForm) by startRaw.
+func (s *Service) start(ctx context.Context, w *recordContext, rec *Record, args []byte) (*Record, error) {
+	switch {
+	case s.mem != nil && isRaw(rec, args):
+		return s.mem.startRaw(rec, s.maxStr)
+	case s.mem != nil:
+		return s.mem.Start(ctx, rec)
 	}
 	w.open(ctx)
 	defer w.close()

@@ -23,6 +23,7 @@ type MemoryStore struct {
 	max       int
 	next      int64
 	records   []Record
+	cuts      []int // by record: 0, or the cut of the form of raw Args (startRaw)
 	calls     map[callKey]int64
 	proposals map[string]*Proposal
 	order     []string // proposal IDs, oldest first
@@ -47,17 +48,6 @@ func NewMemoryStore() *MemoryStore {
 }
 
 var _ Store = (*MemoryStore)(nil)
-
-// contextFree is a Store whose writes never look at their context: a
-// call's start and end are written on the call's own (the service opens
-// no context of the write for them, see recordContext). Only the
-// MemoryStore is one: a Store that wraps it is not.
-type contextFree interface {
-	Store
-	contextFree()
-}
-
-func (m *MemoryStore) contextFree() {}
 
 // SetMaxRecords sets how many records m keeps at most; n <= 0 means
 // DefaultMaxRecords.
@@ -92,8 +82,9 @@ func (m *MemoryStore) failed(op string) error {
 // add appends rec, a copy of it, and sets rec.ID; a call or proposal with
 // a call ID becomes the record of its key unless an earlier one is: the
 // first run of a call ID is the one a repeat is answered from (and a
-// durable store's unique index keeps the first too). m.mu is held.
-func (m *MemoryStore) add(rec *Record) {
+// durable store's unique index keeps the first too). A cut other than 0
+// says rec.Args are raw arguments (startRaw). m.mu is held.
+func (m *MemoryStore) add(rec *Record, cut int) {
 	if len(m.records) >= m.max {
 		m.drop(len(m.records) - m.max/2)
 	}
@@ -101,6 +92,7 @@ func (m *MemoryStore) add(rec *Record) {
 	rec.ID = m.next
 	rec.Args = m.keep(rec.Args)
 	m.records = append(m.records, *rec)
+	m.cuts = append(m.cuts, cut)
 	if rec.CallID != "" && (rec.Event == EventCall || rec.Event == EventProposal) {
 		k := callKey{rec.Principal, rec.Conversation, rec.CallID}
 		if _, taken := m.calls[k]; !taken {
@@ -136,6 +128,26 @@ func (m *MemoryStore) keep(args []byte) []byte {
 
 // Start implements Store.
 func (m *MemoryStore) Start(_ context.Context, rec *Record) (*Record, error) {
+	return m.start(rec, 0)
+}
+
+// startRaw is Start of a record whose Args are a call's arguments as sent,
+// of a tool without secrets: the store keeps a copy of them and makes
+// their logged form (appendLogForm, strings cut at maxString) when the
+// record is first read (formed), and clears rec.Args, which no one is to
+// read as the form. It spares the call the pass over its arguments that
+// makes their form; only a store that makes nothing of a record before it
+// is read may do so.
+func (m *MemoryStore) startRaw(rec *Record, maxString int) (*Record, error) {
+	prior, err := m.start(rec, maxString)
+	if prior == nil && err == nil {
+		rec.Args = nil
+	}
+	return prior, err
+}
+
+// start is Start, with add's cut.
+func (m *MemoryStore) start(rec *Record, cut int) (*Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.failed("start"); err != nil {
@@ -144,8 +156,21 @@ func (m *MemoryStore) Start(_ context.Context, rec *Record) (*Record, error) {
 	if prior := m.prior(rec); prior != nil {
 		return prior, nil
 	}
-	m.add(rec)
+	m.add(rec, cut)
 	return nil, nil
+}
+
+// formed returns record i, the logged form of its Args made if they are
+// raw (startRaw); m.mu is held.
+func (m *MemoryStore) formed(i int) *Record {
+	r := &m.records[i]
+	if cut := m.cuts[i]; cut != 0 {
+		if !compactForm(r.Args, cut) {
+			r.Args = writeLogForm(nil, r.Args, nil, cut)
+		}
+		m.cuts[i] = 0
+	}
+	return r
 }
 
 // prior returns a copy of the record with rec's call ID, if any; m.mu is
@@ -162,7 +187,7 @@ func (m *MemoryStore) prior(rec *Record) *Record {
 	if !ok {
 		return nil
 	}
-	prior := m.records[i]
+	prior := *m.formed(i)
 	return &prior
 }
 
@@ -209,7 +234,7 @@ func (m *MemoryStore) Append(_ context.Context, rec *Record) error {
 	if err := m.failed("append"); err != nil {
 		return err
 	}
-	m.add(rec)
+	m.add(rec, 0)
 	return nil
 }
 
@@ -223,7 +248,7 @@ func (m *MemoryStore) Records(_ context.Context, q Query) ([]Record, error) {
 			break
 		}
 		if q.Match(&m.records[i]) {
-			out = append(out, m.records[i])
+			out = append(out, *m.formed(i))
 		}
 	}
 	return out, nil
@@ -243,7 +268,7 @@ func (m *MemoryStore) Propose(_ context.Context, p *Proposal, rec *Record) (*Rec
 	cp.State = StatePending
 	m.proposals[p.ID] = &cp
 	m.order = append(m.order, p.ID)
-	m.add(rec)
+	m.add(rec, 0)
 	return nil, nil
 }
 
@@ -295,7 +320,7 @@ func (m *MemoryStore) Claim(_ context.Context, id string, rec *Record) (*Proposa
 		return nil, err
 	}
 	p.State, p.DecidedBy, p.Decided = StateRunning, rec.Principal, rec.Time
-	m.add(rec)
+	m.add(rec, 0)
 	cp := *p
 	return &cp, nil
 }
@@ -330,7 +355,7 @@ func (m *MemoryStore) Retire(_ context.Context, id string, state State, rec *Rec
 		return nil, err
 	}
 	p.State, p.DecidedBy, p.Decided = state, rec.Principal, rec.Time
-	m.add(rec)
+	m.add(rec, 0)
 	cp := *p
 	return &cp, nil
 }
@@ -356,6 +381,7 @@ func (m *MemoryStore) drop(n int) {
 	kept := copy(m.records, m.records[n:])
 	clear(m.records[kept:])
 	m.records = m.records[:kept]
+	m.cuts = m.cuts[:copy(m.cuts, m.cuts[n:])]
 }
 
 // forget removes r's indexes; m.mu is held.
@@ -370,17 +396,18 @@ func (m *MemoryStore) Purge(_ context.Context, before time.Time) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := 0
-	kept := m.records[:0]
-	for _, r := range m.records {
-		if r.Time.Before(before) {
+	kept := 0
+	for i := range m.records {
+		if r := &m.records[i]; r.Time.Before(before) {
 			n++
-			m.forget(&r)
+			m.forget(r)
 			continue
 		}
-		kept = append(kept, r)
+		m.records[kept], m.cuts[kept] = m.records[i], m.cuts[i]
+		kept++
 	}
-	clear(m.records[len(kept):])
-	m.records = kept
+	clear(m.records[kept:])
+	m.records, m.cuts = m.records[:kept], m.cuts[:kept]
 	m.order = slices.DeleteFunc(m.order, func(id string) bool {
 		if m.proposals[id].Expires.Before(before) {
 			delete(m.proposals, id)

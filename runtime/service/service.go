@@ -119,8 +119,8 @@ type Service struct {
 	await    time.Duration
 	halted   func(ctx context.Context) bool
 	now      func() time.Time
-	sysClock bool // now is time.Now: since reads the monotonic clock alone
-	ctxFree  bool // store is contextFree: a call's writes need no recordContext
+	sysClock bool         // now is time.Now: since reads the monotonic clock alone
+	mem      *MemoryStore // store, when it is a MemoryStore: see start
 	halt     atomic.Bool
 	waits    waiters
 	offers   *offerMemo
@@ -164,7 +164,7 @@ func New(reg tool.Registry, opts *Options) (*Service, error) {
 	if s.store == nil {
 		s.store = NewMemoryStore()
 	}
-	_, s.ctxFree = s.store.(contextFree)
+	s.mem, _ = s.store.(*MemoryStore)
 	if s.policy == nil {
 		s.policy = &Rules{}
 	}
@@ -388,12 +388,12 @@ func writeAgain(ctx context.Context, err error, write func(ctx context.Context) 
 // writeFinish writes rec, the end of a call's run, as writeEnd does. It
 // lives beside writeEnd so that a call enters this file once on its way
 // to the store (see servicemcp's TestCallEntersEachFileOnce).
-// w is the call's record context (nil: a new one). A store that never
-// looks at its context (contextFree) is written first on ctx, with no
+// w is the call's record context (nil: a new one). The memory store,
+// which never looks at its context, is written first on ctx, with no
 // context of the write opened, and on a detached one only to try again.
 func (s *Service) writeFinish(ctx context.Context, w *recordContext, rec *Record) error {
 	write := func(ctx context.Context) error { return s.store.Finish(ctx, rec) }
-	if !s.ctxFree {
+	if s.mem == nil {
 		return writeEnd(ctx, w, write)
 	}
 	err := write(ctx)

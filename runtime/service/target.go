@@ -1,7 +1,6 @@
 package service
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"slices"
@@ -30,10 +29,10 @@ type target interface {
 	// runProposed runs a propose tool with a confirmed proposal's
 	// arguments.
 	runProposed(ctx context.Context, s *Service, args []byte) (tool.Result, error)
-	// logForm returns the arguments as the record keeps them; with
-	// borrow, args themselves when they are their own form (for a store
-	// that keeps a copy, see Service.logForm).
-	logForm(ctx context.Context, s *Service, args []byte, borrow bool) []byte
+	// logForm returns the arguments as the record keeps them; with raw,
+	// args themselves when their form is the memory store's to make (see
+	// Service.logForm).
+	logForm(ctx context.Context, s *Service, args []byte, raw bool) []byte
 }
 
 // resolve returns the tool of that name: the registry's first, then the
@@ -93,7 +92,7 @@ func (t *registryTool) runProposed(ctx context.Context, s *Service, args []byte)
 
 // logForm is the tool's LogArgs form, or the arguments with secrets
 // replaced and long strings cut.
-func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte, borrow bool) []byte {
+func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte, raw bool) []byte {
 	if t.sp.LogsArgs {
 		form, own, err := registry.LogArgs(ctx, s.reg, t.sp.Name, args)
 		if own && err == nil {
@@ -105,7 +104,7 @@ func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte, bor
 			return appendLogForm(nil, args, t.secrets, s.maxStr)
 		}
 	}
-	return s.logForm(args, t.secrets, borrow)
+	return s.logForm(args, t.secrets, raw)
 }
 
 // dynamicTool is a tool known only at run time: one of the dynamic
@@ -156,27 +155,33 @@ func (t *dynamicTool) runProposed(ctx context.Context, s *Service, args []byte) 
 }
 
 // logForm is the arguments with secrets replaced and long strings cut.
-func (t *dynamicTool) logForm(_ context.Context, s *Service, args []byte, borrow bool) []byte {
-	return s.logForm(args, splitSecrets(t.sp.Secrets), borrow)
+func (t *dynamicTool) logForm(_ context.Context, s *Service, args []byte, raw bool) []byte {
+	return s.logForm(args, splitSecrets(t.sp.Secrets), raw)
 }
 
 // logForm returns the arguments with secrets replaced and long strings
-// cut, in a slice of their own; with borrow, args themselves when they
-// are their own form (compactForm): for a store that keeps a copy of the
-// record's Args when it writes it (contextFree), made once, there.
-func (s *Service) logForm(args []byte, secrets secretPaths, borrow bool) []byte {
-	if borrow && len(secrets) == 0 && compactForm(args, s.maxStr) {
+// cut, in a slice of their own; with raw, args themselves when no secret
+// is to be replaced and they are not empty and no longer than
+// maxArenaArgs: the memory store then keeps a copy and makes their form
+// when the record is read (MemoryStore.startRaw), else ownArgs makes it.
+func (s *Service) logForm(args []byte, secrets secretPaths, raw bool) []byte {
+	if raw && len(secrets) == 0 && len(args) > 0 && len(args) <= maxArenaArgs {
 		return args
 	}
 	return appendLogForm(make([]byte, 0, len(args)+8), args, secrets, s.maxStr)
 }
 
-// ownArgs gives rec a copy of its Args when they are still args, the
-// caller's (borrowed by logForm, and not yet copied by the store).
-func ownArgs(rec *Record, args []byte) {
-	if len(rec.Args) > 0 && len(args) > 0 && &rec.Args[0] == &args[0] {
-		rec.Args = bytes.Clone(rec.Args)
+// ownArgs gives rec the logged form of args, in a slice of its own, when
+// its Args are still args, raw (logForm), and no store took them.
+func (s *Service) ownArgs(rec *Record, args []byte) {
+	if isRaw(rec, args) {
+		rec.Args = appendLogForm(make([]byte, 0, len(args)+8), args, nil, s.maxStr)
 	}
+}
+
+// isRaw reports whether rec.Args are args, the call's own.
+func isRaw(rec *Record, args []byte) bool {
+	return len(rec.Args) > 0 && len(args) > 0 && &rec.Args[0] == &args[0]
 }
 
 // dynamicFailure is the error of a dynamic tool's run as the registry
