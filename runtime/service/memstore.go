@@ -15,8 +15,6 @@ import (
 // restart, and programs that want no database. It keeps at most
 // MaxRecords records (see SetMaxRecords), dropping the oldest half when it
 // holds more: a dropped call is no longer deduplicated by its call ID.
-// It keeps a copy of each record's Args, which the record written points
-// to from then on (rec.Args), as it does rec.ID.
 // The zero value is not usable; use NewMemoryStore.
 type MemoryStore struct {
 	mu        sync.Mutex
@@ -90,7 +88,9 @@ func (m *MemoryStore) add(rec *Record, cut int) {
 	}
 	m.next++
 	rec.ID = m.next
-	rec.Args = m.keep(rec.Args)
+	if cut != 0 {
+		rec.Args = m.keep(rec.Args)
+	}
 	m.records = append(m.records, *rec)
 	m.cuts = append(m.cuts, cut)
 	if rec.CallID != "" && (rec.Event == EventCall || rec.Event == EventProposal) {
@@ -101,17 +101,19 @@ func (m *MemoryStore) add(rec *Record, cut int) {
 	}
 }
 
-// arenaChunk is the size of the blocks the memory store copies Args
-// into, and maxArenaArgs the longest Args it copies there.
+// arenaChunk is the size of the blocks the memory store copies raw Args
+// into (keep), and maxArenaArgs the longest Args it copies there, and the
+// longest a service leaves raw (Service.logForm).
 const (
 	arenaChunk   = 16 << 10
 	maxArenaArgs = arenaChunk / 8
 )
 
-// keep returns a copy of args that the store keeps: in its current block
-// of Args (m.arena), which the collector frees with the last record that
-// points into it, or, when longer than maxArenaArgs, of its own. The
-// copy's capacity is its length: appending to it copies. m.mu is held.
+// keep returns a copy of args, raw (startRaw), that the store keeps: in
+// its current block of them (m.arena), which the collector frees with the
+// last record that points into it, or, when longer than maxArenaArgs, of
+// its own. The copy's capacity is its length: appending to it copies.
+// m.mu is held.
 func (m *MemoryStore) keep(args []byte) []byte {
 	switch {
 	case len(args) == 0:
