@@ -71,7 +71,8 @@ func TestOfferAllocatesOnlyTheResult(t *testing.T) {
 
 // BenchmarkCallThroughService is a read call through the service (memory
 // store, a principal, a call ID) beside the same call on the bare
-// registry's AppendCall; bench/compare measures the medium input.
+// registry's AppendCall, and a call of a tool with a secret to replace in
+// the record ("secret"); bench/compare measures the medium input.
 func BenchmarkCallThroughService(b *testing.B) {
 	_, reg := newFixture(b)
 	s, err := service.New(reg, nil)
@@ -93,6 +94,17 @@ func BenchmarkCallThroughService(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			res, err := s.AppendCall(ctx, buf[:0], "echo", args)
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf = res.Content
+		}
+	})
+	secret := []byte(`{"text":"hello, world","secret":"hunter2"}`)
+	b.Run("secret", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := s.AppendCall(ctx, buf[:0], "login", secret)
 			if err != nil {
 				b.Fatal(err)
 			}
