@@ -131,3 +131,25 @@ func TestMemoryStoreKeepsItsCap(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, prior, "a dropped one is not")
 }
+
+// TestCallAllocatesAsTheBareCall: a call through the service on the
+// memory store, without an Observer, allocates what the bare registry's
+// call does and nothing more: its record is recycled, its arguments'
+// form left to the store (which copies them into blocks it shares).
+func TestCallAllocatesAsTheBareCall(t *testing.T) {
+	_, reg := newFixture(t)
+	s, err := service.New(reg, nil)
+	require.NoError(t, err)
+	ctx := as(alice, "")
+	args := []byte(`{"text":"hello, world"}`)
+	buf := make([]byte, 0, 64)
+	bare := testing.AllocsPerRun(200, func() {
+		res, _ := reg.AppendCall(ctx, buf[:0], "echo", args)
+		buf = res.Content
+	})
+	through := testing.AllocsPerRun(200, func() {
+		res, _ := s.AppendCall(ctx, buf[:0], "echo", args)
+		buf = res.Content
+	})
+	assert.Equal(t, bare, through)
+}

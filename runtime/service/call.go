@@ -184,7 +184,7 @@ func (s *Service) begin(ctx context.Context, name string) (context.Context, inFl
 	}
 	c := inFlight{inv: inv, ro: ro}
 	if s.mem != nil {
-		c.rec = &Record{}
+		c.rec = s.record()
 	} else {
 		f := &flight{}
 		c.rec, c.w = &f.rec, &f.w
@@ -285,7 +285,27 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	res, callErr := t.run(pctx, s, dst, args)
 	stop()
 	s.finish(ctx, c.w, rec, res, callErr, rec.CallID != "")
+	s.recycle(rec)
 	return res, callErr
+}
+
+// record returns a Record for a call on the memory store: one a call
+// recycled, when there is one.
+func (s *Service) record() *Record {
+	if r, ok := s.recs.Get().(*Record); ok {
+		return r
+	}
+	return &Record{}
+}
+
+// recycle keeps rec, the record of a call that has ended, for another
+// call, when no one has a pointer to it: the memory store copies the
+// records it is given, and there is no Observer to be given it. Its
+// fields are all set again (begin) before it is used.
+func (s *Service) recycle(rec *Record) {
+	if s.mem != nil && s.obs == nil {
+		s.recs.Put(rec)
+	}
 }
 
 // start writes rec, the start of a run of args, on w, opened for it; to

@@ -121,6 +121,7 @@ type Service struct {
 	now      func() time.Time
 	sysClock bool         // now is time.Now: since reads the monotonic clock alone
 	mem      *MemoryStore // store, when it is a MemoryStore: see start
+	recs     sync.Pool    // *Record, of calls no one keeps a pointer to (reused)
 	halt     atomic.Bool
 	waits    waiters
 	offers   *offerMemo
