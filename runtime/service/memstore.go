@@ -20,14 +20,30 @@ type MemoryStore struct {
 	mu        sync.Mutex
 	max       int
 	next      int64
-	records   []Record
-	cuts      []int // by record: 0, or the cut of the form of raw Args (startRaw)
+	ring      []memRecord // the records, oldest first from head, count of them
+	head      int
+	count     int
 	calls     map[callKey]int64
 	proposals map[string]*Proposal
 	order     []string // proposal IDs, oldest first
 	key       []byte
 	fail      func(op string) error
 	arena     []byte // the block Args are copied into (keep)
+}
+
+// memRecord is a record as the memory store keeps it: cut is 0, or the
+// cut of the logged form to make of its raw Args (startRaw).
+type memRecord struct {
+	Record
+	cut int
+}
+
+// at returns the record i, counted from the oldest; m.mu is held.
+func (m *MemoryStore) at(i int) *memRecord {
+	if i += m.head; i >= len(m.ring) {
+		i -= len(m.ring)
+	}
+	return &m.ring[i]
 }
 
 // callKey is what a call ID deduplicates by.
@@ -83,16 +99,19 @@ func (m *MemoryStore) failed(op string) error {
 // durable store's unique index keeps the first too). A cut other than 0
 // says rec.Args are raw arguments (startRaw). m.mu is held.
 func (m *MemoryStore) add(rec *Record, cut int) {
-	if len(m.records) >= m.max {
-		m.drop(len(m.records) - m.max/2)
+	if m.count >= m.max {
+		m.drop(m.count - m.max/2)
+	}
+	if m.count == len(m.ring) {
+		m.grow()
 	}
 	m.next++
 	rec.ID = m.next
 	if cut != 0 {
 		rec.Args = m.keep(rec.Args)
 	}
-	m.records = append(m.records, *rec)
-	m.cuts = append(m.cuts, cut)
+	*m.at(m.count) = memRecord{*rec, cut}
+	m.count++
 	if rec.CallID != "" && (rec.Event == EventCall || rec.Event == EventProposal) {
 		k := callKey{rec.Principal, rec.Conversation, rec.CallID}
 		if _, taken := m.calls[k]; !taken {
@@ -162,17 +181,27 @@ func (m *MemoryStore) start(rec *Record, cut int) (*Record, error) {
 	return nil, nil
 }
 
+// grow makes room in the ring, which is full and holds fewer than m.max
+// records: for twice as many, m.max at most; m.mu is held.
+func (m *MemoryStore) grow() {
+	ring := make([]memRecord, min(max(2*len(m.ring), 16), m.max))
+	for i := range m.count {
+		ring[i] = *m.at(i)
+	}
+	m.ring, m.head = ring, 0
+}
+
 // formed returns record i, the logged form of its Args made if they are
 // raw (startRaw); m.mu is held.
 func (m *MemoryStore) formed(i int) *Record {
-	r := &m.records[i]
-	if cut := m.cuts[i]; cut != 0 {
-		if !compactForm(r.Args, cut) {
-			r.Args = writeLogForm(nil, r.Args, nil, cut)
+	r := m.at(i)
+	if r.cut != 0 {
+		if !compactForm(r.Args, r.cut) {
+			r.Args = writeLogForm(nil, r.Args, nil, r.cut)
 		}
-		m.cuts[i] = 0
+		r.cut = 0
 	}
-	return r
+	return &r.Record
 }
 
 // prior returns a copy of the record with rec's call ID, if any; m.mu is
@@ -204,18 +233,19 @@ func (m *MemoryStore) Finish(_ context.Context, rec *Record) error {
 	return nil
 }
 
-// index returns the position of the record id in m.records: they are in
-// the order of their IDs, which add assigns increasing. m.mu is held.
+// index returns the position of the record id, counted from the oldest:
+// the records are in the order of their IDs, which add assigns
+// increasing. m.mu is held.
 func (m *MemoryStore) index(id int64) (int, bool) {
-	if len(m.records) == 0 {
+	if m.count == 0 {
 		return 0, false
 	}
 	// Without a purge in between, IDs are consecutive.
-	if i := id - m.records[0].ID; i >= 0 && i < int64(len(m.records)) && m.records[i].ID == id {
+	if i := id - m.at(0).ID; i >= 0 && i < int64(m.count) && m.at(int(i)).ID == id {
 		return int(i), true
 	}
-	i := sort.Search(len(m.records), func(i int) bool { return m.records[i].ID >= id })
-	return i, i < len(m.records) && m.records[i].ID == id
+	i := sort.Search(m.count, func(i int) bool { return m.at(i).ID >= id })
+	return i, i < m.count && m.at(i).ID == id
 }
 
 // finish copies the end of rec's run into the stored record; m.mu is held.
@@ -224,7 +254,7 @@ func (m *MemoryStore) finish(rec *Record) {
 	if !ok {
 		return
 	}
-	r := &m.records[i]
+	r := m.at(i)
 	r.Outcome, r.Code, r.Duration, r.Error = rec.Outcome, rec.Code, rec.Duration, rec.Error
 	r.Result, r.Structured = rec.Result, rec.Structured
 }
@@ -245,11 +275,11 @@ func (m *MemoryStore) Records(_ context.Context, q Query) ([]Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []Record
-	for i := range m.records {
+	for i := range m.count {
 		if len(out) == q.limit() {
 			break
 		}
-		if q.Match(&m.records[i]) {
+		if q.Match(&m.at(i).Record) {
 			out = append(out, *m.formed(i))
 		}
 	}
@@ -377,13 +407,12 @@ func (m *MemoryStore) Key(_ context.Context, fresh []byte) ([]byte, error) {
 
 // drop forgets the n oldest records; m.mu is held.
 func (m *MemoryStore) drop(n int) {
-	for i := range m.records[:n] {
-		m.forget(&m.records[i])
+	for i := range n {
+		r := m.at(i)
+		m.forget(&r.Record)
+		*r = memRecord{}
 	}
-	kept := copy(m.records, m.records[n:])
-	clear(m.records[kept:])
-	m.records = m.records[:kept]
-	m.cuts = m.cuts[:copy(m.cuts, m.cuts[n:])]
+	m.head, m.count = (m.head+n)%len(m.ring), m.count-n
 }
 
 // forget removes r's indexes; m.mu is held.
@@ -399,17 +428,19 @@ func (m *MemoryStore) Purge(_ context.Context, before time.Time) (int, error) {
 	defer m.mu.Unlock()
 	n := 0
 	kept := 0
-	for i := range m.records {
-		if r := &m.records[i]; r.Time.Before(before) {
+	for i := range m.count {
+		if r := m.at(i); r.Time.Before(before) {
 			n++
-			m.forget(r)
+			m.forget(&r.Record)
 			continue
 		}
-		m.records[kept], m.cuts[kept] = m.records[i], m.cuts[i]
+		*m.at(kept) = *m.at(i)
 		kept++
 	}
-	clear(m.records[kept:])
-	m.records, m.cuts = m.records[:kept], m.cuts[:kept]
+	for i := kept; i < m.count; i++ {
+		*m.at(i) = memRecord{}
+	}
+	m.count = kept
 	m.order = slices.DeleteFunc(m.order, func(id string) bool {
 		if m.proposals[id].Expires.Before(before) {
 			delete(m.proposals, id)
