@@ -405,19 +405,22 @@ func (m *MemoryStore) Key(_ context.Context, fresh []byte) ([]byte, error) {
 	return append([]byte(nil), m.key...), nil
 }
 
-// drop forgets the n oldest records; m.mu is held.
+// drop forgets the n oldest records; m.mu is held. Their places in the
+// ring keep what they held, out of reach, until new records are written
+// there (when it is full, the next n).
 func (m *MemoryStore) drop(n int) {
 	for i := range n {
-		r := m.at(i)
-		m.forget(&r.Record)
-		*r = memRecord{}
+		m.forget(&m.at(i).Record)
 	}
 	m.head, m.count = (m.head+n)%len(m.ring), m.count-n
 }
 
 // forget removes r's indexes; m.mu is held.
 func (m *MemoryStore) forget(r *Record) {
-	if k := (callKey{r.Principal, r.Conversation, r.CallID}); r.CallID != "" && m.calls[k] == r.ID {
+	if r.CallID == "" {
+		return
+	}
+	if k := (callKey{r.Principal, r.Conversation, r.CallID}); m.calls[k] == r.ID {
 		delete(m.calls, k)
 	}
 }
