@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -135,7 +136,11 @@ func TestMemoryStoreKeepsItsCap(t *testing.T) {
 // TestCallAllocatesAsTheBareCall: a call through the service on the
 // memory store, without an Observer, allocates what the bare registry's
 // call does and nothing more: its record is recycled, its arguments'
-// form left to the store (which copies them into blocks it shares).
+// form left to the store (which copies them into blocks it shares). Less
+// than half an allocation more per call, on average: the race detector
+// makes sync.Pool drop some of what it is given, a collection empties it,
+// and a block is now and then made; a record made for each call would be
+// one more.
 func TestCallAllocatesAsTheBareCall(t *testing.T) {
 	_, reg := newFixture(t)
 	s, err := service.New(reg, nil)
@@ -143,13 +148,27 @@ func TestCallAllocatesAsTheBareCall(t *testing.T) {
 	ctx := as(alice, "")
 	args := []byte(`{"text":"hello, world"}`)
 	buf := make([]byte, 0, 64)
-	bare := testing.AllocsPerRun(200, func() {
+	bare := allocsPerCall(func() {
 		res, _ := reg.AppendCall(ctx, buf[:0], "echo", args)
 		buf = res.Content
 	})
-	through := testing.AllocsPerRun(200, func() {
+	through := allocsPerCall(func() {
 		res, _ := s.AppendCall(ctx, buf[:0], "echo", args)
 		buf = res.Content
 	})
-	assert.Equal(t, bare, through)
+	assert.Less(t, through-bare, 0.5, "allocations per call: %.2f through the service, %.2f bare", through, bare)
+}
+
+// allocsPerCall returns how many allocations f makes per call on average
+// (testing.AllocsPerRun rounds it down to a whole number).
+func allocsPerCall(f func()) float64 {
+	const n = 1000
+	f()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range n {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / n
 }
