@@ -162,7 +162,9 @@ type inFlight struct {
 	inv *tool.Invocation
 	ro  bool // tool.IsReadOnly, read before any hook saw the call
 	rec *Record
-	w   *recordContext // the context of the writes of rec, opened for each
+	// w is the context of the writes of rec, opened for each; nil for the
+	// memory store, written on the call's context.
+	w *recordContext
 }
 
 // flight is what an inFlight points to, in one allocation.
@@ -180,8 +182,14 @@ func (s *Service) begin(ctx context.Context, name string) (context.Context, inFl
 	if !ok {
 		inv = anonymous
 	}
-	f := &flight{rec: callRecord(start, inv, name)}
-	c := inFlight{inv: inv, ro: ro, rec: &f.rec, w: &f.w}
+	c := inFlight{inv: inv, ro: ro}
+	if s.mem != nil {
+		c.rec = s.record()
+	} else {
+		f := &flight{}
+		c.rec, c.w = &f.rec, &f.w
+	}
+	*c.rec = callRecord(start, inv, name)
 	if s.obs != nil {
 		ctx = s.obs.Start(ctx, c.rec.Tool)
 	}
@@ -243,20 +251,23 @@ func (s *Service) digestArgs(ctx context.Context, c inFlight, name string, args 
 // call ID is answered from its record instead.
 func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byte) (tool.Result, error) {
 	rec, name := c.rec, t.spec().Name
-	rec.Args = t.logForm(ctx, s, args)
+	// The arguments' form may be left to the memory store (startRaw) when
+	// no Observer is to see the record: until the start is written, when
+	// ownArgs makes it if the store did not take them.
+	rec.Args = t.logForm(ctx, s, args, s.mem != nil && s.obs == nil)
 	rec.Outcome = OutcomeStarted
 	if rec.CallID != "" {
 		release, err := s.waits.enter(ctx, waitKey(rec))
 		if err != nil {
+			s.ownArgs(rec, args)
 			return s.refuse(ctx, rec, dst, waitCancelled(name, err))
 		}
 		defer release()
 	}
 	// The start is written even when the caller is gone: the run then
 	// reports the cancellation, and its end is recorded.
-	c.w.open(ctx)
-	prior, err := s.store.Start(c.w, rec)
-	c.w.close()
+	prior, err := s.start(ctx, c.w, rec, args)
+	s.ownArgs(rec, args)
 	switch {
 	case err != nil && !s.failOpen:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call", slog.String("tool", name), slog.String("error", err.Error()))
@@ -274,7 +285,42 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	res, callErr := t.run(pctx, s, dst, args)
 	stop()
 	s.finish(ctx, c.w, rec, res, callErr, rec.CallID != "")
+	s.recycle(rec)
 	return res, callErr
+}
+
+// record returns a Record for a call on the memory store: one a call
+// recycled, when there is one.
+func (s *Service) record() *Record {
+	if r, ok := s.recs.Get().(*Record); ok {
+		return r
+	}
+	return &Record{}
+}
+
+// recycle keeps rec, the record of a call that has ended, for another
+// call, when no one has a pointer to it: the memory store copies the
+// records it is given, and there is no Observer to be given it. Its
+// fields are all set again (begin) before it is used.
+func (s *Service) recycle(rec *Record) {
+	if s.mem != nil && s.obs == nil {
+		s.recs.Put(rec)
+	}
+}
+
+// start writes rec, the start of a run of args, on w, opened for it; to
+// the memory store, which never looks at its context, without one (w is
+// nil), and with raw arguments (logForm) by startRaw.
+func (s *Service) start(ctx context.Context, w *recordContext, rec *Record, args []byte) (*Record, error) {
+	switch {
+	case s.mem != nil && isRaw(rec, args):
+		return s.mem.startRaw(rec, s.maxStr)
+	case s.mem != nil:
+		return s.mem.Start(ctx, rec)
+	}
+	w.open(ctx)
+	defer w.close()
+	return s.store.Start(w, rec)
 }
 
 // callRecord is the record of a call of the named tool by inv, started at
@@ -340,7 +386,7 @@ func unrecorded(name string, err error) *tool.Error {
 // failure.
 func (s *Service) refuse(ctx context.Context, rec *Record, dst []byte, e *tool.Error) (tool.Result, error) {
 	rec.Event, rec.Outcome, rec.Code, rec.Error = EventRefusal, OutcomeRefused, e.Code, e.Message
-	rec.Duration = s.now().Sub(rec.Time)
+	rec.Duration = s.since(rec.Time)
 	s.append(ctx, rec)
 	return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
 }
@@ -368,7 +414,7 @@ func (s *Service) observed(ctx context.Context, rec *Record) {
 // finish records the end of a run, written on w; keep says whether the
 // result is kept for a repeat.
 func (s *Service) finish(ctx context.Context, w *recordContext, rec *Record, res tool.Result, err error, keep bool) {
-	rec.Duration = s.now().Sub(rec.Time)
+	rec.Duration = s.since(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
 	if err != nil {
 		rec.Error = res.Text()
@@ -433,7 +479,7 @@ func (s *Service) replay(ctx context.Context, rec *Record, prior *Record, dst []
 	}
 	rec.Event = EventReplay
 	res, err := recorded(rec.Tool, prior, dst)
-	rec.Outcome, rec.Code, rec.Duration = prior.Outcome, tool.CodeOf(err), s.now().Sub(rec.Time)
+	rec.Outcome, rec.Code, rec.Duration = prior.Outcome, tool.CodeOf(err), s.since(rec.Time)
 	if err != nil {
 		rec.Error = res.Text()
 	}

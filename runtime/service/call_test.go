@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -455,4 +456,55 @@ func TestSecretUnderAnySpelling(t *testing.T) {
 		assert.NotContains(t, r.Error, "hunter2", args)
 	}
 	assert.Zero(t, f.runs[tLogin].Load())
+}
+
+// TestRunEndIsWrittenAgain: the end of a run the memory store fails to
+// write is written again, twice more at most, as any store's is; a run
+// whose end could not be written stays started.
+func TestRunEndIsWrittenAgain(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		failures int32
+		attempts int32
+		outcome  service.Outcome
+	}{
+		{"once", 1, 2, service.OutcomeOK},
+		{"twice", 2, 3, service.OutcomeOK},
+		{"always", 3, 3, service.OutcomeStarted},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := service.NewMemoryStore()
+			var attempts atomic.Int32
+			st.FailWith(func(op string) error {
+				if op == "finish" && attempts.Add(1) <= c.failures {
+					return errors.New("disk full")
+				}
+				return nil
+			})
+			s, f, _, _ := newService(t, &service.Options{Store: st})
+			_, err := s.Call(as(alice, ""), "act", nil)
+			require.NoError(t, err)
+			assert.EqualValues(t, 1, f.runs[tAct].Load())
+			assert.Equal(t, c.attempts, attempts.Load())
+			assert.Equal(t, c.outcome, last(t, st).Outcome)
+		})
+	}
+}
+
+// TestDurationOnTheSystemClock: without Options.Now, a record's Time is
+// when the call began and its Duration how long it took, both read from
+// the system's clock.
+func TestDurationOnTheSystemClock(t *testing.T) {
+	_, reg := newFixture(t)
+	st := service.NewMemoryStore()
+	s, err := service.New(reg, &service.Options{Store: st})
+	require.NoError(t, err)
+	before := time.Now()
+	_, err = s.Call(as(alice, ""), "act", nil)
+	require.NoError(t, err)
+	took := time.Since(before)
+	r := last(t, st)
+	assert.False(t, r.Time.Before(before), "began %s, the call was made at %s", r.Time, before)
+	assert.Positive(t, r.Duration)
+	assert.LessOrEqual(t, r.Duration, took)
 }

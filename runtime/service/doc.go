@@ -147,7 +147,10 @@
 //
 // MemoryStore, the default, keeps everything in the process, at most
 // DefaultMaxRecords records (SetMaxRecords; the oldest half goes when it
-// is full). The durable stores, which several processes can share,
+// is full). Given a call of a tool without secrets and a service without
+// an Observer, it keeps the arguments as sent (up to 2 KiB) and makes
+// their logged form when the record is first read, so that the call makes
+// no pass over them: what Records returns is the same. The durable stores, which several processes can share,
 // implement Store in subpackages, so that a program using the memory store
 // links no database driver: runtime/service/sqlitestore (embedded SQLite,
 // one machine) and runtime/service/pgstore (PostgreSQL, several

@@ -117,6 +117,14 @@ type logWriter struct {
 // <= 0 cuts nothing). Arguments that are not JSON are logged as a string
 // saying so and how long they were, never as they are.
 func appendLogForm(dst, args []byte, secrets secretPaths, maxString int) []byte {
+	if len(secrets) == 0 && compactForm(args, maxString) {
+		return append(dst, args...)
+	}
+	return writeLogForm(dst, args, secrets, maxString)
+}
+
+// writeLogForm is appendLogForm's logWriter, for any arguments.
+func writeLogForm(dst, args []byte, secrets secretPaths, maxString int) []byte {
 	if len(args) == 0 {
 		return append(dst, "{}"...)
 	}

@@ -99,7 +99,7 @@ func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
 func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args []byte, out **Proposal) (tool.Result, error) {
 	inv, rec, spec := c.inv, c.rec, t.spec()
 	rec.Event = EventProposal
-	rec.Args = t.logForm(ctx, s, args)
+	rec.Args = t.logForm(ctx, s, args, false)
 	if err := t.check(ctx, s, args); err != nil {
 		var te *tool.Error
 		if !errors.As(err, &te) {
@@ -109,7 +109,7 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 		if errors.Is(err, tool.ErrNotRun) {
 			rec.Outcome = OutcomeRefused
 		}
-		rec.Duration = s.now().Sub(rec.Time)
+		rec.Duration = s.since(rec.Time)
 		s.append(ctx, rec)
 		return tool.Result{Content: append(dst, te.Message...), IsError: true}, te
 	}
@@ -130,7 +130,7 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 	p.Digest = digest(key, p)
 	rec.Proposal, rec.Outcome = p.ID, OutcomeOK
 	rec.Result, rec.Structured = proposalResult(p), true
-	rec.Duration = s.now().Sub(rec.Time)
+	rec.Duration = s.since(rec.Time)
 	wctx := detached(ctx)
 	prior, err := s.store.Propose(wctx, p, rec)
 	wctx.close()
@@ -240,7 +240,7 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	if p.State != StatePending {
 		return s.decided(ctx, p, &rec)
 	}
-	rec.Args = t.logForm(ctx, s, p.Args)
+	rec.Args = t.logForm(ctx, s, p.Args, false)
 	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", p.Tool), slog.String("error", err.Error()))
@@ -274,7 +274,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 	if want := digest(key, p); subtle.ConstantTimeCompare([]byte(want), []byte(p.Digest)) != 1 {
 		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal as stored does not match its digest; nothing was run",
 			Cause: errors.New("proposal digest mismatch: the stored proposal was changed, or made under another key")}
-		rec.Outcome, rec.Code, rec.Error, rec.Duration = OutcomeRefused, e.Code, e.Message, s.now().Sub(rec.Time)
+		rec.Outcome, rec.Code, rec.Error, rec.Duration = OutcomeRefused, e.Code, e.Message, s.since(rec.Time)
 		if err := s.writeSettle(ctx, p.ID, StateRejected, rec); err != nil {
 			s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal", slog.String("tool", p.Tool), slog.String("error", err.Error()))
 		}
@@ -284,7 +284,7 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 	pctx, stop := s.watchProgress(ctx, rec)
 	res, err := t.runProposed(pctx, s, p.Args)
 	stop()
-	rec.Duration = s.now().Sub(rec.Time)
+	rec.Duration = s.since(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
 	if err != nil {
 		rec.Error = res.Text()
@@ -354,7 +354,7 @@ func (s *Service) enterProposal(ctx context.Context, id string, who tool.Princip
 // ran and returns its error.
 func (s *Service) refused(ctx context.Context, rec *Record, e *tool.Error) error {
 	rec.Event, rec.Outcome, rec.Code, rec.Error = EventRefusal, OutcomeRefused, e.Code, e.Message
-	rec.Duration = s.now().Sub(rec.Time)
+	rec.Duration = s.since(rec.Time)
 	s.append(ctx, rec)
 	return e
 }

@@ -119,6 +119,9 @@ type Service struct {
 	await    time.Duration
 	halted   func(ctx context.Context) bool
 	now      func() time.Time
+	sysClock bool         // now is time.Now: since reads the monotonic clock alone
+	mem      *MemoryStore // store, when it is a MemoryStore: see start
+	recs     sync.Pool    // *Record, of calls no one keeps a pointer to (reused)
 	halt     atomic.Bool
 	waits    waiters
 	offers   *offerMemo
@@ -162,6 +165,7 @@ func New(reg tool.Registry, opts *Options) (*Service, error) {
 	if s.store == nil {
 		s.store = NewMemoryStore()
 	}
+	s.mem, _ = s.store.(*MemoryStore)
 	if s.policy == nil {
 		s.policy = &Rules{}
 	}
@@ -181,10 +185,21 @@ func New(reg tool.Registry, opts *Options) (*Service, error) {
 		s.maxStr = DefaultMaxLoggedString
 	}
 	if s.now == nil {
-		s.now = time.Now
+		s.now, s.sysClock = time.Now, true
 	}
 	s.targets = registryTools(s.tools)
 	return s, nil
+}
+
+// since returns the time passed since t, a reading of the service's
+// clock. With the system's clock it is time.Since, which reads only the
+// monotonic clock (time.Now reads it and the wall clock), as Sub of
+// time.Now's reading would.
+func (s *Service) since(t time.Time) time.Duration {
+	if s.sysClock {
+		return time.Since(t)
+	}
+	return s.now().Sub(t)
 }
 
 // Halt is the kill switch: until Resume, every call and every confirmation
@@ -348,8 +363,13 @@ func writeEnd(ctx context.Context, w *recordContext, write func(ctx context.Cont
 		w.open(ctx)
 	}
 	defer w.close()
-	ctx = w
-	err := write(ctx)
+	return writeAgain(w, write(w), write)
+}
+
+// writeAgain makes write again on ctx after err, the failure of its first
+// attempt, as writeEnd does: twice more at growing intervals, while ctx
+// lasts. It returns the last failure, nil once an attempt succeeds.
+func writeAgain(ctx context.Context, err error, write func(ctx context.Context) error) error {
 	for _, pause := range [...]time.Duration{20 * time.Millisecond, 200 * time.Millisecond} {
 		if err == nil {
 			return nil
@@ -369,9 +389,21 @@ func writeEnd(ctx context.Context, w *recordContext, write func(ctx context.Cont
 // writeFinish writes rec, the end of a call's run, as writeEnd does. It
 // lives beside writeEnd so that a call enters this file once on its way
 // to the store (see servicemcp's TestCallEntersEachFileOnce).
-// w is the call's record context (nil: a new one).
+// w is the call's record context (nil: a new one). The memory store,
+// which never looks at its context, is written first on ctx, with no
+// context of the write opened, and on a detached one only to try again.
 func (s *Service) writeFinish(ctx context.Context, w *recordContext, rec *Record) error {
-	return writeEnd(ctx, w, func(ctx context.Context) error { return s.store.Finish(ctx, rec) })
+	write := func(ctx context.Context) error { return s.store.Finish(ctx, rec) }
+	if s.mem == nil {
+		return writeEnd(ctx, w, write)
+	}
+	err := write(ctx)
+	if err == nil {
+		return nil
+	}
+	wctx := detached(ctx)
+	defer wctx.close()
+	return writeAgain(wctx, err, write)
 }
 
 // writeSettle moves the running proposal id to state with rec, the end of

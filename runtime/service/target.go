@@ -29,8 +29,10 @@ type target interface {
 	// runProposed runs a propose tool with a confirmed proposal's
 	// arguments.
 	runProposed(ctx context.Context, s *Service, args []byte) (tool.Result, error)
-	// logForm returns the arguments as the record keeps them.
-	logForm(ctx context.Context, s *Service, args []byte) []byte
+	// logForm returns the arguments as the record keeps them; with raw,
+	// args themselves when their form is the memory store's to make (see
+	// Service.logForm).
+	logForm(ctx context.Context, s *Service, args []byte, raw bool) []byte
 }
 
 // resolve returns the tool of that name: the registry's first, then the
@@ -90,7 +92,7 @@ func (t *registryTool) runProposed(ctx context.Context, s *Service, args []byte)
 
 // logForm is the tool's LogArgs form, or the arguments with secrets
 // replaced and long strings cut.
-func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte) []byte {
+func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte, raw bool) []byte {
 	if t.sp.LogsArgs {
 		form, own, err := registry.LogArgs(ctx, s.reg, t.sp.Name, args)
 		if own && err == nil {
@@ -102,7 +104,7 @@ func (t *registryTool) logForm(ctx context.Context, s *Service, args []byte) []b
 			return appendLogForm(nil, args, t.secrets, s.maxStr)
 		}
 	}
-	return appendLogForm(make([]byte, 0, len(args)+8), args, t.secrets, s.maxStr)
+	return s.logForm(args, t.secrets, raw)
 }
 
 // dynamicTool is a tool known only at run time: one of the dynamic
@@ -153,8 +155,33 @@ func (t *dynamicTool) runProposed(ctx context.Context, s *Service, args []byte) 
 }
 
 // logForm is the arguments with secrets replaced and long strings cut.
-func (t *dynamicTool) logForm(_ context.Context, s *Service, args []byte) []byte {
-	return appendLogForm(make([]byte, 0, len(args)+8), args, splitSecrets(t.sp.Secrets), s.maxStr)
+func (t *dynamicTool) logForm(_ context.Context, s *Service, args []byte, raw bool) []byte {
+	return s.logForm(args, splitSecrets(t.sp.Secrets), raw)
+}
+
+// logForm returns the arguments with secrets replaced and long strings
+// cut, in a slice of their own; with raw, args themselves when no secret
+// is to be replaced and they are not empty and no longer than
+// maxArenaArgs: the memory store then keeps a copy and makes their form
+// when the record is read (MemoryStore.startRaw), else ownArgs makes it.
+func (s *Service) logForm(args []byte, secrets secretPaths, raw bool) []byte {
+	if raw && len(secrets) == 0 && len(args) > 0 && len(args) <= maxArenaArgs {
+		return args
+	}
+	return appendLogForm(make([]byte, 0, len(args)+8), args, secrets, s.maxStr)
+}
+
+// ownArgs gives rec the logged form of args, in a slice of its own, when
+// its Args are still args, raw (logForm), and no store took them.
+func (s *Service) ownArgs(rec *Record, args []byte) {
+	if isRaw(rec, args) {
+		rec.Args = appendLogForm(make([]byte, 0, len(args)+8), args, nil, s.maxStr)
+	}
+}
+
+// isRaw reports whether rec.Args are args, the call's own.
+func isRaw(rec *Record, args []byte) bool {
+	return len(rec.Args) > 0 && len(args) > 0 && &rec.Args[0] == &args[0]
 }
 
 // dynamicFailure is the error of a dynamic tool's run as the registry

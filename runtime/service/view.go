@@ -112,7 +112,7 @@ func (s *Service) view(ctx context.Context, p *Proposal, who tool.Principal) (*P
 		v.State = StateExpired
 	}
 	if t := s.resolve(ctx, p.Tool); t != nil {
-		v.Args = t.logForm(ctx, s, p.Args)
+		v.Args = t.logForm(ctx, s, p.Args, false)
 	} else if recs, err := s.store.Records(ctx, Query{Proposal: p.ID, Limit: 1}); err == nil && len(recs) == 1 && recs[0].Event == EventProposal {
 		// The tool is gone (a dynamic one): its proposal's record kept
 		// the logged form.
