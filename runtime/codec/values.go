@@ -50,7 +50,10 @@ func (d *Decoder) refuse(want string, c byte) {
 // Null consumes a null and returns true; on any other value it consumes
 // nothing and returns false.
 func (d *Decoder) Null() bool {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok || c != 'n' {
 		return false
 	}
@@ -60,7 +63,10 @@ func (d *Decoder) Null() bool {
 // Bool reads a boolean. On another kind of value it records "expected
 // <want>, got <kind>", skips the value and returns ok false.
 func (d *Decoder) Bool(want string) (v, ok bool) {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok {
 		return false, false
 	}
@@ -79,7 +85,10 @@ func (d *Decoder) Bool(want string) (v, ok bool) {
 // another kind of value it records a problem, skips the value and returns
 // ok false.
 func (d *Decoder) StringBytes(want string) ([]byte, bool) {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok {
 		return nil, false
 	}
@@ -200,7 +209,10 @@ func (d *Decoder) Base64(want string) ([]byte, bool) {
 // number consumes the next value if it is a number and returns its
 // literal; on another kind it records a problem and skips the value.
 func (d *Decoder) number(want string) (lit []byte, isInt, ok bool) {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok {
 		return nil, false, false
 	}
@@ -356,7 +368,10 @@ func (d *Decoder) Float(want string, bits int) (float64, bool) {
 // members. On another kind of value it records a problem, skips the value
 // and returns false.
 func (d *Decoder) Object(want string) bool {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok {
 		return false
 	}
@@ -433,7 +448,10 @@ func (d *Decoder) Key() ([]byte, bool) {
 // elements. On another kind of value it records a problem, skips the value
 // and returns false.
 func (d *Decoder) Array(want string) bool {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok {
 		return false
 	}
