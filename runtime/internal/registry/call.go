@@ -121,19 +121,15 @@ func failure(dst []byte, e *tool.Error) (tool.Result, error) {
 	return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
 }
 
-// run runs s.specs[i], whatever its kind, through the Runner.
+// run runs s.specs[i], whatever its kind, through the Runner: inline
+// (runInline) when nothing can end it early, else on a worker.
 func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
 	spec := &s.specs[i]
-	c, mayAbandon, direct := s.start(ctx, i, ModeCall, args, dst, appendTo)
-	// exec's branch written out: on the call path, the frame of exec cost
-	// more than it saved in lines.
-	var ended run.Ended
-	var err error
-	if mayAbandon {
-		ended, err = s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
-	} else {
-		ended, err = c.inline(ctx, args)
+	if spec.Timeout <= 0 && ctx.Done() == nil {
+		return s.runInline(ctx, i, args, dst, appendTo)
 	}
+	c, _, _ := s.start(ctx, i, ModeCall, args, dst, appendTo)
+	ended, err := s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
 	switch ended {
 	case run.Abandoned, run.Crashed:
 		// The run keeps the codecs (Abandoned gives them back), or they
@@ -149,11 +145,56 @@ func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool
 		return failure(dst, e)
 	}
 	res := tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
-	switch {
-	case direct:
-	case appendTo:
+	if appendTo {
 		res.Content = append(dst, res.Content...)
-	default:
+	} else {
+		res.Content = bytes.Clone(res.Content)
+	}
+	s.release(c)
+	return res, nil
+}
+
+// runInline is run for a call that nothing can end early (no
+// Spec.Timeout, a context that can never be done), on the caller's
+// goroutine as run.Runner.Run would run it (the refusal of a busy tool,
+// a panic recovered and its codecs left to the collector), in one frame
+// around the dispatch rather than through the Job interface: the call
+// path of every program that calls its tools directly. With appendTo the
+// output is encoded straight into dst, which nothing can write into once
+// the call has returned.
+func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (res tool.Result, err error) {
+	name := s.specs[i].Name
+	if e := s.runner.Refuse(i, name); e != nil {
+		return failure(dst, toolerr.Of(name, e))
+	}
+	c := s.pool.Get().(*codecs)
+	c.i, c.mode = i, ModeCall
+	if appendTo {
+		c.own, c.appended = c.out.Bytes()[:0], true
+		c.out.ResetAppend(dst)
+	} else {
+		c.out.Reset()
+	}
+	defer func() {
+		// runtime.Goexit recovers nothing: it ends the caller's
+		// goroutine, as in any function the caller calls.
+		if v := recover(); v != nil {
+			res, err = failure(dst, toolerr.Of(name, run.Panicked(name, v)))
+		}
+	}()
+	if e := c.dispatch(ctx, args); e != nil {
+		s.release(c)
+		return failure(dst, toolerr.Of(name, toolerr.Returned(name, e)))
+	}
+	// One test of the output's state on the way out: outputError says
+	// which failure it is.
+	if out := c.out; out.TooLarge() || out.Err() != nil || c.output-OutputText > OutputStructured-OutputText {
+		e := s.outputError(c, &s.specs[i])
+		s.release(c)
+		return failure(dst, e)
+	}
+	res = tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
+	if !appendTo {
 		res.Content = bytes.Clone(res.Content)
 	}
 	s.release(c)
