@@ -356,10 +356,58 @@ func (d *Decoder) Float(want string, bits int) (float64, bool) {
 			return f, true
 		}
 	}
+	if !isInt && bits == 64 {
+		if f, ok := shortDecimal(lit); ok {
+			return f, true
+		}
+	}
 	f, err := strconv.ParseFloat(string(lit), bits)
 	if err != nil {
 		d.Problem("expected " + want + ", got a number out of range for a " + strconv.Itoa(bits) + "-bit float")
 		return 0, false
+	}
+	return f, true
+}
+
+// pow10 holds the powers of ten that a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// shortDecimal returns the float64 nearest the number lit, a valid JSON
+// number with a fraction, when it has no exponent and at most 15 digits:
+// the digits are then an integer a float64 holds exactly, divided by a
+// power of ten it holds exactly, and one correctly rounded division gives
+// what strconv.ParseFloat gives (the exact case of its own fast path,
+// without its general parsing). ok is false for any other number.
+func shortDecimal(lit []byte) (f float64, ok bool) {
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	if len(lit) > 16 { // 15 digits and the point
+		return 0, false
+	}
+	var u uint64
+	frac := -1 // digits after the point, -1 before it
+	for _, c := range lit {
+		switch {
+		case c >= '0' && c <= '9':
+			u = u*10 + uint64(c-'0')
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.':
+			frac = 0
+		default: // an exponent
+			return 0, false
+		}
+	}
+	if frac < 0 {
+		return 0, false
+	}
+	f = float64(u) / pow10[frac]
+	if neg {
+		f = -f
 	}
 	return f, true
 }
