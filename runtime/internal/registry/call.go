@@ -58,6 +58,11 @@ func (s *Static) call(ctx context.Context, name string, args, dst []byte, append
 	if i < 0 {
 		return failure(dst, toolerr.UnknownTool(s.tools, name))
 	}
+	return s.callAt(ctx, i, args, dst, appendTo)
+}
+
+// callAt is call once the tool is found: s.specs[i].
+func (s *Static) callAt(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
 	spec := &s.specs[i]
 	if spec.Kind == tool.KindPropose {
 		if e := s.check(ctx, i, args); e != nil {
@@ -155,19 +160,33 @@ func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool
 }
 
 // runInline is run for a call that nothing can end early (no
-// Spec.Timeout, a context that can never be done), on the caller's
-// goroutine as run.Runner.Run would run it (the refusal of a busy tool,
-// a panic recovered and its codecs left to the collector), in one frame
-// around the dispatch rather than through the Job interface: the call
-// path of every program that calls its tools directly. With appendTo the
-// output is encoded straight into dst, which nothing can write into once
-// the call has returned.
-func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (res tool.Result, err error) {
+// Spec.Timeout, a context that can never be done), on pooled codecs
+// (see codecs.callInline).
+func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
 	name := s.specs[i].Name
 	if e := s.runner.Refuse(i, name); e != nil {
 		return failure(dst, toolerr.Of(name, e))
 	}
 	c := s.pool.Get().(*codecs)
+	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
+	if healthy {
+		s.release(c)
+	}
+	return res, err
+}
+
+// callInline runs s.specs[i] in ModeCall on c, on the caller's goroutine,
+// as run.Runner.Run would run a call that nothing can end early (the
+// caller has checked Runner.Refuse): in one frame around the dispatch
+// rather than through the Job interface, the call path of every program
+// that calls its tools directly. With appendTo the output is encoded
+// straight into dst, which nothing can write into once the call has
+// returned. healthy is false when the tool panicked: c may then be in any
+// state, and is left to the collector; otherwise c still refers to args
+// and dst, until forget.
+func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (res tool.Result, healthy bool, err error) {
+	s := c.s
+	name := s.specs[i].Name
 	c.i, c.mode = i, ModeCall
 	if appendTo {
 		c.own, c.appended = c.out.Bytes()[:0], true
@@ -180,25 +199,24 @@ func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendT
 		// goroutine, as in any function the caller calls.
 		if v := recover(); v != nil {
 			res, err = failure(dst, toolerr.Of(name, run.Panicked(name, v)))
+			healthy = false
 		}
 	}()
 	if e := c.dispatch(ctx, args); e != nil {
-		s.release(c)
-		return failure(dst, toolerr.Of(name, toolerr.Returned(name, e)))
+		res, err = failure(dst, toolerr.Of(name, toolerr.Returned(name, e)))
+		return res, true, err
 	}
 	// One test of the output's state on the way out: outputError says
 	// which failure it is.
 	if out := c.out; out.TooLarge() || out.Err() != nil || c.output-OutputText > OutputStructured-OutputText {
-		e := s.outputError(c, &s.specs[i])
-		s.release(c)
-		return failure(dst, e)
+		res, err = failure(dst, s.outputError(c, &s.specs[i]))
+		return res, true, err
 	}
 	res = tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
 	if !appendTo {
 		res.Content = bytes.Clone(res.Content)
 	}
-	s.release(c)
-	return res, nil
+	return res, true, nil
 }
 
 // outputError returns the failure of a run that returned but whose

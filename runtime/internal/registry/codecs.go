@@ -124,11 +124,17 @@ func (s *Static) exec(ctx context.Context, c *codecs, args []byte, mayAbandon bo
 	return c.inline(ctx, args)
 }
 
-// release returns healthy codecs to the pool, without a reference to the
-// call's arguments or to a caller's buffer. Every field it clears is a
-// pointer stored (with a write barrier while the collector runs): it
-// clears only those the call set.
+// release returns healthy codecs to the pool, forgotten (see forget).
 func (s *Static) release(c *codecs) {
+	c.forget()
+	s.pool.Put(c)
+}
+
+// forget drops c's references to the call's arguments and to a caller's
+// buffer, as codecs kept for a later call must. Every field it clears is
+// a pointer stored (with a write barrier while the collector runs): it
+// clears only those the call set.
+func (c *codecs) forget() {
 	c.in.Forget()
 	if c.appended {
 		c.out.ResetAppend(c.own)
@@ -137,5 +143,4 @@ func (s *Static) release(c *codecs) {
 	if c.args != nil {
 		c.args = nil
 	}
-	s.pool.Put(c)
 }
