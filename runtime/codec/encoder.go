@@ -262,7 +262,11 @@ func (e *Encoder) Int(v int64) {
 		return
 	}
 	e.comma()
-	e.buf = strconv.AppendInt(e.buf, v, 10)
+	if uint64(v) < 10 { // one digit, without strconv's calls
+		e.buf = append(e.buf, byte('0'+v))
+	} else {
+		e.buf = strconv.AppendInt(e.buf, v, 10)
+	}
 	e.checkLimit()
 }
 
@@ -272,7 +276,11 @@ func (e *Encoder) Uint(v uint64) {
 		return
 	}
 	e.comma()
-	e.buf = strconv.AppendUint(e.buf, v, 10)
+	if v < 10 { // one digit, without strconv's calls
+		e.buf = append(e.buf, byte('0'+v))
+	} else {
+		e.buf = strconv.AppendUint(e.buf, v, 10)
+	}
 	e.checkLimit()
 }
 

@@ -43,8 +43,20 @@ func AppendStringHTML[S ~string | ~[]byte](dst []byte, src S) []byte {
 // appendEscaped appends src escaped as AppendString escapes it, without
 // the quotes.
 func appendEscaped[S ~string | ~[]byte](dst []byte, src S) []byte {
+	// Most strings need no escape: their words are tested eight bytes at
+	// a time, then the last eight bytes (overlapping the words tested)
+	// rather than the last few one by one, and a clean string is copied
+	// at once. The loop below takes over from the first word that holds
+	// a byte to escape.
+	i := 0
+	for i+8 <= len(src) && specials8(load8(src, i)) == 0 {
+		i += 8
+	}
+	if i+8 > len(src) && (i == len(src) || len(src) >= 8 && specials8(load8(src, len(src)-8)) == 0) {
+		return append(dst, src...)
+	}
 	start := 0
-	for i := 0; i < len(src); {
+	for i < len(src) {
 		if i+8 <= len(src) && !special8(load8(src, i)) {
 			i += 8 // eight bytes copied as they are
 			continue
