@@ -186,7 +186,6 @@ func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendT
 // and dst, until forget.
 func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (res tool.Result, healthy bool, err error) {
 	s := c.s
-	name := s.specs[i].Name
 	c.i, c.mode = i, ModeCall
 	if appendTo {
 		c.own, c.appended = c.out.Bytes()[:0], true
@@ -198,12 +197,24 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 		// runtime.Goexit recovers nothing: it ends the caller's
 		// goroutine, as in any function the caller calls.
 		if v := recover(); v != nil {
+			name := s.specs[i].Name
 			res, err = failure(dst, toolerr.Of(name, run.Panicked(name, v)))
 			healthy = false
 		}
 	}()
-	if e := c.dispatch(ctx, args); e != nil {
-		res, err = failure(dst, toolerr.Of(name, toolerr.Returned(name, e)))
+	// codecs.dispatch written out, its frame saved on the call path.
+	if len(args) == 0 {
+		args = s.emptyArgs
+	}
+	c.in.Reset(args, s.opts.Limits)
+	c.in.SkipPaths()
+	c.output, err = s.dispatch(ctx, s.id(i), ModeCall, c.in, c.out)
+	if err != nil && c.in.Err() != nil {
+		err = c.again(ctx, args)
+	}
+	if err != nil {
+		name := s.specs[i].Name
+		res, err = failure(dst, toolerr.Of(name, toolerr.Returned(name, err)))
 		return res, true, err
 	}
 	// One test of the output's state on the way out: outputError says

@@ -52,9 +52,18 @@ func (c *codecs) dispatch(ctx context.Context, args []byte) (err error) {
 	c.in.SkipPaths()
 	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
 	if err != nil && c.in.Err() != nil {
-		c.in.Reset(args, s.opts.Limits)
-		c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
+		return c.again(ctx, args)
 	}
+	return err
+}
+
+// again is dispatch's second pass over arguments the first refused, with
+// the decoder's paths: args is not empty (dispatch gave {} for empty
+// arguments).
+func (c *codecs) again(ctx context.Context, args []byte) (err error) {
+	s := c.s
+	c.in.Reset(args, s.opts.Limits)
+	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
 	return err
 }
 
