@@ -114,9 +114,26 @@ func (d *Decoder) StringBytes(want string) ([]byte, bool) {
 // string kept after the call keeps its block alive, at most blockSize
 // bytes.
 func (d *Decoder) String(want string) (string, bool) {
-	b, ok := d.StringBytes(want)
-	if !ok || len(b) == 0 {
-		return "", ok
+	// StringBytes written out: String is on the path of every string
+	// property, and a frame less is worth its lines.
+	c, ok := d.peekNow()
+	if !ok {
+		if c, ok = d.peek(); !ok {
+			return "", false
+		}
+	}
+	if c != '"' {
+		d.refuse(want, c)
+		return "", false
+	}
+	b, next, msg := jsonlex.ReadString(d.data, d.pos, &d.scratch)
+	if msg != "" {
+		d.syntaxError(next, msg)
+		return "", false
+	}
+	d.pos = next
+	if len(b) == 0 {
+		return "", true
 	}
 	return d.makeString(b), true
 }
