@@ -52,13 +52,27 @@ func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args [
 }
 
 // call is Call and AppendCall: with appendTo, the output is encoded into
-// dst; without, it is copied out of the pooled encoder.
+// dst; without, it is copied out of the pooled encoder. A call that
+// nothing can end early runs inline from here (runInline written out, a
+// frame less on the call path); callAt takes every other.
 func (s *Static) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (tool.Result, error) {
 	i := s.find(name)
 	if i < 0 {
 		return failure(dst, toolerr.UnknownTool(s.tools, name))
 	}
-	return s.callAt(ctx, i, args, dst, appendTo)
+	spec := &s.specs[i]
+	if spec.Kind == tool.KindPropose || spec.Timeout > 0 || ctx.Done() != nil {
+		return s.callAt(ctx, i, args, dst, appendTo)
+	}
+	if e := s.runner.Refuse(i, spec.Name); e != nil {
+		return failure(dst, toolerr.Of(spec.Name, e))
+	}
+	c := s.pool.Get().(*codecs)
+	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
+	if healthy {
+		s.release(c)
+	}
+	return res, err
 }
 
 // callAt is call once the tool is found: s.specs[i].
