@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -85,5 +86,34 @@ func FuzzFloat(f *testing.F) {
 		}
 		floatAgrees(t, lit, 64)
 		floatAgrees(t, lit, 32)
+	})
+}
+
+// FuzzNumber checks that a number is read, to its last byte, exactly when
+// it is the valid JSON number jsontext accepts, and that Int reads the
+// integers strconv.ParseInt reads.
+func FuzzNumber(f *testing.F) {
+	for _, s := range []string{"5", "5 ", "05", "5.", "5e", "5E1", "-5", "-", "7}", "0", "12", "9.5", "1e2", " 3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d := NewDecoder()
+		d.Reset([]byte(s), Limits{})
+		lit, ok := d.Number("number")
+		d.End()
+		value := jsontext.Value(s)
+		valid := value.IsValid() && value.Kind() == '0'
+		assert.Equal(t, valid, ok && d.Err() == nil, "%q: %v", s, d.Err())
+		if valid {
+			assert.Equal(t, strings.TrimSpace(s), string(lit))
+		}
+		want, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		d.Reset([]byte(s), Limits{})
+		got, ok := d.Int("integer", 64)
+		d.End()
+		if valid && err == nil {
+			require.True(t, ok && d.Err() == nil, "%q: %v", s, d.Err())
+			assert.Equal(t, want, got)
+		}
 	})
 }

@@ -21,6 +21,14 @@ func (d *Decoder) number(want string) (lit []byte, isInt, ok bool) {
 		d.refuse(want, c)
 		return nil, false, false
 	}
+	// A one-digit integer, the commonest number in arguments, is read
+	// without ScanNumber's call: what follows it is no digit, fraction or
+	// exponent (a zero followed by a digit is ScanNumber's to refuse).
+	if i := d.pos + 1; c != '-' && (i == len(d.data) || !jsonlex.IsDigit(d.data[i]) && d.data[i] != '.' && d.data[i]|0x20 != 'e') {
+		lit = d.data[d.pos:i]
+		d.pos = i
+		return lit, true, true
+	}
 	next, isInt, msg := jsonlex.ScanNumber(d.data, d.pos)
 	if msg != "" {
 		d.syntaxError(next, msg)
