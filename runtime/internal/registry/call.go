@@ -147,7 +147,7 @@ func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool
 	if spec.Timeout <= 0 && ctx.Done() == nil {
 		return s.runInline(ctx, i, args, dst, appendTo)
 	}
-	c, _, _ := s.start(ctx, i, ModeCall, args, dst, appendTo)
+	c, _ := s.start(ctx, i, ModeCall, args)
 	ended, err := s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
 	switch ended {
 	case run.Abandoned, run.Crashed:
@@ -281,7 +281,7 @@ func (s *Static) outputError(c *codecs, spec *tool.Spec) *tool.Error {
 // limits; the caller's context still applies).
 func (s *Static) check(ctx context.Context, i int, args []byte) *tool.Error {
 	spec := &s.specs[i]
-	c, mayAbandon, _ := s.start(ctx, i, ModeCheck, args, nil, false)
+	c, mayAbandon := s.start(ctx, i, ModeCheck, args)
 	ended, err := s.exec(ctx, c, args, mayAbandon, 0)
 	switch {
 	case ended == run.Abandoned || ended == run.Crashed:

@@ -102,26 +102,19 @@ func (c *codecs) Abandoned(healthy bool) {
 // start prepares pooled codecs for a call of s.specs[i], and reports
 // whether the run may be abandoned (a Spec.Timeout in ModeCall, or a
 // context that can be done): exec then runs it through the Runner, with
-// the arguments kept in c, and otherwise inline. The encoder appends to
-// dst when appendTo and the run cannot be abandoned (otherwise an
-// abandoned run could write into dst after the call returned); direct
-// says so. The arguments are not copied: an abandoned run may read them
-// while it decodes (see Call).
-func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, appendTo bool) (c *codecs, mayAbandon, direct bool) {
+// the arguments kept in c, and otherwise inline. The encoder writes into
+// its own memory: an abandoned run never writes into a caller's buffer
+// (an inline call may: see codecs.callInline). The arguments are not
+// copied: an abandoned run may read them while it decodes (see Call).
+func (s *Static) start(ctx context.Context, i int, mode Mode, args []byte) (c *codecs, mayAbandon bool) {
 	c = s.pool.Get().(*codecs)
 	c.i, c.mode = i, mode
 	mayAbandon = mode == ModeCall && s.specs[i].Timeout > 0 || ctx.Done() != nil
-	direct = appendTo && !mayAbandon
-	if direct {
-		c.own, c.appended = c.out.Bytes()[:0], true
-		c.out.ResetAppend(dst)
-	} else {
-		c.out.Reset()
-	}
+	c.out.Reset()
 	if mayAbandon {
 		c.args = args
 	}
-	return c, mayAbandon, direct
+	return c, mayAbandon
 }
 
 // exec runs c, which start prepared, through the Runner when it may be
