@@ -24,7 +24,7 @@ var (
 func BenchmarkCall(b *testing.B) {
 	ps := paths(b)
 	ps["encoding_json"] = EncodingJSON()
-	order := []string{"toolgen", "service", "toolgen_call", "easyjson", "encoding_json", "jsonschema", "mcp"}
+	order := []string{"toolgen", "toolgen_handle", "service", "toolgen_call", "easyjson", "encoding_json", "jsonschema", "mcp"}
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string

@@ -47,6 +47,23 @@ func Toolgen() (Path, error) {
 	}, nil
 }
 
+// ToolgenHandle is Toolgen through a tool.Handle on the generated
+// registry: AppendCall on codecs the handle owns (one goroutine at a
+// time, as the easyjson path's writer is), without the registry's pool.
+func ToolgenHandle() (Path, error) {
+	reg, err := generated.New(generated.Tools{})
+	if err != nil {
+		return nil, fmt.Errorf("toolgen handle path: %w", err)
+	}
+	h := tool.NewHandle(reg)
+	var buf []byte
+	return func(ctx context.Context, name string, args []byte) ([]byte, error) {
+		res, err := h.AppendCall(ctx, buf[:0], name, args)
+		buf = res.Content
+		return res.Content, err
+	}, nil
+}
+
 // Service returns the call service's AppendCall over the generated
 // registry as a Path: the memory store, a principal in the context, every
 // call recorded (started, then finished, with its logged arguments).

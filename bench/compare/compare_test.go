@@ -19,6 +19,8 @@ func paths(t testing.TB) map[string]Path {
 	require.NoError(t, err)
 	tc, err := ToolgenCall()
 	require.NoError(t, err)
+	th, err := ToolgenHandle()
+	require.NoError(t, err)
 	sv, err := Service()
 	require.NoError(t, err)
 	js, err := JSONSchema()
@@ -27,12 +29,13 @@ func paths(t testing.TB) map[string]Path {
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, m.Close()) })
 	return map[string]Path{
-		"toolgen":      tg,
-		"toolgen_call": tc,
-		"service":      sv,
-		"jsonschema":   js,
-		"easyjson":     EasyJSON(),
-		"mcp":          m.Path(),
+		"toolgen":        tg,
+		"toolgen_call":   tc,
+		"toolgen_handle": th,
+		"service":        sv,
+		"jsonschema":     js,
+		"easyjson":       EasyJSON(),
+		"mcp":            m.Path(),
 	}
 }
 

@@ -1,9 +1,10 @@
 package generated
 
 // The breakdown of a call's time: the generated decoder and encoder alone,
-// the generated dispatch (decode, call, encode) without the registry, and
-// the registry's Check and Call around it. BenchmarkCall in ../compare
-// measures the whole call against the other paths.
+// the generated dispatch (decode, call, encode) without the registry, the
+// registry's Check and Call around it, and AppendCall through a
+// tool.Handle. BenchmarkCall in ../compare measures the whole call against
+// the other paths.
 
 import (
 	"context"
@@ -13,6 +14,7 @@ import (
 	"github.com/toolgen-go/toolgen/bench/generated/internal/toolscodec"
 	"github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/codec"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -138,6 +140,19 @@ func BenchmarkBreakdown(b *testing.B) {
 			var buf []byte
 			for b.Loop() {
 				res, err := reg.AppendCall(ctx, buf[:0], tc.name, tc.args)
+				if err != nil {
+					b.Fatal(err)
+				}
+				buf = res.Content
+			}
+			sinkBytes = buf
+		})
+		b.Run(tc.name+"/handle", func(b *testing.B) {
+			h := tool.NewHandle(reg)
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				res, err := h.AppendCall(ctx, buf[:0], tc.name, tc.args)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -160,14 +160,25 @@ func (e *Encoder) comma() {
 }
 
 // ObjectStart writes '{'.
-func (e *Encoder) ObjectStart() {
-	if !e.fits(1) {
+func (e *Encoder) ObjectStart() { e.start('{') }
+
+// start writes the ',' the value needs, if any, and c, '{' or '[', which
+// opens it. The size is known: one test of the limit, before writing,
+// does for both bytes.
+func (e *Encoder) start(c byte) {
+	n := 1
+	if e.needComma {
+		n++
+	}
+	if !e.fits(n) {
 		return
 	}
-	e.comma()
-	e.buf = append(e.buf, '{')
+	if e.needComma {
+		e.buf = append(e.buf, ',', c)
+	} else {
+		e.buf = append(e.buf, c)
+	}
 	e.needComma = false
-	e.checkLimit()
 }
 
 // ObjectEnd writes '}'.
@@ -180,15 +191,7 @@ func (e *Encoder) ObjectEnd() {
 }
 
 // ArrayStart writes '['.
-func (e *Encoder) ArrayStart() {
-	if !e.fits(1) {
-		return
-	}
-	e.comma()
-	e.buf = append(e.buf, '[')
-	e.needComma = false
-	e.checkLimit()
-}
+func (e *Encoder) ArrayStart() { e.start('[') }
 
 // ArrayEnd writes ']'.
 func (e *Encoder) ArrayEnd() {
@@ -216,13 +219,18 @@ func (e *Encoder) Key(name string) {
 // text once, at generation time, and RawKey saves the escaping. The text
 // is not checked.
 func (e *Encoder) RawKey(text string) {
-	if !e.fits(len(text)) {
+	n := len(text)
+	if e.needComma {
+		n++
+	}
+	if !e.fits(n) {
 		return
 	}
-	e.comma()
+	if e.needComma {
+		e.buf = append(e.buf, ',')
+	}
 	e.buf = append(e.buf, text...)
 	e.needComma = false
-	e.checkLimit()
 }
 
 // String writes s as a JSON string, escaped as encoding/json does without
@@ -254,7 +262,11 @@ func (e *Encoder) Int(v int64) {
 		return
 	}
 	e.comma()
-	e.buf = strconv.AppendInt(e.buf, v, 10)
+	if uint64(v) < 10 { // one digit, without strconv's calls
+		e.buf = append(e.buf, byte('0'+v))
+	} else {
+		e.buf = strconv.AppendInt(e.buf, v, 10)
+	}
 	e.checkLimit()
 }
 
@@ -264,7 +276,11 @@ func (e *Encoder) Uint(v uint64) {
 		return
 	}
 	e.comma()
-	e.buf = strconv.AppendUint(e.buf, v, 10)
+	if v < 10 { // one digit, without strconv's calls
+		e.buf = append(e.buf, byte('0'+v))
+	} else {
+		e.buf = strconv.AppendUint(e.buf, v, 10)
+	}
 	e.checkLimit()
 }
 

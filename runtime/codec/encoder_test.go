@@ -123,12 +123,12 @@ func TestEncodeFloatUnsupported(t *testing.T) {
 func TestEncodeIntegersLikeEncodingJSON(t *testing.T) {
 	t.Parallel()
 	e := NewEncoder()
-	for _, v := range []int64{0, 1, -1, 42, math.MaxInt8, math.MinInt8, math.MaxInt32, math.MinInt32, math.MaxInt64, math.MinInt64} {
+	for _, v := range []int64{0, 1, 9, 10, -1, -9, -10, 42, math.MaxInt8, math.MinInt8, math.MaxInt32, math.MinInt32, math.MaxInt64, math.MinInt64} {
 		e.Reset()
 		e.Int(v)
 		assert.Equal(t, stdJSON(t, v), string(e.Bytes()))
 	}
-	for _, v := range []uint64{0, 1, math.MaxUint32, math.MaxUint64} {
+	for _, v := range []uint64{0, 1, 9, 10, math.MaxUint32, math.MaxUint64} {
 		e.Reset()
 		e.Uint(v)
 		assert.Equal(t, stdJSON(t, v), string(e.Bytes()))

@@ -12,7 +12,8 @@ import (
 const linearNames = 16
 
 // peek skips whitespace and returns the first byte of the next value. At the
-// end of input it records a fatal problem; after one it returns false.
+// end of input it records a fatal problem; after one it returns false. The
+// hot reads call peekNow first, and peek only when it fails.
 func (d *Decoder) peek() (byte, bool) {
 	if d.fatal {
 		return 0, false
@@ -24,6 +25,20 @@ func (d *Decoder) peek() (byte, bool) {
 		return 0, false
 	}
 	return d.data[i], true
+}
+
+// peekNow returns the byte at d.pos and true when a value starts there at
+// once (compact JSON: no whitespace before it) and no fatal problem was
+// recorded; otherwise it returns false and the caller calls peek. It is
+// small enough to be inlined, which peek is not: a read of compact JSON
+// makes no call to find its value.
+func (d *Decoder) peekNow() (byte, bool) {
+	if data, i := d.data, d.pos; uint(i) < uint(len(data)) && !d.fatal {
+		if c := data[i]; c > ' ' {
+			return c, true
+		}
+	}
+	return 0, false
 }
 
 // open consumes the '{' or '[' at d.pos, counting the depth.

@@ -3,8 +3,6 @@ package codec
 import (
 	"bytes"
 	"encoding/base64"
-	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -50,7 +48,10 @@ func (d *Decoder) refuse(want string, c byte) {
 // Null consumes a null and returns true; on any other value it consumes
 // nothing and returns false.
 func (d *Decoder) Null() bool {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok || c != 'n' {
 		return false
 	}
@@ -60,7 +61,10 @@ func (d *Decoder) Null() bool {
 // Bool reads a boolean. On another kind of value it records "expected
 // <want>, got <kind>", skips the value and returns ok false.
 func (d *Decoder) Bool(want string) (v, ok bool) {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok {
 		return false, false
 	}
@@ -79,7 +83,10 @@ func (d *Decoder) Bool(want string) (v, ok bool) {
 // another kind of value it records a problem, skips the value and returns
 // ok false.
 func (d *Decoder) StringBytes(want string) ([]byte, bool) {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok {
 		return nil, false
 	}
@@ -105,9 +112,26 @@ func (d *Decoder) StringBytes(want string) ([]byte, bool) {
 // string kept after the call keeps its block alive, at most blockSize
 // bytes.
 func (d *Decoder) String(want string) (string, bool) {
-	b, ok := d.StringBytes(want)
-	if !ok || len(b) == 0 {
-		return "", ok
+	// StringBytes written out: String is on the path of every string
+	// property, and a frame less is worth its lines.
+	c, ok := d.peekNow()
+	if !ok {
+		if c, ok = d.peek(); !ok {
+			return "", false
+		}
+	}
+	if c != '"' {
+		d.refuse(want, c)
+		return "", false
+	}
+	b, next, msg := jsonlex.ReadString(d.data, d.pos, &d.scratch)
+	if msg != "" {
+		d.syntaxError(next, msg)
+		return "", false
+	}
+	d.pos = next
+	if len(b) == 0 {
+		return "", true
 	}
 	return d.makeString(b), true
 }
@@ -197,166 +221,14 @@ func (d *Decoder) Base64(want string) ([]byte, bool) {
 	return out[:n], true
 }
 
-// number consumes the next value if it is a number and returns its
-// literal; on another kind it records a problem and skips the value.
-func (d *Decoder) number(want string) (lit []byte, isInt, ok bool) {
-	c, ok := d.peek()
-	if !ok {
-		return nil, false, false
-	}
-	if c != '-' && !jsonlex.IsDigit(c) {
-		d.refuse(want, c)
-		return nil, false, false
-	}
-	next, isInt, msg := jsonlex.ScanNumber(d.data, d.pos)
-	if msg != "" {
-		d.syntaxError(next, msg)
-		return nil, false, false
-	}
-	lit = d.data[d.pos:next]
-	d.pos = next
-	return lit, isInt, true
-}
-
-// Number reads a number and returns its literal, which aliases the input
-// and is valid until the next read.
-func (d *Decoder) Number(want string) ([]byte, bool) {
-	lit, _, ok := d.number(want)
-	return lit, ok
-}
-
-// intBits returns bits, or 64 when it is not between 1 and 64.
-func intBits(bits int) int {
-	if bits < 1 || bits > 64 {
-		return 64
-	}
-	return bits
-}
-
-// parseDigits returns the value of the decimal digits b, and false when it
-// overflows a uint64.
-func parseDigits(b []byte) (uint64, bool) {
-	if len(b) < 20 {
-		var u uint64
-		for _, c := range b {
-			u = u*10 + uint64(c-'0')
-		}
-		return u, true
-	}
-	var u uint64
-	for _, c := range b {
-		if u > math.MaxUint64/10 {
-			return 0, false
-		}
-		u *= 10
-		if u > math.MaxUint64-uint64(c-'0') {
-			return 0, false
-		}
-		u += uint64(c - '0')
-	}
-	return u, true
-}
-
-// Int reads an integer that fits a signed bits-bit integer (bits outside
-// 1..64 mean 64). A number with a fraction or an exponent is refused, even
-// "1.0" or "1e2", as encoding/json refuses it for Go integers.
-func (d *Decoder) Int(want string, bits int) (int64, bool) {
-	lit, isInt, ok := d.number(want)
-	if !ok {
-		return 0, false
-	}
-	if !isInt {
-		d.Problem("expected " + want + ", got a number with a fraction or exponent")
-		return 0, false
-	}
-	bits = intBits(bits)
-	neg := lit[0] == '-'
-	if neg {
-		lit = lit[1:]
-	}
-	u, ok := parseDigits(lit)
-	limit := uint64(1) << (bits - 1)
-	if !neg {
-		limit--
-	}
-	if !ok || u > limit {
-		d.Problem("expected " + want + ", got a number out of range for a " + strconv.Itoa(bits) + "-bit integer")
-		return 0, false
-	}
-	if neg {
-		return -int64(u), true
-	}
-	return int64(u), true
-}
-
-// Uint reads a non-negative integer that fits an unsigned bits-bit integer
-// (bits outside 1..64 mean 64). Fractions and exponents are refused as by
-// Int, and so is any negative number, "-0" included, as encoding/json does.
-func (d *Decoder) Uint(want string, bits int) (uint64, bool) {
-	lit, isInt, ok := d.number(want)
-	if !ok {
-		return 0, false
-	}
-	if !isInt {
-		d.Problem("expected " + want + ", got a number with a fraction or exponent")
-		return 0, false
-	}
-	if lit[0] == '-' {
-		d.Problem("expected " + want + ", got a negative number")
-		return 0, false
-	}
-	bits = intBits(bits)
-	u, ok := parseDigits(lit)
-	if !ok || bits < 64 && u >= uint64(1)<<bits {
-		d.Problem("expected " + want + ", got a number out of range for a " + strconv.Itoa(bits) + "-bit integer")
-		return 0, false
-	}
-	return u, true
-}
-
-// Float reads a number as strconv.ParseFloat(literal, bits) does (bits 32
-// or 64; other values mean 64). A number too large for the float type is
-// refused; one too small becomes zero, as in encoding/json.
-func (d *Decoder) Float(want string, bits int) (float64, bool) {
-	lit, isInt, ok := d.number(want)
-	if !ok {
-		return 0, false
-	}
-	if bits != 32 {
-		bits = 64
-	}
-	// Integers of up to 15 digits are exact in a float64, and rounding them
-	// once to float32 is what ParseFloat does.
-	if isInt && len(lit) <= 16 {
-		digits := lit
-		if lit[0] == '-' {
-			digits = lit[1:]
-		}
-		if len(digits) <= 15 {
-			u, _ := parseDigits(digits)
-			f := float64(u)
-			if lit[0] == '-' {
-				f = -f
-			}
-			if bits == 32 {
-				f = float64(float32(f))
-			}
-			return f, true
-		}
-	}
-	f, err := strconv.ParseFloat(string(lit), bits)
-	if err != nil {
-		d.Problem("expected " + want + ", got a number out of range for a " + strconv.Itoa(bits) + "-bit float")
-		return 0, false
-	}
-	return f, true
-}
-
 // Object consumes the '{' that opens an object; Key then reads its
 // members. On another kind of value it records a problem, skips the value
 // and returns false.
 func (d *Decoder) Object(want string) bool {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok {
 		return false
 	}
@@ -433,7 +305,10 @@ func (d *Decoder) Key() ([]byte, bool) {
 // elements. On another kind of value it records a problem, skips the value
 // and returns false.
 func (d *Decoder) Array(want string) bool {
-	c, ok := d.peek()
+	c, ok := d.peekNow()
+	if !ok {
+		c, ok = d.peek()
+	}
 	if !ok {
 		return false
 	}

@@ -43,8 +43,20 @@ func AppendStringHTML[S ~string | ~[]byte](dst []byte, src S) []byte {
 // appendEscaped appends src escaped as AppendString escapes it, without
 // the quotes.
 func appendEscaped[S ~string | ~[]byte](dst []byte, src S) []byte {
+	// Most strings need no escape: their words are tested eight bytes at
+	// a time, then the last eight bytes (overlapping the words tested)
+	// rather than the last few one by one, and a clean string is copied
+	// at once. The loop below takes over from the first word that holds
+	// a byte to escape.
+	i := 0
+	for i+8 <= len(src) && specials8(load8(src, i)) == 0 {
+		i += 8
+	}
+	if i+8 > len(src) && (i == len(src) || len(src) >= 8 && specials8(load8(src, len(src)-8)) == 0) {
+		return append(dst, src...)
+	}
 	start := 0
-	for i := 0; i < len(src); {
+	for i < len(src) {
 		if i+8 <= len(src) && !special8(load8(src, i)) {
 			i += 8 // eight bytes copied as they are
 			continue
@@ -110,8 +122,15 @@ func load8[S ~string | ~[]byte](s S, i int) uint64 {
 // 0x20) or a byte that is not ASCII. It tests the eight at once (the "has
 // a byte less than" and "has a zero byte" word tricks, exact as a yes or
 // no).
-func special8(v uint64) bool {
+func special8(v uint64) bool { return specials8(v) != 0 }
+
+// specials8 is special8 as a mask: the high bit of each byte of v that
+// tells it needs more than a copy is set, and every other bit is clear.
+// The lowest set bit is exact (a borrow only runs towards the higher
+// bytes), so bits.TrailingZeros64(m)/8 is the index of the first such
+// byte; the bits above it may also flag bytes that need nothing.
+func specials8(v uint64) uint64 {
 	const lsb, msb = 0x0101010101010101, 0x8080808080808080
 	quote, backslash := v^('"'*lsb), v^('\\'*lsb)
-	return ((v-0x20*lsb)&^v|(quote-lsb)&^quote|(backslash-lsb)&^backslash|v)&msb != 0
+	return ((v-0x20*lsb)&^v | (quote-lsb)&^quote | (backslash-lsb)&^backslash | v) & msb
 }

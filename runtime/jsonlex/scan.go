@@ -1,6 +1,9 @@
 package jsonlex
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // The messages of the scanning functions. They say what is wrong and never
 // quote the input.
@@ -44,8 +47,19 @@ func SkipSpace(data []byte, i int) int {
 func ReadString(data []byte, i int, scratch *[]byte) (s []byte, next int, msg string) {
 	start := i + 1
 	i = start
-	for i+8 <= len(data) && !special8(load8(data, i)) {
-		i += 8
+	for i+8 <= len(data) {
+		m := specials8(load8(data, i))
+		if m == 0 {
+			i += 8
+			continue
+		}
+		// The first byte of the eight that needs more than a copy, at
+		// once: most often the closing quote.
+		i += bits.TrailingZeros64(m) >> 3
+		if data[i] == '"' {
+			return data[start:i], i + 1, ""
+		}
+		return readStringSlow(data, start, i, scratch)
 	}
 	for ; i < len(data); i++ {
 		c := data[i]

@@ -44,6 +44,13 @@
 //	res, err := reg.AppendCall(ctx, buf[:0], name, args)
 //	buf = res.Content // valid until the next AppendCall into buf
 //
+// Such a loop can also hold a Handle (NewHandle): the Registry's calls on
+// memory of its own, for one goroutine at a time, without the pool the
+// Registry shares between goroutines:
+//
+//	h := tool.NewHandle(reg) // one per goroutine
+//	res, err := h.AppendCall(ctx, buf[:0], name, args)
+//
 // A Registry is also a Caller, the one way in that the MCP server
 // (runtime/mcpserver), the provider adapters (runtime/provider) and an
 // agent loop take, which the call service (runtime/service: every call for

@@ -64,3 +64,33 @@ func ExampleWithInvocation() {
 	// ana [notes.read] c-42 toolu_01
 	// claude-sonnet-4-6
 }
+
+// A loop that calls tools one after another, on one goroutine, holds a
+// Handle: the same results as the registry's, on memory of its own.
+func ExampleNewHandle() {
+	reg, err := toolimpl.NewRegistry([]tool.Spec{
+		{Name: "echo", Kind: tool.KindRead},
+	}, nil, func(_ context.Context, _ int, mode toolimpl.Mode, in *toolimpl.Decoder, out *toolimpl.Encoder) (toolimpl.Output, error) {
+		text, _ := in.String("string") // a generated decoder checks more
+		in.End()
+		if err := toolimpl.InvalidArguments(in.Err()); err != nil || mode != toolimpl.ModeCall {
+			return 0, err
+		}
+		out.String(text)
+		return toolimpl.OutputJSON, nil
+	}, nil)
+	if err != nil {
+		panic(err)
+	}
+	h := tool.NewHandle(reg)
+	var buf []byte
+	for _, args := range []string{`"one"`, `"two"`, `3`} {
+		res, _ := h.AppendCall(context.Background(), buf[:0], "echo", []byte(args))
+		buf = res.Content // reused by the next call
+		fmt.Println(res.IsError, res.Text())
+	}
+	// Output:
+	// false "one"
+	// false "two"
+	// true invalid arguments: (root): expected string, got number
+}

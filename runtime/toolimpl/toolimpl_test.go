@@ -56,11 +56,13 @@ func proposeRegistry(t *testing.T, runs *atomic.Int32) tool.Registry {
 
 // TestHostCannotRunAProposeTool: a host holding the registry a generated
 // package's New returns has no way to run a propose tool. Call and
-// AppendCall validate its arguments and run nothing; the registry has no
-// method beyond tool.Registry's, so that no type assertion finds a door
-// (RunProposed, LogArgs and SelfOffered are functions of an internal
-// package, which only the call service imports); and through the service
-// it runs once a person has confirmed it, and only then.
+// AppendCall validate its arguments and run nothing, and so do those of a
+// tool.Handle on it; the registry has no method beyond tool.Registry's and
+// NewHandle (tool.NewHandle's way in), and the handle none beyond
+// tool.Handle's, so that no type assertion finds a door (RunProposed,
+// LogArgs and SelfOffered are functions of an internal package, which
+// only the call service imports); and through the service it runs once a
+// person has confirmed it, and only then.
 func TestHostCannotRunAProposeTool(t *testing.T) {
 	t.Parallel()
 	var runs atomic.Int32
@@ -68,10 +70,13 @@ func TestHostCannotRunAProposeTool(t *testing.T) {
 	ctx := t.Context()
 	args := []byte(`{"id":7}`)
 
+	h := tool.NewHandle(reg)
 	for name, call := range map[string]func() (tool.Result, error){
-		"Call":       func() (tool.Result, error) { return reg.Call(ctx, "notes_delete", args) },
-		"AppendCall": func() (tool.Result, error) { return reg.AppendCall(ctx, nil, "notes_delete", args) },
-		"Caller":     func() (tool.Result, error) { return tool.Caller(reg).Call(ctx, "notes_delete", args) },
+		"Call":              func() (tool.Result, error) { return reg.Call(ctx, "notes_delete", args) },
+		"AppendCall":        func() (tool.Result, error) { return reg.AppendCall(ctx, nil, "notes_delete", args) },
+		"Caller":            func() (tool.Result, error) { return tool.Caller(reg).Call(ctx, "notes_delete", args) },
+		"Handle.Call":       func() (tool.Result, error) { return h.Call(context.Background(), "notes_delete", args) },
+		"Handle.AppendCall": func() (tool.Result, error) { return h.AppendCall(ctx, nil, "notes_delete", args) },
 	} {
 		res, err := call()
 		assert.Equal(t, tool.CodeNeedsConfirmation, tool.CodeOf(err), name)
@@ -81,15 +86,13 @@ func TestHostCannotRunAProposeTool(t *testing.T) {
 	assert.Equal(t, tool.CodeInvalidArguments, tool.CodeOf(err), "the arguments are validated, so the model can correct them")
 	require.NoError(t, reg.Check(ctx, "notes_delete", args))
 
-	var want, got []string
-	for m := range reflect.TypeFor[tool.Registry]().Methods() {
-		want = append(want, m.Name)
-	}
-	for m := range reflect.TypeOf(reg).Methods() {
-		got = append(got, m.Name)
-	}
+	require.NoError(t, h.Check(ctx, "notes_delete", args))
+
+	want, got := methods(reflect.TypeFor[tool.Registry]()), methods(reflect.TypeOf(reg))
+	want = append(want, "NewHandle")
 	slices.Sort(want)
-	assert.Equal(t, want, got, "the registry's exported methods are tool.Registry's, and no more")
+	assert.Equal(t, want, got, "the registry's exported methods are tool.Registry's and NewHandle, and no more")
+	assert.Equal(t, methods(reflect.TypeFor[tool.Handle]()), methods(reflect.TypeOf(h)), "the handle's are tool.Handle's")
 	_, door := reg.(interface {
 		RunProposed(context.Context, string, []byte) (tool.Result, error)
 	})
@@ -122,4 +125,14 @@ func TestServiceServesOnlyAGeneratedRegistry(t *testing.T) {
 	assert.Contains(t, err.Error(), "not one a generated package's New returned")
 	_, err = service.New(nil, nil)
 	require.Error(t, err)
+}
+
+// methods returns the names of t's exported methods, sorted.
+func methods(t reflect.Type) []string {
+	var names []string
+	for m := range t.Methods() {
+		names = append(names, m.Name)
+	}
+	slices.Sort(names)
+	return names
 }

@@ -54,6 +54,29 @@ func TestAppendCallAllocations(t *testing.T) {
 	assert.Zero(t, allocs, "the output is encoded into the caller's buffer")
 }
 
+// TestHandleAllocations checks that a Handle's AppendCall into a reused
+// buffer and its Check allocate nothing, as the registry's do.
+func TestHandleAllocations(t *testing.T) {
+	h := newBenchStatic(t).NewHandle()
+	ctx := context.Background()
+	args := []byte(`{"query":"go generics"}`)
+	res, err := h.AppendCall(ctx, nil, "notes_search", args)
+	require.NoError(t, err)
+	buf := res.Content
+	allocs := testing.AllocsPerRun(100, func() {
+		res, err := h.AppendCall(ctx, buf[:0], "notes_search", args)
+		if err != nil {
+			panic(err)
+		}
+		buf = res.Content
+		if err := h.Check(ctx, "notes_search", args); err != nil {
+			panic(err)
+		}
+	})
+	assert.Equal(t, byte('{'), buf[0])
+	assert.Zero(t, allocs)
+}
+
 // TestOfferAllocations checks that Offer returns Tools itself, without
 // allocating, when no tool declines: with no Offered hook, and with one
 // that asks every tool that decides and hears yes from all.

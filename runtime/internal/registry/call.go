@@ -52,12 +52,31 @@ func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args [
 }
 
 // call is Call and AppendCall: with appendTo, the output is encoded into
-// dst; without, it is copied out of the pooled encoder.
+// dst; without, it is copied out of the pooled encoder. A call that
+// nothing can end early runs inline from here (runInline written out, a
+// frame less on the call path); callAt takes every other.
 func (s *Static) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (tool.Result, error) {
 	i := s.find(name)
 	if i < 0 {
 		return failure(dst, toolerr.UnknownTool(s.tools, name))
 	}
+	spec := &s.specs[i]
+	if spec.Kind == tool.KindPropose || spec.Timeout > 0 || ctx.Done() != nil {
+		return s.callAt(ctx, i, args, dst, appendTo)
+	}
+	if e := s.runner.Refuse(i, spec.Name); e != nil {
+		return failure(dst, toolerr.Of(spec.Name, e))
+	}
+	c := s.pool.Get().(*codecs)
+	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
+	if healthy {
+		s.release(c)
+	}
+	return res, err
+}
+
+// callAt is call once the tool is found: s.specs[i].
+func (s *Static) callAt(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
 	spec := &s.specs[i]
 	if spec.Kind == tool.KindPropose {
 		if e := s.check(ctx, i, args); e != nil {
@@ -121,19 +140,15 @@ func failure(dst []byte, e *tool.Error) (tool.Result, error) {
 	return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
 }
 
-// run runs s.specs[i], whatever its kind, through the Runner.
+// run runs s.specs[i], whatever its kind, through the Runner: inline
+// (runInline) when nothing can end it early, else on a worker.
 func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
 	spec := &s.specs[i]
-	c, mayAbandon, direct := s.start(ctx, i, ModeCall, args, dst, appendTo)
-	// exec's branch written out: on the call path, the frame of exec cost
-	// more than it saved in lines.
-	var ended run.Ended
-	var err error
-	if mayAbandon {
-		ended, err = s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
-	} else {
-		ended, err = c.inline(ctx, args)
+	if spec.Timeout <= 0 && ctx.Done() == nil {
+		return s.runInline(ctx, i, args, dst, appendTo)
 	}
+	c, _ := s.start(ctx, i, ModeCall, args)
+	ended, err := s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
 	switch ended {
 	case run.Abandoned, run.Crashed:
 		// The run keeps the codecs (Abandoned gives them back), or they
@@ -149,15 +164,84 @@ func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool
 		return failure(dst, e)
 	}
 	res := tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
-	switch {
-	case direct:
-	case appendTo:
+	if appendTo {
 		res.Content = append(dst, res.Content...)
-	default:
+	} else {
 		res.Content = bytes.Clone(res.Content)
 	}
 	s.release(c)
 	return res, nil
+}
+
+// runInline is run for a call that nothing can end early (no
+// Spec.Timeout, a context that can never be done), on pooled codecs
+// (see codecs.callInline).
+func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
+	name := s.specs[i].Name
+	if e := s.runner.Refuse(i, name); e != nil {
+		return failure(dst, toolerr.Of(name, e))
+	}
+	c := s.pool.Get().(*codecs)
+	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
+	if healthy {
+		s.release(c)
+	}
+	return res, err
+}
+
+// callInline runs s.specs[i] in ModeCall on c, on the caller's goroutine,
+// as run.Runner.Run would run a call that nothing can end early (the
+// caller has checked Runner.Refuse): in one frame around the dispatch
+// rather than through the Job interface, the call path of every program
+// that calls its tools directly. With appendTo the output is encoded
+// straight into dst, which nothing can write into once the call has
+// returned. healthy is false when the tool panicked: c may then be in any
+// state, and is left to the collector; otherwise c still refers to args
+// and dst, until forget.
+func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (res tool.Result, healthy bool, err error) {
+	s := c.s
+	c.i, c.mode = i, ModeCall
+	if appendTo {
+		c.own, c.appended = c.out.Bytes()[:0], true
+		c.out.ResetAppend(dst)
+	} else {
+		c.out.Reset()
+	}
+	defer func() {
+		// runtime.Goexit recovers nothing: it ends the caller's
+		// goroutine, as in any function the caller calls.
+		if v := recover(); v != nil {
+			name := s.specs[i].Name
+			res, err = failure(dst, toolerr.Of(name, run.Panicked(name, v)))
+			healthy = false
+		}
+	}()
+	// codecs.dispatch written out, its frame saved on the call path.
+	if len(args) == 0 {
+		args = s.emptyArgs
+	}
+	c.in.Reset(args, s.opts.Limits)
+	c.in.SkipPaths()
+	c.output, err = s.dispatch(ctx, s.id(i), ModeCall, c.in, c.out)
+	if err != nil && c.in.Err() != nil {
+		err = c.again(ctx, args)
+	}
+	if err != nil {
+		name := s.specs[i].Name
+		res, err = failure(dst, toolerr.Of(name, toolerr.Returned(name, err)))
+		return res, true, err
+	}
+	// One test of the output's state on the way out: outputError says
+	// which failure it is.
+	if out := c.out; out.TooLarge() || out.Err() != nil || c.output-OutputText > OutputStructured-OutputText {
+		res, err = failure(dst, s.outputError(c, &s.specs[i]))
+		return res, true, err
+	}
+	res = tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
+	if !appendTo {
+		res.Content = bytes.Clone(res.Content)
+	}
+	return res, true, nil
 }
 
 // outputError returns the failure of a run that returned but whose
@@ -197,7 +281,7 @@ func (s *Static) outputError(c *codecs, spec *tool.Spec) *tool.Error {
 // limits; the caller's context still applies).
 func (s *Static) check(ctx context.Context, i int, args []byte) *tool.Error {
 	spec := &s.specs[i]
-	c, mayAbandon, _ := s.start(ctx, i, ModeCheck, args, nil, false)
+	c, mayAbandon := s.start(ctx, i, ModeCheck, args)
 	ended, err := s.exec(ctx, c, args, mayAbandon, 0)
 	switch {
 	case ended == run.Abandoned || ended == run.Crashed:

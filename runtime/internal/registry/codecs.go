@@ -52,9 +52,18 @@ func (c *codecs) dispatch(ctx context.Context, args []byte) (err error) {
 	c.in.SkipPaths()
 	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
 	if err != nil && c.in.Err() != nil {
-		c.in.Reset(args, s.opts.Limits)
-		c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
+		return c.again(ctx, args)
 	}
+	return err
+}
+
+// again is dispatch's second pass over arguments the first refused, with
+// the decoder's paths: args is not empty (dispatch gave {} for empty
+// arguments).
+func (c *codecs) again(ctx context.Context, args []byte) (err error) {
+	s := c.s
+	c.in.Reset(args, s.opts.Limits)
+	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
 	return err
 }
 
@@ -93,26 +102,19 @@ func (c *codecs) Abandoned(healthy bool) {
 // start prepares pooled codecs for a call of s.specs[i], and reports
 // whether the run may be abandoned (a Spec.Timeout in ModeCall, or a
 // context that can be done): exec then runs it through the Runner, with
-// the arguments kept in c, and otherwise inline. The encoder appends to
-// dst when appendTo and the run cannot be abandoned (otherwise an
-// abandoned run could write into dst after the call returned); direct
-// says so. The arguments are not copied: an abandoned run may read them
-// while it decodes (see Call).
-func (s *Static) start(ctx context.Context, i int, mode Mode, args, dst []byte, appendTo bool) (c *codecs, mayAbandon, direct bool) {
+// the arguments kept in c, and otherwise inline. The encoder writes into
+// its own memory: an abandoned run never writes into a caller's buffer
+// (an inline call may: see codecs.callInline). The arguments are not
+// copied: an abandoned run may read them while it decodes (see Call).
+func (s *Static) start(ctx context.Context, i int, mode Mode, args []byte) (c *codecs, mayAbandon bool) {
 	c = s.pool.Get().(*codecs)
 	c.i, c.mode = i, mode
 	mayAbandon = mode == ModeCall && s.specs[i].Timeout > 0 || ctx.Done() != nil
-	direct = appendTo && !mayAbandon
-	if direct {
-		c.own, c.appended = c.out.Bytes()[:0], true
-		c.out.ResetAppend(dst)
-	} else {
-		c.out.Reset()
-	}
+	c.out.Reset()
 	if mayAbandon {
 		c.args = args
 	}
-	return c, mayAbandon, direct
+	return c, mayAbandon
 }
 
 // exec runs c, which start prepared, through the Runner when it may be
@@ -124,11 +126,17 @@ func (s *Static) exec(ctx context.Context, c *codecs, args []byte, mayAbandon bo
 	return c.inline(ctx, args)
 }
 
-// release returns healthy codecs to the pool, without a reference to the
-// call's arguments or to a caller's buffer. Every field it clears is a
-// pointer stored (with a write barrier while the collector runs): it
-// clears only those the call set.
+// release returns healthy codecs to the pool, forgotten (see forget).
 func (s *Static) release(c *codecs) {
+	c.forget()
+	s.pool.Put(c)
+}
+
+// forget drops c's references to the call's arguments and to a caller's
+// buffer, as codecs kept for a later call must. Every field it clears is
+// a pointer stored (with a write barrier while the collector runs): it
+// clears only those the call set.
+func (c *codecs) forget() {
 	c.in.Forget()
 	if c.appended {
 		c.out.ResetAppend(c.own)
@@ -137,5 +145,4 @@ func (s *Static) release(c *codecs) {
 	if c.args != nil {
 		c.args = nil
 	}
-	s.pool.Put(c)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
@@ -142,19 +143,22 @@ func (s *Static) Lookup(name string) (*tool.Spec, bool) {
 }
 
 // find returns the position in s.specs of the tool with the given name, or
-// -1.
+// -1. It compares three ways, one call of the runtime's comparison a
+// step, and stops at the name: the tools of a small registry are found at
+// the first or second step, where a search for the lower bound compared
+// every step and then once more for equality.
 func (s *Static) find(name string) int {
 	i, j := 0, len(s.specs)
 	for i < j {
 		h := int(uint(i+j) >> 1)
-		if s.specs[h].Name < name {
+		switch c := strings.Compare(s.specs[h].Name, name); {
+		case c == 0:
+			return h
+		case c < 0:
 			i = h + 1
-		} else {
+		default:
 			j = h
 		}
-	}
-	if i < len(s.specs) && s.specs[i].Name == name {
-		return i
 	}
 	return -1
 }

@@ -63,7 +63,7 @@ func LogArgs(ctx context.Context, s *Static, name string, args []byte) (form []b
 		return nil, false, nil
 	}
 	spec := &s.specs[i]
-	c, mayAbandon, _ := s.start(ctx, i, ModeLog, args, nil, false)
+	c, mayAbandon := s.start(ctx, i, ModeLog, args)
 	ended, runErr := s.exec(ctx, c, args, mayAbandon, 0)
 	switch {
 	case ended == run.Abandoned || ended == run.Crashed:
