@@ -2,8 +2,11 @@
 // them in interleaved rounds (each round runs every program once, in a
 // shuffled order) so that the noise of a shared machine falls on all of
 // them alike, and prints, per program, the median and 10th percentile of
-// the wall time and the median CPU time (user plus system), with the ratio
-// of each median to the first program's.
+// the wall time, the median CPU time (user plus system) and the median
+// number of minor page faults, with the ratio of each median to the first
+// program's. Page faults do not depend on the load of the machine: they
+// count the pages a program touches, which is most of what a larger
+// binary costs at start-up.
 //
 // Usage (from bench/):
 //
@@ -32,6 +35,7 @@ func main() {
 	}
 	wall := make([][]time.Duration, len(progs))
 	cpu := make([][]time.Duration, len(progs))
+	faults := make([][]int64, len(progs))
 	order := make([]int, len(progs))
 	for i := range order {
 		order[i] = i
@@ -39,7 +43,7 @@ func main() {
 	for r := 0; r < *warmup+*runs; r++ {
 		rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, p := range order {
-			w, c, err := run(progs[p])
+			w, c, f, err := run(progs[p])
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "startup: %s: %v\n", progs[p], err)
 				os.Exit(1)
@@ -47,38 +51,42 @@ func main() {
 			if r >= *warmup {
 				wall[p] = append(wall[p], w)
 				cpu[p] = append(cpu[p], c)
+				faults[p] = append(faults[p], f)
 			}
 		}
 	}
 	base := median(wall[0])
 	baseCPU := median(cpu[0])
-	fmt.Printf("%-24s %12s %12s %12s %10s %10s\n", "program", "wall median", "wall p10", "cpu median", "wall ratio", "cpu ratio")
+	baseFaults := median(faults[0])
+	fmt.Printf("%-24s %12s %12s %12s %8s %10s %10s %10s\n", "program", "wall median", "wall p10", "cpu median", "faults", "wall ratio", "cpu ratio", "faults +")
 	for i, p := range progs {
-		w, c := median(wall[i]), median(cpu[i])
-		fmt.Printf("%-24s %12v %12v %12v %10.3f %10.3f\n", p, w.Round(time.Microsecond), pct(wall[i], 10).Round(time.Microsecond), c.Round(time.Microsecond),
-			float64(w)/float64(base), float64(c)/float64(baseCPU))
+		w, c, f := median(wall[i]), median(cpu[i]), median(faults[i])
+		fmt.Printf("%-24s %12v %12v %12v %8d %10.3f %10.3f %10d\n", p, w.Round(time.Microsecond), pct(wall[i], 10).Round(time.Microsecond), c.Round(time.Microsecond),
+			f, float64(w)/float64(base), float64(c)/float64(baseCPU), f-baseFaults)
 	}
 }
 
-// run runs prog once, its output discarded, and returns its wall time and
-// the CPU time it used.
-func run(prog string) (wall, cpu time.Duration, err error) {
+// run runs prog once, its output discarded, and returns its wall time,
+// the CPU time it used and its minor page faults.
+func run(prog string) (wall, cpu time.Duration, faults int64, err error) {
 	cmd := exec.Command(prog)
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	wall = time.Since(start)
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		cpu = time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))
+		faults = ru.Minflt
 	}
-	return wall, cpu, nil
+	return wall, cpu, faults, nil
 }
 
-func median(d []time.Duration) time.Duration { return pct(d, 50) }
+// median returns the median of d.
+func median[T time.Duration | int64](d []T) T { return pct(d, 50) }
 
 // pct returns the p-th percentile of d.
-func pct(d []time.Duration, p int) time.Duration {
+func pct[T time.Duration | int64](d []T, p int) T {
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return s[(len(s)-1)*p/100]
