@@ -96,6 +96,12 @@ type bootstrapConfig struct {
 	// static, when not nil, is the static path (6_schemas_static.go): the
 	// types it derives are not reflected by the program.
 	static func(bootstrapType) (json.RawMessage, bool)
+	// staticCache, when not nil, holds the static path's results of
+	// unchanged packages (6_schemas_static_cache.go).
+	staticCache *staticCache
+	// comments, when not nil, computes the CommentMap as it is needed:
+	// the program's types set Comments from it, all of it.
+	comments *commentSet
 }
 
 const (
