@@ -148,12 +148,12 @@ func generateCached(t *testing.T, opts Options) cachedRun {
 
 // cacheEntries counts the bootstrap's entries in a cache directory (not
 // the formatted files, in formatCacheDir, nor the output cache's, in
-// outputCacheDir).
+// outputCacheDir, nor the static cache's, in staticCacheDir).
 func cacheEntries(t *testing.T, dir string) int {
 	t.Helper()
 	n := 0
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && (path == filepath.Join(dir, formatCacheDir) || path == filepath.Join(dir, outputCacheDir)) {
+		if err == nil && d.IsDir() && (path == filepath.Join(dir, formatCacheDir) || path == filepath.Join(dir, outputCacheDir) || path == filepath.Join(dir, staticCacheDir)) {
 			return fs.SkipDir
 		}
 		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), "tmp-") {

@@ -29,12 +29,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"go/build"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"golang.org/x/tools/go/packages"
 )
+
+// staticCacheDir is the directory of the static cache's entries in the
+// cache, apart from the bootstrap's entries.
+const staticCacheDir = "static"
 
 // staticCacheKind names the static cache's entries; its version changes
 // with their format or with what the key hashes.
@@ -59,9 +64,10 @@ type staticEntry struct {
 	Docs  map[string]string // the CommentMap entry of each type that has one, by name
 }
 
-// openStaticCache is the static cache of the run cfg configures: nil
-// without a scan, a successful one, or a comment set to record into.
-func openStaticCache(l *loaded, cfg *bootstrapConfig) *staticCache {
+// openStaticCache is the static cache in dir, the toolgen cache, of the
+// run cfg configures: nil without a scan, a successful one, or a comment
+// set to record into.
+func openStaticCache(dir string, l *loaded, cfg *bootstrapConfig) *staticCache {
 	if cfg.scan == nil || cfg.comments == nil {
 		return nil
 	}
@@ -69,7 +75,11 @@ func openStaticCache(l *loaded, cfg *bootstrapConfig) *staticCache {
 	if err != nil {
 		return nil
 	}
-	sc := &staticCache{cache: cfg.scan.cache, in: in, cfg: cfg, cs: cfg.comments, pkgs: map[string]*packages.Package{}, answered: map[string]bool{}, keys: map[string]cache.Key{}}
+	c, err := cache.Open(filepath.Join(dir, staticCacheDir))
+	if err != nil {
+		return nil
+	}
+	sc := &staticCache{cache: c, in: in, cfg: cfg, cs: cfg.comments, pkgs: map[string]*packages.Package{}, answered: map[string]bool{}, keys: map[string]cache.Key{}}
 	sc.loaded = strings.Join(cfg.comments.order, "\x00")
 	for _, p := range l.pkgs {
 		sc.pkgs[p.PkgPath] = p

@@ -56,10 +56,16 @@ func planCodecs(l *loaded, m *model, opts *Options) (*codecPlan, []*problem.Erro
 	plan := &codecPlan{layout: layout, tools: make([]toolCodec, len(m.tools))}
 	plan.groups = groupTools(layout, m.tools)
 	uc := openUnitCache(opts)
+	// The Tools field of each tool, in the freshness test's files; its
+	// problems are render's to report.
+	fields, _ := fieldNames(m.tools)
+	for _, g := range plan.groups {
+		g.key = unitKey(uc, l, layout, m.tools, g.tools, fields, opts)
+	}
+	uc.getAll(plan.groups)
 	var errs []*problem.Error
 	for _, g := range plan.groups {
-		g.key = unitKey(uc, l, layout, m.tools, g.tools, opts)
-		if g.cached = uc.get(g.key, len(g.tools)); g.cached != nil {
+		if g.cached != nil {
 			for _, i := range g.tools {
 				plan.tools[i].unit = layout.Unit(m.tools[i].pkg.Types)
 			}

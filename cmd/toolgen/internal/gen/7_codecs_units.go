@@ -8,8 +8,10 @@ import (
 	"hash"
 	"io"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/codecplan"
@@ -134,7 +136,7 @@ const unitCacheDir = formatCacheDir + "/units"
 
 // unitCacheKind names the units' entries: a change of their layout or of
 // what a key hashes changes it.
-const unitCacheKind = "toolgen unit v1"
+const unitCacheKind = "toolgen unit v2"
 
 // unitCache keeps the units' files in the toolgen cache. Its zero value
 // caches nothing.
@@ -142,6 +144,7 @@ type unitCache struct {
 	cache    *cache.Cache
 	identity string
 	types    map[types.Type][sha256.Size]byte // fingerprints of the types met, for the run
+	descs    map[types.Type][sha256.Size]byte // hashes of their descriptions (describeType)
 	imports  []byte                           // importsOf, once computed
 }
 
@@ -155,7 +158,7 @@ func openUnitCache(opts *Options) *unitCache {
 	if err != nil {
 		return &unitCache{}
 	}
-	return &unitCache{cache: c, identity: opts.Identity, types: map[types.Type][sha256.Size]byte{}}
+	return &unitCache{cache: c, identity: opts.Identity, types: map[types.Type][sha256.Size]byte{}, descs: map[types.Type][sha256.Size]byte{}}
 }
 
 // get is the entry under k of a unit of n tools; nil when there is none,
@@ -180,6 +183,28 @@ func (uc *unitCache) get(k cache.Key, n int) *unitEntry {
 	return e
 }
 
+// getAll sets the cached entry of each group (get), reading the entries
+// GOMAXPROCS at once: a unit's entry holds its files.
+func (uc *unitCache) getAll(groups []*renderUnit) {
+	if uc.cache == nil {
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan *renderUnit)
+	for range min(runtime.GOMAXPROCS(0), len(groups)) {
+		wg.Go(func() {
+			for g := range next {
+				g.cached = uc.get(g.key, len(g.tools))
+			}
+		})
+	}
+	for _, g := range groups {
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+}
+
 // put stores e under k; a failed store only costs the next run the unit.
 func (uc *unitCache) put(k cache.Key, e *unitEntry) {
 	if uc.cache == nil {
@@ -190,11 +215,13 @@ func (uc *unitCache) put(k cache.Key, e *unitEntry) {
 
 // unitKey hashes what planning and rendering the unit of the tools at idx
 // read: the options that shape the output, toolgen's identity, the
-// packages the generated files may name (importsOf), and per tool its model entry (directives, description, types, hooks), the codec
+// packages the generated files may name (importsOf), and per tool its
+// model entry (directives, description, types, hooks), its name and
+// Tools field and the freshness test's descriptions of its types, the codec
 // packages it is in and reaches, its shapes with a fingerprint of each
 // type, and its published schemas. Positions are hashed too: they are not
 // in the output, so a moved declaration only costs a miss.
-func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolModel, idx []int, opts *Options) cache.Key {
+func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolModel, idx []int, fields map[*toolModel]string, opts *Options) cache.Key {
 	if uc.cache == nil {
 		return cache.Key{}
 	}
@@ -204,6 +231,7 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 	for _, i := range idx {
 		t := tools[i]
 		fmt.Fprintf(w.b, "tool %#v\n%q %q\n", t.directives, t.description, t.groupDesc)
+		fmt.Fprintf(w.b, "%q %q\n", t.name, fields[t])
 		fmt.Fprintf(w.b, "%q %q %q %v %t %t %t %t %q\n", t.pkg.PkgPath, t.pkg.Name, t.obj.Name(), t.pos,
 			t.pointer, t.hasAvail, t.hasOffered, t.hasLogArgs, t.secrets)
 		fmt.Fprintf(w.b, "%q %q\n", layout.Unit(t.pkg.Types), layout.Unit(t.obj.Pkg()))
@@ -218,6 +246,12 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 		}
 		w.shape(t.inShape)
 		w.shape(t.outShape)
+		if t.input != nil {
+			w.described(t.input)
+		} else {
+			w.described(nil)
+		}
+		w.described(t.output)
 		fmt.Fprintf(w.b, "%d\n%s\n", len(t.inNode.Compact()), t.inNode.Compact())
 		if t.outNode != nil {
 			fmt.Fprintf(w.b, "%d\n%s\n", len(t.outNode.Compact()), t.outNode.Compact())
@@ -301,6 +335,20 @@ func (w *keyWriter) typ(t types.Type) {
 	}
 	w.b.Write(fp[:])
 	fmt.Fprintf(w.b, "home %q\n", w.layout.Home(t))
+}
+
+// described writes the freshness test's description of t (describeType).
+func (w *keyWriter) described(t types.Type) {
+	if t == nil {
+		io.WriteString(w.b, "described nil\n")
+		return
+	}
+	d, ok := w.uc.descs[t]
+	if !ok {
+		d = sha256.Sum256([]byte(strings.Join(describeType(t), "\n")))
+		w.uc.descs[t] = d
+	}
+	w.b.Write(d[:])
 }
 
 // typeFingerprint is what the generated code can depend on of t: its
