@@ -2,7 +2,6 @@ package gen
 
 import (
 	"context"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -123,13 +122,15 @@ func schemaComments(l *loaded) (map[string]string, []*problem.Error) {
 // entries of the packages done, merged in l's order, as schemaComments
 // merges them.
 type commentSet struct {
-	l     *loaded
-	keep  map[string]bool
-	order []string                     // the packages' paths, in l's order
-	pkgs  map[string]*packages.Package // by path
-	byPkg map[string]map[string]string // the entries of each package done
-	m     map[string]string
-	errs  []*problem.Error
+	l      *loaded
+	keep   map[string]bool
+	order  []string                     // the packages' paths, in l's order
+	pkgs   map[string]*packages.Package // by path
+	byPkg  map[string]map[string]string // the entries of each package done
+	m      map[string]string
+	owner  map[string]int  // the index in l.pkgs of the package of each entry of m
+	merged map[string]bool // the packages whose entries are in m
+	errs   []*problem.Error
 	// roots are the entries the static cache recorded for the requested
 	// types of the packages it answered ("pkg.Type" -> doc), which
 	// rootDoc reads for a package not done.
@@ -138,7 +139,7 @@ type commentSet struct {
 
 // newCommentSet is the comment set of l, with no package done.
 func newCommentSet(l *loaded) *commentSet {
-	cs := &commentSet{l: l, keep: keepsNames(l), pkgs: map[string]*packages.Package{}, byPkg: map[string]map[string]string{}, m: map[string]string{}, roots: map[string]string{}}
+	cs := &commentSet{l: l, keep: keepsNames(l), pkgs: map[string]*packages.Package{}, byPkg: map[string]map[string]string{}, m: map[string]string{}, owner: map[string]int{}, merged: map[string]bool{}, roots: map[string]string{}}
 	for _, p := range l.pkgs {
 		if _, ok := cs.pkgs[p.PkgPath]; !ok {
 			cs.order = append(cs.order, p.PkgPath)
@@ -171,9 +172,19 @@ func (cs *commentSet) ensure(paths ...string) {
 	if !added {
 		return
 	}
-	clear(cs.m) // merged again in l's order: a later package's entry wins
-	for _, p := range cs.l.pkgs {
-		maps.Copy(cs.m, cs.byPkg[p.PkgPath])
+	// Merged in l's order, as schemaComments merges: of two packages with
+	// an entry under one key, the later one's wins.
+	for i, p := range cs.l.pkgs {
+		pkg := cs.byPkg[p.PkgPath]
+		if pkg == nil || cs.merged[p.PkgPath] {
+			continue
+		}
+		cs.merged[p.PkgPath] = true
+		for k, v := range pkg {
+			if o, ok := cs.owner[k]; !ok || o <= i {
+				cs.m[k], cs.owner[k] = v, i
+			}
+		}
 	}
 }
 

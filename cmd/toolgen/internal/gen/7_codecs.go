@@ -4,6 +4,7 @@ import (
 	"go/types"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/codecplan"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
@@ -59,10 +60,9 @@ func planCodecs(l *loaded, m *model, opts *Options) (*codecPlan, []*problem.Erro
 	// The Tools field of each tool, in the freshness test's files; its
 	// problems are render's to report.
 	fields, _ := fieldNames(m.tools)
-	for _, g := range plan.groups {
-		g.key = unitKey(uc, l, layout, m.tools, g.tools, fields, opts)
-	}
-	uc.getAll(plan.groups)
+	uc.lookupAll(plan.groups, func(g *renderUnit) cache.Key {
+		return unitKey(uc, l, layout, m.tools, g.tools, fields, opts)
+	})
 	var errs []*problem.Error
 	for _, g := range plan.groups {
 		if g.cached != nil {

@@ -145,7 +145,9 @@ type unitCache struct {
 	identity string
 	types    map[types.Type][sha256.Size]byte // fingerprints of the types met, for the run
 	descs    map[types.Type][sha256.Size]byte // hashes of their descriptions (describeType)
-	imports  []byte                           // importsOf, once computed
+	mu       sync.Mutex                       // guards types, descs and the layout: units are keyed concurrently
+	imports  []byte                           // importsOf
+	once     sync.Once                        // computes imports
 }
 
 // openUnitCache is the unit cache of opts: none when the cache is off or
@@ -183,9 +185,11 @@ func (uc *unitCache) get(k cache.Key, n int) *unitEntry {
 	return e
 }
 
-// getAll sets the cached entry of each group (get), reading the entries
-// GOMAXPROCS at once: a unit's entry holds its files.
-func (uc *unitCache) getAll(groups []*renderUnit) {
+// lookupAll sets the key of each group (key) and its cached entry (get),
+// GOMAXPROCS groups at once: hashing a unit's types and reading its
+// entry, which holds its files, are most of planning a catalog whose
+// units the cache holds.
+func (uc *unitCache) lookupAll(groups []*renderUnit, key func(*renderUnit) cache.Key) {
 	if uc.cache == nil {
 		return
 	}
@@ -194,6 +198,7 @@ func (uc *unitCache) getAll(groups []*renderUnit) {
 	for range min(runtime.GOMAXPROCS(0), len(groups)) {
 		wg.Go(func() {
 			for g := range next {
+				g.key = key(g)
 				g.cached = uc.get(g.key, len(g.tools))
 			}
 		})
@@ -234,7 +239,7 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 		fmt.Fprintf(w.b, "%q %q\n", t.name, fields[t])
 		fmt.Fprintf(w.b, "%q %q %q %v %t %t %t %t %q\n", t.pkg.PkgPath, t.pkg.Name, t.obj.Name(), t.pos,
 			t.pointer, t.hasAvail, t.hasOffered, t.hasLogArgs, t.secrets)
-		fmt.Fprintf(w.b, "%q %q\n", layout.Unit(t.pkg.Types), layout.Unit(t.obj.Pkg()))
+		fmt.Fprintf(w.b, "%q %q\n", w.unit(t.pkg.Types), w.unit(t.obj.Pkg()))
 		w.typ(t.obj.Type())
 		if t.input != nil {
 			w.typ(t.input)
@@ -252,9 +257,11 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 			w.described(nil)
 		}
 		w.described(t.output)
-		fmt.Fprintf(w.b, "%d\n%s\n", len(t.inNode.Compact()), t.inNode.Compact())
+		in := t.inNode.Compact()
+		fmt.Fprintf(w.b, "%d\n%s\n", len(in), in)
 		if t.outNode != nil {
-			fmt.Fprintf(w.b, "%d\n%s\n", len(t.outNode.Compact()), t.outNode.Compact())
+			out := t.outNode.Compact()
+			fmt.Fprintf(w.b, "%d\n%s\n", len(out), out)
 		}
 	}
 	h := cache.NewHasher(unitCacheKind)
@@ -266,7 +273,7 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 // importsOf is the hash of the packages every generated file names
 // (importNames): their paths and names, in the order registered.
 func (uc *unitCache) importsOf(l *loaded) []byte {
-	if uc.imports == nil {
+	uc.once.Do(func() {
 		h := sha256.New()
 		seen := map[*types.Package]bool{}
 		var walk func(p *types.Package)
@@ -284,7 +291,7 @@ func (uc *unitCache) importsOf(l *loaded) []byte {
 			walk(p.Types)
 		}
 		uc.imports = h.Sum(nil)
-	}
+	})
 	return uc.imports
 }
 
@@ -328,13 +335,28 @@ func (w *keyWriter) typ(t types.Type) {
 		io.WriteString(w.b, "type nil\n")
 		return
 	}
+	w.uc.mu.Lock()
 	fp, ok := w.uc.types[t]
+	w.uc.mu.Unlock()
 	if !ok {
 		fp = sha256.Sum256([]byte(typeFingerprint(t)))
+		w.uc.mu.Lock()
 		w.uc.types[t] = fp
+		w.uc.mu.Unlock()
 	}
 	w.b.Write(fp[:])
-	fmt.Fprintf(w.b, "home %q\n", w.layout.Home(t))
+	w.uc.mu.Lock()
+	home := w.layout.Home(t)
+	w.uc.mu.Unlock()
+	fmt.Fprintf(w.b, "home %q\n", home)
+}
+
+// unit is layout.Unit(p); the layout names codec packages as it meets
+// them, so its calls are serialized.
+func (w *keyWriter) unit(p *types.Package) string {
+	w.uc.mu.Lock()
+	defer w.uc.mu.Unlock()
+	return w.layout.Unit(p)
 }
 
 // described writes the freshness test's description of t (describeType).
@@ -343,10 +365,14 @@ func (w *keyWriter) described(t types.Type) {
 		io.WriteString(w.b, "described nil\n")
 		return
 	}
+	w.uc.mu.Lock()
 	d, ok := w.uc.descs[t]
+	w.uc.mu.Unlock()
 	if !ok {
 		d = sha256.Sum256([]byte(strings.Join(describeType(t), "\n")))
+		w.uc.mu.Lock()
 		w.uc.descs[t] = d
+		w.uc.mu.Unlock()
 	}
 	w.b.Write(d[:])
 }
