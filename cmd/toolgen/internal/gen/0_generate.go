@@ -61,6 +61,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,9 +207,9 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 // Write writes the files whose content changed and reports which it wrote.
 // Unchanged files are left alone so that builds and editors see no change.
 func Write(files []File) (written []string, err error) {
+	buf := make([]byte, 64<<10)
 	for _, f := range files {
-		old, err := os.ReadFile(f.Path)
-		if err == nil && bytes.Equal(old, f.Data) {
+		if sameContent(f.Path, f.Data, buf) {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
@@ -237,4 +238,34 @@ func Stale(files []File) ([]string, error) {
 		}
 	}
 	return stale, nil
+}
+
+// sameContent reports whether the file at path holds exactly data, read
+// through buf: a file of another size is not read, and no file is read
+// whole into memory (a catalog's generated files are tens of megabytes,
+// most of them unchanged). An unreadable file is not the same.
+func sameContent(path string, data, buf []byte) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(data)) {
+		return false
+	}
+	rest := data
+	for {
+		n, err := f.Read(buf)
+		if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+			return false
+		}
+		rest = rest[n:]
+		switch {
+		case err == io.EOF:
+			return len(rest) == 0
+		case err != nil:
+			return false
+		}
+	}
 }

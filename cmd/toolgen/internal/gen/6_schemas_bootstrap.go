@@ -209,7 +209,12 @@ func bootstrapTypes(reqs []schemaRequest) ([]bootstrapType, []*problem.Error) {
 
 // joinResults is the JSON array of items.
 func joinResults(items []json.RawMessage) []byte {
-	out := []byte{'['}
+	n := len(items) + 2
+	for _, it := range items {
+		n += len(it)
+	}
+	out := make([]byte, 1, n)
+	out[0] = '['
 	for i, it := range items {
 		if i > 0 {
 			out = append(out, ',')
