@@ -2,6 +2,7 @@ package gen
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -122,15 +123,16 @@ func schemaComments(l *loaded) (map[string]string, []*problem.Error) {
 // entries of the packages done, merged in l's order, as schemaComments
 // merges them.
 type commentSet struct {
-	l      *loaded
-	keep   map[string]bool
-	order  []string                     // the packages' paths, in l's order
-	pkgs   map[string]*packages.Package // by path
-	byPkg  map[string]map[string]string // the entries of each package done
-	m      map[string]string
-	owner  map[string]int  // the index in l.pkgs of the package of each entry of m
-	merged map[string]bool // the packages whose entries are in m
-	errs   []*problem.Error
+	l       *loaded
+	keep    map[string]bool
+	order   []string                     // the packages' paths, in l's order
+	pkgs    map[string]*packages.Package // by path
+	byPkg   map[string]map[string]string // the entries of each package done
+	m       map[string]string
+	owner   map[string]int  // when overlap: the index in l.pkgs of the package of each entry of m
+	overlap bool            // a package's path is another's followed by a dot
+	merged  map[string]bool // the packages whose entries are in m
+	errs    []*problem.Error
 	// roots are the entries the static cache recorded for the requested
 	// types of the packages it answered ("pkg.Type" -> doc), which
 	// rootDoc reads for a package not done.
@@ -144,6 +146,11 @@ func newCommentSet(l *loaded) *commentSet {
 		if _, ok := cs.pkgs[p.PkgPath]; !ok {
 			cs.order = append(cs.order, p.PkgPath)
 			cs.pkgs[p.PkgPath] = p
+		}
+	}
+	for _, a := range cs.order {
+		for _, b := range cs.order {
+			cs.overlap = cs.overlap || strings.HasPrefix(b, a+".")
 		}
 	}
 	return cs
@@ -173,13 +180,19 @@ func (cs *commentSet) ensure(paths ...string) {
 		return
 	}
 	// Merged in l's order, as schemaComments merges: of two packages with
-	// an entry under one key, the later one's wins.
+	// an entry under one key, the later one's wins. Only a package whose
+	// path is another's followed by a dot can share a key with it; without
+	// one, the entries are copied as they come.
 	for i, p := range cs.l.pkgs {
 		pkg := cs.byPkg[p.PkgPath]
 		if pkg == nil || cs.merged[p.PkgPath] {
 			continue
 		}
 		cs.merged[p.PkgPath] = true
+		if !cs.overlap {
+			maps.Copy(cs.m, pkg)
+			continue
+		}
 		for k, v := range pkg {
 			if o, ok := cs.owner[k]; !ok || o <= i {
 				cs.m[k], cs.owner[k] = v, i
