@@ -151,7 +151,18 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	timer := newPhaseTimer(opts.Timings)
 	scan := startBootstrapScan(ctx, &opts)
 	defer scan.stop()
+	// When a file changed since the last scan (0_generate_recent.go), the
+	// load starts beside the scan; it is stopped if the cache answers.
+	recent := openRecent(&opts)
+	var early *pendingLoad
+	if recent.likelyMiss() {
+		early = startLoad(ctx, &opts)
+		defer early.stop()
+	}
 	out := openOutputCache(&opts, scan)
+	if in, err := scan.wait(); err == nil {
+		recent.update(in)
+	}
 	if files, ok := out.get(); ok {
 		timer.done("cache hit")
 		return files, nil
@@ -159,7 +170,13 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if out != nil {
 		timer.done("cache miss")
 	}
-	l, errs := load(ctx, &opts)
+	var l *loaded
+	var errs []*problem.Error
+	if early != nil {
+		l, errs = early.wait()
+	} else {
+		l, errs = load(ctx, &opts)
+	}
 	timer.done("load")
 	if len(errs) > 0 {
 		return nil, errs
@@ -183,7 +200,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if errs := reflectSchemas(ctx, l, m, &opts, scan, timer); len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	plan, errs := planCodecs(l, m, &opts)
+	plan, errs := planCodecs(l, m, &opts, scan)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
@@ -202,6 +219,37 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 		timer.done("cache store")
 	}
 	return files, nil
+}
+
+// pendingLoad is a load running in the background.
+type pendingLoad struct {
+	done   chan struct{}
+	cancel context.CancelFunc
+	l      *loaded
+	errs   []*problem.Error
+}
+
+// startLoad starts load(ctx, opts); opts must not change until it ends.
+func startLoad(ctx context.Context, opts *Options) *pendingLoad {
+	ctx, cancel := context.WithCancel(ctx)
+	pl := &pendingLoad{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(pl.done)
+		pl.l, pl.errs = load(ctx, opts)
+	}()
+	return pl
+}
+
+// wait returns the load's result.
+func (pl *pendingLoad) wait() (*loaded, []*problem.Error) {
+	<-pl.done
+	return pl.l, pl.errs
+}
+
+// stop cancels the load, if it still runs, and waits for it to end.
+func (pl *pendingLoad) stop() {
+	pl.cancel()
+	<-pl.done
 }
 
 // Write writes the files whose content changed and reports which it wrote.

@@ -47,8 +47,10 @@ type toolCodec struct {
 // planCodecs derives the decoder of every tool's input and the encoder of
 // its output, unit by unit, or every problem: a keyword the generated code
 // cannot enforce fails generation at the field that declares it. A unit
-// the cache holds keeps its files and is not planned.
-func planCodecs(l *loaded, m *model, opts *Options) (*codecPlan, []*problem.Error) {
+// the cache holds keeps its files and is not planned; scan, when not nil,
+// lets an unchanged unit find its key without computing it
+// (7_codecs_units_source.go).
+func planCodecs(l *loaded, m *model, opts *Options, scan *bootstrapScan) (*codecPlan, []*problem.Error) {
 	roots := make([]*types.Package, len(l.pkgs))
 	for i, p := range l.pkgs {
 		roots[i] = p.Types
@@ -60,8 +62,19 @@ func planCodecs(l *loaded, m *model, opts *Options) (*codecPlan, []*problem.Erro
 	// The Tools field of each tool, in the freshness test's files; its
 	// problems are render's to report.
 	fields, _ := fieldNames(m.tools)
+	us := openUnitSources(uc, scan, l, layout, opts)
 	uc.lookupAll(plan.groups, func(g *renderUnit) cache.Key {
-		return unitKey(uc, l, layout, m.tools, g.tools, fields, opts)
+		sk, ok := us.key(m.tools, g.tools, fields)
+		if ok {
+			if k, found := us.get(sk); found {
+				return k
+			}
+		}
+		k := unitKey(uc, l, layout, m.tools, g.tools, fields, opts)
+		if ok {
+			us.put(sk, k)
+		}
+		return k
 	})
 	var errs []*problem.Error
 	for _, g := range plan.groups {
