@@ -8,6 +8,7 @@
 //
 //	0_generate.go        Generate, Write, Stale: the driver
 //	0_generate_cache.go  the whole output cached by content (package cache: the store)
+//	0_generate_recent.go whether the load starts beside the cache's scan (the recent record)
 //	0_obsolete.go        Obsolete, Remove: the files an earlier run wrote and this one does not
 //	0_check.go           Check: the door of go vet's analyzer (cmd/toolgen/analyzer),
 //	                     the directive, model and shape phases on one package
@@ -26,19 +27,22 @@
 //	5_skills_check.go    their SKILL.md front matter parsed (YAML, here only) and checked
 //	6_schemas.go         reflectSchemas: the published schemas, with invopop/jsonschema's semantics
 //	6_schemas_static.go  derived from go/types for the types that need no hook (package schema)
+//	6_schemas_static_cache.go  those cached by content, per tools package
 //	6_schemas_bootstrap.go  the others, by a generated program (package schema post-processes)
 //	6_schemas_cache.go   its results cached by content, per tools package
 //	                     (package cache: the store on disk)
 //	7_codecs.go          planCodecs -> codecPlan: the decoders and encoders to write
 //	                     (package codecplan: its Planner)
 //	7_codecs_units.go    units: tools packages planned and rendered apart, each cached by a key
+//	7_codecs_units_source.go  an unchanged unit's key found by the hash of its sources
 //	8_providers.go       projectTools: the OpenAI, Anthropic and Gemini definitions
 //	9_render.go          render -> []File: the model and plans printed with jennifer
 //	                     (package gocode holds the Go expressions): registry_gen.go
 //	                     here; beside it 9_render_codecs.go (the codec packages,
 //	                     internal/<name>codec/codec_gen.go), 9_render_format.go (gofmt,
 //	                     and a formatting failure named at its tool),
-//	                     9_render_fresh.go (fresh_gen_test.go, the freshness test),
+//	                     9_render_fresh.go (the freshness test: fresh_gen_test.go, and
+//	                     fresh_<name>codec_gen_test.go per codec package),
 //	                     9_render_guard.go (each codec package's a_guard_gen.go,
 //	                     the stale-code guard),
 //	                     9_render_hooks.go (the offered method, dispatch's ModeLog),
