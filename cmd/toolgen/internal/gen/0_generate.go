@@ -185,19 +185,8 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	decls, errs := findDirectives(l)
-	docs, es := findGroupDocs(l)
-	errs = append(errs, es...)
-	m, es := newModel(l, decls)
-	errs = append(errs, es...)
-	errs = append(errs, describeGroups(m.tools, docs)...)
-	errs = append(errs, deriveShapes(l.fset, m)...)
-	m.skills, es = loadSkills(l, declaredNames(decls), &opts)
-	errs = append(errs, es...)
+	m, errs := modelPhases(l, &opts)
 	timer.done("model")
-	if len(m.tools) == 0 && len(errs) == 0 {
-		errs = append(errs, &problem.Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
-	}
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
@@ -223,6 +212,24 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 		timer.done("cache store")
 	}
 	return files, nil
+}
+
+// modelPhases runs the directive, model, shape and skill phases on l and
+// returns the model, or every problem found.
+func modelPhases(l *loaded, opts *Options) (*model, []*problem.Error) {
+	decls, errs := findDirectives(l)
+	docs, es := findGroupDocs(l)
+	errs = append(errs, es...)
+	m, es := newModel(l, decls)
+	errs = append(errs, es...)
+	errs = append(errs, describeGroups(m.tools, docs)...)
+	errs = append(errs, deriveShapes(l.fset, m)...)
+	m.skills, es = loadSkills(l, declaredNames(decls), opts)
+	errs = append(errs, es...)
+	if len(m.tools) == 0 && len(errs) == 0 {
+		errs = append(errs, &problem.Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
+	}
+	return m, errs
 }
 
 // pendingLoad is a load running in the background.

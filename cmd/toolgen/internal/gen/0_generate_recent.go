@@ -4,7 +4,7 @@ package gen
 // The output cache's key needs the scan (0_generate_cache.go), and a run
 // the cache answers loads nothing; a run it does not answer loads the
 // tools packages after the scan. The record, one per set of options in
-// the output cache's directory, holds the size and modification time of
+// its directory of the cache, holds the size and modification time of
 // every file and directory the last scan hashed: when one differs (or
 // there is no record), the output is probably not in the cache, and the
 // load starts at once, beside the scan, instead of after it. The record
@@ -20,6 +20,9 @@ import (
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 )
+
+// recentDir is the directory of the recent records in the cache.
+const recentDir = "recent"
 
 // recentKind names the recent records; its version changes with their
 // format.
@@ -46,7 +49,7 @@ func openRecent(opts *Options) *recentRecord {
 	if opts.Cache == "" || opts.Identity == "" {
 		return nil
 	}
-	c, err := cache.Open(filepath.Join(opts.Cache, outputCacheDir))
+	c, err := cache.Open(filepath.Join(opts.Cache, recentDir))
 	if err != nil {
 		return nil
 	}
