@@ -10,69 +10,11 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
-// toolgenFresh holds, for every field of Tools, the Go types of its tool's
-// input and output as toolgen saw them when it generated this package, in
-// the grammar fresh.Describe writes: one line per type reached, with its
-// exported and embedded fields, their types and struct tags, and the
-// encoding methods it has.
-var toolgenFresh = []fresh.Tool{
-	{
-		Field: "Medium",
-		Tool:  "medium",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/bench/tools.MediumInput`,
-			`type github.com/toolgen-go/toolgen/bench/tools.Item struct`,
-			`field github.com/toolgen-go/toolgen/bench/tools.Item.SKU string "json:\"sku\" jsonschema:\"minLength=1,maxLength=32\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.Item.Qty int "json:\"qty\" jsonschema:\"minimum=1,maximum=1000\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.Item.Price float64 "json:\"price\" jsonschema:\"minimum=0\""`,
-			`type github.com/toolgen-go/toolgen/bench/tools.MediumInput struct`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Title string "json:\"title\" jsonschema:\"minLength=1,maxLength=200\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Priority int "json:\"priority\" jsonschema:\"minimum=1,maximum=5\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Status string "json:\"status\" jsonschema:\"enum=open,enum=pending,enum=closed\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Owner github.com/toolgen-go/toolgen/bench/tools.Person "json:\"owner\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Items []github.com/toolgen-go/toolgen/bench/tools.Item "json:\"items\" jsonschema:\"minItems=1,maxItems=50\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Tags []string "json:\"tags,omitempty\" jsonschema:\"maxItems=10,uniqueItems=true\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Labels map[string]string "json:\"labels,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Created time.Time "json:\"created\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Due *time.Time "json:\"due,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Budget *float64 "json:\"budget,omitempty\" jsonschema:\"minimum=0,maximum=1000000\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Notify *bool "json:\"notify,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumInput.Discount float64 "json:\"discount\" jsonschema:\"minimum=0,maximum=1\""`,
-			`type github.com/toolgen-go/toolgen/bench/tools.Person struct`,
-			`field github.com/toolgen-go/toolgen/bench/tools.Person.Name string "json:\"name\" jsonschema:\"minLength=1,maxLength=100\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.Person.Email string "json:\"email,omitempty\" jsonschema:\"maxLength=254\""`,
-			`type time.Time struct methods=MarshalJSON,UnmarshalJSON,MarshalText,UnmarshalText`,
-		},
-		Out: []string{
-			`root github.com/toolgen-go/toolgen/bench/tools.MediumOutput`,
-			`type github.com/toolgen-go/toolgen/bench/tools.MediumOutput struct`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumOutput.ID string "json:\"id\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumOutput.Lines int "json:\"lines\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumOutput.Total float64 "json:\"total\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.MediumOutput.WithinBudget bool "json:\"within_budget\""`,
-		},
-	},
-	{
-		Field: "Small",
-		Tool:  "small",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/bench/tools.SmallInput`,
-			`type github.com/toolgen-go/toolgen/bench/tools.SmallInput struct`,
-			`field github.com/toolgen-go/toolgen/bench/tools.SmallInput.Query string "json:\"query\" jsonschema:\"minLength=1,maxLength=200\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.SmallInput.Limit int "json:\"limit,omitempty\" jsonschema:\"minimum=1,maximum=50\""`,
-		},
-		Out: []string{
-			`root github.com/toolgen-go/toolgen/bench/tools.SmallOutput`,
-			`type github.com/toolgen-go/toolgen/bench/tools.SmallOutput struct`,
-			`field github.com/toolgen-go/toolgen/bench/tools.SmallOutput.Query string "json:\"query\""`,
-			`field github.com/toolgen-go/toolgen/bench/tools.SmallOutput.Limit int "json:\"limit\""`,
-		},
-	},
-}
-
 // TestToolgenFresh fails when the Go type of a tool's input or output
 // changed since toolgen generated this package (see package fresh): run
-// go generate. It reads the types with reflect, in this test only.
+// go generate. It reads the types with reflect, in this test only; the
+// types as toolgen saw them are in the fresh_*_gen_test.go files, one per
+// codec package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh)
+	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh_toolscodec)
 }

@@ -492,8 +492,8 @@
 //     large as its Go package's share of the tools; only the registry may
 //     import them. toolgen removes a file it wrote and no longer writes (a
 //     codec package whose tools are gone), and -check reports it.
-//   - a_guard_gen.go of each codec package, and fresh_gen_test.go: the
-//     stale-code checks below.
+//   - a_guard_gen.go of each codec package, and fresh_gen_test.go with a
+//     fresh_<name>codec_gen_test.go per codec package: the checks below.
 //   - tools.json: the manifest, sorted: name, kind, hints, description,
 //     schemas, secrets, decidesOffer and logsArgs when set, and what each
 //     provider gets, indented for review; then the skills, each an object
@@ -552,34 +552,34 @@
 // (the standard library by GOROOT and GOVERSION: clear the cache after
 // editing GOROOT in place), and the skills folders (listings, SKILL.md).
 //
-// On a miss, the schemas of types with hooks come from the bootstrap
-// program (see Schemas), kept per tools package under the same inputs
-// restricted to that package's import closure, the types asked for with
-// their doc comments, and the program's source (a hook whose result
-// depends on a file it opens, or on an environment variable other than go
-// env's, must run with the cache off). Then the generated files (format/):
-// each unit's (the tools packages whose codecs share a codec package,
-// usually one) under the SHA-256 of what they are made of (toolgen's
-// executable, -pkg, per tool its directives, description, types, tags and
-// published schemas), so a change to one type plans and renders its unit
-// alone; the other files by their unformatted source.
+// On a miss, the schemas are kept per tools package under the same inputs
+// restricted to its import closure and the types asked for: those derived
+// from source (static/), and those of the bootstrap program, also under
+// their doc comments and the program's source (a hook reading a file, or
+// an environment variable other than go env's, must run with the cache
+// off). Then the generated files (format/): each unit's (tools packages
+// sharing codec packages: its codec packages, providers file and
+// fresh_<name>codec_gen_test.go) under the SHA-256 of what they are made
+// of (toolgen's executable, -pkg, per tool its directives, description,
+// types, tags and published schemas), found for an unchanged unit by the
+// hash of its packages' files (unitsource/), so a change to one type plans
+// and renders its unit alone; the others by their source.
 //
-// The cache lives in os.UserCacheDir()/toolgen (~/.cache/toolgen on
-// Linux); TOOLGEN_CACHE sets another directory, or turns the cache off
-// with TOOLGEN_CACHE=off. Entries are written to a temporary file and
-// renamed, so concurrent runs share the cache safely; an entry that cannot
-// be read or fails its checksum is ignored and written again, and a run
-// with problems stores no output. Nothing removes old entries (each
-// generated file is stored once per content): delete the directory to
+// The cache lives in os.UserCacheDir()/toolgen, or in TOOLGEN_CACHE (off:
+// no cache). Entries are written to a temporary file and renamed, so
+// concurrent runs share the cache safely; an entry that cannot be read or
+// fails its checksum is ignored and written again, and a run with problems
+// stores no output. Nothing removes old entries: delete the directory to
 // reclaim the space.
 //
-// -timings prints each phase's wall time as it ends: cache hit or cache
-// miss (go list, go env, hashing the inputs), load (go list, type-checking
-// the tools packages), model (directives, model, shapes, skills),
-// comments, static schemas, cache lookup (the bootstrap's entries),
-// bootstrap build and run (when an entry is missing), schemas, plan (keys;
-// codecs and definitions of units not cached), render (printing and
-// formatting the Go, tools.json), cache store, write, and the total.
+// -timings prints each phase's wall time as it ends: cache hit or miss
+// (go list, go env, hashing the inputs; the load starts beside it when a
+// file changed since the last run), load (go list, type-checking), model
+// (directives, model, shapes, skills), comments, static schemas, cache
+// lookup (the bootstrap's entries), bootstrap build and run (when an
+// entry is missing), schemas, plan (keys; codecs and definitions of units
+// not cached), render (printing and formatting the Go, tools.json), cache
+// store, write, and the total.
 //
 // # Problems
 //

@@ -8,6 +8,7 @@
 //
 //	0_generate.go        Generate, Write, Stale: the driver
 //	0_generate_cache.go  the whole output cached by content (package cache: the store)
+//	0_generate_recent.go whether the load starts beside the cache's scan (the recent record)
 //	0_obsolete.go        Obsolete, Remove: the files an earlier run wrote and this one does not
 //	0_check.go           Check: the door of go vet's analyzer (cmd/toolgen/analyzer),
 //	                     the directive, model and shape phases on one package
@@ -26,19 +27,22 @@
 //	5_skills_check.go    their SKILL.md front matter parsed (YAML, here only) and checked
 //	6_schemas.go         reflectSchemas: the published schemas, with invopop/jsonschema's semantics
 //	6_schemas_static.go  derived from go/types for the types that need no hook (package schema)
+//	6_schemas_static_cache.go  those cached by content, per tools package
 //	6_schemas_bootstrap.go  the others, by a generated program (package schema post-processes)
 //	6_schemas_cache.go   its results cached by content, per tools package
 //	                     (package cache: the store on disk)
 //	7_codecs.go          planCodecs -> codecPlan: the decoders and encoders to write
 //	                     (package codecplan: its Planner)
 //	7_codecs_units.go    units: tools packages planned and rendered apart, each cached by a key
+//	7_codecs_units_source.go  an unchanged unit's key found by the hash of its sources
 //	8_providers.go       projectTools: the OpenAI, Anthropic and Gemini definitions
 //	9_render.go          render -> []File: the model and plans printed with jennifer
 //	                     (package gocode holds the Go expressions): registry_gen.go
 //	                     here; beside it 9_render_codecs.go (the codec packages,
 //	                     internal/<name>codec/codec_gen.go), 9_render_format.go (gofmt,
 //	                     and a formatting failure named at its tool),
-//	                     9_render_fresh.go (fresh_gen_test.go, the freshness test),
+//	                     9_render_fresh.go (the freshness test: fresh_gen_test.go, and
+//	                     fresh_<name>codec_gen_test.go per codec package),
 //	                     9_render_guard.go (each codec package's a_guard_gen.go,
 //	                     the stale-code guard),
 //	                     9_render_hooks.go (the offered method, dispatch's ModeLog),
@@ -61,6 +65,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,7 +155,18 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	timer := newPhaseTimer(opts.Timings)
 	scan := startBootstrapScan(ctx, &opts)
 	defer scan.stop()
+	// When a file changed since the last scan (0_generate_recent.go), the
+	// load starts beside the scan; it is stopped if the cache answers.
+	recent := openRecent(&opts)
+	var early *pendingLoad
+	if recent.likelyMiss() {
+		early = startLoad(ctx, &opts)
+		defer early.stop()
+	}
 	out := openOutputCache(&opts, scan)
+	if in, err := scan.wait(); err == nil {
+		recent.update(in)
+	}
 	if files, ok := out.get(); ok {
 		timer.done("cache hit")
 		return files, nil
@@ -158,31 +174,26 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if out != nil {
 		timer.done("cache miss")
 	}
-	l, errs := load(ctx, &opts)
+	var l *loaded
+	var errs []*problem.Error
+	if early != nil {
+		l, errs = early.wait()
+	} else {
+		l, errs = load(ctx, &opts)
+	}
 	timer.done("load")
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	decls, errs := findDirectives(l)
-	docs, es := findGroupDocs(l)
-	errs = append(errs, es...)
-	m, es := newModel(l, decls)
-	errs = append(errs, es...)
-	errs = append(errs, describeGroups(m.tools, docs)...)
-	errs = append(errs, deriveShapes(l.fset, m)...)
-	m.skills, es = loadSkills(l, declaredNames(decls), &opts)
-	errs = append(errs, es...)
+	m, errs := modelPhases(l, &opts)
 	timer.done("model")
-	if len(m.tools) == 0 && len(errs) == 0 {
-		errs = append(errs, &problem.Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
-	}
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
 	if errs := reflectSchemas(ctx, l, m, &opts, scan, timer); len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	plan, errs := planCodecs(l, m, &opts)
+	plan, errs := planCodecs(l, m, &opts, scan)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
@@ -203,12 +214,61 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	return files, nil
 }
 
+// modelPhases runs the directive, model, shape and skill phases on l and
+// returns the model, or every problem found.
+func modelPhases(l *loaded, opts *Options) (*model, []*problem.Error) {
+	decls, errs := findDirectives(l)
+	docs, es := findGroupDocs(l)
+	errs = append(errs, es...)
+	m, es := newModel(l, decls)
+	errs = append(errs, es...)
+	errs = append(errs, describeGroups(m.tools, docs)...)
+	errs = append(errs, deriveShapes(l.fset, m)...)
+	m.skills, es = loadSkills(l, declaredNames(decls), opts)
+	errs = append(errs, es...)
+	if len(m.tools) == 0 && len(errs) == 0 {
+		errs = append(errs, &problem.Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
+	}
+	return m, errs
+}
+
+// pendingLoad is a load running in the background.
+type pendingLoad struct {
+	done   chan struct{}
+	cancel context.CancelFunc
+	l      *loaded
+	errs   []*problem.Error
+}
+
+// startLoad starts load(ctx, opts); opts must not change until it ends.
+func startLoad(ctx context.Context, opts *Options) *pendingLoad {
+	ctx, cancel := context.WithCancel(ctx)
+	pl := &pendingLoad{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(pl.done)
+		pl.l, pl.errs = load(ctx, opts)
+	}()
+	return pl
+}
+
+// wait returns the load's result.
+func (pl *pendingLoad) wait() (*loaded, []*problem.Error) {
+	<-pl.done
+	return pl.l, pl.errs
+}
+
+// stop cancels the load, if it still runs, and waits for it to end.
+func (pl *pendingLoad) stop() {
+	pl.cancel()
+	<-pl.done
+}
+
 // Write writes the files whose content changed and reports which it wrote.
 // Unchanged files are left alone so that builds and editors see no change.
 func Write(files []File) (written []string, err error) {
+	buf := make([]byte, 64<<10)
 	for _, f := range files {
-		old, err := os.ReadFile(f.Path)
-		if err == nil && bytes.Equal(old, f.Data) {
+		if sameContent(f.Path, f.Data, buf) {
 			continue
 		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
@@ -237,4 +297,34 @@ func Stale(files []File) ([]string, error) {
 		}
 	}
 	return stale, nil
+}
+
+// sameContent reports whether the file at path holds exactly data, read
+// through buf: a file of another size is not read, and no file is read
+// whole into memory (a catalog's generated files are tens of megabytes,
+// most of them unchanged). An unreadable file is not the same.
+func sameContent(path string, data, buf []byte) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(data)) {
+		return false
+	}
+	rest := data
+	for {
+		n, err := f.Read(buf)
+		if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+			return false
+		}
+		rest = rest[n:]
+		switch {
+		case err == io.EOF:
+			return len(rest) == 0
+		case err != nil:
+			return false
+		}
+	}
 }

@@ -144,19 +144,7 @@ func (oc *outputCache) put(files []File) {
 func outputKey(opts *Options, in *bootstrapInputs) (cache.Key, error) {
 	h := cache.NewHasher(outputCacheKind)
 	h.String(opts.Identity)
-	h.Bytes(in.env)
-	env := opts.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	for _, name := range []string{"GOOS", "GOARCH"} {
-		h.String(name + "=" + lookupEnv(env, name))
-	}
-	var goEnv struct{ GOENV string }
-	if err := json.Unmarshal(in.env, &goEnv); err != nil {
-		return cache.Key{}, err
-	}
-	if err := hashOptional(h, goEnv.GOENV); err != nil {
+	if err := hashGoEnv(h, opts.Env, in); err != nil {
 		return cache.Key{}, err
 	}
 	out := filepath.Clean(opts.outDir())
@@ -187,6 +175,24 @@ func outputKey(opts *Options, in *bootstrapInputs) (cache.Key, error) {
 		}
 	}
 	return h.Key(), nil
+}
+
+// hashGoEnv adds the go command's environment as the scan read it, the
+// GOOS and GOARCH of env (nil: the process's), which the load sees (the
+// scan's are the host's), and the go env file, which may set them.
+func hashGoEnv(h *cache.Hasher, env []string, in *bootstrapInputs) error {
+	h.Bytes(in.env)
+	if env == nil {
+		env = os.Environ()
+	}
+	for _, name := range []string{"GOOS", "GOARCH"} {
+		h.String(name + "=" + lookupEnv(env, name))
+	}
+	var goEnv struct{ GOENV string }
+	if err := json.Unmarshal(in.env, &goEnv); err != nil {
+		return err
+	}
+	return hashOptional(h, goEnv.GOENV)
 }
 
 // lookupEnv is the last value of name in env, "" when it is not set.

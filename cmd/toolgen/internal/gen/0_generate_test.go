@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -186,4 +187,24 @@ func TestEveryFileHasTheVersionGuard(t *testing.T) {
 		require.NoError(t, err)
 		assert.Contains(t, string(b), "const _ = toolimpl.SupportPackageIsVersion4", name)
 	}
+}
+
+// sameContent tells a file holding exactly the data from any other,
+// across reads of the buffer's size.
+func TestSameContent(t *testing.T) {
+	dir := t.TempDir()
+	data := []byte(strings.Repeat("0123456789", 1000)) // ten reads of buf
+	path := filepath.Join(dir, "f")
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	buf := make([]byte, 1000)
+	assert.True(t, sameContent(path, data, buf))
+	last := slices.Clone(data)
+	last[len(last)-1] = 'x'
+	assert.False(t, sameContent(path, last, buf), "the last byte differs")
+	assert.False(t, sameContent(path, data[:len(data)-1], buf), "shorter")
+	assert.False(t, sameContent(path, append(slices.Clone(data), '!'), buf), "longer")
+	assert.False(t, sameContent(filepath.Join(dir, "missing"), data, buf))
+	assert.False(t, sameContent(dir, nil, buf), "a directory")
+	require.NoError(t, os.WriteFile(path, nil, 0o644))
+	assert.True(t, sameContent(path, nil, buf), "both empty")
 }

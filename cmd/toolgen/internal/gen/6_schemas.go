@@ -4,11 +4,13 @@ import (
 	"context"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
+	"golang.org/x/tools/go/packages"
 )
 
 // reflectSchemas derives the schema of every tool's input and structured
@@ -17,8 +19,7 @@ import (
 // scan, when not nil, lets the program's results for unchanged packages
 // come from the cache.
 func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, scan *bootstrapScan, timer *phaseTimer) []*problem.Error {
-	comments, errs := schemaComments(l)
-	timer.done("comments")
+	cs := newCommentSet(l)
 	var reqs []schemaRequest
 	var dirs []string
 	for _, t := range m.tools {
@@ -38,8 +39,18 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, sca
 	if l.module != nil && !within(l.module.Dir, dir) {
 		dir = l.module.Dir
 	}
-	got, es := runBootstrap(ctx, bootstrapConfig{Dir: dir, Comments: comments, BuildFlags: opts.BuildFlags, Env: opts.Env, Identity: opts.Identity, scan: scan, timer: timer, static: staticSchemas(l, comments)}, reqs)
-	errs = append(errs, es...)
+	cfg := bootstrapConfig{Dir: dir, BuildFlags: opts.BuildFlags, Env: opts.Env, Identity: opts.Identity, scan: scan, timer: timer, static: staticSchemas(l, cs), comments: cs}
+	cfg.staticCache = openStaticCache(opts.Cache, l, &cfg)
+	timer.done("comments")
+	got, errs := runBootstrap(ctx, cfg, reqs)
+	// The doc comments of every package the static cache did not answer
+	// are read, so that a problem with them is reported as before.
+	for _, p := range cs.order {
+		if !cfg.staticCache.isAnswered(p) {
+			cs.ensure(p)
+		}
+	}
+	errs = append(slices.Clip(cs.errs), errs...)
 	if len(errs) > 0 {
 		return errs
 	}
@@ -62,7 +73,12 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, sca
 		// is, which a tool's description often does not. The bootstrap
 		// reflects a type once: the input may be the output's node.
 		t.inNode = t.inNode.Clone()
-		schema.InputRoot(t.inNode, comments, t.input.Obj().Pkg().Path(), t.input.Obj().Name())
+		path, name := t.input.Obj().Pkg().Path(), t.input.Obj().Name()
+		root := map[string]string{}
+		if doc, ok := cs.rootDoc(path, name); ok {
+			root[path+"."+name] = doc
+		}
+		schema.InputRoot(t.inNode, root, path, name)
 	}
 	return nil
 }
@@ -96,19 +112,106 @@ func within(dir, path string) bool {
 // without the line breaks of the source, and without the Go identifier
 // they start with unless the package keeps it (//tool:keepnames).
 func schemaComments(l *loaded) (map[string]string, []*problem.Error) {
-	comments := map[string]string{}
-	var errs []*problem.Error
-	keep := keepsNames(l)
+	cs := newCommentSet(l)
+	cs.ensure(cs.order...)
+	return cs.m, cs.errs
+}
+
+// commentSet is schemaComments computed package by package, each when
+// first needed (ensure): a run whose static schemas come from the cache
+// reads the doc comments of the changed packages only. m holds the
+// entries of the packages done, merged in l's order, as schemaComments
+// merges them.
+type commentSet struct {
+	l       *loaded
+	keep    map[string]bool
+	order   []string                     // the packages' paths, in l's order
+	pkgs    map[string]*packages.Package // by path
+	byPkg   map[string]map[string]string // the entries of each package done
+	m       map[string]string
+	owner   map[string]int  // when overlap: the index in l.pkgs of the package of each entry of m
+	overlap bool            // a package's path is another's followed by a dot
+	merged  map[string]bool // the packages whose entries are in m
+	errs    []*problem.Error
+	// roots are the entries the static cache recorded for the requested
+	// types of the packages it answered ("pkg.Type" -> doc), which
+	// rootDoc reads for a package not done.
+	roots map[string]string
+}
+
+// newCommentSet is the comment set of l, with no package done.
+func newCommentSet(l *loaded) *commentSet {
+	cs := &commentSet{l: l, keep: keepsNames(l), pkgs: map[string]*packages.Package{}, byPkg: map[string]map[string]string{}, m: map[string]string{}, owner: map[string]int{}, merged: map[string]bool{}, roots: map[string]string{}}
 	for _, p := range l.pkgs {
+		if _, ok := cs.pkgs[p.PkgPath]; !ok {
+			cs.order = append(cs.order, p.PkgPath)
+			cs.pkgs[p.PkgPath] = p
+		}
+	}
+	for _, a := range cs.order {
+		for _, b := range cs.order {
+			cs.overlap = cs.overlap || strings.HasPrefix(b, a+".")
+		}
+	}
+	return cs
+}
+
+// ensure adds the entries of the packages of paths not done yet; paths
+// that are not loaded packages have no entries.
+func (cs *commentSet) ensure(paths ...string) {
+	added := false
+	for _, path := range paths {
+		p := cs.pkgs[path]
+		if p == nil || cs.byPkg[path] != nil {
+			continue
+		}
 		pkg := map[string]string{}
-		if err := schema.AddComments(pkg, l.fset, p.PkgPath, p.Syntax); err != nil {
-			errs = append(errs, &problem.Error{Msg: err.Error()})
+		if err := schema.AddComments(pkg, cs.l.fset, p.PkgPath, p.Syntax); err != nil {
+			cs.errs = append(cs.errs, &problem.Error{Msg: err.Error()})
 		}
 		schema.ReflowComments(pkg)
-		if !keep[p.PkgPath] {
+		if !cs.keep[p.PkgPath] {
 			schema.DropNames(pkg)
 		}
-		maps.Copy(comments, pkg)
+		cs.byPkg[path] = pkg
+		added = true
 	}
-	return comments, errs
+	if !added {
+		return
+	}
+	// Merged in l's order, as schemaComments merges: of two packages with
+	// an entry under one key, the later one's wins. Only a package whose
+	// path is another's followed by a dot can share a key with it; without
+	// one, the entries are copied as they come.
+	for i, p := range cs.l.pkgs {
+		pkg := cs.byPkg[p.PkgPath]
+		if pkg == nil || cs.merged[p.PkgPath] {
+			continue
+		}
+		cs.merged[p.PkgPath] = true
+		if !cs.overlap {
+			maps.Copy(cs.m, pkg)
+			continue
+		}
+		for k, v := range pkg {
+			if o, ok := cs.owner[k]; !ok || o <= i {
+				cs.m[k], cs.owner[k] = v, i
+			}
+		}
+	}
+}
+
+// done reports whether the entries of the package at path are in m.
+func (cs *commentSet) done(path string) bool { return cs.byPkg[path] != nil }
+
+// rootDoc is the CommentMap entry of the type pkgPath.name, from m when
+// its package is done, else from what the static cache recorded.
+func (cs *commentSet) rootDoc(pkgPath, name string) (string, bool) {
+	key := pkgPath + "." + name
+	if cs.done(pkgPath) {
+		doc, ok := cs.m[key]
+		return doc, ok
+	}
+	doc, ok := cs.roots[key]
+	return doc, ok
 }

@@ -44,6 +44,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
@@ -96,6 +97,12 @@ type bootstrapConfig struct {
 	// static, when not nil, is the static path (6_schemas_static.go): the
 	// types it derives are not reflected by the program.
 	static func(bootstrapType) (json.RawMessage, bool)
+	// staticCache, when not nil, holds the static path's results of
+	// unchanged packages (6_schemas_static_cache.go).
+	staticCache *staticCache
+	// comments, when not nil, computes the CommentMap as it is needed:
+	// the program's types set Comments from it, all of it.
+	comments *commentSet
 }
 
 const (
@@ -128,7 +135,7 @@ func runBootstrap(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 			return nil, errs
 		}
 		var err error
-		nodes, typeErrs, err = bootstrapResults(joinResults(items), len(types))
+		nodes, typeErrs, err = bootstrapResults(items)
 		if err != nil {
 			return nil, []*problem.Error{{Msg: fmt.Sprintf("toolgen bug: reading the bootstrap program's results: %v", err)}}
 		}
@@ -199,18 +206,6 @@ func bootstrapTypes(reqs []schemaRequest) ([]bootstrapType, []*problem.Error) {
 		return cmp.Or(strings.Compare(a.PkgPath, b.PkgPath), strings.Compare(a.Name, b.Name))
 	})
 	return types, errs
-}
-
-// joinResults is the JSON array of items.
-func joinResults(items []json.RawMessage) []byte {
-	out := []byte{'['}
-	for i, it := range items {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, it...)
-	}
-	return append(out, ']')
 }
 
 // bootstrapRun builds and runs the program for types and returns, for each
@@ -322,33 +317,55 @@ func bootstrapBuildFlags(flags []string) []string {
 	return out
 }
 
-// bootstrapResults reads the program's results: an array with, for each
-// type, {"schema": ...} or {"error": "..."}.
-func bootstrapResults(data []byte, n int) ([]*jsontree.Node, []string, error) {
-	root, err := jsontree.Parse(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	if root.Kind != jsonlex.Array || len(root.Items) != n {
-		return nil, nil, fmt.Errorf("want an array of %d results, got %s", n, bootstrapAbbrev(data))
-	}
-	nodes := make([]*jsontree.Node, n)
-	typeErrs := make([]string, n)
-	for i, it := range root.Items {
-		s, e := it.Get("schema"), it.Get("error")
-		switch {
-		case e != nil && e.Kind == jsonlex.String && e.Text != "":
-			typeErrs[i] = e.Text
-		case s != nil && s.Kind == jsonlex.Object:
-			if err := schema.PostProcessTree(s); err != nil {
-				return nil, nil, fmt.Errorf("result %d: %w", i, err)
+// bootstrapResults parses each raw result, {"schema": ...} or
+// {"error": "..."}, and post-processes its schema, GOMAXPROCS results at
+// once (each is a tree of its own). A result that is neither fails the
+// whole, the first in order.
+func bootstrapResults(items []json.RawMessage) ([]*jsontree.Node, []string, error) {
+	nodes := make([]*jsontree.Node, len(items))
+	typeErrs := make([]string, len(items))
+	errs := make([]error, len(items))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(items)) {
+		wg.Go(func() {
+			for i := range next {
+				nodes[i], typeErrs[i], errs[i] = bootstrapResult(items[i], i)
 			}
-			nodes[i] = s
-		default:
-			return nil, nil, fmt.Errorf("result %d is neither a schema nor an error: %s", i, bootstrapAbbrev(it.Compact()))
+		})
+	}
+	for i := range items {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, err
 		}
 	}
 	return nodes, typeErrs, nil
+}
+
+// bootstrapResult is the schema, or the type's problem, of the i-th raw
+// result.
+func bootstrapResult(raw json.RawMessage, i int) (*jsontree.Node, string, error) {
+	it, err := jsontree.Parse(raw)
+	if err != nil {
+		return nil, "", fmt.Errorf("result %d: %w", i, err)
+	}
+	s, e := it.Get("schema"), it.Get("error")
+	switch {
+	case e != nil && e.Kind == jsonlex.String && e.Text != "":
+		return nil, e.Text, nil
+	case s != nil && s.Kind == jsonlex.Object:
+		if err := schema.PostProcessTree(s); err != nil {
+			return nil, "", fmt.Errorf("result %d: %w", i, err)
+		}
+		return s, "", nil
+	default:
+		return nil, "", fmt.Errorf("result %d is neither a schema nor an error: %s", i, bootstrapAbbrev(it.Compact()))
+	}
 }
 
 // bootstrapLines says which lines of the program's source name which types,

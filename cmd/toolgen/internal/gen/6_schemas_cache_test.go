@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -148,12 +149,13 @@ func generateCached(t *testing.T, opts Options) cachedRun {
 
 // cacheEntries counts the bootstrap's entries in a cache directory (not
 // the formatted files, in formatCacheDir, nor the output cache's, in
-// outputCacheDir).
+// outputCacheDir, nor the static cache's, the units' source keys or the
+// recent records, in their directories).
 func cacheEntries(t *testing.T, dir string) int {
 	t.Helper()
 	n := 0
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && (path == filepath.Join(dir, formatCacheDir) || path == filepath.Join(dir, outputCacheDir)) {
+		if err == nil && d.IsDir() && slices.Contains([]string{formatCacheDir, outputCacheDir, staticCacheDir, unitSourceDir, recentDir}, filepath.Base(path)) && filepath.Dir(path) == dir {
 			return fs.SkipDir
 		}
 		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), "tmp-") {

@@ -34,29 +34,51 @@ import (
 
 // staticSchemas returns the static path for the types of l's packages:
 // for a type it can derive, the raw result the bootstrap program would
-// write ({"schema": ...}) and true.
-func staticSchemas(l *loaded, comments map[string]string) func(bootstrapType) (json.RawMessage, bool) {
+// write ({"schema": ...}) and true. It reads the doc comments of the
+// loaded packages a type's package imports, directly or not, from cs
+// (nil: none), and the files of a package (hasBootstrapFiles) once its
+// types are asked for.
+func staticSchemas(l *loaded, cs *commentSet) func(bootstrapType) (json.RawMessage, bool) {
 	pkgs := map[string]*packages.Package{}
-	allowed := map[string]bool{}
 	for _, p := range l.pkgs {
 		pkgs[p.PkgPath] = p
-		allowed[p.PkgPath] = p.Types != nil && !hasBootstrapFiles(p)
+	}
+	allowed := map[string]bool{}
+	allow := func(path string) (ok, loaded bool) {
+		p := pkgs[path]
+		if p == nil {
+			return false, false
+		}
+		ok, done := allowed[path]
+		if !done {
+			ok = p.Types != nil && !hasBootstrapFiles(p)
+			allowed[path] = ok
+		}
+		return ok, true
 	}
 	goroot := build.Default.GOROOT
-	s := &schema.Static{Comments: comments, Allowed: func(p *types.Package) bool {
-		if ok, loaded := allowed[p.Path()]; loaded {
+	s := &schema.Static{Comments: map[string]string{}, Allowed: func(p *types.Package) bool {
+		if ok, loaded := allow(p.Path()); loaded {
 			return ok
 		}
 		return standardPackage(goroot, p.Path())
 	}}
+	if cs != nil {
+		s.Comments = cs.m
+	}
+	ensured := map[string]bool{} // the packages whose closure's comments are in cs
 	return func(t bootstrapType) (json.RawMessage, bool) {
 		p := pkgs[t.PkgPath]
-		if p == nil || p.Types == nil || !allowed[t.PkgPath] {
+		if ok, _ := allow(t.PkgPath); !ok {
 			return nil, false
 		}
 		tn, ok := p.Types.Scope().Lookup(t.Name).(*types.TypeName)
 		if !ok {
 			return nil, false
+		}
+		if cs != nil && !ensured[t.PkgPath] {
+			cs.ensure(typesClosure(p.Types)...)
+			ensured[t.PkgPath] = true
 		}
 		root, err := s.StaticRaw(tn.Type())
 		if err != nil {
@@ -64,6 +86,27 @@ func staticSchemas(l *loaded, comments map[string]string) func(bootstrapType) (j
 		}
 		return json.RawMessage(`{"schema":` + string(root.Compact()) + `}`), true
 	}
+}
+
+// typesClosure is the path of p and of every package it imports, directly
+// or not, as go/types records them, sorted.
+func typesClosure(p *types.Package) []string {
+	seen := map[*types.Package]bool{}
+	var paths []string
+	var walk func(*types.Package)
+	walk = func(q *types.Package) {
+		if q == nil || seen[q] {
+			return
+		}
+		seen[q] = true
+		paths = append(paths, q.Path())
+		for _, imp := range q.Imports() {
+			walk(imp)
+		}
+	}
+	walk(p)
+	slices.Sort(paths)
+	return slices.Compact(paths)
 }
 
 // standardPackage reports whether path is a package of the standard
@@ -130,13 +173,22 @@ func namesBootstrapTag(src []byte) bool {
 func schemaItems(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest, types []bootstrapType) ([]json.RawMessage, []*problem.Error) {
 	items := make([]json.RawMessage, len(types))
 	if cfg.static != nil {
+		cfg.staticCache.lookup(types, items)
 		for i, t := range types {
+			if cfg.staticCache.isAnswered(t.PkgPath) {
+				continue // nil: the entry leaves the type to the program
+			}
 			if raw, ok := cfg.static(t); ok {
 				items[i] = raw
 			}
 		}
+		cfg.staticCache.store(types, items)
 	}
 	cfg.timer.done("static schemas")
+	if cfg.comments != nil && slices.ContainsFunc(items, func(raw json.RawMessage) bool { return raw == nil }) {
+		cfg.comments.ensure(cfg.comments.order...)
+		cfg.Comments = cfg.comments.m // the program reads every package's
+	}
 	errs := fillMissing(items, types, func(rest []bootstrapType) ([]json.RawMessage, []*problem.Error) {
 		return bootstrapCached(ctx, cfg, reqs, rest)
 	})

@@ -57,7 +57,7 @@ func staticParity(t *testing.T, opts Options) (parityCount, bool) {
 	if len(list) == 0 {
 		return count, false
 	}
-	static := staticSchemas(l, comments)
+	static := staticSchemas(l, newCommentSet(l))
 	items, errs := bootstrapRun(ctx, bootstrapConfig{Dir: opts.Dir, Comments: comments}, reqs, list)
 	if len(errs) > 0 {
 		// A hook that panics, or a type the program cannot import, fails
@@ -184,9 +184,9 @@ func staticLoad(t *testing.T, dir string, patterns ...string) func(bootstrapType
 	t.Helper()
 	l, errs := load(context.Background(), &Options{Dir: dir, Patterns: patterns, Output: "generated"})
 	require.Empty(t, errorMessages(errs))
-	comments, errs := schemaComments(l)
+	_, errs = schemaComments(l)
 	require.Empty(t, errs)
-	return staticSchemas(l, comments)
+	return staticSchemas(l, newCommentSet(l))
 }
 
 // TestStaticFallsBackOnPackages: the types of a package with a file built

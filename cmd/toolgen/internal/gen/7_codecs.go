@@ -4,6 +4,7 @@ import (
 	"go/types"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/codecplan"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
@@ -46,8 +47,10 @@ type toolCodec struct {
 // planCodecs derives the decoder of every tool's input and the encoder of
 // its output, unit by unit, or every problem: a keyword the generated code
 // cannot enforce fails generation at the field that declares it. A unit
-// the cache holds keeps its files and is not planned.
-func planCodecs(l *loaded, m *model, opts *Options) (*codecPlan, []*problem.Error) {
+// the cache holds keeps its files and is not planned; scan, when not nil,
+// lets an unchanged unit find its key without computing it
+// (7_codecs_units_source.go).
+func planCodecs(l *loaded, m *model, opts *Options, scan *bootstrapScan) (*codecPlan, []*problem.Error) {
 	roots := make([]*types.Package, len(l.pkgs))
 	for i, p := range l.pkgs {
 		roots[i] = p.Types
@@ -56,10 +59,26 @@ func planCodecs(l *loaded, m *model, opts *Options) (*codecPlan, []*problem.Erro
 	plan := &codecPlan{layout: layout, tools: make([]toolCodec, len(m.tools))}
 	plan.groups = groupTools(layout, m.tools)
 	uc := openUnitCache(opts)
+	// The Tools field of each tool, in the freshness test's files; its
+	// problems are render's to report.
+	fields, _ := fieldNames(m.tools)
+	us := openUnitSources(uc, scan, l, layout, opts)
+	uc.lookupAll(plan.groups, func(g *renderUnit) cache.Key {
+		sk, ok := us.key(m.tools, g.tools, fields)
+		if ok {
+			if k, found := us.get(sk); found {
+				return k
+			}
+		}
+		k := unitKey(uc, l, layout, m.tools, g.tools, fields, opts)
+		if ok {
+			us.put(sk, k)
+		}
+		return k
+	})
 	var errs []*problem.Error
 	for _, g := range plan.groups {
-		g.key = unitKey(uc, l, layout, m.tools, g.tools, opts)
-		if g.cached = uc.get(g.key, len(g.tools)); g.cached != nil {
+		if g.cached != nil {
 			for _, i := range g.tools {
 				plan.tools[i].unit = layout.Unit(m.tools[i].pkg.Types)
 			}

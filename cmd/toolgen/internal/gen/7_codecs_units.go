@@ -8,8 +8,10 @@ import (
 	"hash"
 	"io"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/codecplan"
@@ -134,7 +136,7 @@ const unitCacheDir = formatCacheDir + "/units"
 
 // unitCacheKind names the units' entries: a change of their layout or of
 // what a key hashes changes it.
-const unitCacheKind = "toolgen unit v1"
+const unitCacheKind = "toolgen unit v2"
 
 // unitCache keeps the units' files in the toolgen cache. Its zero value
 // caches nothing.
@@ -142,7 +144,10 @@ type unitCache struct {
 	cache    *cache.Cache
 	identity string
 	types    map[types.Type][sha256.Size]byte // fingerprints of the types met, for the run
-	imports  []byte                           // importsOf, once computed
+	descs    map[types.Type][sha256.Size]byte // hashes of their descriptions (describeType)
+	mu       sync.Mutex                       // guards types, descs and the layout: units are keyed concurrently
+	imports  []byte                           // importsOf
+	once     sync.Once                        // computes imports
 }
 
 // openUnitCache is the unit cache of opts: none when the cache is off or
@@ -155,7 +160,7 @@ func openUnitCache(opts *Options) *unitCache {
 	if err != nil {
 		return &unitCache{}
 	}
-	return &unitCache{cache: c, identity: opts.Identity, types: map[types.Type][sha256.Size]byte{}}
+	return &unitCache{cache: c, identity: opts.Identity, types: map[types.Type][sha256.Size]byte{}, descs: map[types.Type][sha256.Size]byte{}}
 }
 
 // get is the entry under k of a unit of n tools; nil when there is none,
@@ -180,6 +185,31 @@ func (uc *unitCache) get(k cache.Key, n int) *unitEntry {
 	return e
 }
 
+// lookupAll sets the key of each group (key) and its cached entry (get),
+// GOMAXPROCS groups at once: hashing a unit's types and reading its
+// entry, which holds its files, are most of planning a catalog whose
+// units the cache holds.
+func (uc *unitCache) lookupAll(groups []*renderUnit, key func(*renderUnit) cache.Key) {
+	if uc.cache == nil {
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan *renderUnit)
+	for range min(runtime.GOMAXPROCS(0), len(groups)) {
+		wg.Go(func() {
+			for g := range next {
+				g.key = key(g)
+				g.cached = uc.get(g.key, len(g.tools))
+			}
+		})
+	}
+	for _, g := range groups {
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+}
+
 // put stores e under k; a failed store only costs the next run the unit.
 func (uc *unitCache) put(k cache.Key, e *unitEntry) {
 	if uc.cache == nil {
@@ -190,11 +220,13 @@ func (uc *unitCache) put(k cache.Key, e *unitEntry) {
 
 // unitKey hashes what planning and rendering the unit of the tools at idx
 // read: the options that shape the output, toolgen's identity, the
-// packages the generated files may name (importsOf), and per tool its model entry (directives, description, types, hooks), the codec
+// packages the generated files may name (importsOf), and per tool its
+// model entry (directives, description, types, hooks), its name and
+// Tools field and the freshness test's descriptions of its types, the codec
 // packages it is in and reaches, its shapes with a fingerprint of each
 // type, and its published schemas. Positions are hashed too: they are not
 // in the output, so a moved declaration only costs a miss.
-func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolModel, idx []int, opts *Options) cache.Key {
+func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolModel, idx []int, fields map[*toolModel]string, opts *Options) cache.Key {
 	if uc.cache == nil {
 		return cache.Key{}
 	}
@@ -204,9 +236,10 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 	for _, i := range idx {
 		t := tools[i]
 		fmt.Fprintf(w.b, "tool %#v\n%q %q\n", t.directives, t.description, t.groupDesc)
+		fmt.Fprintf(w.b, "%q %q\n", t.name, fields[t])
 		fmt.Fprintf(w.b, "%q %q %q %v %t %t %t %t %q\n", t.pkg.PkgPath, t.pkg.Name, t.obj.Name(), t.pos,
 			t.pointer, t.hasAvail, t.hasOffered, t.hasLogArgs, t.secrets)
-		fmt.Fprintf(w.b, "%q %q\n", layout.Unit(t.pkg.Types), layout.Unit(t.obj.Pkg()))
+		fmt.Fprintf(w.b, "%q %q\n", w.unit(t.pkg.Types), w.unit(t.obj.Pkg()))
 		w.typ(t.obj.Type())
 		if t.input != nil {
 			w.typ(t.input)
@@ -218,9 +251,17 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 		}
 		w.shape(t.inShape)
 		w.shape(t.outShape)
-		fmt.Fprintf(w.b, "%d\n%s\n", len(t.inNode.Compact()), t.inNode.Compact())
+		if t.input != nil {
+			w.described(t.input)
+		} else {
+			w.described(nil)
+		}
+		w.described(t.output)
+		in := t.inNode.Compact()
+		fmt.Fprintf(w.b, "%d\n%s\n", len(in), in)
 		if t.outNode != nil {
-			fmt.Fprintf(w.b, "%d\n%s\n", len(t.outNode.Compact()), t.outNode.Compact())
+			out := t.outNode.Compact()
+			fmt.Fprintf(w.b, "%d\n%s\n", len(out), out)
 		}
 	}
 	h := cache.NewHasher(unitCacheKind)
@@ -232,7 +273,7 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 // importsOf is the hash of the packages every generated file names
 // (importNames): their paths and names, in the order registered.
 func (uc *unitCache) importsOf(l *loaded) []byte {
-	if uc.imports == nil {
+	uc.once.Do(func() {
 		h := sha256.New()
 		seen := map[*types.Package]bool{}
 		var walk func(p *types.Package)
@@ -250,7 +291,7 @@ func (uc *unitCache) importsOf(l *loaded) []byte {
 			walk(p.Types)
 		}
 		uc.imports = h.Sum(nil)
-	}
+	})
 	return uc.imports
 }
 
@@ -294,13 +335,46 @@ func (w *keyWriter) typ(t types.Type) {
 		io.WriteString(w.b, "type nil\n")
 		return
 	}
+	w.uc.mu.Lock()
 	fp, ok := w.uc.types[t]
+	w.uc.mu.Unlock()
 	if !ok {
 		fp = sha256.Sum256([]byte(typeFingerprint(t)))
+		w.uc.mu.Lock()
 		w.uc.types[t] = fp
+		w.uc.mu.Unlock()
 	}
 	w.b.Write(fp[:])
-	fmt.Fprintf(w.b, "home %q\n", w.layout.Home(t))
+	w.uc.mu.Lock()
+	home := w.layout.Home(t)
+	w.uc.mu.Unlock()
+	fmt.Fprintf(w.b, "home %q\n", home)
+}
+
+// unit is layout.Unit(p); the layout names codec packages as it meets
+// them, so its calls are serialized.
+func (w *keyWriter) unit(p *types.Package) string {
+	w.uc.mu.Lock()
+	defer w.uc.mu.Unlock()
+	return w.layout.Unit(p)
+}
+
+// described writes the freshness test's description of t (describeType).
+func (w *keyWriter) described(t types.Type) {
+	if t == nil {
+		io.WriteString(w.b, "described nil\n")
+		return
+	}
+	w.uc.mu.Lock()
+	d, ok := w.uc.descs[t]
+	w.uc.mu.Unlock()
+	if !ok {
+		d = sha256.Sum256([]byte(strings.Join(describeType(t), "\n")))
+		w.uc.mu.Lock()
+		w.uc.descs[t] = d
+		w.uc.mu.Unlock()
+	}
+	w.b.Write(d[:])
 }
 
 // typeFingerprint is what the generated code can depend on of t: its

@@ -53,7 +53,8 @@ func unitFilePath(out, path string) bool {
 		return false
 	}
 	dir, name := filepath.Split(filepath.ToSlash(rel))
-	return strings.HasPrefix(dir, codecDir+"/") || (dir == providersDir+"/" && name != providersFile)
+	return strings.HasPrefix(dir, codecDir+"/") || (dir == providersDir+"/" && name != providersFile) ||
+		(dir == "" && name != freshFile && strings.HasPrefix(name, "fresh_") && strings.HasSuffix(name, "_gen_test.go"))
 }
 
 // changedFiles lists the files whose content differs between two runs, or

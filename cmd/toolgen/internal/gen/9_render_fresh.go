@@ -23,20 +23,23 @@ const freshPkg = "github.com/toolgen-go/toolgen/runtime/fresh"
 // freshCode is fresh_gen_test.go: a test of the generated package that
 // fails when a tool's input or output Go type no longer is the one the
 // registry was generated from. toolgen describes each type from go/types
-// here; the test describes the type it compiles against with reflect
-// (runtime/fresh.Describe) and compares. Both descriptions follow the grammar of describeType, so the
-// two halves must change together (TestFreshDescriptionsAgree runs the
-// test of every golden case that generates).
+// (freshUnitSource, one file per codec package with tools, so that a
+// change to one tools package rewrites its part alone); the test
+// describes the type it compiles against with reflect
+// (runtime/fresh.Describe) and compares. Both descriptions follow the
+// grammar of describeType, so the two halves must change together
+// (TestFreshDescriptionsAgree runs the test of every golden case that
+// generates).
 //
 // Why a test: a stale registry builds, vets and runs; it only refuses the
 // new field, or enforces the old bound, at run time. `go test ./...` is
 // what every user runs, offline and without toolgen, so the test is where
-// staleness becomes loud. Reflection is confined to the test file: the
+// staleness becomes loud. Reflection is confined to the test files: the
 // registry itself never links reflect.
 //
 // It returns false when the output directory is outside the main module
 // (the test could not import the package it checks).
-func freshCode(fc formatCache, l *loaded, m *model, fields map[*toolModel]string, opts *Options) (File, bool) {
+func freshCode(fc formatCache, l *loaded, plan *codecPlan, opts *Options) (File, bool) {
 	if l.outPath == "" {
 		return File{}, false
 	}
@@ -54,13 +57,58 @@ func freshCode(fc formatCache, l *loaded, m *model, fields map[*toolModel]string
 		fmt.Fprintf(&b, "\t%s %q\n", pkgName, l.outPath)
 	}
 	fmt.Fprintf(&b, "\t%q\n)\n\n", freshPkg)
-	b.WriteString(`// toolgenFresh holds, for every field of Tools, the Go types of its tool's
-// input and output as toolgen saw them when it generated this package, in
-// the grammar fresh.Describe writes: one line per type reached, with its
-// exported and embedded fields, their types and struct tags, and the
-// encoding methods it has.
-var toolgenFresh = []fresh.Tool{
+	b.WriteString(`// TestToolgenFresh fails when the Go type of a tool's input or output
+// changed since toolgen generated this package (see package fresh): run
+// go generate. It reads the types with reflect, in this test only; the
+// types as toolgen saw them are in the fresh_*_gen_test.go files, one per
+// codec package.
+func TestToolgenFresh(t *testing.T) {
 `)
+	withTools := map[string]bool{}
+	for _, tc := range plan.tools {
+		withTools[tc.unit] = true
+	}
+	for _, u := range plan.units {
+		if withTools[u.Path] {
+			fmt.Fprintf(&b, "\tfresh.Check(t, reflect.TypeFor[%s.Tools](), %s)\n", pkgName, freshVar(u.Name))
+		}
+	}
+	b.WriteString("}\n")
+	return File{Path: filepath.Join(opts.outDir(), freshFile), Data: formatFresh(fc, freshFile, b.Bytes())}, true
+}
+
+// formatFresh formats src, a file of the freshness test; a failure is a
+// toolgen bug, which the unformatted text shows.
+func formatFresh(fc formatCache, name string, src []byte) []byte {
+	out, err := fc.source(name, src, nil)
+	if err != nil {
+		return src
+	}
+	return out
+}
+
+// freshUnitFile is the name of the freshness test's file for the tools
+// whose call functions are in the codec package named unit.
+func freshUnitFile(unit string) string { return "fresh_" + unit + "_gen_test.go" }
+
+// freshVar is the variable of that file.
+func freshVar(unit string) string { return "toolgenFresh_" + unit }
+
+// freshUnitSource is the unformatted freshUnitFile(unit): the descriptions
+// of the input and output types of tools, in the model's order.
+func freshUnitSource(opts *Options, unit string, tools []*toolModel, fields map[*toolModel]string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// %s\n\n", header)
+	fmt.Fprintf(&b, "package %s_test\n\n", opts.Package)
+	fmt.Fprintf(&b, "import %q\n\n", freshPkg)
+	fmt.Fprintf(&b, `// %s holds, by field of Tools, the Go types of the
+// input and output of the tools whose call functions are in %s, as
+// toolgen saw them when it generated this package, in the grammar
+// fresh.Describe writes: one line per type reached, with its exported and
+// embedded fields, their types and struct tags, and the encoding methods
+// it has.
+var %s = []fresh.Tool{
+`, freshVar(unit), unit, freshVar(unit))
 	// Described once per distinct type: a catalog's tools share their
 	// input and output types.
 	described := map[types.Type][]string{}
@@ -75,7 +123,7 @@ var toolgenFresh = []fresh.Tool{
 		}
 		return lines
 	}
-	for _, t := range m.tools {
+	for _, t := range tools {
 		fmt.Fprintf(&b, "\t{\n\t\tField: %q,\n\t\tTool:  %q,\n", fields[t], t.name)
 		var in types.Type
 		if t.input != nil {
@@ -85,20 +133,8 @@ var toolgenFresh = []fresh.Tool{
 		writeLines(&b, "Out", describe(t.output))
 		b.WriteString("\t},\n")
 	}
-	b.WriteString("}\n\n")
-	fmt.Fprintf(&b, `// TestToolgenFresh fails when the Go type of a tool's input or output
-// changed since toolgen generated this package (see package fresh): run
-// go generate. It reads the types with reflect, in this test only.
-func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[%s.Tools](), toolgenFresh)
-}
-`, pkgName)
-	src, err := fc.source(freshFile, b.Bytes(), nil)
-	if err != nil {
-		// A toolgen bug; the unformatted text shows where.
-		src = b.Bytes()
-	}
-	return File{Path: filepath.Join(opts.outDir(), freshFile), Data: src}, true
+	b.WriteString("}\n")
+	return b.Bytes()
 }
 
 // writeLines writes key: []string{...} with one line per element.

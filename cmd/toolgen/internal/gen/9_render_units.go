@@ -46,6 +46,13 @@ func unitTask(fc formatCache, uc *unitCache, l *loaded, m *model, fields map[*to
 			tasks = append(tasks, formatTask(fc, rel, filepath.Join(out, filepath.FromSlash(rel)), marks, func() *jen.File {
 				return providersUnitCode(l, u.Name, tools, proj)
 			}))
+			if l.outPath != "" {
+				rel := freshUnitFile(u.Name)
+				tasks = append(tasks, func() ([]File, *problem.Error) {
+					src := freshUnitSource(opts, u.Name, tools, fields)
+					return []File{{Path: filepath.Join(out, rel), Data: formatFresh(fc, rel, src)}}, nil
+				})
+			}
 		}
 		files, err := formatAll(tasks)
 		if err != nil {

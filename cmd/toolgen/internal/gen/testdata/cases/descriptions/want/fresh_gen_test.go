@@ -10,62 +10,12 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
-// toolgenFresh holds, for every field of Tools, the Go types of its tool's
-// input and output as toolgen saw them when it generated this package, in
-// the grammar fresh.Describe writes: one line per type reached, with its
-// exported and embedded fields, their types and struct tags, and the
-// encoding methods it has.
-var toolgenFresh = []fresh.Tool{
-	{
-		Field: "Find",
-		Tool:  "find",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.FindInput`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.FindInput struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.FindInput.Words []string "json:\"words\""`,
-		},
-		Out: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Result`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Result struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Result.Names []string "json:\"names\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Result.Best string "json:\"best,omitempty\""`,
-		},
-	},
-	{
-		Field: "Lookup",
-		Tool:  "lookup",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Input`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Input struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Input.Word string "json:\"word\""`,
-		},
-		Out: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Entry`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Entry struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept.Entry.Meaning string "json:\"meaning\""`,
-		},
-	},
-	{
-		Field: "Outline",
-		Tool:  "outline",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section.Heading string "json:\"heading\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section.Children []github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section "json:\"children,omitempty\""`,
-		},
-		Out: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section.Heading string "json:\"heading\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section.Children []github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions.Section "json:\"children,omitempty\""`,
-		},
-	},
-}
-
 // TestToolgenFresh fails when the Go type of a tool's input or output
 // changed since toolgen generated this package (see package fresh): run
-// go generate. It reads the types with reflect, in this test only.
+// go generate. It reads the types with reflect, in this test only; the
+// types as toolgen saw them are in the fresh_*_gen_test.go files, one per
+// codec package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh)
+	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_descriptionscodec)
+	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_keptcodec)
 }

@@ -10,63 +10,11 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
-// toolgenFresh holds, for every field of Tools, the Go types of its tool's
-// input and output as toolgen saw them when it generated this package, in
-// the grammar fresh.Describe writes: one line per type reached, with its
-// exported and embedded fields, their types and struct tags, and the
-// encoding methods it has.
-var toolgenFresh = []fresh.Tool{
-	{
-		Field: "EmbeddedEcho",
-		Tool:  "embedded_echo",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Input`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit.By string "json:\"by,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit.Reason string "json:\"reason,omitempty\""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit.Origin *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Origin ""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Input struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Input.Query string "json:\"query\""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Input.Audit *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit ""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Input.Signed *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Signed ""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Input.Labels *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Labels ""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Input.Label string "json:\"label,omitempty\""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Input.Origin *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Origin "json:\"origin,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Input.Unsigned bool "json:\"unsigned,omitempty\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Labels struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Labels.Label string "json:\"label,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Labels.Color string "json:\"color,omitempty\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Origin struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Origin.Host string "json:\"host,omitempty\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Signed struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Signed.Signer string "json:\"signer\""`,
-		},
-		Out: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Output`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit.By string "json:\"by,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit.Reason string "json:\"reason,omitempty\""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit.Origin *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Origin ""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Labels struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Labels.Label string "json:\"label,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Labels.Color string "json:\"color,omitempty\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Origin struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Origin.Host string "json:\"host,omitempty\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Output struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Output.Query string "json:\"query\""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Output.Audit *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Audit ""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Output.Signed *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Signed ""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Output.Labels *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Labels ""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Output.Label string "json:\"label,omitempty\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Signed struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded.Signed.Signer string "json:\"signer\""`,
-		},
-	},
-}
-
 // TestToolgenFresh fails when the Go type of a tool's input or output
 // changed since toolgen generated this package (see package fresh): run
-// go generate. It reads the types with reflect, in this test only.
+// go generate. It reads the types with reflect, in this test only; the
+// types as toolgen saw them are in the fresh_*_gen_test.go files, one per
+// codec package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh)
+	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_embeddedcodec)
 }

@@ -10,71 +10,11 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
-// toolgenFresh holds, for every field of Tools, the Go types of its tool's
-// input and output as toolgen saw them when it generated this package, in
-// the grammar fresh.Describe writes: one line per type reached, with its
-// exported and embedded fields, their types and struct tags, and the
-// encoding methods it has.
-var toolgenFresh = []fresh.Tool{
-	{
-		Field: "HooksLogin",
-		Tool:  "hooks_login",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Account struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Account.Name string "json:\"name\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Account.Token string "json:\"token\" toolgen:\"secret\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Credentials struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Credentials.OTP string "json:\"otp,omitempty\" toolgen:\"secret\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Credentials.Hint string "json:\"hint,omitempty\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Extra struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Extra.Recovery string "json:\"recovery,omitempty\" toolgen:\"secret\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Key struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Key.ID string "json:\"id\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Key.Secret string "json:\"secret,omitempty\" toolgen:\"secret\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.User string "json:\"user\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Password string "json:\"password\" toolgen:\"secret\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Phrase string "json:\"pass/phrase~1,omitempty\" toolgen:\"secret\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Pin string "toolgen:\"secret\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Key *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Key "json:\"key,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Accounts []github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Account "json:\"accounts,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Backup [2]github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Account "json:\"backup\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Vault map[string]*github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Account "json:\"vault,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Deep struct{field Inner struct{field Code string "json:\"code\" toolgen:\"secret\""} "json:\"inner\""} "json:\"deep\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Whole *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Account "json:\"whole,omitempty\" toolgen:\"secret\""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Credentials github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Credentials ""`,
-			`embed github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Extra *github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Extra ""`,
-		},
-		Out: []string{
-			`root string`,
-		},
-	},
-	{
-		Field: "HooksStore",
-		Tool:  "hooks_store",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.StoreInput`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.StoreInput struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.StoreInput.Key string "json:\"key\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.StoreInput.Value string "json:\"value\" toolgen:\"secret\""`,
-		},
-		Out: []string{
-			`root string`,
-		},
-	},
-	{
-		Field: "HooksWhoami",
-		Tool:  "hooks_whoami",
-		Out: []string{
-			`root string`,
-		},
-	},
-}
-
 // TestToolgenFresh fails when the Go type of a tool's input or output
 // changed since toolgen generated this package (see package fresh): run
-// go generate. It reads the types with reflect, in this test only.
+// go generate. It reads the types with reflect, in this test only; the
+// types as toolgen saw them are in the fresh_*_gen_test.go files, one per
+// codec package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh)
+	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_hookscodec)
 }

@@ -10,46 +10,11 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
-// toolgenFresh holds, for every field of Tools, the Go types of its tool's
-// input and output as toolgen saw them when it generated this package, in
-// the grammar fresh.Describe writes: one line per type reached, with its
-// exported and embedded fields, their types and struct tags, and the
-// encoding methods it has.
-var toolgenFresh = []fresh.Tool{
-	{
-		Field: "NojsonAdd",
-		Tool:  "nojson_add",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.AddInput`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.AddInput struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.AddInput.Reminder github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.Reminder "json:\"reminder\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.AddInput.Notes map[string]string "json:\"notes,omitempty\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.AddInput.Repeat int "json:\"repeat,omitempty\" jsonschema:\"minimum=0,maximum=10\""`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.Reminder struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.Reminder.Text string "json:\"text\" jsonschema:\"minLength=1,maxLength=200\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.Reminder.At time.Time "json:\"at\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.Reminder.Labels []string "json:\"labels,omitempty\" jsonschema:\"maxItems=4\""`,
-			`type time.Time struct methods=MarshalJSON,UnmarshalJSON,MarshalText,UnmarshalText`,
-		},
-		Out: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.AddOutput`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.AddOutput struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.AddOutput.ID string "json:\"id\""`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson.AddOutput.Count int "json:\"count\""`,
-		},
-	},
-	{
-		Field: "NojsonHello",
-		Tool:  "nojson_hello",
-		Out: []string{
-			`root string`,
-		},
-	},
-}
-
 // TestToolgenFresh fails when the Go type of a tool's input or output
 // changed since toolgen generated this package (see package fresh): run
-// go generate. It reads the types with reflect, in this test only.
+// go generate. It reads the types with reflect, in this test only; the
+// types as toolgen saw them are in the fresh_*_gen_test.go files, one per
+// codec package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh)
+	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_nojsoncodec)
 }

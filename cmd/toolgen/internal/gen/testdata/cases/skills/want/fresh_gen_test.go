@@ -10,48 +10,12 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
-// toolgenFresh holds, for every field of Tools, the Go types of its tool's
-// input and output as toolgen saw them when it generated this package, in
-// the grammar fresh.Describe writes: one line per type reached, with its
-// exported and embedded fields, their types and struct tags, and the
-// encoding methods it has.
-var toolgenFresh = []fresh.Tool{
-	{
-		Field: "ClockNow",
-		Tool:  "clock_now",
-		Out: []string{
-			`root string`,
-		},
-	},
-	{
-		Field: "NotesCreate",
-		Tool:  "notes_create",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes.CreateInput`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes.CreateInput struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes.CreateInput.Title string "json:\"title\""`,
-		},
-		Out: []string{
-			`root string`,
-		},
-	},
-	{
-		Field: "NotesSearch",
-		Tool:  "notes_search",
-		In: []string{
-			`root github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes.SearchInput`,
-			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes.SearchInput struct`,
-			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes.SearchInput.Query string "json:\"query\""`,
-		},
-		Out: []string{
-			`root string`,
-		},
-	},
-}
-
 // TestToolgenFresh fails when the Go type of a tool's input or output
 // changed since toolgen generated this package (see package fresh): run
-// go generate. It reads the types with reflect, in this test only.
+// go generate. It reads the types with reflect, in this test only; the
+// types as toolgen saw them are in the fresh_*_gen_test.go files, one per
+// codec package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh)
+	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_clockcodec)
+	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_notescodec)
 }
