@@ -339,6 +339,14 @@ func (in *bootstrapInputs) key(cfg bootstrapConfig, pkg string, names []string, 
 	h.String(strings.Join(bootstrapBuildFlags(cfg.BuildFlags), "\x00"))
 	h.String(pkg)
 	h.String(strings.Join(names, "\x00"))
+	in.hashClosure(h, set, comments)
+	return h.Key(), true
+}
+
+// hashClosure writes to h each package of set (a closure), sorted, with
+// the hash of its files and, when comments is not nil, its CommentMap
+// entries (commentsByPackage).
+func (in *bootstrapInputs) hashClosure(h *cache.Hasher, set map[string]bool, comments map[string]string) {
 	closure := make([]string, 0, len(set))
 	for p := range set {
 		closure = append(closure, p)
@@ -347,9 +355,10 @@ func (in *bootstrapInputs) key(cfg bootstrapConfig, pkg string, names []string, 
 	for _, p := range closure {
 		h.String(p)
 		h.Bytes(in.hashes[p])
-		h.String(comments[p])
+		if comments != nil {
+			h.String(comments[p])
+		}
 	}
-	return h.Key(), true
 }
 
 // commentsByPackage groups the CommentMap's entries ("pkg.Type",

@@ -30,7 +30,6 @@ import (
 	"encoding/json"
 	"go/build"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
@@ -115,15 +114,7 @@ func (sc *staticCache) key(path string, names []string) (cache.Key, bool) {
 	h.String(sc.loaded)
 	h.String(path)
 	h.String(strings.Join(names, "\x00"))
-	closure := make([]string, 0, len(set))
-	for q := range set {
-		closure = append(closure, q)
-	}
-	slices.Sort(closure)
-	for _, q := range closure {
-		h.String(q)
-		h.Bytes(sc.in.hashes[q])
-	}
+	sc.in.hashClosure(h, set, nil)
 	return h.Key(), true
 }
 

@@ -122,15 +122,7 @@ func (us *unitSources) key(tools []*toolModel, idx []int, fields map[*toolModel]
 			}
 		}
 	}
-	closure := make([]string, 0, len(set))
-	for q := range set {
-		closure = append(closure, q)
-	}
-	slices.Sort(closure)
-	for _, q := range closure {
-		h.String(q)
-		h.Bytes(us.in.hashes[q])
-	}
+	us.in.hashClosure(h, set, nil)
 	return h.Key(), true
 }
 
