@@ -8,6 +8,8 @@ import "context"
 // tools one after another (an agent's turn, a worker that serves one
 // request at a time) holds one Handle and saves the pool's cost on each
 // call. A Handle is not safe for concurrent use; make one per goroutine.
+// A tool may call tools through the Handle its own call runs on: such a
+// call runs on memory of its own, as on the Registry.
 //
 // Its methods do what the Registry's do, with the same results, errors
 // and guarantees: the limits on arguments, the output cap, a panic

@@ -13,8 +13,9 @@ import (
 // safe for concurrent use.
 type Handle struct {
 	s *Static
-	// c is the handle's codecs: nil until its first inline call, and
-	// after a tool panicked in them (they may then be in any state).
+	// c is the handle's codecs: nil until its first inline call, while
+	// a call runs on them, and after a tool panicked in them (they may
+	// then be in any state).
 	c *codecs
 	// last is the position in s.specs of the tool last found: a loop that
 	// calls one tool again and again finds it with one comparison.
@@ -96,21 +97,25 @@ func (h *Handle) find(name string) int {
 	return i
 }
 
-// codecs returns the handle's codecs, taking them from the registry's
-// pool at the first call and after a panic.
+// codecs returns the handle's codecs for a call, taking them from the
+// registry's pool at the first call and after a panic. The handle holds
+// none while the call runs: a call made from within it (a tool calling
+// tools through the same Handle) takes codecs of its own.
 func (h *Handle) codecs() *codecs {
-	if h.c == nil {
-		h.c = h.s.pool.Get().(*codecs)
+	c := h.c
+	if c == nil {
+		c = h.s.pool.Get().(*codecs)
 	}
-	return h.c
+	h.c = nil
+	return c
 }
 
-// keep forgets the call in c, the handle's codecs, when the call left them
-// healthy, and otherwise drops them, for the collector.
+// keep gives c back to the handle once its call has ended, the call
+// forgotten, when the call left them healthy, and otherwise drops them,
+// for the collector.
 func (h *Handle) keep(c *codecs, healthy bool) {
-	if !healthy {
-		h.c = nil
-		return
+	if healthy {
+		c.forget()
+		h.c = c
 	}
-	c.forget()
 }

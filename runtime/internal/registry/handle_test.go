@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
 // handleCalls are calls of every outcome of the fixture's tools: success,
@@ -181,5 +182,44 @@ func BenchmarkHandleAppendCall(b *testing.B) {
 			b.Fatal(res, err)
 		}
 		buf = res.Content
+	}
+}
+
+// TestHandleReentrant: a tool that calls a tool through the Handle its
+// own call runs on gets codecs other than the ones its call holds, so
+// that both outputs come back whole, with the caller's buffer as given.
+func TestHandleReentrant(t *testing.T) {
+	t.Parallel()
+	var h tool.Handle
+	reg, err := toolimpl.NewRegistry([]tool.Spec{
+		{Name: "inner", Kind: tool.KindRead},
+		{Name: "outer", Kind: tool.KindRead},
+	}, nil, func(ctx context.Context, i int, mode toolimpl.Mode, in *toolimpl.Decoder, out *toolimpl.Encoder) (toolimpl.Output, error) {
+		text, _ := in.String("string")
+		in.End()
+		if err := toolimpl.InvalidArguments(in.Err()); err != nil || mode != toolimpl.ModeCall {
+			return 0, err
+		}
+		if i == 0 {
+			out.String("inner " + text)
+			return toolimpl.OutputJSON, nil
+		}
+		res, err := h.AppendCall(ctx, make([]byte, 0, 64), "inner", []byte(`"from `+text+`"`))
+		if err != nil {
+			return 0, err
+		}
+		out.String(text + " | " + res.Text())
+		return toolimpl.OutputJSON, nil
+	}, nil)
+	require.NoError(t, err)
+	h = tool.NewHandle(reg)
+	for round := range 3 {
+		buf := []byte("kept:")
+		res, err := h.AppendCall(context.Background(), buf, "outer", []byte(`"a"`))
+		require.NoError(t, err, "round %d", round)
+		assert.Equal(t, `kept:"a | \"inner from a\""`, string(res.Content), "round %d", round)
+		res, err = h.Call(context.Background(), "inner", []byte(`"b"`))
+		require.NoError(t, err, "round %d", round)
+		assert.Equal(t, `"inner b"`, res.Text(), "round %d", round)
 	}
 }
