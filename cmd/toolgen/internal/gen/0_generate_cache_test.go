@@ -53,11 +53,12 @@ func generateOutput(t *testing.T, opts Options) outputRun {
 	return run
 }
 
-// outputEntries counts the files in the output cache's directory.
-func outputEntries(t *testing.T, cacheDir string) int {
+// dirEntries counts the files (not the temporary ones of a write under
+// way) in the directory sub of the cache directory cacheDir.
+func dirEntries(t *testing.T, cacheDir, sub string) int {
 	t.Helper()
 	n := 0
-	err := filepath.WalkDir(filepath.Join(cacheDir, outputCacheDir), func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(cacheDir, sub), func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), "tmp-") {
 			n++
 		}
@@ -146,7 +147,7 @@ func TestOutputCacheCorruptAndFailing(t *testing.T) {
 	opts := Options{Dir: dir, Patterns: []string{"./a", "./b"}, Output: "out", Cache: t.TempDir(), Identity: "one"}
 	want := generateOutput(t, opts)
 	require.Empty(t, want.errs)
-	stored := outputEntries(t, opts.Cache)
+	stored := dirEntries(t, opts.Cache, outputCacheDir)
 	require.Greater(t, stored, 1, "the entry and its files")
 
 	var paths []string
@@ -172,7 +173,7 @@ func TestOutputCacheCorruptAndFailing(t *testing.T) {
 		require.NotEmpty(t, failed.errs)
 		assert.True(t, failed.miss(), "a failing run is never a hit")
 	}
-	assert.Equal(t, stored, outputEntries(t, opts.Cache), "a failing run stores nothing")
+	assert.Equal(t, stored, dirEntries(t, opts.Cache, outputCacheDir), "a failing run stores nothing")
 }
 
 // An entry naming a file outside the output directory is a miss: the run

@@ -9,23 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// sourceEntries counts the source keys stored in the toolgen cache dir.
-func sourceEntries(t *testing.T, dir string) int {
-	t.Helper()
-	n := 0
-	err := filepath.WalkDir(filepath.Join(dir, unitSourceDir), func(path string, d os.DirEntry, err error) error {
-		if os.IsNotExist(err) {
-			return nil
-		}
-		if err == nil && !d.IsDir() {
-			n++
-		}
-		return err
-	})
-	require.NoError(t, err)
-	return n
-}
-
 // A unit whose sources did not change finds its key under its source
 // key, and gets the files a run without the cache gives; a change to a
 // package its tools import (one that declares no tools), to toolgen or to
@@ -38,13 +21,13 @@ func TestUnitSourceKeys(t *testing.T) {
 		return generateCached(t, o)
 	}
 	first := generateCached(t, opts)
-	require.Equal(t, 1, sourceEntries(t, opts.Cache), "s and t form one unit (s's input holds a t.Shared)")
+	require.Equal(t, 1, dirEntries(t, opts.Cache, unitSourceDir), "s and t form one unit (s's input holds a t.Shared)")
 	units := len(unitEntryFiles(t, opts.Cache))
 	noOutput := func() { require.NoError(t, os.RemoveAll(filepath.Join(opts.Cache, outputCacheDir))) }
 	noOutput()
 	again := generateCached(t, opts)
 	assert.Equal(t, first.files, again.files)
-	assert.Equal(t, 1, sourceEntries(t, opts.Cache), "the source key found")
+	assert.Equal(t, 1, dirEntries(t, opts.Cache, unitSourceDir), "the source key found")
 	assert.Equal(t, units, len(unitEntryFiles(t, opts.Cache)), "the unit's entry found")
 
 	steps := []struct {
@@ -63,7 +46,7 @@ func TestUnitSourceKeys(t *testing.T) {
 	for i, s := range steps {
 		s.change(&opts)
 		got := generateCached(t, opts)
-		assert.Equal(t, 2+i, sourceEntries(t, opts.Cache), "%s: a new source key", s.name)
+		assert.Equal(t, 2+i, dirEntries(t, opts.Cache, unitSourceDir), "%s: a new source key", s.name)
 		assert.Equal(t, uncached(opts).files, got.files, s.name)
 	}
 }
