@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -102,6 +102,9 @@ func CallHooksWhoami(ctx context.Context, t *hooks.WhoAmI, mode toolimpl.Mode, d
 	return toolimpl.OutputText, nil
 }
 
+// propsDecodeLoginInput are the property names DecodeLoginInput matches, in their declared order.
+var propsDecodeLoginInput = [...]string{"user", "password", "pass/phrase~1", "Pin", "key", "accounts", "backup", "vault", "deep", "whole", "otp", "hint", "recovery"}
+
 // decodeLoginInputUser decodes string (LoginInput.User), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeLoginInputUser(d *toolimpl.Decoder, v *string) {
@@ -120,6 +123,9 @@ func decodeLoginInputPhrase(d *toolimpl.Decoder, v *string) {
 	}
 }
 
+// propsDecodeKey are the property names DecodeKey matches, in their declared order.
+var propsDecodeKey = [...]string{"id", "secret"}
+
 // DecodeKey decodes hooks.Key, checking it against its published schema.
 func DecodeKey(d *toolimpl.Decoder, v *hooks.Key) {
 	if !d.Object("object") {
@@ -132,26 +138,23 @@ func DecodeKey(d *toolimpl.Decoder, v *hooks.Key) {
 		seenSecret
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	for p := -1; ; {
+		if p = d.Property(propsDecodeKey[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "id":
+		switch p {
+		case 0:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeLoginInputUser(d, &v.ID)
 			}
 			d.Pop()
-		case "secret":
+		case 1:
 			if d.Member("secret", seen&seenSecret != 0) {
 				seen |= seenSecret
 				decodeLoginInputPhrase(d, &v.Secret)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenID == 0 {
@@ -169,6 +172,9 @@ func decodeLoginInputKey(d *toolimpl.Decoder, v **hooks.Key) {
 	}
 }
 
+// propsDecodeAccount are the property names DecodeAccount matches, in their declared order.
+var propsDecodeAccount = [...]string{"name", "token"}
+
 // DecodeAccount decodes hooks.Account, checking it against its published schema.
 func DecodeAccount(d *toolimpl.Decoder, v *hooks.Account) {
 	if !d.Object("object") {
@@ -181,26 +187,23 @@ func DecodeAccount(d *toolimpl.Decoder, v *hooks.Account) {
 		seenToken
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	for p := -1; ; {
+		if p = d.Property(propsDecodeAccount[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "name":
+		switch p {
+		case 0:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeLoginInputUser(d, &v.Name)
 			}
 			d.Pop()
-		case "token":
+		case 1:
 			if d.Member("token", seen&seenToken != 0) {
 				seen |= seenToken
 				decodeLoginInputUser(d, &v.Token)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenName == 0 {
@@ -289,6 +292,12 @@ func decodeLoginInputVault(d *toolimpl.Decoder, v *map[string]*hooks.Account) {
 	}
 }
 
+// propsDecodeLoginInputDeep are the property names DecodeLoginInputDeep matches, in their declared order.
+var propsDecodeLoginInputDeep = [...]string{"inner"}
+
+// propsDecodeLoginInputDeepInner are the property names DecodeLoginInputDeepInner matches, in their declared order.
+var propsDecodeLoginInputDeepInner = [...]string{"code"}
+
 // DecodeLoginInputDeepInner decodes struct{Code string "json:\"code\" toolgen:\"secret\""}, checking it against its published schema.
 func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 	Code string `json:"code" toolgen:"secret"`
@@ -302,20 +311,17 @@ func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 		seenCode = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	for p := -1; ; {
+		if p = d.Property(propsDecodeLoginInputDeepInner[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "code":
+		switch p {
+		case 0:
 			if d.Member("code", seen&seenCode != 0) {
 				seen |= seenCode
 				decodeLoginInputUser(d, &v.Code)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenCode == 0 {
@@ -338,26 +344,26 @@ func DecodeLoginInputDeep(d *toolimpl.Decoder, v *struct {
 		seenInner = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	for p := -1; ; {
+		if p = d.Property(propsDecodeLoginInputDeep[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "inner":
+		switch p {
+		case 0:
 			if d.Member("inner", seen&seenInner != 0) {
 				seen |= seenInner
 				DecodeLoginInputDeepInner(d, &v.Inner)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenInner == 0 {
 		d.Missing("inner")
 	}
 }
+
+// propsDecodeAccount2 are the property names DecodeAccount2 matches, in their declared order.
+var propsDecodeAccount2 = [...]string{"name", "token"}
 
 // DecodeAccount2 decodes hooks.Account, checking it against its published schema.
 func DecodeAccount2(d *toolimpl.Decoder, v *hooks.Account) {
@@ -371,26 +377,23 @@ func DecodeAccount2(d *toolimpl.Decoder, v *hooks.Account) {
 		seenToken
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	for p := -1; ; {
+		if p = d.Property(propsDecodeAccount2[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "name":
+		switch p {
+		case 0:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeLoginInputUser(d, &v.Name)
 			}
 			d.Pop()
-		case "token":
+		case 1:
 			if d.Member("token", seen&seenToken != 0) {
 				seen |= seenToken
 				decodeLoginInputUser(d, &v.Token)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenName == 0 {
@@ -434,85 +437,84 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 		seenRecovery
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	for p := -1; ; {
+		if p = d.Property(propsDecodeLoginInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "user":
+		switch p {
+		case 0:
 			if d.Member("user", seen&seenUser != 0) {
 				seen |= seenUser
 				decodeLoginInputUser(d, &v.User)
 			}
 			d.Pop()
-		case "password":
+		case 1:
 			if d.Member("password", seen&seenPassword != 0) {
 				seen |= seenPassword
 				decodeLoginInputUser(d, &v.Password)
 			}
 			d.Pop()
-		case "pass/phrase~1":
+		case 2:
 			if d.Member("pass/phrase~1", seen&seenPhrase != 0) {
 				seen |= seenPhrase
 				decodeLoginInputPhrase(d, &v.Phrase)
 			}
 			d.Pop()
-		case "Pin":
+		case 3:
 			if d.Member("Pin", seen&seenPin != 0) {
 				seen |= seenPin
 				decodeLoginInputUser(d, &v.Pin)
 			}
 			d.Pop()
-		case "key":
+		case 4:
 			if d.Member("key", seen&seenKey != 0) {
 				seen |= seenKey
 				decodeLoginInputKey(d, &v.Key)
 			}
 			d.Pop()
-		case "accounts":
+		case 5:
 			if d.Member("accounts", seen&seenAccounts != 0) {
 				seen |= seenAccounts
 				decodeLoginInputAccounts(d, &v.Accounts)
 			}
 			d.Pop()
-		case "backup":
+		case 6:
 			if d.Member("backup", seen&seenBackup != 0) {
 				seen |= seenBackup
 				decodeLoginInputBackup(d, &v.Backup)
 			}
 			d.Pop()
-		case "vault":
+		case 7:
 			if d.Member("vault", seen&seenVault != 0) {
 				seen |= seenVault
 				decodeLoginInputVault(d, &v.Vault)
 			}
 			d.Pop()
-		case "deep":
+		case 8:
 			if d.Member("deep", seen&seenDeep != 0) {
 				seen |= seenDeep
 				DecodeLoginInputDeep(d, &v.Deep)
 			}
 			d.Pop()
-		case "whole":
+		case 9:
 			if d.Member("whole", seen&seenWhole != 0) {
 				seen |= seenWhole
 				decodeLoginInputWhole(d, &v.Whole)
 			}
 			d.Pop()
-		case "otp":
+		case 10:
 			if d.Member("otp", seen&seenOTP != 0) {
 				seen |= seenOTP
 				decodeLoginInputPhrase(d, &v.OTP)
 			}
 			d.Pop()
-		case "hint":
+		case 11:
 			if d.Member("hint", seen&seenHint != 0) {
 				seen |= seenHint
 				decodeLoginInputPhrase(d, &v.Hint)
 			}
 			d.Pop()
-		case "recovery":
+		case 12:
 			if d.Member("recovery", seen&seenRecovery != 0) {
 				seen |= seenRecovery
 				if v.Extra == nil {
@@ -521,8 +523,6 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 				decodeLoginInputPhrase(d, &v.Recovery)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenUser == 0 {
@@ -542,6 +542,9 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 	}
 }
 
+// propsDecodeStoreInput are the property names DecodeStoreInput matches, in their declared order.
+var propsDecodeStoreInput = [...]string{"key", "value"}
+
 // DecodeStoreInput decodes hooks.StoreInput, checking it against its published schema.
 func DecodeStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
 	if !d.Object("object") {
@@ -554,26 +557,23 @@ func DecodeStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
 		seenValue
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	for p := -1; ; {
+		if p = d.Property(propsDecodeStoreInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "key":
+		switch p {
+		case 0:
 			if d.Member("key", seen&seenKey != 0) {
 				seen |= seenKey
 				decodeLoginInputUser(d, &v.Key)
 			}
 			d.Pop()
-		case "value":
+		case 1:
 			if d.Member("value", seen&seenValue != 0) {
 				seen |= seenValue
 				decodeLoginInputUser(d, &v.Value)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenKey == 0 {
