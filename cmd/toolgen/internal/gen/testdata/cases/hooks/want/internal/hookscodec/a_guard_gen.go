@@ -32,6 +32,7 @@ func _() {
 	var regenerate hooks.Key
 	runGoGenerateIfThisFails[string](regenerate.ID)
 	runGoGenerateIfThisFails[string](regenerate.Secret)
+	runGoGenerateIfThisFails[string](regenerate.Label)
 }
 
 // The fields of hooks.Account.

@@ -19,7 +19,7 @@ const _ = toolimpl.SupportPackageIsVersion5
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
 const (
-	SchemaHooksLoginInput  = `{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}}`
+	SchemaHooksLoginInput  = `{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}}`
 	SchemaHooksStoreInput  = `{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"type":"object","required":["key","value"]}`
 	SchemaHooksWhoamiInput = `{"type":"object","properties":{},"additionalProperties":false}`
 )
@@ -123,9 +123,6 @@ func decodeLoginInputPhrase(d *toolimpl.Decoder, v *string) {
 	}
 }
 
-// propsDecodeKey are the property names DecodeKey matches, in their declared order.
-var propsDecodeKey = [...]string{"id", "secret"}
-
 // DecodeKey decodes hooks.Key, checking it against its published schema.
 func DecodeKey(d *toolimpl.Decoder, v *hooks.Key) {
 	if !d.Object("object") {
@@ -136,25 +133,35 @@ func DecodeKey(d *toolimpl.Decoder, v *hooks.Key) {
 	const (
 		seenID = 1 << iota
 		seenSecret
+		seenLabel
 	)
 	var seen uint64
-	for p := -1; ; {
-		if p = d.Property(propsDecodeKey[:], p+1, true); p < 0 {
+	for {
+		key, ok := d.Key()
+		if !ok {
 			break
 		}
-		switch p {
-		case 0:
+		switch string(key) {
+		case "id":
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeLoginInputUser(d, &v.ID)
 			}
 			d.Pop()
-		case 1:
+		case "secret":
 			if d.Member("secret", seen&seenSecret != 0) {
 				seen |= seenSecret
 				decodeLoginInputPhrase(d, &v.Secret)
 			}
 			d.Pop()
+		case "say \"hi\"":
+			if d.Member("say \"hi\"", seen&seenLabel != 0) {
+				seen |= seenLabel
+				decodeLoginInputPhrase(d, &v.Label)
+			}
+			d.Pop()
+		default:
+			d.Unknown(key)
 		}
 	}
 	if seen&seenID == 0 {
