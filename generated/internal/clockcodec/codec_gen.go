@@ -164,7 +164,9 @@ func EncodeSync(e *toolimpl.Encoder, v *clock.Sync) {
 }
 
 // propsDecodeWaitInput are the property names DecodeWaitInput matches, in their declared order.
-var propsDecodeWaitInput = [...]string{"seconds"}
+var propsDecodeWaitInput = [...]string{
+	"seconds",
+}
 
 // decodeWaitInputSeconds decodes float64 (WaitInput.Seconds), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -191,12 +193,16 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 		seenSeconds = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeWaitInput, which Property returns.
+	const (
+		propSeconds = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeWaitInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propSeconds:
 			if d.Member("seconds", seen&seenSeconds != 0) {
 				seen |= seenSeconds
 				decodeWaitInputSeconds(d, &v.Seconds)
@@ -220,7 +226,9 @@ func EncodeWaited(e *toolimpl.Encoder, v *clock.Waited) {
 }
 
 // propsDecodeZonesInput are the property names DecodeZonesInput matches, in their declared order.
-var propsDecodeZonesInput = [...]string{"prefix"}
+var propsDecodeZonesInput = [...]string{
+	"prefix",
+}
 
 // decodeZonesInputPrefix decodes string (ZonesInput.Prefix), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -247,12 +255,16 @@ func DecodeZonesInput(d *toolimpl.Decoder, v *clock.ZonesInput) {
 		seenPrefix = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeZonesInput, which Property returns.
+	const (
+		propPrefix = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeZonesInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propPrefix:
 			if d.Member("prefix", seen&seenPrefix != 0) {
 				seen |= seenPrefix
 				decodeZonesInputPrefix(d, &v.Prefix)

@@ -240,7 +240,15 @@ func CallNotesUpdate(ctx context.Context, t *notes.UpdateTool, mode toolimpl.Mod
 }
 
 // propsDecodeCreateInput are the property names DecodeCreateInput matches, in their declared order.
-var propsDecodeCreateInput = [...]string{"title", "body", "tags", "priority", "due", "color", "attributes"}
+var propsDecodeCreateInput = [...]string{
+	"title",
+	"body",
+	"tags",
+	"priority",
+	"due",
+	"color",
+	"attributes",
+}
 
 // decodeCreateInputTitle decodes string (CreateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -412,48 +420,58 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 		seenAttributes
 	)
 	var seen uint64
+	// Each property's index in propsDecodeCreateInput, which Property returns.
+	const (
+		propTitle = iota
+		propBody
+		propTags
+		propPriority
+		propDue
+		propColor
+		propAttributes
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeCreateInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propTitle:
 			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
 				decodeCreateInputTitle(d, &v.Title)
 			}
 			d.Pop()
-		case 1:
+		case propBody:
 			if d.Member("body", seen&seenBody != 0) {
 				seen |= seenBody
 				decodeCreateInputBody(d, &v.Body)
 			}
 			d.Pop()
-		case 2:
+		case propTags:
 			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeCreateInputTags(d, &v.Tags)
 			}
 			d.Pop()
-		case 3:
+		case propPriority:
 			if d.Member("priority", seen&seenPriority != 0) {
 				seen |= seenPriority
 				decodeCreateInputPriority(d, &v.Priority)
 			}
 			d.Pop()
-		case 4:
+		case propDue:
 			if d.Member("due", seen&seenDue != 0) {
 				seen |= seenDue
 				decodeCreateInputDue(d, &v.Due)
 			}
 			d.Pop()
-		case 5:
+		case propColor:
 			if d.Member("color", seen&seenColor != 0) {
 				seen |= seenColor
 				decodeCreateInputColor(d, &v.Color)
 			}
 			d.Pop()
-		case 6:
+		case propAttributes:
 			if d.Member("attributes", seen&seenAttributes != 0) {
 				seen |= seenAttributes
 				decodeCreateInputAttributes(d, &v.Attributes)
@@ -539,7 +557,9 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 }
 
 // propsDecodeDeleteInput are the property names DecodeDeleteInput matches, in their declared order.
-var propsDecodeDeleteInput = [...]string{"id"}
+var propsDecodeDeleteInput = [...]string{
+	"id",
+}
 
 // decodeDeleteInputId decodes notes.NoteID (DeleteInput.ID), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -563,12 +583,16 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 		seenID = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeDeleteInput, which Property returns.
+	const (
+		propID = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeDeleteInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
@@ -592,7 +616,9 @@ func EncodeDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
 }
 
 // propsDecodeGetInput are the property names DecodeGetInput matches, in their declared order.
-var propsDecodeGetInput = [...]string{"id"}
+var propsDecodeGetInput = [...]string{
+	"id",
+}
 
 // DecodeGetInput decodes notes.GetInput, checking it against its published schema.
 func DecodeGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
@@ -605,12 +631,16 @@ func DecodeGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
 		seenID = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeGetInput, which Property returns.
+	const (
+		propID = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeGetInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
@@ -624,7 +654,9 @@ func DecodeGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
 }
 
 // propsDecodeOutlineInput are the property names DecodeOutlineInput matches, in their declared order.
-var propsDecodeOutlineInput = [...]string{"id"}
+var propsDecodeOutlineInput = [...]string{
+	"id",
+}
 
 // DecodeOutlineInput decodes notes.OutlineInput, checking it against its published schema.
 func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
@@ -637,12 +669,16 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 		seenID = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeOutlineInput, which Property returns.
+	const (
+		propID = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeOutlineInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
@@ -692,7 +728,10 @@ func EncodeOutline(e *toolimpl.Encoder, v *notes.Outline) {
 }
 
 // propsDecodeRenderInput are the property names DecodeRenderInput matches, in their declared order.
-var propsDecodeRenderInput = [...]string{"id", "format"}
+var propsDecodeRenderInput = [...]string{
+	"id",
+	"format",
+}
 
 // decodeRenderInputFormat decodes string (RenderInput.Format), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -721,18 +760,23 @@ func DecodeRenderInput(d *toolimpl.Decoder, v *notes.RenderInput) {
 		seenFormat
 	)
 	var seen uint64
+	// Each property's index in propsDecodeRenderInput, which Property returns.
+	const (
+		propID = iota
+		propFormat
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeRenderInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		case 1:
+		case propFormat:
 			if d.Member("format", seen&seenFormat != 0) {
 				seen |= seenFormat
 				decodeRenderInputFormat(d, &v.Format)
@@ -746,7 +790,13 @@ func DecodeRenderInput(d *toolimpl.Decoder, v *notes.RenderInput) {
 }
 
 // propsDecodeSearchInput are the property names DecodeSearchInput matches, in their declared order.
-var propsDecodeSearchInput = [...]string{"query", "limit", "tags", "since", "sort"}
+var propsDecodeSearchInput = [...]string{
+	"query",
+	"limit",
+	"tags",
+	"since",
+	"sort",
+}
 
 // decodeSearchInputLimit decodes int (SearchInput.Limit), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -832,36 +882,44 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 		seenSort
 	)
 	var seen uint64
+	// Each property's index in propsDecodeSearchInput, which Property returns.
+	const (
+		propQuery = iota
+		propLimit
+		propTags
+		propSince
+		propSort
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeSearchInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeCreateInputTitle(d, &v.Query)
 			}
 			d.Pop()
-		case 1:
+		case propLimit:
 			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
 				decodeSearchInputLimit(d, &v.Limit)
 			}
 			d.Pop()
-		case 2:
+		case propTags:
 			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeSearchInputTags(d, &v.Tags)
 			}
 			d.Pop()
-		case 3:
+		case propSince:
 			if d.Member("since", seen&seenSince != 0) {
 				seen |= seenSince
 				decodeCreateInputDue(d, &v.Since)
 			}
 			d.Pop()
-		case 4:
+		case propSort:
 			if d.Member("sort", seen&seenSort != 0) {
 				seen |= seenSort
 				decodeSearchInputSort(d, &v.Sort)
@@ -923,7 +981,11 @@ func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
 }
 
 // propsDecodeShareInput are the property names DecodeShareInput matches, in their declared order.
-var propsDecodeShareInput = [...]string{"id", "passphrase", "hours"}
+var propsDecodeShareInput = [...]string{
+	"id",
+	"passphrase",
+	"hours",
+}
 
 // decodeShareInputPassphrase decodes string (ShareInput.Passphrase), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -970,24 +1032,30 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 		seenHours
 	)
 	var seen uint64
+	// Each property's index in propsDecodeShareInput, which Property returns.
+	const (
+		propID = iota
+		propPassphrase
+		propHours
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeShareInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		case 1:
+		case propPassphrase:
 			if d.Member("passphrase", seen&seenPassphrase != 0) {
 				seen |= seenPassphrase
 				decodeShareInputPassphrase(d, &v.Passphrase)
 			}
 			d.Pop()
-		case 2:
+		case propHours:
 			if d.Member("hours", seen&seenHours != 0) {
 				seen |= seenHours
 				decodeShareInputHours(d, &v.Hours)
@@ -1016,7 +1084,11 @@ func EncodeShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
 }
 
 // propsDecodeTagInput are the property names DecodeTagInput matches, in their declared order.
-var propsDecodeTagInput = [...]string{"id", "add", "remove"}
+var propsDecodeTagInput = [...]string{
+	"id",
+	"add",
+	"remove",
+}
 
 // DecodeTagInput decodes notes.TagInput, checking it against its published schema.
 func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
@@ -1031,24 +1103,30 @@ func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 		seenRemove
 	)
 	var seen uint64
+	// Each property's index in propsDecodeTagInput, which Property returns.
+	const (
+		propID = iota
+		propAdd
+		propRemove
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeTagInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		case 1:
+		case propAdd:
 			if d.Member("add", seen&seenAdd != 0) {
 				seen |= seenAdd
 				decodeCreateInputTags(d, &v.Add)
 			}
 			d.Pop()
-		case 2:
+		case propRemove:
 			if d.Member("remove", seen&seenRemove != 0) {
 				seen |= seenRemove
 				decodeSearchInputTags(d, &v.Remove)
@@ -1078,7 +1156,16 @@ func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
 }
 
 // propsDecodeUpdateInput are the property names DecodeUpdateInput matches, in their declared order.
-var propsDecodeUpdateInput = [...]string{"id", "title", "body", "priority", "color", "attributes", "data", "if_checksum"}
+var propsDecodeUpdateInput = [...]string{
+	"id",
+	"title",
+	"body",
+	"priority",
+	"color",
+	"attributes",
+	"data",
+	"if_checksum",
+}
 
 // decodeUpdateInputTitle decodes *string (UpdateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -1169,54 +1256,65 @@ func DecodeUpdateInput(d *toolimpl.Decoder, v *notes.UpdateInput) {
 		seenIfChecksum
 	)
 	var seen uint64
+	// Each property's index in propsDecodeUpdateInput, which Property returns.
+	const (
+		propID = iota
+		propTitle
+		propBody
+		propPriority
+		propColor
+		propAttributes
+		propData
+		propIfChecksum
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeUpdateInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		case 1:
+		case propTitle:
 			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
 				decodeUpdateInputTitle(d, &v.Title)
 			}
 			d.Pop()
-		case 2:
+		case propBody:
 			if d.Member("body", seen&seenBody != 0) {
 				seen |= seenBody
 				decodeUpdateInputBody(d, &v.Body)
 			}
 			d.Pop()
-		case 3:
+		case propPriority:
 			if d.Member("priority", seen&seenPriority != 0) {
 				seen |= seenPriority
 				decodeUpdateInputPriority(d, &v.Priority)
 			}
 			d.Pop()
-		case 4:
+		case propColor:
 			if d.Member("color", seen&seenColor != 0) {
 				seen |= seenColor
 				decodeCreateInputColor(d, &v.Color)
 			}
 			d.Pop()
-		case 5:
+		case propAttributes:
 			if d.Member("attributes", seen&seenAttributes != 0) {
 				seen |= seenAttributes
 				decodeCreateInputAttributes(d, &v.Attributes)
 			}
 			d.Pop()
-		case 6:
+		case propData:
 			if d.Member("data", seen&seenData != 0) {
 				seen |= seenData
 				decodeUpdateInputData(d, &v.Data)
 			}
 			d.Pop()
-		case 7:
+		case propIfChecksum:
 			if d.Member("if_checksum", seen&seenIfChecksum != 0) {
 				seen |= seenIfChecksum
 				decodeUpdateInputIfChecksum(d, &v.IfChecksum)

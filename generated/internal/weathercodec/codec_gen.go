@@ -49,7 +49,11 @@ func CallWeatherForecast(ctx context.Context, t *weather.ForecastTool, mode tool
 }
 
 // propsDecodeForecastInput are the property names DecodeForecastInput matches, in their declared order.
-var propsDecodeForecastInput = [...]string{"place", "days", "units"}
+var propsDecodeForecastInput = [...]string{
+	"place",
+	"days",
+	"units",
+}
 
 // decodeForecastInputDays decodes int (ForecastInput.Days), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -95,12 +99,18 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 		seenUnits
 	)
 	var seen uint64
+	// Each property's index in propsDecodeForecastInput, which Property returns.
+	const (
+		propPlace = iota
+		propDays
+		propUnits
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeForecastInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propPlace:
 			if d.Member("place", seen&seenPlace != 0) {
 				seen |= seenPlace
 				if placeRaw, placeOK := d.Raw(); placeOK {
@@ -110,13 +120,13 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 				}
 			}
 			d.Pop()
-		case 1:
+		case propDays:
 			if d.Member("days", seen&seenDays != 0) {
 				seen |= seenDays
 				decodeForecastInputDays(d, &v.Days)
 			}
 			d.Pop()
-		case 2:
+		case propUnits:
 			if d.Member("units", seen&seenUnits != 0) {
 				seen |= seenUnits
 				decodeForecastInputUnits(d, &v.Units)

@@ -69,7 +69,20 @@ func CallSmall(ctx context.Context, t *tools.SmallTool, mode toolimpl.Mode, d *t
 }
 
 // propsDecodeMediumInput are the property names DecodeMediumInput matches, in their declared order.
-var propsDecodeMediumInput = [...]string{"title", "priority", "status", "owner", "items", "tags", "labels", "created", "due", "budget", "notify", "discount"}
+var propsDecodeMediumInput = [...]string{
+	"title",
+	"priority",
+	"status",
+	"owner",
+	"items",
+	"tags",
+	"labels",
+	"created",
+	"due",
+	"budget",
+	"notify",
+	"discount",
+}
 
 // decodeMediumInputTitle decodes string (MediumInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -115,7 +128,10 @@ func decodeMediumInputStatus(d *toolimpl.Decoder, v *string) {
 }
 
 // propsDecodePerson are the property names DecodePerson matches, in their declared order.
-var propsDecodePerson = [...]string{"name", "email"}
+var propsDecodePerson = [...]string{
+	"name",
+	"email",
+}
 
 // decodePersonName decodes string (MediumInput.Owner.Name), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -159,18 +175,23 @@ func DecodePerson(d *toolimpl.Decoder, v *tools.Person) {
 		seenEmail
 	)
 	var seen uint64
+	// Each property's index in propsDecodePerson, which Property returns.
+	const (
+		propName = iota
+		propEmail
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodePerson[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propName:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodePersonName(d, &v.Name)
 			}
 			d.Pop()
-		case 1:
+		case propEmail:
 			if d.Member("email", seen&seenEmail != 0) {
 				seen |= seenEmail
 				decodePersonEmail(d, &v.Email)
@@ -184,7 +205,11 @@ func DecodePerson(d *toolimpl.Decoder, v *tools.Person) {
 }
 
 // propsDecodeItem are the property names DecodeItem matches, in their declared order.
-var propsDecodeItem = [...]string{"sku", "qty", "price"}
+var propsDecodeItem = [...]string{
+	"sku",
+	"qty",
+	"price",
+}
 
 // decodeItemSku decodes string (MediumInput.Items[].SKU), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -240,24 +265,30 @@ func DecodeItem(d *toolimpl.Decoder, v *tools.Item) {
 		seenPrice
 	)
 	var seen uint64
+	// Each property's index in propsDecodeItem, which Property returns.
+	const (
+		propSKU = iota
+		propQty
+		propPrice
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propSKU:
 			if d.Member("sku", seen&seenSKU != 0) {
 				seen |= seenSKU
 				decodeItemSku(d, &v.SKU)
 			}
 			d.Pop()
-		case 1:
+		case propQty:
 			if d.Member("qty", seen&seenQty != 0) {
 				seen |= seenQty
 				decodeItemQty(d, &v.Qty)
 			}
 			d.Pop()
-		case 2:
+		case propPrice:
 			if d.Member("price", seen&seenPrice != 0) {
 				seen |= seenPrice
 				decodeItemPrice(d, &v.Price)
@@ -461,78 +492,93 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 		seenDiscount
 	)
 	var seen uint64
+	// Each property's index in propsDecodeMediumInput, which Property returns.
+	const (
+		propTitle = iota
+		propPriority
+		propStatus
+		propOwner
+		propItems
+		propTags
+		propLabels
+		propCreated
+		propDue
+		propBudget
+		propNotify
+		propDiscount
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeMediumInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propTitle:
 			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
 				decodeMediumInputTitle(d, &v.Title)
 			}
 			d.Pop()
-		case 1:
+		case propPriority:
 			if d.Member("priority", seen&seenPriority != 0) {
 				seen |= seenPriority
 				decodeMediumInputPriority(d, &v.Priority)
 			}
 			d.Pop()
-		case 2:
+		case propStatus:
 			if d.Member("status", seen&seenStatus != 0) {
 				seen |= seenStatus
 				decodeMediumInputStatus(d, &v.Status)
 			}
 			d.Pop()
-		case 3:
+		case propOwner:
 			if d.Member("owner", seen&seenOwner != 0) {
 				seen |= seenOwner
 				DecodePerson(d, &v.Owner)
 			}
 			d.Pop()
-		case 4:
+		case propItems:
 			if d.Member("items", seen&seenItems != 0) {
 				seen |= seenItems
 				decodeMediumInputItems(d, &v.Items)
 			}
 			d.Pop()
-		case 5:
+		case propTags:
 			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeMediumInputTags(d, &v.Tags)
 			}
 			d.Pop()
-		case 6:
+		case propLabels:
 			if d.Member("labels", seen&seenLabels != 0) {
 				seen |= seenLabels
 				decodeMediumInputLabels(d, &v.Labels)
 			}
 			d.Pop()
-		case 7:
+		case propCreated:
 			if d.Member("created", seen&seenCreated != 0) {
 				seen |= seenCreated
 				decodeMediumInputCreated(d, &v.Created)
 			}
 			d.Pop()
-		case 8:
+		case propDue:
 			if d.Member("due", seen&seenDue != 0) {
 				seen |= seenDue
 				decodeMediumInputDue(d, &v.Due)
 			}
 			d.Pop()
-		case 9:
+		case propBudget:
 			if d.Member("budget", seen&seenBudget != 0) {
 				seen |= seenBudget
 				decodeMediumInputBudget(d, &v.Budget)
 			}
 			d.Pop()
-		case 10:
+		case propNotify:
 			if d.Member("notify", seen&seenNotify != 0) {
 				seen |= seenNotify
 				decodeMediumInputNotify(d, &v.Notify)
 			}
 			d.Pop()
-		case 11:
+		case propDiscount:
 			if d.Member("discount", seen&seenDiscount != 0) {
 				seen |= seenDiscount
 				decodeMediumInputDiscount(d, &v.Discount)
@@ -578,7 +624,10 @@ func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
 }
 
 // propsDecodeSmallInput are the property names DecodeSmallInput matches, in their declared order.
-var propsDecodeSmallInput = [...]string{"query", "limit"}
+var propsDecodeSmallInput = [...]string{
+	"query",
+	"limit",
+}
 
 // decodeSmallInputLimit decodes int (SmallInput.Limit), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -608,18 +657,23 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 		seenLimit
 	)
 	var seen uint64
+	// Each property's index in propsDecodeSmallInput, which Property returns.
+	const (
+		propQuery = iota
+		propLimit
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeSmallInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeMediumInputTitle(d, &v.Query)
 			}
 			d.Pop()
-		case 1:
+		case propLimit:
 			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
 				decodeSmallInputLimit(d, &v.Limit)

@@ -39,12 +39,29 @@ func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) Func {
 		}
 		body = append(body, bits.decl(names)...)
 		table := g.propertyTable(name, list)
+		var labels []jen.Code
+		if table != "" {
+			labels = make([]jen.Code, len(list))
+			var consts []jen.Code
+			for i, p := range list {
+				labels[i] = jen.Id(g.local("prop", identFrom(p.f.GoName)))
+				if i == 0 {
+					consts = append(consts, jen.Add(labels[i]).Op("=").Iota())
+				} else {
+					consts = append(consts, labels[i])
+				}
+			}
+			body = append(body,
+				jen.Comment("Each property's index in "+table+", which Property returns."),
+				jen.Const().Defs(consts...),
+			)
+		}
 		var cases []jen.Code
 		for i, p := range list {
 			inner := append(allocate(p.f), g.decodeMember(p.f.Shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.GoName), !required[p.name], fieldSite(at, p.f))...)
-			label := jen.Lit(p.name)
+			var label jen.Code = jen.Lit(p.name)
 			if table != "" {
-				label = jen.Lit(i)
+				label = labels[i]
 			}
 			cases = append(cases, jen.Case(label).Block(
 				jen.If(jen.Id("d").Dot("Member").Call(jen.Lit(p.name), bits.test(names[i]).Op("!=").Lit(0))).Block(
@@ -148,7 +165,8 @@ func (g *Planner) propertyTable(name string, list []prop) string {
 	table := g.funcName("props", nil, name)
 	g.cur.decls = append(g.cur.decls,
 		jen.Commentf("%s are the property names %s matches, in their declared order.", table, name),
-		jen.Var().Id(table).Op("=").Index(jen.Op("...")).String().Values(elems...),
+		// A name a line, so that a new property adds a line.
+		jen.Var().Id(table).Op("=").Index(jen.Op("...")).String().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...),
 		jen.Line(),
 	)
 	return table

@@ -43,7 +43,9 @@ func CallEcho(ctx context.Context, t *bom.Echo, mode toolimpl.Mode, d *toolimpl.
 }
 
 // propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{"mode"}
+var propsDecodeIn = [...]string{
+	"mode",
+}
 
 // decodeInMode decodes string (In.Mode), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -69,12 +71,16 @@ func DecodeIn(d *toolimpl.Decoder, v *bom.In) {
 		seenMode = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propMode = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propMode:
 			if d.Member("mode", seen&seenMode != 0) {
 				seen |= seenMode
 				decodeInMode(d, &v.Mode)

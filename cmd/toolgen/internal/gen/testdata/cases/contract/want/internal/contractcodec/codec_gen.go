@@ -43,7 +43,12 @@ func CallContractCheck(ctx context.Context, t *contract.Check, mode toolimpl.Mod
 }
 
 // propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{"when", "ratio", "at", "tags"}
+var propsDecodeIn = [...]string{
+	"when",
+	"ratio",
+	"at",
+	"tags",
+}
 
 // decodeInWhen decodes string (In.When), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -114,24 +119,31 @@ func DecodeIn(d *toolimpl.Decoder, v *contract.In) {
 		seenTags
 	)
 	var seen uint64
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propWhen = iota
+		propRatio
+		propAt
+		propTags
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propWhen:
 			if d.Member("when", seen&seenWhen != 0) {
 				seen |= seenWhen
 				decodeInWhen(d, &v.When)
 			}
 			d.Pop()
-		case 1:
+		case propRatio:
 			if d.Member("ratio", seen&seenRatio != 0) {
 				seen |= seenRatio
 				decodeInRatio(d, &v.Ratio)
 			}
 			d.Pop()
-		case 2:
+		case propAt:
 			if d.Member("at", seen&seenAt != 0) {
 				seen |= seenAt
 				if atKind := d.Kind(); atKind != toolimpl.JSONString {
@@ -146,7 +158,7 @@ func DecodeIn(d *toolimpl.Decoder, v *contract.In) {
 				}
 			}
 			d.Pop()
-		case 3:
+		case propTags:
 			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeInTags(d, &v.Tags)

@@ -65,7 +65,9 @@ func CallLookup(ctx context.Context, t *deferred.Lookup, mode toolimpl.Mode, d *
 }
 
 // propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{"query"}
+var propsDecodeIn = [...]string{
+	"query",
+}
 
 // decodeInQuery decodes string (In.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -90,12 +92,16 @@ func DecodeIn(d *toolimpl.Decoder, v *deferred.In) {
 		seenQuery = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propQuery = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeInQuery(d, &v.Query)

@@ -66,7 +66,9 @@ func CallOutline(ctx context.Context, t *descriptions.Outline, mode toolimpl.Mod
 }
 
 // propsDecodeFindInput are the property names DecodeFindInput matches, in their declared order.
-var propsDecodeFindInput = [...]string{"words"}
+var propsDecodeFindInput = [...]string{
+	"words",
+}
 
 // decodeFindInputWords decodes []string (FindInput.Words), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -105,12 +107,16 @@ func DecodeFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 		seenWords = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeFindInput, which Property returns.
+	const (
+		propWords = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeFindInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propWords:
 			if d.Member("words", seen&seenWords != 0) {
 				seen |= seenWords
 				decodeFindInputWords(d, &v.Words)
@@ -140,7 +146,10 @@ func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
 }
 
 // propsDecodeSection are the property names DecodeSection matches, in their declared order.
-var propsDecodeSection = [...]string{"heading", "children"}
+var propsDecodeSection = [...]string{
+	"heading",
+	"children",
+}
 
 // decodeSectionHeading decodes string (Section.Heading), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -151,7 +160,10 @@ func decodeSectionHeading(d *toolimpl.Decoder, v *string) {
 }
 
 // propsDecodeSection2 are the property names DecodeSection2 matches, in their declared order.
-var propsDecodeSection2 = [...]string{"heading", "children"}
+var propsDecodeSection2 = [...]string{
+	"heading",
+	"children",
+}
 
 // decodeSection2Children decodes []descriptions.Section (Section.Children[].Children), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -191,18 +203,23 @@ func DecodeSection2(d *toolimpl.Decoder, v *descriptions.Section) {
 		seenChildren
 	)
 	var seen uint64
+	// Each property's index in propsDecodeSection2, which Property returns.
+	const (
+		propHeading = iota
+		propChildren
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeSection2[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propHeading:
 			if d.Member("heading", seen&seenHeading != 0) {
 				seen |= seenHeading
 				decodeSectionHeading(d, &v.Heading)
 			}
 			d.Pop()
-		case 1:
+		case propChildren:
 			if d.Member("children", seen&seenChildren != 0) {
 				seen |= seenChildren
 				decodeSection2Children(d, &v.Children)
@@ -227,18 +244,23 @@ func DecodeSection(d *toolimpl.Decoder, v *descriptions.Section) {
 		seenChildren
 	)
 	var seen uint64
+	// Each property's index in propsDecodeSection, which Property returns.
+	const (
+		propHeading = iota
+		propChildren
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeSection[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propHeading:
 			if d.Member("heading", seen&seenHeading != 0) {
 				seen |= seenHeading
 				decodeSectionHeading(d, &v.Heading)
 			}
 			d.Pop()
-		case 1:
+		case propChildren:
 			if d.Member("children", seen&seenChildren != 0) {
 				seen |= seenChildren
 				decodeSection2Children(d, &v.Children)

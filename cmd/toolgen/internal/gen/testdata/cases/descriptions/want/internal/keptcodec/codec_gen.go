@@ -44,7 +44,9 @@ func CallLookup(ctx context.Context, t *kept.Lookup, mode toolimpl.Mode, d *tool
 }
 
 // propsDecodeInput are the property names DecodeInput matches, in their declared order.
-var propsDecodeInput = [...]string{"word"}
+var propsDecodeInput = [...]string{
+	"word",
+}
 
 // decodeInputWord decodes string (Input.Word), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -65,12 +67,16 @@ func DecodeInput(d *toolimpl.Decoder, v *kept.Input) {
 		seenWord = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeInput, which Property returns.
+	const (
+		propWord = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propWord:
 			if d.Member("word", seen&seenWord != 0) {
 				seen |= seenWord
 				decodeInputWord(d, &v.Word)

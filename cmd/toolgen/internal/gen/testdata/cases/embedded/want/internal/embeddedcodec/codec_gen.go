@@ -45,7 +45,17 @@ func CallEmbeddedEcho(ctx context.Context, t *embedded.Echo, mode toolimpl.Mode,
 }
 
 // propsDecodeInput are the property names DecodeInput matches, in their declared order.
-var propsDecodeInput = [...]string{"query", "by", "reason", "host", "signer", "label", "color", "origin", "unsigned"}
+var propsDecodeInput = [...]string{
+	"query",
+	"by",
+	"reason",
+	"host",
+	"signer",
+	"label",
+	"color",
+	"origin",
+	"unsigned",
+}
 
 // decodeInputQuery decodes string (Input.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -66,7 +76,9 @@ func decodeInputBy(d *toolimpl.Decoder, v *string) {
 }
 
 // propsDecodeOrigin are the property names DecodeOrigin matches, in their declared order.
-var propsDecodeOrigin = [...]string{"host"}
+var propsDecodeOrigin = [...]string{
+	"host",
+}
 
 // DecodeOrigin decodes embedded.Origin, checking it against its published schema.
 func DecodeOrigin(d *toolimpl.Decoder, v *embedded.Origin) {
@@ -79,12 +91,16 @@ func DecodeOrigin(d *toolimpl.Decoder, v *embedded.Origin) {
 		seenHost = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeOrigin, which Property returns.
+	const (
+		propHost = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeOrigin[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propHost:
 			if d.Member("host", seen&seenHost != 0) {
 				seen |= seenHost
 				decodeInputBy(d, &v.Host)
@@ -133,18 +149,30 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 		seenUnsigned
 	)
 	var seen uint64
+	// Each property's index in propsDecodeInput, which Property returns.
+	const (
+		propQuery = iota
+		propBy
+		propReason
+		propAuditHost
+		propSigner
+		propLabel
+		propColor
+		propOrigin
+		propUnsigned
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeInputQuery(d, &v.Query)
 			}
 			d.Pop()
-		case 1:
+		case propBy:
 			if d.Member("by", seen&seenBy != 0) {
 				seen |= seenBy
 				if v.Audit == nil {
@@ -153,7 +181,7 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputBy(d, &v.By)
 			}
 			d.Pop()
-		case 2:
+		case propReason:
 			if d.Member("reason", seen&seenReason != 0) {
 				seen |= seenReason
 				if v.Audit == nil {
@@ -162,7 +190,7 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputBy(d, &v.Reason)
 			}
 			d.Pop()
-		case 3:
+		case propAuditHost:
 			if d.Member("host", seen&seenAuditHost != 0) {
 				seen |= seenAuditHost
 				if v.Audit == nil {
@@ -174,7 +202,7 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputBy(d, &v.Audit.Host)
 			}
 			d.Pop()
-		case 4:
+		case propSigner:
 			if d.Member("signer", seen&seenSigner != 0) {
 				seen |= seenSigner
 				if v.Signed == nil {
@@ -183,13 +211,13 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputQuery(d, &v.Signer)
 			}
 			d.Pop()
-		case 5:
+		case propLabel:
 			if d.Member("label", seen&seenLabel != 0) {
 				seen |= seenLabel
 				decodeInputBy(d, &v.Label)
 			}
 			d.Pop()
-		case 6:
+		case propColor:
 			if d.Member("color", seen&seenColor != 0) {
 				seen |= seenColor
 				if v.Labels == nil {
@@ -198,13 +226,13 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputBy(d, &v.Color)
 			}
 			d.Pop()
-		case 7:
+		case propOrigin:
 			if d.Member("origin", seen&seenOrigin != 0) {
 				seen |= seenOrigin
 				decodeInputOrigin(d, &v.Origin)
 			}
 			d.Pop()
-		case 8:
+		case propUnsigned:
 			if d.Member("unsigned", seen&seenUnsigned != 0) {
 				seen |= seenUnsigned
 				decodeInputUnsigned(d, &v.Unsigned)

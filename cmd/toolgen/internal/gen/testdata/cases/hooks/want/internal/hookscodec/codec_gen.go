@@ -103,7 +103,21 @@ func CallHooksWhoami(ctx context.Context, t *hooks.WhoAmI, mode toolimpl.Mode, d
 }
 
 // propsDecodeLoginInput are the property names DecodeLoginInput matches, in their declared order.
-var propsDecodeLoginInput = [...]string{"user", "password", "pass/phrase~1", "Pin", "key", "accounts", "backup", "vault", "deep", "whole", "otp", "hint", "recovery"}
+var propsDecodeLoginInput = [...]string{
+	"user",
+	"password",
+	"pass/phrase~1",
+	"Pin",
+	"key",
+	"accounts",
+	"backup",
+	"vault",
+	"deep",
+	"whole",
+	"otp",
+	"hint",
+	"recovery",
+}
 
 // decodeLoginInputUser decodes string (LoginInput.User), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -180,7 +194,10 @@ func decodeLoginInputKey(d *toolimpl.Decoder, v **hooks.Key) {
 }
 
 // propsDecodeAccount are the property names DecodeAccount matches, in their declared order.
-var propsDecodeAccount = [...]string{"name", "token"}
+var propsDecodeAccount = [...]string{
+	"name",
+	"token",
+}
 
 // DecodeAccount decodes hooks.Account, checking it against its published schema.
 func DecodeAccount(d *toolimpl.Decoder, v *hooks.Account) {
@@ -194,18 +211,23 @@ func DecodeAccount(d *toolimpl.Decoder, v *hooks.Account) {
 		seenToken
 	)
 	var seen uint64
+	// Each property's index in propsDecodeAccount, which Property returns.
+	const (
+		propName = iota
+		propToken
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeAccount[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propName:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeLoginInputUser(d, &v.Name)
 			}
 			d.Pop()
-		case 1:
+		case propToken:
 			if d.Member("token", seen&seenToken != 0) {
 				seen |= seenToken
 				decodeLoginInputUser(d, &v.Token)
@@ -300,10 +322,14 @@ func decodeLoginInputVault(d *toolimpl.Decoder, v *map[string]*hooks.Account) {
 }
 
 // propsDecodeLoginInputDeep are the property names DecodeLoginInputDeep matches, in their declared order.
-var propsDecodeLoginInputDeep = [...]string{"inner"}
+var propsDecodeLoginInputDeep = [...]string{
+	"inner",
+}
 
 // propsDecodeLoginInputDeepInner are the property names DecodeLoginInputDeepInner matches, in their declared order.
-var propsDecodeLoginInputDeepInner = [...]string{"code"}
+var propsDecodeLoginInputDeepInner = [...]string{
+	"code",
+}
 
 // DecodeLoginInputDeepInner decodes struct{Code string "json:\"code\" toolgen:\"secret\""}, checking it against its published schema.
 func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
@@ -318,12 +344,16 @@ func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 		seenCode = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeLoginInputDeepInner, which Property returns.
+	const (
+		propCode = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeLoginInputDeepInner[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propCode:
 			if d.Member("code", seen&seenCode != 0) {
 				seen |= seenCode
 				decodeLoginInputUser(d, &v.Code)
@@ -351,12 +381,16 @@ func DecodeLoginInputDeep(d *toolimpl.Decoder, v *struct {
 		seenInner = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeLoginInputDeep, which Property returns.
+	const (
+		propInner = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeLoginInputDeep[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propInner:
 			if d.Member("inner", seen&seenInner != 0) {
 				seen |= seenInner
 				DecodeLoginInputDeepInner(d, &v.Inner)
@@ -370,7 +404,10 @@ func DecodeLoginInputDeep(d *toolimpl.Decoder, v *struct {
 }
 
 // propsDecodeAccount2 are the property names DecodeAccount2 matches, in their declared order.
-var propsDecodeAccount2 = [...]string{"name", "token"}
+var propsDecodeAccount2 = [...]string{
+	"name",
+	"token",
+}
 
 // DecodeAccount2 decodes hooks.Account, checking it against its published schema.
 func DecodeAccount2(d *toolimpl.Decoder, v *hooks.Account) {
@@ -384,18 +421,23 @@ func DecodeAccount2(d *toolimpl.Decoder, v *hooks.Account) {
 		seenToken
 	)
 	var seen uint64
+	// Each property's index in propsDecodeAccount2, which Property returns.
+	const (
+		propName = iota
+		propToken
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeAccount2[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propName:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeLoginInputUser(d, &v.Name)
 			}
 			d.Pop()
-		case 1:
+		case propToken:
 			if d.Member("token", seen&seenToken != 0) {
 				seen |= seenToken
 				decodeLoginInputUser(d, &v.Token)
@@ -444,84 +486,100 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 		seenRecovery
 	)
 	var seen uint64
+	// Each property's index in propsDecodeLoginInput, which Property returns.
+	const (
+		propUser = iota
+		propPassword
+		propPhrase
+		propPin
+		propKey
+		propAccounts
+		propBackup
+		propVault
+		propDeep
+		propWhole
+		propOTP
+		propHint
+		propRecovery
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeLoginInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propUser:
 			if d.Member("user", seen&seenUser != 0) {
 				seen |= seenUser
 				decodeLoginInputUser(d, &v.User)
 			}
 			d.Pop()
-		case 1:
+		case propPassword:
 			if d.Member("password", seen&seenPassword != 0) {
 				seen |= seenPassword
 				decodeLoginInputUser(d, &v.Password)
 			}
 			d.Pop()
-		case 2:
+		case propPhrase:
 			if d.Member("pass/phrase~1", seen&seenPhrase != 0) {
 				seen |= seenPhrase
 				decodeLoginInputPhrase(d, &v.Phrase)
 			}
 			d.Pop()
-		case 3:
+		case propPin:
 			if d.Member("Pin", seen&seenPin != 0) {
 				seen |= seenPin
 				decodeLoginInputUser(d, &v.Pin)
 			}
 			d.Pop()
-		case 4:
+		case propKey:
 			if d.Member("key", seen&seenKey != 0) {
 				seen |= seenKey
 				decodeLoginInputKey(d, &v.Key)
 			}
 			d.Pop()
-		case 5:
+		case propAccounts:
 			if d.Member("accounts", seen&seenAccounts != 0) {
 				seen |= seenAccounts
 				decodeLoginInputAccounts(d, &v.Accounts)
 			}
 			d.Pop()
-		case 6:
+		case propBackup:
 			if d.Member("backup", seen&seenBackup != 0) {
 				seen |= seenBackup
 				decodeLoginInputBackup(d, &v.Backup)
 			}
 			d.Pop()
-		case 7:
+		case propVault:
 			if d.Member("vault", seen&seenVault != 0) {
 				seen |= seenVault
 				decodeLoginInputVault(d, &v.Vault)
 			}
 			d.Pop()
-		case 8:
+		case propDeep:
 			if d.Member("deep", seen&seenDeep != 0) {
 				seen |= seenDeep
 				DecodeLoginInputDeep(d, &v.Deep)
 			}
 			d.Pop()
-		case 9:
+		case propWhole:
 			if d.Member("whole", seen&seenWhole != 0) {
 				seen |= seenWhole
 				decodeLoginInputWhole(d, &v.Whole)
 			}
 			d.Pop()
-		case 10:
+		case propOTP:
 			if d.Member("otp", seen&seenOTP != 0) {
 				seen |= seenOTP
 				decodeLoginInputPhrase(d, &v.OTP)
 			}
 			d.Pop()
-		case 11:
+		case propHint:
 			if d.Member("hint", seen&seenHint != 0) {
 				seen |= seenHint
 				decodeLoginInputPhrase(d, &v.Hint)
 			}
 			d.Pop()
-		case 12:
+		case propRecovery:
 			if d.Member("recovery", seen&seenRecovery != 0) {
 				seen |= seenRecovery
 				if v.Extra == nil {
@@ -550,7 +608,10 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 }
 
 // propsDecodeStoreInput are the property names DecodeStoreInput matches, in their declared order.
-var propsDecodeStoreInput = [...]string{"key", "value"}
+var propsDecodeStoreInput = [...]string{
+	"key",
+	"value",
+}
 
 // DecodeStoreInput decodes hooks.StoreInput, checking it against its published schema.
 func DecodeStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
@@ -564,18 +625,23 @@ func DecodeStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
 		seenValue
 	)
 	var seen uint64
+	// Each property's index in propsDecodeStoreInput, which Property returns.
+	const (
+		propKey = iota
+		propValue
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeStoreInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propKey:
 			if d.Member("key", seen&seenKey != 0) {
 				seen |= seenKey
 				decodeLoginInputUser(d, &v.Key)
 			}
 			d.Pop()
-		case 1:
+		case propValue:
 			if d.Member("value", seen&seenValue != 0) {
 				seen |= seenValue
 				decodeLoginInputUser(d, &v.Value)

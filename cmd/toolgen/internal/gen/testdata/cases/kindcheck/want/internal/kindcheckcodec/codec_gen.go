@@ -43,7 +43,9 @@ func CallKindcheckEcho(ctx context.Context, t *kindcheck.Echo, mode toolimpl.Mod
 }
 
 // propsDecodeEchoInput are the property names DecodeEchoInput matches, in their declared order.
-var propsDecodeEchoInput = [...]string{"at"}
+var propsDecodeEchoInput = [...]string{
+	"at",
+}
 
 // DecodeEchoInput decodes kindcheck.EchoInput, checking it against its published schema.
 func DecodeEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
@@ -56,12 +58,16 @@ func DecodeEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
 		seenAt = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeEchoInput, which Property returns.
+	const (
+		propAt = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeEchoInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propAt:
 			if d.Member("at", seen&seenAt != 0) {
 				seen |= seenAt
 				if atKind := d.Kind(); atKind != toolimpl.JSONString {

@@ -44,7 +44,12 @@ func CallLabel(ctx context.Context, t *mapbounds.Label, mode toolimpl.Mode, d *t
 }
 
 // propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{"attrs", "counts", "items", "meta"}
+var propsDecodeIn = [...]string{
+	"attrs",
+	"counts",
+	"items",
+	"meta",
+}
 
 // decodeInAttrs decodes map[string]string (In.Attrs), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -126,7 +131,9 @@ func decodeInCounts(d *toolimpl.Decoder, v **map[string]int) {
 }
 
 // propsDecodeItem are the property names DecodeItem matches, in their declared order.
-var propsDecodeItem = [...]string{"labels"}
+var propsDecodeItem = [...]string{
+	"labels",
+}
 
 // decodeItemLabels decodes map[string]string (In.Items[].Labels), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -175,12 +182,16 @@ func DecodeItem(d *toolimpl.Decoder, v *mapbounds.Item) {
 		seenLabels = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeItem, which Property returns.
+	const (
+		propLabels = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propLabels:
 			if d.Member("labels", seen&seenLabels != 0) {
 				seen |= seenLabels
 				decodeItemLabels(d, &v.Labels)
@@ -271,30 +282,37 @@ func DecodeIn(d *toolimpl.Decoder, v *mapbounds.In) {
 		seenMeta
 	)
 	var seen uint64
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propAttrs = iota
+		propCounts
+		propItems
+		propMeta
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propAttrs:
 			if d.Member("attrs", seen&seenAttrs != 0) {
 				seen |= seenAttrs
 				decodeInAttrs(d, &v.Attrs)
 			}
 			d.Pop()
-		case 1:
+		case propCounts:
 			if d.Member("counts", seen&seenCounts != 0) {
 				seen |= seenCounts
 				decodeInCounts(d, &v.Counts)
 			}
 			d.Pop()
-		case 2:
+		case propItems:
 			if d.Member("items", seen&seenItems != 0) {
 				seen |= seenItems
 				decodeInItems(d, &v.Items)
 			}
 			d.Pop()
-		case 3:
+		case propMeta:
 			if d.Member("meta", seen&seenMeta != 0) {
 				seen |= seenMeta
 				decodeInMeta(d, &v.Meta)

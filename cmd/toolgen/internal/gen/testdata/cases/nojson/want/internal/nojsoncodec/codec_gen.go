@@ -81,10 +81,18 @@ func CallNojsonHello(ctx context.Context, t *nojson.HelloTool, mode toolimpl.Mod
 }
 
 // propsDecodeAddInput are the property names DecodeAddInput matches, in their declared order.
-var propsDecodeAddInput = [...]string{"reminder", "notes", "repeat"}
+var propsDecodeAddInput = [...]string{
+	"reminder",
+	"notes",
+	"repeat",
+}
 
 // propsDecodeReminder are the property names DecodeReminder matches, in their declared order.
-var propsDecodeReminder = [...]string{"text", "at", "labels"}
+var propsDecodeReminder = [...]string{
+	"text",
+	"at",
+	"labels",
+}
 
 // decodeReminderText decodes string (AddInput.Reminder.Text), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -156,24 +164,30 @@ func DecodeReminder(d *toolimpl.Decoder, v *nojson.Reminder) {
 		seenLabels
 	)
 	var seen uint64
+	// Each property's index in propsDecodeReminder, which Property returns.
+	const (
+		propText = iota
+		propAt
+		propLabels
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeReminder[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propText:
 			if d.Member("text", seen&seenText != 0) {
 				seen |= seenText
 				decodeReminderText(d, &v.Text)
 			}
 			d.Pop()
-		case 1:
+		case propAt:
 			if d.Member("at", seen&seenAt != 0) {
 				seen |= seenAt
 				decodeReminderAt(d, &v.At)
 			}
 			d.Pop()
-		case 2:
+		case propLabels:
 			if d.Member("labels", seen&seenLabels != 0) {
 				seen |= seenLabels
 				decodeReminderLabels(d, &v.Labels)
@@ -247,24 +261,30 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 		seenRepeat
 	)
 	var seen uint64
+	// Each property's index in propsDecodeAddInput, which Property returns.
+	const (
+		propReminder = iota
+		propNotes
+		propRepeat
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeAddInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propReminder:
 			if d.Member("reminder", seen&seenReminder != 0) {
 				seen |= seenReminder
 				DecodeReminder(d, &v.Reminder)
 			}
 			d.Pop()
-		case 1:
+		case propNotes:
 			if d.Member("notes", seen&seenNotes != 0) {
 				seen |= seenNotes
 				decodeAddInputNotes(d, &v.Notes)
 			}
 			d.Pop()
-		case 2:
+		case propRepeat:
 			if d.Member("repeat", seen&seenRepeat != 0) {
 				seen |= seenRepeat
 				decodeAddInputRepeat(d, &v.Repeat)

@@ -45,7 +45,10 @@ func CallAList(ctx context.Context, t *a.List, mode toolimpl.Mode, d *toolimpl.D
 }
 
 // propsDecodeInput are the property names DecodeInput matches, in their declared order.
-var propsDecodeInput = [...]string{"query", "page"}
+var propsDecodeInput = [...]string{
+	"query",
+	"page",
+}
 
 // decodeInputQuery decodes string (Input.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -67,18 +70,23 @@ func DecodeInput(d *toolimpl.Decoder, v *a.Input) {
 		seenPage
 	)
 	var seen uint64
+	// Each property's index in propsDecodeInput, which Property returns.
+	const (
+		propQuery = iota
+		propPage
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeInputQuery(d, &v.Query)
 			}
 			d.Pop()
-		case 1:
+		case propPage:
 			if d.Member("page", seen&seenPage != 0) {
 				seen |= seenPage
 				sharedcodec.DecodePage(d, &v.Page)

@@ -45,7 +45,9 @@ func CallBPages(ctx context.Context, t *b.Pages, mode toolimpl.Mode, d *toolimpl
 }
 
 // propsDecodeInput are the property names DecodeInput matches, in their declared order.
-var propsDecodeInput = [...]string{"page"}
+var propsDecodeInput = [...]string{
+	"page",
+}
 
 // DecodeInput decodes b.Input, checking it against its published schema.
 func DecodeInput(d *toolimpl.Decoder, v *b.Input) {
@@ -58,12 +60,16 @@ func DecodeInput(d *toolimpl.Decoder, v *b.Input) {
 		seenPage = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeInput, which Property returns.
+	const (
+		propPage = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propPage:
 			if d.Member("page", seen&seenPage != 0) {
 				seen |= seenPage
 				sharedcodec.DecodePage(d, &v.Page)

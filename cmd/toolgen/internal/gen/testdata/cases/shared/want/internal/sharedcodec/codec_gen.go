@@ -17,7 +17,10 @@ import (
 const _ = toolimpl.SupportPackageIsVersion5
 
 // propsDecodePage are the property names DecodePage matches, in their declared order.
-var propsDecodePage = [...]string{"cursor", "limit"}
+var propsDecodePage = [...]string{
+	"cursor",
+	"limit",
+}
 
 // decodePageCursor decodes string (Input.Page.Cursor), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -55,18 +58,23 @@ func DecodePage(d *toolimpl.Decoder, v *shared.Page) {
 		seenLimit
 	)
 	var seen uint64
+	// Each property's index in propsDecodePage, which Property returns.
+	const (
+		propCursor = iota
+		propLimit
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodePage[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propCursor:
 			if d.Member("cursor", seen&seenCursor != 0) {
 				seen |= seenCursor
 				decodePageCursor(d, &v.Cursor)
 			}
 			d.Pop()
-		case 1:
+		case propLimit:
 			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
 				decodePageLimit(d, &v.Limit)

@@ -64,7 +64,9 @@ func CallNotesSearch(ctx context.Context, t *notes.Search, mode toolimpl.Mode, d
 }
 
 // propsDecodeCreateInput are the property names DecodeCreateInput matches, in their declared order.
-var propsDecodeCreateInput = [...]string{"title"}
+var propsDecodeCreateInput = [...]string{
+	"title",
+}
 
 // decodeCreateInputTitle decodes string (CreateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -85,12 +87,16 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 		seenTitle = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeCreateInput, which Property returns.
+	const (
+		propTitle = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeCreateInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propTitle:
 			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
 				decodeCreateInputTitle(d, &v.Title)
@@ -104,7 +110,9 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 }
 
 // propsDecodeSearchInput are the property names DecodeSearchInput matches, in their declared order.
-var propsDecodeSearchInput = [...]string{"query"}
+var propsDecodeSearchInput = [...]string{
+	"query",
+}
 
 // DecodeSearchInput decodes notes.SearchInput, checking it against its published schema.
 func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
@@ -117,12 +125,16 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 		seenQuery = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeSearchInput, which Property returns.
+	const (
+		propQuery = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeSearchInput[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeCreateInputTitle(d, &v.Query)

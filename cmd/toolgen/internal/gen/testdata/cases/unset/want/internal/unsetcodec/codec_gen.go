@@ -106,7 +106,9 @@ func CallUnsetUpper(ctx context.Context, t *unset.Upper, mode toolimpl.Mode, d *
 }
 
 // propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{"text"}
+var propsDecodeIn = [...]string{
+	"text",
+}
 
 // decodeInText decodes string (In.Text), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -127,12 +129,16 @@ func DecodeIn(d *toolimpl.Decoder, v *unset.In) {
 		seenText = 1 << iota
 	)
 	var seen uint64
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propText = iota
+	)
 	for p := -1; ; {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
 		switch p {
-		case 0:
+		case propText:
 			if d.Member("text", seen&seenText != 0) {
 				seen |= seenText
 				decodeInText(d, &v.Text)
