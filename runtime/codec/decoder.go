@@ -232,8 +232,17 @@ func (d *Decoder) Missing(name string) {
 // pushing name on the path, and reports whether to decode it: a property
 // read before (dup) is a problem, and its value is skipped. The caller pops
 // the path after the value either way. One call per property keeps the
-// decoders toolgen writes small.
+// decoders toolgen writes small; it is inlined, and makes no call for a
+// first occurrence when d keeps no path (SkipPaths).
 func (d *Decoder) Member(name string, dup bool) bool {
+	if dup || !d.noPaths {
+		return d.enter(name, dup)
+	}
+	return true
+}
+
+// enter is Member when a path is kept or the property is a duplicate.
+func (d *Decoder) enter(name string, dup bool) bool {
 	d.Push(name)
 	if dup {
 		d.duplicateValue()

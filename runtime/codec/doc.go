@@ -5,7 +5,7 @@
 //
 //	d := codec.NewDecoder()
 //	d.Reset(args, codec.Limits{}) // the default limits: 1 MiB, 64 levels
-//	decodeSearchInput(d, &in)     // generated: d.Object, d.Key, d.Member, d.String, d.Int, d.Problem...
+//	decodeSearchInput(d, &in)     // generated: d.Object, d.Property, d.Member, d.String, d.Int, d.Problem...
 //	d.End()
 //	if err := d.Err(); err != nil { // an *ArgumentsError: every problem, as JSON Pointers
 //		return err
@@ -17,7 +17,7 @@
 //
 // A [Decoder] is a byte-level scanner over one complete JSON text held in
 // a []byte. Generated code drives it value by value ([Decoder.Object],
-// [Decoder.Key], [Decoder.Int], ...) and it records every problem it meets
+// [Decoder.Property], [Decoder.Int], ...) and it records every problem it meets
 // in the order found, so that a single call reports all of them through
 // [Decoder.Err] as an [*ArgumentsError]. Problems are of two sorts:
 //
@@ -27,6 +27,12 @@
 //   - Fatal problems (malformed JSON, input larger than [Limits.MaxBytes],
 //     nesting deeper than [Limits.MaxDepth]) stop decoding: from then on
 //     every read is a no-op that returns zero values and false.
+//
+// A struct's members are read with [Decoder.Property], which compares the
+// bytes of the name declared next with the input's, and reads any other
+// name as [Decoder.Key] does (a map's keys are read with Key): an object
+// sent in its declared order costs one comparison per member, and any
+// order, escapes and white space are read alike.
 //
 // The decoder accepts exactly the JSON grammar of RFC 8259 and is stricter
 // than encoding/json on purpose:

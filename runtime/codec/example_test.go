@@ -13,17 +13,24 @@ type searchInput struct {
 	Limit int64
 }
 
+// searchProps are searchInput's property names, in their declared order.
+var searchProps = [...]string{"query", "limit"}
+
 // decodeSearchInput is written as toolgen writes a decoder: straight-line
 // calls on the Decoder, one per value, each recording its problems and
-// going on.
+// going on. Property reads each member name and gives its index in
+// searchProps; it refuses unknown members itself.
 func decodeSearchInput(d *codec.Decoder, v *searchInput) {
 	if !d.Object("object") {
 		return
 	}
 	var seenQuery, seenLimit bool
-	for key, ok := d.Key(); ok; key, ok = d.Key() {
-		switch string(key) {
-		case "query":
+	for p := -1; ; {
+		if p = d.Property(searchProps[:], p+1, true); p < 0 {
+			break
+		}
+		switch p {
+		case 0:
 			if d.Member("query", seenQuery) {
 				seenQuery = true
 				if s, ok := d.String("string"); ok {
@@ -31,7 +38,7 @@ func decodeSearchInput(d *codec.Decoder, v *searchInput) {
 				}
 			}
 			d.Pop()
-		case "limit":
+		case 1:
 			if d.Member("limit", seenLimit) {
 				seenLimit = true
 				if n, ok := d.Int("integer (maximum 50)", 64); ok {
@@ -42,8 +49,6 @@ func decodeSearchInput(d *codec.Decoder, v *searchInput) {
 				}
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if !seenQuery {

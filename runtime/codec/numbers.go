@@ -39,6 +39,25 @@ func (d *Decoder) number(want string) (lit []byte, isInt, ok bool) {
 	return lit, isInt, true
 }
 
+// digit consumes a one-digit integer that starts at d.pos at once
+// (compact JSON), the commonest number in arguments, and returns its
+// value; otherwise it consumes nothing and returns ok false, and the
+// caller reads the number with number. It is inlined: Int, Uint and Float
+// make no call for such a number.
+func (d *Decoder) digit() (v uint64, ok bool) {
+	data, i := d.data, d.pos
+	if uint(i+1) < uint(len(data)) && !d.fatal {
+		// What follows the digit is no digit, fraction or exponent (a
+		// zero followed by a digit is ScanNumber's to refuse). A digit
+		// that ends the input is left to number.
+		if c, next := data[i]-'0', data[i+1]; c < 10 && next-'0' >= 10 && next != '.' && next|0x20 != 'e' {
+			d.pos = i + 1
+			return uint64(c), true
+		}
+	}
+	return 0, false
+}
+
 // Number reads a number and returns its literal, which aliases the input
 // and is valid until the next read.
 func (d *Decoder) Number(want string) ([]byte, bool) {
@@ -82,6 +101,12 @@ func parseDigits(b []byte) (uint64, bool) {
 // 1..64 mean 64). A number with a fraction or an exponent is refused, even
 // "1.0" or "1e2", as encoding/json refuses it for Go integers.
 func (d *Decoder) Int(want string, bits int) (int64, bool) {
+	bits = intBits(bits)
+	if bits >= 5 { // 9 fits
+		if u, ok := d.digit(); ok {
+			return int64(u), true
+		}
+	}
 	lit, isInt, ok := d.number(want)
 	if !ok {
 		return 0, false
@@ -90,7 +115,6 @@ func (d *Decoder) Int(want string, bits int) (int64, bool) {
 		d.Problem("expected " + want + ", got a number with a fraction or exponent")
 		return 0, false
 	}
-	bits = intBits(bits)
 	neg := lit[0] == '-'
 	if neg {
 		lit = lit[1:]
@@ -114,6 +138,12 @@ func (d *Decoder) Int(want string, bits int) (int64, bool) {
 // (bits outside 1..64 mean 64). Fractions and exponents are refused as by
 // Int, and so is any negative number, "-0" included, as encoding/json does.
 func (d *Decoder) Uint(want string, bits int) (uint64, bool) {
+	bits = intBits(bits)
+	if bits >= 4 { // 9 fits
+		if u, ok := d.digit(); ok {
+			return u, true
+		}
+	}
 	lit, isInt, ok := d.number(want)
 	if !ok {
 		return 0, false
@@ -126,7 +156,6 @@ func (d *Decoder) Uint(want string, bits int) (uint64, bool) {
 		d.Problem("expected " + want + ", got a negative number")
 		return 0, false
 	}
-	bits = intBits(bits)
 	u, ok := parseDigits(lit)
 	if !ok || bits < 64 && u >= uint64(1)<<bits {
 		d.Problem("expected " + want + ", got a number out of range for a " + strconv.Itoa(bits) + "-bit integer")
@@ -139,6 +168,9 @@ func (d *Decoder) Uint(want string, bits int) (uint64, bool) {
 // or 64; other values mean 64). A number too large for the float type is
 // refused; one too small becomes zero, as in encoding/json.
 func (d *Decoder) Float(want string, bits int) (float64, bool) {
+	if u, ok := d.digit(); ok {
+		return float64(u), true // exact in a float32 too
+	}
 	lit, isInt, ok := d.number(want)
 	if !ok {
 		return 0, false

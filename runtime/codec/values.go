@@ -261,12 +261,7 @@ func (d *Decoder) Key() ([]byte, bool) {
 	c := data[i]
 	switch {
 	case c == '}':
-		d.first = false
-		d.pos = i + 1
-		d.depth--
-		if n := len(d.keys); n > 0 {
-			d.keys = d.keys[:n-1]
-		}
+		d.closeObject(i)
 		return nil, false
 	case d.first:
 		d.first = false

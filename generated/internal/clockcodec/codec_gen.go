@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -163,6 +163,11 @@ func EncodeSync(e *toolimpl.Encoder, v *clock.Sync) {
 	e.ObjectEnd()
 }
 
+// propsDecodeWaitInput are the property names DecodeWaitInput matches, in their declared order.
+var propsDecodeWaitInput = [...]string{
+	"seconds",
+}
+
 // decodeWaitInputSeconds decodes float64 (WaitInput.Seconds), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeWaitInputSeconds(d *toolimpl.Decoder, v *float64) {
@@ -188,20 +193,21 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 		seenSeconds = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeWaitInput, which Property returns.
+	const (
+		propSeconds = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeWaitInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "seconds":
+		switch p {
+		case propSeconds:
 			if d.Member("seconds", seen&seenSeconds != 0) {
 				seen |= seenSeconds
 				decodeWaitInputSeconds(d, &v.Seconds)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenSeconds == 0 {
@@ -217,6 +223,11 @@ func EncodeWaited(e *toolimpl.Encoder, v *clock.Waited) {
 	e.RawKey(`"until":`)
 	e.Time(v.Until)
 	e.ObjectEnd()
+}
+
+// propsDecodeZonesInput are the property names DecodeZonesInput matches, in their declared order.
+var propsDecodeZonesInput = [...]string{
+	"prefix",
 }
 
 // decodeZonesInputPrefix decodes string (ZonesInput.Prefix), checking it against its published schema;
@@ -244,20 +255,21 @@ func DecodeZonesInput(d *toolimpl.Decoder, v *clock.ZonesInput) {
 		seenPrefix = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeZonesInput, which Property returns.
+	const (
+		propPrefix = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeZonesInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "prefix":
+		switch p {
+		case propPrefix:
 			if d.Member("prefix", seen&seenPrefix != 0) {
 				seen |= seenPrefix
 				decodeZonesInputPrefix(d, &v.Prefix)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 }

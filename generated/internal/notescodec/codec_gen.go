@@ -20,7 +20,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -239,6 +239,17 @@ func CallNotesUpdate(ctx context.Context, t *notes.UpdateTool, mode toolimpl.Mod
 	return toolimpl.OutputStructured, nil
 }
 
+// propsDecodeCreateInput are the property names DecodeCreateInput matches, in their declared order.
+var propsDecodeCreateInput = [...]string{
+	"title",
+	"body",
+	"tags",
+	"priority",
+	"due",
+	"color",
+	"attributes",
+}
+
 // decodeCreateInputTitle decodes string (CreateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeCreateInputTitle(d *toolimpl.Decoder, v *string) {
@@ -409,56 +420,63 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 		seenAttributes
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeCreateInput, which Property returns.
+	const (
+		propTitle = iota
+		propBody
+		propTags
+		propPriority
+		propDue
+		propColor
+		propAttributes
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeCreateInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "title":
+		switch p {
+		case propTitle:
 			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
 				decodeCreateInputTitle(d, &v.Title)
 			}
 			d.Pop()
-		case "body":
+		case propBody:
 			if d.Member("body", seen&seenBody != 0) {
 				seen |= seenBody
 				decodeCreateInputBody(d, &v.Body)
 			}
 			d.Pop()
-		case "tags":
+		case propTags:
 			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeCreateInputTags(d, &v.Tags)
 			}
 			d.Pop()
-		case "priority":
+		case propPriority:
 			if d.Member("priority", seen&seenPriority != 0) {
 				seen |= seenPriority
 				decodeCreateInputPriority(d, &v.Priority)
 			}
 			d.Pop()
-		case "due":
+		case propDue:
 			if d.Member("due", seen&seenDue != 0) {
 				seen |= seenDue
 				decodeCreateInputDue(d, &v.Due)
 			}
 			d.Pop()
-		case "color":
+		case propColor:
 			if d.Member("color", seen&seenColor != 0) {
 				seen |= seenColor
 				decodeCreateInputColor(d, &v.Color)
 			}
 			d.Pop()
-		case "attributes":
+		case propAttributes:
 			if d.Member("attributes", seen&seenAttributes != 0) {
 				seen |= seenAttributes
 				decodeCreateInputAttributes(d, &v.Attributes)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenTitle == 0 {
@@ -538,6 +556,11 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 	e.ObjectEnd()
 }
 
+// propsDecodeDeleteInput are the property names DecodeDeleteInput matches, in their declared order.
+var propsDecodeDeleteInput = [...]string{
+	"id",
+}
+
 // decodeDeleteInputId decodes notes.NoteID (DeleteInput.ID), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeDeleteInputId(d *toolimpl.Decoder, v *notes.NoteID) {
@@ -560,20 +583,21 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 		seenID = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeDeleteInput, which Property returns.
+	const (
+		propID = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeDeleteInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "id":
+		switch p {
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenID == 0 {
@@ -591,6 +615,11 @@ func EncodeDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
 	e.ObjectEnd()
 }
 
+// propsDecodeGetInput are the property names DecodeGetInput matches, in their declared order.
+var propsDecodeGetInput = [...]string{
+	"id",
+}
+
 // DecodeGetInput decodes notes.GetInput, checking it against its published schema.
 func DecodeGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
 	if !d.Object("object") {
@@ -602,25 +631,31 @@ func DecodeGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
 		seenID = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeGetInput, which Property returns.
+	const (
+		propID = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeGetInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "id":
+		switch p {
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenID == 0 {
 		d.Missing("id")
 	}
+}
+
+// propsDecodeOutlineInput are the property names DecodeOutlineInput matches, in their declared order.
+var propsDecodeOutlineInput = [...]string{
+	"id",
 }
 
 // DecodeOutlineInput decodes notes.OutlineInput, checking it against its published schema.
@@ -634,20 +669,21 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 		seenID = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeOutlineInput, which Property returns.
+	const (
+		propID = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeOutlineInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "id":
+		switch p {
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenID == 0 {
@@ -691,6 +727,12 @@ func EncodeOutline(e *toolimpl.Encoder, v *notes.Outline) {
 	e.ObjectEnd()
 }
 
+// propsDecodeRenderInput are the property names DecodeRenderInput matches, in their declared order.
+var propsDecodeRenderInput = [...]string{
+	"id",
+	"format",
+}
+
 // decodeRenderInputFormat decodes string (RenderInput.Format), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeRenderInputFormat(d *toolimpl.Decoder, v *string) {
@@ -718,31 +760,42 @@ func DecodeRenderInput(d *toolimpl.Decoder, v *notes.RenderInput) {
 		seenFormat
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeRenderInput, which Property returns.
+	const (
+		propID = iota
+		propFormat
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeRenderInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "id":
+		switch p {
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		case "format":
+		case propFormat:
 			if d.Member("format", seen&seenFormat != 0) {
 				seen |= seenFormat
 				decodeRenderInputFormat(d, &v.Format)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenID == 0 {
 		d.Missing("id")
 	}
+}
+
+// propsDecodeSearchInput are the property names DecodeSearchInput matches, in their declared order.
+var propsDecodeSearchInput = [...]string{
+	"query",
+	"limit",
+	"tags",
+	"since",
+	"sort",
 }
 
 // decodeSearchInputLimit decodes int (SearchInput.Limit), checking it against its published schema;
@@ -829,44 +882,49 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 		seenSort
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeSearchInput, which Property returns.
+	const (
+		propQuery = iota
+		propLimit
+		propTags
+		propSince
+		propSort
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeSearchInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "query":
+		switch p {
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeCreateInputTitle(d, &v.Query)
 			}
 			d.Pop()
-		case "limit":
+		case propLimit:
 			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
 				decodeSearchInputLimit(d, &v.Limit)
 			}
 			d.Pop()
-		case "tags":
+		case propTags:
 			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeSearchInputTags(d, &v.Tags)
 			}
 			d.Pop()
-		case "since":
+		case propSince:
 			if d.Member("since", seen&seenSince != 0) {
 				seen |= seenSince
 				decodeCreateInputDue(d, &v.Since)
 			}
 			d.Pop()
-		case "sort":
+		case propSort:
 			if d.Member("sort", seen&seenSort != 0) {
 				seen |= seenSort
 				decodeSearchInputSort(d, &v.Sort)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenQuery == 0 {
@@ -922,6 +980,13 @@ func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
 	e.ObjectEnd()
 }
 
+// propsDecodeShareInput are the property names DecodeShareInput matches, in their declared order.
+var propsDecodeShareInput = [...]string{
+	"id",
+	"passphrase",
+	"hours",
+}
+
 // decodeShareInputPassphrase decodes string (ShareInput.Passphrase), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeShareInputPassphrase(d *toolimpl.Decoder, v *string) {
@@ -967,32 +1032,35 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 		seenHours
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeShareInput, which Property returns.
+	const (
+		propID = iota
+		propPassphrase
+		propHours
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeShareInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "id":
+		switch p {
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		case "passphrase":
+		case propPassphrase:
 			if d.Member("passphrase", seen&seenPassphrase != 0) {
 				seen |= seenPassphrase
 				decodeShareInputPassphrase(d, &v.Passphrase)
 			}
 			d.Pop()
-		case "hours":
+		case propHours:
 			if d.Member("hours", seen&seenHours != 0) {
 				seen |= seenHours
 				decodeShareInputHours(d, &v.Hours)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenID == 0 {
@@ -1015,6 +1083,13 @@ func EncodeShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
 	e.ObjectEnd()
 }
 
+// propsDecodeTagInput are the property names DecodeTagInput matches, in their declared order.
+var propsDecodeTagInput = [...]string{
+	"id",
+	"add",
+	"remove",
+}
+
 // DecodeTagInput decodes notes.TagInput, checking it against its published schema.
 func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 	if !d.Object("object") {
@@ -1028,32 +1103,35 @@ func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 		seenRemove
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeTagInput, which Property returns.
+	const (
+		propID = iota
+		propAdd
+		propRemove
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeTagInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "id":
+		switch p {
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		case "add":
+		case propAdd:
 			if d.Member("add", seen&seenAdd != 0) {
 				seen |= seenAdd
 				decodeCreateInputTags(d, &v.Add)
 			}
 			d.Pop()
-		case "remove":
+		case propRemove:
 			if d.Member("remove", seen&seenRemove != 0) {
 				seen |= seenRemove
 				decodeSearchInputTags(d, &v.Remove)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenID == 0 {
@@ -1075,6 +1153,18 @@ func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
 	e.RawKey(`"revision":`)
 	e.Uint(uint64(v.Revision))
 	e.ObjectEnd()
+}
+
+// propsDecodeUpdateInput are the property names DecodeUpdateInput matches, in their declared order.
+var propsDecodeUpdateInput = [...]string{
+	"id",
+	"title",
+	"body",
+	"priority",
+	"color",
+	"attributes",
+	"data",
+	"if_checksum",
 }
 
 // decodeUpdateInputTitle decodes *string (UpdateInput.Title), checking it against its published schema;
@@ -1166,62 +1256,70 @@ func DecodeUpdateInput(d *toolimpl.Decoder, v *notes.UpdateInput) {
 		seenIfChecksum
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeUpdateInput, which Property returns.
+	const (
+		propID = iota
+		propTitle
+		propBody
+		propPriority
+		propColor
+		propAttributes
+		propData
+		propIfChecksum
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeUpdateInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "id":
+		switch p {
+		case propID:
 			if d.Member("id", seen&seenID != 0) {
 				seen |= seenID
 				decodeDeleteInputId(d, &v.ID)
 			}
 			d.Pop()
-		case "title":
+		case propTitle:
 			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
 				decodeUpdateInputTitle(d, &v.Title)
 			}
 			d.Pop()
-		case "body":
+		case propBody:
 			if d.Member("body", seen&seenBody != 0) {
 				seen |= seenBody
 				decodeUpdateInputBody(d, &v.Body)
 			}
 			d.Pop()
-		case "priority":
+		case propPriority:
 			if d.Member("priority", seen&seenPriority != 0) {
 				seen |= seenPriority
 				decodeUpdateInputPriority(d, &v.Priority)
 			}
 			d.Pop()
-		case "color":
+		case propColor:
 			if d.Member("color", seen&seenColor != 0) {
 				seen |= seenColor
 				decodeCreateInputColor(d, &v.Color)
 			}
 			d.Pop()
-		case "attributes":
+		case propAttributes:
 			if d.Member("attributes", seen&seenAttributes != 0) {
 				seen |= seenAttributes
 				decodeCreateInputAttributes(d, &v.Attributes)
 			}
 			d.Pop()
-		case "data":
+		case propData:
 			if d.Member("data", seen&seenData != 0) {
 				seen |= seenData
 				decodeUpdateInputData(d, &v.Data)
 			}
 			d.Pop()
-		case "if_checksum":
+		case propIfChecksum:
 			if d.Member("if_checksum", seen&seenIfChecksum != 0) {
 				seen |= seenIfChecksum
 				decodeUpdateInputIfChecksum(d, &v.IfChecksum)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenID == 0 {

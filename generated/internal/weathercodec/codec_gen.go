@@ -16,7 +16,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -46,6 +46,13 @@ func CallWeatherForecast(ctx context.Context, t *weather.ForecastTool, mode tool
 	}
 	EncodeForecast(e, out)
 	return toolimpl.OutputStructured, nil
+}
+
+// propsDecodeForecastInput are the property names DecodeForecastInput matches, in their declared order.
+var propsDecodeForecastInput = [...]string{
+	"place",
+	"days",
+	"units",
 }
 
 // decodeForecastInputDays decodes int (ForecastInput.Days), checking it against its published schema;
@@ -92,13 +99,18 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 		seenUnits
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeForecastInput, which Property returns.
+	const (
+		propPlace = iota
+		propDays
+		propUnits
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeForecastInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "place":
+		switch p {
+		case propPlace:
 			if d.Member("place", seen&seenPlace != 0) {
 				seen |= seenPlace
 				if placeRaw, placeOK := d.Raw(); placeOK {
@@ -108,20 +120,18 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 				}
 			}
 			d.Pop()
-		case "days":
+		case propDays:
 			if d.Member("days", seen&seenDays != 0) {
 				seen |= seenDays
 				decodeForecastInputDays(d, &v.Days)
 			}
 			d.Pop()
-		case "units":
+		case propUnits:
 			if d.Member("units", seen&seenUnits != 0) {
 				seen |= seenUnits
 				decodeForecastInputUnits(d, &v.Units)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenPlace == 0 {

@@ -17,7 +17,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -68,6 +68,22 @@ func CallSmall(ctx context.Context, t *tools.SmallTool, mode toolimpl.Mode, d *t
 	return toolimpl.OutputStructured, nil
 }
 
+// propsDecodeMediumInput are the property names DecodeMediumInput matches, in their declared order.
+var propsDecodeMediumInput = [...]string{
+	"title",
+	"priority",
+	"status",
+	"owner",
+	"items",
+	"tags",
+	"labels",
+	"created",
+	"due",
+	"budget",
+	"notify",
+	"discount",
+}
+
 // decodeMediumInputTitle decodes string (MediumInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeMediumInputTitle(d *toolimpl.Decoder, v *string) {
@@ -109,6 +125,12 @@ func decodeMediumInputStatus(d *toolimpl.Decoder, v *string) {
 		}
 		(*v) = vVal
 	}
+}
+
+// propsDecodePerson are the property names DecodePerson matches, in their declared order.
+var propsDecodePerson = [...]string{
+	"name",
+	"email",
 }
 
 // decodePersonName decodes string (MediumInput.Owner.Name), checking it against its published schema;
@@ -153,31 +175,40 @@ func DecodePerson(d *toolimpl.Decoder, v *tools.Person) {
 		seenEmail
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodePerson, which Property returns.
+	const (
+		propName = iota
+		propEmail
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodePerson[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "name":
+		switch p {
+		case propName:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodePersonName(d, &v.Name)
 			}
 			d.Pop()
-		case "email":
+		case propEmail:
 			if d.Member("email", seen&seenEmail != 0) {
 				seen |= seenEmail
 				decodePersonEmail(d, &v.Email)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenName == 0 {
 		d.Missing("name")
 	}
+}
+
+// propsDecodeItem are the property names DecodeItem matches, in their declared order.
+var propsDecodeItem = [...]string{
+	"sku",
+	"qty",
+	"price",
 }
 
 // decodeItemSku decodes string (MediumInput.Items[].SKU), checking it against its published schema;
@@ -234,32 +265,35 @@ func DecodeItem(d *toolimpl.Decoder, v *tools.Item) {
 		seenPrice
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeItem, which Property returns.
+	const (
+		propSKU = iota
+		propQty
+		propPrice
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "sku":
+		switch p {
+		case propSKU:
 			if d.Member("sku", seen&seenSKU != 0) {
 				seen |= seenSKU
 				decodeItemSku(d, &v.SKU)
 			}
 			d.Pop()
-		case "qty":
+		case propQty:
 			if d.Member("qty", seen&seenQty != 0) {
 				seen |= seenQty
 				decodeItemQty(d, &v.Qty)
 			}
 			d.Pop()
-		case "price":
+		case propPrice:
 			if d.Member("price", seen&seenPrice != 0) {
 				seen |= seenPrice
 				decodeItemPrice(d, &v.Price)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenSKU == 0 {
@@ -458,86 +492,98 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 		seenDiscount
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeMediumInput, which Property returns.
+	const (
+		propTitle = iota
+		propPriority
+		propStatus
+		propOwner
+		propItems
+		propTags
+		propLabels
+		propCreated
+		propDue
+		propBudget
+		propNotify
+		propDiscount
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeMediumInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "title":
+		switch p {
+		case propTitle:
 			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
 				decodeMediumInputTitle(d, &v.Title)
 			}
 			d.Pop()
-		case "priority":
+		case propPriority:
 			if d.Member("priority", seen&seenPriority != 0) {
 				seen |= seenPriority
 				decodeMediumInputPriority(d, &v.Priority)
 			}
 			d.Pop()
-		case "status":
+		case propStatus:
 			if d.Member("status", seen&seenStatus != 0) {
 				seen |= seenStatus
 				decodeMediumInputStatus(d, &v.Status)
 			}
 			d.Pop()
-		case "owner":
+		case propOwner:
 			if d.Member("owner", seen&seenOwner != 0) {
 				seen |= seenOwner
 				DecodePerson(d, &v.Owner)
 			}
 			d.Pop()
-		case "items":
+		case propItems:
 			if d.Member("items", seen&seenItems != 0) {
 				seen |= seenItems
 				decodeMediumInputItems(d, &v.Items)
 			}
 			d.Pop()
-		case "tags":
+		case propTags:
 			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeMediumInputTags(d, &v.Tags)
 			}
 			d.Pop()
-		case "labels":
+		case propLabels:
 			if d.Member("labels", seen&seenLabels != 0) {
 				seen |= seenLabels
 				decodeMediumInputLabels(d, &v.Labels)
 			}
 			d.Pop()
-		case "created":
+		case propCreated:
 			if d.Member("created", seen&seenCreated != 0) {
 				seen |= seenCreated
 				decodeMediumInputCreated(d, &v.Created)
 			}
 			d.Pop()
-		case "due":
+		case propDue:
 			if d.Member("due", seen&seenDue != 0) {
 				seen |= seenDue
 				decodeMediumInputDue(d, &v.Due)
 			}
 			d.Pop()
-		case "budget":
+		case propBudget:
 			if d.Member("budget", seen&seenBudget != 0) {
 				seen |= seenBudget
 				decodeMediumInputBudget(d, &v.Budget)
 			}
 			d.Pop()
-		case "notify":
+		case propNotify:
 			if d.Member("notify", seen&seenNotify != 0) {
 				seen |= seenNotify
 				decodeMediumInputNotify(d, &v.Notify)
 			}
 			d.Pop()
-		case "discount":
+		case propDiscount:
 			if d.Member("discount", seen&seenDiscount != 0) {
 				seen |= seenDiscount
 				decodeMediumInputDiscount(d, &v.Discount)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenTitle == 0 {
@@ -577,6 +623,12 @@ func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
 	e.ObjectEnd()
 }
 
+// propsDecodeSmallInput are the property names DecodeSmallInput matches, in their declared order.
+var propsDecodeSmallInput = [...]string{
+	"query",
+	"limit",
+}
+
 // decodeSmallInputLimit decodes int (SmallInput.Limit), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeSmallInputLimit(d *toolimpl.Decoder, v *int) {
@@ -605,26 +657,28 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 		seenLimit
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeSmallInput, which Property returns.
+	const (
+		propQuery = iota
+		propLimit
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeSmallInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "query":
+		switch p {
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeMediumInputTitle(d, &v.Query)
 			}
 			d.Pop()
-		case "limit":
+		case propLimit:
 			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
 				decodeSmallInputLimit(d, &v.Limit)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenQuery == 0 {

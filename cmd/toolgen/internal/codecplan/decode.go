@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
@@ -37,17 +38,43 @@ func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) Func {
 			names[i] = g.local("seen", identFrom(p.f.GoName))
 		}
 		body = append(body, bits.decl(names)...)
+		table := g.propertyTable(name, list)
+		var labels []jen.Code
+		if table != "" {
+			labels = make([]jen.Code, len(list))
+			var consts []jen.Code
+			for i, p := range list {
+				labels[i] = jen.Id(g.local("prop", identFrom(p.f.GoName)))
+				if i == 0 {
+					consts = append(consts, jen.Add(labels[i]).Op("=").Iota())
+				} else {
+					consts = append(consts, labels[i])
+				}
+			}
+			body = append(body,
+				jen.Comment("Each property's index in "+table+", which Property returns."),
+				jen.Const().Defs(consts...),
+			)
+		}
 		var cases []jen.Code
 		for i, p := range list {
 			inner := append(allocate(p.f), g.decodeMember(p.f.Shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.GoName), !required[p.name], fieldSite(at, p.f))...)
-			cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
+			var label jen.Code = jen.Lit(p.name)
+			if table != "" {
+				label = labels[i]
+			}
+			cases = append(cases, jen.Case(label).Block(
 				jen.If(jen.Id("d").Dot("Member").Call(jen.Lit(p.name), bits.test(names[i]).Op("!=").Lit(0))).Block(
 					append([]jen.Code{bits.set(names[i])}, inner...)...,
 				),
 				jen.Id("d").Dot("Pop").Call(),
 			))
 		}
-		body = append(body, MemberLoop(cases, closed))
+		if table != "" {
+			body = append(body, propertyLoop(table, cases, closed))
+		} else {
+			body = append(body, MemberLoop(cases, closed))
+		}
 		for i, p := range list {
 			if required[p.name] {
 				body = append(body, jen.If(bits.test(names[i]).Op("==").Lit(0)).Block(
@@ -120,6 +147,43 @@ func (g *Planner) structProps(s *shape.Shape, obj view, at site) (list []prop, r
 		}
 	}
 	return list, required, closed
+}
+
+// propertyTable declares, beside the decoder name of a struct, the table
+// of its property names that Decoder.Property matches, and returns the
+// table's name; or "" when a name is not Plain, and the decoder reads its
+// members with Key (MemberLoop). The table is data the linker lays out:
+// nothing writes it, and nothing runs to build it.
+func (g *Planner) propertyTable(name string, list []prop) string {
+	elems := make([]jen.Code, len(list))
+	for i, p := range list {
+		if !codec.Plain(p.name) {
+			return ""
+		}
+		elems[i] = jen.Lit(p.name)
+	}
+	table := g.funcName("props", nil, name)
+	g.cur.decls = append(g.cur.decls,
+		jen.Commentf("%s are the property names %s matches, in their declared order.", table, name),
+		// A name a line, so that a new property adds a line.
+		jen.Var().Id(table).Op("=").Index(jen.Op("...")).String().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...),
+		jen.Line(),
+	)
+	return table
+}
+
+// propertyLoop reads an object's members with Decoder.Property: each
+// property by the case of its index in table, the next one in declared
+// order expected first; any other member is refused (closed) or skipped
+// by Property itself.
+func propertyLoop(table string, cases []jen.Code, closed bool) jen.Code {
+	return jen.For(jen.Id("p").Op(":=").Lit(-1), jen.Empty(), jen.Empty()).Block(
+		jen.If(
+			jen.Id("p").Op("=").Id("d").Dot("Property").Call(jen.Id(table).Index(jen.Op(":")), jen.Id("p").Op("+").Lit(1), jen.Lit(closed)),
+			jen.Id("p").Op("<").Lit(0),
+		).Block(jen.Break()),
+		jen.Switch(jen.Id("p")).Block(cases...),
+	)
 }
 
 // MemberLoop reads an object's members: each named property by its case,

@@ -31,7 +31,7 @@ func (s site) elem(where, name string) site {
 }
 
 // fixedLocals are the names the generated functions declare themselves.
-var fixedLocals = []string{"d", "e", "v", "seen", "key", "ok", "dup", "ctx", "t", "name", "mode", "in", "out", "err"}
+var fixedLocals = []string{"d", "e", "v", "seen", "key", "p", "ok", "dup", "ctx", "t", "name", "mode", "in", "out", "err"}
 
 // startFunc begins a generated function: its temporaries are named afresh.
 // It returns the function restoring the enclosing function's names, for

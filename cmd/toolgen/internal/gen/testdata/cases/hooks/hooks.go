@@ -40,6 +40,8 @@ type Account struct {
 type Key struct {
 	ID     string `json:"id"`
 	Secret string `json:"secret,omitempty" toolgen:"secret"`
+	// A name JSON writes with escapes: the decoder reads it with Key.
+	Label string `json:"say \"hi\",omitempty"`
 }
 
 // Credentials are embedded: their fields are properties of the login.

@@ -27,6 +27,7 @@ var toolgenFresh_hookscodec = []fresh.Tool{
 			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Key struct`,
 			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Key.ID string "json:\"id\""`,
 			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Key.Secret string "json:\"secret,omitempty\" toolgen:\"secret\""`,
+			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.Key.Label string "json:\"say \\\"hi\\\",omitempty\""`,
 			`type github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput struct`,
 			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.User string "json:\"user\""`,
 			`field github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks.LoginInput.Password string "json:\"password\" toolgen:\"secret\""`,

@@ -104,4 +104,16 @@ func TestCall(t *testing.T) {
 	require.NoError(t, err, res.Text())
 	assert.Equal(t, "root", res.Text())
 	require.NoError(t, reg.Check(ctx, "hooks_store", []byte(`{"key":"k","value":"v"}`)))
+
+	// Key's property "say \"hi\"" is written with escapes: its object is
+	// read with Key, however the name is escaped.
+	login := func(key string) error {
+		return reg.Check(ctx, "hooks_login", []byte(`{"user":"ann","password":"p","Pin":"1","backup":[{"name":"c","token":"t"},{"name":"d","token":"t"}],"deep":{"inner":{"code":"c"}},"key":`+key+`}`))
+	}
+	require.NoError(t, login(`{"id":"k","say \"hi\"":"x"}`))
+	require.NoError(t, login(`{"say \u0022hi\u0022":"x","id":"k"}`))
+	require.ErrorContains(t, login(`{"id":"k","say \"hi\"":"x","say \"\u0068i\"":"y"}`), "/key/<key>: duplicate property")
+	require.ErrorContains(t, login(`{"id":"k","say hi":"x"}`), "/key/<key>: unknown property")
+	// Its bytes unescaped are no name: malformed JSON, never the property.
+	require.ErrorContains(t, login(`{"id":"k","secret":"s","say "hi"":"x"}`), "malformed JSON")
 }

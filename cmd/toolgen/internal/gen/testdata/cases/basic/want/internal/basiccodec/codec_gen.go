@@ -20,7 +20,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -138,6 +138,11 @@ func CallBasicSearch(ctx context.Context, t *basic.Search, mode toolimpl.Mode, d
 	return toolimpl.OutputStructured, nil
 }
 
+// propsDecodeDeleteInput are the property names DecodeDeleteInput matches, in their declared order.
+var propsDecodeDeleteInput = [...]string{
+	"name",
+}
+
 // decodeDeleteInputName decodes string (DeleteInput.Name), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeDeleteInputName(d *toolimpl.Decoder, v *string) {
@@ -157,20 +162,21 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *basic.DeleteInput) {
 		seenName = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeDeleteInput, which Property returns.
+	const (
+		propName = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeDeleteInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "name":
+		switch p {
+		case propName:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeDeleteInputName(d, &v.Name)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenName == 0 {
@@ -206,6 +212,32 @@ func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
 		e.ObjectEnd()
 	}
 	e.ObjectEnd()
+}
+
+// propsDecodeInput are the property names DecodeInput matches, in their declared order.
+var propsDecodeInput = [...]string{
+	"query",
+	"limit",
+	"ratio",
+	"step",
+	"sort",
+	"level",
+	"since",
+	"when",
+	"wait",
+	"items",
+	"pair",
+	"tree",
+	"extra",
+	"raw",
+	"code",
+	"blob",
+	"flag",
+	"short",
+	"maybe",
+	"nested",
+	"note",
+	"weight",
 }
 
 // decodeInputQuery decodes string (Input.Query), checking it against its published schema;
@@ -325,6 +357,14 @@ func decodeInputWait(d *toolimpl.Decoder, v *time.Duration) {
 	}
 }
 
+// propsDecodeItem are the property names DecodeItem matches, in their declared order.
+var propsDecodeItem = [...]string{
+	"name",
+	"count",
+	"tags",
+	"attrs",
+}
+
 // decodeItemName decodes string (Input.Items[].Name), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeItemName(d *toolimpl.Decoder, v *string) {
@@ -438,38 +478,42 @@ func DecodeItem(d *toolimpl.Decoder, v *basic.Item) {
 		seenAttrs
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeItem, which Property returns.
+	const (
+		propName = iota
+		propCount
+		propTags
+		propAttrs
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "name":
+		switch p {
+		case propName:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeItemName(d, &v.Name)
 			}
 			d.Pop()
-		case "count":
+		case propCount:
 			if d.Member("count", seen&seenCount != 0) {
 				seen |= seenCount
 				decodeItemCount(d, &v.Count)
 			}
 			d.Pop()
-		case "tags":
+		case propTags:
 			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeItemTags(d, &v.Tags)
 			}
 			d.Pop()
-		case "attrs":
+		case propAttrs:
 			if d.Member("attrs", seen&seenAttrs != 0) {
 				seen |= seenAttrs
 				decodeItemAttrs(d, &v.Attrs)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenName == 0 {
@@ -533,6 +577,12 @@ func decodeInputPair(d *toolimpl.Decoder, v *[2]int) {
 	}
 }
 
+// propsDecodeTree are the property names DecodeTree matches, in their declared order.
+var propsDecodeTree = [...]string{
+	"label",
+	"children",
+}
+
 // decodeTreeChildren decodes []basic.Tree (Input.Tree.Children), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeTreeChildren(d *toolimpl.Decoder, v *[]basic.Tree) {
@@ -571,26 +621,28 @@ func DecodeTree(d *toolimpl.Decoder, v *basic.Tree) {
 		seenChildren
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeTree, which Property returns.
+	const (
+		propLabel = iota
+		propChildren
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeTree[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "label":
+		switch p {
+		case propLabel:
 			if d.Member("label", seen&seenLabel != 0) {
 				seen |= seenLabel
 				decodeDeleteInputName(d, &v.Label)
 			}
 			d.Pop()
-		case "children":
+		case propChildren:
 			if d.Member("children", seen&seenChildren != 0) {
 				seen |= seenChildren
 				decodeTreeChildren(d, &v.Children)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenLabel == 0 {
@@ -680,6 +732,11 @@ func decodeInputMaybe(d *toolimpl.Decoder, v **string) {
 	}
 }
 
+// propsDecodeInputNested are the property names DecodeInputNested matches, in their declared order.
+var propsDecodeInputNested = [...]string{
+	"on",
+}
+
 // decodeInputNestedOn decodes bool (Input.Nested.On), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInputNestedOn(d *toolimpl.Decoder, v *bool) {
@@ -701,20 +758,21 @@ func DecodeInputNested(d *toolimpl.Decoder, v *struct {
 		seenOn = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeInputNested, which Property returns.
+	const (
+		propOn = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeInputNested[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "on":
+		switch p {
+		case propOn:
 			if d.Member("on", seen&seenOn != 0) {
 				seen |= seenOn
 				decodeInputNestedOn(d, &v.On)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenOn == 0 {
@@ -790,91 +848,115 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 		seenWeight
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeInput, which Property returns.
+	const (
+		propQuery = iota
+		propLimit
+		propRatio
+		propStep
+		propSort
+		propLevel
+		propSince
+		propWhen
+		propWait
+		propItems
+		propPair
+		propTree
+		propExtra
+		propRaw
+		propCode
+		propBlob
+		propFlag
+		propShort
+		propMaybe
+		propNested
+		propNote
+		propWeight
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "query":
+		switch p {
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeInputQuery(d, &v.Query)
 			}
 			d.Pop()
-		case "limit":
+		case propLimit:
 			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
 				decodeInputLimit(d, &v.Limit)
 			}
 			d.Pop()
-		case "ratio":
+		case propRatio:
 			if d.Member("ratio", seen&seenRatio != 0) {
 				seen |= seenRatio
 				decodeInputRatio(d, &v.Ratio)
 			}
 			d.Pop()
-		case "step":
+		case propStep:
 			if d.Member("step", seen&seenStep != 0) {
 				seen |= seenStep
 				decodeInputStep(d, &v.Step)
 			}
 			d.Pop()
-		case "sort":
+		case propSort:
 			if d.Member("sort", seen&seenSort != 0) {
 				seen |= seenSort
 				decodeInputSort(d, &v.Sort)
 			}
 			d.Pop()
-		case "level":
+		case propLevel:
 			if d.Member("level", seen&seenLevel != 0) {
 				seen |= seenLevel
 				decodeInputLevel(d, &v.Level)
 			}
 			d.Pop()
-		case "since":
+		case propSince:
 			if d.Member("since", seen&seenSince != 0) {
 				seen |= seenSince
 				decodeInputSince(d, &v.Since)
 			}
 			d.Pop()
-		case "when":
+		case propWhen:
 			if d.Member("when", seen&seenWhen != 0) {
 				seen |= seenWhen
 				decodeInputWhen(d, &v.When)
 			}
 			d.Pop()
-		case "wait":
+		case propWait:
 			if d.Member("wait", seen&seenWait != 0) {
 				seen |= seenWait
 				decodeInputWait(d, &v.Wait)
 			}
 			d.Pop()
-		case "items":
+		case propItems:
 			if d.Member("items", seen&seenItems != 0) {
 				seen |= seenItems
 				decodeInputItems(d, &v.Items)
 			}
 			d.Pop()
-		case "pair":
+		case propPair:
 			if d.Member("pair", seen&seenPair != 0) {
 				seen |= seenPair
 				decodeInputPair(d, &v.Pair)
 			}
 			d.Pop()
-		case "tree":
+		case propTree:
 			if d.Member("tree", seen&seenTree != 0) {
 				seen |= seenTree
 				decodeInputTree(d, &v.Tree)
 			}
 			d.Pop()
-		case "extra":
+		case propExtra:
 			if d.Member("extra", seen&seenExtra != 0) {
 				seen |= seenExtra
 				decodeInputExtra(d, &v.Extra)
 			}
 			d.Pop()
-		case "raw":
+		case propRaw:
 			if d.Member("raw", seen&seenRaw != 0) {
 				seen |= seenRaw
 				if !d.Null() {
@@ -886,56 +968,54 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 				}
 			}
 			d.Pop()
-		case "code":
+		case propCode:
 			if d.Member("code", seen&seenCode != 0) {
 				seen |= seenCode
 				decodeInputCode(d, &v.Code)
 			}
 			d.Pop()
-		case "blob":
+		case propBlob:
 			if d.Member("blob", seen&seenBlob != 0) {
 				seen |= seenBlob
 				decodeInputBlob(d, &v.Blob)
 			}
 			d.Pop()
-		case "flag":
+		case propFlag:
 			if d.Member("flag", seen&seenFlag != 0) {
 				seen |= seenFlag
 				decodeInputFlag(d, &v.Flag)
 			}
 			d.Pop()
-		case "short":
+		case propShort:
 			if d.Member("short", seen&seenShort != 0) {
 				seen |= seenShort
 				decodeInputShort(d, &v.Short)
 			}
 			d.Pop()
-		case "maybe":
+		case propMaybe:
 			if d.Member("maybe", seen&seenMaybe != 0) {
 				seen |= seenMaybe
 				decodeInputMaybe(d, &v.Maybe)
 			}
 			d.Pop()
-		case "nested":
+		case propNested:
 			if d.Member("nested", seen&seenNested != 0) {
 				seen |= seenNested
 				decodeInputNested(d, &v.Nested)
 			}
 			d.Pop()
-		case "note":
+		case propNote:
 			if d.Member("note", seen&seenNote != 0) {
 				seen |= seenNote
 				decodeInputNote(d, &v.Note)
 			}
 			d.Pop()
-		case "weight":
+		case propWeight:
 			if d.Member("weight", seen&seenWeight != 0) {
 				seen |= seenWeight
 				decodeInputWeight(d, &v.Weight)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenQuery == 0 {

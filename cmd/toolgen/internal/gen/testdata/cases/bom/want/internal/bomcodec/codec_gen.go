@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -42,6 +42,11 @@ func CallEcho(ctx context.Context, t *bom.Echo, mode toolimpl.Mode, d *toolimpl.
 	return toolimpl.OutputText, nil
 }
 
+// propsDecodeIn are the property names DecodeIn matches, in their declared order.
+var propsDecodeIn = [...]string{
+	"mode",
+}
+
 // decodeInMode decodes string (In.Mode), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInMode(d *toolimpl.Decoder, v *string) {
@@ -66,20 +71,21 @@ func DecodeIn(d *toolimpl.Decoder, v *bom.In) {
 		seenMode = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propMode = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "mode":
+		switch p {
+		case propMode:
 			if d.Member("mode", seen&seenMode != 0) {
 				seen |= seenMode
 				decodeInMode(d, &v.Mode)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenMode == 0 {

@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -40,6 +40,14 @@ func CallContractCheck(ctx context.Context, t *contract.Check, mode toolimpl.Mod
 	}
 	e.RawText(string(out))
 	return toolimpl.OutputText, nil
+}
+
+// propsDecodeIn are the property names DecodeIn matches, in their declared order.
+var propsDecodeIn = [...]string{
+	"when",
+	"ratio",
+	"at",
+	"tags",
 }
 
 // decodeInWhen decodes string (In.When), checking it against its published schema;
@@ -111,25 +119,31 @@ func DecodeIn(d *toolimpl.Decoder, v *contract.In) {
 		seenTags
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propWhen = iota
+		propRatio
+		propAt
+		propTags
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "when":
+		switch p {
+		case propWhen:
 			if d.Member("when", seen&seenWhen != 0) {
 				seen |= seenWhen
 				decodeInWhen(d, &v.When)
 			}
 			d.Pop()
-		case "ratio":
+		case propRatio:
 			if d.Member("ratio", seen&seenRatio != 0) {
 				seen |= seenRatio
 				decodeInRatio(d, &v.Ratio)
 			}
 			d.Pop()
-		case "at":
+		case propAt:
 			if d.Member("at", seen&seenAt != 0) {
 				seen |= seenAt
 				if atKind := d.Kind(); atKind != toolimpl.JSONString {
@@ -144,14 +158,12 @@ func DecodeIn(d *toolimpl.Decoder, v *contract.In) {
 				}
 			}
 			d.Pop()
-		case "tags":
+		case propTags:
 			if d.Member("tags", seen&seenTags != 0) {
 				seen |= seenTags
 				decodeInTags(d, &v.Tags)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenWhen == 0 {

@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -64,6 +64,11 @@ func CallLookup(ctx context.Context, t *deferred.Lookup, mode toolimpl.Mode, d *
 	return toolimpl.OutputText, nil
 }
 
+// propsDecodeIn are the property names DecodeIn matches, in their declared order.
+var propsDecodeIn = [...]string{
+	"query",
+}
+
 // decodeInQuery decodes string (In.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInQuery(d *toolimpl.Decoder, v *string) {
@@ -87,20 +92,21 @@ func DecodeIn(d *toolimpl.Decoder, v *deferred.In) {
 		seenQuery = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propQuery = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "query":
+		switch p {
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeInQuery(d, &v.Query)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenQuery == 0 {

@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -65,6 +65,11 @@ func CallOutline(ctx context.Context, t *descriptions.Outline, mode toolimpl.Mod
 	return toolimpl.OutputStructured, nil
 }
 
+// propsDecodeFindInput are the property names DecodeFindInput matches, in their declared order.
+var propsDecodeFindInput = [...]string{
+	"words",
+}
+
 // decodeFindInputWords decodes []string (FindInput.Words), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeFindInputWords(d *toolimpl.Decoder, v *[]string) {
@@ -102,20 +107,21 @@ func DecodeFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 		seenWords = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeFindInput, which Property returns.
+	const (
+		propWords = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeFindInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "words":
+		switch p {
+		case propWords:
 			if d.Member("words", seen&seenWords != 0) {
 				seen |= seenWords
 				decodeFindInputWords(d, &v.Words)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenWords == 0 {
@@ -139,12 +145,24 @@ func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
 	e.ObjectEnd()
 }
 
+// propsDecodeSection are the property names DecodeSection matches, in their declared order.
+var propsDecodeSection = [...]string{
+	"heading",
+	"children",
+}
+
 // decodeSectionHeading decodes string (Section.Heading), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeSectionHeading(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string"); vOK {
 		(*v) = vVal
 	}
+}
+
+// propsDecodeSection2 are the property names DecodeSection2 matches, in their declared order.
+var propsDecodeSection2 = [...]string{
+	"heading",
+	"children",
 }
 
 // decodeSection2Children decodes []descriptions.Section (Section.Children[].Children), checking it against its published schema;
@@ -185,26 +203,28 @@ func DecodeSection2(d *toolimpl.Decoder, v *descriptions.Section) {
 		seenChildren
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeSection2, which Property returns.
+	const (
+		propHeading = iota
+		propChildren
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeSection2[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "heading":
+		switch p {
+		case propHeading:
 			if d.Member("heading", seen&seenHeading != 0) {
 				seen |= seenHeading
 				decodeSectionHeading(d, &v.Heading)
 			}
 			d.Pop()
-		case "children":
+		case propChildren:
 			if d.Member("children", seen&seenChildren != 0) {
 				seen |= seenChildren
 				decodeSection2Children(d, &v.Children)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenHeading == 0 {
@@ -224,26 +244,28 @@ func DecodeSection(d *toolimpl.Decoder, v *descriptions.Section) {
 		seenChildren
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeSection, which Property returns.
+	const (
+		propHeading = iota
+		propChildren
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeSection[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "heading":
+		switch p {
+		case propHeading:
 			if d.Member("heading", seen&seenHeading != 0) {
 				seen |= seenHeading
 				decodeSectionHeading(d, &v.Heading)
 			}
 			d.Pop()
-		case "children":
+		case propChildren:
 			if d.Member("children", seen&seenChildren != 0) {
 				seen |= seenChildren
 				decodeSection2Children(d, &v.Children)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenHeading == 0 {

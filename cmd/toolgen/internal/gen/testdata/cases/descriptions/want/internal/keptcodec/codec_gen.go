@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -43,6 +43,11 @@ func CallLookup(ctx context.Context, t *kept.Lookup, mode toolimpl.Mode, d *tool
 	return toolimpl.OutputStructured, nil
 }
 
+// propsDecodeInput are the property names DecodeInput matches, in their declared order.
+var propsDecodeInput = [...]string{
+	"word",
+}
+
 // decodeInputWord decodes string (Input.Word), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInputWord(d *toolimpl.Decoder, v *string) {
@@ -62,20 +67,21 @@ func DecodeInput(d *toolimpl.Decoder, v *kept.Input) {
 		seenWord = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeInput, which Property returns.
+	const (
+		propWord = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "word":
+		switch p {
+		case propWord:
 			if d.Member("word", seen&seenWord != 0) {
 				seen |= seenWord
 				decodeInputWord(d, &v.Word)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenWord == 0 {

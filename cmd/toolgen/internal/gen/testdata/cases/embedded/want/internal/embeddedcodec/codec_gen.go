@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -44,6 +44,19 @@ func CallEmbeddedEcho(ctx context.Context, t *embedded.Echo, mode toolimpl.Mode,
 	return toolimpl.OutputStructured, nil
 }
 
+// propsDecodeInput are the property names DecodeInput matches, in their declared order.
+var propsDecodeInput = [...]string{
+	"query",
+	"by",
+	"reason",
+	"host",
+	"signer",
+	"label",
+	"color",
+	"origin",
+	"unsigned",
+}
+
 // decodeInputQuery decodes string (Input.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInputQuery(d *toolimpl.Decoder, v *string) {
@@ -62,6 +75,11 @@ func decodeInputBy(d *toolimpl.Decoder, v *string) {
 	}
 }
 
+// propsDecodeOrigin are the property names DecodeOrigin matches, in their declared order.
+var propsDecodeOrigin = [...]string{
+	"host",
+}
+
 // DecodeOrigin decodes embedded.Origin, checking it against its published schema.
 func DecodeOrigin(d *toolimpl.Decoder, v *embedded.Origin) {
 	if !d.Object("object") {
@@ -73,20 +91,21 @@ func DecodeOrigin(d *toolimpl.Decoder, v *embedded.Origin) {
 		seenHost = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeOrigin, which Property returns.
+	const (
+		propHost = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeOrigin[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "host":
+		switch p {
+		case propHost:
 			if d.Member("host", seen&seenHost != 0) {
 				seen |= seenHost
 				decodeInputBy(d, &v.Host)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 }
@@ -130,19 +149,30 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 		seenUnsigned
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeInput, which Property returns.
+	const (
+		propQuery = iota
+		propBy
+		propReason
+		propAuditHost
+		propSigner
+		propLabel
+		propColor
+		propOrigin
+		propUnsigned
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "query":
+		switch p {
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeInputQuery(d, &v.Query)
 			}
 			d.Pop()
-		case "by":
+		case propBy:
 			if d.Member("by", seen&seenBy != 0) {
 				seen |= seenBy
 				if v.Audit == nil {
@@ -151,7 +181,7 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputBy(d, &v.By)
 			}
 			d.Pop()
-		case "reason":
+		case propReason:
 			if d.Member("reason", seen&seenReason != 0) {
 				seen |= seenReason
 				if v.Audit == nil {
@@ -160,7 +190,7 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputBy(d, &v.Reason)
 			}
 			d.Pop()
-		case "host":
+		case propAuditHost:
 			if d.Member("host", seen&seenAuditHost != 0) {
 				seen |= seenAuditHost
 				if v.Audit == nil {
@@ -172,7 +202,7 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputBy(d, &v.Audit.Host)
 			}
 			d.Pop()
-		case "signer":
+		case propSigner:
 			if d.Member("signer", seen&seenSigner != 0) {
 				seen |= seenSigner
 				if v.Signed == nil {
@@ -181,13 +211,13 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputQuery(d, &v.Signer)
 			}
 			d.Pop()
-		case "label":
+		case propLabel:
 			if d.Member("label", seen&seenLabel != 0) {
 				seen |= seenLabel
 				decodeInputBy(d, &v.Label)
 			}
 			d.Pop()
-		case "color":
+		case propColor:
 			if d.Member("color", seen&seenColor != 0) {
 				seen |= seenColor
 				if v.Labels == nil {
@@ -196,20 +226,18 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 				decodeInputBy(d, &v.Color)
 			}
 			d.Pop()
-		case "origin":
+		case propOrigin:
 			if d.Member("origin", seen&seenOrigin != 0) {
 				seen |= seenOrigin
 				decodeInputOrigin(d, &v.Origin)
 			}
 			d.Pop()
-		case "unsigned":
+		case propUnsigned:
 			if d.Member("unsigned", seen&seenUnsigned != 0) {
 				seen |= seenUnsigned
 				decodeInputUnsigned(d, &v.Unsigned)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenQuery == 0 {

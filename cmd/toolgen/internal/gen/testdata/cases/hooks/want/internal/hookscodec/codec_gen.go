@@ -14,12 +14,12 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
 const (
-	SchemaHooksLoginInput  = `{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}}`
+	SchemaHooksLoginInput  = `{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}}`
 	SchemaHooksStoreInput  = `{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"type":"object","required":["key","value"]}`
 	SchemaHooksWhoamiInput = `{"type":"object","properties":{},"additionalProperties":false}`
 )
@@ -102,6 +102,23 @@ func CallHooksWhoami(ctx context.Context, t *hooks.WhoAmI, mode toolimpl.Mode, d
 	return toolimpl.OutputText, nil
 }
 
+// propsDecodeLoginInput are the property names DecodeLoginInput matches, in their declared order.
+var propsDecodeLoginInput = [...]string{
+	"user",
+	"password",
+	"pass/phrase~1",
+	"Pin",
+	"key",
+	"accounts",
+	"backup",
+	"vault",
+	"deep",
+	"whole",
+	"otp",
+	"hint",
+	"recovery",
+}
+
 // decodeLoginInputUser decodes string (LoginInput.User), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeLoginInputUser(d *toolimpl.Decoder, v *string) {
@@ -130,6 +147,7 @@ func DecodeKey(d *toolimpl.Decoder, v *hooks.Key) {
 	const (
 		seenID = 1 << iota
 		seenSecret
+		seenLabel
 	)
 	var seen uint64
 	for {
@@ -148,6 +166,12 @@ func DecodeKey(d *toolimpl.Decoder, v *hooks.Key) {
 			if d.Member("secret", seen&seenSecret != 0) {
 				seen |= seenSecret
 				decodeLoginInputPhrase(d, &v.Secret)
+			}
+			d.Pop()
+		case "say \"hi\"":
+			if d.Member("say \"hi\"", seen&seenLabel != 0) {
+				seen |= seenLabel
+				decodeLoginInputPhrase(d, &v.Label)
 			}
 			d.Pop()
 		default:
@@ -169,6 +193,12 @@ func decodeLoginInputKey(d *toolimpl.Decoder, v **hooks.Key) {
 	}
 }
 
+// propsDecodeAccount are the property names DecodeAccount matches, in their declared order.
+var propsDecodeAccount = [...]string{
+	"name",
+	"token",
+}
+
 // DecodeAccount decodes hooks.Account, checking it against its published schema.
 func DecodeAccount(d *toolimpl.Decoder, v *hooks.Account) {
 	if !d.Object("object") {
@@ -181,26 +211,28 @@ func DecodeAccount(d *toolimpl.Decoder, v *hooks.Account) {
 		seenToken
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeAccount, which Property returns.
+	const (
+		propName = iota
+		propToken
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeAccount[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "name":
+		switch p {
+		case propName:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeLoginInputUser(d, &v.Name)
 			}
 			d.Pop()
-		case "token":
+		case propToken:
 			if d.Member("token", seen&seenToken != 0) {
 				seen |= seenToken
 				decodeLoginInputUser(d, &v.Token)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenName == 0 {
@@ -289,6 +321,16 @@ func decodeLoginInputVault(d *toolimpl.Decoder, v *map[string]*hooks.Account) {
 	}
 }
 
+// propsDecodeLoginInputDeep are the property names DecodeLoginInputDeep matches, in their declared order.
+var propsDecodeLoginInputDeep = [...]string{
+	"inner",
+}
+
+// propsDecodeLoginInputDeepInner are the property names DecodeLoginInputDeepInner matches, in their declared order.
+var propsDecodeLoginInputDeepInner = [...]string{
+	"code",
+}
+
 // DecodeLoginInputDeepInner decodes struct{Code string "json:\"code\" toolgen:\"secret\""}, checking it against its published schema.
 func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 	Code string `json:"code" toolgen:"secret"`
@@ -302,20 +344,21 @@ func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 		seenCode = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeLoginInputDeepInner, which Property returns.
+	const (
+		propCode = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeLoginInputDeepInner[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "code":
+		switch p {
+		case propCode:
 			if d.Member("code", seen&seenCode != 0) {
 				seen |= seenCode
 				decodeLoginInputUser(d, &v.Code)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenCode == 0 {
@@ -338,25 +381,32 @@ func DecodeLoginInputDeep(d *toolimpl.Decoder, v *struct {
 		seenInner = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeLoginInputDeep, which Property returns.
+	const (
+		propInner = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeLoginInputDeep[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "inner":
+		switch p {
+		case propInner:
 			if d.Member("inner", seen&seenInner != 0) {
 				seen |= seenInner
 				DecodeLoginInputDeepInner(d, &v.Inner)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenInner == 0 {
 		d.Missing("inner")
 	}
+}
+
+// propsDecodeAccount2 are the property names DecodeAccount2 matches, in their declared order.
+var propsDecodeAccount2 = [...]string{
+	"name",
+	"token",
 }
 
 // DecodeAccount2 decodes hooks.Account, checking it against its published schema.
@@ -371,26 +421,28 @@ func DecodeAccount2(d *toolimpl.Decoder, v *hooks.Account) {
 		seenToken
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeAccount2, which Property returns.
+	const (
+		propName = iota
+		propToken
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeAccount2[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "name":
+		switch p {
+		case propName:
 			if d.Member("name", seen&seenName != 0) {
 				seen |= seenName
 				decodeLoginInputUser(d, &v.Name)
 			}
 			d.Pop()
-		case "token":
+		case propToken:
 			if d.Member("token", seen&seenToken != 0) {
 				seen |= seenToken
 				decodeLoginInputUser(d, &v.Token)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenName == 0 {
@@ -434,85 +486,100 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 		seenRecovery
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeLoginInput, which Property returns.
+	const (
+		propUser = iota
+		propPassword
+		propPhrase
+		propPin
+		propKey
+		propAccounts
+		propBackup
+		propVault
+		propDeep
+		propWhole
+		propOTP
+		propHint
+		propRecovery
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeLoginInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "user":
+		switch p {
+		case propUser:
 			if d.Member("user", seen&seenUser != 0) {
 				seen |= seenUser
 				decodeLoginInputUser(d, &v.User)
 			}
 			d.Pop()
-		case "password":
+		case propPassword:
 			if d.Member("password", seen&seenPassword != 0) {
 				seen |= seenPassword
 				decodeLoginInputUser(d, &v.Password)
 			}
 			d.Pop()
-		case "pass/phrase~1":
+		case propPhrase:
 			if d.Member("pass/phrase~1", seen&seenPhrase != 0) {
 				seen |= seenPhrase
 				decodeLoginInputPhrase(d, &v.Phrase)
 			}
 			d.Pop()
-		case "Pin":
+		case propPin:
 			if d.Member("Pin", seen&seenPin != 0) {
 				seen |= seenPin
 				decodeLoginInputUser(d, &v.Pin)
 			}
 			d.Pop()
-		case "key":
+		case propKey:
 			if d.Member("key", seen&seenKey != 0) {
 				seen |= seenKey
 				decodeLoginInputKey(d, &v.Key)
 			}
 			d.Pop()
-		case "accounts":
+		case propAccounts:
 			if d.Member("accounts", seen&seenAccounts != 0) {
 				seen |= seenAccounts
 				decodeLoginInputAccounts(d, &v.Accounts)
 			}
 			d.Pop()
-		case "backup":
+		case propBackup:
 			if d.Member("backup", seen&seenBackup != 0) {
 				seen |= seenBackup
 				decodeLoginInputBackup(d, &v.Backup)
 			}
 			d.Pop()
-		case "vault":
+		case propVault:
 			if d.Member("vault", seen&seenVault != 0) {
 				seen |= seenVault
 				decodeLoginInputVault(d, &v.Vault)
 			}
 			d.Pop()
-		case "deep":
+		case propDeep:
 			if d.Member("deep", seen&seenDeep != 0) {
 				seen |= seenDeep
 				DecodeLoginInputDeep(d, &v.Deep)
 			}
 			d.Pop()
-		case "whole":
+		case propWhole:
 			if d.Member("whole", seen&seenWhole != 0) {
 				seen |= seenWhole
 				decodeLoginInputWhole(d, &v.Whole)
 			}
 			d.Pop()
-		case "otp":
+		case propOTP:
 			if d.Member("otp", seen&seenOTP != 0) {
 				seen |= seenOTP
 				decodeLoginInputPhrase(d, &v.OTP)
 			}
 			d.Pop()
-		case "hint":
+		case propHint:
 			if d.Member("hint", seen&seenHint != 0) {
 				seen |= seenHint
 				decodeLoginInputPhrase(d, &v.Hint)
 			}
 			d.Pop()
-		case "recovery":
+		case propRecovery:
 			if d.Member("recovery", seen&seenRecovery != 0) {
 				seen |= seenRecovery
 				if v.Extra == nil {
@@ -521,8 +588,6 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 				decodeLoginInputPhrase(d, &v.Recovery)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenUser == 0 {
@@ -542,6 +607,12 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 	}
 }
 
+// propsDecodeStoreInput are the property names DecodeStoreInput matches, in their declared order.
+var propsDecodeStoreInput = [...]string{
+	"key",
+	"value",
+}
+
 // DecodeStoreInput decodes hooks.StoreInput, checking it against its published schema.
 func DecodeStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
 	if !d.Object("object") {
@@ -554,26 +625,28 @@ func DecodeStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
 		seenValue
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeStoreInput, which Property returns.
+	const (
+		propKey = iota
+		propValue
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeStoreInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "key":
+		switch p {
+		case propKey:
 			if d.Member("key", seen&seenKey != 0) {
 				seen |= seenKey
 				decodeLoginInputUser(d, &v.Key)
 			}
 			d.Pop()
-		case "value":
+		case propValue:
 			if d.Member("value", seen&seenValue != 0) {
 				seen |= seenValue
 				decodeLoginInputUser(d, &v.Value)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenKey == 0 {

@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -42,6 +42,11 @@ func CallKindcheckEcho(ctx context.Context, t *kindcheck.Echo, mode toolimpl.Mod
 	return toolimpl.OutputText, nil
 }
 
+// propsDecodeEchoInput are the property names DecodeEchoInput matches, in their declared order.
+var propsDecodeEchoInput = [...]string{
+	"at",
+}
+
 // DecodeEchoInput decodes kindcheck.EchoInput, checking it against its published schema.
 func DecodeEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
 	if !d.Object("object") {
@@ -53,13 +58,16 @@ func DecodeEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
 		seenAt = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeEchoInput, which Property returns.
+	const (
+		propAt = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeEchoInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "at":
+		switch p {
+		case propAt:
 			if d.Member("at", seen&seenAt != 0) {
 				seen |= seenAt
 				if atKind := d.Kind(); atKind != toolimpl.JSONString {
@@ -74,8 +82,6 @@ func DecodeEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
 				}
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenAt == 0 {

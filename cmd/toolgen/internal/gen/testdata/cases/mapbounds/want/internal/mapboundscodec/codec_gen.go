@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -41,6 +41,14 @@ func CallLabel(ctx context.Context, t *mapbounds.Label, mode toolimpl.Mode, d *t
 	}
 	e.Int(int64(out))
 	return toolimpl.OutputJSON, nil
+}
+
+// propsDecodeIn are the property names DecodeIn matches, in their declared order.
+var propsDecodeIn = [...]string{
+	"attrs",
+	"counts",
+	"items",
+	"meta",
 }
 
 // decodeInAttrs decodes map[string]string (In.Attrs), checking it against its published schema;
@@ -122,6 +130,11 @@ func decodeInCounts(d *toolimpl.Decoder, v **map[string]int) {
 	}
 }
 
+// propsDecodeItem are the property names DecodeItem matches, in their declared order.
+var propsDecodeItem = [...]string{
+	"labels",
+}
+
 // decodeItemLabels decodes map[string]string (In.Items[].Labels), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeItemLabels(d *toolimpl.Decoder, v *map[string]string) {
@@ -169,20 +182,21 @@ func DecodeItem(d *toolimpl.Decoder, v *mapbounds.Item) {
 		seenLabels = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeItem, which Property returns.
+	const (
+		propLabels = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "labels":
+		switch p {
+		case propLabels:
 			if d.Member("labels", seen&seenLabels != 0) {
 				seen |= seenLabels
 				decodeItemLabels(d, &v.Labels)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenLabels == 0 {
@@ -268,38 +282,42 @@ func DecodeIn(d *toolimpl.Decoder, v *mapbounds.In) {
 		seenMeta
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propAttrs = iota
+		propCounts
+		propItems
+		propMeta
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "attrs":
+		switch p {
+		case propAttrs:
 			if d.Member("attrs", seen&seenAttrs != 0) {
 				seen |= seenAttrs
 				decodeInAttrs(d, &v.Attrs)
 			}
 			d.Pop()
-		case "counts":
+		case propCounts:
 			if d.Member("counts", seen&seenCounts != 0) {
 				seen |= seenCounts
 				decodeInCounts(d, &v.Counts)
 			}
 			d.Pop()
-		case "items":
+		case propItems:
 			if d.Member("items", seen&seenItems != 0) {
 				seen |= seenItems
 				decodeInItems(d, &v.Items)
 			}
 			d.Pop()
-		case "meta":
+		case propMeta:
 			if d.Member("meta", seen&seenMeta != 0) {
 				seen |= seenMeta
 				decodeInMeta(d, &v.Meta)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenAttrs == 0 {

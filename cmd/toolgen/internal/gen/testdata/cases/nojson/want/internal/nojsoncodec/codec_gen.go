@@ -17,7 +17,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -78,6 +78,20 @@ func CallNojsonHello(ctx context.Context, t *nojson.HelloTool, mode toolimpl.Mod
 	}
 	e.RawText(string(out))
 	return toolimpl.OutputText, nil
+}
+
+// propsDecodeAddInput are the property names DecodeAddInput matches, in their declared order.
+var propsDecodeAddInput = [...]string{
+	"reminder",
+	"notes",
+	"repeat",
+}
+
+// propsDecodeReminder are the property names DecodeReminder matches, in their declared order.
+var propsDecodeReminder = [...]string{
+	"text",
+	"at",
+	"labels",
 }
 
 // decodeReminderText decodes string (AddInput.Reminder.Text), checking it against its published schema;
@@ -150,32 +164,35 @@ func DecodeReminder(d *toolimpl.Decoder, v *nojson.Reminder) {
 		seenLabels
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeReminder, which Property returns.
+	const (
+		propText = iota
+		propAt
+		propLabels
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeReminder[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "text":
+		switch p {
+		case propText:
 			if d.Member("text", seen&seenText != 0) {
 				seen |= seenText
 				decodeReminderText(d, &v.Text)
 			}
 			d.Pop()
-		case "at":
+		case propAt:
 			if d.Member("at", seen&seenAt != 0) {
 				seen |= seenAt
 				decodeReminderAt(d, &v.At)
 			}
 			d.Pop()
-		case "labels":
+		case propLabels:
 			if d.Member("labels", seen&seenLabels != 0) {
 				seen |= seenLabels
 				decodeReminderLabels(d, &v.Labels)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenText == 0 {
@@ -244,32 +261,35 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 		seenRepeat
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeAddInput, which Property returns.
+	const (
+		propReminder = iota
+		propNotes
+		propRepeat
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeAddInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "reminder":
+		switch p {
+		case propReminder:
 			if d.Member("reminder", seen&seenReminder != 0) {
 				seen |= seenReminder
 				DecodeReminder(d, &v.Reminder)
 			}
 			d.Pop()
-		case "notes":
+		case propNotes:
 			if d.Member("notes", seen&seenNotes != 0) {
 				seen |= seenNotes
 				decodeAddInputNotes(d, &v.Notes)
 			}
 			d.Pop()
-		case "repeat":
+		case propRepeat:
 			if d.Member("repeat", seen&seenRepeat != 0) {
 				seen |= seenRepeat
 				decodeAddInputRepeat(d, &v.Repeat)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenReminder == 0 {

@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -44,6 +44,12 @@ func CallAList(ctx context.Context, t *a.List, mode toolimpl.Mode, d *toolimpl.D
 	return toolimpl.OutputStructured, nil
 }
 
+// propsDecodeInput are the property names DecodeInput matches, in their declared order.
+var propsDecodeInput = [...]string{
+	"query",
+	"page",
+}
+
 // decodeInputQuery decodes string (Input.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInputQuery(d *toolimpl.Decoder, v *string) {
@@ -64,26 +70,28 @@ func DecodeInput(d *toolimpl.Decoder, v *a.Input) {
 		seenPage
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeInput, which Property returns.
+	const (
+		propQuery = iota
+		propPage
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "query":
+		switch p {
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeInputQuery(d, &v.Query)
 			}
 			d.Pop()
-		case "page":
+		case propPage:
 			if d.Member("page", seen&seenPage != 0) {
 				seen |= seenPage
 				sharedcodec.DecodePage(d, &v.Page)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenQuery == 0 {

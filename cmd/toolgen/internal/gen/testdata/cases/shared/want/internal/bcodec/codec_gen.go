@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -44,6 +44,11 @@ func CallBPages(ctx context.Context, t *b.Pages, mode toolimpl.Mode, d *toolimpl
 	return toolimpl.OutputStructured, nil
 }
 
+// propsDecodeInput are the property names DecodeInput matches, in their declared order.
+var propsDecodeInput = [...]string{
+	"page",
+}
+
 // DecodeInput decodes b.Input, checking it against its published schema.
 func DecodeInput(d *toolimpl.Decoder, v *b.Input) {
 	if !d.Object("object") {
@@ -55,20 +60,21 @@ func DecodeInput(d *toolimpl.Decoder, v *b.Input) {
 		seenPage = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeInput, which Property returns.
+	const (
+		propPage = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "page":
+		switch p {
+		case propPage:
 			if d.Member("page", seen&seenPage != 0) {
 				seen |= seenPage
 				sharedcodec.DecodePage(d, &v.Page)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenPage == 0 {

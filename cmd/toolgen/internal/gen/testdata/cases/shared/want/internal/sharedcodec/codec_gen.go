@@ -14,7 +14,13 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
+
+// propsDecodePage are the property names DecodePage matches, in their declared order.
+var propsDecodePage = [...]string{
+	"cursor",
+	"limit",
+}
 
 // decodePageCursor decodes string (Input.Page.Cursor), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -52,26 +58,28 @@ func DecodePage(d *toolimpl.Decoder, v *shared.Page) {
 		seenLimit
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodePage, which Property returns.
+	const (
+		propCursor = iota
+		propLimit
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodePage[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "cursor":
+		switch p {
+		case propCursor:
 			if d.Member("cursor", seen&seenCursor != 0) {
 				seen |= seenCursor
 				decodePageCursor(d, &v.Cursor)
 			}
 			d.Pop()
-		case "limit":
+		case propLimit:
 			if d.Member("limit", seen&seenLimit != 0) {
 				seen |= seenLimit
 				decodePageLimit(d, &v.Limit)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenLimit == 0 {

@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -63,6 +63,11 @@ func CallNotesSearch(ctx context.Context, t *notes.Search, mode toolimpl.Mode, d
 	return toolimpl.OutputText, nil
 }
 
+// propsDecodeCreateInput are the property names DecodeCreateInput matches, in their declared order.
+var propsDecodeCreateInput = [...]string{
+	"title",
+}
+
 // decodeCreateInputTitle decodes string (CreateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeCreateInputTitle(d *toolimpl.Decoder, v *string) {
@@ -82,25 +87,31 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 		seenTitle = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeCreateInput, which Property returns.
+	const (
+		propTitle = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeCreateInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "title":
+		switch p {
+		case propTitle:
 			if d.Member("title", seen&seenTitle != 0) {
 				seen |= seenTitle
 				decodeCreateInputTitle(d, &v.Title)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenTitle == 0 {
 		d.Missing("title")
 	}
+}
+
+// propsDecodeSearchInput are the property names DecodeSearchInput matches, in their declared order.
+var propsDecodeSearchInput = [...]string{
+	"query",
 }
 
 // DecodeSearchInput decodes notes.SearchInput, checking it against its published schema.
@@ -114,20 +125,21 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 		seenQuery = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeSearchInput, which Property returns.
+	const (
+		propQuery = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeSearchInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "query":
+		switch p {
+		case propQuery:
 			if d.Member("query", seen&seenQuery != 0) {
 				seen |= seenQuery
 				decodeCreateInputTitle(d, &v.Query)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenQuery == 0 {

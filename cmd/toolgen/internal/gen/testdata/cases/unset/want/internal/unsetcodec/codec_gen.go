@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion4
+const _ = toolimpl.SupportPackageIsVersion5
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -105,6 +105,11 @@ func CallUnsetUpper(ctx context.Context, t *unset.Upper, mode toolimpl.Mode, d *
 	return toolimpl.OutputText, nil
 }
 
+// propsDecodeIn are the property names DecodeIn matches, in their declared order.
+var propsDecodeIn = [...]string{
+	"text",
+}
+
 // decodeInText decodes string (In.Text), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInText(d *toolimpl.Decoder, v *string) {
@@ -124,20 +129,21 @@ func DecodeIn(d *toolimpl.Decoder, v *unset.In) {
 		seenText = 1 << iota
 	)
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	// Each property's index in propsDecodeIn, which Property returns.
+	const (
+		propText = iota
+	)
+	for p := -1; ; {
+		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "text":
+		switch p {
+		case propText:
 			if d.Member("text", seen&seenText != 0) {
 				seen |= seenText
 				decodeInText(d, &v.Text)
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&seenText == 0 {
