@@ -33,6 +33,7 @@ type loaded struct {
 	// outside the main module).
 	outPath string
 	module  *packages.Module
+	cached  bool // the packages came from the scan's listing and the export data cache
 }
 
 // load loads and type-checks the packages matched by the patterns. It
@@ -55,7 +56,11 @@ func load(ctx context.Context, opts *Options, scan *bootstrapScan) (*loaded, []*
 		ec = openExportCache(opts, scan)
 		fset := token.NewFileSet()
 		if pkgs, ok := ec.load(ctx, opts, fset); ok {
-			return sortLoaded(opts, fset, pkgs)
+			l, errs := sortLoaded(opts, fset, pkgs)
+			if l != nil {
+				l.cached = true
+			}
+			return l, errs
 		}
 	}
 	fset := token.NewFileSet()

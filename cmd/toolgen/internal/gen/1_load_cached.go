@@ -69,6 +69,7 @@ type exportCache struct {
 	cache *cache.Cache
 	in    *bootstrapInputs
 	base  cache.Key // toolgen's identity, the go env and the build flags
+	bad   sync.Map  // the keys whose entry did not read (cache.Key -> true), stored again
 }
 
 // exportCacheUsed reports whether the cache directory opts configures
@@ -168,7 +169,7 @@ func (ec *exportCache) store(pkgs []*packages.Package) {
 			}
 			done[imp.PkgPath] = true
 			k, ok := ec.key(imp.PkgPath)
-			if !ok || ec.cache.Has(k) {
+			if _, bad := ec.bad.Load(k); !ok || !bad && ec.cache.Has(k) {
 				continue
 			}
 			if data, err := os.ReadFile(imp.ExportFile); err == nil {
@@ -323,6 +324,7 @@ func (cl *cachedLoad) readImports() bool {
 		}
 		data, ok := cl.ec.cache.Get(k)
 		if !ok {
+			cl.ec.bad.Store(k, true)
 			return false
 		}
 		r, err := gcexportdata.NewReader(bytes.NewReader(data))
