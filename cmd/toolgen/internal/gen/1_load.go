@@ -28,7 +28,7 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 // loaded is the result of the load phase.
 type loaded struct {
 	fset *token.FileSet
-	pkgs []*packages.Package // the tools packages, in go list order
+	pkgs []*packages.Package // the tools packages, in go list order (TypesInfo: read Defs only, which the cached load records alone)
 	// outPath is the import path of the output directory ("" when it is
 	// outside the main module).
 	outPath string

@@ -406,7 +406,8 @@ func (cl *cachedLoad) check() bool {
 	return !slices.Contains(failed, true)
 }
 
-// checkOne type-checks p, whose imports are complete.
+// checkOne type-checks p, whose imports are complete; its TypesInfo
+// records the definitions only.
 func (cl *cachedLoad) checkOne(p *packages.Package, sizes types.Sizes) bool {
 	for _, q := range p.Imports {
 		if q.PkgPath != "unsafe" && (q.Types == nil || !q.Types.Complete()) {
@@ -416,16 +417,10 @@ func (cl *cachedLoad) checkOne(p *packages.Package, sizes types.Sizes) bool {
 	p.Fset = cl.fset
 	p.Types = types.NewPackage(p.PkgPath, p.Name)
 	p.TypesSizes = sizes
-	p.TypesInfo = &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		FileVersions: map[*ast.File]string{},
-	}
+	// Defs is the one map of TypesInfo the later phases read (the model,
+	// for each tool's type); recording the others is most of what a
+	// type-check costs beyond the checking itself.
+	p.TypesInfo = &types.Info{Defs: map[*ast.Ident]types.Object{}}
 	failed := false
 	tc := &types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
