@@ -161,12 +161,12 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	recent := openRecent(&opts)
 	var early *pendingLoad
 	if recent.likelyMiss() {
-		early = startLoad(ctx, &opts, scan)
+		early = startLoad(ctx, &opts, scan, recent.likelyListed())
 		defer early.stop()
 	}
 	out := openOutputCache(&opts, scan)
 	if in, err := scan.wait(); err == nil {
-		recent.update(in)
+		recent.update(in, opts.Env)
 	}
 	if files, ok := out.get(); ok {
 		timer.done("cache hit")
@@ -180,7 +180,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if early != nil {
 		l, errs = early.wait()
 	} else {
-		l, errs = load(ctx, &opts, scan)
+		l, errs = load(ctx, &opts, scan, true)
 	}
 	timer.done("load")
 	if len(errs) > 0 {
@@ -241,13 +241,14 @@ type pendingLoad struct {
 	errs   []*problem.Error
 }
 
-// startLoad starts load(ctx, opts, scan); opts must not change until it ends.
-func startLoad(ctx context.Context, opts *Options, scan *bootstrapScan) *pendingLoad {
+// startLoad starts load(ctx, opts, scan, cached); opts must not change
+// until it ends.
+func startLoad(ctx context.Context, opts *Options, scan *bootstrapScan, cached bool) *pendingLoad {
 	ctx, cancel := context.WithCancel(ctx)
 	pl := &pendingLoad{done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(pl.done)
-		pl.l, pl.errs = load(ctx, opts, scan)
+		pl.l, pl.errs = load(ctx, opts, scan, cached)
 	}()
 	return pl
 }

@@ -47,12 +47,13 @@ type loaded struct {
 // that declares tools and imports the output package is refused: the
 // registry imports it, so it cannot import the registry.
 //
-// With a scan (nil: none), the packages come from its listing and the
-// export data cache when they can (1_load_cached.go), else from
-// go/packages, which then stores the export data the next run reads.
-func load(ctx context.Context, opts *Options, scan *bootstrapScan) (*loaded, []*problem.Error) {
+// With a scan (nil: none) and cached, the packages come from its listing
+// and the export data cache when they can (1_load_cached.go), once the
+// scan ends; else from go/packages, at once, which then stores the export
+// data the next run reads.
+func load(ctx context.Context, opts *Options, scan *bootstrapScan, cached bool) (*loaded, []*problem.Error) {
 	var ec *exportCache
-	if exportCacheUsed(opts) {
+	if cached && exportCacheUsed(opts) {
 		ec = openExportCache(opts, scan)
 		fset := token.NewFileSet()
 		if pkgs, ok := ec.load(ctx, opts, fset); ok {

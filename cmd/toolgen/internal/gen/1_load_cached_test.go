@@ -33,7 +33,7 @@ func loadBesideScan(t *testing.T, opts Options) *loaded {
 	t.Helper()
 	scan := startBootstrapScan(context.Background(), &opts)
 	defer scan.stop()
-	l, errs := load(context.Background(), &opts, scan)
+	l, errs := load(context.Background(), &opts, scan, true)
 	require.Empty(t, errorMessages(errs))
 	return l
 }
