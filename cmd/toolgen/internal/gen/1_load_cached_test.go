@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/go/packages"
 )
 
 // exportCase is cacheCase without its hooks: no file names the bootstrap
@@ -206,4 +207,25 @@ func TestExportCacheCorruptAndConcurrent(t *testing.T) {
 		assert.True(t, again.cached, "%s corrupt: written again", filepath.Base(p))
 		assert.Equal(t, want, describeLoaded(again))
 	}
+}
+
+// A tools package importing another is checked after it, with its types
+// from source, as go/packages does.
+func TestExportCacheToolsImportTools(t *testing.T) {
+	skipBuildsInShortMode(t)
+	dir := exportCase(t)
+	opts := Options{Dir: dir, Patterns: []string{"./a", "./dep", "./c"}, Output: "out", Cache: t.TempDir(), Identity: "one"}
+	first := loadBesideScan(t, opts)
+	require.False(t, first.cached)
+	again := loadBesideScan(t, opts)
+	require.True(t, again.cached)
+	assert.Equal(t, describeLoaded(first), describeLoaded(again))
+	a, dep := again.pkgs[slices.IndexFunc(again.pkgs, func(p *packages.Package) bool { return p.Name == "a" })], again.pkgs[slices.IndexFunc(again.pkgs, func(p *packages.Package) bool { return p.Name == "dep" })]
+	assert.Same(t, dep.Types, a.Types.Imports()[slices.IndexFunc(a.Types.Imports(), func(p *types.Package) bool { return p.Name() == "dep" })], "a sees dep's types from source")
+	editCaseFile(t, dir, "a/a.go", "\tD dep.D", "\tExtra bool `json:\"extra\"`\n\tD dep.D")
+	cached := generateOutput(t, opts)
+	require.Empty(t, cached.errs)
+	off := opts
+	off.Cache, off.Identity = "", ""
+	assert.Equal(t, generateOutput(t, off).files, cached.files)
 }
