@@ -166,7 +166,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	}
 	out := openOutputCache(&opts, scan)
 	if in, err := scan.wait(); err == nil {
-		recent.update(in, opts.Env)
+		recent.update(in, &opts)
 	}
 	if files, ok := out.get(); ok {
 		timer.done("cache hit")

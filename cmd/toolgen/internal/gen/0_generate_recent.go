@@ -10,10 +10,10 @@ package gen
 // load starts at once, beside the scan, instead of after it. The record
 // decides only when the load starts, never what a run generates: a wrong
 // guess costs a load stopped early, or the wait for the scan. It also
-// says whether the last scan listed the packages as the load sees them
-// (listsAsLoaded): then the load waits for the scan, to read them from
-// its listing and the export data cache (1_load_cached.go), instead of
-// starting go/packages beside it.
+// says whether the last scan's listing served the load (servesLoad):
+// then the load waits for the scan, to read the packages from its listing
+// and the export data cache (1_load_cached.go), instead of starting
+// go/packages beside it.
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ type recentStat struct {
 // recentEntry is what the cache holds of a record.
 type recentEntry struct {
 	Files  []recentStat
-	Listed bool // the scan listed the packages as the load sees them
+	Listed bool // the scan's listing served the load (servesLoad)
 }
 
 // recentRecord is the recent record of one run's options. A nil record
@@ -85,17 +85,16 @@ func openRecent(opts *Options) *recentRecord {
 // cache: a file the last scan hashed changed, or there is no record.
 func (r *recentRecord) likelyMiss() bool { return r != nil && r.changed }
 
-// likelyListed reports whether the last scan listed the packages as the
-// load sees them.
+// likelyListed reports whether the last scan's listing served the load.
 func (r *recentRecord) likelyListed() bool { return r != nil && r.listed }
 
-// update stores the record of the files in and whether in lists the
-// packages as the load sees them with env, when the one read differed.
-func (r *recentRecord) update(in *bootstrapInputs, env []string) {
+// update stores the record of the files in and whether in serves the
+// load of opts' packages, when the one read differed.
+func (r *recentRecord) update(in *bootstrapInputs, opts *Options) {
 	if r == nil || in == nil {
 		return
 	}
-	listed := in.listsAsLoaded(env)
+	listed := in.servesLoad(opts)
 	if !r.changed && listed == r.listed {
 		return
 	}

@@ -137,6 +137,18 @@ func (in *bootstrapInputs) listsAsLoaded(env []string) bool {
 	return true
 }
 
+// servesLoad reports whether the listing serves the cached load of the
+// packages opts' patterns match, as far as the listing tells: it lists
+// them as the load sees them (listsAsLoaded), and list finds nothing
+// that sends the load to go/packages. The entries are not looked at.
+func (in *bootstrapInputs) servesLoad(opts *Options) bool {
+	if !in.listsAsLoaded(opts.Env) {
+		return false
+	}
+	cl := &cachedLoad{ec: &exportCache{in: in}, opts: opts, pkgs: map[string]*packages.Package{}}
+	return cl.list()
+}
+
 // key is the key of the export data of the package at path, or false
 // when the scan does not list its closure.
 func (ec *exportCache) key(path string) (cache.Key, bool) {

@@ -229,3 +229,24 @@ func TestExportCacheToolsImportTools(t *testing.T) {
 	off.Cache, off.Identity = "", ""
 	assert.Equal(t, generateOutput(t, off).files, cached.files)
 }
+
+// With the output package among the patterns (./... from its parent),
+// the load goes through go/packages, which leaves it out, and the recent
+// record says so, so that the next run starts go/packages at once.
+func TestExportCacheOutputListed(t *testing.T) {
+	skipBuildsInShortMode(t)
+	dir := exportCase(t)
+	opts := Options{Dir: dir, Patterns: []string{"./..."}, Output: "out", Cache: t.TempDir(), Identity: "one"}
+	first := generateOutput(t, opts)
+	require.Empty(t, first.errs)
+	_, err := Write(first.files)
+	require.NoError(t, err)
+	editCaseFile(t, dir, "c/c.go", "// In is c's input.", "// In is what c reads.")
+	got := generateOutput(t, opts)
+	require.Empty(t, got.errs)
+	assert.False(t, loadBesideScan(t, opts).cached, "the output package is listed")
+	assert.False(t, openRecent(&opts).likelyListed())
+	off := opts
+	off.Cache, off.Identity = "", ""
+	assert.Equal(t, generateOutput(t, off).files, got.files)
+}
