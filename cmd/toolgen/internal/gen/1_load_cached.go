@@ -73,8 +73,9 @@ type exportCache struct {
 }
 
 // exportCacheUsed reports whether the cache directory opts configures
-// holds export data entries: only then does the load wait for the scan
-// to try them, instead of starting go/packages at once.
+// has the export data directory (a run stored entries): only then does
+// the load wait for the scan to try them, instead of starting go/packages
+// at once.
 func exportCacheUsed(opts *Options) bool {
 	if opts.Cache == "" || opts.Identity == "" {
 		return false
