@@ -563,7 +563,9 @@
 // of (toolgen's executable, -pkg, per tool its directives, description,
 // types, tags and published schemas), found for an unchanged unit by the
 // hash of its packages' files (unitsource/), so a change to one type plans
-// and renders its unit alone; the others by their source.
+// and renders its unit alone; the others by their source. The load reads
+// the packages the tools packages import from export data kept per package
+// under its closure's hashes (export/), and checks only the tools packages.
 //
 // The cache lives in os.UserCacheDir()/toolgen, or in TOOLGEN_CACHE (off:
 // no cache). Entries are written to a temporary file and renamed, so
@@ -573,13 +575,11 @@
 // reclaim the space.
 //
 // -timings prints each phase's wall time as it ends: cache hit or miss
-// (go list, go env, hashing the inputs; the load starts beside it when a
-// file changed since the last run), load (go list, type-checking), model
-// (directives, model, shapes, skills), comments, static schemas, cache
-// lookup (the bootstrap's entries), bootstrap build and run (when an
-// entry is missing), schemas, plan (keys; codecs and definitions of units
-// not cached), render (printing and formatting the Go, tools.json), cache
-// store, write, and the total.
+// (go list, go env, hashing the inputs), load (parsing, type-checking),
+// model (directives, model, shapes, skills), comments, static schemas,
+// cache lookup and bootstrap build and run (when an entry is missing),
+// schemas, plan (keys; codecs of units not cached), render, cache store,
+// write, and the total.
 //
 // # Problems
 //

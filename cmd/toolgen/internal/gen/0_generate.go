@@ -13,6 +13,7 @@
 //	0_check.go           Check: the door of go vet's analyzer (cmd/toolgen/analyzer),
 //	                     the directive, model and shape phases on one package
 //	1_load.go            load -> loaded: the type-checked tools packages
+//	1_load_cached.go     the same from the scan's listing and cached export data
 //	2_directives.go      findDirectives -> []declared: //tool: lines parsed,
 //	                     a directive spaced as "// tool:" refused
 //	2_directives_groups.go  findGroupDocs: the package docs' group descriptions,
@@ -160,12 +161,12 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	recent := openRecent(&opts)
 	var early *pendingLoad
 	if recent.likelyMiss() {
-		early = startLoad(ctx, &opts)
+		early = startLoad(ctx, &opts, scan, recent.likelyListed())
 		defer early.stop()
 	}
 	out := openOutputCache(&opts, scan)
 	if in, err := scan.wait(); err == nil {
-		recent.update(in)
+		recent.update(in, &opts)
 	}
 	if files, ok := out.get(); ok {
 		timer.done("cache hit")
@@ -179,7 +180,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if early != nil {
 		l, errs = early.wait()
 	} else {
-		l, errs = load(ctx, &opts)
+		l, errs = load(ctx, &opts, scan, true)
 	}
 	timer.done("load")
 	if len(errs) > 0 {
@@ -240,13 +241,14 @@ type pendingLoad struct {
 	errs   []*problem.Error
 }
 
-// startLoad starts load(ctx, opts); opts must not change until it ends.
-func startLoad(ctx context.Context, opts *Options) *pendingLoad {
+// startLoad starts load(ctx, opts, scan, cached); opts must not change
+// until it ends.
+func startLoad(ctx context.Context, opts *Options, scan *bootstrapScan, cached bool) *pendingLoad {
 	ctx, cancel := context.WithCancel(ctx)
 	pl := &pendingLoad{done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(pl.done)
-		pl.l, pl.errs = load(ctx, opts)
+		pl.l, pl.errs = load(ctx, opts, scan, cached)
 	}()
 	return pl
 }

@@ -9,7 +9,11 @@ package gen
 // there is no record), the output is probably not in the cache, and the
 // load starts at once, beside the scan, instead of after it. The record
 // decides only when the load starts, never what a run generates: a wrong
-// guess costs a load stopped early, or the wait for the scan.
+// guess costs a load stopped early, or the wait for the scan. It also
+// says whether the last scan's listing served the load (servesLoad):
+// then the load waits for the scan, to read the packages from its listing
+// and the export data cache (1_load_cached.go), instead of starting
+// go/packages beside it.
 
 import (
 	"encoding/json"
@@ -26,7 +30,7 @@ const recentDir = "recent"
 
 // recentKind names the recent records; its version changes with their
 // format.
-const recentKind = "toolgen recent 1"
+const recentKind = "toolgen recent 2"
 
 // recentStat is what the record holds of a file or directory.
 type recentStat struct {
@@ -35,12 +39,19 @@ type recentStat struct {
 	Mod  int64 // modification time, in nanoseconds since 1970
 }
 
+// recentEntry is what the cache holds of a record.
+type recentEntry struct {
+	Files  []recentStat
+	Listed bool // the scan's listing served the load (servesLoad)
+}
+
 // recentRecord is the recent record of one run's options. A nil record
 // guesses nothing and stores nothing.
 type recentRecord struct {
 	cache   *cache.Cache
 	key     cache.Key
 	changed bool // a file of the record differs, or there is none
+	listed  bool // the record's Listed
 }
 
 // openRecent reads the record of opts' options and compares it with the
@@ -58,13 +69,14 @@ func openRecent(opts *Options) *recentRecord {
 		h.String(s)
 	}
 	r := &recentRecord{cache: c, key: h.Key(), changed: true}
-	var old []recentStat
-	if data, ok := c.Get(r.key); ok && json.Unmarshal(data, &old) == nil && len(old) > 0 {
-		paths := make([]string, len(old))
-		for i, s := range old {
+	var old recentEntry
+	if data, ok := c.Get(r.key); ok && json.Unmarshal(data, &old) == nil && len(old.Files) > 0 {
+		paths := make([]string, len(old.Files))
+		for i, s := range old.Files {
 			paths[i] = s.Path
 		}
-		r.changed = !slices.Equal(old, statAll(paths))
+		r.changed = !slices.Equal(old.Files, statAll(paths))
+		r.listed = old.Listed
 	}
 	return r
 }
@@ -73,9 +85,17 @@ func openRecent(opts *Options) *recentRecord {
 // cache: a file the last scan hashed changed, or there is no record.
 func (r *recentRecord) likelyMiss() bool { return r != nil && r.changed }
 
-// update stores the record of the files in, when the one read differed.
-func (r *recentRecord) update(in *bootstrapInputs) {
-	if r == nil || !r.changed || in == nil {
+// likelyListed reports whether the last scan's listing served the load.
+func (r *recentRecord) likelyListed() bool { return r != nil && r.listed }
+
+// update stores the record of the files in and whether in serves the
+// load of opts' packages, when the one read differed.
+func (r *recentRecord) update(in *bootstrapInputs, opts *Options) {
+	if r == nil || in == nil {
+		return
+	}
+	listed := in.servesLoad(opts)
+	if !r.changed && listed == r.listed {
 		return
 	}
 	var paths []string
@@ -94,7 +114,7 @@ func (r *recentRecord) update(in *bootstrapInputs) {
 		}
 	}
 	slices.Sort(paths)
-	if data, err := json.Marshal(statAll(slices.Compact(paths))); err == nil {
+	if data, err := json.Marshal(recentEntry{Files: statAll(slices.Compact(paths)), Listed: listed}); err == nil {
 		r.cache.Put(r.key, data) // a failed store only costs a guess
 	}
 }

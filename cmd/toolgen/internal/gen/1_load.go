@@ -19,18 +19,21 @@ import (
 // loadMode is the smallest go/packages mode that gives toolgen what it
 // reads: syntax and comments of the tools packages, their types (imported
 // packages come from export data, not source), their direct imports (to
-// refuse an import of the generated package) and the module.
+// refuse an import of the generated package), the module, and the export
+// data files of the imported packages (which the export data cache keeps).
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
-	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule
+	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule |
+	packages.NeedExportFile
 
 // loaded is the result of the load phase.
 type loaded struct {
 	fset *token.FileSet
-	pkgs []*packages.Package // the tools packages, in go list order
+	pkgs []*packages.Package // the tools packages, in go list order (TypesInfo: read Defs only, which the cached load records alone)
 	// outPath is the import path of the output directory ("" when it is
 	// outside the main module).
 	outPath string
 	module  *packages.Module
+	cached  bool // the packages came from the scan's listing and the export data cache
 }
 
 // load loads and type-checks the packages matched by the patterns. It
@@ -43,7 +46,24 @@ type loaded struct {
 // module root matches them too, and they are not tools packages. A package
 // that declares tools and imports the output package is refused: the
 // registry imports it, so it cannot import the registry.
-func load(ctx context.Context, opts *Options) (*loaded, []*problem.Error) {
+//
+// With a scan (nil: none) and cached, the packages come from its listing
+// and the export data cache when they can (1_load_cached.go), once the
+// scan ends; else from go/packages, at once, which then stores the export
+// data the next run reads.
+func load(ctx context.Context, opts *Options, scan *bootstrapScan, cached bool) (*loaded, []*problem.Error) {
+	var ec *exportCache
+	if cached && exportCacheUsed(opts) {
+		ec = openExportCache(opts, scan)
+		fset := token.NewFileSet()
+		if pkgs, ok := ec.load(ctx, opts, fset); ok {
+			l, errs := sortLoaded(opts, fset, pkgs)
+			if l != nil {
+				l.cached = true
+			}
+			return l, errs
+		}
+	}
 	fset := token.NewFileSet()
 	cfg := &packages.Config{
 		Context:    ctx,
@@ -58,6 +78,20 @@ func load(ctx context.Context, opts *Options) (*loaded, []*problem.Error) {
 	if err != nil {
 		return nil, []*problem.Error{{Msg: fmt.Sprintf("loading %s: %v", strings.Join(opts.Patterns, " "), err)}}
 	}
+	l, errs := sortLoaded(opts, fset, pkgs)
+	if len(errs) == 0 && scan != nil {
+		if ec == nil {
+			ec = openExportCache(opts, scan)
+		}
+		ec.store(l.pkgs)
+	}
+	return l, errs
+}
+
+// sortLoaded is the load's result from the packages go/packages (or the
+// cached load) gives for the patterns: the tools packages, or the
+// problems that stop the run.
+func sortLoaded(opts *Options, fset *token.FileSet, pkgs []*packages.Package) (*loaded, []*problem.Error) {
 	l := &loaded{fset: fset}
 	outDir := filepath.Clean(opts.outDir())
 	isOutput := func(p *packages.Package) bool {

@@ -58,26 +58,34 @@ const bootstrapCacheKind = "toolgen bootstrap package 1"
 // listedPackage is a package as go list -json reports it.
 type listedPackage struct {
 	ImportPath string
+	Name       string
 	Dir        string
 	Standard   bool
+	DepOnly    bool
+	Match      []string // the patterns that match it
 	Imports    []string
+	ImportMap  map[string]string
 	Module     *struct {
-		GoMod string
-		Main  bool
+		Path, Version, Dir, GoMod, GoVersion string
+		Main                                 bool
 	}
 	GoFiles, CgoFiles, CFiles, CXXFiles, HFiles, SFiles, SysoFiles, EmbedFiles []string
-	IgnoredGoFiles                                                             []string
+	IgnoredGoFiles, IgnoredOtherFiles                                          []string
+	Error                                                                      *struct{ Err string }
+	DepsErrors                                                                 []*struct{ Err string }
 }
 
 // listedFields are the fields asked of go list.
-const listedFields = "ImportPath,Dir,Standard,Imports,Module,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,EmbedFiles,IgnoredGoFiles"
+const listedFields = "ImportPath,Name,Dir,Standard,DepOnly,Match,Imports,ImportMap,Module,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,EmbedFiles,IgnoredGoFiles,IgnoredOtherFiles,Error,DepsErrors"
 
 // bootstrapInputs is what the cache keys are made of: the packages the
 // bootstrap program may compile, with the hash of each one's files.
 type bootstrapInputs struct {
 	env    []byte                    // go env -json
 	pkgs   map[string]*listedPackage // by import path
+	order  []string                  // the import paths, in go list's order
 	hashes map[string][]byte         // package -> hash of its files and module files
+	tagged map[string]bool           // the packages with a Go file whose build constraint names BootstrapTag
 	roots  []string                  // the program's own imports
 }
 
@@ -187,12 +195,15 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 	if err != nil {
 		return nil, err
 	}
-	in := &bootstrapInputs{env: envOut, pkgs: map[string]*listedPackage{}, hashes: map[string][]byte{}, roots: roots}
+	in := &bootstrapInputs{env: envOut, pkgs: map[string]*listedPackage{}, hashes: map[string][]byte{}, tagged: map[string]bool{}, roots: roots}
 	dec := json.NewDecoder(bytes.NewReader(listOut))
 	for dec.More() {
 		p := new(listedPackage)
 		if err := dec.Decode(p); err != nil {
 			return nil, fmt.Errorf("reading go list's output: %w", err)
+		}
+		if _, ok := in.pkgs[p.ImportPath]; !ok {
+			in.order = append(in.order, p.ImportPath)
 		}
 		in.pkgs[p.ImportPath] = p
 	}
@@ -239,13 +250,14 @@ func (in *bootstrapInputs) hashPackages() error {
 		}
 	}
 	sums := make([][]byte, len(paths))
+	tagged := make([]bool, len(paths))
 	errs := make([]error, len(paths))
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
-				sums[i], errs[i] = in.pkgs[paths[i]].hash()
+				sums[i], tagged[i], errs[i] = in.pkgs[paths[i]].hash()
 			}
 		})
 	}
@@ -256,14 +268,18 @@ func (in *bootstrapInputs) hashPackages() error {
 	wg.Wait()
 	for i, p := range paths {
 		in.hashes[p] = sums[i]
+		if tagged[i] {
+			in.tagged[p] = true
+		}
 	}
 	return errors.Join(errs...)
 }
 
 // hash is the SHA-256 of the package's files (names and content, in go
 // list's order, by kind) and of its module's go.mod, and the main module's
-// go.sum.
-func (p *listedPackage) hash() ([]byte, error) {
+// go.sum; tagged reports whether a Go file's build constraint names
+// BootstrapTag (namesBootstrapTag).
+func (p *listedPackage) hash() (sum []byte, tagged bool, err error) {
 	h := sha256.New()
 	field := func(b []byte) {
 		fmt.Fprintf(h, "%d:", len(b))
@@ -276,6 +292,7 @@ func (p *listedPackage) hash() ([]byte, error) {
 		}
 		field([]byte(filepath.Base(path)))
 		field(data)
+		tagged = tagged || strings.HasSuffix(path, ".go") && namesBootstrapTag(data)
 		return nil
 	}
 	field([]byte(p.ImportPath))
@@ -284,21 +301,21 @@ func (p *listedPackage) hash() ([]byte, error) {
 		for _, name := range list {
 			field([]byte(name))
 			if err := file(filepath.Join(p.Dir, name)); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 	}
 	if m := p.Module; m != nil && m.GoMod != "" {
 		if err := file(m.GoMod); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if sum := strings.TrimSuffix(m.GoMod, ".mod") + ".sum"; m.Main {
 			if err := file(sum); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, err
+				return nil, false, err
 			}
 		}
 	}
-	return h.Sum(nil), nil
+	return h.Sum(nil), tagged, nil
 }
 
 // closure adds path and every package it imports, directly or not, to

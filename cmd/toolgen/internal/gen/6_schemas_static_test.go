@@ -31,7 +31,7 @@ func staticParity(t *testing.T, opts Options) (parityCount, bool) {
 	t.Helper()
 	ctx := context.Background()
 	var count parityCount
-	l, errs := load(ctx, &opts)
+	l, errs := load(ctx, &opts, nil, false)
 	if len(errs) > 0 {
 		t.Logf("not loaded: %.300s", strings.Join(errorMessages(errs), "; "))
 		return count, false
@@ -182,7 +182,7 @@ func synthCatalog(t *testing.T, root string, nested bool) string {
 // staticLoad loads patterns in dir and returns the static path for them.
 func staticLoad(t *testing.T, dir string, patterns ...string) func(bootstrapType) (json.RawMessage, bool) {
 	t.Helper()
-	l, errs := load(context.Background(), &Options{Dir: dir, Patterns: patterns, Output: "generated"})
+	l, errs := load(context.Background(), &Options{Dir: dir, Patterns: patterns, Output: "generated"}, nil, false)
 	require.Empty(t, errorMessages(errs))
 	_, errs = schemaComments(l)
 	require.Empty(t, errs)
@@ -253,7 +253,7 @@ func TestStaticFallsBackOnTaggedFiles(t *testing.T) {
 		"p/tagged.go":   "//go:build toolgen\n\npackage p\n\ntype In struct{ B int }\n",
 		"q/q.go":        "package q\n\ntype In struct{ C bool }\n",
 	})
-	l, errs := load(context.Background(), &Options{Dir: dir, Patterns: []string{"./..."}, Env: env, Output: "generated"})
+	l, errs := load(context.Background(), &Options{Dir: dir, Patterns: []string{"./..."}, Env: env, Output: "generated"}, nil, false)
 	require.Empty(t, errorMessages(errs))
 	static := staticSchemas(l, nil)
 	p := bootstrapType{"example.com/user/p", "In"}
