@@ -217,7 +217,9 @@ func (e *Encoder) Key(name string) {
 // RawKey writes a member name given as its JSON text and ':', such as
 // `"query":`, exactly as Key would write it: generated code computes the
 // text once, at generation time, and RawKey saves the escaping. The text
-// is not checked.
+// may also open the object whose first member it names, `{"query":`, for
+// ObjectStart and RawKey in one write: the ',' before it is the one the
+// object needs, as ObjectStart writes it. The text is not checked.
 func (e *Encoder) RawKey(text string) {
 	n := len(text)
 	if e.needComma {
@@ -237,11 +239,26 @@ func (e *Encoder) RawKey(text string) {
 // HTML escaping: '"', '\\' and control characters are escaped (\b, \f,
 // \n, \r, \t or \u00XX), so are U+2028 and U+2029, and each byte of
 // invalid UTF-8 becomes \ufffd.
+//
+// A short string with nothing to escape, the common case of a tool's
+// output, is tested byte by byte and written at once, its size known
+// before writing (one test of the limit).
 func (e *Encoder) String(s string) {
-	if !e.fits(len(s) + 2) {
+	n := len(s) + 2
+	if e.needComma {
+		n++
+	}
+	if !e.fits(n) {
 		return
 	}
-	e.comma()
+	if e.needComma {
+		e.buf = append(e.buf, ',')
+	}
+	e.needComma = true
+	if len(s) <= maxPlainString && plainString(s) {
+		e.buf = append(append(append(e.buf, '"'), s...), '"')
+		return
+	}
 	e.buf = jsonlex.AppendString(e.buf, s)
 	e.checkLimit()
 }
@@ -262,8 +279,8 @@ func (e *Encoder) Int(v int64) {
 		return
 	}
 	e.comma()
-	if uint64(v) < 10 { // one digit, without strconv's calls
-		e.buf = append(e.buf, byte('0'+v))
+	if uint64(v) < 100 { // one or two digits, without strconv's calls
+		e.buf = appendSmall(e.buf, uint64(v))
 	} else {
 		e.buf = strconv.AppendInt(e.buf, v, 10)
 	}
@@ -276,8 +293,8 @@ func (e *Encoder) Uint(v uint64) {
 		return
 	}
 	e.comma()
-	if v < 10 { // one digit, without strconv's calls
-		e.buf = append(e.buf, byte('0'+v))
+	if v < 100 { // one or two digits, without strconv's calls
+		e.buf = appendSmall(e.buf, v)
 	} else {
 		e.buf = strconv.AppendUint(e.buf, v, 10)
 	}

@@ -9,6 +9,7 @@ package toolscodec
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/bench/tools"
+	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"strconv"
 	"time"
@@ -564,9 +565,8 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 }
 
 // EncodeMediumOutput encodes tools.MediumOutput as its output schema requires.
-func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+func EncodeMediumOutput(e *codec.Encoder, v *tools.MediumOutput) {
+	e.RawKey(`{"id":`)
 	e.String(v.ID)
 	e.RawKey(`"lines":`)
 	e.Int(int64(v.Lines))
@@ -633,9 +633,8 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 }
 
 // EncodeSmallOutput encodes tools.SmallOutput as its output schema requires.
-func EncodeSmallOutput(e *toolimpl.Encoder, v *tools.SmallOutput) {
-	e.ObjectStart()
-	e.RawKey(`"query":`)
+func EncodeSmallOutput(e *codec.Encoder, v *tools.SmallOutput) {
+	e.RawKey(`{"query":`)
 	e.String(v.Query)
 	e.RawKey(`"limit":`)
 	e.Int(int64(v.Limit))
