@@ -8,6 +8,7 @@ package clockcodec
 
 import (
 	"context"
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/clock"
 	"unicode/utf8"
@@ -126,9 +127,8 @@ func CallClockZones(ctx context.Context, t *clock.ZonesTool, mode toolimpl.Mode,
 }
 
 // EncodeNow encodes clock.Now as its output schema requires.
-func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
-	e.ObjectStart()
-	e.RawKey(`"time":`)
+func EncodeNow(e *codec.Encoder, v *clock.Now) {
+	e.RawKey(`{"time":`)
 	e.Time(v.Time)
 	e.RawKey(`"unix":`)
 	e.Int(int64(v.Unix))
@@ -148,9 +148,8 @@ func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
 }
 
 // EncodeSync encodes clock.Sync as its output schema requires.
-func EncodeSync(e *toolimpl.Encoder, v *clock.Sync) {
-	e.ObjectStart()
-	e.RawKey(`"local":`)
+func EncodeSync(e *codec.Encoder, v *clock.Sync) {
+	e.RawKey(`{"local":`)
 	e.Time(v.Local)
 	e.RawKey(`"reference":`)
 	e.Time(v.Reference)
@@ -210,9 +209,8 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 }
 
 // EncodeWaited encodes clock.Waited as its output schema requires.
-func EncodeWaited(e *toolimpl.Encoder, v *clock.Waited) {
-	e.ObjectStart()
-	e.RawKey(`"seconds":`)
+func EncodeWaited(e *codec.Encoder, v *clock.Waited) {
+	e.RawKey(`{"seconds":`)
 	e.Float(float64(v.Seconds), 64)
 	e.RawKey(`"until":`)
 	e.Time(v.Until)

@@ -9,6 +9,7 @@ package notescodec
 import (
 	"context"
 	"errors"
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/notes"
 	"maps"
@@ -467,9 +468,8 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 }
 
 // EncodePerson encodes notes.Person as its output schema requires.
-func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
-	e.ObjectStart()
-	e.RawKey(`"name":`)
+func EncodePerson(e *codec.Encoder, v *notes.Person) {
+	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Email != "" {
 		e.RawKey(`"email":`)
@@ -479,9 +479,8 @@ func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
 }
 
 // EncodeNote encodes notes.Note as its output schema requires.
-func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+func EncodeNote(e *codec.Encoder, v *notes.Note) {
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"title":`)
 	e.String(v.Title)
@@ -582,9 +581,8 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 }
 
 // EncodeDeleteOutput encodes notes.DeleteOutput as its output schema requires.
-func EncodeDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+func EncodeDeleteOutput(e *codec.Encoder, v *notes.DeleteOutput) {
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"deleted":`)
 	e.Bool(v.Deleted)
@@ -656,9 +654,8 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 }
 
 // EncodeSection encodes notes.Section as its output schema requires.
-func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
-	e.ObjectStart()
-	e.RawKey(`"heading":`)
+func EncodeSection(e *codec.Encoder, v *notes.Section) {
+	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	e.RawKey(`"level":`)
 	e.Int(int64(v.Level))
@@ -676,9 +673,8 @@ func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
 }
 
 // EncodeOutline encodes notes.Outline as its output schema requires.
-func EncodeOutline(e *toolimpl.Encoder, v *notes.Outline) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+func EncodeOutline(e *codec.Encoder, v *notes.Outline) {
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"title":`)
 	e.String(v.Title)
@@ -875,9 +871,8 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 }
 
 // EncodeSummary encodes notes.Summary as its output schema requires.
-func EncodeSummary(e *toolimpl.Encoder, v *notes.Summary) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+func EncodeSummary(e *codec.Encoder, v *notes.Summary) {
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"title":`)
 	e.String(v.Title)
@@ -901,9 +896,8 @@ func EncodeSummary(e *toolimpl.Encoder, v *notes.Summary) {
 }
 
 // EncodeSearchOutput encodes notes.SearchOutput as its output schema requires.
-func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
-	e.ObjectStart()
-	e.RawKey(`"notes":`)
+func EncodeSearchOutput(e *codec.Encoder, v *notes.SearchOutput) {
+	e.RawKey(`{"notes":`)
 	e.ArrayStart()
 	for notesIdx := range v.Notes {
 		EncodeSummary(e, &v.Notes[notesIdx])
@@ -1004,9 +998,8 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 }
 
 // EncodeShareOutput encodes notes.ShareOutput as its output schema requires.
-func EncodeShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+func EncodeShareOutput(e *codec.Encoder, v *notes.ShareOutput) {
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"url":`)
 	e.String(v.URL)
@@ -1062,9 +1055,8 @@ func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 }
 
 // EncodeTagOutput encodes notes.TagOutput as its output schema requires.
-func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+func EncodeTagOutput(e *codec.Encoder, v *notes.TagOutput) {
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"tags":`)
 	e.ArrayStart()

@@ -9,6 +9,7 @@ package weathercodec
 import (
 	"context"
 	"errors"
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/weather"
 	"strconv"
@@ -130,12 +131,11 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 }
 
 // EncodeForecastPlace encodes struct{Name string "json:\"name\" jsonschema:\"description=The city's name; for a point its coordinates\""; Coordinates [2]float64 "json:\"coordinates\" jsonschema:\"description=Latitude and longitude in degrees\""} as its output schema requires.
-func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
+func EncodeForecastPlace(e *codec.Encoder, v *struct {
 	Name        string     `json:"name" jsonschema:"description=The city's name; for a point its coordinates"`
 	Coordinates [2]float64 `json:"coordinates" jsonschema:"description=Latitude and longitude in degrees"`
 }) {
-	e.ObjectStart()
-	e.RawKey(`"name":`)
+	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	e.RawKey(`"coordinates":`)
 	e.ArrayStart()
@@ -147,9 +147,8 @@ func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
 }
 
 // EncodeDay encodes weather.Day as its output schema requires.
-func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
-	e.ObjectStart()
-	e.RawKey(`"date":`)
+func EncodeDay(e *codec.Encoder, v *weather.Day) {
+	e.RawKey(`{"date":`)
 	e.String(v.Date)
 	e.RawKey(`"summary":`)
 	e.String(v.Summary)
@@ -167,9 +166,8 @@ func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
 }
 
 // EncodeForecast encodes weather.Forecast as its output schema requires.
-func EncodeForecast(e *toolimpl.Encoder, v *weather.Forecast) {
-	e.ObjectStart()
-	e.RawKey(`"place":`)
+func EncodeForecast(e *codec.Encoder, v *weather.Forecast) {
+	e.RawKey(`{"place":`)
 	EncodeForecastPlace(e, &v.Place)
 	e.RawKey(`"units":`)
 	e.String(v.Units)

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic"
+	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"maps"
 	"slices"
@@ -179,9 +180,8 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *basic.DeleteInput) {
 }
 
 // EncodeItem encodes basic.Item as its output schema requires.
-func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
-	e.ObjectStart()
-	e.RawKey(`"name":`)
+func EncodeItem(e *codec.Encoder, v *basic.Item) {
+	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Count != 0 {
 		e.RawKey(`"count":`)
@@ -950,9 +950,8 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 }
 
 // EncodeTree encodes basic.Tree as its output schema requires.
-func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
-	e.ObjectStart()
-	e.RawKey(`"label":`)
+func EncodeTree(e *codec.Encoder, v *basic.Tree) {
+	e.RawKey(`{"label":`)
 	e.String(v.Label)
 	if len(v.Children) != 0 {
 		e.RawKey(`"children":`)
@@ -966,9 +965,8 @@ func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
 }
 
 // EncodeOutput encodes basic.Output as its output schema requires.
-func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
-	e.ObjectStart()
-	e.RawKey(`"items":`)
+func EncodeOutput(e *codec.Encoder, v *basic.Output) {
+	e.RawKey(`{"items":`)
 	e.ArrayStart()
 	for itemsIdx := range v.Items {
 		EncodeItem(e, &v.Items[itemsIdx])

@@ -9,6 +9,7 @@ package descriptionscodec
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions"
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -124,9 +125,8 @@ func DecodeFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 }
 
 // EncodeResult encodes descriptions.Result as its output schema requires.
-func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
-	e.ObjectStart()
-	e.RawKey(`"names":`)
+func EncodeResult(e *codec.Encoder, v *descriptions.Result) {
+	e.RawKey(`{"names":`)
 	e.ArrayStart()
 	for namesIdx := range v.Names {
 		e.String(v.Names[namesIdx])
@@ -252,9 +252,8 @@ func DecodeSection(d *toolimpl.Decoder, v *descriptions.Section) {
 }
 
 // EncodeSection encodes descriptions.Section as its output schema requires.
-func EncodeSection(e *toolimpl.Encoder, v *descriptions.Section) {
-	e.ObjectStart()
-	e.RawKey(`"heading":`)
+func EncodeSection(e *codec.Encoder, v *descriptions.Section) {
+	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	if len(v.Children) != 0 {
 		e.RawKey(`"children":`)

@@ -9,6 +9,7 @@ package keptcodec
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept"
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -84,9 +85,8 @@ func DecodeInput(d *toolimpl.Decoder, v *kept.Input) {
 }
 
 // EncodeEntry encodes kept.Entry as its output schema requires.
-func EncodeEntry(e *toolimpl.Encoder, v *kept.Entry) {
-	e.ObjectStart()
-	e.RawKey(`"meaning":`)
+func EncodeEntry(e *codec.Encoder, v *kept.Entry) {
+	e.RawKey(`{"meaning":`)
 	e.String(v.Meaning)
 	e.ObjectEnd()
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded"
+	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -221,9 +222,8 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 }
 
 // EncodeOutput encodes embedded.Output as its output schema requires.
-func EncodeOutput(e *toolimpl.Encoder, v *embedded.Output) {
-	e.ObjectStart()
-	e.RawKey(`"query":`)
+func EncodeOutput(e *codec.Encoder, v *embedded.Output) {
+	e.RawKey(`{"query":`)
 	e.String(v.Query)
 	if v.Audit != nil {
 		if v.By != "" {

@@ -9,6 +9,7 @@ package nojsoncodec
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson"
+	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"strconv"
 	"time"
@@ -278,9 +279,8 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 }
 
 // EncodeAddOutput encodes nojson.AddOutput as its output schema requires.
-func EncodeAddOutput(e *toolimpl.Encoder, v *nojson.AddOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+func EncodeAddOutput(e *codec.Encoder, v *nojson.AddOutput) {
+	e.RawKey(`{"id":`)
 	e.String(v.ID)
 	e.RawKey(`"count":`)
 	e.Int(int64(v.Count))
