@@ -54,8 +54,16 @@ func NewEncoder() *Encoder { return &Encoder{} }
 func (e *Encoder) Reset() {
 	e.buf = e.buf[:0]
 	e.needComma = false
-	e.err = nil
+	e.forgetErr()
 	e.setBase()
+}
+
+// forgetErr forgets the failure. Cleared only when set: a store of a
+// pointer costs a write barrier while the collector runs.
+func (e *Encoder) forgetErr() {
+	if e.err != nil {
+		e.err = nil
+	}
 }
 
 // SetLimit caps at n the bytes written from now until the next Reset or
@@ -127,7 +135,7 @@ func (e *Encoder) overflow() {
 func (e *Encoder) ResetAppend(buf []byte) {
 	e.buf = buf
 	e.needComma = false
-	e.err = nil
+	e.forgetErr()
 	e.setBase()
 }
 

@@ -202,7 +202,7 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 	s := c.s
 	c.i, c.mode = i, ModeCall
 	if appendTo {
-		c.own, c.appended = c.out.Bytes()[:0], true
+		c.appended = true // the encoder's memory is c.own (see forget)
 		c.out.ResetAppend(dst)
 	} else {
 		c.out.Reset()

@@ -13,10 +13,13 @@ import (
 // safe for concurrent use.
 type Handle struct {
 	s *Static
-	// c is the handle's codecs: nil until its first inline call, while
-	// a call runs on them, and after a tool panicked in them (they may
-	// then be in any state).
+	// c is the handle's codecs: nil until its first inline call and
+	// after a tool panicked in them (they may then be in any state).
 	c *codecs
+	// busy is set while a call runs on c: a call made from within it
+	// takes the pool's. A flag rather than c set to nil and back: a
+	// store of a pointer costs a write barrier while the collector runs.
+	busy bool
 	// last is the position in s.specs of the tool last found: a loop that
 	// calls one tool again and again finds it with one comparison.
 	last int
@@ -98,24 +101,35 @@ func (h *Handle) find(name string) int {
 }
 
 // codecs returns the handle's codecs for a call, taking them from the
-// registry's pool at the first call and after a panic. The handle holds
-// none while the call runs: a call made from within it (a tool calling
-// tools through the same Handle) takes codecs of its own.
+// registry's pool at the first call and after a panic. A call made while
+// another runs on them (a tool calling tools through the same Handle)
+// takes the pool's.
 func (h *Handle) codecs() *codecs {
-	c := h.c
-	if c == nil {
-		c = h.s.pool.Get().(*codecs)
+	if h.busy || h.c == nil {
+		return h.s.pool.Get().(*codecs)
 	}
-	h.c = nil
-	return c
+	h.busy = true
+	return h.c
 }
 
-// keep gives c back to the handle once its call has ended, the call
-// forgotten, when the call left them healthy, and otherwise drops them,
-// for the collector.
+// keep takes c back once its call has ended, the call forgotten, when
+// the call left them healthy: the handle's own, or the pool's (then given
+// back to the pool, or kept when the handle has none). Codecs a tool
+// panicked in are dropped, for the collector.
 func (h *Handle) keep(c *codecs, healthy bool) {
-	if healthy {
+	switch {
+	case c == h.c:
+		h.busy = false
+		if !healthy {
+			h.c = nil
+			return
+		}
+		c.forget()
+	case !healthy:
+	case h.c == nil:
 		c.forget()
 		h.c = c
+	default:
+		h.s.release(c)
 	}
 }
