@@ -47,20 +47,29 @@ func (h *Handle) AppendCall(ctx context.Context, dst []byte, name string, args [
 // call is Call and AppendCall.
 func (h *Handle) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (tool.Result, error) {
 	s := h.s
-	i := h.find(name)
-	if i < 0 {
-		return failure(dst, toolerr.UnknownTool(s.tools, name))
+	i := h.last // find written out, its frame saved on the call path
+	if i >= len(s.specs) || s.specs[i].Name != name {
+		if i = h.search(name); i < 0 {
+			return failure(dst, toolerr.UnknownTool(s.tools, name))
+		}
 	}
 	spec := &s.specs[i]
 	if spec.Kind == tool.KindPropose || spec.Timeout > 0 || ctx.Done() != nil {
 		return s.callAt(ctx, i, args, dst, appendTo)
 	}
-	if e := s.runner.Refuse(i, spec.Name); e != nil {
-		return failure(dst, toolerr.Of(spec.Name, e))
+	if s.runner.Busy(i) { // Refuse's test, inlined
+		if e := s.runner.Refuse(i, spec.Name); e != nil {
+			return failure(dst, toolerr.Of(spec.Name, e))
+		}
 	}
 	c := h.codecs()
 	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
-	h.keep(c, healthy)
+	if healthy && c == h.c { // keep's common case, without its frame
+		h.busy = false
+		c.forget()
+	} else {
+		h.keep(c, healthy)
+	}
 	return res, err
 }
 
@@ -93,6 +102,12 @@ func (h *Handle) find(name string) int {
 	if i := h.last; i < len(h.s.specs) && h.s.specs[i].Name == name {
 		return i
 	}
+	return h.search(name)
+}
+
+// search is find past the tool found last: Static.find, remembering what
+// it found.
+func (h *Handle) search(name string) int {
 	i := h.s.find(name)
 	if i >= 0 {
 		h.last = i
