@@ -248,9 +248,9 @@ func (e *Encoder) RawKey(text string) {
 // \n, \r, \t or \u00XX), so are U+2028 and U+2029, and each byte of
 // invalid UTF-8 becomes \ufffd.
 //
-// A short string with nothing to escape, the common case of a tool's
-// output, is tested byte by byte and written at once, its size known
-// before writing (one test of the limit).
+// A string with nothing to escape, the common case of a tool's output,
+// is tested a word at a time (jsonlex.Plain) and written at once, its
+// size known before writing (one test of the limit).
 func (e *Encoder) String(s string) {
 	n := len(s) + 2
 	if e.needComma {
@@ -263,7 +263,7 @@ func (e *Encoder) String(s string) {
 		e.buf = append(e.buf, ',')
 	}
 	e.needComma = true
-	if len(s) <= maxPlainString && plainString(s) {
+	if jsonlex.Plain(s) {
 		e.buf = append(append(append(e.buf, '"'), s...), '"')
 		return
 	}
