@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"strings"
-	"unicode/utf8"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
