@@ -8,7 +8,6 @@ package clockcodec
 
 import (
 	"context"
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/clock"
 	"unicode/utf8"
@@ -127,7 +126,7 @@ func CallClockZones(ctx context.Context, t *clock.ZonesTool, mode toolimpl.Mode,
 }
 
 // EncodeNow encodes clock.Now as its output schema requires.
-func EncodeNow(e *codec.Encoder, v *clock.Now) {
+func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
 	e.RawKey(`{"time":`)
 	e.Time(v.Time)
 	e.RawKey(`"unix":`)
@@ -148,7 +147,7 @@ func EncodeNow(e *codec.Encoder, v *clock.Now) {
 }
 
 // EncodeSync encodes clock.Sync as its output schema requires.
-func EncodeSync(e *codec.Encoder, v *clock.Sync) {
+func EncodeSync(e *toolimpl.Encoder, v *clock.Sync) {
 	e.RawKey(`{"local":`)
 	e.Time(v.Local)
 	e.RawKey(`"reference":`)
@@ -209,7 +208,7 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 }
 
 // EncodeWaited encodes clock.Waited as its output schema requires.
-func EncodeWaited(e *codec.Encoder, v *clock.Waited) {
+func EncodeWaited(e *toolimpl.Encoder, v *clock.Waited) {
 	e.RawKey(`{"seconds":`)
 	e.Float(float64(v.Seconds), 64)
 	e.RawKey(`"until":`)

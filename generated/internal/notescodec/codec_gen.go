@@ -9,7 +9,6 @@ package notescodec
 import (
 	"context"
 	"errors"
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/notes"
 	"maps"
@@ -468,7 +467,7 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 }
 
 // EncodePerson encodes notes.Person as its output schema requires.
-func EncodePerson(e *codec.Encoder, v *notes.Person) {
+func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Email != "" {
@@ -479,7 +478,7 @@ func EncodePerson(e *codec.Encoder, v *notes.Person) {
 }
 
 // EncodeNote encodes notes.Note as its output schema requires.
-func EncodeNote(e *codec.Encoder, v *notes.Note) {
+func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"title":`)
@@ -581,7 +580,7 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 }
 
 // EncodeDeleteOutput encodes notes.DeleteOutput as its output schema requires.
-func EncodeDeleteOutput(e *codec.Encoder, v *notes.DeleteOutput) {
+func EncodeDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"deleted":`)
@@ -654,7 +653,7 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 }
 
 // EncodeSection encodes notes.Section as its output schema requires.
-func EncodeSection(e *codec.Encoder, v *notes.Section) {
+func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
 	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	e.RawKey(`"level":`)
@@ -673,7 +672,7 @@ func EncodeSection(e *codec.Encoder, v *notes.Section) {
 }
 
 // EncodeOutline encodes notes.Outline as its output schema requires.
-func EncodeOutline(e *codec.Encoder, v *notes.Outline) {
+func EncodeOutline(e *toolimpl.Encoder, v *notes.Outline) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"title":`)
@@ -871,7 +870,7 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 }
 
 // EncodeSummary encodes notes.Summary as its output schema requires.
-func EncodeSummary(e *codec.Encoder, v *notes.Summary) {
+func EncodeSummary(e *toolimpl.Encoder, v *notes.Summary) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"title":`)
@@ -896,7 +895,7 @@ func EncodeSummary(e *codec.Encoder, v *notes.Summary) {
 }
 
 // EncodeSearchOutput encodes notes.SearchOutput as its output schema requires.
-func EncodeSearchOutput(e *codec.Encoder, v *notes.SearchOutput) {
+func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
 	e.RawKey(`{"notes":`)
 	e.ArrayStart()
 	for notesIdx := range v.Notes {
@@ -998,7 +997,7 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 }
 
 // EncodeShareOutput encodes notes.ShareOutput as its output schema requires.
-func EncodeShareOutput(e *codec.Encoder, v *notes.ShareOutput) {
+func EncodeShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"url":`)
@@ -1055,7 +1054,7 @@ func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 }
 
 // EncodeTagOutput encodes notes.TagOutput as its output schema requires.
-func EncodeTagOutput(e *codec.Encoder, v *notes.TagOutput) {
+func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"tags":`)

@@ -9,7 +9,6 @@ package weathercodec
 import (
 	"context"
 	"errors"
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/weather"
 	"strconv"
@@ -131,7 +130,7 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 }
 
 // EncodeForecastPlace encodes struct{Name string "json:\"name\" jsonschema:\"description=The city's name; for a point its coordinates\""; Coordinates [2]float64 "json:\"coordinates\" jsonschema:\"description=Latitude and longitude in degrees\""} as its output schema requires.
-func EncodeForecastPlace(e *codec.Encoder, v *struct {
+func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
 	Name        string     `json:"name" jsonschema:"description=The city's name; for a point its coordinates"`
 	Coordinates [2]float64 `json:"coordinates" jsonschema:"description=Latitude and longitude in degrees"`
 }) {
@@ -147,7 +146,7 @@ func EncodeForecastPlace(e *codec.Encoder, v *struct {
 }
 
 // EncodeDay encodes weather.Day as its output schema requires.
-func EncodeDay(e *codec.Encoder, v *weather.Day) {
+func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
 	e.RawKey(`{"date":`)
 	e.String(v.Date)
 	e.RawKey(`"summary":`)
@@ -166,7 +165,7 @@ func EncodeDay(e *codec.Encoder, v *weather.Day) {
 }
 
 // EncodeForecast encodes weather.Forecast as its output schema requires.
-func EncodeForecast(e *codec.Encoder, v *weather.Forecast) {
+func EncodeForecast(e *toolimpl.Encoder, v *weather.Forecast) {
 	e.RawKey(`{"place":`)
 	EncodeForecastPlace(e, &v.Place)
 	e.RawKey(`"units":`)

@@ -9,7 +9,6 @@ package toolscodec
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/bench/tools"
-	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"strconv"
 	"time"
@@ -565,7 +564,7 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 }
 
 // EncodeMediumOutput encodes tools.MediumOutput as its output schema requires.
-func EncodeMediumOutput(e *codec.Encoder, v *tools.MediumOutput) {
+func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
 	e.RawKey(`{"id":`)
 	e.String(v.ID)
 	e.RawKey(`"lines":`)
@@ -633,7 +632,7 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 }
 
 // EncodeSmallOutput encodes tools.SmallOutput as its output schema requires.
-func EncodeSmallOutput(e *codec.Encoder, v *tools.SmallOutput) {
+func EncodeSmallOutput(e *toolimpl.Encoder, v *tools.SmallOutput) {
 	e.RawKey(`{"query":`)
 	e.String(v.Query)
 	e.RawKey(`"limit":`)

@@ -61,7 +61,7 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
 	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
 	g.cur.decls = append(g.cur.decls,
 		jen.Commentf("%s encodes %s as its output schema requires.", name, shape.TypeString(s.Type)),
-		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(CodecPkg, "Encoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
+		jen.Func().Id(name).Params(jen.Id("e").Op("*").Qual(ImplPkg, "Encoder"), jen.Id("v").Op("*").Add(gocode.Type(s.Type))).Block(body...),
 		jen.Line(),
 	)
 	return g.ref(name)

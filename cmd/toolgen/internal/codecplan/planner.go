@@ -35,14 +35,6 @@ import (
 // what the decoders and encoders call.
 const ImplPkg = "github.com/toolgen-go/toolgen/runtime/toolimpl"
 
-// CodecPkg is the package of the encoder's type, toolimpl.Encoder being an
-// alias of codec.Encoder: the encoders name it so that their codec
-// package imports it. The compiler inlines a method only from a package
-// the caller's package imports itself (golang/go#63687): through the
-// alias alone, no call of the Encoder's (nor of the Decoder's) methods
-// was inlined.
-const CodecPkg = "github.com/toolgen-go/toolgen/runtime/codec"
-
 // Planner writes the decode and encode functions of one registry, each
 // in its codec package (units.go).
 type Planner struct {

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic"
-	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"maps"
 	"slices"
@@ -180,7 +179,7 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *basic.DeleteInput) {
 }
 
 // EncodeItem encodes basic.Item as its output schema requires.
-func EncodeItem(e *codec.Encoder, v *basic.Item) {
+func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Count != 0 {
@@ -950,7 +949,7 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 }
 
 // EncodeTree encodes basic.Tree as its output schema requires.
-func EncodeTree(e *codec.Encoder, v *basic.Tree) {
+func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
 	e.RawKey(`{"label":`)
 	e.String(v.Label)
 	if len(v.Children) != 0 {
@@ -965,7 +964,7 @@ func EncodeTree(e *codec.Encoder, v *basic.Tree) {
 }
 
 // EncodeOutput encodes basic.Output as its output schema requires.
-func EncodeOutput(e *codec.Encoder, v *basic.Output) {
+func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 	e.RawKey(`{"items":`)
 	e.ArrayStart()
 	for itemsIdx := range v.Items {

@@ -9,7 +9,6 @@ package descriptionscodec
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions"
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -125,7 +124,7 @@ func DecodeFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 }
 
 // EncodeResult encodes descriptions.Result as its output schema requires.
-func EncodeResult(e *codec.Encoder, v *descriptions.Result) {
+func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
 	e.RawKey(`{"names":`)
 	e.ArrayStart()
 	for namesIdx := range v.Names {
@@ -252,7 +251,7 @@ func DecodeSection(d *toolimpl.Decoder, v *descriptions.Section) {
 }
 
 // EncodeSection encodes descriptions.Section as its output schema requires.
-func EncodeSection(e *codec.Encoder, v *descriptions.Section) {
+func EncodeSection(e *toolimpl.Encoder, v *descriptions.Section) {
 	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	if len(v.Children) != 0 {

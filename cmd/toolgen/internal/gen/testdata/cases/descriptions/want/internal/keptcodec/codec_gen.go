@@ -9,7 +9,6 @@ package keptcodec
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept"
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -85,7 +84,7 @@ func DecodeInput(d *toolimpl.Decoder, v *kept.Input) {
 }
 
 // EncodeEntry encodes kept.Entry as its output schema requires.
-func EncodeEntry(e *codec.Encoder, v *kept.Entry) {
+func EncodeEntry(e *toolimpl.Encoder, v *kept.Entry) {
 	e.RawKey(`{"meaning":`)
 	e.String(v.Meaning)
 	e.ObjectEnd()

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded"
-	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -222,7 +221,7 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 }
 
 // EncodeOutput encodes embedded.Output as its output schema requires.
-func EncodeOutput(e *codec.Encoder, v *embedded.Output) {
+func EncodeOutput(e *toolimpl.Encoder, v *embedded.Output) {
 	e.RawKey(`{"query":`)
 	e.String(v.Query)
 	if v.Audit != nil {

@@ -9,7 +9,6 @@ package nojsoncodec
 import (
 	"context"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson"
-	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"strconv"
 	"time"
@@ -279,7 +278,7 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 }
 
 // EncodeAddOutput encodes nojson.AddOutput as its output schema requires.
-func EncodeAddOutput(e *codec.Encoder, v *nojson.AddOutput) {
+func EncodeAddOutput(e *toolimpl.Encoder, v *nojson.AddOutput) {
 	e.RawKey(`{"id":`)
 	e.String(v.ID)
 	e.RawKey(`"count":`)

@@ -10,7 +10,6 @@ import (
 	"context"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/a"
 	sharedcodec "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want/internal/sharedcodec"
-	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
@@ -96,7 +95,7 @@ func DecodeInput(d *toolimpl.Decoder, v *a.Input) {
 }
 
 // EncodeOutput encodes a.Output as its output schema requires.
-func EncodeOutput(e *codec.Encoder, v *a.Output) {
+func EncodeOutput(e *toolimpl.Encoder, v *a.Output) {
 	e.RawKey(`{"names":`)
 	e.ArrayStart()
 	for namesIdx := range v.Names {

@@ -8,7 +8,6 @@ package sharedcodec
 
 import (
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/shared"
-	codec "github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"strconv"
 )
@@ -81,7 +80,7 @@ func DecodePage(d *toolimpl.Decoder, v *shared.Page) {
 }
 
 // EncodePage encodes shared.Page as its output schema requires.
-func EncodePage(e *codec.Encoder, v *shared.Page) {
+func EncodePage(e *toolimpl.Encoder, v *shared.Page) {
 	e.ObjectStart()
 	if v.Cursor != "" {
 		e.RawKey(`"cursor":`)
@@ -93,7 +92,7 @@ func EncodePage(e *codec.Encoder, v *shared.Page) {
 }
 
 // EncodeNext encodes shared.Next as its output schema requires.
-func EncodeNext(e *codec.Encoder, v *shared.Next) {
+func EncodeNext(e *toolimpl.Encoder, v *shared.Next) {
 	e.RawKey(`{"page":`)
 	EncodePage(e, &v.Page)
 	e.RawKey(`"more":`)
