@@ -2,19 +2,13 @@ package codec
 
 import (
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 )
-
-// maxAnyDepth bounds the nesting Encoder.Any follows, so that a map or
-// slice that contains itself fails instead of recursing forever.
-const maxAnyDepth = 1000
 
 // maxJSONDepth bounds the nesting of MarshalJSON output, as encoding/json
 // bounds it.
@@ -54,8 +48,16 @@ func NewEncoder() *Encoder { return &Encoder{} }
 func (e *Encoder) Reset() {
 	e.buf = e.buf[:0]
 	e.needComma = false
-	e.err = nil
+	e.forgetErr()
 	e.setBase()
+}
+
+// forgetErr forgets the failure. Cleared only when set: a store of a
+// pointer costs a write barrier while the collector runs.
+func (e *Encoder) forgetErr() {
+	if e.err != nil {
+		e.err = nil
+	}
 }
 
 // SetLimit caps at n the bytes written from now until the next Reset or
@@ -127,7 +129,7 @@ func (e *Encoder) overflow() {
 func (e *Encoder) ResetAppend(buf []byte) {
 	e.buf = buf
 	e.needComma = false
-	e.err = nil
+	e.forgetErr()
 	e.setBase()
 }
 
@@ -217,7 +219,9 @@ func (e *Encoder) Key(name string) {
 // RawKey writes a member name given as its JSON text and ':', such as
 // `"query":`, exactly as Key would write it: generated code computes the
 // text once, at generation time, and RawKey saves the escaping. The text
-// is not checked.
+// may also open the object whose first member it names, `{"query":`, for
+// ObjectStart and RawKey in one write: the ',' before it is the one the
+// object needs, as ObjectStart writes it. The text is not checked.
 func (e *Encoder) RawKey(text string) {
 	n := len(text)
 	if e.needComma {
@@ -237,11 +241,26 @@ func (e *Encoder) RawKey(text string) {
 // HTML escaping: '"', '\\' and control characters are escaped (\b, \f,
 // \n, \r, \t or \u00XX), so are U+2028 and U+2029, and each byte of
 // invalid UTF-8 becomes \ufffd.
+//
+// A string with nothing to escape, the common case of a tool's output,
+// is tested a word at a time (jsonlex.Plain) and written at once, its
+// size known before writing (one test of the limit).
 func (e *Encoder) String(s string) {
-	if !e.fits(len(s) + 2) {
+	n := len(s) + 2
+	if e.needComma {
+		n++
+	}
+	if !e.fits(n) {
 		return
 	}
-	e.comma()
+	if e.needComma {
+		e.buf = append(e.buf, ',')
+	}
+	e.needComma = true
+	if jsonlex.Plain(s) {
+		e.buf = append(append(append(e.buf, '"'), s...), '"')
+		return
+	}
 	e.buf = jsonlex.AppendString(e.buf, s)
 	e.checkLimit()
 }
@@ -262,8 +281,8 @@ func (e *Encoder) Int(v int64) {
 		return
 	}
 	e.comma()
-	if uint64(v) < 10 { // one digit, without strconv's calls
-		e.buf = append(e.buf, byte('0'+v))
+	if uint64(v) < 100 { // one or two digits, without strconv's calls
+		e.buf = appendSmall(e.buf, uint64(v))
 	} else {
 		e.buf = strconv.AppendInt(e.buf, v, 10)
 	}
@@ -276,8 +295,8 @@ func (e *Encoder) Uint(v uint64) {
 		return
 	}
 	e.comma()
-	if v < 10 { // one digit, without strconv's calls
-		e.buf = append(e.buf, byte('0'+v))
+	if v < 100 { // one or two digits, without strconv's calls
+		e.buf = appendSmall(e.buf, v)
 	} else {
 		e.buf = strconv.AppendUint(e.buf, v, 10)
 	}
@@ -455,134 +474,10 @@ func (e *Encoder) RawText(s string) {
 	e.buf = append(e.buf, s...)
 }
 
-// Any writes a JSON-shaped value: nil, bool, string, float64, float32,
-// the integer types, map[string]any, []any, []string and map[string]string
-// (maps with their keys sorted, nil maps and slices as null), as
-// encoding/json writes them. Any other type fails (and writes null): the
-// encoder cannot look inside it without reflection.
-func (e *Encoder) Any(v any) {
-	e.anyValue(v, 0)
-}
-
-// anyValue writes v, found depth containers below the value Any was given,
-// as Any does; containers go to anyArray and its siblings.
-func (e *Encoder) anyValue(v any, depth int) {
-	if depth > maxAnyDepth {
-		e.Fail(errors.New("codec: value nested more than " + strconv.Itoa(maxAnyDepth) + " levels deep (does it contain itself?)"))
-		e.Null()
-		return
+// appendSmall appends v, below 100, in decimal.
+func appendSmall(dst []byte, v uint64) []byte {
+	if v < 10 {
+		return append(dst, byte('0'+v))
 	}
-	switch v := v.(type) {
-	case nil:
-		e.Null()
-	case bool:
-		e.Bool(v)
-	case string:
-		e.String(v)
-	case float64:
-		e.Float(v, 64)
-	case float32:
-		e.Float(float64(v), 32)
-	case int:
-		e.Int(int64(v))
-	case int8:
-		e.Int(int64(v))
-	case int16:
-		e.Int(int64(v))
-	case int32:
-		e.Int(int64(v))
-	case int64:
-		e.Int(v)
-	case uint:
-		e.Uint(uint64(v))
-	case uint8:
-		e.Uint(uint64(v))
-	case uint16:
-		e.Uint(uint64(v))
-	case uint32:
-		e.Uint(uint64(v))
-	case uint64:
-		e.Uint(v)
-	case uintptr:
-		e.Uint(uint64(v))
-	case []any:
-		e.anyArray(v, depth)
-	case []string:
-		e.stringArray(v)
-	case map[string]any:
-		e.anyObject(v, depth)
-	case map[string]string:
-		e.stringObject(v)
-	default:
-		e.Fail(fmt.Errorf("codec: cannot encode a value of type %T without reflection; use a JSON-shaped value", v))
-		e.Null()
-	}
-}
-
-// anyArray writes v, met by anyValue at depth, as an array, or null when
-// v is nil.
-func (e *Encoder) anyArray(v []any, depth int) {
-	if v == nil {
-		e.Null()
-		return
-	}
-	e.ArrayStart()
-	for _, x := range v {
-		e.anyValue(x, depth+1)
-	}
-	e.ArrayEnd()
-}
-
-// stringArray writes v as an array of strings, or null when v is nil.
-func (e *Encoder) stringArray(v []string) {
-	if v == nil {
-		e.Null()
-		return
-	}
-	e.ArrayStart()
-	for _, x := range v {
-		e.String(x)
-	}
-	e.ArrayEnd()
-}
-
-// anyObject writes v, met by anyValue at depth, as an object whose members
-// are in key order, or null when v is nil.
-func (e *Encoder) anyObject(v map[string]any, depth int) {
-	if v == nil {
-		e.Null()
-		return
-	}
-	e.ObjectStart()
-	for _, k := range sortedKeys(v) {
-		e.Key(k)
-		e.anyValue(v[k], depth+1)
-	}
-	e.ObjectEnd()
-}
-
-// stringObject writes v as an object of strings whose members are in key
-// order, or null when v is nil.
-func (e *Encoder) stringObject(v map[string]string) {
-	if v == nil {
-		e.Null()
-		return
-	}
-	e.ObjectStart()
-	for _, k := range sortedKeys(v) {
-		e.Key(k)
-		e.String(v[k])
-	}
-	e.ObjectEnd()
-}
-
-// sortedKeys returns the keys of m in byte order, as encoding/json sorts
-// them.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return append(dst, byte('0'+v/10), byte('0'+v%10))
 }

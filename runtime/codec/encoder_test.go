@@ -31,7 +31,11 @@ func TestEncodeStringLikeEncodingJSON(t *testing.T) {
 	inputs := []string{"", "plain", `"quoted" \back\slash/`, "<html> & 'apos'", "é日本😀", "\u2028\u2029", "a\u2028b\u2029c",
 		"\x7f", "\u0085", "\ufeff", "\uffff", "\U0010ffff",
 		"\xff", "a\xffb", "\xc3", "\xc3(", "\xe2\x82", "\xe2\x82(", "\xf0\x9f\x98", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80",
-		"\x80\x80\x80"}
+		"\x80\x80\x80",
+		// Around a word (jsonlex.Plain tests eight bytes at a time).
+		strings.Repeat("a", 32), strings.Repeat("a", 33),
+		strings.Repeat("a", 31) + `"`, strings.Repeat("a", 32) + "\n",
+		strings.Repeat("é", 16), strings.Repeat("a", 31) + "\u2028"}
 	for c := range 0x80 {
 		inputs = append(inputs, string(rune(c)), "x"+string(rune(c))+"y")
 		all.WriteByte(byte(c))
@@ -123,12 +127,12 @@ func TestEncodeFloatUnsupported(t *testing.T) {
 func TestEncodeIntegersLikeEncodingJSON(t *testing.T) {
 	t.Parallel()
 	e := NewEncoder()
-	for _, v := range []int64{0, 1, 9, 10, -1, -9, -10, 42, math.MaxInt8, math.MinInt8, math.MaxInt32, math.MinInt32, math.MaxInt64, math.MinInt64} {
+	for _, v := range []int64{0, 1, 9, 10, -1, -9, -10, 42, 99, 100, -99, -100, math.MaxInt8, math.MinInt8, math.MaxInt32, math.MinInt32, math.MaxInt64, math.MinInt64} {
 		e.Reset()
 		e.Int(v)
 		assert.Equal(t, stdJSON(t, v), string(e.Bytes()))
 	}
-	for _, v := range []uint64{0, 1, 9, 10, math.MaxUint32, math.MaxUint64} {
+	for _, v := range []uint64{0, 1, 9, 10, 42, 99, 100, math.MaxUint32, math.MaxUint64} {
 		e.Reset()
 		e.Uint(v)
 		assert.Equal(t, stdJSON(t, v), string(e.Bytes()))

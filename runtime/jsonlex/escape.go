@@ -40,6 +40,28 @@ func AppendStringHTML[S ~string | ~[]byte](dst []byte, src S) []byte {
 	return append(dst, '"')
 }
 
+// Plain reports whether src is ASCII without '"', '\\' or a control
+// character: AppendString then writes it between the quotes as it is,
+// and a caller may write it so itself (codec.Encoder.String). It tests
+// eight bytes at a time, the last eight overlapping those tested, as
+// AppendString tests first.
+func Plain[S ~string | ~[]byte](src S) bool {
+	if len(src) < 8 {
+		for i := 0; i < len(src); i++ {
+			if c := src[i]; c < ' ' || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i+8 < len(src); i += 8 {
+		if specials8(load8(src, i)) != 0 {
+			return false
+		}
+	}
+	return specials8(load8(src, len(src)-8)) == 0
+}
+
 // appendEscaped appends src escaped as AppendString escapes it, without
 // the quotes.
 func appendEscaped[S ~string | ~[]byte](dst []byte, src S) []byte {

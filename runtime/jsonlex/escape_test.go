@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -84,5 +86,30 @@ func TestSpecial8(t *testing.T) {
 			}
 		}
 		require.Equal(t, ref(w), special8(load8(w, 0)), "%q", w)
+	}
+}
+
+// TestPlain: Plain answers whether the string is ASCII without a byte to
+// escape, and AppendString then writes it as it is: every length up to
+// three words, with each kind of byte at each position (the byte loop
+// below a word, the words, the overlapping last word).
+func TestPlain(t *testing.T) {
+	t.Parallel()
+	for n := range 25 {
+		s := strings.Repeat("a", n)
+		require.True(t, Plain(s), "%q", s)
+		require.True(t, Plain([]byte(s)), "%q as bytes", s)
+		for pos := range n {
+			for _, c := range []string{"\"", "\\", "\x00", "\x1f", "\x7f", "é", "\u2028", "\xff"} {
+				b := []byte(s)
+				w := append(append(b[:pos:pos], c...), s[pos+1:]...)
+				want := !bytes.ContainsFunc(w, func(r rune) bool { return r < ' ' || r == '"' || r == '\\' || r >= utf8.RuneSelf })
+				require.Equal(t, want, Plain(w), "%q", w)
+				require.Equal(t, want, Plain(string(w)), "%q as a string", w)
+				if want {
+					require.Equal(t, `"`+string(w)+`"`, string(AppendString(nil, w)))
+				}
+			}
+		}
 	}
 }

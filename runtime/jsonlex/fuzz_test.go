@@ -30,6 +30,9 @@ func FuzzAppendString(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		plain := AppendString(nil, s)
 		assert.Equal(t, stdString(t, s, false), string(plain), "as encoding/json without HTML escaping")
+		if Plain(s) {
+			assert.Equal(t, `"`+s+`"`, string(plain), "Plain: written as it is")
+		}
 		assert.Equal(t, string(plain), string(AppendString(nil, []byte(s))), "the same from a []byte")
 		html := AppendStringHTML(nil, s)
 		assert.Equal(t, stdString(t, s, true), string(html), "as json.Marshal")

@@ -127,8 +127,7 @@ func CallClockZones(ctx context.Context, t *clock.ZonesTool, mode toolimpl.Mode,
 
 // EncodeNow encodes clock.Now as its output schema requires.
 func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
-	e.ObjectStart()
-	e.RawKey(`"time":`)
+	e.RawKey(`{"time":`)
 	e.Time(v.Time)
 	e.RawKey(`"unix":`)
 	e.Int(int64(v.Unix))
@@ -149,8 +148,7 @@ func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
 
 // EncodeSync encodes clock.Sync as its output schema requires.
 func EncodeSync(e *toolimpl.Encoder, v *clock.Sync) {
-	e.ObjectStart()
-	e.RawKey(`"local":`)
+	e.RawKey(`{"local":`)
 	e.Time(v.Local)
 	e.RawKey(`"reference":`)
 	e.Time(v.Reference)
@@ -217,8 +215,7 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 
 // EncodeWaited encodes clock.Waited as its output schema requires.
 func EncodeWaited(e *toolimpl.Encoder, v *clock.Waited) {
-	e.ObjectStart()
-	e.RawKey(`"seconds":`)
+	e.RawKey(`{"seconds":`)
 	e.Float(float64(v.Seconds), 64)
 	e.RawKey(`"until":`)
 	e.Time(v.Until)

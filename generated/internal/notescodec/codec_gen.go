@@ -486,8 +486,7 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 
 // EncodePerson encodes notes.Person as its output schema requires.
 func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
-	e.ObjectStart()
-	e.RawKey(`"name":`)
+	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Email != "" {
 		e.RawKey(`"email":`)
@@ -498,8 +497,7 @@ func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
 
 // EncodeNote encodes notes.Note as its output schema requires.
 func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"title":`)
 	e.String(v.Title)
@@ -607,8 +605,7 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 
 // EncodeDeleteOutput encodes notes.DeleteOutput as its output schema requires.
 func EncodeDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"deleted":`)
 	e.Bool(v.Deleted)
@@ -693,8 +690,7 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 
 // EncodeSection encodes notes.Section as its output schema requires.
 func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
-	e.ObjectStart()
-	e.RawKey(`"heading":`)
+	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	e.RawKey(`"level":`)
 	e.Int(int64(v.Level))
@@ -713,8 +709,7 @@ func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
 
 // EncodeOutline encodes notes.Outline as its output schema requires.
 func EncodeOutline(e *toolimpl.Encoder, v *notes.Outline) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"title":`)
 	e.String(v.Title)
@@ -934,8 +929,7 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 
 // EncodeSummary encodes notes.Summary as its output schema requires.
 func EncodeSummary(e *toolimpl.Encoder, v *notes.Summary) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"title":`)
 	e.String(v.Title)
@@ -960,8 +954,7 @@ func EncodeSummary(e *toolimpl.Encoder, v *notes.Summary) {
 
 // EncodeSearchOutput encodes notes.SearchOutput as its output schema requires.
 func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
-	e.ObjectStart()
-	e.RawKey(`"notes":`)
+	e.RawKey(`{"notes":`)
 	e.ArrayStart()
 	for notesIdx := range v.Notes {
 		EncodeSummary(e, &v.Notes[notesIdx])
@@ -1073,8 +1066,7 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 
 // EncodeShareOutput encodes notes.ShareOutput as its output schema requires.
 func EncodeShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"url":`)
 	e.String(v.URL)
@@ -1141,8 +1133,7 @@ func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 
 // EncodeTagOutput encodes notes.TagOutput as its output schema requires.
 func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
 	e.RawKey(`"tags":`)
 	e.ArrayStart()

@@ -144,8 +144,7 @@ func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
 	Name        string     `json:"name" jsonschema:"description=The city's name; for a point its coordinates"`
 	Coordinates [2]float64 `json:"coordinates" jsonschema:"description=Latitude and longitude in degrees"`
 }) {
-	e.ObjectStart()
-	e.RawKey(`"name":`)
+	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	e.RawKey(`"coordinates":`)
 	e.ArrayStart()
@@ -158,8 +157,7 @@ func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
 
 // EncodeDay encodes weather.Day as its output schema requires.
 func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
-	e.ObjectStart()
-	e.RawKey(`"date":`)
+	e.RawKey(`{"date":`)
 	e.String(v.Date)
 	e.RawKey(`"summary":`)
 	e.String(v.Summary)
@@ -178,8 +176,7 @@ func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
 
 // EncodeForecast encodes weather.Forecast as its output schema requires.
 func EncodeForecast(e *toolimpl.Encoder, v *weather.Forecast) {
-	e.ObjectStart()
-	e.RawKey(`"place":`)
+	e.RawKey(`{"place":`)
 	EncodeForecastPlace(e, &v.Place)
 	e.RawKey(`"units":`)
 	e.String(v.Units)

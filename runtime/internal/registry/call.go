@@ -64,8 +64,10 @@ func (s *Static) call(ctx context.Context, name string, args, dst []byte, append
 	if spec.Kind == tool.KindPropose || spec.Timeout > 0 || ctx.Done() != nil {
 		return s.callAt(ctx, i, args, dst, appendTo)
 	}
-	if e := s.runner.Refuse(i, spec.Name); e != nil {
-		return failure(dst, toolerr.Of(spec.Name, e))
+	if s.runner.Busy(i) { // Refuse's test, inlined
+		if e := s.runner.Refuse(i, spec.Name); e != nil {
+			return failure(dst, toolerr.Of(spec.Name, e))
+		}
 	}
 	c := s.pool.Get().(*codecs)
 	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
@@ -200,9 +202,8 @@ func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendT
 // and dst, until forget.
 func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (res tool.Result, healthy bool, err error) {
 	s := c.s
-	c.i, c.mode = i, ModeCall
 	if appendTo {
-		c.own, c.appended = c.out.Bytes()[:0], true
+		c.appended = true // the encoder's memory is c.own (see forget)
 		c.out.ResetAppend(dst)
 	} else {
 		c.out.Reset()
@@ -224,6 +225,7 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 	c.in.SkipPaths()
 	c.output, err = s.dispatch(ctx, s.id(i), ModeCall, c.in, c.out)
 	if err != nil && c.in.Err() != nil {
+		c.i, c.mode = i, ModeCall // what again dispatches
 		err = c.again(ctx, args)
 	}
 	if err != nil {

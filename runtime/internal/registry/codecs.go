@@ -21,8 +21,10 @@ type codecs struct {
 	output Output // what the dispatch returned
 	in     *codec.Decoder
 	out    *codec.Encoder
-	// own is the encoder's own memory while it appends to a caller's
-	// buffer (AppendCall, appended set); release gives it back.
+	// own is the encoder's own memory, which it writes into unless it
+	// appends to a caller's buffer (AppendCall, appended set): forget
+	// gives it back then, and keeps it up to date when the encoder grew
+	// it (a larger capacity), so that AppendCall stores nothing of it.
 	own      []byte
 	appended bool
 }
@@ -141,6 +143,8 @@ func (c *codecs) forget() {
 	if c.appended {
 		c.out.ResetAppend(c.own)
 		c.appended = false // c.own is the encoder's own memory again
+	} else if own := c.out.Bytes(); cap(own) != cap(c.own) {
+		c.own = own[:0] // the encoder grew its memory
 	}
 	if c.args != nil {
 		c.args = nil

@@ -13,10 +13,13 @@ import (
 // safe for concurrent use.
 type Handle struct {
 	s *Static
-	// c is the handle's codecs: nil until its first inline call, while
-	// a call runs on them, and after a tool panicked in them (they may
-	// then be in any state).
+	// c is the handle's codecs: nil until its first inline call and
+	// after a tool panicked in them (they may then be in any state).
 	c *codecs
+	// busy is set while a call runs on c: a call made from within it
+	// takes the pool's. A flag rather than c set to nil and back: a
+	// store of a pointer costs a write barrier while the collector runs.
+	busy bool
 	// last is the position in s.specs of the tool last found: a loop that
 	// calls one tool again and again finds it with one comparison.
 	last int
@@ -44,20 +47,29 @@ func (h *Handle) AppendCall(ctx context.Context, dst []byte, name string, args [
 // call is Call and AppendCall.
 func (h *Handle) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (tool.Result, error) {
 	s := h.s
-	i := h.find(name)
-	if i < 0 {
-		return failure(dst, toolerr.UnknownTool(s.tools, name))
+	i := h.last // find written out, its frame saved on the call path
+	if i >= len(s.specs) || s.specs[i].Name != name {
+		if i = h.search(name); i < 0 {
+			return failure(dst, toolerr.UnknownTool(s.tools, name))
+		}
 	}
 	spec := &s.specs[i]
 	if spec.Kind == tool.KindPropose || spec.Timeout > 0 || ctx.Done() != nil {
 		return s.callAt(ctx, i, args, dst, appendTo)
 	}
-	if e := s.runner.Refuse(i, spec.Name); e != nil {
-		return failure(dst, toolerr.Of(spec.Name, e))
+	if s.runner.Busy(i) { // Refuse's test, inlined
+		if e := s.runner.Refuse(i, spec.Name); e != nil {
+			return failure(dst, toolerr.Of(spec.Name, e))
+		}
 	}
 	c := h.codecs()
 	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
-	h.keep(c, healthy)
+	if healthy && c == h.c { // keep's common case, without its frame
+		h.busy = false
+		c.forget()
+	} else {
+		h.keep(c, healthy)
+	}
 	return res, err
 }
 
@@ -90,6 +102,12 @@ func (h *Handle) find(name string) int {
 	if i := h.last; i < len(h.s.specs) && h.s.specs[i].Name == name {
 		return i
 	}
+	return h.search(name)
+}
+
+// search is find past the tool found last: Static.find, remembering what
+// it found.
+func (h *Handle) search(name string) int {
 	i := h.s.find(name)
 	if i >= 0 {
 		h.last = i
@@ -98,24 +116,35 @@ func (h *Handle) find(name string) int {
 }
 
 // codecs returns the handle's codecs for a call, taking them from the
-// registry's pool at the first call and after a panic. The handle holds
-// none while the call runs: a call made from within it (a tool calling
-// tools through the same Handle) takes codecs of its own.
+// registry's pool at the first call and after a panic. A call made while
+// another runs on them (a tool calling tools through the same Handle)
+// takes the pool's.
 func (h *Handle) codecs() *codecs {
-	c := h.c
-	if c == nil {
-		c = h.s.pool.Get().(*codecs)
+	if h.busy || h.c == nil {
+		return h.s.pool.Get().(*codecs)
 	}
-	h.c = nil
-	return c
+	h.busy = true
+	return h.c
 }
 
-// keep gives c back to the handle once its call has ended, the call
-// forgotten, when the call left them healthy, and otherwise drops them,
-// for the collector.
+// keep takes c back once its call has ended, the call forgotten, when
+// the call left them healthy: the handle's own, or the pool's (then given
+// back to the pool, or kept when the handle has none). Codecs a tool
+// panicked in are dropped, for the collector.
 func (h *Handle) keep(c *codecs, healthy bool) {
-	if healthy {
+	switch {
+	case c == h.c:
+		h.busy = false
+		if !healthy {
+			h.c = nil
+			return
+		}
+		c.forget()
+	case !healthy:
+	case h.c == nil:
 		c.forget()
 		h.c = c
+	default:
+		h.s.release(c)
 	}
 }

@@ -282,6 +282,11 @@ func inline(ctx context.Context, name string, job Job) (ended Ended, err error) 
 	return Returned, job.Run(ctx)
 }
 
+// Busy reports whether the tool numbered i has as many abandoned runs
+// still running as the cap: Refuse's test, inlined where a caller runs
+// a call inline itself and asks Refuse for the refusal only then.
+func (r *Runner) Busy(i int) bool { return r.abandoned[i].Load() >= r.max }
+
 // Refuse returns the refusal of a run of the tool numbered i and named
 // name when that tool has as many abandoned runs still running as the
 // cap (tool.CodeBusy), and nil otherwise: the one check Run makes before

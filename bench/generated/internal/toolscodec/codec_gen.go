@@ -611,8 +611,7 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 
 // EncodeMediumOutput encodes tools.MediumOutput as its output schema requires.
 func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+	e.RawKey(`{"id":`)
 	e.String(v.ID)
 	e.RawKey(`"lines":`)
 	e.Int(int64(v.Lines))
@@ -688,8 +687,7 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 
 // EncodeSmallOutput encodes tools.SmallOutput as its output schema requires.
 func EncodeSmallOutput(e *toolimpl.Encoder, v *tools.SmallOutput) {
-	e.ObjectStart()
-	e.RawKey(`"query":`)
+	e.RawKey(`{"query":`)
 	e.String(v.Query)
 	e.RawKey(`"limit":`)
 	e.Int(int64(v.Limit))

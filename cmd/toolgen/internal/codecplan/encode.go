@@ -23,26 +23,40 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
 	defer g.startFunc(name)()
 	props := obj.get("properties")
 	required := requiredOf(obj)
-	fw := &fieldWriter{body: []jen.Code{jen.Id("e").Dot("ObjectStart").Call()}}
-	for _, f := range s.Fields {
+	fw := &fieldWriter{}
+	for i, f := range s.Fields {
 		var pw view
 		if props != nil {
 			pw = viewOf(props.Get(f.JSONName), at.root)
 		}
 		sel := selectorOf(jen.Id("v"), f.GoName)
-		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(gocode.Key(f.JSONName))},
-			g.encodeValue(f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
+		var cond jen.Code
 		switch {
 		case f.OmitEmpty:
-			if cond := g.nonEmpty(f.Shape, sel); cond != nil {
-				write = []jen.Code{jen.If(cond).Block(write...)}
-			}
+			cond = g.nonEmpty(f.Shape, sel)
 		case f.OmitZero:
-			if cond := g.nonZero(f, sel); cond != nil {
-				write = []jen.Code{jen.If(cond).Block(write...)}
-			}
+			cond = g.nonZero(f, sel)
+		}
+		// The '{' and the first member's name are one constant write
+		// when that member is always written: RawKey writes the ','
+		// the object itself may need, as ObjectStart would.
+		key := gocode.KeyText(f.JSONName)
+		switch {
+		case i > 0:
+		case cond == nil && len(f.Via) == 0:
+			key = "{" + key
+		default:
+			fw.body = append(fw.body, jen.Id("e").Dot("ObjectStart").Call())
+		}
+		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(gocode.KeyLit(key))},
+			g.encodeValue(f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
+		if cond != nil {
+			write = []jen.Code{jen.If(cond).Block(write...)}
 		}
 		fw.add(f, write, required[f.JSONName], at)
+	}
+	if len(s.Fields) == 0 {
+		fw.body = append(fw.body, jen.Id("e").Dot("ObjectStart").Call())
 	}
 	body := append(fw.flush(), jen.Id("e").Dot("ObjectEnd").Call())
 	g.cur.decls = append(g.cur.decls,

@@ -23,10 +23,9 @@ func KeyText(name string) string {
 	return string(e.Bytes())
 }
 
-// Key returns KeyText(name) as a Go string literal: a raw one, such as
-// `"query":`, when it can be.
-func Key(name string) jen.Code {
-	text := KeyText(name)
+// KeyLit returns member text (KeyText's, or text that ends with it, such
+// as `{"query":`) as a Go string literal: a raw one when it can be.
+func KeyLit(text string) jen.Code {
 	if strconv.CanBackquote(text) {
 		return jen.Op("`" + text + "`")
 	}

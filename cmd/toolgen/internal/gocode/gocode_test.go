@@ -25,14 +25,17 @@ func TestKeyText(t *testing.T) {
 		text := KeyText(name)
 		assert.Equal(t, string(want)+":", text, "%q", name)
 
-		// The literal is Go source for the same text.
-		src := fmt.Sprintf("%#v", jen.Var().Id("x").Op("=").Add(Key(name)))
-		var lit string
-		_, err := fmt.Sscanf(src, "var x = %q", &lit)
-		if err != nil { // a raw literal
-			require.Equal(t, "var x = `"+text+"`", src, "%q", name)
-			continue
+		// The literal is Go source for the same text, alone and after
+		// the '{' of an object's first member.
+		for _, text := range []string{text, "{" + text} {
+			src := fmt.Sprintf("%#v", jen.Var().Id("x").Op("=").Add(KeyLit(text)))
+			var lit string
+			_, err := fmt.Sscanf(src, "var x = %q", &lit)
+			if err != nil { // a raw literal
+				require.Equal(t, "var x = `"+text+"`", src, "%q", name)
+				continue
+			}
+			assert.Equal(t, text, lit, "%q", name)
 		}
-		assert.Equal(t, text, lit, "%q", name)
 	}
 }

@@ -186,8 +186,7 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *basic.DeleteInput) {
 
 // EncodeItem encodes basic.Item as its output schema requires.
 func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
-	e.ObjectStart()
-	e.RawKey(`"name":`)
+	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Count != 0 {
 		e.RawKey(`"count":`)
@@ -1031,8 +1030,7 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 
 // EncodeTree encodes basic.Tree as its output schema requires.
 func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
-	e.ObjectStart()
-	e.RawKey(`"label":`)
+	e.RawKey(`{"label":`)
 	e.String(v.Label)
 	if len(v.Children) != 0 {
 		e.RawKey(`"children":`)
@@ -1047,8 +1045,7 @@ func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
 
 // EncodeOutput encodes basic.Output as its output schema requires.
 func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
-	e.ObjectStart()
-	e.RawKey(`"items":`)
+	e.RawKey(`{"items":`)
 	e.ArrayStart()
 	for itemsIdx := range v.Items {
 		EncodeItem(e, &v.Items[itemsIdx])

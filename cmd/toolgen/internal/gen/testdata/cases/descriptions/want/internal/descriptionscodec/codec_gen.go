@@ -131,8 +131,7 @@ func DecodeFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 
 // EncodeResult encodes descriptions.Result as its output schema requires.
 func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
-	e.ObjectStart()
-	e.RawKey(`"names":`)
+	e.RawKey(`{"names":`)
 	e.ArrayStart()
 	for namesIdx := range v.Names {
 		e.String(v.Names[namesIdx])
@@ -275,8 +274,7 @@ func DecodeSection(d *toolimpl.Decoder, v *descriptions.Section) {
 
 // EncodeSection encodes descriptions.Section as its output schema requires.
 func EncodeSection(e *toolimpl.Encoder, v *descriptions.Section) {
-	e.ObjectStart()
-	e.RawKey(`"heading":`)
+	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	if len(v.Children) != 0 {
 		e.RawKey(`"children":`)

@@ -91,8 +91,7 @@ func DecodeInput(d *toolimpl.Decoder, v *kept.Input) {
 
 // EncodeEntry encodes kept.Entry as its output schema requires.
 func EncodeEntry(e *toolimpl.Encoder, v *kept.Entry) {
-	e.ObjectStart()
-	e.RawKey(`"meaning":`)
+	e.RawKey(`{"meaning":`)
 	e.String(v.Meaning)
 	e.ObjectEnd()
 }

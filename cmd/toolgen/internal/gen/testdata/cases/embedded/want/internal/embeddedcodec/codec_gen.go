@@ -250,8 +250,7 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 
 // EncodeOutput encodes embedded.Output as its output schema requires.
 func EncodeOutput(e *toolimpl.Encoder, v *embedded.Output) {
-	e.ObjectStart()
-	e.RawKey(`"query":`)
+	e.RawKey(`{"query":`)
 	e.String(v.Query)
 	if v.Audit != nil {
 		if v.By != "" {

@@ -299,8 +299,7 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 
 // EncodeAddOutput encodes nojson.AddOutput as its output schema requires.
 func EncodeAddOutput(e *toolimpl.Encoder, v *nojson.AddOutput) {
-	e.ObjectStart()
-	e.RawKey(`"id":`)
+	e.RawKey(`{"id":`)
 	e.String(v.ID)
 	e.RawKey(`"count":`)
 	e.Int(int64(v.Count))

@@ -104,8 +104,7 @@ func DecodeInput(d *toolimpl.Decoder, v *a.Input) {
 
 // EncodeOutput encodes a.Output as its output schema requires.
 func EncodeOutput(e *toolimpl.Encoder, v *a.Output) {
-	e.ObjectStart()
-	e.RawKey(`"names":`)
+	e.RawKey(`{"names":`)
 	e.ArrayStart()
 	for namesIdx := range v.Names {
 		e.String(v.Names[namesIdx])

@@ -101,8 +101,7 @@ func EncodePage(e *toolimpl.Encoder, v *shared.Page) {
 
 // EncodeNext encodes shared.Next as its output schema requires.
 func EncodeNext(e *toolimpl.Encoder, v *shared.Next) {
-	e.ObjectStart()
-	e.RawKey(`"page":`)
+	e.RawKey(`{"page":`)
 	EncodePage(e, &v.Page)
 	e.RawKey(`"more":`)
 	e.Bool(v.More)
