@@ -21,7 +21,9 @@ func Encode(e *toolimpl.Encoder, err error) {
 // Decode calls the Decoder's methods.
 func Decode(d *toolimpl.Decoder, key []byte) (string, error) {
 	d.PushIndex(0)
-	d.Pop()
+	if d.Member("a", false) {
+		d.Pop()
+	}
 	d.PushKey()
 	d.Unknown(key)
 	return d.KeyString(key), d.Err()
