@@ -537,19 +537,60 @@ type searchInput struct {
 	Extra any
 }
 
-// decodeSearchInput is written as toolgen generates decoders.
-func decodeSearchInput(d *Decoder, v *searchInput) {
+// searchProps and rangeProps are the property names of searchInput and of
+// its range, in their declared order, as toolgen writes them in a table.
+var (
+	searchProps = [...]string{"query", "limit", "tags", "range", "extra"}
+	rangeProps  = [...]string{"from", "to"}
+)
+
+// memberNext reads the name of the next member of the object being read
+// and returns its index in names, or -1 when the object ended. The two
+// ways toolgen's decoders find a member are memberByKey and
+// memberByProperty; decodeSearch, the body of a generated decoder, runs
+// with either.
+type memberNext func(d *Decoder, names []string, last int) int
+
+// memberByKey finds a member as a generated decoder does for names JSON
+// writes with escapes: Key, then a switch on the name, an unknown one
+// refused.
+func memberByKey(d *Decoder, names []string, _ int) int {
+	for {
+		key, ok := d.Key()
+		if !ok {
+			return -1
+		}
+		for i, name := range names {
+			if string(key) == name {
+				return i
+			}
+		}
+		d.Unknown(key)
+	}
+}
+
+// memberByProperty finds a member as generated decoders do since
+// Property: the name declared after the last one first.
+func memberByProperty(d *Decoder, names []string, last int) int {
+	return d.Property(names, last+1, true)
+}
+
+// decodeSearchInput is written as toolgen generates decoders, with Key.
+func decodeSearchInput(d *Decoder, v *searchInput) { decodeSearch(d, v, memberByKey) }
+
+// decodeSearch decodes a searchInput as a generated decoder does, finding
+// each member with next.
+func decodeSearch(d *Decoder, v *searchInput, next memberNext) {
 	if !d.Object("object") {
 		return
 	}
 	var seen uint64
-	for {
-		key, ok := d.Key()
-		if !ok {
+	for p := -1; ; {
+		if p = next(d, searchProps[:], p); p < 0 {
 			break
 		}
-		switch string(key) {
-		case "query":
+		switch p {
+		case 0:
 			d.Push("query")
 			if seen&1 != 0 {
 				d.Duplicate()
@@ -562,7 +603,7 @@ func decodeSearchInput(d *Decoder, v *searchInput) {
 				v.Query = s
 			}
 			d.Pop()
-		case "limit":
+		case 1:
 			d.Push("limit")
 			if seen&2 != 0 {
 				d.Duplicate()
@@ -577,7 +618,7 @@ func decodeSearchInput(d *Decoder, v *searchInput) {
 				v.Limit = int(n)
 			}
 			d.Pop()
-		case "tags":
+		case 2:
 			d.Push("tags")
 			if d.Array("array of strings") {
 				v.Tags = []string{}
@@ -590,33 +631,30 @@ func decodeSearchInput(d *Decoder, v *searchInput) {
 				}
 			}
 			d.Pop()
-		case "range":
+		case 3:
 			d.Push("range")
 			if d.Object("object") {
 				v.Range = &struct{ From, To float64 }{}
 				var seen uint64
-				for {
-					key, ok := d.Key()
-					if !ok {
+				for q := -1; ; {
+					if q = next(d, rangeProps[:], q); q < 0 {
 						break
 					}
-					switch string(key) {
-					case "from":
+					switch q {
+					case 0:
 						d.Push("from")
 						seen |= 1
 						if f, ok := d.Float("number", 64); ok {
 							v.Range.From = f
 						}
 						d.Pop()
-					case "to":
+					case 1:
 						d.Push("to")
 						seen |= 2
 						if f, ok := d.Float("number", 64); ok {
 							v.Range.To = f
 						}
 						d.Pop()
-					default:
-						d.Unknown(key)
 					}
 				}
 				if seen&1 == 0 {
@@ -624,14 +662,12 @@ func decodeSearchInput(d *Decoder, v *searchInput) {
 				}
 			}
 			d.Pop()
-		case "extra":
+		case 4:
 			d.Push("extra")
 			if x, ok := d.Any(); ok {
 				v.Extra = x
 			}
 			d.Pop()
-		default:
-			d.Unknown(key)
 		}
 	}
 	if seen&1 == 0 {
