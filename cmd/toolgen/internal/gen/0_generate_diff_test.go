@@ -56,15 +56,10 @@ func TestAddedFieldDiff(t *testing.T) {
 // testdata, inside the module, so that it loads as the case does.
 func generateCopy(t *testing.T, src string) map[string]string {
 	t.Helper()
-	dir, err := os.MkdirTemp("testdata", "addfield-")
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	abs, err := filepath.Abs(dir)
-	require.NoError(t, err)
+	dir, _ := caseDir(t, "addfield-")
 	// Same directory name in every copy, so that the import paths agree.
-	abs = filepath.Join(abs, "basic")
-	require.NoError(t, os.MkdirAll(abs, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(abs, "basic.go"), []byte(src), 0o644))
+	abs := filepath.Join(dir, "basic")
+	writeCaseFile(t, abs, "basic.go", src)
 	files, errs := Generate(context.Background(), Options{Dir: abs, Output: "want"})
 	require.Empty(t, errs)
 	out := map[string]string{}

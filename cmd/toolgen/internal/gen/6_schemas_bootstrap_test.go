@@ -462,11 +462,7 @@ func bootstrapModule(t testing.TB, files map[string]string) (string, []string) {
 	for name, data := range files {
 		all[name] = data
 	}
-	for name, data := range all {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
-	}
+	writeCaseFiles(t, dir, all)
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	return dir, env
 }

@@ -22,12 +22,7 @@ import (
 // a JSON Schema hook. It returns its directory.
 func cacheCase(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("testdata", "cache-")
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	abs, err := filepath.Abs(dir)
-	require.NoError(t, err)
-	pkg := bootstrapPkg[:strings.LastIndex(bootstrapPkg, "/")] + "/" + filepath.Base(dir)
+	abs, pkg := caseDir(t, "cache-")
 	files := map[string]string{
 		"a/a.go": `// Package a declares a tool.
 package a
@@ -101,13 +96,33 @@ import "github.com/invopop/jsonschema"
 func (D) JSONSchemaExtend(s *jsonschema.Schema) { s.Title = "title-one" }
 `,
 	}
-	for name, data := range files {
-		writeCaseFile(t, abs, name, data)
-	}
+	writeCaseFiles(t, abs, files)
 	return abs
 }
 
-func writeCaseFile(t *testing.T, dir, name, data string) {
+// caseDir makes a directory for a module-internal case under testdata,
+// removed when the test ends, and returns its absolute path and the import
+// path of the packages in it.
+func caseDir(t *testing.T, prefix string) (abs, pkg string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("testdata", prefix)
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	abs, err = filepath.Abs(dir)
+	require.NoError(t, err)
+	return abs, bootstrapPkg[:strings.LastIndex(bootstrapPkg, "/")] + "/" + filepath.Base(dir)
+}
+
+// writeCaseFiles writes files, by slash-separated path, under dir.
+func writeCaseFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		writeCaseFile(t, dir, name, data)
+	}
+}
+
+// writeCaseFile writes data to name, a slash-separated path under dir.
+func writeCaseFile(t testing.TB, dir, name, data string) {
 	t.Helper()
 	path := filepath.Join(dir, filepath.FromSlash(name))
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
@@ -21,12 +20,7 @@ import (
 // plain, which declares no tools. It returns its directory.
 func staticCase(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("testdata", "static-")
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	abs, err := filepath.Abs(dir)
-	require.NoError(t, err)
-	pkg := bootstrapPkg[:strings.LastIndex(bootstrapPkg, "/")] + "/" + filepath.Base(dir)
+	abs, pkg := caseDir(t, "static-")
 	files := map[string]string{
 		"s/s.go": `// Package s declares a tool.
 package s
@@ -77,9 +71,7 @@ func (Get) Call(ctx context.Context, in Shared) (string, error) { return "", nil
 `,
 		"plain/plain.go": "// Package plain declares no tools.\npackage plain\n\n// Word is a word.\ntype Word = string\n",
 	}
-	for name, data := range files {
-		writeCaseFile(t, abs, name, data)
-	}
+	writeCaseFiles(t, abs, files)
 	return abs
 }
 

@@ -335,15 +335,7 @@ func (w *keyWriter) typ(t types.Type) {
 		io.WriteString(w.b, "type nil\n")
 		return
 	}
-	w.uc.mu.Lock()
-	fp, ok := w.uc.types[t]
-	w.uc.mu.Unlock()
-	if !ok {
-		fp = sha256.Sum256([]byte(typeFingerprint(t)))
-		w.uc.mu.Lock()
-		w.uc.types[t] = fp
-		w.uc.mu.Unlock()
-	}
+	fp := w.uc.hash(w.uc.types, t, func() string { return typeFingerprint(t) })
 	w.b.Write(fp[:])
 	w.uc.mu.Lock()
 	home := w.layout.Home(t)
@@ -365,16 +357,24 @@ func (w *keyWriter) described(t types.Type) {
 		io.WriteString(w.b, "described nil\n")
 		return
 	}
-	w.uc.mu.Lock()
-	d, ok := w.uc.descs[t]
-	w.uc.mu.Unlock()
-	if !ok {
-		d = sha256.Sum256([]byte(strings.Join(describeType(t), "\n")))
-		w.uc.mu.Lock()
-		w.uc.descs[t] = d
-		w.uc.mu.Unlock()
-	}
+	d := w.uc.hash(w.uc.descs, t, func() string { return strings.Join(describeType(t), "\n") })
 	w.b.Write(d[:])
+}
+
+// hash returns the SHA-256 of text() for t, computed once per run and
+// kept in m (uc.types or uc.descs), which uc.mu guards; text runs
+// outside the lock.
+func (uc *unitCache) hash(m map[types.Type][sha256.Size]byte, t types.Type, text func() string) [sha256.Size]byte {
+	uc.mu.Lock()
+	h, ok := m[t]
+	uc.mu.Unlock()
+	if !ok {
+		h = sha256.Sum256([]byte(text()))
+		uc.mu.Lock()
+		m[t] = h
+		uc.mu.Unlock()
+	}
+	return h
 }
 
 // typeFingerprint is what the generated code can depend on of t: its
