@@ -63,12 +63,15 @@ func (h *Handle) call(ctx context.Context, name string, args, dst []byte, append
 		}
 	}
 	c := h.codecs()
-	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
-	if healthy && c == h.c { // keep's common case, without its frame
+	res, err := c.callInline(ctx, i, args, dst, appendTo)
+	if c.crash == nil && c == h.c { // keep's common case, without its frame
 		h.busy = false
 		c.forget()
-	} else {
-		h.keep(c, healthy)
+		return res, err
+	}
+	h.keep(c, c.crash == nil)
+	if c.crash != nil {
+		return failure(dst, c.crash)
 	}
 	return res, err
 }
@@ -88,7 +91,7 @@ func (h *Handle) Check(ctx context.Context, name string, args []byte) error {
 	}
 	c := h.codecs()
 	c.i, c.mode = i, ModeCheck
-	c.out.Reset()
+	c.resetOut()
 	ended, err := c.inline(ctx, args)
 	h.keep(c, ended != run.Crashed)
 	if err != nil {
