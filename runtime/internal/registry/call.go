@@ -215,6 +215,7 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 		}
 		c.out.Reset()
 	}
+	c.dispatching = true
 	defer c.recoverTool(i)
 	// codecs.dispatch written out, its frame saved on the call path.
 	if len(args) == 0 {
@@ -227,6 +228,7 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 		c.i, c.mode = i, ModeCall // what again dispatches
 		err = c.again(ctx, args)
 	}
+	c.dispatching = false
 	if err != nil {
 		name := s.specs[i].Name
 		return failure(dst, toolerr.Of(name, toolerr.Returned(name, err)))
@@ -246,9 +248,14 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 // recoverTool is deferred by callInline: it recovers a panic of the run
 // of s.specs[i] on c and records the call's failure in c.crash. A deferred
 // method with one argument rather than a closure over callInline's
-// results: less to store on every call. runtime.Goexit recovers nothing:
-// it ends the caller's goroutine, as in any function the caller calls.
+// results: less to store on every call; and it calls recover only when
+// the dispatch did not return (c.dispatching still set). runtime.Goexit
+// recovers nothing: it ends the caller's goroutine, as in any function
+// the caller calls.
 func (c *codecs) recoverTool(i int) {
+	if !c.dispatching {
+		return
+	}
 	if v := recover(); v != nil {
 		name := c.s.specs[i].Name
 		c.crash = toolerr.Of(name, run.Panicked(name, v))

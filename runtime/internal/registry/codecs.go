@@ -38,6 +38,9 @@ type codecs struct {
 	// codecs (callInline), which are then left to the collector: set
 	// once, on codecs never used again.
 	crash *tool.Error
+	// dispatching is set while callInline's dispatch runs: a panic
+	// leaves it set, for the deferred recoverTool.
+	dispatching bool
 }
 
 // Run decodes the arguments and dispatches the tool, on the Runner's
