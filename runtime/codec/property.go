@@ -71,9 +71,13 @@ func (d *Decoder) property(names []string, closed bool) int {
 }
 
 // sameName reports whether b, as long as name, holds name's bytes. A
-// property's name is short: compared a byte at a time, inlined, it costs
-// less than the runtime's comparison, a call.
+// name of less than eight bytes, the most common, is compared a byte at a
+// time, inlined, for less than the runtime's comparison, a call, which
+// compares longer ones eight bytes at a time.
 func sameName(b []byte, name string) bool {
+	if len(name) >= 8 {
+		return string(b) == name
+	}
 	b = b[:len(name)]
 	for k := 0; k < len(name); k++ {
 		if b[k] != name[k] {

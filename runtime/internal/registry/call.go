@@ -223,7 +223,7 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 	}
 	c.in.Reset(args, s.opts.Limits)
 	c.in.SkipPaths()
-	c.output, err = s.dispatch(ctx, s.id(i), ModeCall, c.in, c.out)
+	c.output, err = s.dispatch(ctx, s.id(i), ModeCall, &c.in, &c.out)
 	if err != nil && c.in.Err() != nil {
 		c.i, c.mode = i, ModeCall // what again dispatches
 		err = c.again(ctx, args)
@@ -235,7 +235,7 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 	}
 	// One test of the output's state on the way out: outputError says
 	// which failure it is.
-	if out := c.out; out.TooLarge() || out.Err() != nil || c.output-OutputText > OutputStructured-OutputText {
+	if out := &c.out; out.TooLarge() || out.Err() != nil || c.output-OutputText > OutputStructured-OutputText {
 		return failure(dst, s.outputError(c, &s.specs[i]))
 	}
 	res = tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
