@@ -34,7 +34,7 @@ import (
 // args after an error that wraps tool.ErrAbandoned (the MCP server's
 // arguments are fresh per request).
 func (s *Static) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
-	return s.call(ctx, name, args, nil, false)
+	return s.AppendCall(ctx, nil, name, args)
 }
 
 // AppendCall is Call with the Result's Content appended to dst: the
@@ -46,16 +46,15 @@ func (s *Static) Call(ctx context.Context, name string, args []byte) (tool.Resul
 // before len(dst) are never changed. A run that could be abandoned (a
 // context that can be done, or a Spec.Timeout) encodes into the
 // registry's own memory instead, copied into dst when the run ends in
-// time, so that an abandoned run never writes into dst.
+// time, so that an abandoned run never writes into dst. With dst nil it
+// is Call: the output is copied out of the registry's own memory.
 func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
-	return s.call(ctx, name, args, dst, true)
-}
-
-// call is Call and AppendCall: with appendTo, the output is encoded into
-// dst; without, it is copied out of the pooled encoder. A call that
-// nothing can end early runs inline from here (runInline written out, a
-// frame less on the call path); callAt takes every other.
-func (s *Static) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (tool.Result, error) {
+	// Call and AppendCall in one body, a frame less on the call path.
+	// With appendTo the output is encoded into dst; without, it is
+	// copied out of the pooled encoder. A call that nothing can end
+	// early runs inline from here (runInline written out); callAt takes
+	// every other.
+	appendTo := dst != nil
 	i := s.find(name)
 	if i < 0 {
 		return failure(dst, toolerr.UnknownTool(s.tools, name))
@@ -78,7 +77,8 @@ func (s *Static) call(ctx context.Context, name string, args, dst []byte, append
 	return res, err
 }
 
-// callAt is call once the tool is found: s.specs[i].
+// callAt is AppendCall once the tool is found, s.specs[i], for a call
+// that does not run inline.
 func (s *Static) callAt(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
 	spec := &s.specs[i]
 	if spec.Kind == tool.KindPropose {

@@ -36,18 +36,16 @@ func (s *Static) NewHandle() tool.Handle { return &Handle{s: s} }
 
 // Call runs the named tool as Static.Call does.
 func (h *Handle) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
-	return h.call(ctx, name, args, nil, false)
+	return h.AppendCall(ctx, nil, name, args)
 }
 
-// AppendCall runs the named tool as Static.AppendCall does.
+// AppendCall runs the named tool as Static.AppendCall does (with dst nil,
+// as Call does).
 func (h *Handle) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
-	return h.call(ctx, name, args, dst, true)
-}
-
-// call is Call and AppendCall.
-func (h *Handle) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (tool.Result, error) {
 	s := h.s
-	i := h.last // find written out, its frame saved on the call path
+	appendTo := dst != nil // see Static.AppendCall
+	// find written out, its frame saved on the call path.
+	i := h.last
 	if i >= len(s.specs) || s.specs[i].Name != name {
 		if i = h.search(name); i < 0 {
 			return failure(dst, toolerr.UnknownTool(s.tools, name))
