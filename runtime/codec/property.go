@@ -35,7 +35,7 @@ func (d *Decoder) Property(names []string, next int, closed bool) int {
 			if uint(next) < uint(len(names)) {
 				name := names[next]
 				end := i + 1 + len(name) // the closing quote
-				if end+2 <= len(data) && data[i] == '"' && data[end] == '"' && data[end+1] == ':' && sameName(data[i+1:end], name) {
+				if end+2 <= len(data) && data[i] == '"' && data[end] == '"' && data[end+1] == ':' && string(data[i+1:end]) == name {
 					d.first = false
 					d.pos = end + 2
 					if n := len(d.keys); n > 0 {
@@ -68,23 +68,6 @@ func (d *Decoder) property(names []string, closed bool) int {
 			d.Skip()
 		}
 	}
-}
-
-// sameName reports whether b, as long as name, holds name's bytes. A
-// name of less than eight bytes, the most common, is compared a byte at a
-// time, inlined, for less than the runtime's comparison, a call, which
-// compares longer ones eight bytes at a time.
-func sameName(b []byte, name string) bool {
-	if len(name) >= 8 {
-		return string(b) == name
-	}
-	b = b[:len(name)]
-	for k := 0; k < len(name); k++ {
-		if b[k] != name[k] {
-			return false
-		}
-	}
-	return true
 }
 
 // closeObject consumes the '}' at data[i] that closes the object being

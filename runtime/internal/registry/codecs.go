@@ -28,12 +28,12 @@ type codecs struct {
 	// appends to a caller's buffer (AppendCall, appended set). A call
 	// that appends leaves the encoder on the caller's buffer when it
 	// ends; resetOut (or callInline) points it back at own before any
-	// call that writes into the encoder's own memory, so that the encoder never writes
-	// into a caller's buffer once the call that passed it has returned,
-	// and a loop of AppendCalls stores nothing of own (each store of a
-	// pointer costs a write barrier while the collector runs). Until
-	// then the codecs keep the caller's last buffer reachable, and write
-	// nothing through it.
+	// call that writes into the encoder's own memory. So the encoder
+	// never writes into a caller's buffer once the call that passed it
+	// has returned, and a loop of AppendCalls stores nothing of own
+	// (each store of a pointer costs a write barrier while the collector
+	// runs). Until then the codecs keep the caller's last buffer
+	// reachable, and write nothing through it.
 	own      []byte
 	appended bool
 	// crash is the failure of a call whose tool panicked on these
