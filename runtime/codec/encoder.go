@@ -258,6 +258,17 @@ func (e *Encoder) String(s string) {
 	}
 	e.needComma = true
 	if jsonlex.Plain(s) {
+		if m := len(e.buf); len(s)+2 <= cap(e.buf)-m {
+			// In the buffer's spare capacity: buf resliced, its pointer
+			// not stored again (a write barrier while the collector
+			// runs), as an append of three parts would store it.
+			e.buf = e.buf[:m+len(s)+2]
+			b := e.buf[m:]
+			b[0] = '"'
+			b[len(s)+1] = '"'
+			copy(b[1:], s)
+			return
+		}
 		e.buf = append(append(append(e.buf, '"'), s...), '"')
 		return
 	}

@@ -130,10 +130,10 @@ func (d *Decoder) String(want string) (string, bool) {
 		return "", false
 	}
 	d.pos = next
-	if len(b) == 0 {
-		return "", true
+	if d.alone(b) { // makeString written out: a lone short string makes no call but its allocation's
+		return string(b), true
 	}
-	return d.makeString(b), true
+	return d.blockString(b), true
 }
 
 // KeyString returns name, a member name that Key returned, as a string
@@ -164,19 +164,28 @@ const (
 // without zeroing it. Sized to the whole rest of the input, blocks cost
 // more time in allocated bytes than they saved in allocations.
 func (d *Decoder) makeString(b []byte) string {
-	switch {
-	case len(b) == 0:
-		return ""
-	case len(b) > maxBlockString:
+	if d.alone(b) {
 		return string(b)
 	}
+	return d.blockString(b)
+}
+
+// alone reports whether makeString allocates b's string alone: too long
+// for a block, or without room in the current one with too little input
+// left for a new one to pay.
+func (d *Decoder) alone(b []byte) bool {
+	return len(b) > maxBlockString || d.block.Cap()-d.block.Len() < len(b) && len(d.data)-d.pos < minBlockRest
+}
+
+// blockString is makeString for a string carved from a block: the
+// current one, or a new one when it has no room for b.
+func (d *Decoder) blockString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
 	if d.block.Cap()-d.block.Len() < len(b) {
-		rest := len(d.data) - d.pos
-		if rest < minBlockRest {
-			return string(b) // too little input left for a block to pay
-		}
 		d.block = strings.Builder{}
-		d.block.Grow(min(rest/2+len(b), blockSize))
+		d.block.Grow(min((len(d.data)-d.pos)/2+len(b), blockSize))
 	}
 	start := d.block.Len()
 	d.block.Write(b)

@@ -34,7 +34,7 @@ import (
 // args after an error that wraps tool.ErrAbandoned (the MCP server's
 // arguments are fresh per request).
 func (s *Static) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
-	return s.call(ctx, name, args, nil, false)
+	return s.AppendCall(ctx, nil, name, args)
 }
 
 // AppendCall is Call with the Result's Content appended to dst: the
@@ -46,16 +46,15 @@ func (s *Static) Call(ctx context.Context, name string, args []byte) (tool.Resul
 // before len(dst) are never changed. A run that could be abandoned (a
 // context that can be done, or a Spec.Timeout) encodes into the
 // registry's own memory instead, copied into dst when the run ends in
-// time, so that an abandoned run never writes into dst.
+// time, so that an abandoned run never writes into dst. With dst nil it
+// is Call: the output is copied out of the registry's own memory.
 func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
-	return s.call(ctx, name, args, dst, true)
-}
-
-// call is Call and AppendCall: with appendTo, the output is encoded into
-// dst; without, it is copied out of the pooled encoder. A call that
-// nothing can end early runs inline from here (runInline written out, a
-// frame less on the call path); callAt takes every other.
-func (s *Static) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (tool.Result, error) {
+	// Call and AppendCall in one body, a frame less on the call path.
+	// With appendTo the output is encoded into dst; without, it is
+	// copied out of the pooled encoder. A call that nothing can end
+	// early runs inline from here (runInline written out); callAt takes
+	// every other.
+	appendTo := dst != nil
 	i := s.find(name)
 	if i < 0 {
 		return failure(dst, toolerr.UnknownTool(s.tools, name))
@@ -70,14 +69,16 @@ func (s *Static) call(ctx context.Context, name string, args, dst []byte, append
 		}
 	}
 	c := s.pool.Get().(*codecs)
-	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
-	if healthy {
-		s.release(c)
+	res, err := c.callInline(ctx, i, args, dst, appendTo)
+	if c.crash != nil { // left to the collector
+		return failure(dst, c.crash)
 	}
+	s.release(c)
 	return res, err
 }
 
-// callAt is call once the tool is found: s.specs[i].
+// callAt is AppendCall once the tool is found, s.specs[i], for a call
+// that does not run inline.
 func (s *Static) callAt(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
 	spec := &s.specs[i]
 	if spec.Kind == tool.KindPropose {
@@ -184,10 +185,11 @@ func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendT
 		return failure(dst, toolerr.Of(name, e))
 	}
 	c := s.pool.Get().(*codecs)
-	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
-	if healthy {
-		s.release(c)
+	res, err := c.callInline(ctx, i, args, dst, appendTo)
+	if c.crash != nil { // left to the collector
+		return failure(dst, c.crash)
 	}
+	s.release(c)
 	return res, err
 }
 
@@ -196,54 +198,68 @@ func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendT
 // caller has checked Runner.Refuse): in one frame around the dispatch
 // rather than through the Job interface, the call path of every program
 // that calls its tools directly. With appendTo the output is encoded
-// straight into dst, which nothing can write into once the call has
-// returned. healthy is false when the tool panicked: c may then be in any
-// state, and is left to the collector; otherwise c still refers to args
-// and dst, until forget.
-func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (res tool.Result, healthy bool, err error) {
+// straight into dst, which nothing writes into once the call has
+// returned (see codecs.own). When the tool panicked, c.crash is set and
+// holds the call's failure, and c may be in any state: the caller leaves
+// it to the collector. Otherwise c still refers to args until forget.
+func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (res tool.Result, err error) {
 	s := c.s
 	if appendTo {
-		c.appended = true // the encoder's memory is c.own (see forget)
+		if !c.appended {
+			c.leaveOwn()
+		}
 		c.out.ResetAppend(dst)
-	} else {
+	} else { // resetOut written out, a call saved on Call's path
+		if c.appended {
+			c.ownOut()
+		}
 		c.out.Reset()
 	}
-	defer func() {
-		// runtime.Goexit recovers nothing: it ends the caller's
-		// goroutine, as in any function the caller calls.
-		if v := recover(); v != nil {
-			name := s.specs[i].Name
-			res, err = failure(dst, toolerr.Of(name, run.Panicked(name, v)))
-			healthy = false
-		}
-	}()
+	c.dispatching = true
+	defer c.recoverTool(i)
 	// codecs.dispatch written out, its frame saved on the call path.
 	if len(args) == 0 {
 		args = s.emptyArgs
 	}
 	c.in.Reset(args, s.opts.Limits)
 	c.in.SkipPaths()
-	c.output, err = s.dispatch(ctx, s.id(i), ModeCall, c.in, c.out)
+	c.output, err = s.dispatch(ctx, s.id(i), ModeCall, &c.in, &c.out)
 	if err != nil && c.in.Err() != nil {
 		c.i, c.mode = i, ModeCall // what again dispatches
 		err = c.again(ctx, args)
 	}
+	c.dispatching = false
 	if err != nil {
 		name := s.specs[i].Name
-		res, err = failure(dst, toolerr.Of(name, toolerr.Returned(name, err)))
-		return res, true, err
+		return failure(dst, toolerr.Of(name, toolerr.Returned(name, err)))
 	}
 	// One test of the output's state on the way out: outputError says
 	// which failure it is.
-	if out := c.out; out.TooLarge() || out.Err() != nil || c.output-OutputText > OutputStructured-OutputText {
-		res, err = failure(dst, s.outputError(c, &s.specs[i]))
-		return res, true, err
+	if out := &c.out; out.TooLarge() || out.Err() != nil || c.output-OutputText > OutputStructured-OutputText {
+		return failure(dst, s.outputError(c, &s.specs[i]))
 	}
 	res = tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
 	if !appendTo {
 		res.Content = bytes.Clone(res.Content)
 	}
-	return res, true, nil
+	return res, nil
+}
+
+// recoverTool is deferred by callInline: it recovers a panic of the run
+// of s.specs[i] on c and records the call's failure in c.crash. A deferred
+// method with one argument rather than a closure over callInline's
+// results: less to store on every call; and it calls recover only when
+// the dispatch did not return (c.dispatching still set). runtime.Goexit
+// recovers nothing: it ends the caller's goroutine, as in any function
+// the caller calls.
+func (c *codecs) recoverTool(i int) {
+	if !c.dispatching {
+		return
+	}
+	if v := recover(); v != nil {
+		name := c.s.specs[i].Name
+		c.crash = toolerr.Of(name, run.Panicked(name, v))
+	}
 }
 
 // outputError returns the failure of a run that returned but whose

@@ -7,6 +7,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/internal/run"
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
+	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
 // codecs is one call: the decoder and encoder it uses, pooled per Static,
@@ -19,14 +20,29 @@ type codecs struct {
 	mode   Mode
 	args   []byte // the call's arguments
 	output Output // what the dispatch returned
-	in     *codec.Decoder
-	out    *codec.Encoder
+	// in and out are the decoder and encoder, held in the codecs rather
+	// than pointed to: one allocation, and one load less on each use.
+	in  codec.Decoder
+	out codec.Encoder
 	// own is the encoder's own memory, which it writes into unless it
-	// appends to a caller's buffer (AppendCall, appended set): forget
-	// gives it back then, and keeps it up to date when the encoder grew
-	// it (a larger capacity), so that AppendCall stores nothing of it.
+	// appends to a caller's buffer (AppendCall, appended set). A call
+	// that appends leaves the encoder on the caller's buffer when it
+	// ends; resetOut (or callInline) points it back at own before any
+	// call that writes into the encoder's own memory. So the encoder
+	// never writes into a caller's buffer once the call that passed it
+	// has returned, and a loop of AppendCalls stores nothing of own
+	// (each store of a pointer costs a write barrier while the collector
+	// runs). Until then the codecs keep the caller's last buffer
+	// reachable, and write nothing through it.
 	own      []byte
 	appended bool
+	// crash is the failure of a call whose tool panicked on these
+	// codecs (callInline), which are then left to the collector: set
+	// once, on codecs never used again.
+	crash *tool.Error
+	// dispatching is set while callInline's dispatch runs: a panic
+	// leaves it set, for the deferred recoverTool.
+	dispatching bool
 }
 
 // Run decodes the arguments and dispatches the tool, on the Runner's
@@ -52,7 +68,7 @@ func (c *codecs) dispatch(ctx context.Context, args []byte) (err error) {
 	}
 	c.in.Reset(args, s.opts.Limits)
 	c.in.SkipPaths()
-	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
+	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, &c.in, &c.out)
 	if err != nil && c.in.Err() != nil {
 		return c.again(ctx, args)
 	}
@@ -65,7 +81,7 @@ func (c *codecs) dispatch(ctx context.Context, args []byte) (err error) {
 func (c *codecs) again(ctx context.Context, args []byte) (err error) {
 	s := c.s
 	c.in.Reset(args, s.opts.Limits)
-	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, c.in, c.out)
+	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, &c.in, &c.out)
 	return err
 }
 
@@ -112,7 +128,7 @@ func (s *Static) start(ctx context.Context, i int, mode Mode, args []byte) (c *c
 	c = s.pool.Get().(*codecs)
 	c.i, c.mode = i, mode
 	mayAbandon = mode == ModeCall && s.specs[i].Timeout > 0 || ctx.Done() != nil
-	c.out.Reset()
+	c.resetOut()
 	if mayAbandon {
 		c.args = args
 	}
@@ -134,19 +150,39 @@ func (s *Static) release(c *codecs) {
 	s.pool.Put(c)
 }
 
-// forget drops c's references to the call's arguments and to a caller's
-// buffer, as codecs kept for a later call must. Every field it clears is
-// a pointer stored (with a write barrier while the collector runs): it
-// clears only those the call set.
+// forget drops c's references to the call's arguments, as codecs kept
+// for a later call must; the encoder is left where the call left it (see
+// own). Every field it clears is a pointer stored (with a write barrier
+// while the collector runs): it clears only those the call set.
 func (c *codecs) forget() {
 	c.in.Forget()
-	if c.appended {
-		c.out.ResetAppend(c.own)
-		c.appended = false // c.own is the encoder's own memory again
-	} else if own := c.out.Bytes(); cap(own) != cap(c.own) {
-		c.own = own[:0] // the encoder grew its memory
-	}
 	if c.args != nil {
 		c.args = nil
 	}
+}
+
+// resetOut empties the encoder in its own memory, for a call whose
+// output is copied out of it: back from a caller's buffer if the last
+// call appended to one.
+func (c *codecs) resetOut() {
+	if c.appended {
+		c.ownOut()
+	}
+	c.out.Reset()
+}
+
+// ownOut points the encoder back at its own memory, from a caller's
+// buffer.
+func (c *codecs) ownOut() {
+	c.out.ResetAppend(c.own)
+	c.appended = false
+}
+
+// leaveOwn records the encoder's own memory in own, grown or not, before
+// an AppendCall points it at a caller's buffer (callInline).
+func (c *codecs) leaveOwn() {
+	if own := c.out.Bytes(); cap(own) != cap(c.own) {
+		c.own = own[:0] // the encoder grew its memory
+	}
+	c.appended = true
 }

@@ -36,18 +36,16 @@ func (s *Static) NewHandle() tool.Handle { return &Handle{s: s} }
 
 // Call runs the named tool as Static.Call does.
 func (h *Handle) Call(ctx context.Context, name string, args []byte) (tool.Result, error) {
-	return h.call(ctx, name, args, nil, false)
+	return h.AppendCall(ctx, nil, name, args)
 }
 
-// AppendCall runs the named tool as Static.AppendCall does.
+// AppendCall runs the named tool as Static.AppendCall does (with dst nil,
+// as Call does).
 func (h *Handle) AppendCall(ctx context.Context, dst []byte, name string, args []byte) (tool.Result, error) {
-	return h.call(ctx, name, args, dst, true)
-}
-
-// call is Call and AppendCall.
-func (h *Handle) call(ctx context.Context, name string, args, dst []byte, appendTo bool) (tool.Result, error) {
 	s := h.s
-	i := h.last // find written out, its frame saved on the call path
+	appendTo := dst != nil // see Static.AppendCall
+	// find written out, its frame saved on the call path.
+	i := h.last
 	if i >= len(s.specs) || s.specs[i].Name != name {
 		if i = h.search(name); i < 0 {
 			return failure(dst, toolerr.UnknownTool(s.tools, name))
@@ -63,12 +61,15 @@ func (h *Handle) call(ctx context.Context, name string, args, dst []byte, append
 		}
 	}
 	c := h.codecs()
-	res, healthy, err := c.callInline(ctx, i, args, dst, appendTo)
-	if healthy && c == h.c { // keep's common case, without its frame
+	res, err := c.callInline(ctx, i, args, dst, appendTo)
+	if c.crash == nil && c == h.c { // keep's common case, without its frame
 		h.busy = false
 		c.forget()
-	} else {
-		h.keep(c, healthy)
+		return res, err
+	}
+	h.keep(c, c.crash == nil)
+	if c.crash != nil {
+		return failure(dst, c.crash)
 	}
 	return res, err
 }
@@ -88,7 +89,7 @@ func (h *Handle) Check(ctx context.Context, name string, args []byte) error {
 	}
 	c := h.codecs()
 	c.i, c.mode = i, ModeCheck
-	c.out.Reset()
+	c.resetOut()
 	ended, err := c.inline(ctx, args)
 	h.keep(c, ended != run.Crashed)
 	if err != nil {

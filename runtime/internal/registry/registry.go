@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/internal/options"
 	"github.com/toolgen-go/toolgen/runtime/internal/run"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -84,9 +83,9 @@ func New(table []tool.Spec, off []bool, dispatch Dispatch, offered Offered, opts
 	}
 	s.runner = runner
 	s.pool.New = func() any {
-		out := codec.NewEncoder()
-		out.SetLimit(s.opts.MaxOutputBytes)
-		return &codecs{s: s, in: codec.NewDecoder(), out: out}
+		c := &codecs{s: s}
+		c.out.SetLimit(s.opts.MaxOutputBytes)
+		return c
 	}
 	return s, nil
 }

@@ -327,6 +327,35 @@ func TestStaticAppendCall(t *testing.T) {
 		assert.Equal(t, "again", second.Text())
 		assert.Same(t, &buf[:1][0], &second.Content[0], "the buffer's memory is reused")
 	})
+	t.Run("reused buffer, inline", func(t *testing.T) {
+		// A context that is never done: AppendCall encodes into buf
+		// itself, and the pooled encoder is left on it. Whatever runs
+		// on those codecs next (Call, Check, AppendCall into other
+		// memory, a call that may be abandoned) must not write into buf.
+		t.Parallel()
+		ctx := context.Background()
+		buf := make([]byte, 0, 64)
+		first, err := s.AppendCall(ctx, buf, "echo", []byte(`{"text":"first"}`))
+		require.NoError(t, err)
+		require.Equal(t, "first", first.Text())
+		cancelled, cancel := context.WithCancel(ctx)
+		defer cancel()
+		for i := range 20 {
+			res, err := s.Call(ctx, "echo", []byte(`{"text":"XXXXXXXXXX"}`))
+			require.NoError(t, err)
+			assert.Equal(t, "XXXXXXXXXX", res.Text())
+			require.NoError(t, s.Check(ctx, "echo", []byte(`{"text":"YYYYYYYYYY"}`)))
+			_, err = s.Call(cancelled, "echo", []byte(`{"text":"ZZZZZZZZZZ"}`))
+			require.NoError(t, err)
+			_, err = s.AppendCall(ctx, nil, "big", []byte(`{"n":`+strconv.Itoa(i)+`}`))
+			require.NoError(t, err)
+			assert.Equal(t, "first", first.Text())
+			first, err = s.AppendCall(ctx, buf, "echo", []byte(`{"text":"first"}`))
+			require.NoError(t, err)
+		}
+		assert.Equal(t, "first", first.Text())
+		assert.Same(t, &buf[:1][0], &first.Content[0], "the buffer's memory is used")
+	})
 }
 
 func TestStaticCallCancelled(t *testing.T) {
