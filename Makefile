@@ -39,10 +39,12 @@ run: generate
 ## then the schema tests that need the sample tools' hook files, which are
 ## built only with the toolgen tag (as toolgen's bootstrap program builds):
 ## the sample packages, the generated registry and the schema parity tests
-## of cmd/toolgen/internal/schema
+## of cmd/toolgen/internal/schema. A package may take 30 minutes, not go
+## test's 10: the generator's tests build programs under the race detector
+## and take 3 minutes on a quiet 2-core VM, over 10 when it is busy
 test: lint check-generated $(INTEROP)/node_modules
-	$(GO) test -race -count=1 ./...
-	$(GO) test -race -count=1 -tags toolgen ./tools/... ./generated/... ./cmd/toolgen/internal/schema/
+	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -race -count=1 -timeout 30m -tags toolgen ./tools/... ./generated/... ./cmd/toolgen/internal/schema/
 
 ## node_modules of $(INTEROP): the node packages of the MCP interop tests, from the lock file
 $(INTEROP)/node_modules: $(INTEROP)/package-lock.json
