@@ -1,39 +1,130 @@
 package codec
 
 import (
-	"sync"
+	"regexp"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/internal/patternprog"
 )
 
-// A package-level Pattern, as generated code declares one: nothing is
-// compiled until the first match.
-var letters = Pattern{Expr: `^[a-z]+$`}
-
-func TestPatternCompilesOnFirstUse(t *testing.T) {
-	p := &Pattern{Expr: `^[a-z][a-z0-9-]*$`}
-	assert.Nil(t, p.re, "compiled before its first use")
-	assert.True(t, p.MatchString("abc-1"))
-	assert.NotNil(t, p.re)
-	re := p.re
-	assert.False(t, p.MatchString("1abc"))
-	assert.False(t, p.MatchString(""))
-	assert.Same(t, re, p.re, "compiled twice")
+// patternCorpus is the expressions the matcher is compared with regexp
+// on: anchors, alternation, classes, word boundaries, Unicode classes,
+// case folding, repetition, empty width, dot and line modes.
+var patternCorpus = []string{
+	`^[a-z]+$`, `^n[1-9][0-9]*$`, `^[a-z0-9][a-z0-9-]*$`, `abc`, ``, `^`, `$`, `^$`,
+	`a|b|cd`, `^(foo|bar)+$`, `(a|ab)(c|bcd)(d*)`, `[^a-z]`, `^[^\n]*$`, `[\d\s]+x`,
+	`\bword\b`, `\Bin\B`, `\b`, `\B`, `^\w+@\w+\.\w{2,3}$`, `\pL+`, `^\p{Greek}+$`, `\PL`,
+	`[\p{Lu}\d]{2}`, `(?i)hello`, `(?i)^straße$`, `(?i)k`, `(?i)[a-fσ]+$`, `(?i)ǅ`,
+	`a{2,4}`, `^a{3}$`, `^(ab){1,3}c?$`, `x*`, `(a*)*b`, `(|a)+$`, `a.c`, `(?s)a.c`,
+	`^.*$`, `(?s)^.*$`, `(?m)^b$`, `(?m)a$\n^b`, `\Aa\z`, `(?U)a+?b`, `\x{FFFD}`,
+	`[\x{FFFD}]+`, `^[^a]$`, `[α-ω]`, `\.\*\+`, `^-?[0-9]+(\.[0-9]+)?$`, `日本`,
+	`^[\x00-\x7f]*$`, `(?i)[^k]`, `\QA.B\E`, `[[:alpha:]]+[[:^digit:]]`, `^(?:a|b)*?c$`,
 }
 
-func TestPatternConcurrentFirstUse(t *testing.T) {
-	var wg sync.WaitGroup
-	for i := range 8 {
-		wg.Go(func() {
-			assert.Equal(t, i%2 == 0, letters.MatchString([]string{"abc", "ab1"}[i%2]))
+// patternInputs is the texts every corpus expression is tried on,
+// invalid UTF-8 included.
+var patternInputs = []string{
+	"", "a", "abc", "n12", "n0", "n1x", "abc-1", "-abc", "ABC", "Hello", "HELLO world",
+	"word", "a word here", "wording", "within", "a@b.com", "αβγ", "Ωmega", "K", "\u212a", "k",
+	"STRASSE", "straße", "STRAẞE", "aa", "aaaa", "aaaaa", "ababc", "abcd", "b", "a\nc", "a\nb\nc",
+	"\n", "x\nb", "aab", "3.14", "-7", "日本語", "\xff", "a\xffc", "\xef\xbf\xbd", "\xc3", "\xe6\x97",
+	"Ǆ", "ǆ", "ǅ", "σς", "Σ", "A.B", "_x_", "ab\n", "\x00", "aΣb",
+}
+
+// compilePattern is the Pattern toolgen writes for expr.
+func compilePattern(t testing.TB, expr string) Pattern {
+	t.Helper()
+	prog, err := patternprog.Compile(expr)
+	require.NoError(t, err, expr)
+	return Pattern(prog)
+}
+
+func TestPatternMatchesRegexp(t *testing.T) {
+	t.Parallel()
+	for _, expr := range patternCorpus {
+		p, re := compilePattern(t, expr), regexp.MustCompile(expr)
+		for _, s := range patternInputs {
+			assert.Equal(t, re.MatchString(s), p.MatchString(s), "%q on %q", expr, s)
+		}
+	}
+}
+
+func TestPatternLarge(t *testing.T) {
+	t.Parallel()
+	expr := `^(?:[a-z]{1,200}|x)$`
+	p, re := compilePattern(t, expr), regexp.MustCompile(expr)
+	assert.Greater(t, int(p.u16(1)), smallPattern)
+	for _, s := range []string{strings.Repeat("a", 200), strings.Repeat("a", 201), "x", "", "ab1"} {
+		assert.Equal(t, re.MatchString(s), p.MatchString(s), s)
+	}
+}
+
+// TestPatternLinear runs a pattern that makes a backtracking matcher take
+// exponential time on a text where it fails.
+func TestPatternLinear(t *testing.T) {
+	t.Parallel()
+	p := compilePattern(t, `^(a|a?)+b$`)
+	assert.False(t, p.MatchString(strings.Repeat("a", 10000)))
+	assert.True(t, p.MatchString(strings.Repeat("a", 10000)+"b"))
+}
+
+func TestPatternAllocs(t *testing.T) {
+	p := compilePattern(t, `^[a-z0-9][a-z0-9-]*$`)
+	u := compilePattern(t, `(?i)\b\pL{2,8}\b`)
+	s := "release-2026-" + strings.Repeat("x", 100)
+	allocs := testing.AllocsPerRun(100, func() {
+		if !p.MatchString(s) || !u.MatchString("a Straße b") {
+			t.Fatal("no match")
+		}
+	})
+	assert.Zero(t, allocs)
+}
+
+func FuzzPattern(f *testing.F) {
+	for i, expr := range patternCorpus {
+		f.Add(expr, patternInputs[i%len(patternInputs)])
+	}
+	f.Fuzz(func(t *testing.T, expr, s string) {
+		re, err := regexp.Compile(expr)
+		if err != nil || !utf8.ValidString(expr) {
+			return
+		}
+		p := compilePattern(t, expr)
+		assert.Equal(t, re.MatchString(s), p.MatchString(s), "%q on %q", expr, s)
+		for _, c := range patternCorpus {
+			q := compilePattern(t, c)
+			assert.Equal(t, regexp.MustCompile(c).MatchString(s), q.MatchString(s), "%q on %q", c, s)
+		}
+	})
+}
+
+// BenchmarkPattern compares a match with regexp's, on the patterns of the
+// notes tools.
+func BenchmarkPattern(b *testing.B) {
+	cases := []struct{ name, expr, text string }{
+		{"id", `^n[1-9][0-9]*$`, "n1234"},
+		{"tag", `^[a-z0-9][a-z0-9-]*$`, "release-notes-2026"},
+	}
+	for _, c := range cases {
+		p, re := compilePattern(b, c.expr), regexp.MustCompile(c.expr)
+		b.Run(c.name+"/Pattern", func(b *testing.B) {
+			for b.Loop() {
+				if !p.MatchString(c.text) {
+					b.Fatal("no match")
+				}
+			}
+		})
+		b.Run(c.name+"/regexp", func(b *testing.B) {
+			for b.Loop() {
+				if !re.MatchString(c.text) {
+					b.Fatal("no match")
+				}
+			}
 		})
 	}
-	wg.Wait()
-}
-
-func TestPatternInvalidPanics(t *testing.T) {
-	t.Parallel()
-	p := &Pattern{Expr: `(`}
-	assert.Panics(t, func() { p.MatchString("x") })
 }

@@ -96,7 +96,7 @@ func (g *Planner) unitOf(p *types.Package) *unit {
 	path := g.layout.base + "/" + name
 	u, ok := g.units[path]
 	if !ok {
-		u = &unit{path: path, name: name, funcs: map[string]string{}, names: map[string]bool{}, patterns: map[string]string{}}
+		u = &unit{path: path, name: name, funcs: map[string]string{}, names: map[string]bool{}, patterns: map[string]Pattern{}}
 		for _, n := range reservedNames {
 			u.names[n] = true
 		}
@@ -134,7 +134,7 @@ type unit struct {
 	decls      []jen.Code
 	funcs      map[string]string // dedup key -> function name
 	names      map[string]bool   // function and variable names in use
-	patterns   map[string]string // regexp source -> package-level variable
+	patterns   map[string]Pattern // by its regexp source
 }
 
 // enter makes the codec package of t's home current, when t has one, and
