@@ -132,8 +132,8 @@ const NoArguments = "DecodeNoArguments"
 type unit struct {
 	path, name string
 	decls      []jen.Code
-	funcs      map[string]string // dedup key -> function name
-	names      map[string]bool   // function and variable names in use
+	funcs      map[string]string  // dedup key -> function name
+	names      map[string]bool    // function and variable names in use
 	patterns   map[string]Pattern // by its regexp source
 }
 
