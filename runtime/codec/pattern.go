@@ -1,6 +1,9 @@
 package codec
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 // Pattern is a regular expression compiled by toolgen into a program: how
 // generated code checks a schema's "pattern" keyword. Generated code
@@ -62,11 +65,21 @@ const (
 
 // smallPattern is the most instructions a match runs with its state on
 // the stack, without allocating; a longer program (rare: a class such as
-// \pL is one instruction, a{1,100} a hundred) allocates its state.
+// \pL is one instruction, a{1,100} a hundred) allocates its state. A
+// program of at most 64 instructions, the common case, runs on bit sets
+// (matchBits).
 const smallPattern = 256
 
 // MatchString reports whether s contains a match of the pattern.
 func (p Pattern) MatchString(s string) bool {
+	if p.u16(1) <= 64 {
+		return p.matchBits(s)
+	}
+	return p.matchQueues(s)
+}
+
+// matchQueues is MatchString for a program of any size.
+func (p Pattern) matchQueues(s string) bool {
 	n := int(p.u16(1))
 	if n <= smallPattern {
 		var on [2][smallPattern / 64]uint64
@@ -82,6 +95,77 @@ func (p Pattern) MatchString(s string) bool {
 	m.q[0] = queue{on: make([]uint64, words), pcs: make([]uint16, n)}
 	m.q[1] = queue{on: make([]uint64, words), pcs: make([]uint16, n)}
 	return m.match(s)
+}
+
+// matchBits is MatchString for a program of at most 64 instructions: the
+// instructions a match is at, at a position, are the bits of a word.
+func (p Pattern) matchBits(s string) bool {
+	anchored := p[0]&1 != 0
+	var runes uint64 // the instructions that consume a rune
+	for pc := range int(p.u16(1)) {
+		if p[patternHeader+pc*patternInst] >= opRune {
+			runes |= 1 << pc
+		}
+	}
+	var cur uint64
+	prev := rune(-1)
+	r, w := step(s, 0)
+	for pos := 0; ; {
+		if pos == 0 || !anchored {
+			var matched bool
+			if cur, matched = p.follow(cur, 1<<p.u16(3), context(prev, r)); matched {
+				return true
+			}
+		} else if cur == 0 {
+			return false
+		}
+		if w == 0 {
+			return false
+		}
+		r1, w1 := step(s, pos+w)
+		var targets uint64
+		for set := cur & runes; set != 0; set &= set - 1 {
+			i := patternHeader + bits.TrailingZeros64(set)*patternInst
+			if p.consumes(i, r) {
+				targets |= 1 << p.u16(i+1)
+			}
+		}
+		var matched bool
+		if cur, matched = p.follow(0, targets, context(r, r1)); matched {
+			return true
+		}
+		pos += w
+		prev, r, w = r, r1, w1
+	}
+}
+
+// follow adds to the set on the instructions reached from those of from
+// without consuming a rune, in the empty-width context at, and reports
+// whether one is a match.
+func (p Pattern) follow(on, from uint64, at uint16) (uint64, bool) {
+	pending := from &^ on
+	on |= pending
+	for pending != 0 {
+		i := patternHeader + bits.TrailingZeros64(pending)*patternInst
+		pending &= pending - 1
+		var out uint64
+		switch p[i] {
+		case opMatch:
+			return on, true
+		case opAlt:
+			out = 1<<p.u16(i+1) | 1<<p.u16(i+3)
+		case opNop:
+			out = 1 << p.u16(i+1)
+		case opEmpty:
+			if p.u16(i+3)&^at == 0 {
+				out = 1 << p.u16(i+1)
+			}
+		}
+		out &^= on
+		on |= out
+		pending |= out
+	}
+	return on, false
 }
 
 // u16 is the little-endian number at p[i:i+2].
@@ -137,7 +221,7 @@ func (m *machine) match(s string) bool {
 		at := context(r, r1)
 		next.reset()
 		for _, pc := range cur.pcs[:cur.n] {
-			if m.consumes(pc, r) && m.add(next, m.p.u16(patternHeader+int(pc)*patternInst+1), at) {
+			if m.p.consumes(patternHeader+int(pc)*patternInst, r) && m.add(next, m.p.u16(patternHeader+int(pc)*patternInst+1), at) {
 				return true
 			}
 		}
@@ -190,24 +274,23 @@ func (m *machine) push(q *queue, pc uint16) bool {
 	return true
 }
 
-// consumes reports whether the instruction at pc accepts r.
-func (m *machine) consumes(pc uint16, r rune) bool {
-	i := patternHeader + int(pc)*patternInst
-	switch m.p[i] {
+// consumes reports whether the rune instruction at p[i:] accepts r.
+func (p Pattern) consumes(i int, r rune) bool {
+	switch p[i] {
 	case opAny:
 		return true
 	case opAnyNotNL:
 		return r != '\n'
 	}
-	base := patternHeader + int(m.p.u16(1))*patternInst + int(m.p.u16(i+3))*patternRange
-	count := int(m.p.u16(i + 5))
+	base := patternHeader + int(p.u16(1))*patternInst + int(p.u16(i+3))*patternRange
+	count := int(p.u16(i + 5))
 	if count <= 8 {
 		for j := range count {
 			k := base + j*patternRange
-			if r < m.p.rune3(k) {
+			if r < p.rune3(k) {
 				return false
 			}
-			if r <= m.p.rune3(k+3) {
+			if r <= p.rune3(k+3) {
 				return true
 			}
 		}
@@ -218,9 +301,9 @@ func (m *machine) consumes(pc uint16, r rune) bool {
 		mid := int(uint(lo+hi) >> 1)
 		k := base + mid*patternRange
 		switch {
-		case r < m.p.rune3(k):
+		case r < p.rune3(k):
 			hi = mid
-		case r > m.p.rune3(k+3):
+		case r > p.rune3(k+3):
 			lo = mid + 1
 		default:
 			return true

@@ -44,12 +44,24 @@ func compilePattern(t testing.TB, expr string) Pattern {
 	return Pattern(prog)
 }
 
+// assertMatch checks that p answers on s as re does, by both of its
+// machines: MatchString runs one of them only, on the program's size.
+func assertMatch(t *testing.T, re *regexp.Regexp, p Pattern, s string) {
+	t.Helper()
+	want := re.MatchString(s)
+	assert.Equal(t, want, p.MatchString(s), "%q on %q", re, s)
+	assert.Equal(t, want, p.matchQueues(s), "%q on %q (queues)", re, s)
+	if p.u16(1) <= 64 {
+		assert.Equal(t, want, p.matchBits(s), "%q on %q (bits)", re, s)
+	}
+}
+
 func TestPatternMatchesRegexp(t *testing.T) {
 	t.Parallel()
 	for _, expr := range patternCorpus {
 		p, re := compilePattern(t, expr), regexp.MustCompile(expr)
 		for _, s := range patternInputs {
-			assert.Equal(t, re.MatchString(s), p.MatchString(s), "%q on %q", expr, s)
+			assertMatch(t, re, p, s)
 		}
 	}
 }
@@ -60,7 +72,13 @@ func TestPatternLarge(t *testing.T) {
 	p, re := compilePattern(t, expr), regexp.MustCompile(expr)
 	assert.Greater(t, int(p.u16(1)), smallPattern)
 	for _, s := range []string{strings.Repeat("a", 200), strings.Repeat("a", 201), "x", "", "ab1"} {
-		assert.Equal(t, re.MatchString(s), p.MatchString(s), s)
+		assertMatch(t, re, p, s)
+	}
+	huge := `^[a-z]{1,999}$`
+	q := compilePattern(t, huge)
+	assert.Greater(t, int(q.u16(1)), smallPattern)
+	for _, s := range []string{strings.Repeat("a", 999), strings.Repeat("a", 1000), "é"} {
+		assertMatch(t, regexp.MustCompile(huge), q, s)
 	}
 }
 
@@ -71,14 +89,17 @@ func TestPatternLinear(t *testing.T) {
 	p := compilePattern(t, `^(a|a?)+b$`)
 	assert.False(t, p.MatchString(strings.Repeat("a", 10000)))
 	assert.True(t, p.MatchString(strings.Repeat("a", 10000)+"b"))
+	assert.False(t, p.matchQueues(strings.Repeat("a", 10000)))
 }
 
 func TestPatternAllocs(t *testing.T) {
 	p := compilePattern(t, `^[a-z0-9][a-z0-9-]*$`)
 	u := compilePattern(t, `(?i)\b\pL{2,8}\b`)
+	q := compilePattern(t, `^[a-z]{1,100}$`) // more than 64 instructions
+	require.Greater(t, int(q.u16(1)), 64)
 	s := "release-2026-" + strings.Repeat("x", 100)
 	allocs := testing.AllocsPerRun(100, func() {
-		if !p.MatchString(s) || !u.MatchString("a Straße b") {
+		if !p.MatchString(s) || !u.MatchString("a Straße b") || !q.MatchString("abc") {
 			t.Fatal("no match")
 		}
 	})
@@ -94,11 +115,9 @@ func FuzzPattern(f *testing.F) {
 		if err != nil || !utf8.ValidString(expr) {
 			return
 		}
-		p := compilePattern(t, expr)
-		assert.Equal(t, re.MatchString(s), p.MatchString(s), "%q on %q", expr, s)
+		assertMatch(t, re, compilePattern(t, expr), s)
 		for _, c := range patternCorpus {
-			q := compilePattern(t, c)
-			assert.Equal(t, regexp.MustCompile(c).MatchString(s), q.MatchString(s), "%q on %q", c, s)
+			assertMatch(t, regexp.MustCompile(c), compilePattern(t, c), s)
 		}
 	})
 }
