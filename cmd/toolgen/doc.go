@@ -344,7 +344,7 @@
 // schema (after tags and hooks), mapped back to the Go fields. It enforces
 // required, additionalProperties: false, type, enum, const, minimum and
 // maximum (and exclusive), multipleOf, minLength and maxLength (in
-// characters), pattern (Go RE2 syntax, compiled once), format: date-time,
+// characters), pattern (Go RE2 syntax, precompiled), format: date-time,
 // items, minItems and maxItems, uniqueItems (arrays of strings, numbers or
 // booleans), minProperties and maxProperties (maps) and nullable. Past
 // maxItems or maxProperties the decoder skips the remaining elements or
