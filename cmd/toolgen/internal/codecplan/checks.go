@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/patternprog"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
-	"github.com/toolgen-go/toolgen/internal/patternprog"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )

@@ -1,6 +1,7 @@
-package codec
+package patternprog
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolgen-go/toolgen/internal/patternprog"
+	"github.com/toolgen-go/toolgen/runtime/codec"
 )
 
 // patternCorpus is the expressions the matcher is compared with regexp
@@ -37,23 +38,41 @@ var patternInputs = []string{
 }
 
 // compilePattern is the Pattern toolgen writes for expr.
-func compilePattern(t testing.TB, expr string) Pattern {
+func compilePattern(t testing.TB, expr string) codec.Pattern {
 	t.Helper()
-	prog, err := patternprog.Compile(expr)
+	prog, err := Compile(expr)
 	require.NoError(t, err, expr)
-	return Pattern(prog)
+	return codec.Pattern(prog)
 }
 
-// assertMatch checks that p answers on s as re does, by both of its
-// machines: MatchString runs one of them only, on the program's size.
-func assertMatch(t *testing.T, re *regexp.Regexp, p Pattern, s string) {
+// instructions is the number of instructions of p.
+func instructions(p codec.Pattern) int { return int(p[1]) | int(p[2])<<8 }
+
+// padded is p with unreachable fail instructions added up to n: the same
+// expression, run by the machine for programs of n instructions (more
+// than 64: queues; more than 256: queues on the heap).
+func padded(p codec.Pattern, n int) codec.Pattern {
+	have := instructions(p)
+	if have >= n {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte(p[0])
+	put16(&b, n)
+	b.WriteString(string(p[3 : 5+7*have]))
+	b.WriteString(strings.Repeat("\x00", 7*(n-have)))
+	b.WriteString(string(p[5+7*have:]))
+	return codec.Pattern(b.String())
+}
+
+// assertMatch checks that p answers on s as re does, by each of the
+// matcher's machines: MatchString chooses one by the program's size.
+func assertMatch(t *testing.T, re *regexp.Regexp, p codec.Pattern, s string) {
 	t.Helper()
 	want := re.MatchString(s)
 	assert.Equal(t, want, p.MatchString(s), "%q on %q", re, s)
-	assert.Equal(t, want, p.matchQueues(s), "%q on %q (queues)", re, s)
-	if p.u16(1) <= 64 {
-		assert.Equal(t, want, p.matchBits(s), "%q on %q (bits)", re, s)
-	}
+	assert.Equal(t, want, padded(p, 65).MatchString(s), "%q on %q (queues)", re, s)
+	assert.Equal(t, want, padded(p, 300).MatchString(s), "%q on %q (queues on the heap)", re, s)
 }
 
 func TestPatternMatchesRegexp(t *testing.T) {
@@ -70,13 +89,13 @@ func TestPatternLarge(t *testing.T) {
 	t.Parallel()
 	expr := `^(?:[a-z]{1,200}|x)$`
 	p, re := compilePattern(t, expr), regexp.MustCompile(expr)
-	assert.Greater(t, int(p.u16(1)), smallPattern)
+	assert.Greater(t, instructions(p), 256)
 	for _, s := range []string{strings.Repeat("a", 200), strings.Repeat("a", 201), "x", "", "ab1"} {
 		assertMatch(t, re, p, s)
 	}
 	huge := `^[a-z]{1,999}$`
 	q := compilePattern(t, huge)
-	assert.Greater(t, int(q.u16(1)), smallPattern)
+	assert.Greater(t, instructions(q), 256)
 	for _, s := range []string{strings.Repeat("a", 999), strings.Repeat("a", 1000), "é"} {
 		assertMatch(t, regexp.MustCompile(huge), q, s)
 	}
@@ -89,14 +108,14 @@ func TestPatternLinear(t *testing.T) {
 	p := compilePattern(t, `^(a|a?)+b$`)
 	assert.False(t, p.MatchString(strings.Repeat("a", 10000)))
 	assert.True(t, p.MatchString(strings.Repeat("a", 10000)+"b"))
-	assert.False(t, p.matchQueues(strings.Repeat("a", 10000)))
+	assert.False(t, padded(p, 65).MatchString(strings.Repeat("a", 10000)))
 }
 
 func TestPatternAllocs(t *testing.T) {
 	p := compilePattern(t, `^[a-z0-9][a-z0-9-]*$`)
 	u := compilePattern(t, `(?i)\b\pL{2,8}\b`)
 	q := compilePattern(t, `^[a-z]{1,100}$`) // more than 64 instructions
-	require.Greater(t, int(q.u16(1)), 64)
+	require.Greater(t, instructions(q), 64)
 	s := "release-2026-" + strings.Repeat("x", 100)
 	allocs := testing.AllocsPerRun(100, func() {
 		if !p.MatchString(s) || !u.MatchString("a Straße b") || !q.MatchString("abc") {
@@ -115,7 +134,12 @@ func FuzzPattern(f *testing.F) {
 		if err != nil || !utf8.ValidString(expr) {
 			return
 		}
-		assertMatch(t, re, compilePattern(t, expr), s)
+		prog, err := Compile(expr)
+		if errors.Is(err, ErrTooLarge) {
+			return
+		}
+		require.NoError(t, err, expr)
+		assertMatch(t, re, codec.Pattern(prog), s)
 		for _, c := range patternCorpus {
 			assertMatch(t, regexp.MustCompile(c), compilePattern(t, c), s)
 		}
