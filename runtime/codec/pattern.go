@@ -107,7 +107,8 @@ func (p Pattern) matchBits(s string) bool {
 			runes |= 1 << pc
 		}
 	}
-	var cur uint64
+	var cur, lastTargets, lastCur uint64
+	lastAt := uint16(0xffff) // no context: lastCur is not yet set
 	prev := rune(-1)
 	r, w := step(s, 0)
 	for pos := 0; ; {
@@ -116,7 +117,7 @@ func (p Pattern) matchBits(s string) bool {
 			if cur, matched = p.follow(cur, 1<<p.u16(3), context(prev, r)); matched {
 				return true
 			}
-		} else if cur == 0 {
+		} else if cur&runes == 0 {
 			return false
 		}
 		if w == 0 {
@@ -130,9 +131,16 @@ func (p Pattern) matchBits(s string) bool {
 				targets |= 1 << p.u16(i+1)
 			}
 		}
-		var matched bool
-		if cur, matched = p.follow(0, targets, context(r, r1)); matched {
-			return true
+		// A loop such as [a-z]* comes back to the same instructions at
+		// every rune: what they lead to is that of the last step.
+		if at := context(r, r1); targets != lastTargets || at != lastAt {
+			var matched bool
+			if cur, matched = p.follow(0, targets, at); matched {
+				return true
+			}
+			lastTargets, lastAt, lastCur = targets, at, cur
+		} else {
+			cur = lastCur
 		}
 		pos += w
 		prev, r, w = r, r1, w1
