@@ -21,6 +21,8 @@
 # must all be copies or all be built.
 #
 # Usage (from bench/): startup/programs.sh CATALOG [runs]
+# With BUILD_ONLY=1 it builds and copies the programs (bin/c-*) without
+# measuring them: startup/compare.sh measures two catalogs' together.
 set -euo pipefail
 
 cat=$(cd "$1" && pwd)
@@ -94,4 +96,7 @@ for p in hello none codeonly nocall list list-sw; do
 	rm -f "bin/c-$p"
 	cp "bin/$p" "bin/c-$p"
 done
+if [ "${BUILD_ONLY:-}" = 1 ]; then
+	exit 0
+fi
 ./bin/startup -runs "$runs" ./bin/c-hello ./bin/c-none ./bin/c-codeonly ./bin/c-nocall ./bin/c-list ./bin/c-list-sw

@@ -344,7 +344,7 @@
 // schema (after tags and hooks), mapped back to the Go fields. It enforces
 // required, additionalProperties: false, type, enum, const, minimum and
 // maximum (and exclusive), multipleOf, minLength and maxLength (in
-// characters), pattern (Go RE2 syntax, compiled once), format: date-time,
+// characters), pattern (Go RE2 syntax, precompiled), format: date-time,
 // items, minItems and maxItems, uniqueItems (arrays of strings, numbers or
 // booleans), minProperties and maxProperties (maps) and nullable. Past
 // maxItems or maxProperties the decoder skips the remaining elements or
@@ -479,7 +479,7 @@
 //     decoder, the tool's Call and the output's generated encoder. No
 //     reflect and no encoding/json on the call path. It builds on
 //     runtime/toolimpl, for generated code only, and a line const _ =
-//     toolimpl.SupportPackageIsVersion5, in every generated file, makes a
+//     toolimpl.SupportPackageIsVersion6, in every generated file, makes a
 //     skew between the generator and the runtime a compile error. With
 //     skills, it also holds their table (skill.Skill values sorted by name,
 //     a body one line per string literal, so a change reads as a diff of

@@ -2,7 +2,7 @@ package provider
 
 import (
 	"errors"
-	"regexp"
+	"strings"
 
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
@@ -78,10 +78,43 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // The name patterns the providers document.
 var (
-	openAINamePattern    = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	anthropicNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	geminiNamePattern    = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
+	openAINamePattern    = namePattern{expr: `^[a-zA-Z0-9_-]{1,64}$`}
+	anthropicNamePattern = namePattern{expr: `^[a-zA-Z0-9_-]{1,64}$`}
+	geminiNamePattern    = namePattern{expr: `^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`, letterFirst: true, punct: ".:"}
 )
+
+// namePattern is a provider's rule for tool names: 1 to 64 ASCII letters,
+// digits, '_', '-' and the bytes of punct, and with letterFirst a letter
+// or '_' first. It is checked by a loop over the bytes, so that a program
+// compiles no regular expression at start-up; expr is the regular
+// expression the provider documents, which it accepts exactly.
+type namePattern struct {
+	expr        string
+	letterFirst bool
+	punct       string
+}
+
+// MatchString reports whether s is a name the provider accepts.
+func (p namePattern) MatchString(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := range len(s) {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '_':
+		case '0' <= c && c <= '9', c == '-', strings.IndexByte(p.punct, c) >= 0:
+			if i == 0 && p.letterFirst {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// String is the regular expression the provider documents.
+func (p namePattern) String() string { return p.expr }
 
 // maxVisits bounds the schemas a projection goes through: merging or
 // inlining references can make a small schema grow exponentially.
@@ -95,7 +128,7 @@ var errNilSpec = errors.New("nil spec")
 // schema, which must be a JSON object schema: an object whose "type" is
 // "object". Its errors are the same for every provider but the provider's
 // name, and the tree it returns is the caller's to edit.
-func inputSchema(provider string, spec *tool.Spec, pattern *regexp.Regexp) (*jsontree.Node, error) {
+func inputSchema(provider string, spec *tool.Spec, pattern namePattern) (*jsontree.Node, error) {
 	if spec == nil {
 		return nil, &Error{Provider: provider, Msg: "no spec", Err: errNilSpec}
 	}

@@ -20,7 +20,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion5
+const _ = toolimpl.SupportPackageIsVersion6
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -44,11 +44,15 @@ const (
 	SchemaNotesUpdateOutput  = `{"properties":{"id":{"type":"string","description":"The note's ID."},"title":{"type":"string","description":"Title, one line."},"body":{"type":"string","description":"Body text; Markdown headings (#, ##...) structure it."},"tags":{"items":{"type":"string"},"type":"array","description":"Tags in lower case, sorted."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest)."},"color":{"$ref":"#/$defs/Color","description":"Label color, if any."},"due":{"type":"string","format":"date-time","description":"Due date, if any."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","description":"Free-form attributes, such as \"budget\" or \"location\"."},"author":{"$ref":"#/$defs/Person","description":"Who wrote the note."},"revision":{"type":"integer","description":"Counts the changes since creation, starting at 1."},"checksum":{"type":"string","contentEncoding":"base64","description":"SHA-256 of the title and body; pass it back to notes_update to refuse the update if the text changed in between."},"data":{"description":"JSON data a client keeps with the note, returned verbatim."},"created":{"type":"string","format":"date-time","description":"When the note was created."},"updated":{"type":"string","format":"date-time","description":"When the note last changed."}},"additionalProperties":false,"type":"object","required":["id","title","body","tags","priority","author","revision","checksum","created","updated"],"description":"A note as the store keeps it and notes_get returns it.","$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]},"Person":{"properties":{"name":{"type":"string","description":"Display name."},"email":{"type":"string","description":"Email address, when known."}},"additionalProperties":false,"type":"object","required":["name"],"description":"The author of a note."}}}`
 )
 
-// Patterns of the schemas, each compiled once, on first use.
-var (
-	createInputColorPattern     = toolimpl.Pattern{Expr: `^#[0-9a-fA-F]{6}$`}
-	createInputTagsVElemPattern = toolimpl.Pattern{Expr: `^[a-z0-9][a-z0-9-]*$`}
-	deleteInputIdPattern        = toolimpl.Pattern{Expr: `^n[1-9][0-9]*$`}
+// Patterns of the schemas, compiled by toolgen: each a program that
+// toolimpl.Pattern runs, as regexp would the expression in its comment.
+const (
+	// createInputColorPattern is "^#[0-9a-fA-F]{6}$".
+	createInputColorPattern toolimpl.Pattern = "\x01\v\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x03\x02\x00\x04\x00\x00\x00\x05\x03\x00\x00\x00\x01\x00\x05\x04\x00\x01\x00\x03\x00\x05\x05\x00\x01\x00\x03\x00\x05\x06\x00\x01\x00\x03\x00\x05\a\x00\x01\x00\x03\x00\x05\b\x00\x01\x00\x03\x00\x05\t\x00\x01\x00\x03\x00\x03\n\x00\b\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00#\x00\x00#\x00\x000\x00\x009\x00\x00A\x00\x00F\x00\x00a\x00\x00f\x00\x00"
+	// createInputTagsVElemPattern is "^[a-z0-9][a-z0-9-]*$".
+	createInputTagsVElemPattern toolimpl.Pattern = "\x01\a\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x03\x02\x00\x04\x00\x00\x00\x05\x04\x00\x00\x00\x02\x00\x05\x04\x00\x02\x00\x03\x00\x02\x03\x00\x05\x00\x00\x00\x03\x06\x00\b\x00\x00\x00\x01\x00\x00\x00\x00\x00\x000\x00\x009\x00\x00a\x00\x00z\x00\x00-\x00\x00-\x00\x000\x00\x009\x00\x00a\x00\x00z\x00\x00"
+	// deleteInputIdPattern is "^n[1-9][0-9]*$".
+	deleteInputIdPattern toolimpl.Pattern = "\x01\b\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x03\x02\x00\x04\x00\x00\x00\x05\x03\x00\x00\x00\x01\x00\x05\x05\x00\x01\x00\x01\x00\x05\x05\x00\x02\x00\x01\x00\x02\x04\x00\x06\x00\x00\x00\x03\a\x00\b\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00n\x00\x00n\x00\x001\x00\x009\x00\x000\x00\x009\x00\x00"
 )
 
 // CallNotesCreate decodes the arguments of the tool notes_create

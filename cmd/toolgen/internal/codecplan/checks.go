@@ -3,11 +3,12 @@ package codecplan
 import (
 	"math"
 	"math/big"
-	"regexp"
+
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/patternprog"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/shape"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
@@ -87,11 +88,12 @@ func (g *Planner) stringChecks(s *shape.Shape, w view, x string, at site) []jen.
 				g.fail(at, "pattern must be a string")
 				continue
 			}
-			if _, err := regexp.Compile(m.Value.Text); err != nil {
+			prog, err := patternprog.Compile(m.Value.Text)
+			if err != nil {
 				g.fail(at, "pattern %q does not compile as a Go regular expression: %v", m.Value.Text, err)
 				continue
 			}
-			v := g.pattern(m.Value.Text, at)
+			v := g.pattern(m.Value.Text, prog, at)
 			out = append(out, jen.If(jen.Op("!").Id(v).Dot("MatchString").Call(jen.Id(x))).Block(problem("must match the pattern "+m.Value.Text)))
 		case "format":
 			if m.Value.Text == "date-time" {

@@ -94,14 +94,14 @@ func (g *Planner) funcName(prefix string, t types.Type, hint string) string {
 	return name
 }
 
-// pattern returns the package-level toolimpl.Pattern of src, named after
-// the first field that uses the pattern (its function and path:
-// basicItemNamePattern). A Pattern is data compiled on first use, so that
-// a registry of many tools starts without compiling them, or running any
-// code for them.
-func (g *Planner) pattern(src string, at site) string {
-	if v, ok := g.cur.patterns[src]; ok {
-		return v
+// pattern returns the package-level toolimpl.Pattern constant of src,
+// whose compiled program is prog, named after the first field that uses
+// the pattern (its function and path: basicItemNamePattern). A Pattern is
+// a string constant, so that a registry of many tools starts without
+// compiling them, running any code for them or linking package regexp.
+func (g *Planner) pattern(src, prog string, at site) string {
+	if p, ok := g.cur.patterns[src]; ok {
+		return p.Name
 	}
 	stem := at.name
 	if stem == memberStem {
@@ -113,7 +113,7 @@ func (g *Planner) pattern(src string, at site) string {
 		v = base + strconv.Itoa(i)
 	}
 	g.cur.names[v] = true
-	g.cur.patterns[src] = v
+	g.cur.patterns[src] = Pattern{Name: v, Src: src, Prog: prog}
 	return v
 }
 

@@ -91,8 +91,8 @@ func (g *Planner) Result() ([]Unit, []*problem.Error) {
 	var units []Unit
 	for _, u := range g.units {
 		var patterns []Pattern
-		for src, name := range u.patterns {
-			patterns = append(patterns, Pattern{Name: name, Src: src})
+		for _, p := range u.patterns {
+			patterns = append(patterns, p)
 		}
 		slices.SortFunc(patterns, func(a, b Pattern) int { return strings.Compare(a.Name, b.Name) })
 		units = append(units, Unit{Path: u.path, Name: u.name, Decls: u.decls, Patterns: patterns})
@@ -102,7 +102,8 @@ func (g *Planner) Result() ([]Unit, []*problem.Error) {
 }
 
 // Pattern is a package-level toolimpl.Pattern of a codec package: the
-// variable Name holds the expression Src.
+// constant Name holds Prog, the program of the expression Src that
+// patternprog.Compile encodes.
 type Pattern struct {
-	Name, Src string
+	Name, Src, Prog string
 }

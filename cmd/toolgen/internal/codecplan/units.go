@@ -96,7 +96,7 @@ func (g *Planner) unitOf(p *types.Package) *unit {
 	path := g.layout.base + "/" + name
 	u, ok := g.units[path]
 	if !ok {
-		u = &unit{path: path, name: name, funcs: map[string]string{}, names: map[string]bool{}, patterns: map[string]string{}}
+		u = &unit{path: path, name: name, funcs: map[string]string{}, names: map[string]bool{}, patterns: map[string]Pattern{}}
 		for _, n := range reservedNames {
 			u.names[n] = true
 		}
@@ -132,9 +132,9 @@ const NoArguments = "DecodeNoArguments"
 type unit struct {
 	path, name string
 	decls      []jen.Code
-	funcs      map[string]string // dedup key -> function name
-	names      map[string]bool   // function and variable names in use
-	patterns   map[string]string // regexp source -> package-level variable
+	funcs      map[string]string  // dedup key -> function name
+	names      map[string]bool    // function and variable names in use
+	patterns   map[string]Pattern // by its regexp source
 }
 
 // enter makes the codec package of t's home current, when t has one, and

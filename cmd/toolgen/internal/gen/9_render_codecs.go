@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -61,10 +62,12 @@ func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, schemas, 
 		cf.Line()
 	}
 	if len(u.Patterns) > 0 {
-		cf.Comment("Patterns of the schemas, each compiled once, on first use.")
-		cf.Var().DefsFunc(func(d *jen.Group) {
+		cf.Comment("Patterns of the schemas, compiled by toolgen: each a program that")
+		cf.Comment("toolimpl.Pattern runs, as regexp would the expression in its comment.")
+		cf.Const().DefsFunc(func(d *jen.Group) {
 			for _, p := range u.Patterns {
-				d.Id(p.Name).Op("=").Qual(implPkg, "Pattern").Values(jen.Dict{jen.Id("Expr"): gocode.RawString([]byte(p.Src))})
+				d.Comment(p.Name + " is " + strconv.Quote(p.Src) + ".")
+				d.Id(p.Name).Qual(implPkg, "Pattern").Op("=").Lit(p.Prog)
 			}
 		})
 		cf.Line()

@@ -20,7 +20,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion5
+const _ = toolimpl.SupportPackageIsVersion6
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -33,9 +33,11 @@ const (
 	SchemaBasicSearchOutput = `{"properties":{"items":{"items":{"$ref":"#/$defs/Item"},"type":"array"},"total":{"type":"integer"},"next":{"type":"string"},"at":{"type":"string","format":"date-time"},"meta":{"type":"object"},"code":{"type":"string"},"tree":{"$ref":"#/$defs/Tree"},"score":{"type":"number"}},"additionalProperties":false,"type":"object","required":["items","total","at","meta","code","tree","score"],"description":"Structured.","$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}}`
 )
 
-// Patterns of the schemas, each compiled once, on first use.
-var (
-	itemNamePattern = toolimpl.Pattern{Expr: `^[a-z]+$`}
+// Patterns of the schemas, compiled by toolgen: each a program that
+// toolimpl.Pattern runs, as regexp would the expression in its comment.
+const (
+	// itemNamePattern is "^[a-z]+$".
+	itemNamePattern toolimpl.Pattern = "\x01\x06\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x03\x02\x00\x04\x00\x00\x00\x05\x03\x00\x00\x00\x01\x00\x02\x02\x00\x04\x00\x00\x00\x03\x05\x00\b\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00a\x00\x00z\x00\x00"
 )
 
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
