@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion5
+const _ = toolimpl.SupportPackageIsVersion6
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -129,19 +129,19 @@ func CallClockZones(ctx context.Context, t *clock.ZonesTool, mode toolimpl.Mode,
 func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
 	e.RawKey(`{"time":`)
 	e.Time(v.Time)
-	e.RawKey(`"unix":`)
+	e.RawMember(`,"unix":`)
 	e.Int(int64(v.Unix))
-	e.RawKey(`"location":`)
+	e.RawMember(`,"location":`)
 	e.String(v.Location)
-	e.RawKey(`"zone":`)
+	e.RawMember(`,"zone":`)
 	e.String(v.Zone)
-	e.RawKey(`"offset":`)
+	e.RawMember(`,"offset":`)
 	e.Int(int64(v.Offset))
-	e.RawKey(`"weekday":`)
+	e.RawMember(`,"weekday":`)
 	e.String(v.Weekday)
-	e.RawKey(`"iso_week":`)
+	e.RawMember(`,"iso_week":`)
 	e.Uint(uint64(v.ISOWeek))
-	e.RawKey(`"year_day":`)
+	e.RawMember(`,"year_day":`)
 	e.Uint(uint64(v.YearDay))
 	e.ObjectEnd()
 }
@@ -150,13 +150,13 @@ func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
 func EncodeSync(e *toolimpl.Encoder, v *clock.Sync) {
 	e.RawKey(`{"local":`)
 	e.Time(v.Local)
-	e.RawKey(`"reference":`)
+	e.RawMember(`,"reference":`)
 	e.Time(v.Reference)
-	e.RawKey(`"offset":`)
+	e.RawMember(`,"offset":`)
 	e.Int(int64(v.Offset))
-	e.RawKey(`"round_trip":`)
+	e.RawMember(`,"round_trip":`)
 	e.Int(int64(v.RoundTrip))
-	e.RawKey(`"in_sync":`)
+	e.RawMember(`,"in_sync":`)
 	e.Bool(v.InSync)
 	e.ObjectEnd()
 }
@@ -217,7 +217,7 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 func EncodeWaited(e *toolimpl.Encoder, v *clock.Waited) {
 	e.RawKey(`{"seconds":`)
 	e.Float(float64(v.Seconds), 64)
-	e.RawKey(`"until":`)
+	e.RawMember(`,"until":`)
 	e.Time(v.Until)
 	e.ObjectEnd()
 }

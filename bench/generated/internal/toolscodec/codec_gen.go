@@ -17,7 +17,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion5
+const _ = toolimpl.SupportPackageIsVersion6
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -613,11 +613,11 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
 	e.RawKey(`{"id":`)
 	e.String(v.ID)
-	e.RawKey(`"lines":`)
+	e.RawMember(`,"lines":`)
 	e.Int(int64(v.Lines))
-	e.RawKey(`"total":`)
+	e.RawMember(`,"total":`)
 	e.Float(float64(v.Total), 64)
-	e.RawKey(`"within_budget":`)
+	e.RawMember(`,"within_budget":`)
 	e.Bool(v.WithinBudget)
 	e.ObjectEnd()
 }
@@ -689,7 +689,7 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 func EncodeSmallOutput(e *toolimpl.Encoder, v *tools.SmallOutput) {
 	e.RawKey(`{"query":`)
 	e.String(v.Query)
-	e.RawKey(`"limit":`)
+	e.RawMember(`,"limit":`)
 	e.Int(int64(v.Limit))
 	e.ObjectEnd()
 }

@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion5
+const _ = toolimpl.SupportPackageIsVersion6
 
 // The published schemas of this package's tools, which the registry's
 // specs hold: the exact bytes sent to models. tools.json shows them indented.
@@ -138,7 +138,7 @@ func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
 	}
 	e.ArrayEnd()
 	if v.Best != "" {
-		e.RawKey(`"best":`)
+		e.RawMember(`,"best":`)
 		e.String(v.Best)
 	}
 	e.ObjectEnd()
@@ -277,7 +277,7 @@ func EncodeSection(e *toolimpl.Encoder, v *descriptions.Section) {
 	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	if len(v.Children) != 0 {
-		e.RawKey(`"children":`)
+		e.RawMember(`,"children":`)
 		e.ArrayStart()
 		for childrenIdx := range v.Children {
 			EncodeSection(e, &v.Children[childrenIdx])
