@@ -237,6 +237,18 @@ func (e *Encoder) RawKey(text string) {
 	e.needComma = false
 }
 
+// RawMember writes a member's ',' and name given as JSON text, such as
+// `,"limit":`, where the ',' is certain: generated code writes it so after
+// a member that is always written. Unlike RawKey it writes no ',' of its
+// own, one write and one test of the limit. The text is not checked.
+func (e *Encoder) RawMember(text string) {
+	if !e.fits(len(text)) {
+		return
+	}
+	e.buf = append(e.buf, text...)
+	e.needComma = false
+}
+
 // String writes s as a JSON string, escaped as encoding/json does without
 // HTML escaping: '"', '\\' and control characters are escaped (\b, \f,
 // \n, \r, \t or \u00XX), so are U+2028 and U+2029, and each byte of

@@ -250,6 +250,23 @@ func TestEncodeRawKey(t *testing.T) {
 	assert.Equal(t, `{"a":1,"b\"c":{"d":[]}}`, string(e.Bytes()))
 }
 
+// TestEncodeRawMember: RawMember writes its text, comma included, and no
+// comma of its own; the value after it gets none either.
+func TestEncodeRawMember(t *testing.T) {
+	t.Parallel()
+	e := NewEncoder()
+	e.RawKey(`{"a":`)
+	e.Int(1)
+	e.RawMember(`,"b":`)
+	e.ArrayStart()
+	e.String("x")
+	e.ArrayEnd()
+	e.RawMember(`,"c\"d":`)
+	e.Bool(true)
+	e.ObjectEnd()
+	assert.Equal(t, `{"a":1,"b":["x"],"c\"d":true}`, string(e.Bytes()))
+}
+
 // TestEncodeResetAppend: after ResetAppend the encoder appends to the
 // given buffer, in its memory, with no comma first; it keeps using that
 // memory until given other memory.

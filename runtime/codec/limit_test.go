@@ -21,6 +21,7 @@ func TestEncoderLimit(t *testing.T) {
 		"escaped":     func(e *Encoder) { e.String(strings.Repeat("\x01", 5)) }, // 5 bytes in, 30 out
 		"Key":         func(e *Encoder) { e.Key(strings.Repeat("k", 20)) },
 		"RawKey":      func(e *Encoder) { e.RawKey(`"` + strings.Repeat("k", 20) + `":`) },
+		"RawMember":   func(e *Encoder) { e.RawMember(`,"` + strings.Repeat("k", 20) + `":`) },
 		"RawText":     func(e *Encoder) { e.RawText(strings.Repeat("t", 20)) },
 		"Base64":      func(e *Encoder) { e.Base64(make([]byte, 20)) },
 		"JSON":        func(e *Encoder) { e.JSON([]byte(`["`+strings.Repeat("j", 20)+`"]`), nil) },

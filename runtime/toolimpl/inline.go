@@ -12,6 +12,7 @@ package toolimpl
 // (TestGeneratedCallsInlined). Nothing calls these functions.
 
 func inlineRawKey(e *Encoder)                       { e.RawKey(`"":`) }
+func inlineRawMember(e *Encoder)                    { e.RawMember(`,"":`) }
 func inlineObjectStart(e *Encoder)                  { e.ObjectStart() }
 func inlineObjectEnd(e *Encoder)                    { e.ObjectEnd() }
 func inlineArrayStart(e *Encoder)                   { e.ArrayStart() }

@@ -48,7 +48,9 @@ import (
 // members of a struct with Decoder.Property, from a table of its property
 // names, and switches on the index it returns; version 6 declares each
 // pattern as a Pattern constant holding its compiled program (it was a
-// Pattern{Expr} variable compiled by package regexp on first use).
+// Pattern{Expr} variable compiled by package regexp on first use), and
+// writes a member's ',' and name with Encoder.RawMember after a member
+// always written.
 const SupportPackageIsVersion6 = true
 
 // Mode says how far a dispatched call goes: ModeCall, ModeCheck or ModeLog.

@@ -493,7 +493,7 @@ func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Email != "" {
-		e.RawKey(`"email":`)
+		e.RawMember(`,"email":`)
 		e.String(v.Email)
 	}
 	e.ObjectEnd()
@@ -503,20 +503,20 @@ func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
 func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawKey(`"title":`)
+	e.RawMember(`,"title":`)
 	e.String(v.Title)
-	e.RawKey(`"body":`)
+	e.RawMember(`,"body":`)
 	e.String(v.Body)
-	e.RawKey(`"tags":`)
+	e.RawMember(`,"tags":`)
 	e.ArrayStart()
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
 	e.ArrayEnd()
-	e.RawKey(`"priority":`)
+	e.RawMember(`,"priority":`)
 	e.Int(int64(v.Priority))
 	if v.Color != nil {
-		e.RawKey(`"color":`)
+		e.RawMember(`,"color":`)
 		if v.Color == nil {
 			e.Fail(errors.New("Note.Color is nil, but the output schema requires a value; mark the field omitempty or nullable"))
 		} else {
@@ -524,7 +524,7 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 		}
 	}
 	if v.Due != nil {
-		e.RawKey(`"due":`)
+		e.RawMember(`,"due":`)
 		if v.Due == nil {
 			e.Fail(errors.New("Note.Due is nil, but the output schema requires a value; mark the field omitempty or nullable"))
 		} else {
@@ -532,7 +532,7 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 		}
 	}
 	if len(v.Attributes) != 0 {
-		e.RawKey(`"attributes":`)
+		e.RawMember(`,"attributes":`)
 		e.ObjectStart()
 		for _, attributesKey := range slices.Sorted(maps.Keys(v.Attributes)) {
 			attributesElem := v.Attributes[attributesKey]
@@ -541,19 +541,19 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 		}
 		e.ObjectEnd()
 	}
-	e.RawKey(`"author":`)
+	e.RawMember(`,"author":`)
 	EncodePerson(e, &v.Author)
-	e.RawKey(`"revision":`)
+	e.RawMember(`,"revision":`)
 	e.Uint(uint64(v.Revision))
-	e.RawKey(`"checksum":`)
+	e.RawMember(`,"checksum":`)
 	e.Base64(v.Checksum)
 	if len(v.Data) != 0 {
-		e.RawKey(`"data":`)
+		e.RawMember(`,"data":`)
 		e.JSON(v.Data.MarshalJSON())
 	}
-	e.RawKey(`"created":`)
+	e.RawMember(`,"created":`)
 	e.Time(v.Created)
-	e.RawKey(`"updated":`)
+	e.RawMember(`,"updated":`)
 	e.Time(v.Updated)
 	e.ObjectEnd()
 }
@@ -611,7 +611,7 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 func EncodeDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawKey(`"deleted":`)
+	e.RawMember(`,"deleted":`)
 	e.Bool(v.Deleted)
 	e.ObjectEnd()
 }
@@ -696,12 +696,12 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
 	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
-	e.RawKey(`"level":`)
+	e.RawMember(`,"level":`)
 	e.Int(int64(v.Level))
-	e.RawKey(`"line":`)
+	e.RawMember(`,"line":`)
 	e.Int(int64(v.Line))
 	if len(v.Sections) != 0 {
-		e.RawKey(`"sections":`)
+		e.RawMember(`,"sections":`)
 		e.ArrayStart()
 		for sectionsIdx := range v.Sections {
 			EncodeSection(e, &v.Sections[sectionsIdx])
@@ -715,9 +715,9 @@ func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
 func EncodeOutline(e *toolimpl.Encoder, v *notes.Outline) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawKey(`"title":`)
+	e.RawMember(`,"title":`)
 	e.String(v.Title)
-	e.RawKey(`"sections":`)
+	e.RawMember(`,"sections":`)
 	e.ArrayStart()
 	for sectionsIdx := range v.Sections {
 		EncodeSection(e, &v.Sections[sectionsIdx])
@@ -935,23 +935,23 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 func EncodeSummary(e *toolimpl.Encoder, v *notes.Summary) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawKey(`"title":`)
+	e.RawMember(`,"title":`)
 	e.String(v.Title)
-	e.RawKey(`"snippet":`)
+	e.RawMember(`,"snippet":`)
 	e.String(v.Snippet)
-	e.RawKey(`"tags":`)
+	e.RawMember(`,"tags":`)
 	e.ArrayStart()
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
 	e.ArrayEnd()
-	e.RawKey(`"priority":`)
+	e.RawMember(`,"priority":`)
 	e.Int(int64(v.Priority))
-	e.RawKey(`"score":`)
+	e.RawMember(`,"score":`)
 	e.Float(float64(v.Score), 64)
-	e.RawKey(`"created":`)
+	e.RawMember(`,"created":`)
 	e.Time(v.Created)
-	e.RawKey(`"updated":`)
+	e.RawMember(`,"updated":`)
 	e.Time(v.Updated)
 	e.ObjectEnd()
 }
@@ -964,9 +964,9 @@ func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
 		EncodeSummary(e, &v.Notes[notesIdx])
 	}
 	e.ArrayEnd()
-	e.RawKey(`"total":`)
+	e.RawMember(`,"total":`)
 	e.Int(int64(v.Total))
-	e.RawKey(`"tag_counts":`)
+	e.RawMember(`,"tag_counts":`)
 	e.ObjectStart()
 	for _, tagCountsKey := range slices.Sorted(maps.Keys(v.TagCounts)) {
 		tagCountsElem := v.TagCounts[tagCountsKey]
@@ -1072,9 +1072,9 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 func EncodeShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawKey(`"url":`)
+	e.RawMember(`,"url":`)
 	e.String(v.URL)
-	e.RawKey(`"expires":`)
+	e.RawMember(`,"expires":`)
 	e.Time(v.Expires)
 	e.ObjectEnd()
 }
@@ -1139,13 +1139,13 @@ func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawKey(`"tags":`)
+	e.RawMember(`,"tags":`)
 	e.ArrayStart()
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
 	e.ArrayEnd()
-	e.RawKey(`"revision":`)
+	e.RawMember(`,"revision":`)
 	e.Uint(uint64(v.Revision))
 	e.ObjectEnd()
 }

@@ -146,7 +146,7 @@ func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
 }) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
-	e.RawKey(`"coordinates":`)
+	e.RawMember(`,"coordinates":`)
 	e.ArrayStart()
 	for coordinatesIdx := range v.Coordinates {
 		e.Float(float64(v.Coordinates[coordinatesIdx]), 64)
@@ -159,17 +159,17 @@ func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
 func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
 	e.RawKey(`{"date":`)
 	e.String(v.Date)
-	e.RawKey(`"summary":`)
+	e.RawMember(`,"summary":`)
 	e.String(v.Summary)
-	e.RawKey(`"high":`)
+	e.RawMember(`,"high":`)
 	e.Float(float64(v.High), 64)
-	e.RawKey(`"low":`)
+	e.RawMember(`,"low":`)
 	e.Float(float64(v.Low), 64)
-	e.RawKey(`"rain_chance":`)
+	e.RawMember(`,"rain_chance":`)
 	e.Uint(uint64(v.RainChance))
-	e.RawKey(`"rain":`)
+	e.RawMember(`,"rain":`)
 	e.Float(float64(v.Rain), 32)
-	e.RawKey(`"wind":`)
+	e.RawMember(`,"wind":`)
 	e.Float(float64(v.Wind), 32)
 	e.ObjectEnd()
 }
@@ -178,15 +178,15 @@ func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
 func EncodeForecast(e *toolimpl.Encoder, v *weather.Forecast) {
 	e.RawKey(`{"place":`)
 	EncodeForecastPlace(e, &v.Place)
-	e.RawKey(`"units":`)
+	e.RawMember(`,"units":`)
 	e.String(v.Units)
-	e.RawKey(`"days":`)
+	e.RawMember(`,"days":`)
 	e.ArrayStart()
 	for daysIdx := range v.Days {
 		EncodeDay(e, &v.Days[daysIdx])
 	}
 	e.ArrayEnd()
-	e.RawKey(`"issued":`)
+	e.RawMember(`,"issued":`)
 	e.Time(v.Issued)
 	e.ObjectEnd()
 }

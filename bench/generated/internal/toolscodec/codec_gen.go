@@ -613,11 +613,11 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
 	e.RawKey(`{"id":`)
 	e.String(v.ID)
-	e.RawKey(`"lines":`)
+	e.RawMember(`,"lines":`)
 	e.Int(int64(v.Lines))
-	e.RawKey(`"total":`)
+	e.RawMember(`,"total":`)
 	e.Float(float64(v.Total), 64)
-	e.RawKey(`"within_budget":`)
+	e.RawMember(`,"within_budget":`)
 	e.Bool(v.WithinBudget)
 	e.ObjectEnd()
 }
@@ -689,7 +689,7 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 func EncodeSmallOutput(e *toolimpl.Encoder, v *tools.SmallOutput) {
 	e.RawKey(`{"query":`)
 	e.String(v.Query)
-	e.RawKey(`"limit":`)
+	e.RawMember(`,"limit":`)
 	e.Int(int64(v.Limit))
 	e.ObjectEnd()
 }

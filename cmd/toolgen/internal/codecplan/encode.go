@@ -24,6 +24,9 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
 	props := obj.get("properties")
 	required := requiredOf(obj)
 	fw := &fieldWriter{}
+	// written says that a member before this one is always written, so
+	// the ',' before this one's name is certain.
+	written := false
 	for i, f := range s.Fields {
 		var pw view
 		if props != nil {
@@ -39,16 +42,22 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
 		}
 		// The '{' and the first member's name are one constant write
 		// when that member is always written: RawKey writes the ','
-		// the object itself may need, as ObjectStart would.
-		key := gocode.KeyText(f.JSONName)
+		// the object itself may need, as ObjectStart would. After a
+		// member always written, the ',' and the name are one constant
+		// write too (RawMember).
+		key, method := gocode.KeyText(f.JSONName), "RawKey"
+		always := cond == nil && len(f.Via) == 0
 		switch {
+		case written:
+			key, method = ","+key, "RawMember"
 		case i > 0:
-		case cond == nil && len(f.Via) == 0:
+		case always:
 			key = "{" + key
 		default:
 			fw.body = append(fw.body, jen.Id("e").Dot("ObjectStart").Call())
 		}
-		write := append([]jen.Code{jen.Id("e").Dot("RawKey").Call(gocode.KeyLit(key))},
+		written = written || always
+		write := append([]jen.Code{jen.Id("e").Dot(method).Call(gocode.KeyLit(key))},
 			g.encodeValue(f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
 		if cond != nil {
 			write = []jen.Code{jen.If(cond).Block(write...)}

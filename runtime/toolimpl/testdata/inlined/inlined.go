@@ -10,6 +10,7 @@ import "github.com/toolgen-go/toolgen/runtime/toolimpl"
 // Encode calls the Encoder's methods.
 func Encode(e *toolimpl.Encoder, err error) {
 	e.RawKey(`{"a":`)
+	e.RawMember(`,"b":`)
 	e.ObjectStart()
 	e.ObjectEnd()
 	e.ArrayStart()

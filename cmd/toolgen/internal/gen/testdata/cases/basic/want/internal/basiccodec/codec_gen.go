@@ -191,11 +191,11 @@ func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Count != 0 {
-		e.RawKey(`"count":`)
+		e.RawMember(`,"count":`)
 		e.Uint(uint64(v.Count))
 	}
 	if len(v.Tags) != 0 {
-		e.RawKey(`"tags":`)
+		e.RawMember(`,"tags":`)
 		e.ArrayStart()
 		for tagsIdx := range v.Tags {
 			e.String(v.Tags[tagsIdx])
@@ -203,7 +203,7 @@ func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
 		e.ArrayEnd()
 	}
 	if len(v.Attrs) != 0 {
-		e.RawKey(`"attrs":`)
+		e.RawMember(`,"attrs":`)
 		e.ObjectStart()
 		for _, attrsKey := range slices.Sorted(maps.Keys(v.Attrs)) {
 			attrsElem := v.Attrs[attrsKey]
@@ -1035,7 +1035,7 @@ func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
 	e.RawKey(`{"label":`)
 	e.String(v.Label)
 	if len(v.Children) != 0 {
-		e.RawKey(`"children":`)
+		e.RawMember(`,"children":`)
 		e.ArrayStart()
 		for childrenIdx := range v.Children {
 			EncodeTree(e, &v.Children[childrenIdx])
@@ -1053,19 +1053,19 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 		EncodeItem(e, &v.Items[itemsIdx])
 	}
 	e.ArrayEnd()
-	e.RawKey(`"total":`)
+	e.RawMember(`,"total":`)
 	e.Int(int64(v.Total))
 	if v.Next != nil {
-		e.RawKey(`"next":`)
+		e.RawMember(`,"next":`)
 		if v.Next == nil {
 			e.Fail(errors.New("Output.Next is nil, but the output schema requires a value; mark the field omitempty or nullable"))
 		} else {
 			e.String((*v.Next))
 		}
 	}
-	e.RawKey(`"at":`)
+	e.RawMember(`,"at":`)
 	e.Time(v.At)
-	e.RawKey(`"meta":`)
+	e.RawMember(`,"meta":`)
 	e.ObjectStart()
 	for _, metaKey := range slices.Sorted(maps.Keys(v.Meta)) {
 		metaElem := v.Meta[metaKey]
@@ -1073,11 +1073,11 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 		e.Any(metaElem)
 	}
 	e.ObjectEnd()
-	e.RawKey(`"code":`)
+	e.RawMember(`,"code":`)
 	e.Text(v.Code.MarshalText())
-	e.RawKey(`"tree":`)
+	e.RawMember(`,"tree":`)
 	EncodeTree(e, &v.Tree)
-	e.RawKey(`"score":`)
+	e.RawMember(`,"score":`)
 	e.Float(float64(v.Score), 32)
 	e.ObjectEnd()
 }

@@ -138,7 +138,7 @@ func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
 	}
 	e.ArrayEnd()
 	if v.Best != "" {
-		e.RawKey(`"best":`)
+		e.RawMember(`,"best":`)
 		e.String(v.Best)
 	}
 	e.ObjectEnd()
@@ -277,7 +277,7 @@ func EncodeSection(e *toolimpl.Encoder, v *descriptions.Section) {
 	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	if len(v.Children) != 0 {
-		e.RawKey(`"children":`)
+		e.RawMember(`,"children":`)
 		e.ArrayStart()
 		for childrenIdx := range v.Children {
 			EncodeSection(e, &v.Children[childrenIdx])

@@ -254,34 +254,34 @@ func EncodeOutput(e *toolimpl.Encoder, v *embedded.Output) {
 	e.String(v.Query)
 	if v.Audit != nil {
 		if v.By != "" {
-			e.RawKey(`"by":`)
+			e.RawMember(`,"by":`)
 			e.String(v.By)
 		}
 		if v.Reason != "" {
-			e.RawKey(`"reason":`)
+			e.RawMember(`,"reason":`)
 			e.String(v.Reason)
 		}
 	}
 	if v.Audit != nil && v.Origin != nil {
 		if v.Host != "" {
-			e.RawKey(`"host":`)
+			e.RawMember(`,"host":`)
 			e.String(v.Host)
 		}
 	}
 	if v.Signed == nil {
 		e.Fail(errors.New("Output.Signed is nil, but the output schema requires its promoted property \"signer\"; set it, or mark the promoted field omitempty"))
 	} else {
-		e.RawKey(`"signer":`)
+		e.RawMember(`,"signer":`)
 		e.String(v.Signer)
 	}
 	if v.Labels != nil {
 		if v.Color != "" {
-			e.RawKey(`"color":`)
+			e.RawMember(`,"color":`)
 			e.String(v.Color)
 		}
 	}
 	if v.Label != "" {
-		e.RawKey(`"label":`)
+		e.RawMember(`,"label":`)
 		e.String(v.Label)
 	}
 	e.ObjectEnd()

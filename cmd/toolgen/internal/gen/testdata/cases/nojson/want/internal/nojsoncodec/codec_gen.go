@@ -301,7 +301,7 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 func EncodeAddOutput(e *toolimpl.Encoder, v *nojson.AddOutput) {
 	e.RawKey(`{"id":`)
 	e.String(v.ID)
-	e.RawKey(`"count":`)
+	e.RawMember(`,"count":`)
 	e.Int(int64(v.Count))
 	e.ObjectEnd()
 }

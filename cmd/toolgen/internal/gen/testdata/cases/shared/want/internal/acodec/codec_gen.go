@@ -110,7 +110,7 @@ func EncodeOutput(e *toolimpl.Encoder, v *a.Output) {
 		e.String(v.Names[namesIdx])
 	}
 	e.ArrayEnd()
-	e.RawKey(`"next":`)
+	e.RawMember(`,"next":`)
 	sharedcodec.EncodeNext(e, &v.Next)
 	e.ObjectEnd()
 }

@@ -103,7 +103,7 @@ func EncodePage(e *toolimpl.Encoder, v *shared.Page) {
 func EncodeNext(e *toolimpl.Encoder, v *shared.Next) {
 	e.RawKey(`{"page":`)
 	EncodePage(e, &v.Page)
-	e.RawKey(`"more":`)
+	e.RawMember(`,"more":`)
 	e.Bool(v.More)
 	e.ObjectEnd()
 }
