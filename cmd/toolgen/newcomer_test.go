@@ -1,0 +1,240 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The newcomer tests follow README's "Use toolgen in your module" as a
+// person new to toolgen does, in a module of their own beside a local
+// copy of toolgen (../toolgen, a link to this working tree), in the order
+// a person writes code: the tools and the program that imports the
+// registry first, toolgen after. The commands they run are the README's,
+// word for word: each test first checks that the section shows them.
+//
+// They run offline: GOPROXY=off, and GOSUMDB=off, since the scratch
+// module's go.sum is written from the module cache (a newcomer's go
+// command checks it against the checksum database); the modules they need
+// are this module's, which CI's go mod download puts in the module cache.
+
+// newcomer is a scratch module, dir, beside a link to this working tree.
+type newcomer struct {
+	t        *testing.T
+	root     string   // this working tree
+	dir      string   // the scratch module
+	env      []string // the go command's environment
+	readme   string   // README's "Use toolgen in your module", its blanks folded
+	generate string   // the //go:generate line the section shows
+}
+
+// newNewcomer writes the two-tool module example.com/twotool: tools/,
+// whose doc.go holds the section's //go:generate line, and main.go, which
+// imports the registry not yet generated. Its go.mod knows nothing of
+// toolgen.
+func newNewcomer(t *testing.T) *newcomer {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a module with the go command")
+	}
+	root, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	base := t.TempDir()
+	require.NoError(t, os.Symlink(root, filepath.Join(base, "toolgen")))
+	n := &newcomer{t: t, root: root, dir: filepath.Join(base, "app")}
+	for _, kv := range os.Environ() {
+		// A newcomer's GOFLAGS (CI may set -mod=mod) would hide what the
+		// go command asks of go.mod and go.sum.
+		if !strings.HasPrefix(kv, "GOFLAGS=") {
+			n.env = append(n.env, kv)
+		}
+	}
+	n.env = append(n.env, "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local", "TOOLGEN_CACHE="+t.TempDir())
+
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	section := string(readme)
+	const heading = "\n## Use toolgen in your module\n"
+	start := strings.Index(section, heading)
+	require.GreaterOrEqual(t, start, 0, "README.md has no section %q", strings.TrimSpace(heading))
+	section = section[start+len(heading):]
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	n.readme = strings.Join(strings.Fields(section), " ")
+	n.generate = regexp.MustCompile(`(?m)^//go:generate .*$`).FindString(section)
+	require.NotEmpty(t, n.generate, "README's %q shows no //go:generate line to copy", strings.TrimSpace(heading))
+
+	n.write("go.mod", "module example.com/twotool\n\ngo 1.26\n")
+	n.write("tools/doc.go", "// Package tools holds the tools.\npackage tools\n\n"+n.generate+"\n")
+	n.write("tools/tools.go", twoTools)
+	n.write("main.go", twoToolMain)
+	return n
+}
+
+// write writes a file of the scratch module.
+func (n *newcomer) write(name, src string) {
+	n.t.Helper()
+	path := filepath.Join(n.dir, name)
+	require.NoError(n.t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(n.t, os.WriteFile(path, []byte(src), 0o644))
+}
+
+// run runs a command line (the go command, arguments without quotes) in
+// the directory sub of the scratch module.
+func (n *newcomer) run(sub, line string) (string, error) {
+	n.t.Helper()
+	args := strings.Fields(line)
+	require.Equal(n.t, "go", args[0], "%q", line)
+	cmd := exec.Command("go", args[1:]...)
+	cmd.Dir = filepath.Join(n.dir, sub)
+	cmd.Env = n.env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// must runs line and fails the test when it fails.
+func (n *newcomer) must(sub, line string) string {
+	n.t.Helper()
+	out, err := n.run(sub, line)
+	require.NoError(n.t, err, "%s:\n%s", line, out)
+	return out
+}
+
+// documented fails the test unless the README's section says text (its
+// blanks folded).
+func (n *newcomer) documented(text string) {
+	n.t.Helper()
+	require.Contains(n.t, n.readme, text, "README's \"Use toolgen in your module\" must say it")
+}
+
+// The README's commands for a local copy, and after it.
+const (
+	readmeReplace  = "go mod edit -replace=github.com/toolgen-go/toolgen=../toolgen"
+	readmeGetTool  = "go get -tool github.com/toolgen-go/toolgen/cmd/toolgen@v0.0.0"
+	readmeGenerate = "go generate ./..."
+	readmeTidy     = "go mod tidy"
+)
+
+// TestNewcomerFirstRun: the README's commands work in the order a person
+// writes code, when the program importing the registry exists before
+// toolgen is added (issue N, item 1: `go mod tidy` then failed on that
+// import and left go.sum without toolgen's requirements, and go generate
+// failed on them); the program runs and the registry's tests pass.
+func TestNewcomerFirstRun(t *testing.T) {
+	n := newNewcomer(t)
+	for _, line := range []string{readmeReplace, readmeGetTool, readmeGenerate, readmeTidy} {
+		n.documented(line)
+		n.must(".", line)
+	}
+	assert.Equal(t, twoToolWant, n.must(".", "go run ."))
+	n.must(".", "go vet ./...")
+	n.must(".", "go test ./...")
+}
+
+// TestNewcomerOldRecipe: a module that followed the old recipe (go.mod
+// edited to require, replace and use toolgen, then `go mod tidy`, which
+// fails on the import of the registry not yet generated) cannot run
+// toolgen: the go command builds it in the module and stops. The README
+// names what it says, and its one line (the go get -tool line again)
+// repairs the module.
+func TestNewcomerOldRecipe(t *testing.T) {
+	n := newNewcomer(t)
+	n.must(".", "go mod edit -require=github.com/toolgen-go/toolgen@v0.0.0 -replace=github.com/toolgen-go/toolgen=../toolgen -tool=github.com/toolgen-go/toolgen/cmd/toolgen")
+	out, err := n.run(".", readmeTidy)
+	require.Error(t, err, "go mod tidy must fail on the registry's import:\n%s", out)
+	assert.Contains(t, out, "example.com/twotool/generated")
+
+	out, err = n.run(".", readmeGenerate)
+	require.Error(t, err, "go generate cannot build toolgen:\n%s", out)
+	said := ""
+	for _, msg := range []string{"go: updates to go.mod needed", "missing go.sum entry"} {
+		if strings.Contains(out, msg) {
+			said = msg
+			n.documented("If `go generate` stops at `go: updates to go.mod needed` or `missing go.sum entry`")
+		}
+	}
+	require.NotEmpty(t, said, "go generate's failure is not one the README names:\n%s", out)
+	n.documented("run the `go get -tool` line again")
+
+	n.must(".", readmeGetTool)
+	n.must(".", readmeGenerate)
+	assert.Equal(t, twoToolWant, n.must(".", "go run ."))
+	n.must(".", readmeTidy)
+	n.must(".", "go test ./...")
+}
+
+const twoTools = `package tools
+
+import (
+	"context"
+	"strings"
+)
+
+// Echoes its text.
+//
+//tool:name echo
+//tool:readonly
+type Echo struct{ Prefix string }
+
+// EchoInput holds the arguments of echo.
+type EchoInput struct {
+	Text string ` + "`json:\"text\" jsonschema:\"maxLength=10\"`" + `
+}
+
+// Call echoes.
+func (e Echo) Call(ctx context.Context, in EchoInput) (string, error) {
+	return e.Prefix + in.Text, nil
+}
+
+// Repeats its text in capitals.
+//
+//tool:name shout
+//tool:readonly
+//tool:zerovalue
+type Shout struct{}
+
+// ShoutInput holds the arguments of shout.
+type ShoutInput struct {
+	Text string ` + "`json:\"text\"`" + `
+}
+
+// Call shouts.
+func (Shout) Call(ctx context.Context, in ShoutInput) (string, error) {
+	return strings.ToUpper(in.Text), nil
+}
+`
+
+const twoToolMain = `package main
+
+import (
+	"context"
+	"fmt"
+
+	"example.com/twotool/generated"
+	"example.com/twotool/tools"
+)
+
+func main() {
+	reg, err := generated.New(generated.Tools{Echo: tools.Echo{Prefix: "echo: "}})
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range [][2]string{{"echo", ` + "`{\"text\":\"hello\"}`" + `}, {"shout", ` + "`{\"text\":\"hello\"}`" + `}, {"echo", ` + "`{\"text\":\"far too long a text\"}`" + `}} {
+		res, err := reg.Call(context.Background(), c[0], []byte(c[1]))
+		if err != nil {
+			fmt.Println("error:", err)
+			continue
+		}
+		fmt.Println(res.Text())
+	}
+}
+`
+
+const twoToolWant = "echo: hello\nHELLO\nerror: invalid arguments: /text: must be at most 10 characters long\n"
