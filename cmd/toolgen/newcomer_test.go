@@ -138,6 +138,23 @@ func TestNewcomerFirstRun(t *testing.T) {
 	n.must(".", "go test ./...")
 }
 
+// TestNewcomerGenerateLine: the //go:generate line a newcomer copies is
+// the README section's, which works in their module (TestNewcomerFirstRun
+// uses it); this repository's own line, which cannot (issue N, item 2),
+// is quoted there with the reason, and tools/doc.go shows the other.
+func TestNewcomerGenerateLine(t *testing.T) {
+	n := newNewcomer(t)
+	assert.Equal(t, "//go:generate go tool toolgen -out ../generated ./...", n.generate)
+	src, err := os.ReadFile(filepath.Join(n.root, "tools", "doc.go"))
+	require.NoError(t, err)
+	own := regexp.MustCompile(`(?m)^//go:generate .*$`).FindString(string(src))
+	require.NotEmpty(t, own, "tools/doc.go has no go:generate line")
+	if own != n.generate {
+		n.documented("This repository's own line, in [tools/doc.go](tools/doc.go), is `" + own + "`: there toolgen is the module's own command")
+		assert.Contains(t, string(src), "\t"+n.generate+"\n", "tools/doc.go must show the line for a module of one's own")
+	}
+}
+
 // TestNewcomerOldRecipe: a module that followed the old recipe (go.mod
 // edited to require, replace and use toolgen, then `go mod tidy`, which
 // fails on the import of the registry not yet generated) cannot run
