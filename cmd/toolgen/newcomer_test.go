@@ -120,6 +120,7 @@ const (
 	readmeGetTool  = "go get -tool github.com/toolgen-go/toolgen/cmd/toolgen@v0.0.0"
 	readmeGenerate = "go generate ./..."
 	readmeTidy     = "go mod tidy"
+	readmeCheck    = "go tool toolgen -check -out ../generated ./..." // in tools/
 )
 
 // TestNewcomerFirstRun: the README's commands work in the order a person
@@ -136,6 +137,30 @@ func TestNewcomerFirstRun(t *testing.T) {
 	assert.Equal(t, twoToolWant, n.must(".", "go run ."))
 	n.must(".", "go vet ./...")
 	n.must(".", "go test ./...")
+}
+
+// TestNewcomerCheckLine: the README's CI line checks what its go:generate
+// line writes (issue N, item 3: it named another directory, and each file
+// of it was reported stale); a file not there is missing, and a directory
+// not there is one line.
+func TestNewcomerCheckLine(t *testing.T) {
+	n := newNewcomer(t)
+	for _, line := range []string{readmeReplace, readmeGetTool, readmeGenerate} {
+		n.must(".", line)
+	}
+	n.documented(readmeCheck)
+	assert.Contains(t, n.generate, strings.TrimPrefix(strings.TrimSuffix(readmeCheck, " ./..."), "go tool toolgen -check"),
+		"the CI line and the go:generate line name one output directory")
+	assert.Empty(t, n.must("tools", readmeCheck))
+
+	require.NoError(t, os.Remove(filepath.Join(n.dir, "generated", "tools.json")))
+	out, err := n.run("tools", readmeCheck)
+	require.Error(t, err, "a missing file fails the check:\n%s", out)
+	assert.Equal(t, filepath.Join("..", "generated", "tools.json")+": missing; run go generate (or toolgen) to write it\n", out)
+
+	out, err = n.run("tools", "go tool toolgen -check -out ../registry ./...")
+	require.Error(t, err, "a directory never generated fails the check:\n%s", out)
+	assert.Equal(t, filepath.Join("..", "registry")+": missing: no generated files there; run go generate (or toolgen) to write them, or give -check the -out of the go:generate line\n", out)
 }
 
 // TestNewcomerGenerateLine: the //go:generate line a newcomer copies is
