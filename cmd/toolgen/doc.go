@@ -58,7 +58,7 @@
 // reports every problem in one run, sorted, as path:line:col: message
 // relative to the working directory (see Problems). It exits 0 on success,
 // 1 when there are problems (or, with -check, when the generated files are
-// stale) and 2 on a usage error. Files are written only when their content
+// stale or missing) and 2 on a usage error. Files are written only when their content
 // changes.
 //
 // # Packages

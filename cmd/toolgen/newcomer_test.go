@@ -163,6 +163,55 @@ func TestNewcomerCheckLine(t *testing.T) {
 	assert.Equal(t, filepath.Join("..", "registry")+": missing: no generated files there; run go generate (or toolgen) to write them, or give -check the -out of the go:generate line\n", out)
 }
 
+// TestNewcomerUpgrade: upgrading toolgen in a module whose registry an
+// older toolgen wrote, in a layout it no longer writes (the codecs beside
+// the registry, importing a runtime package that no longer exists), and
+// whose go.mod lacks what the new toolgen needs (issue N, item 4: go
+// generate stopped at "updates to go.mod needed", and go mod tidy failed
+// on the old code's import). The README's steps, the go get -tool line
+// again, go generate and go mod tidy, upgrade it.
+func TestNewcomerUpgrade(t *testing.T) {
+	n := newNewcomer(t)
+	for _, line := range []string{readmeReplace, readmeGetTool, readmeGenerate, readmeTidy} {
+		n.must(".", line)
+	}
+	// What the older toolgen left: a file of its layout, with toolgen's
+	// header, and go.mod and go.sum without two of today's requirements.
+	reg, err := os.ReadFile(filepath.Join(n.dir, "generated", "registry_gen.go"))
+	require.NoError(t, err)
+	header, _, _ := strings.Cut(string(reg), "\n")
+	old := filepath.Join(n.dir, "generated", "codec_gen.go")
+	require.NoError(t, os.WriteFile(old, []byte(header+"\n\npackage generated\n\nimport _ \"github.com/toolgen-go/toolgen/runtime/oldcodec\"\n"), 0o644))
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(n.dir, name))
+		require.NoError(t, err)
+		var kept []string
+		for l := range strings.SplitSeq(string(data), "\n") {
+			if !strings.Contains(l, "golang.org/x/mod ") && !strings.Contains(l, "golang.org/x/sync ") {
+				kept = append(kept, l)
+			}
+		}
+		require.Less(t, len(kept), strings.Count(string(data), "\n")+1, "%s requires golang.org/x/mod and x/sync through toolgen", name)
+		n.write(name, strings.Join(kept, "\n"))
+	}
+	out, err := n.run(".", readmeGenerate)
+	require.Error(t, err, "go generate alone cannot build the new toolgen:\n%s", out)
+	assert.Regexp(t, `go: updates to go.mod needed|missing go.sum entry`, out, "as the README says")
+	out, err = n.run(".", readmeTidy)
+	require.Error(t, err, "go mod tidy fails on the old layout's import:\n%s", out)
+	assert.Contains(t, out, "runtime/oldcodec")
+
+	n.documented("To upgrade toolgen, run the `go get -tool` line with the version you want (`@latest`; over a local copy, update the copy and run the `@v0.0.0` line again), then `go generate ./...` and `go mod tidy`.")
+	for _, line := range []string{readmeGetTool, readmeGenerate, readmeTidy} {
+		n.must(".", line)
+	}
+	_, err = os.Stat(old)
+	assert.ErrorIs(t, err, os.ErrNotExist, "go generate removes the file of the old layout")
+	assert.Equal(t, twoToolWant, n.must(".", "go run ."))
+	n.must(".", "go test ./...")
+	assert.Empty(t, n.must("tools", readmeCheck))
+}
+
 // TestNewcomerGenerateLine: the //go:generate line a newcomer copies is
 // the README section's, which works in their module (TestNewcomerFirstRun
 // uses it); this repository's own line, which cannot (issue N, item 2),
