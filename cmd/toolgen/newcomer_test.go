@@ -224,7 +224,7 @@ func TestNewcomerGenerateLine(t *testing.T) {
 	own := regexp.MustCompile(`(?m)^//go:generate .*$`).FindString(string(src))
 	require.NotEmpty(t, own, "tools/doc.go has no go:generate line")
 	if own != n.generate {
-		n.documented("This repository's own line, in [tools/doc.go](tools/doc.go), is `" + own + "`: there toolgen is the module's own command")
+		n.documented("This repository's own line, in [tools/doc.go](tools/doc.go), is `" + own + "`: there toolgen is the module's own command, built from source")
 		assert.Contains(t, string(src), "\t"+n.generate+"\n", "tools/doc.go must show the line for a module of one's own")
 	}
 }
