@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/zip"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +25,8 @@ import (
 // module's go.sum is written from the module cache (a newcomer's go
 // command checks it against the checksum database); the modules they need
 // are this module's, which CI's go mod download puts in the module cache.
+// A published toolgen is this working tree too, as versions v0.1.0 and
+// v0.2.0 of a module proxy in a directory (see publish).
 
 // newcomer is a scratch module, dir, beside a link to this working tree.
 type newcomer struct {
@@ -78,6 +82,85 @@ func newNewcomer(t *testing.T) *newcomer {
 	return n
 }
 
+// publish serves this working tree as toolgen's versions v0.1.0 and v0.2.0
+// from a module proxy in a directory, tried before the module cache's
+// downloads (every other module), and gives the scratch module a module
+// cache of its own, so that the versions never reach the real one.
+func (n *newcomer) publish() {
+	t := n.t
+	t.Helper()
+	proxy := filepath.Join(t.TempDir(), "proxy")
+	vdir := filepath.Join(proxy, filepath.FromSlash(modulePath), "@v")
+	require.NoError(t, os.MkdirAll(vdir, 0o755))
+	gomod, err := os.ReadFile(filepath.Join(n.root, "go.mod"))
+	require.NoError(t, err)
+	versions := []string{"v0.1.0", "v0.2.0"}
+	for _, v := range versions {
+		require.NoError(t, os.WriteFile(filepath.Join(vdir, v+".mod"), gomod, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(vdir, v+".info"), []byte(`{"Version":"`+v+`","Time":"2026-01-01T00:00:00Z"}`), 0o644))
+		writeModuleZip(t, filepath.Join(vdir, v+".zip"), n.root, modulePath+"@"+v+"/")
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(vdir, "list"), []byte(strings.Join(versions, "\n")+"\n"), 0o644))
+	cmd := exec.Command("go", "env", "GOMODCACHE")
+	cmd.Env = n.env
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	downloads := filepath.Join(strings.TrimSpace(string(out)), "cache", "download")
+	n.env = append(n.env,
+		"GOPROXY=file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(downloads),
+		"GOMODCACHE="+t.TempDir(),
+		"GOFLAGS=-modcacherw", // so that the test can remove its module cache
+	)
+}
+
+// writeModuleZip writes the module zip of the module in root to path: its
+// regular files, each under prefix, without version control, node_modules
+// and vendor directories, directories whose names start with '.', and
+// nested modules.
+func writeModuleZip(t *testing.T, path, root, prefix string) {
+	t.Helper()
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	defer f.Close()
+	w := zip.NewWriter(f)
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p == root {
+				return nil
+			}
+			if name := d.Name(); strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		zf, err := w.Create(prefix + filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = zf.Write(data)
+		return err
+	})
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+}
+
 // write writes a file of the scratch module.
 func (n *newcomer) write(name, src string) {
 	n.t.Helper()
@@ -114,8 +197,10 @@ func (n *newcomer) documented(text string) {
 	require.Contains(n.t, n.readme, text, "README's \"Use toolgen in your module\" must say it")
 }
 
-// The README's commands for a local copy, and after it.
+// The README's commands: to add the published toolgen, or a local copy,
+// and after it.
 const (
+	readmeAdd      = "go get -tool github.com/toolgen-go/toolgen/cmd/toolgen"
 	readmeReplace  = "go mod edit -replace=github.com/toolgen-go/toolgen=../toolgen"
 	readmeGetTool  = "go get -tool github.com/toolgen-go/toolgen/cmd/toolgen@v0.0.0"
 	readmeGenerate = "go generate ./..."
@@ -129,14 +214,27 @@ const (
 // import and left go.sum without toolgen's requirements, and go generate
 // failed on them); the program runs and the registry's tests pass.
 func TestNewcomerFirstRun(t *testing.T) {
-	n := newNewcomer(t)
-	for _, line := range []string{readmeReplace, readmeGetTool, readmeGenerate, readmeTidy} {
-		n.documented(line)
-		n.must(".", line)
+	for _, tt := range []struct {
+		name  string
+		lines []string
+	}{
+		{"published", []string{readmeAdd, readmeGenerate, readmeTidy}},
+		{"local copy", []string{readmeReplace, readmeGetTool, readmeGenerate, readmeTidy}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			n := newNewcomer(t)
+			if tt.name == "published" {
+				n.publish()
+			}
+			for _, line := range tt.lines {
+				n.documented(line)
+				n.must(".", line)
+			}
+			assert.Equal(t, twoToolWant, n.must(".", "go run ."))
+			n.must(".", "go vet ./...")
+			n.must(".", "go test ./...")
+		})
 	}
-	assert.Equal(t, twoToolWant, n.must(".", "go run ."))
-	n.must(".", "go vet ./...")
-	n.must(".", "go test ./...")
 }
 
 // TestNewcomerCheckLine: the README's CI line checks what its go:generate
@@ -168,13 +266,37 @@ func TestNewcomerCheckLine(t *testing.T) {
 // the registry, importing a runtime package that no longer exists), and
 // whose go.mod lacks what the new toolgen needs (issue N, item 4: go
 // generate stopped at "updates to go.mod needed", and go mod tidy failed
-// on the old code's import). The README's steps, the go get -tool line
-// again, go generate and go mod tidy, upgrade it.
+// on the old code's import). The README's steps upgrade it: the go get
+// -tool line with @latest (published: from v0.1.0 to v0.2.0) or, over a
+// local copy, the @v0.0.0 line again; go generate; go mod tidy.
 func TestNewcomerUpgrade(t *testing.T) {
-	n := newNewcomer(t)
-	for _, line := range []string{readmeReplace, readmeGetTool, readmeGenerate, readmeTidy} {
-		n.must(".", line)
-	}
+	t.Run("published", func(t *testing.T) {
+		n := newNewcomer(t)
+		n.publish()
+		for _, line := range []string{readmeAdd + "@v0.1.0", readmeGenerate, readmeTidy} {
+			n.must(".", line)
+		}
+		n.upgrade(readmeAdd + "@latest")
+		gomod, err := os.ReadFile(filepath.Join(n.dir, "go.mod"))
+		require.NoError(t, err)
+		assert.Contains(t, string(gomod), "require github.com/toolgen-go/toolgen v0.2.0\n")
+	})
+	t.Run("local copy", func(t *testing.T) {
+		n := newNewcomer(t)
+		for _, line := range []string{readmeReplace, readmeGetTool, readmeGenerate, readmeTidy} {
+			n.must(".", line)
+		}
+		n.upgrade(readmeGetTool)
+	})
+}
+
+// upgrade turns the scratch module, generated, into one an older toolgen
+// generated, shows that go generate and go mod tidy each fail, and
+// upgrades it with get (the go get -tool line), go generate and go mod
+// tidy.
+func (n *newcomer) upgrade(get string) {
+	t := n.t
+	t.Helper()
 	// What the older toolgen left: a file of its layout, with toolgen's
 	// header, and go.mod and go.sum without two of today's requirements.
 	reg, err := os.ReadFile(filepath.Join(n.dir, "generated", "registry_gen.go"))
@@ -202,7 +324,7 @@ func TestNewcomerUpgrade(t *testing.T) {
 	assert.Contains(t, out, "runtime/oldcodec")
 
 	n.documented("To upgrade toolgen, run the `go get -tool` line with the version you want (`@latest`; over a local copy, update the copy and run the `@v0.0.0` line again), then `go generate ./...` and `go mod tidy`.")
-	for _, line := range []string{readmeGetTool, readmeGenerate, readmeTidy} {
+	for _, line := range []string{get, readmeGenerate, readmeTidy} {
 		n.must(".", line)
 	}
 	_, err = os.Stat(old)
