@@ -56,7 +56,7 @@ $(INTEROP)/node_modules: $(INTEROP)/package-lock.json
 	  echo "cd $(INTEROP) && $(NPM) ci --no-audit --no-fund"; \
 	  cd $(INTEROP) && $(NPM) ci --no-audit --no-fund && touch node_modules; \
 	else \
-	  echo "make: $(NPM) is not installed: the MCP interop tests will skip (install Node.js and npm to run them)"; \
+	  echo "$(NPM) is not installed: the MCP interop tests will skip (install Node.js and npm to run them)"; \
 	fi
 
 ## test-short: the fast tests only (no builds of generated code)
