@@ -72,4 +72,10 @@
 // model only as "the tool failed" and is kept for the logs.
 package tools
 
+// This module is toolgen's own, so its go:generate line builds toolgen
+// from source. In a module of your own, with toolgen added by go get
+// -tool (README.md, "Use toolgen in your module"), the line is
+//
+//	//go:generate go tool toolgen -out ../generated ./...
+
 //go:generate go run ../cmd/toolgen -out ../generated ./...

@@ -46,7 +46,7 @@
 //	-out dir      output directory of the generated package (default "generated")
 //	-pkg name     output package name (default: the output directory's base name)
 //	-tags list    comma-separated build tags for loading the packages
-//	-check        write nothing; exit 1 when the generated files are stale (for CI)
+//	-check        write nothing; exit 1 when the generated files are stale or missing (for CI)
 //	-v            print the files written
 //	-timings      print each phase's wall time to standard error (see Cache and timings)
 //	-cpuprofile f write a CPU profile of the run to f (go tool pprof reads it)
@@ -58,7 +58,7 @@
 // reports every problem in one run, sorted, as path:line:col: message
 // relative to the working directory (see Problems). It exits 0 on success,
 // 1 when there are problems (or, with -check, when the generated files are
-// stale) and 2 on a usage error. Files are written only when their content
+// stale or missing) and 2 on a usage error. Files are written only when their content
 // changes.
 //
 // # Packages
@@ -79,6 +79,9 @@
 //
 // Commit what toolgen writes, and run toolgen -check with the same flags
 // and patterns in CI: it is the complete check that the files are fresh.
+// It names each file that is stale, missing or no longer generated (an
+// output directory that does not exist, as when -out is not the
+// go:generate line's, in one line).
 // Two cheaper ones come with the generated package (see The generated
 // package).
 //

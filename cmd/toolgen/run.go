@@ -28,7 +28,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "generated", "output `directory` of the generated package")
 	pkg := fs.String("pkg", "", "output package `name` (default: the output directory's base name)")
 	tags := fs.String("tags", "", "comma-separated build `tags` for loading the packages")
-	check := fs.Bool("check", false, "write nothing; exit 1 when the generated files are stale")
+	check := fs.Bool("check", false, "write nothing; exit 1 when the generated files are stale or missing")
 	verbose := fs.Bool("v", false, "print the files written")
 	version := fs.Bool("version", false, "print toolgen's module version and exit")
 	timings := fs.Bool("timings", false, "print each phase's wall time to standard error")
@@ -106,9 +106,12 @@ func generate(ctx context.Context, opts gen.Options, check, verbose bool, report
 }
 
 // checkFiles is -check: it reports the generated files whose content on
-// disk differs and the files toolgen wrote before and no longer writes.
+// disk differs, those that are missing (in one line when the output
+// directory itself is: -out names another directory than go generate's,
+// or nothing was generated yet) and the files toolgen wrote before and no
+// longer writes.
 func checkFiles(opts gen.Options, files []gen.File, stderr io.Writer) int {
-	stale, err := gen.Stale(files)
+	stale, missing, err := gen.Stale(files)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return exitProblems
@@ -118,13 +121,24 @@ func checkFiles(opts gen.Options, files []gen.File, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return exitProblems
 	}
+	out := opts.Output
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(opts.Dir, out)
+	}
+	if _, err := os.Stat(out); errors.Is(err, os.ErrNotExist) && len(missing) > 0 {
+		fmt.Fprintf(stderr, "%s: missing: no generated files there; run go generate (or toolgen) to write them, or give -check the -out of the go:generate line\n", rel(opts.Dir, out))
+		return exitProblems
+	}
 	for _, p := range stale {
 		fmt.Fprintf(stderr, "%s: stale; run go generate (or toolgen) to update it\n", rel(opts.Dir, p))
+	}
+	for _, p := range missing {
+		fmt.Fprintf(stderr, "%s: missing; run go generate (or toolgen) to write it\n", rel(opts.Dir, p))
 	}
 	for _, p := range obsolete {
 		fmt.Fprintf(stderr, "%s: no longer generated; run go generate (or toolgen) to remove it\n", rel(opts.Dir, p))
 	}
-	if len(stale)+len(obsolete) > 0 {
+	if len(stale)+len(missing)+len(obsolete) > 0 {
 		return exitProblems
 	}
 	return exitOK

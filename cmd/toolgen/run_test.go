@@ -35,8 +35,9 @@ func TestUsageErrors(t *testing.T) {
 	assert.Equal(t, exitOK, code)
 }
 
-// TestCheck: the committed generated/ is up to date, and an empty output
-// directory is stale.
+// TestCheck: the committed generated/ is up to date; in an empty output
+// directory each file is missing (issue N, item 3: they were "stale"), and
+// an output directory that does not exist is one line.
 func TestCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generator")
@@ -47,14 +48,21 @@ func TestCheck(t *testing.T) {
 	empty := t.TempDir()
 	code, _, stderr = runToolgen(t, "-check", "-pkg", "reg", "-out", empty, "../../tools/...")
 	assert.Equal(t, exitProblems, code)
-	assert.Contains(t, stderr, "registry_gen.go: stale; run go generate")
 	relEmpty, err := filepath.Rel(mustGetwd(t), empty)
 	require.NoError(t, err)
-	assert.Contains(t, stderr, filepath.Join(relEmpty, "registry_gen.go")+": stale", "paths are relative, like every other message")
+	assert.Contains(t, stderr, filepath.Join(relEmpty, "registry_gen.go")+": missing; run go generate (or toolgen) to write it\n", "paths are relative, like every other message")
+	assert.NotContains(t, stderr, "stale")
 	assert.NotRegexp(t, `(?m)^/`, stderr, "no absolute path")
 	entries, err := os.ReadDir(empty)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "-check writes nothing")
+
+	none := filepath.Join(empty, "registry")
+	code, _, stderr = runToolgen(t, "-check", "-out", none, "../../tools/...")
+	assert.Equal(t, exitProblems, code)
+	assert.Equal(t, filepath.Join(relEmpty, "registry")+": missing: no generated files there; run go generate (or toolgen) to write them, or give -check the -out of the go:generate line\n", stderr)
+	_, err = os.Stat(none)
+	assert.ErrorIs(t, err, os.ErrNotExist, "-check writes nothing")
 }
 
 // TestCacheTimings: a second run of the same input takes its output from

@@ -285,20 +285,20 @@ func Write(files []File) (written []string, err error) {
 }
 
 // Stale lists the files whose content on disk differs from what Generate
-// produced (missing files included).
-func Stale(files []File) ([]string, error) {
-	var stale []string
+// produced, and apart the files that are not there at all.
+func Stale(files []File) (stale, missing []string, err error) {
 	for _, f := range files {
 		old, err := os.ReadFile(f.Path)
-		if errors.Is(err, os.ErrNotExist) || (err == nil && !bytes.Equal(old, f.Data)) {
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			missing = append(missing, f.Path)
+		case err != nil:
+			return nil, nil, err
+		case !bytes.Equal(old, f.Data):
 			stale = append(stale, f.Path)
-			continue
-		}
-		if err != nil {
-			return nil, err
 		}
 	}
-	return stale, nil
+	return stale, missing, nil
 }
 
 // sameContent reports whether the file at path holds exactly data, read
