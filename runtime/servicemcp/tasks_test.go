@@ -138,7 +138,8 @@ func capsMeta(tasks bool) string {
 	return `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}`
 }
 
-// post sends one JSON-RPC request as token and returns the body.
+// post sends one JSON-RPC request as token and returns the body (after
+// the status, when it is not 200).
 func post(t *testing.T, url, token, method, name, body string) []byte {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
@@ -156,7 +157,9 @@ func post(t *testing.T, url, token, method, name, body string) []byte {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", b)
+	if resp.StatusCode != http.StatusOK {
+		return append([]byte(strconv.Itoa(resp.StatusCode)+" "), b...)
+	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		// The SDK's answer as an event stream: its one data line.
 		for _, line := range strings.Split(string(b), "\n") {
@@ -345,4 +348,212 @@ func TestTaskLeaseLost(t *testing.T) {
 		assert.Equal(t, tool.CodeOutcomeUnknown, recs[0].Code)
 		assert.Zero(t, f.runs[kSlow].Load(), "never run again")
 	})
+}
+
+// TestProposeTaskAcrossInstances: a propose tool's call answers a task
+// waiting for input, whose input request (on the other instance) shows
+// what the console shows; accepting it on both instances at once runs the
+// tool once, and the task completes with the confirmation's answer, in the
+// same bytes everywhere; the record reads proposal, confirmation.
+func TestProposeTaskAcrossInstances(t *testing.T) {
+	twoInstances(t, func(t *testing.T, sa, sb service.Store) {
+		f := newTaskFixture(t)
+		svcA, urlA := taskInstance(t, f, sa, "A", true)
+		_, urlB := taskInstance(t, f, sb, "B", true)
+		created := decodeTask(t, callTool(t, urlA, anaToken, "notes_delete", `{"id":7}`, true))
+		assert.Equal(t, "task", created.ResultType)
+		assert.Equal(t, "input_required", created.Status)
+		assert.Empty(t, created.InputRequests, "a CreateTaskResult carries the Task alone")
+
+		w := decodeTask(t, taskReq(t, urlB, anaToken, "tasks/get", created.TaskID, ""))
+		assert.Equal(t, "input_required", w.Status)
+		var reqs map[string]struct {
+			Method string `json:"method"`
+			Params struct {
+				Mode            string          `json:"mode"`
+				Message         string          `json:"message"`
+				RequestedSchema json.RawMessage `json:"requestedSchema"`
+			} `json:"params"`
+		}
+		require.NoError(t, json.Unmarshal(w.InputRequests, &reqs))
+		require.Contains(t, reqs, "confirm")
+		assert.Equal(t, "elicitation/create", reqs["confirm"].Method)
+		assert.Equal(t, "form", reqs["confirm"].Params.Mode)
+		assert.Contains(t, reqs["confirm"].Params.Message, "Confirm: Delete this note?")
+		assert.Contains(t, reqs["confirm"].Params.Message, `Arguments: {"id":7}`)
+		assert.Contains(t, reqs["confirm"].Params.Message, created.TaskID)
+
+		var wg sync.WaitGroup
+		for _, url := range []string{urlA, urlB} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				b := taskReq(t, url, anaToken, "tasks/update", created.TaskID, `,"inputResponses":{"confirm":{"action":"accept"}}`)
+				assert.NotContains(t, string(b), `"code":-32603`)
+			}()
+		}
+		wg.Wait()
+		onA := getUntil(t, urlA, created.TaskID, "completed")
+		onB := taskReq(t, urlB, anaToken, "tasks/get", created.TaskID, "")
+		assert.Equal(t, string(onA), string(onB))
+		var res struct {
+			StructuredContent outcome `json:"structuredContent"`
+		}
+		require.NoError(t, json.Unmarshal(decodeTask(t, onA).Result, &res))
+		assert.Equal(t, "confirmed", res.StructuredContent.Status)
+		assert.JSONEq(t, `"deleted 7 (run 1)"`, string(res.StructuredContent.Result))
+		assert.Equal(t, int64(1), f.runs[kDelete].Load(), "exactly once across two instances")
+		got := rows(t, svcA)
+		require.GreaterOrEqual(t, len(got), 2)
+		assert.Equal(t, []row{{"ana", "proposal", "notes_delete", "ok", ""}, {"ana", "confirmation", "notes_delete", "ok", ""}}, got[:2])
+		for _, r := range got[2:] {
+			assert.Equal(t, "refusal", r.Event, "a second acceptance ran nothing: %+v", r)
+		}
+
+		again := taskReq(t, urlB, anaToken, "tasks/update", created.TaskID, `,"inputResponses":{"confirm":{"action":"accept"}}`)
+		assert.Contains(t, string(again), "the task is not waiting for input; nothing was changed")
+		assert.Equal(t, int64(1), f.runs[kDelete].Load())
+	})
+}
+
+// TestProposeTaskDecline: declining rejects the proposal: the task
+// completes with the rejection, and nothing runs.
+func TestProposeTaskDecline(t *testing.T) {
+	f := newTaskFixture(t)
+	sa, sb := sqliteStores(t)
+	svcA, urlA := taskInstance(t, f, sa, "A", true)
+	_, urlB := taskInstance(t, f, sb, "B", true)
+	created := decodeTask(t, callTool(t, urlA, anaToken, "notes_delete", `{"id":8}`, true))
+	ack := taskReq(t, urlB, anaToken, "tasks/update", created.TaskID, `,"inputResponses":{"confirm":{"action":"decline"}}`)
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`, string(ack))
+	w := decodeTask(t, getUntil(t, urlA, created.TaskID, "completed"))
+	var res struct {
+		StructuredContent outcome `json:"structuredContent"`
+	}
+	require.NoError(t, json.Unmarshal(w.Result, &res))
+	assert.Equal(t, "rejected", res.StructuredContent.Status)
+	assert.Zero(t, f.runs[kDelete].Load())
+	p, err := svcA.Proposal(t.Context(), created.TaskID, ana)
+	require.NoError(t, err)
+	assert.Equal(t, service.StateRejected, p.State)
+}
+
+// TestProposeTaskConfirmedByHost: a confirmation outside MCP (the
+// console, Service.Confirm) on another instance moves the task on, with
+// the same answer as an acceptance over MCP.
+func TestProposeTaskConfirmedByHost(t *testing.T) {
+	f := newTaskFixture(t)
+	sa, sb := sqliteStores(t)
+	_, urlA := taskInstance(t, f, sa, "A", true)
+	svcB, _ := taskInstance(t, f, sb, "B", true)
+	created := decodeTask(t, callTool(t, urlA, anaToken, "notes_delete", `{"id":9}`, true))
+	conf, err := svcB.Confirm(t.Context(), created.TaskID, ana)
+	require.NoError(t, err)
+	assert.Equal(t, "deleted 9 (run 1)", conf.Result.Text())
+	w := decodeTask(t, taskReq(t, urlA, anaToken, "tasks/get", created.TaskID, ""))
+	assert.Equal(t, "completed", w.Status)
+	var res struct {
+		StructuredContent outcome `json:"structuredContent"`
+	}
+	require.NoError(t, json.Unmarshal(w.Result, &res))
+	assert.Equal(t, "confirmed", res.StructuredContent.Status)
+	assert.JSONEq(t, `"deleted 9 (run 1)"`, string(res.StructuredContent.Result))
+	assert.Equal(t, int64(1), f.runs[kDelete].Load())
+	late := taskReq(t, urlA, anaToken, "tasks/update", created.TaskID, `,"inputResponses":{"confirm":{"action":"accept"}}`)
+	assert.Contains(t, string(late), "the task is not waiting for input")
+	assert.Equal(t, int64(1), f.runs[kDelete].Load())
+}
+
+// sentinel is sent in every bad input: it must come back in no answer.
+const sentinel = "SENTINELxyz"
+
+// TestTaskForeignPrincipal: another principal's task ID, an unknown one
+// and a malformed one get one answer, from get, update and cancel alike;
+// nothing is changed.
+func TestTaskForeignPrincipal(t *testing.T) {
+	f := newTaskFixture(t)
+	sa, sb := sqliteStores(t)
+	_, urlA := taskInstance(t, f, sa, "A", true)
+	_, urlB := taskInstance(t, f, sb, "B", true)
+	created := decodeTask(t, callTool(t, urlA, anaToken, "notes_delete", `{"id":5}`, true))
+	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		extra := ""
+		if method == "tasks/update" {
+			extra = `,"inputResponses":{"confirm":{"action":"accept"}}`
+		}
+		foreign := post(t, urlB, benToken, method, created.TaskID,
+			`{"jsonrpc":"2.0","id":2,"method":"`+method+`","params":{"taskId":"`+created.TaskID+`"`+extra+`,`+capsMeta(true)+`}}`)
+		unknown := taskReq(t, urlB, anaToken, method, "prop_0000000000000000000000000V", extra)
+		malformed := taskReq(t, urlB, anaToken, method, sentinel+`"<b>`, extra)
+		want := `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"task not found"}}`
+		assert.JSONEq(t, want, string(foreign), method)
+		assert.JSONEq(t, want, string(unknown), method)
+		assert.JSONEq(t, want, string(malformed), method)
+	}
+	assert.Equal(t, "input_required", decodeTask(t, taskReq(t, urlA, anaToken, "tasks/get", created.TaskID, "")).Status)
+	assert.Zero(t, f.runs[kDelete].Load())
+}
+
+// TestTaskWithoutCapability: a client that does not declare the extension
+// is answered as by a server without tasks, byte for byte, and its tasks/*
+// requests get -32021 naming the extension.
+func TestTaskWithoutCapability(t *testing.T) {
+	f := newTaskFixture(t)
+	close(f.release)
+	_, withTasks := taskInstance(t, f, service.NewMemoryStore(), "A", true)
+	_, without := taskInstance(t, f, service.NewMemoryStore(), "B", false)
+	for _, c := range []struct{ name, args string }{{"slow_job", `{"id":1}`}, {"quick", `{}`}, {"slow_job", `{"id":"` + sentinel + `"}`}, {"nope", `{}`}} {
+		a := callTool(t, withTasks, anaToken, c.name, c.args, false)
+		b := callTool(t, without, anaToken, c.name, c.args, false)
+		// The runs count on: the texts differ by the run's number alone.
+		assert.Equal(t, strings.ReplaceAll(string(b), "(run 2)", "(run 1)"), string(a), c.name)
+	}
+	// A quick tool is no task, even for a client that declares tasks.
+	a := callTool(t, withTasks, anaToken, "quick", `{}`, true)
+	b := callTool(t, without, anaToken, "quick", `{}`, true)
+	assert.Equal(t, strings.ReplaceAll(string(b), "(run 4)", "(run 3)"), string(a))
+	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		got := post(t, withTasks, anaToken, method, "x",
+			`{"jsonrpc":"2.0","id":3,"method":"`+method+`","params":{"taskId":"`+sentinel+`",`+capsMeta(false)+`}}`)
+		assert.JSONEq(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32021,"message":"the client lacks a capability the request needs",
+			"data":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`, string(got), method)
+	}
+}
+
+// TestTaskBadInputs: each bad request is refused, or ignored where the
+// specification says so, changes nothing, and quotes nothing it sent.
+func TestTaskBadInputs(t *testing.T) {
+	f := newTaskFixture(t)
+	_, url := taskInstance(t, f, service.NewMemoryStore(), "A", true)
+	prop := decodeTask(t, callTool(t, url, anaToken, "notes_delete", `{"id":6}`, true)).TaskID
+	slow := decodeTask(t, callTool(t, url, anaToken, "slow_job", `{"id":6}`, true)).TaskID
+	cases := []struct {
+		name, method, id, extra, want string
+	}{
+		{"no taskId", "tasks/get", "", "", "invalid task params"},
+		{"update of a working task", "tasks/update", slow, `,"inputResponses":{"confirm":{"action":"accept"}}`, "the task is not waiting for input"},
+		{"update without responses", "tasks/update", prop, "", "invalid task params"},
+		{"update with responses not an object", "tasks/update", prop, `,"inputResponses":"` + sentinel + `"`, "invalid task params"},
+		{"an answer of no action", "tasks/update", prop, `,"inputResponses":{"confirm":{"action":"` + sentinel + `"}}`, "invalid task params"},
+		{"an answer not an object", "tasks/update", prop, `,"inputResponses":{"confirm":"` + sentinel + `"}`, "invalid task params"},
+		{"a response for another request", "tasks/update", prop, `,"inputResponses":{"` + sentinel + `":{"action":"accept"}}`, `"resultType":"complete"`},
+		{"cancel, the person undecided", "tasks/update", prop, `,"inputResponses":{"confirm":{"action":"cancel"}}`, `"resultType":"complete"`},
+	}
+	for _, c := range cases {
+		var body string
+		if c.id == "" {
+			body = `{"jsonrpc":"2.0","id":2,"method":"` + c.method + `","params":{` + capsMeta(true) + `}}`
+		} else {
+			body = `{"jsonrpc":"2.0","id":2,"method":"` + c.method + `","params":{"taskId":"` + c.id + `"` + c.extra + `,` + capsMeta(true) + `}}`
+		}
+		got := string(post(t, url, anaToken, c.method, c.id, body))
+		assert.Contains(t, got, c.want, c.name)
+		assert.NotContains(t, got, sentinel, c.name)
+	}
+	assert.Equal(t, "input_required", decodeTask(t, taskReq(t, url, anaToken, "tasks/get", prop, "")).Status, "nothing decided")
+	assert.Zero(t, f.runs[kDelete].Load())
+	close(f.release)
+	getUntil(t, url, slow, "completed")
+	done := taskReq(t, url, anaToken, "tasks/cancel", slow, "")
+	assert.Contains(t, string(done), "the task has ended; nothing was cancelled")
 }
