@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -556,4 +558,49 @@ func TestTaskBadInputs(t *testing.T) {
 	getUntil(t, url, slow, "completed")
 	done := taskReq(t, url, anaToken, "tasks/cancel", slow, "")
 	assert.Contains(t, string(done), "the task has ended; nothing was cancelled")
+}
+
+// TestTaskOverRun: over Run's transports (stdio), the task requests are
+// answered as over HTTP: a task created over HTTP on one instance is
+// read, with the same result bytes, over another instance's Run session.
+func TestTaskOverRun(t *testing.T) {
+	f := newTaskFixture(t)
+	sa, sb := sqliteStores(t)
+	_, urlA := taskInstance(t, f, sa, "A", true)
+	svcB, err := service.New(f.reg, &service.Options{Store: sb, Tasks: service.TaskOptions{Instance: "B", Tick: taskTick, Lease: 10 * taskTick}})
+	require.NoError(t, err)
+	srvB, err := mcpserver.New(svcB, &mcpserver.Options{Tasks: servicemcp.Tasks(svcB)})
+	require.NoError(t, err)
+	created := decodeTask(t, callTool(t, urlA, anaToken, "slow_job", `{"id":2}`, true))
+	close(f.release)
+	overHTTP := decodeTask(t, getUntil(t, urlA, created.TaskID, "completed"))
+
+	st, ct := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(tool.WithInvocation(t.Context(), &tool.Invocation{Principal: ana}))
+	defer cancel()
+	go func() { _ = srvB.Run(ctx, st) }()
+	conn, err := ct.Connect(ctx)
+	require.NoError(t, err)
+	defer conn.Close()
+	ask := func(id int64, method, params string) *jsonrpc.Response {
+		rid, err := jsonrpc.MakeID(float64(id))
+		require.NoError(t, err)
+		require.NoError(t, conn.Write(ctx, &jsonrpc.Request{ID: rid, Method: method, Params: json.RawMessage(params)}))
+		msg, err := conn.Read(ctx)
+		require.NoError(t, err)
+		resp, ok := msg.(*jsonrpc.Response)
+		require.True(t, ok, "%T", msg)
+		return resp
+	}
+	resp := ask(1, "tasks/get", `{"taskId":"`+created.TaskID+`",`+capsMeta(true)+`}`)
+	require.NoError(t, resp.Error)
+	var w wireTask
+	require.NoError(t, json.Unmarshal(resp.Result, &w))
+	assert.Equal(t, "completed", w.Status)
+	assert.Equal(t, string(overHTTP.Result), string(w.Result), "the same result bytes over either transport")
+	resp = ask(2, "tasks/get", `{"taskId":"`+created.TaskID+`",`+capsMeta(false)+`}`)
+	require.Error(t, resp.Error)
+	var we *jsonrpc.Error
+	require.ErrorAs(t, resp.Error, &we)
+	assert.EqualValues(t, -32021, we.Code)
 }
