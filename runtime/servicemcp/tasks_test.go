@@ -98,15 +98,19 @@ func (f *taskFixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, i
 	return toolimpl.OutputText, nil
 }
 
-// taskTick is the tests' lease renewal: short, so that tests run fast.
-const taskTick = 20 * time.Millisecond
+// taskTick is the tests' lease renewal: short, so that cancellations
+// arrive fast; taskLease long, so that a slow machine loses no lease.
+const (
+	taskTick  = 20 * time.Millisecond
+	taskLease = 10 * time.Second
+)
 
 // taskInstance is one instance serving the task fixture over HTTP with
 // tasks on (or off), over store.
 func taskInstance(t *testing.T, f *taskFixture, store service.Store, name string, tasksOn bool) (*service.Service, string) {
 	t.Helper()
 	svc, err := service.New(f.reg, &service.Options{Store: store,
-		Tasks: service.TaskOptions{Instance: name, Tick: taskTick, Lease: 10 * taskTick, PollInterval: 500 * time.Millisecond}})
+		Tasks: service.TaskOptions{Instance: name, Tick: taskTick, Lease: taskLease, PollInterval: 500 * time.Millisecond}})
 	require.NoError(t, err)
 	var o mcpserver.Options
 	if tasksOn {
@@ -567,7 +571,7 @@ func TestTaskOverRun(t *testing.T) {
 	f := newTaskFixture(t)
 	sa, sb := sqliteStores(t)
 	_, urlA := taskInstance(t, f, sa, "A", true)
-	svcB, err := service.New(f.reg, &service.Options{Store: sb, Tasks: service.TaskOptions{Instance: "B", Tick: taskTick, Lease: 10 * taskTick}})
+	svcB, err := service.New(f.reg, &service.Options{Store: sb, Tasks: service.TaskOptions{Instance: "B", Tick: taskTick, Lease: taskLease}})
 	require.NoError(t, err)
 	srvB, err := mcpserver.New(svcB, &mcpserver.Options{Tasks: servicemcp.Tasks(svcB)})
 	require.NoError(t, err)

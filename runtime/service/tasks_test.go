@@ -1,0 +1,101 @@
+package service_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/examples/demo"
+	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/tools/notes"
+)
+
+// TestTaskToolChoice: propose tools and tools whose timeout reaches the
+// threshold run as tasks; clock_wait (70s) is one by default.
+func TestTaskToolChoice(t *testing.T) {
+	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Now())))
+	require.NoError(t, err)
+	ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: tool.Principal{ID: "ana"}})
+	svc, err := service.New(reg, nil)
+	require.NoError(t, err)
+	assert.True(t, svc.TaskTool(ctx, "clock_wait"), "a 70s timeout")
+	assert.False(t, svc.TaskTool(ctx, "clock_now"))
+	assert.False(t, svc.TaskTool(ctx, "no_such_tool"))
+	for _, sp := range reg.Tools() {
+		if sp.Kind == tool.KindPropose {
+			assert.True(t, svc.TaskTool(ctx, sp.Name), sp.Name)
+		}
+	}
+	only, err := service.New(reg, &service.Options{Tasks: service.TaskOptions{Threshold: -1}})
+	require.NoError(t, err)
+	assert.False(t, only.TaskTool(ctx, "clock_wait"), "a negative threshold: propose tools only")
+}
+
+// TestTaskOptionsChecked: a lease that two ticks would not renew in time
+// is refused, as are negative durations.
+func TestTaskOptionsChecked(t *testing.T) {
+	_, reg := newFixture(t)
+	for _, o := range []service.TaskOptions{{Tick: time.Second, Lease: 2 * time.Second}, {TTL: -1}, {Tick: -1}} {
+		_, err := service.New(reg, &service.Options{Tasks: o})
+		assert.Error(t, err, "%+v", o)
+	}
+}
+
+// TestStartTaskRefusals: no task for a tool that is not a task tool, for
+// a caller without a principal, or for a proposal the service refuses.
+func TestStartTaskRefusals(t *testing.T) {
+	svc, f, st, _ := newService(t, nil)
+	_, err := svc.StartTask(as(alice, ""), "echo", []byte(`{}`))
+	assert.ErrorIs(t, err, service.ErrNotTask)
+	_, err = svc.StartTask(context.Background(), "notes_delete", []byte(`{"id":1}`))
+	assert.Equal(t, tool.CodeRefused, tool.CodeOf(err), "no principal")
+	_, err = svc.StartTask(as(bob, ""), "notes_delete", []byte(`{"id":1}`))
+	assert.Error(t, err, "not offered to bob")
+	assert.Zero(t, f.runs[tNotesDelete].Load())
+	ps, err := st.Proposals(context.Background(), service.ProposalQuery{})
+	require.NoError(t, err)
+	assert.Empty(t, ps)
+}
+
+// TestTaskTTLAndPurge: a task is answered for its TTL, then as unknown,
+// and Purge deletes it.
+func TestTaskTTLAndPurge(t *testing.T) {
+	svc, _, st, c := newService(t, &service.Options{Tasks: service.TaskOptions{TTL: time.Hour}})
+	tk, err := svc.StartTask(as(alice, ""), "notes_delete", []byte(`{"id":1}`))
+	require.NoError(t, err)
+	assert.Equal(t, service.TaskInputRequired, tk.Status)
+	assert.Equal(t, tk.Proposal, tk.ID, "a propose tool's task has its proposal's ID")
+	_, err = svc.Task(context.Background(), tk.ID, alice)
+	require.NoError(t, err)
+	_, err = svc.Task(context.Background(), tk.ID, bob)
+	assert.ErrorIs(t, err, service.ErrTaskNotFound, "another principal's")
+	c.add(time.Hour + time.Second)
+	_, err = svc.Task(context.Background(), tk.ID, alice)
+	assert.ErrorIs(t, err, service.ErrTaskNotFound, "expired")
+	_, err = svc.Purge(context.Background(), 24*time.Hour)
+	require.NoError(t, err)
+	_, err = st.Task(context.Background(), tk.ID)
+	assert.ErrorIs(t, err, service.ErrTaskNotFound, "purged")
+}
+
+// TestTaskCancelWaiting: cancelling a task that waits for a person
+// rejects its proposal: it never runs, and the task reads cancelled.
+func TestTaskCancelWaiting(t *testing.T) {
+	svc, f, _, _ := newService(t, nil)
+	tk, err := svc.StartTask(as(alice, ""), "notes_delete", []byte(`{"id":1}`))
+	require.NoError(t, err)
+	require.NoError(t, svc.CancelTask(context.Background(), tk.ID, alice))
+	got, err := svc.Task(context.Background(), tk.ID, alice)
+	require.NoError(t, err)
+	assert.Equal(t, service.TaskCancelled, got.Status)
+	_, err = svc.Confirm(context.Background(), tk.Proposal, alice)
+	assert.Equal(t, tool.CodeProposalRejected, tool.CodeOf(err))
+	assert.Zero(t, f.runs[tNotesDelete].Load())
+	assert.ErrorIs(t, svc.CancelTask(context.Background(), tk.ID, alice), service.ErrTaskFinished)
+	assert.ErrorIs(t, svc.DecideTask(context.Background(), tk.ID, alice, true), service.ErrTaskNotWaiting)
+}
