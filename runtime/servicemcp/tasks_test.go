@@ -123,7 +123,7 @@ func taskInstance(t *testing.T, f *taskFixture, store service.Store, name string
 }
 
 // sqliteStores opens two stores on one SQLite file: two instances.
-func sqliteStores(t *testing.T) (service.Store, service.Store) {
+func sqliteStores(t testing.TB) (service.Store, service.Store) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tasks.db")
 	open := func() service.Store {
