@@ -36,9 +36,9 @@ import (
 //     task is in the store:
 //     {"resultType":"task","taskId":ID,"status":"working"|"input_required",
 //     "statusMessage":S,"createdAt":T,"lastUpdatedAt":T,"ttlMs":N,"pollIntervalMs":N}.
-//     A call refused before a task exists (invalid arguments, a tool not
-//     offered) answers as without tasks (an isError result, or the
-//     unknown tool's -32602).
+//     A call that would be refused at once (a tool not offered, arguments
+//     the tool refuses: TaskKeeper.TaskTool says no) is made as without
+//     tasks, with the same bytes.
 //   - tasks/get {"taskId":ID} answers the task with "resultType":"complete"
 //     and, by status: input_required adds "inputRequests":{"confirm":
 //     {"method":"elicitation/create","params":{"mode":"form","message":Q,
@@ -148,8 +148,9 @@ type Task struct {
 // through runtime/servicemcp.Tasks. Its methods act for the principal of
 // ctx's Invocation, and are safe for concurrent use.
 type TaskKeeper interface {
-	// TaskTool reports whether a call of the named tool runs as a task.
-	TaskTool(ctx context.Context, name string) bool
+	// TaskTool reports whether a call of the named tool with args runs as
+	// a task; a call it does not name is answered as without tasks.
+	TaskTool(ctx context.Context, name string, args []byte) bool
 	// StartTask starts a call of the tool as a task and returns it once
 	// it is stored; an error is the call's (mapped as a call's failure).
 	StartTask(ctx context.Context, name string, args []byte) (*Task, error)
@@ -248,10 +249,14 @@ func (s *Server) taskMessage(ctx context.Context, extra *mcp.RequestExtra, req *
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgTaskFailed}, true
 	}
 	if req.Method == methodCallTool {
-		if !s.tasks.TaskTool(ctx, p.Name) {
+		args := []byte(p.Arguments)
+		if string(args) == "null" {
+			args = nil
+		}
+		if !s.tasks.TaskTool(ctx, p.Name, args) {
 			return nil, nil, false
 		}
-		return s.startTask(ctx, p.Name, p.Arguments)
+		return s.startTask(ctx, p.Name, args)
 	}
 	if p.TaskID == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msgBadTaskParams}, true
@@ -279,10 +284,7 @@ func (s *Server) taskMessage(ctx context.Context, extra *mcp.RequestExtra, req *
 }
 
 // startTask answers a tools/call that starts a task.
-func (s *Server) startTask(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *jsonrpc.Error, bool) {
-	if string(args) == "null" {
-		args = nil
-	}
+func (s *Server) startTask(ctx context.Context, name string, args []byte) (json.RawMessage, *jsonrpc.Error, bool) {
 	t, err := s.tasks.StartTask(ctx, name, args)
 	if err != nil {
 		res, ferr := s.failure(ctx, name, err)

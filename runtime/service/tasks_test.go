@@ -16,24 +16,28 @@ import (
 )
 
 // TestTaskToolChoice: propose tools and tools whose timeout reaches the
-// threshold run as tasks; clock_wait (70s) is one by default.
+// threshold run as tasks, when offered and called with arguments they
+// accept; clock_wait (70s) is one by default.
 func TestTaskToolChoice(t *testing.T) {
 	reg, err := generated.New(demo.All(notes.NewDemoStore(), demo.FixedClock(time.Now())))
 	require.NoError(t, err)
-	ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: tool.Principal{ID: "ana"}})
+	ana := tool.Principal{ID: "ana", Permissions: []string{"notes.read", "notes.write", "notes.delete"}}
+	ctx := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: ana})
 	svc, err := service.New(reg, nil)
 	require.NoError(t, err)
-	assert.True(t, svc.TaskTool(ctx, "clock_wait"), "a 70s timeout")
-	assert.False(t, svc.TaskTool(ctx, "clock_now"))
-	assert.False(t, svc.TaskTool(ctx, "no_such_tool"))
-	for _, sp := range reg.Tools() {
-		if sp.Kind == tool.KindPropose {
-			assert.True(t, svc.TaskTool(ctx, sp.Name), sp.Name)
-		}
-	}
+	wait := []byte(`{"seconds":1}`)
+	assert.True(t, svc.TaskTool(ctx, "clock_wait", wait), "a 70s timeout")
+	assert.False(t, svc.TaskTool(ctx, "clock_wait", []byte(`{"seconds":"x"}`)), "arguments the tool refuses")
+	assert.False(t, svc.TaskTool(ctx, "clock_now", nil))
+	assert.False(t, svc.TaskTool(ctx, "no_such_tool", nil))
+	assert.True(t, svc.TaskTool(ctx, "notes_delete", []byte(`{"id":"n1"}`)), "a propose tool")
+	reader := tool.WithInvocation(context.Background(), &tool.Invocation{Principal: tool.Principal{ID: "ben", Permissions: []string{"notes.read"}}})
+	assert.False(t, svc.TaskTool(reader, "notes_delete", []byte(`{"id":"n1"}`)), "not offered to ben")
+	assert.False(t, svc.TaskTool(context.Background(), "clock_wait", wait), "no principal: nothing is offered")
 	only, err := service.New(reg, &service.Options{Tasks: service.TaskOptions{Threshold: -1}})
 	require.NoError(t, err)
-	assert.False(t, only.TaskTool(ctx, "clock_wait"), "a negative threshold: propose tools only")
+	assert.False(t, only.TaskTool(ctx, "clock_wait", wait), "a negative threshold: propose tools only")
+	assert.True(t, only.TaskTool(ctx, "notes_delete", []byte(`{"id":"n1"}`)))
 }
 
 // TestTaskOptionsChecked: a lease that two ticks would not renew in time
@@ -53,9 +57,10 @@ func TestStartTaskRefusals(t *testing.T) {
 	_, err := svc.StartTask(as(alice, ""), "echo", []byte(`{}`))
 	assert.ErrorIs(t, err, service.ErrNotTask)
 	_, err = svc.StartTask(context.Background(), "notes_delete", []byte(`{"id":1}`))
-	assert.Equal(t, tool.CodeRefused, tool.CodeOf(err), "no principal")
+	assert.ErrorIs(t, err, service.ErrNotTask, "no principal: nothing is offered")
 	_, err = svc.StartTask(as(bob, ""), "notes_delete", []byte(`{"id":1}`))
-	assert.Error(t, err, "not offered to bob")
+	assert.ErrorIs(t, err, service.ErrNotTask, "not offered to bob")
+	assert.False(t, svc.TaskTool(as(bob, ""), "notes_delete", []byte(`{"id":1}`)))
 	assert.Zero(t, f.runs[tNotesDelete].Load())
 	ps, err := st.Proposals(context.Background(), service.ProposalQuery{})
 	require.NoError(t, err)

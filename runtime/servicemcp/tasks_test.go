@@ -52,7 +52,7 @@ func newTaskFixture(t *testing.T) *taskFixture {
 		kDelete: {Name: "notes_delete", Kind: tool.KindPropose, Title: "Delete note", Destructive: true,
 			Meta: []tool.Meta{{Key: "confirm-text", Value: "Delete this note?"}}, InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}`)},
 		kQuick: {Name: "quick", Kind: tool.KindRead, ReadOnly: true},
-		kSlow:  {Name: "slow_job", Kind: tool.KindAction, Timeout: 2 * time.Minute},
+		kSlow:  {Name: "slow_job", Kind: tool.KindAction, Timeout: 2 * time.Minute, Permissions: []string{"notes.write"}},
 	}
 	reg, err := toolimpl.NewRegistry(specs, nil, f.dispatch, nil)
 	require.NoError(t, err)
@@ -607,4 +607,29 @@ func TestTaskOverRun(t *testing.T) {
 	var we *jsonrpc.Error
 	require.ErrorAs(t, resp.Error, &we)
 	assert.EqualValues(t, -32021, we.Code)
+}
+
+// TestTaskRefusedBeforeATask: a call a task would refuse at once (a tool
+// not offered to the caller, arguments the tool refuses) is answered as
+// without tasks, byte for byte, and no task is made.
+func TestTaskRefusedBeforeATask(t *testing.T) {
+	f := newTaskFixture(t)
+	svcA, withTasks := taskInstance(t, f, service.NewMemoryStore(), "A", true)
+	_, without := taskInstance(t, f, service.NewMemoryStore(), "B", false)
+	for _, c := range []struct{ token, name, args string }{
+		{benToken, "slow_job", `{"id":1}`},                  // not offered to ben
+		{anaToken, "slow_job", `{"id":"` + sentinel + `"}`}, // arguments refused
+		{anaToken, "notes_delete", `{"id":"` + sentinel + `"}`},
+		{anaToken, "nope", `{}`},
+	} {
+		a := callTool(t, withTasks, c.token, c.name, c.args, true)
+		b := callTool(t, without, c.token, c.name, c.args, true)
+		assert.Equal(t, string(b), string(a), c.name)
+		assert.NotContains(t, string(a), `"resultType":"task"`, c.name)
+		assert.NotContains(t, string(a), sentinel, c.name)
+	}
+	assert.Zero(t, f.runs[kSlow].Load())
+	recs, err := svcA.Records(t.Context(), service.Query{})
+	require.NoError(t, err)
+	assert.Len(t, recs, 4, "each refusal recorded, as without tasks")
 }
