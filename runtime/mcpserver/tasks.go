@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -69,6 +70,10 @@ import (
 //     (the same answer for each). tasks/update of a task that waits for no
 //     input, and tasks/cancel of a task that has ended: -32602 with a
 //     fixed message. No error quotes anything the client sent.
+//
+// On protocol 2026-07-28 (the request's _meta names it), every result
+// carries _meta {"io.modelcontextprotocol/serverInfo": {...}} first, as
+// the SDK's results do (SEP-2575).
 //
 // Where the specification leaves a choice: notifications/tasks and
 // subscriptions/listen are not served (clients poll, at pollIntervalMs);
@@ -206,6 +211,42 @@ func declaresTasks(meta map[string]json.RawMessage) bool {
 // without tasks. ctx carries what the transport put in it (over HTTP the
 // verified token); extra the token, for the principal.
 func (s *Server) taskMessage(ctx context.Context, extra *mcp.RequestExtra, req *wireRequest) (result json.RawMessage, werr *jsonrpc.Error, handled bool) {
+	result, werr, handled = s.taskAnswer(ctx, extra, req)
+	if handled && werr == nil && newProtocol(req.Params) {
+		result = s.withServerInfo(result)
+	}
+	return result, werr, handled
+}
+
+// newProtocol reports whether params name protocol 2026-07-28 or later in
+// their _meta.
+func newProtocol(params json.RawMessage) bool {
+	var p struct {
+		Meta struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	}
+	return json.Unmarshal(params, &p) == nil && p.Meta.Version >= protocolMultiRoundTrip
+}
+
+// withServerInfo returns result, a JSON object, with the server's
+// Implementation in its _meta first (as the SDK writes a result's _meta).
+func (s *Server) withServerInfo(result json.RawMessage) json.RawMessage {
+	if len(result) < 2 || result[0] != '{' || bytes.HasPrefix(result, []byte(`{"_meta"`)) {
+		return result
+	}
+	b := make([]byte, 0, len(result)+len(s.serverInfo)+64)
+	b = append(b, `{"_meta":{"`+mcp.MetaKeyServerInfo+`":`...)
+	b = append(b, s.serverInfo...)
+	b = append(b, '}')
+	if len(result) > 2 {
+		b = append(b, ',')
+	}
+	return append(b, result[1:]...)
+}
+
+// taskAnswer is taskMessage's answer, before the _meta of results.
+func (s *Server) taskAnswer(ctx context.Context, extra *mcp.RequestExtra, req *wireRequest) (result json.RawMessage, werr *jsonrpc.Error, handled bool) {
 	if s.tasks == nil || len(req.ID) == 0 {
 		return nil, nil, false
 	}

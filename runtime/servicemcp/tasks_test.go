@@ -242,6 +242,21 @@ func getUntil(t *testing.T, url, id, want string) []byte {
 	}
 }
 
+// progressUntil polls tasks/get on url until the slow tool's progress
+// shows as the task's statusMessage: the tool runs.
+func progressUntil(t *testing.T, url, id string) wireTask {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		w := decodeTask(t, taskReq(t, url, anaToken, "tasks/get", id, ""))
+		if w.StatusMessage == "halfway there" {
+			return w
+		}
+		require.True(t, time.Now().Before(deadline), "no progress shown: %+v", w)
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // twoInstances runs f against two instances sharing a SQLite file and a
 // PostgreSQL database.
 func twoInstances(t *testing.T, f func(t *testing.T, a, b service.Store)) {
@@ -277,16 +292,7 @@ func TestTaskAcrossInstances(t *testing.T) {
 		assert.EqualValues(t, 500, created.PollIntervalMs)
 
 		// Progress shows as the statusMessage, on the other instance.
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			w := decodeTask(t, taskReq(t, urlB, anaToken, "tasks/get", created.TaskID, ""))
-			assert.Equal(t, "complete", w.ResultType)
-			if w.StatusMessage == "halfway there" {
-				break
-			}
-			require.True(t, time.Now().Before(deadline), "no progress shown: %+v", w)
-			time.Sleep(10 * time.Millisecond)
-		}
+		assert.Equal(t, "complete", progressUntil(t, urlB, created.TaskID).ResultType)
 		close(f.release)
 		onB := getUntil(t, urlB, created.TaskID, "completed")
 		onA := taskReq(t, urlA, anaToken, "tasks/get", created.TaskID, "")
@@ -305,9 +311,9 @@ func TestTaskCancelAcrossInstances(t *testing.T) {
 		svcA, urlA := taskInstance(t, f, sa, "A", true)
 		_, urlB := taskInstance(t, f, sb, "B", true)
 		created := decodeTask(t, callTool(t, urlA, anaToken, "slow_job", `{"id":4}`, true))
-		getUntil(t, urlB, created.TaskID, "working")
+		progressUntil(t, urlB, created.TaskID) // the tool runs
 		ack := taskReq(t, urlB, anaToken, "tasks/cancel", created.TaskID, "")
-		assert.JSONEq(t, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`, string(ack))
+		assert.JSONEq(t, ackJSON, string(ack))
 		select {
 		case <-f.cancelled:
 		case <-time.After(20 * time.Second):
@@ -431,7 +437,7 @@ func TestProposeTaskDecline(t *testing.T) {
 	_, urlB := taskInstance(t, f, sb, "B", true)
 	created := decodeTask(t, callTool(t, urlA, anaToken, "notes_delete", `{"id":8}`, true))
 	ack := taskReq(t, urlB, anaToken, "tasks/update", created.TaskID, `,"inputResponses":{"confirm":{"action":"decline"}}`)
-	assert.JSONEq(t, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`, string(ack))
+	assert.JSONEq(t, ackJSON, string(ack))
 	w := decodeTask(t, getUntil(t, urlA, created.TaskID, "completed"))
 	var res struct {
 		StructuredContent outcome `json:"structuredContent"`
@@ -469,6 +475,10 @@ func TestProposeTaskConfirmedByHost(t *testing.T) {
 	assert.Contains(t, string(late), "the task is not waiting for input")
 	assert.Equal(t, int64(1), f.runs[kDelete].Load())
 }
+
+// ackJSON is the acknowledgement of tasks/update and tasks/cancel, on
+// protocol 2026-07-28: the server named in _meta.
+const ackJSON = `{"jsonrpc":"2.0","id":2,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"toolgen","version":"devel"}},"resultType":"complete"}}`
 
 // sentinel is sent in every bad input: it must come back in no answer.
 const sentinel = "SENTINELxyz"
