@@ -45,10 +45,16 @@ import (
 // SQLite and on PostgreSQL alike. Polling the store, rather than
 // PostgreSQL's LISTEN/NOTIFY, keeps one mechanism for every store; a
 // shorter Tick trades store writes (one per running task per Tick) for a
-// faster cancellation. A task whose lease
-// passes without renewal was lost with its instance: the next instance to
-// read it marks it TaskFailed, finishes the record of its run as
-// OutcomeUnknown, and it is never run again (at most once, as every call).
+// faster cancellation.
+//
+// A task whose lease passes without renewal was lost with its instance:
+// the next instance to read it marks it TaskFailed, finishes the record
+// of its run as OutcomeUnknown, and it is never run again (at most once,
+// as every call). An instance that lives on but could not renew for a
+// whole Lease (a store outage) finds the task no longer its own at its
+// next renewal: it cancels the tool's context and writes nothing more of
+// the task, which stays failed (the record then holds how the run ended,
+// if it ended).
 //
 // A propose tool's task (its ID is the proposal's) waits in
 // TaskInputRequired while its proposal is pending. DecideTask with accept
