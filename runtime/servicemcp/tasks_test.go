@@ -643,3 +643,22 @@ func TestTaskRefusedBeforeATask(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, recs, 4, "each refusal recorded, as without tasks")
 }
+
+// TestTaskExtensionDeclared: a server with tasks declares the extension in
+// its capabilities; one without declares none.
+func TestTaskExtensionDeclared(t *testing.T) {
+	f := newTaskFixture(t)
+	for _, on := range []bool{true, false} {
+		svc, err := service.New(f.reg, nil)
+		require.NoError(t, err)
+		var o mcpserver.Options
+		if on {
+			o.Tasks = servicemcp.Tasks(svc)
+		}
+		srv, err := mcpserver.New(svc, &o)
+		require.NoError(t, err)
+		cs := dialMemory(t, &instance{svc: svc, srv: srv}, ana, legacy, nil)
+		_, declared := cs.InitializeResult().Capabilities.Extensions[mcpserver.ExtensionTasks]
+		assert.Equal(t, on, declared)
+	}
+}
