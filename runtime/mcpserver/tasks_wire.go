@@ -79,7 +79,6 @@ type errReader struct{ err error }
 // Read implements io.Reader.
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
-
 // responseJSON is the JSON-RPC response of id with res or werr.
 func responseJSON(id json.RawMessage, res json.RawMessage, werr *jsonrpc.Error) []byte {
 	b := []byte(`{"jsonrpc":"2.0","id":`)
