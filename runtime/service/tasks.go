@@ -532,8 +532,12 @@ func (s *Service) DecideTask(ctx context.Context, id string, who tool.Principal,
 					return
 				}
 				applyProposal(context.WithoutCancel(ctx), s, t, p)
-				if p.State == StatePending && cerr != nil {
+				switch {
+				case p.State == StatePending && cerr != nil:
 					t.Message = "not confirmed: " + errorMessage(cerr)
+				case t.CancelRequested && tool.CodeOf(cerr) == tool.CodeCancelled:
+					t.Status, t.Message = TaskCancelled, "cancelled: the tool stopped"
+					t.Result, t.Structured, t.IsError = nil, false, false
 				}
 			}
 		})
@@ -546,7 +550,9 @@ func (s *Service) DecideTask(ctx context.Context, id string, who tool.Principal,
 // a running tool sees its context done within one Tick (on whichever
 // instance runs it) and the task ends TaskCancelled if it stops; a task
 // waiting for a decision is cancelled at once, its proposal rejected. A
-// task that has ended is refused with ErrTaskFinished.
+// proposal confirmed elsewhere (the console) runs outside the task: the
+// request is kept, and the task follows the proposal to its end. A task
+// that has ended is refused with ErrTaskFinished.
 func (s *Service) CancelTask(ctx context.Context, id string, who tool.Principal) error {
 	for range 8 {
 		t, err := s.Task(ctx, id, who)

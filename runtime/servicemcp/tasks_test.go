@@ -85,7 +85,7 @@ func (f *taskFixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, i
 		return 0, nil
 	}
 	n := f.runs[i].Add(1)
-	if i == kSlow {
+	if i == kSlow || (i == kDelete && id == 99) { // 99: a deletion that takes its time
 		tool.Progress(ctx, 1, 2, "halfway there")
 		select {
 		case <-f.release:
@@ -661,4 +661,30 @@ func TestTaskExtensionDeclared(t *testing.T) {
 		_, declared := cs.InitializeResult().Capabilities.Extensions[mcpserver.ExtensionTasks]
 		assert.Equal(t, on, declared)
 	}
+}
+
+// TestProposeTaskCancelledMidRun: cancelling an accepted propose tool's
+// task while its tool runs reaches the tool on the instance running it;
+// the task ends cancelled, and so does the confirmation's record.
+func TestProposeTaskCancelledMidRun(t *testing.T) {
+	f := newTaskFixture(t)
+	sa, sb := sqliteStores(t)
+	svcA, urlA := taskInstance(t, f, sa, "A", true)
+	_, urlB := taskInstance(t, f, sb, "B", true)
+	created := decodeTask(t, callTool(t, urlA, anaToken, "notes_delete", `{"id":99}`, true))
+	assert.JSONEq(t, ackJSON, string(taskReq(t, urlA, anaToken, "tasks/update", created.TaskID, `,"inputResponses":{"confirm":{"action":"accept"}}`)))
+	progressUntil(t, urlB, created.TaskID)
+	assert.JSONEq(t, ackJSON, string(taskReq(t, urlB, anaToken, "tasks/cancel", created.TaskID, "")))
+	select {
+	case <-f.cancelled:
+	case <-time.After(20 * time.Second):
+		require.Fail(t, "the cancellation never reached the tool")
+	}
+	getUntil(t, urlB, created.TaskID, "cancelled")
+	recs, err := svcA.Records(t.Context(), service.Query{Proposal: created.TaskID})
+	require.NoError(t, err)
+	require.Len(t, recs, 2)
+	assert.Equal(t, service.EventConfirmation, recs[1].Event)
+	assert.Equal(t, service.OutcomeCancelled, recs[1].Outcome)
+	assert.Equal(t, int64(1), f.runs[kDelete].Load())
 }
