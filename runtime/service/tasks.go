@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -211,7 +212,7 @@ func (s *Service) StartTask(ctx context.Context, name string, args []byte) (*Tas
 		}
 		return t, nil
 	}
-	t.ID, t.Status = proposalid.New(), TaskWorking
+	t.ID, t.Status = newTaskID(), TaskWorking
 	if t.CallID == "" {
 		t.CallID = t.ID
 	}
@@ -226,6 +227,25 @@ func (s *Service) StartTask(ctx context.Context, name string, args []byte) (*Tas
 		return func(t *Task) { settleCall(t, r, err) }
 	})
 	return t.copy(), nil
+}
+
+// taskIDPrefix starts the ID of a task that is not a proposal's (whose
+// ID is its proposal's).
+const taskIDPrefix = "task_"
+
+// newTaskID returns an unguessable task ID: taskIDPrefix and 128 random
+// bits, written as a proposal ID's.
+func newTaskID() string {
+	return taskIDPrefix + strings.TrimPrefix(proposalid.New(), proposalid.Prefix)
+}
+
+// validTaskID reports whether id has the form of a task's ID: a
+// proposal's, or newTaskID's.
+func validTaskID(id string) bool {
+	if rest, ok := strings.CutPrefix(id, taskIDPrefix); ok {
+		return proposalid.Valid(proposalid.Prefix + rest)
+	}
+	return proposalid.Valid(id)
 }
 
 // copy returns a copy of t sharing no bytes with it.
@@ -360,7 +380,7 @@ func (s *Service) settleTask(ctx context.Context, id string, settle func(*Task))
 
 // ownTask reads the task id as who may see it.
 func (s *Service) ownTask(ctx context.Context, id string, who tool.Principal) (*Task, error) {
-	if id == "" || who.ID == "" || !proposalid.Valid(id) {
+	if id == "" || who.ID == "" || !validTaskID(id) {
 		return nil, ErrTaskNotFound
 	}
 	t, err := s.store.Task(ctx, id)

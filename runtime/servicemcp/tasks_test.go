@@ -287,6 +287,7 @@ func TestTaskAcrossInstances(t *testing.T) {
 		created := decodeTask(t, callTool(t, urlA, anaToken, "slow_job", `{"id":3}`, true))
 		assert.Equal(t, "task", created.ResultType)
 		assert.Equal(t, "working", created.Status)
+		assert.True(t, strings.HasPrefix(created.TaskID, "task_"), created.TaskID)
 		require.NotNil(t, created.TTLMs)
 		assert.EqualValues(t, time.Hour.Milliseconds(), *created.TTLMs)
 		assert.EqualValues(t, 500, created.PollIntervalMs)
@@ -341,7 +342,7 @@ func TestTaskLeaseLost(t *testing.T) {
 		// What a dead instance left: the call's record started, its task
 		// working under a lease that has passed.
 		ctx := t.Context()
-		id := "prop_0123456789ABCDEFGHIJKLMNOP"
+		id := "task_0123456789ABCDEFGHIJKLMNOP"
 		now := time.Now()
 		rec := &service.Record{Time: now.Add(-time.Minute), Principal: "ana", CallID: id, Tool: "slow_job", Kind: tool.KindAction,
 			Event: service.EventCall, Outcome: service.OutcomeStarted}
@@ -499,7 +500,7 @@ func TestTaskForeignPrincipal(t *testing.T) {
 		}
 		foreign := post(t, urlB, benToken, method, created.TaskID,
 			`{"jsonrpc":"2.0","id":2,"method":"`+method+`","params":{"taskId":"`+created.TaskID+`"`+extra+`,`+capsMeta(true)+`}}`)
-		unknown := taskReq(t, urlB, anaToken, method, "prop_0000000000000000000000000V", extra)
+		unknown := taskReq(t, urlB, anaToken, method, "task_0000000000000000000000000V", extra)
 		malformed := taskReq(t, urlB, anaToken, method, sentinel+`"<b>`, extra)
 		want := `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"task not found"}}`
 		assert.JSONEq(t, want, string(foreign), method)
