@@ -450,8 +450,13 @@ func (s *Service) follow(ctx context.Context, t *Task) (lost, changed bool) {
 }
 
 // applyProposal sets a propose tool's task (not running here) from its
-// proposal's state.
+// proposal's state; a proposal pending past its expiry has expired.
 func applyProposal(ctx context.Context, s *Service, t *Task, p *Proposal) {
+	switch {
+	case p.State == StatePending && !s.now().Before(p.Expires):
+		t.Status, t.Message = TaskCompleted, "expired: nothing ran"
+		return
+	}
 	switch p.State {
 	case StatePending:
 		t.Status, t.Message = TaskInputRequired, "waiting for a person to confirm the proposal"
