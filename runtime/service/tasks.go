@@ -461,6 +461,14 @@ func applyProposal(ctx context.Context, s *Service, t *Task, p *Proposal) {
 	case StatePending:
 		t.Status, t.Message = TaskInputRequired, "waiting for a person to confirm the proposal"
 	case StateRunning:
+		if w := s.awaitFor(p.Tool); w > 0 && s.now().Sub(p.Decided) > w {
+			// Confirmed elsewhere, and not settled for longer than a run
+			// is awaited (Options.AwaitRunning): taken for lost, as
+			// Confirm takes it.
+			t.Status, t.Message = TaskFailed, "confirmed, and its run did not finish: its outcome is unknown"
+			t.Error = t.Message
+			return
+		}
 		t.Status, t.Message = TaskWorking, "confirmed; the tool runs"
 	case StateDone:
 		t.Status, t.Message = TaskCompleted, "confirmed, and the tool ran"
