@@ -33,7 +33,10 @@ import (
 // goroutine the service owns (not the request's: the request may end,
 // the client reconnect or reach another instance), with the request's
 // Invocation (principal, conversation, call ID: the task's ID when the
-// call named none) and the request's values but not its cancellation.
+// call named none) and the request's values but not its cancellation: it
+// runs until it ends, bounded by its //tool:timeout as any call, or is
+// cancelled (CancelTask). A process that exits mid-run leaves the task to
+// its lease (below).
 //
 // The lease: the running instance renews its hold on the task
 // (Task.Lease, TaskOptions.Lease ahead) every TaskOptions.Tick, and on the
