@@ -264,8 +264,12 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest) (mcp.Resu
 
 // decide carries out the person's answer to the proposal: accept confirms
 // it, decline rejects it, anything else leaves it pending (pending is
-// then the answer; nil means one written now).
+// then the answer; nil means one written now). The answer is a person's:
+// it is carried out under ctx's values without its cancellation, so that
+// a request cancelled or timed out as the person answers does not lose
+// it (the record keeps the outcome).
 func (s *Server) decide(ctx context.Context, prop *Proposal, who tool.Principal, action string, pending mcp.Result) mcp.Result {
+	ctx = context.WithoutCancel(ctx)
 	switch action {
 	case "accept":
 		r, err := s.confirm.c.Confirm(ctx, prop.ID, who)

@@ -60,6 +60,11 @@ func Run(t *testing.T, open func(t *testing.T) service.Store) {
 		{"Purge", testPurge},
 		{"AnyBytes", testAnyBytes},
 		{"Key", testKey},
+		{"Release", testRelease},
+		{"KeyLost", testKeyLost},
+		{"KeysDiffer", testKeysDiffer},
+		{"KeyRotation", testKeyRotation},
+		{"CancelledConfirms", testCancelledConfirms},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // each on a store of its own
