@@ -241,7 +241,7 @@ func (s *Service) digestArgs(ctx context.Context, c inFlight, name string, args 
 	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", name), slog.String("error", err.Error()))
-		return unrecorded(name, err)
+		return keyFailure(name, err)
 	}
 	c.rec.ArgsDigest = argsDigest(key, name, args)
 	return nil

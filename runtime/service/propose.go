@@ -120,7 +120,7 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", spec.Name), slog.String("error", err.Error()))
-		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
+		return s.refuse(ctx, rec, dst, keyFailure(spec.Name, err))
 	}
 	p := &Proposal{
 		ID: proposalid.New(), Principal: inv.Principal.ID, Conversation: inv.Conversation, Turn: inv.Turn,

@@ -42,6 +42,7 @@ func RunShared(t *testing.T, b Backend) {
 	t.Run("CallerGoneRecorded", func(t *testing.T) { t.Parallel(); testCallerGone(t, b) })
 	t.Run("LimitsUnderLoad", func(t *testing.T) { t.Parallel(); testLimitsUnderLoad(t, b) })
 	t.Run("LongIDsRecorded", func(t *testing.T) { t.Parallel(); testLongIDs(t, b) })
+	t.Run("KeyRowDeletedFailsClosed", func(t *testing.T) { t.Parallel(); testKeyRowDeleted(t, b) })
 }
 
 // instance opens an instance of dsn, closed when t ends.
