@@ -5,9 +5,11 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/confirmation"
 	"github.com/toolgen-go/toolgen/runtime/internal/proposalid"
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
@@ -303,8 +305,15 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 		return nil, s.release(ctx, p, rec, mismatch(p.Tool))
 	}
 	pctx, stop := s.watchProgress(ctx, rec)
-	res, started, err := t.runProposed(pctx, s, p.Args)
+	var forwarding atomic.Pointer[func() bool]
+	res, started, err := t.runProposed(pctx, s, p.Args, func() {
+		end := confirmation.Started(pctx) // a person's channel: its cancellation counts from now on
+		forwarding.Store(&end)
+	})
 	stop()
+	if end := forwarding.Load(); end != nil {
+		(*end)()
+	}
 	if !started {
 		var e *tool.Error
 		if !errors.As(err, &e) {
