@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -17,17 +18,22 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
 
-// hangUpKey carries, in the session's context, the cancellation of the
-// requests it serves.
-type hangUpKey struct{}
-
-// hangUp is a Confirmer whose caller hangs up as the person's yes
-// arrives: it cancels the request's context, then confirms.
-type hangUp struct{ mcpserver.Confirmer }
+// hangUp is a Confirmer whose client hangs up as the person's yes
+// arrives: it cancels the client's call (notifications/cancelled), then
+// confirms once the call's context has ended, or after a second (when
+// the confirmation is detached from it, it never ends).
+type hangUp struct {
+	mcpserver.Confirmer
+	cancel *atomic.Pointer[context.CancelFunc]
+}
 
 func (h hangUp) Confirm(ctx context.Context, id string, who tool.Principal) (tool.Result, error) {
-	if cancel, ok := ctx.Value(hangUpKey{}).(context.CancelFunc); ok {
-		cancel()
+	if cancel := h.cancel.Load(); cancel != nil {
+		(*cancel)()
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
 	}
 	return h.Confirmer.Confirm(ctx, id, who)
 }
@@ -54,7 +60,8 @@ func TestConfirmOutlivesTheRequest(t *testing.T) {
 			recs := make(ends, 256)
 			svc, err := service.New(reg, &service.Options{Observer: recs})
 			require.NoError(t, err)
-			srv, err := mcpserver.New(svc, &mcpserver.Options{Confirm: &mcpserver.ConfirmOptions{Confirmer: hangUp{servicemcp.Confirmer(svc)}, Key: key}})
+			var hang atomic.Pointer[context.CancelFunc]
+			srv, err := mcpserver.New(svc, &mcpserver.Options{Confirm: &mcpserver.ConfirmOptions{Confirmer: hangUp{servicemcp.Confirmer(svc), &hang}, Key: key}})
 			require.NoError(t, err)
 			ana := tool.Principal{ID: "ana"}
 			opts := &mcp.ClientOptions{
@@ -63,10 +70,8 @@ func TestConfirmOutlivesTheRequest(t *testing.T) {
 				},
 				MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 			}
-			sctx, cancel := context.WithCancel(tool.WithInvocation(t.Context(), &tool.Invocation{Principal: ana}))
-			defer cancel()
 			st, ct := mcp.NewInMemoryTransports()
-			ss, err := srv.SDK().Connect(context.WithValue(sctx, hangUpKey{}, cancel), st, nil)
+			ss, err := srv.SDK().Connect(tool.WithInvocation(t.Context(), &tool.Invocation{Principal: ana}), st, nil)
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = ss.Close() })
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
@@ -81,13 +86,34 @@ func TestConfirmOutlivesTheRequest(t *testing.T) {
 				call.RequestState = first.RequestState
 				call.InputResponses = mcp.InputResponseMap{"confirm": &mcp.ElicitResult{Action: "accept"}}
 			}
-			_, _ = cs.CallTool(t.Context(), call) // the answer may not reach the client: its request is gone
-			r := waitRecord(t, recs, service.EventConfirmation, "purge")
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			hang.Store(&cancel)
+			_, _ = cs.CallTool(ctx, call) // cancelled: the answer does not reach the client
+			r := confirmationOf(t, recs)
+			assert.Equal(t, service.EventConfirmation, r.Event, "not refused: %s", r.Error)
 			assert.Equal(t, service.OutcomeOK, r.Outcome, "the person's yes ran")
 			assert.Equal(t, int64(1), runs.Load())
 			p, err := svc.Proposal(t.Context(), r.Proposal, ana)
 			require.NoError(t, err)
 			assert.Equal(t, service.StateDone, p.State)
 		})
+	}
+}
+
+// confirmationOf returns the first record of e that confirms a proposal,
+// or refuses to; it turns a hang into a failure.
+func confirmationOf(t *testing.T, e ends) service.Record {
+	t.Helper()
+	timeout := time.After(time.Minute)
+	for {
+		select {
+		case r := <-e:
+			if r.Event == service.EventConfirmation || r.Event == service.EventRefusal && r.Proposal != "" {
+				return r
+			}
+		case <-timeout:
+			t.Fatal("no confirmation recorded")
+		}
 	}
 }
