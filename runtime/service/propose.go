@@ -196,13 +196,32 @@ type Confirmation struct {
 // A confirmation is refused, and recorded, when the kill switch is on,
 // the ID is unknown or foreign (CodeUnknownProposal), the proposal
 // expired (CodeProposalExpired) or was rejected (CodeProposalRejected),
-// its arguments no longer match its digest, or its record cannot be
-// written: then nothing runs. Of concurrent or repeated confirmations,
+// its digest verifies under none of the service's keys (Options.Key,
+// Options.OldKeys: the proposal was changed in the store, or made by a
+// service with another key), the key cannot be read (ErrKeyLost), or its
+// record cannot be written: then nothing runs, and the proposal is left
+// as it was (a digest that does not verify here may verify on the
+// instance that made it). Of concurrent or repeated confirmations,
 // in this process or in others sharing the store, one runs the tool; the
 // others get CodeAlreadyConfirmed with the recorded outcome in the
 // Confirmation (waiting for the run when this process runs it), or
 // CodeOutcomeUnknown when the run never finished (the process died, or the
 // tool was abandoned at its deadline): it is never run again.
+//
+// A confirmation never spends a proposal without running it. Once it has
+// claimed the proposal (Store.Claim), one of two things happens. If the
+// tool is entered, it runs exactly once: ctx reaches it as it reaches any
+// call (a cancellation, a deadline), its outcome (ok, failed, cancelled)
+// is recorded and the proposal is settled StateDone, or StateUnknown when
+// the run was abandoned. If the tool is never entered (ctx ended before
+// the run began, the run was refused: the tool busy; or the proposal as
+// claimed no longer verifies), the claim is undone (Store.Release): the
+// proposal is pending again, the confirmation's record ends refused
+// ("nothing was run"), and a later Confirm can run it. A caller that
+// must not lose a person's yes to its request's end confirms under
+// context.WithoutCancel, as runtime/console does; runtime/mcpserver
+// detaches until the tool has started, so that a client's cancellation
+// of a run under way still reaches it.
 func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*Confirmation, error) {
 	ro := tool.IsReadOnly(ctx) // before any hook sees the confirmation
 	rec := Record{Time: s.now(), Principal: recordedID(who.ID), Event: EventConfirmation, Proposal: recordedName(id)}
