@@ -165,9 +165,9 @@ type Store interface {
 	// returns the proposal as stored with ErrNotPending, or ErrNotFound.
 	Claim(ctx context.Context, id string, rec *Record) (*Proposal, error)
 	// Settle ends the run Claim started: the proposal moves to state
-	// (StateDone or StateUnknown after a run; StateRejected when the
-	// service refused to run it, its digest not matching) and rec, the
-	// claim's record, is finished as Finish does.
+	// (StateDone or StateUnknown after a run) and rec, the claim's record,
+	// is finished as Finish does. A claim whose run never started is
+	// undone by Release instead.
 	Settle(ctx context.Context, id string, state State, rec *Record) error
 	// Release undoes a Claim whose run never started (the tool was never
 	// entered: the caller's context ended first, the run was refused, the
