@@ -472,7 +472,7 @@ func (s *Service) decided(ctx context.Context, p *Proposal, rec *Record) (*Confi
 	case StateRunning, StateUnknown:
 		e = &tool.Error{Code: tool.CodeOutcomeUnknown, Tool: p.Tool, Message: "proposal " + p.ID + " was confirmed and its run did not finish: its outcome is unknown, and it is not run again"}
 	case StatePending: // another instance's claim was released: its run never started
-		e = &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "proposal " + p.ID + " is pending again: the confirmation under way did not start its run; nothing was run, confirm it again"}
+		e = &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "proposal " + p.ID + " is pending again: a confirmation under way did not start its run; nothing was run, try again"}
 	case StateDone:
 		e = &tool.Error{Code: tool.CodeAlreadyConfirmed, Tool: p.Tool, Message: "proposal " + p.ID + " was already confirmed and ran; it is not run again"}
 	default:
