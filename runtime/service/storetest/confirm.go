@@ -277,7 +277,17 @@ func testCancelledConfirms(t *testing.T, st service.Store) {
 			t.Errorf("proposal %d is %s after its confirmation returned", i, state)
 		}
 	}
-	t.Logf("of %d confirmations cancelled at random: %v", n, tally)
+	released := 0 // claims undone: the window in which a proposal used to be spent without a run
+	for _, id := range ids {
+		recs, err := st.Records(ctx, service.Query{Proposal: id})
+		require.NoError(t, err)
+		for _, r := range recs {
+			if r.Event == service.EventConfirmation && r.Outcome == service.OutcomeRefused {
+				released++
+			}
+		}
+	}
+	t.Logf("of %d confirmations cancelled at random: %v; %d claimed and released without a run", n, tally, released)
 	for _, i := range pending {
 		_, err := svc.Confirm(ctx, ids[i], alice)
 		require.NoError(t, err, "proposal %d, left pending, runs when confirmed again", i)
