@@ -1,9 +1,11 @@
 package console_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -541,5 +543,41 @@ func TestCatalogDefinitions(t *testing.T) {
 		page := e.get(t, "catalog", benToken).body
 		assert.Contains(t, page, `data-provider="mcp"`)
 		assert.Contains(t, page, map[bool]string{true: "Definitions precomputed by toolgen.", false: "Definitions projected when shown."}[tt.pre])
+	}
+}
+
+// TestConfirmOutlivesTheRequest: a person's confirmation whose request
+// is cancelled as it is served (a tab closed, a proxy's timeout) still
+// runs the proposal, once: the console confirms under the request's
+// values without its cancellation. The form's post and the API's alike.
+func TestConfirmOutlivesTheRequest(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	tok := csrf(t, e.get(t, "", anaToken).body)
+	apiTok := e.apiToken(t, anaToken)
+	for i, c := range []struct {
+		path   string
+		form   url.Values
+		header map[string]string
+	}{
+		{path: "/proposals/%s/confirm", form: url.Values{"csrf": {tok}}},
+		{path: "/api/proposals/%s/confirm", header: map[string]string{"X-CSRF-Token": apiTok}},
+	} {
+		id := e.propose(t, ana, "files_delete", "/tmp/gone.txt")
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // the person's tab closed as the post arrived
+		req := httptest.NewRequestWithContext(ctx, http.MethodPost, strings.Replace(c.path, "%s", id, 1), strings.NewReader(c.form.Encode()))
+		if c.form != nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		req.Header.Set("Authorization", "Bearer "+anaToken)
+		for k, v := range c.header {
+			req.Header.Set(k, v)
+		}
+		e.c.ServeHTTP(httptest.NewRecorder(), req)
+		assert.EqualValues(t, i+1, e.f.runs[tDelete].Load(), "%s: the person's yes ran", c.path)
+		p, err := e.svc.Proposal(as(ana, "chat-1"), id, ana)
+		require.NoError(t, err)
+		assert.Equal(t, service.StateDone, p.State, c.path)
 	}
 }

@@ -20,9 +20,12 @@
 //     record keeps them (secret members replaced), who proposed it, the
 //     conversation, and the time left, counting down. Confirm and Reject
 //     go through the service (Confirm, Reject): at most once, the
-//     person's permissions checked again, the digest checked. The
-//     proposal's own page (/proposals/{id}) then shows the outcome: the
-//     run's result or error, or the rejection.
+//     person's permissions checked again, the digest checked, and
+//     carried out even when the request ends first (a tab closed, a
+//     proxy's timeout: the decision is made under the request's values
+//     without its cancellation). The proposal's own page
+//     (/proposals/{id}) then shows the outcome: the run's result or
+//     error, or the rejection.
 //   - Record (/record): the person's calls, refusals, proposals,
 //     confirmations and offers, newest first, filtered by conversation,
 //     tool, event and time (UTC), a page at a time. A holder of

@@ -136,9 +136,12 @@ type decision struct {
 
 // decide confirms or rejects the proposal id for who through the
 // service: at most once, with who's permissions checked again, its
-// digest checked.
+// digest checked. It decides under ctx's values without its
+// cancellation: the person's yes (or no) is carried out even when the
+// request ends first (a tab closed, a proxy's timeout); the page then
+// shows it from the record.
 func (c *Console) decide(ctx context.Context, id string, who tool.Principal, confirm bool) decision {
-	ctx = as(ctx, who)
+	ctx = as(context.WithoutCancel(ctx), who)
 	if !confirm {
 		err := c.svc.Reject(ctx, id, who)
 		if err == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/confirmation"
 	"github.com/toolgen-go/toolgen/runtime/internal/proposalid"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -264,8 +265,15 @@ func (s *Server) resume(ctx context.Context, req *mcp.CallToolRequest) (mcp.Resu
 
 // decide carries out the person's answer to the proposal: accept confirms
 // it, decline rejects it, anything else leaves it pending (pending is
-// then the answer; nil means one written now).
+// then the answer; nil means one written now). The answer is a person's:
+// it is carried out under ctx's values without its cancellation until
+// the confirmed tool has started (runtime/internal/confirmation), so that
+// a request cancelled or timed out as the person answers does not lose
+// it; the client's cancellation of a run under way still reaches the
+// tool, as for any call. The record keeps the outcome.
 func (s *Server) decide(ctx context.Context, prop *Proposal, who tool.Principal, action string, pending mcp.Result) mcp.Result {
+	ctx, stop := confirmation.Detach(ctx)
+	defer stop()
 	switch action {
 	case "accept":
 		r, err := s.confirm.c.Confirm(ctx, prop.ID, who)

@@ -176,7 +176,10 @@
 // state replayed after its acceptance runs nothing (the service refuses
 // the second confirmation with already_confirmed, and records it).
 // Instances sharing the service's store and the key resume each other's
-// states.
+// states. The person's answer is carried out even when the call's request
+// ends as it arrives (a connection closed, a proxy's timeout): until the
+// confirmed tool has started, the call's cancellation is ignored; once it
+// runs, a cancellation reaches it as it reaches any call.
 //
 // # Tasks
 //

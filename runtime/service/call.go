@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"log/slog"
 	"strconv"
@@ -240,7 +241,7 @@ func (s *Service) digestArgs(ctx context.Context, c inFlight, name string, args 
 	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", name), slog.String("error", err.Error()))
-		return unrecorded(name, err)
+		return keyFailure(name, err)
 	}
 	c.rec.ArgsDigest = argsDigest(key, name, args)
 	return nil
@@ -276,7 +277,7 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	case err != nil:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call (failing open: it runs)", slog.String("tool", name), slog.String("error", err.Error()))
 	case prior != nil:
-		if e := reused(rec, prior); e != nil {
+		if e := s.reused(rec, prior, args); e != nil {
 			return s.refuse(ctx, rec, dst, e)
 		}
 		return s.replay(ctx, rec, prior, dst)
@@ -450,16 +451,28 @@ func outcomeOf(err error) Outcome {
 	return OutcomeFailed
 }
 
-// reused returns the refusal of rec, a call whose call ID prior holds,
-// when prior is another call: of another tool, or with other arguments.
-// A prior record without an argument digest (written before they were
-// kept) is compared by its tool alone.
-func reused(rec, prior *Record) *tool.Error {
-	if prior.Tool == rec.Tool && (prior.ArgsDigest == "" || prior.ArgsDigest == rec.ArgsDigest) {
+// reused returns the refusal of rec, a call with args whose call ID prior
+// holds, when prior is another call: of another tool, or with other
+// arguments. A prior record without an argument digest (written before
+// they were kept) is compared by its tool alone; one made under an old
+// key (Options.OldKeys), under that key.
+func (s *Service) reused(rec, prior *Record, args []byte) *tool.Error {
+	if prior.Tool == rec.Tool && (prior.ArgsDigest == "" || prior.ArgsDigest == rec.ArgsDigest || s.oldArgsDigest(prior, args)) {
 		return nil
 	}
 	return &tool.Error{Code: tool.CodeCallIDReused, Tool: rec.Tool,
 		Message: "this call ID was already used by a call of another tool or with other arguments; nothing was run: give each call a call ID of its own"}
+}
+
+// oldArgsDigest reports whether prior's argument digest is that of args
+// under one of the old keys (Options.OldKeys).
+func (s *Service) oldArgsDigest(prior *Record, args []byte) bool {
+	for _, k := range s.keys.old {
+		if subtle.ConstantTimeCompare([]byte(argsDigest(k, prior.Tool, args)), []byte(prior.ArgsDigest)) == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // replay answers a call whose call ID was already recorded, from the

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -15,11 +16,14 @@ import (
 // MinKeyLen is the shortest Options.Key.
 const MinKeyLen = 32
 
-// keyring holds the key of a service's digests: Options.Key, or the one
-// its store keeps (Store.Key), read once it is first needed.
+// keyring holds the keys of a service's digests: the current one,
+// Options.Key or the one its store keeps (Store.Key), read once it is
+// first needed, which makes every digest; and Options.OldKeys, which only
+// verify (a proposal made before a rotation).
 type keyring struct {
 	mu  sync.Mutex
 	key []byte
+	old [][]byte
 }
 
 // get returns the key, reading the store's (storing a new random one when
@@ -42,6 +46,26 @@ func (k *keyring) get(ctx context.Context, st Store) ([]byte, error) {
 	}
 	k.key = key
 	return key, nil
+}
+
+// verifies reports whether p's digest is the one key, or one of the old
+// keys, makes: the proposal is as it was made, by a service sharing the
+// keys. It compares in constant time.
+func (k *keyring) verifies(key []byte, p *Proposal) bool {
+	if matches(key, p) {
+		return true
+	}
+	for _, old := range k.old {
+		if matches(old, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// matches reports whether p's digest is the one key makes.
+func matches(key []byte, p *Proposal) bool {
+	return subtle.ConstantTimeCompare([]byte(digest(key, p)), []byte(p.Digest)) == 1
 }
 
 // errStoreKey is the failure of a store whose key is too short to be one

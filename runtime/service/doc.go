@@ -63,9 +63,10 @@
 // arguments, its expiry (DefaultProposalTTL unless Options.ProposalTTL),
 // and a digest binding them: an HMAC-SHA256 under Options.Key, or the key
 // the store keeps, so that a proposal changed in the store, or kept past
-// its expiry, is refused), and the model reads its ID and a one-line
-// summary (the tool's //tool:meta confirm-text, else the first sentence
-// of its description, such as "Creates a note. (notes_create)"). Confirm
+// its expiry, is refused, and left as it was), and the model reads its
+// ID and a one-line summary (the tool's //tool:meta confirm-text, else
+// the first sentence of its description, such as "Creates a note.
+// (notes_create)"). Confirm
 // runs it at most once, with the confirming principal's rights, and only
 // with the proposed arguments (the digest is checked). The proposer may
 // confirm, and so may a holder of Rules.ConfirmPermission (Rules.OthersOnly
@@ -73,7 +74,24 @@
 // closes it for good. Propose proposes for a host; naming a tool of
 // another kind is refused (tool.CodeNotProposal). The Store's Claim makes
 // the one run a property of the store, so it holds across processes
-// sharing one.
+// sharing one; a claim whose tool never started (the caller's context
+// ended first, the run was refused) is undone (Store.Release), and the
+// proposal is pending again: a confirmation never spends a proposal
+// without running it (see Confirm).
+//
+// # Keys
+//
+// Every instance sharing a store must verify the others' digests: give
+// them all one Options.Key, or none (they then share the key the store
+// keeps). To rotate a key, restart the instances with the new key as
+// Options.Key and the old one in Options.OldKeys, which only verify; drop
+// it once the proposals made under it have expired. A proposal whose
+// digest verifies under none of an instance's keys is refused there,
+// recorded, and left pending: an instance with the wrong key destroys
+// nothing. A store whose kept key was deleted while proposals are pending
+// or running makes no new one (that would leave them unconfirmable): the
+// instances that need it refuse calls and confirmations, logging an error
+// that wraps ErrKeyLost, until the key is restored or set.
 //
 // # Guarantees
 //

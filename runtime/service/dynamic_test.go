@@ -304,3 +304,58 @@ func TestCallDynamic(t *testing.T) {
 	_, err = s.CallDynamic(as(alice, ""), nil, []byte(`{}`))
 	require.Equal(t, tool.CodeUnknownTool, codeOf(err))
 }
+
+// afterClaim is a memory store that calls after once each Claim returns.
+type afterClaim struct {
+	*service.MemoryStore
+	after func()
+}
+
+func (a *afterClaim) Claim(ctx context.Context, id string, rec *service.Record) (*service.Proposal, error) {
+	p, err := a.MemoryStore.Claim(ctx, id, rec)
+	if a.after != nil {
+		a.after()
+	}
+	return p, err
+}
+
+// TestDynamicConfirmationThatDoesNotStart: a dynamic tool's confirmation
+// whose context ends once the proposal is claimed, or whose Dynamic
+// refuses the run (its error wraps tool.ErrNotRun), leaves the proposal
+// pending, its record "nothing was run"; confirmed again, it runs.
+func TestDynamicConfirmationThatDoesNotStart(t *testing.T) {
+	t.Parallel()
+	del := &dynTool{spec: &tool.Spec{Name: "crm_delete", Kind: tool.KindPropose, Title: "Delete a contact"}}
+	st := &afterClaim{MemoryStore: service.NewMemoryStore()}
+	s, _, _, _ := newDynamicService(t, &service.Options{Store: st}, del)
+	p, err := s.Propose(as(alice, ""), "crm_delete", []byte(`{"id": 7}`))
+	require.NoError(t, err)
+	pending := func(msg string) {
+		t.Helper()
+		got, err := st.Proposal(context.Background(), p.ID)
+		require.NoError(t, err)
+		assert.Equal(t, service.StatePending, got.State, msg)
+		r := last(t, st.MemoryStore)
+		assert.Equal(t, service.EventConfirmation, r.Event, msg)
+		assert.Equal(t, service.OutcomeRefused, r.Outcome, msg)
+		assert.Contains(t, r.Error, "nothing was run", msg)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	st.after = cancel
+	_, err = s.Confirm(ctx, p.ID, alice)
+	assert.Equal(t, tool.CodeCancelled, codeOf(err))
+	assert.Zero(t, del.runs.Load())
+	pending("cancelled after the claim")
+
+	st.after = nil
+	del.fail = &tool.Error{Code: tool.CodeBusy, Tool: "crm_delete", Message: "busy; nothing was run", Cause: tool.ErrNotRun}
+	_, err = s.Confirm(context.Background(), p.ID, alice)
+	assert.Equal(t, tool.CodeBusy, codeOf(err))
+	pending("refused by the Dynamic")
+
+	del.fail = nil
+	c, err := s.Confirm(context.Background(), p.ID, alice)
+	require.NoError(t, err)
+	assert.Equal(t, `ran crm_delete with {"id":7}`, c.Result.Text())
+}

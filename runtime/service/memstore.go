@@ -401,6 +401,9 @@ func (m *MemoryStore) Key(_ context.Context, fresh []byte) ([]byte, error) {
 		if err := m.failed("key"); err != nil {
 			return nil, err
 		}
+		if m.holdsOpen() {
+			return nil, ErrKeyLost
+		}
 		m.key = append([]byte(nil), fresh...)
 	}
 	return append([]byte(nil), m.key...), nil

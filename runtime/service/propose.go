@@ -2,13 +2,14 @@ package service
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/confirmation"
 	"github.com/toolgen-go/toolgen/runtime/internal/proposalid"
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
@@ -113,6 +114,7 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 		s.append(ctx, rec)
 		return tool.Result{Content: append(dst, te.Message...), IsError: true}, te
 	}
+	raw := args
 	args, err := canonical(args)
 	if err != nil { // Check accepted them: they are JSON
 		return s.refuse(ctx, rec, dst, &tool.Error{Code: tool.CodeInvalidArguments, Tool: spec.Name, Message: "the arguments are not valid JSON", Cause: err})
@@ -120,7 +122,7 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", spec.Name), slog.String("error", err.Error()))
-		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
+		return s.refuse(ctx, rec, dst, keyFailure(spec.Name, err))
 	}
 	p := &Proposal{
 		ID: proposalid.New(), Principal: inv.Principal.ID, Conversation: inv.Conversation, Turn: inv.Turn,
@@ -140,7 +142,7 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
 	}
 	if prior != nil {
-		if e := reused(rec, prior); e != nil {
+		if e := s.reused(rec, prior, raw); e != nil {
 			rec.Proposal, rec.Result, rec.Structured = "", nil, false
 			return s.refuse(ctx, rec, dst, e)
 		}
@@ -194,13 +196,32 @@ type Confirmation struct {
 // A confirmation is refused, and recorded, when the kill switch is on,
 // the ID is unknown or foreign (CodeUnknownProposal), the proposal
 // expired (CodeProposalExpired) or was rejected (CodeProposalRejected),
-// its arguments no longer match its digest, or its record cannot be
-// written: then nothing runs. Of concurrent or repeated confirmations,
+// its digest verifies under none of the service's keys (Options.Key,
+// Options.OldKeys: the proposal was changed in the store, or made by a
+// service with another key), the key cannot be read (ErrKeyLost), or its
+// record cannot be written: then nothing runs, and the proposal is left
+// as it was (a digest that does not verify here may verify on the
+// instance that made it). Of concurrent or repeated confirmations,
 // in this process or in others sharing the store, one runs the tool; the
 // others get CodeAlreadyConfirmed with the recorded outcome in the
 // Confirmation (waiting for the run when this process runs it), or
 // CodeOutcomeUnknown when the run never finished (the process died, or the
 // tool was abandoned at its deadline): it is never run again.
+//
+// A confirmation never spends a proposal without running it. Once it has
+// claimed the proposal (Store.Claim), one of two things happens. If the
+// tool is entered, it runs exactly once: ctx reaches it as it reaches any
+// call (a cancellation, a deadline), its outcome (ok, failed, cancelled)
+// is recorded and the proposal is settled StateDone, or StateUnknown when
+// the run was abandoned. If the tool is never entered (ctx ended before
+// the run began, the run was refused: the tool busy; or the proposal as
+// claimed no longer verifies), the claim is undone (Store.Release): the
+// proposal is pending again, the confirmation's record ends refused
+// ("nothing was run"), and a later Confirm can run it. A caller that
+// must not lose a person's yes to its request's end confirms under
+// context.WithoutCancel, as runtime/console does; runtime/mcpserver
+// detaches until the tool has started, so that a client's cancellation
+// of a run under way still reaches it.
 func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*Confirmation, error) {
 	ro := tool.IsReadOnly(ctx) // before any hook sees the confirmation
 	rec := Record{Time: s.now(), Principal: recordedID(who.ID), Event: EventConfirmation, Proposal: recordedName(id)}
@@ -244,9 +265,13 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	key, err := s.key(ctx)
 	if err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: read the digest key", slog.String("tool", p.Tool), slog.String("error", err.Error()))
-		return nil, s.refused(ctx, &rec, unrecorded(p.Tool, err))
+		return nil, s.refused(ctx, &rec, keyFailure(p.Tool, err))
 	}
-	if err := ctx.Err(); err != nil { // a claim would spend the proposal on a run that cannot start
+	if !s.keys.verifies(key, p) { // refused before the claim: the proposal stays as it is
+		s.log.LogAttrs(ctx, slog.LevelWarn, "call service: a proposal's digest verifies under no key of this service", slog.String("tool", p.Tool), slog.String("proposal", p.ID))
+		return nil, s.refused(ctx, &rec, mismatch(p.Tool))
+	}
+	if err := ctx.Err(); err != nil { // a claim would be undone at once
 		return nil, s.refused(ctx, &rec, notNow(p.Tool, err))
 	}
 	rec.Outcome = OutcomeStarted
@@ -268,22 +293,53 @@ func (s *Service) Confirm(ctx context.Context, id string, who tool.Principal) (*
 	return s.runClaimed(tool.WithInvocation(ctx, inv), t, claimed, &rec, key)
 }
 
+// mismatch is the refusal of a proposal whose digest verifies under no
+// key of the service: changed in the store, or made by a service with
+// another key. It changes nothing: a service that holds its key may
+// still confirm it.
+func mismatch(name string) *tool.Error {
+	return &tool.Error{Code: tool.CodeRefused, Tool: name,
+		Message: "the proposal as stored does not match its digest under any key of this service; nothing was run, and the proposal is unchanged",
+		Cause:   errors.New("proposal digest mismatch: the stored proposal was changed, or made under a key this service does not hold (Options.Key, Options.OldKeys)")}
+}
+
+// keyFailure is the refusal of a call or confirmation whose digest key
+// cannot be read: the store failed, or lost it (ErrKeyLost).
+func keyFailure(name string, err error) *tool.Error {
+	if errors.Is(err, ErrKeyLost) {
+		return &tool.Error{Code: tool.CodeRefused, Tool: name,
+			Message: "the service's digest key is lost: calls are refused until the operator restores it; nothing was run", Cause: err}
+	}
+	return unrecorded(name, err)
+}
+
 // runClaimed runs a proposal this service claimed, its digest checked
-// under key, and settles it.
+// under its keys (key the current one), and settles it: done, or unknown
+// when the run was abandoned, once the tool was entered; when it was not
+// (the context ended first, the run was refused, the proposal as claimed
+// no longer verifies), the claim is released and the proposal is pending
+// again.
 func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Record, key []byte) (*Confirmation, error) {
-	if want := digest(key, p); subtle.ConstantTimeCompare([]byte(want), []byte(p.Digest)) != 1 {
-		e := &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the proposal as stored does not match its digest; nothing was run",
-			Cause: errors.New("proposal digest mismatch: the stored proposal was changed, or made under another key")}
-		rec.Outcome, rec.Code, rec.Error, rec.Duration = OutcomeRefused, e.Code, e.Message, s.since(rec.Time)
-		if err := s.writeSettle(ctx, p.ID, StateRejected, rec); err != nil {
-			s.log.LogAttrs(ctx, slog.LevelError, "call service: settle a proposal", slog.String("tool", p.Tool), slog.String("error", err.Error()))
-		}
-		s.observed(ctx, rec)
-		return nil, e
+	if !s.keys.verifies(key, p) { // changed between the read and the claim
+		return nil, s.release(ctx, p, rec, mismatch(p.Tool))
 	}
 	pctx, stop := s.watchProgress(ctx, rec)
-	res, err := t.runProposed(pctx, s, p.Args)
+	var forwarding atomic.Pointer[func() bool]
+	res, started, err := t.runProposed(pctx, s, p.Args, func() {
+		end := confirmation.Started(pctx) // a person's channel: its cancellation counts from now on
+		forwarding.Store(&end)
+	})
 	stop()
+	if end := forwarding.Load(); end != nil {
+		(*end)()
+	}
+	if !started {
+		var e *tool.Error
+		if !errors.As(err, &e) {
+			e = &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "the confirmed run did not start; nothing was run", Cause: err}
+		}
+		return nil, s.release(ctx, p, rec, e)
+	}
 	rec.Duration = s.since(rec.Time)
 	rec.Outcome, rec.Code, rec.Error = outcomeOf(err), tool.CodeOf(err), ""
 	if err != nil {
@@ -300,6 +356,27 @@ func (s *Service) runClaimed(ctx context.Context, t target, p *Proposal, rec *Re
 	s.observed(ctx, rec)
 	p.State = state
 	return &Confirmation{Proposal: p, Result: res}, err
+}
+
+// release undoes the claim of p, whose run did not start for the reason
+// e gives: the proposal is pending again, and the claim's record, rec,
+// ends refused (nothing was run). It returns e, saying so.
+func (s *Service) release(ctx context.Context, p *Proposal, rec *Record, e *tool.Error) error {
+	if !strings.Contains(e.Message, "pending") && !strings.Contains(e.Message, "unchanged") {
+		e2 := *e
+		e2.Message += " (the proposal is still pending: it may be confirmed again)"
+		e = &e2
+	}
+	rec.Outcome, rec.Code, rec.Error, rec.Result, rec.Structured = OutcomeRefused, e.Code, e.Message, nil, false
+	rec.Duration = s.since(rec.Time)
+	if err := writeEnd(ctx, nil, func(ctx context.Context) error { return s.store.Release(ctx, p.ID, rec) }); err != nil {
+		// The proposal stays running, and reads as outcome unknown: never
+		// as run when it was not.
+		s.log.LogAttrs(ctx, slog.LevelError, "call service: release a claimed proposal that did not run (it reads as outcome unknown)",
+			slog.String("tool", p.Tool), slog.String("error", err.Error()))
+	}
+	s.observed(ctx, rec)
+	return e
 }
 
 // decidable returns the proposal id when who may decide it; otherwise
@@ -394,6 +471,8 @@ func (s *Service) decided(ctx context.Context, p *Proposal, rec *Record) (*Confi
 		e = &tool.Error{Code: tool.CodeProposalExpired, Tool: p.Tool, Message: "proposal " + p.ID + " expired; nothing was run"}
 	case StateRunning, StateUnknown:
 		e = &tool.Error{Code: tool.CodeOutcomeUnknown, Tool: p.Tool, Message: "proposal " + p.ID + " was confirmed and its run did not finish: its outcome is unknown, and it is not run again"}
+	case StatePending: // another instance's claim was released: its run never started
+		e = &tool.Error{Code: tool.CodeRefused, Tool: p.Tool, Message: "proposal " + p.ID + " is pending again: a confirmation under way did not start its run; nothing was run, try again"}
 	case StateDone:
 		e = &tool.Error{Code: tool.CodeAlreadyConfirmed, Tool: p.Tool, Message: "proposal " + p.ID + " was already confirmed and ran; it is not run again"}
 	default:

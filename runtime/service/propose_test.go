@@ -182,8 +182,17 @@ func TestBadConfirmations(t *testing.T) {
 			r := last(t, tampered)
 			assert.Equal(t, service.EventConfirmation, r.Event)
 			assert.Equal(t, service.OutcomeRefused, r.Outcome)
+			assert.Contains(t, r.Error, "the proposal is unchanged")
+			p, err := tampered.Proposal(context.Background(), id)
+			require.NoError(t, err)
+			assert.Equal(t, service.StatePending, p.State, "the claim is released: a refusal changes no proposal")
 			_, err = s2.Confirm(context.Background(), id, alice)
-			assert.Equal(t, tool.CodeProposalRejected, codeOf(err), "and it never runs")
+			assert.Equal(t, tool.CodeRefused, codeOf(err), "refused again while it does not match")
+			assert.Zero(t, f2.runs[tNotesDelete].Load())
+			tampered.on.Store(false)
+			_, err = s2.Confirm(context.Background(), id, alice)
+			require.NoError(t, err, "the proposal as stored was never changed: it runs")
+			assert.EqualValues(t, 1, f2.runs[tNotesDelete].Load())
 		})
 	}
 	assert.Equal(t, before, f.runs[tNotesDelete].Load())
@@ -257,6 +266,29 @@ func TestDigestKey(t *testing.T) {
 		_, reg := newFixture(t)
 		_, err := service.New(reg, &service.Options{Key: key[:service.MinKeyLen-1]})
 		assert.ErrorContains(t, err, "fewer than 32")
+	})
+	t.Run("a short old key is refused", func(t *testing.T) {
+		_, reg := newFixture(t)
+		_, err := service.New(reg, &service.Options{Key: key, OldKeys: [][]byte{key, key[:service.MinKeyLen-1]}})
+		assert.ErrorContains(t, err, "OldKeys[1] has 31 bytes, fewer than 32")
+	})
+	t.Run("a store that lost its key under pending proposals", func(t *testing.T) {
+		st := service.NewMemoryStore()
+		one, _, _, _ := newService(t, &service.Options{Store: st, Key: key})
+		id := propose(t, one, "")
+		two, f2, _, _ := newService(t, &service.Options{Store: st})
+		_, err := two.Confirm(context.Background(), id, alice)
+		assert.Equal(t, tool.CodeRefused, codeOf(err))
+		assert.ErrorIs(t, err, service.ErrKeyLost)
+		assert.ErrorContains(t, err, "digest key is lost")
+		_, err = two.Call(as(alice, ""), "notes_delete", []byte(`{"id":8}`))
+		assert.ErrorIs(t, err, service.ErrKeyLost, "no proposal without the key")
+		p, err := st.Proposal(context.Background(), id)
+		require.NoError(t, err)
+		assert.Equal(t, service.StatePending, p.State)
+		assert.Zero(t, f2.runs[tNotesDelete].Load())
+		_, err = one.Confirm(context.Background(), id, alice)
+		require.NoError(t, err, "the service with the key confirms it")
 	})
 	t.Run("the store cannot keep the key", func(t *testing.T) {
 		st := service.NewMemoryStore()
@@ -472,4 +504,41 @@ func TestConfirmWaitsForAnotherInstancesRun(t *testing.T) {
 	require.NotNil(t, conf)
 	assert.Equal(t, "deleted 7 over there", conf.Result.Text(), "its recorded outcome")
 	assert.Zero(t, f.runs[tNotesDelete].Load())
+}
+
+// heldElsewhere is a store whose first Claim finds the proposal running,
+// as when another instance has claimed it, while it is pending: that
+// instance's claim was released, its run never started.
+type heldElsewhere struct {
+	*service.MemoryStore
+	once atomic.Bool
+}
+
+func (h *heldElsewhere) Claim(ctx context.Context, id string, rec *service.Record) (*service.Proposal, error) {
+	if h.once.CompareAndSwap(false, true) {
+		p, err := h.MemoryStore.Proposal(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		p.State = service.StateRunning
+		return p, service.ErrNotPending
+	}
+	return h.MemoryStore.Claim(ctx, id, rec)
+}
+
+// TestClaimReleasedElsewhere: a confirmation that meets another
+// instance's claim, released without a run, says the proposal is pending
+// again and runs nothing; confirmed again, it runs once.
+func TestClaimReleasedElsewhere(t *testing.T) {
+	t.Parallel()
+	st := &heldElsewhere{MemoryStore: service.NewMemoryStore()}
+	s, f, _, _ := newService(t, &service.Options{Store: st})
+	id := propose(t, s, "")
+	_, err := s.Confirm(context.Background(), id, alice)
+	assert.Equal(t, tool.CodeRefused, codeOf(err))
+	assert.ErrorContains(t, err, "is pending again")
+	assert.Zero(t, f.runs[tNotesDelete].Load())
+	_, err = s.Confirm(context.Background(), id, alice)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, f.runs[tNotesDelete].Load())
 }

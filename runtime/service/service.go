@@ -89,8 +89,20 @@ type Options struct {
 	// at least MinKeyLen random bytes, secret, and the same on every
 	// instance sharing the store. nil means the store's own (Store.Key):
 	// made at random by the first instance that needs it and kept in the
-	// store, so that every instance sharing the store uses it.
+	// store, so that every instance sharing the store uses it; a store
+	// whose kept key was deleted while proposals made under it are still
+	// pending makes no new one: every call that needs the key is refused,
+	// and the error logged wraps ErrKeyLost, until the key is restored or
+	// given here.
 	Key []byte
+	// OldKeys are keys that digests were made with before a rotation:
+	// they only verify, so that a proposal made under one still confirms
+	// (and a call ID recorded under one still repeats) once Key is a new
+	// key; each at least MinKeyLen bytes. Rotate by setting Key to the new
+	// key and the old one here on every instance, then dropping it once
+	// the proposals made under it have expired (ProposalTTL). A proposal
+	// whose digest verifies under no key is refused and left pending.
+	OldKeys [][]byte
 	// Dynamic serves tools known only at run time (runtime/dynamic.Source),
 	// after the registry's: offered, refused, recorded, proposed and
 	// confirmed as the registry's are. A name the registry holds is
@@ -169,6 +181,12 @@ func New(reg tool.Registry, opts *Options) (*Service, error) {
 	s.tasks = tasks
 	if o.Key != nil {
 		s.keys.key = append([]byte(nil), o.Key...)
+	}
+	for i, k := range o.OldKeys {
+		if len(k) < MinKeyLen {
+			return nil, fmt.Errorf("new call service: OldKeys[%d] has %d bytes, fewer than %d", i, len(k), MinKeyLen)
+		}
+		s.keys.old = append(s.keys.old, append([]byte(nil), k...))
 	}
 	if s.store == nil {
 		s.store = NewMemoryStore()

@@ -113,6 +113,13 @@ var (
 	// ErrNotPending: the proposal is no longer pending (or has expired):
 	// the operation changed nothing.
 	ErrNotPending = errors.New("service store: the proposal is not pending")
+	// ErrKeyLost: the store keeps no digest key (Key) while it holds
+	// proposals that are pending or running, which were made under a key:
+	// it was deleted (the toolgen_keys row). Making a new one would leave
+	// every such proposal unconfirmable, so the store makes none; the
+	// operator restores the row, or gives the services the key (or a new
+	// Options.Key with the lost one among Options.OldKeys).
+	ErrKeyLost = errors.New("service store: the digest key is gone while proposals made under it are pending; no new key was made: restore it, or set Options.Key")
 )
 
 // Store keeps what the service must not lose: proposals, records and the
@@ -158,10 +165,19 @@ type Store interface {
 	// returns the proposal as stored with ErrNotPending, or ErrNotFound.
 	Claim(ctx context.Context, id string, rec *Record) (*Proposal, error)
 	// Settle ends the run Claim started: the proposal moves to state
-	// (StateDone or StateUnknown after a run; StateRejected when the
-	// service refused to run it, its digest not matching) and rec, the
-	// claim's record, is finished as Finish does.
+	// (StateDone or StateUnknown after a run) and rec, the claim's record,
+	// is finished as Finish does. A claim whose run never started is
+	// undone by Release instead.
 	Settle(ctx context.Context, id string, state State, rec *Record) error
+	// Release undoes a Claim whose run never started (the tool was never
+	// entered: the caller's context ended first, the run was refused, the
+	// proposal as claimed failed its digest): atomically, the proposal id
+	// moves from StateRunning back to StatePending, its DecidedBy and
+	// Decided cleared, and rec, the claim's record, is finished as Finish
+	// does (OutcomeRefused: nothing was run). A later Claim may then run
+	// it. A proposal that is not running is left as it is; rec is
+	// finished all the same.
+	Release(ctx context.Context, id string, rec *Record) error
 	// Retire moves the pending proposal id to state (StateRejected or
 	// StateExpired), decided by rec.Principal at rec.Time, and writes rec;
 	// when it is not pending it writes nothing and returns the proposal as
@@ -173,7 +189,9 @@ type Store interface {
 	// digests with (Proposal.Digest, Record.ArgsDigest): the one the store
 	// keeps, or, when it keeps none yet, fresh, which it keeps from then
 	// on. Of concurrent calls with different fresh keys, all return the
-	// one key kept, also across processes.
+	// one key kept, also across processes. When it keeps none but holds a
+	// proposal that is pending or running (its key was deleted), it keeps
+	// nothing and returns an error wrapping ErrKeyLost: it fails closed.
 	Key(ctx context.Context, fresh []byte) ([]byte, error)
 
 	// CreateTask writes t, a new task, and sets its Version to 1; when a

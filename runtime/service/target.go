@@ -27,8 +27,10 @@ type target interface {
 	// check validates the arguments without running the tool.
 	check(ctx context.Context, s *Service, args []byte) error
 	// runProposed runs a propose tool with a confirmed proposal's
-	// arguments.
-	runProposed(ctx context.Context, s *Service, args []byte) (tool.Result, error)
+	// arguments, calling onStart as the tool is entered; started reports
+	// whether it was (false: nothing was run, the run refused before it
+	// began).
+	runProposed(ctx context.Context, s *Service, args []byte, onStart func()) (res tool.Result, started bool, err error)
 	// logForm returns the arguments as the record keeps them; with raw,
 	// args themselves when their form is the memory store's to make (see
 	// Service.logForm).
@@ -86,8 +88,8 @@ func (t *registryTool) check(ctx context.Context, s *Service, args []byte) error
 	return s.reg.Check(ctx, t.sp.Name, args)
 }
 
-func (t *registryTool) runProposed(ctx context.Context, s *Service, args []byte) (tool.Result, error) {
-	return registry.RunProposed(ctx, s.reg, t.sp.Name, args)
+func (t *registryTool) runProposed(ctx context.Context, s *Service, args []byte, onStart func()) (tool.Result, bool, error) {
+	return registry.RunConfirmed(ctx, s.reg, t.sp.Name, args, onStart)
 }
 
 // logForm is the tool's LogArgs form, or the arguments with secrets
@@ -150,8 +152,17 @@ func (t *dynamicTool) check(ctx context.Context, _ *Service, args []byte) error 
 	return t.d.Check(ctx, args)
 }
 
-func (t *dynamicTool) runProposed(ctx context.Context, s *Service, args []byte) (tool.Result, error) {
-	return t.run(ctx, s, nil, args)
+// runProposed takes a run whose error wraps tool.ErrNotRun for one that
+// did not start: a Dynamic reports so when its runner refused the run
+// (runtime/dynamic), which is all the service can know of it; onStart is
+// called as the Dynamic is called.
+func (t *dynamicTool) runProposed(ctx context.Context, s *Service, args []byte, onStart func()) (tool.Result, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return tool.Result{}, false, notNow(t.sp.Name, err)
+	}
+	onStart()
+	res, err := t.run(ctx, s, nil, args)
+	return res, !errors.Is(err, tool.ErrNotRun), err
 }
 
 // logForm is the arguments with secrets replaced and long strings cut.

@@ -146,51 +146,84 @@ func failure(dst []byte, e *tool.Error) (tool.Result, error) {
 // run runs s.specs[i], whatever its kind, through the Runner: inline
 // (runInline) when nothing can end it early, else on a worker.
 func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
+	res, _, err := s.runEnded(ctx, i, args, dst, appendTo, nil)
+	return res, err
+}
+
+// runEnded is run, reporting also whether the tool was entered: started
+// is false only when the runner refused the run before it called the
+// tool (its context was already done, or the tool was busy). onStart,
+// when set, is called as the run begins, on its goroutine.
+func (s *Static) runEnded(ctx context.Context, i int, args, dst []byte, appendTo bool, onStart func()) (res tool.Result, started bool, err error) {
 	spec := &s.specs[i]
 	if spec.Timeout <= 0 && ctx.Done() == nil {
-		return s.runInline(ctx, i, args, dst, appendTo)
+		return s.runInline(ctx, i, args, dst, appendTo, onStart)
 	}
 	c, _ := s.start(ctx, i, ModeCall, args)
-	ended, err := s.runner.Run(ctx, i, spec.Name, spec.Timeout, c)
+	var job run.Job = c
+	if onStart != nil {
+		job = startingJob{c, onStart}
+	}
+	ended, err := s.runner.Run(ctx, i, spec.Name, spec.Timeout, job)
 	switch ended {
 	case run.Abandoned, run.Crashed:
 		// The run keeps the codecs (Abandoned gives them back), or they
 		// may be in any state: leave them to the collector.
-		return failure(dst, toolerr.Of(spec.Name, err))
+		res, err = failure(dst, toolerr.Of(spec.Name, err))
+		return res, true, err
 	}
 	if err != nil {
 		s.release(c)
-		return failure(dst, toolerr.Of(spec.Name, err))
+		res, err = failure(dst, toolerr.Of(spec.Name, err))
+		return res, ended != run.Refused, err
 	}
 	if e := s.outputError(c, spec); e != nil {
 		s.release(c)
-		return failure(dst, e)
+		res, err = failure(dst, e)
+		return res, true, err
 	}
-	res := tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
+	res = tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
 	if appendTo {
 		res.Content = append(dst, res.Content...)
 	} else {
 		res.Content = bytes.Clone(res.Content)
 	}
 	s.release(c)
-	return res, nil
+	return res, true, nil
+}
+
+// startingJob is a run's Job that calls onStart as it begins.
+type startingJob struct {
+	*codecs
+	onStart func()
+}
+
+// Run implements run.Job.
+func (j startingJob) Run(ctx context.Context) error {
+	j.onStart()
+	return j.codecs.Run(ctx)
 }
 
 // runInline is run for a call that nothing can end early (no
 // Spec.Timeout, a context that can never be done), on pooled codecs
 // (see codecs.callInline).
-func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
+func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendTo bool, onStart func()) (res tool.Result, started bool, err error) {
 	name := s.specs[i].Name
 	if e := s.runner.Refuse(i, name); e != nil {
-		return failure(dst, toolerr.Of(name, e))
+		res, err = failure(dst, toolerr.Of(name, e))
+		return res, false, err
+	}
+	if onStart != nil {
+		onStart()
 	}
 	c := s.pool.Get().(*codecs)
-	res, err := c.callInline(ctx, i, args, dst, appendTo)
+	res, err = c.callInline(ctx, i, args, dst, appendTo)
 	if c.crash != nil { // left to the collector
-		return failure(dst, c.crash)
+		res, err = failure(dst, c.crash)
+		return res, true, err
 	}
 	s.release(c)
-	return res, err
+	return res, true, err
 }
 
 // callInline runs s.specs[i] in ModeCall on c, on the caller's goroutine,

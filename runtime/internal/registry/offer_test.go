@@ -372,3 +372,34 @@ func TestModeLogString(t *testing.T) {
 	assert.Equal(t, "log", registry.ModeLog.String())
 	assert.NotEqual(t, registry.ModeCheck, registry.ModeLog)
 }
+
+// TestRunConfirmed: RunConfirmed reports whether the tool was entered,
+// and calls onStart as it is, on either path (a context that can end, one
+// that cannot); a run refused before the tool (the context already done,
+// the tool unknown) did not start.
+func TestRunConfirmed(t *testing.T) {
+	t.Parallel()
+	f, s := newOfferFixture(t, false)
+	var starts atomic.Int64
+	onStart := func() { starts.Add(1) }
+	for _, ctx := range []context.Context{t.Context(), context.Background()} {
+		res, started, err := registry.RunConfirmed(ctx, s, "f_propose", []byte(`{"id":4}`), onStart)
+		require.NoError(t, err)
+		assert.True(t, started)
+		assert.Equal(t, "f_propose ran 4", res.Text())
+	}
+	assert.Equal(t, int64(2), starts.Load())
+	assert.Equal(t, int64(2), f.runs.Load())
+
+	cctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	res, started, err := registry.RunConfirmed(cctx, s, "f_propose", []byte(`{"id":4}`), onStart)
+	assert.Equal(t, tool.CodeCancelled, requireFailure(t, res, err).Code)
+	assert.ErrorIs(t, err, tool.ErrNotRun)
+	assert.False(t, started, "refused before the tool")
+	res, started, err = registry.RunConfirmed(t.Context(), s, "f_propos", []byte(`{"id":4}`), onStart)
+	assert.Equal(t, tool.CodeUnknownTool, requireFailure(t, res, err).Code)
+	assert.False(t, started)
+	assert.Equal(t, int64(2), starts.Load(), "onStart only as the tool is entered")
+	assert.Equal(t, int64(2), f.runs.Load())
+}

@@ -22,11 +22,26 @@ import (
 // propose tool runs: the call service calls it once a person has confirmed
 // the proposal, with the arguments that were proposed.
 func RunProposed(ctx context.Context, s *Static, name string, args []byte) (tool.Result, error) {
+	res, _, err := RunConfirmed(ctx, s, name, args, nil)
+	return res, err
+}
+
+// RunConfirmed is RunProposed, reporting also whether the tool was
+// entered: started is false only when nothing ran, the run refused
+// before the tool was called (the name unknown, the context already
+// done, the tool busy). Once the tool was entered, started is true
+// whatever the outcome (a failure, a panic, a cancellation the tool
+// honoured, a run abandoned at its deadline): the call service settles a
+// confirmed proposal only then, and otherwise gives it back its pending
+// state. onStart, when set, is called as the tool is entered, on the
+// run's goroutine.
+func RunConfirmed(ctx context.Context, s *Static, name string, args []byte, onStart func()) (res tool.Result, started bool, err error) {
 	i := s.find(name)
 	if i < 0 {
-		return failure(nil, toolerr.UnknownTool(s.tools, name))
+		res, err = failure(nil, toolerr.UnknownTool(s.tools, name))
+		return res, false, err
 	}
-	return s.run(ctx, i, args, nil, false)
+	return s.runEnded(ctx, i, args, nil, false, onStart)
 }
 
 // SelfOffered reports whether the tool at position i of Tools offers itself

@@ -23,6 +23,12 @@
 // (ErrSchemaTooNew) rather than guessed at. Migrate(ctx, db, Postgres)
 // migrates ahead of a deployment.
 //
+// The toolgen_keys row is a secret that every pending proposal depends
+// on: back it up with the database, and never delete it. A store whose
+// row is gone while proposals are pending or running makes no new key
+// (service.ErrKeyLost): the services refuse what needs the key until the
+// row is restored, or the key is given to them (service.Options.Key).
+//
 // Reading the tables: times are integer nanoseconds since the Unix epoch,
 // UTC (time_ns, created_ns, expires_ns: exact in both databases;
 // to_timestamp(time_ns / 1e9) in PostgreSQL, datetime(time_ns / 1e9,

@@ -478,15 +478,14 @@ const digestKeyName = "digest"
 
 // Key implements service.Store: the key is a row of toolgen_keys, which
 // the first instance inserts and every other reads (an INSERT ... ON
-// CONFLICT DO NOTHING, then a read of the row that won).
+// CONFLICT DO NOTHING, then a read of the row that won). The insert is
+// refused with service.ErrKeyLost when a pending or running proposal
+// exists: the row was deleted under it.
 func (s *Store) Key(ctx context.Context, fresh []byte) ([]byte, error) {
 	var key []byte
 	err := s.db.QueryRowContext(ctx, s.q.selectKey, digestKeyName).Scan(&key)
 	if errors.Is(err, sql.ErrNoRows) {
-		if err := s.check(); err != nil {
-			return nil, fmt.Errorf("sqlstore: keep the digest key: %w", err)
-		}
-		if _, err := s.db.ExecContext(ctx, s.q.insertKey, digestKeyName, fresh); err != nil {
+		if err := s.insertKey(ctx, fresh); err != nil {
 			return nil, fmt.Errorf("sqlstore: keep the digest key: %w", err)
 		}
 		err = s.db.QueryRowContext(ctx, s.q.selectKey, digestKeyName).Scan(&key)

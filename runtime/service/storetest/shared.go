@@ -44,6 +44,7 @@ func RunShared(t *testing.T, b Backend) {
 	t.Run("LimitsUnderLoad", func(t *testing.T) { t.Parallel(); testLimitsUnderLoad(t, b) })
 	t.Run("LongIDsRecorded", func(t *testing.T) { t.Parallel(); testLongIDs(t, b) })
 	t.Run("KilledMidTask", func(t *testing.T) { t.Parallel(); testKilledMidTask(t, b) })
+	t.Run("KeyRowDeletedFailsClosed", func(t *testing.T) { t.Parallel(); testKeyRowDeleted(t, b) })
 }
 
 // instance opens an instance of dsn, closed when t ends.

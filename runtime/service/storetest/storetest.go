@@ -1,12 +1,16 @@
 // Package storetest checks that a service.Store keeps the contract the
 // call service relies on: call-ID deduplication, a claim that one of any
 // number of concurrent confirmations wins, expiry decided at claim time,
-// the Close rules, Settle, the Records and Proposals queries (filters,
-// limits, order), Purge, one digest key for all (Key), tasks (written
-// once, updated under their version by one of any number of concurrent
-// writers, purged past their expiry), and any bytes in
-// every text field a caller reaches (NUL, invalid UTF-8) read back as
-// they were written. Every store runs it: the memory store in
+// the Close rules, Settle, Release (a claim undone), the Records and
+// Proposals queries (filters, limits, order), Purge, one digest key for
+// all (Key) and none made when it is gone under open proposals
+// (ErrKeyLost), tasks (written once, updated under their version by one
+// of any number of concurrent writers, purged past their expiry), and any
+// bytes in every text field a caller reaches (NUL, invalid UTF-8) read
+// back as they were written; with the call service on top, services with
+// different keys or rotated keys, and confirmations cancelled at any
+// moment, which never leave a proposal spent without a run. Every store
+// runs it: the memory store in
 // runtime/service, SQLite in runtime/service/sqlitestore, PostgreSQL in
 // runtime/service/pgstore.
 //
@@ -66,6 +70,11 @@ func Run(t *testing.T, open func(t *testing.T) service.Store) {
 		{"TaskUpdateVersion", testTaskUpdateVersion},
 		{"ConcurrentTaskUpdatesOneWins", testConcurrentTaskUpdates},
 		{"PurgeTasks", testPurgeTasks},
+		{"Release", testRelease},
+		{"KeyLost", testKeyLost},
+		{"KeysDiffer", testKeysDiffer},
+		{"KeyRotation", testKeyRotation},
+		{"CancelledConfirms", testCancelledConfirms},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // each on a store of its own
