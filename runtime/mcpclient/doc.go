@@ -97,6 +97,42 @@
 //     tool.ErrAbandoned once the request may have been sent); the SDK
 //     tells the server with notifications/cancelled.
 //
+// # Tasks
+//
+// With Options.Tasks, a call over streamable HTTP declares MCP's tasks
+// extension (ExtensionTasks, io.modelcontextprotocol/tasks) in its
+// per-request client capabilities (the _meta
+// io.modelcontextprotocol/clientCapabilities of tools/call, tasks/get and
+// tasks/cancel, which then declares only that extension). A server may
+// then answer tools/call with a task (resultType "task"), and Call
+// follows it to its end, so that its caller sees a result as if the call
+// had answered it:
+//
+//   - it polls tasks/get, waiting the task's pollIntervalMs between two
+//     polls (DefaultPollInterval when absent, bounded by MinPollInterval
+//     and MaxPollInterval), each request naming the task in the Mcp-Name
+//     header;
+//   - a completed task's result is mapped as a tools/call result (above);
+//     a failed task is a protocol error (CodeFailed, the server's text
+//     in the Cause); a task the server cancelled is the tool's failure;
+//   - when the call's context ends (its timeout, a cancellation), the
+//     task is cancelled with tasks/cancel and the call abandoned;
+//   - a connection lost while polling is made again and polling goes on
+//     (the call is never sent again), up to three times in a row;
+//   - a task that asks for input (input_required) is cancelled and the
+//     call fails: this client has nobody to answer elicitation; an
+//     unknown status, a missing or changed taskId or a completed task
+//     without a result fail the same way, their outcome unknown
+//     (tool.ErrAbandoned). No value the server sent is in a Message but
+//     a status that is a plain identifier.
+//
+// The default is off: a toolkit without Tasks declares nothing, and a
+// server must not answer it with a task. Stdio and other transports
+// never declare the extension. (The SDK decodes a tools/call answer into
+// a CallToolResult, which has no room for a task: the HTTP round tripper
+// of a Tasks connection hands it over under a _meta key of this package,
+// which it also removes from any result a server wrote it into.)
+//
 // Close closes the connections (stopping Stdio processes) and the
 // background listing.
 package mcpclient
