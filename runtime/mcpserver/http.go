@@ -159,7 +159,7 @@ func (s *Server) Handler(opts *HTTPOptions) (http.Handler, error) {
 	// The limits answer with fixed messages of their own, outside the wire
 	// layer, which scrubs what the SDK writes. Auth comes first: a request
 	// without a valid token opens no session.
-	var h http.Handler = s.limits(wireGuard{next: s.requests.track(sdk)}, &o)
+	var h http.Handler = s.limits(wireGuard{next: s.taskGate(s.requests.track(sdk), o.MaxRequestBytes)}, &o)
 	if o.Auth != nil {
 		h = newAuthGate(h, o.Auth, cfg.metadataURL)
 	} else {

@@ -75,6 +75,11 @@ var ownMessages = map[string]bool{
 	msgMetaTurn:         true,
 	msgNoPrincipal:      true,
 	msgNoInputAsked:     true,
+	msgUnknownTask:      true,
+	msgTaskNotWaiting:   true,
+	msgTaskFinished:     true,
+	msgBadTaskParams:    true,
+	msgTaskFailed:       true,
 }
 
 // vetMessage returns the message the wire carries for an error of code
@@ -121,8 +126,12 @@ func safeText(msg string) bool {
 
 // vetData returns the data the wire carries for an error of code: the
 // supported versions (plain identifiers) of an unsupported protocol
-// version, nothing for other codes.
+// version, the fixed capability of a missing tasks extension (tasks.go),
+// nothing for other codes.
 func vetData(code int64, data json.RawMessage) json.RawMessage {
+	if code == mcp.CodeMissingRequiredClientCapabilities && bytes.Equal(data, missingTasksCapability) {
+		return missingTasksCapability // the task layer's own, fixed
+	}
 	if code != mcp.CodeUnsupportedProtocolVersion || len(data) == 0 {
 		return nil
 	}

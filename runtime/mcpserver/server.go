@@ -86,6 +86,12 @@ type Options struct {
 	// confirmed. Off by default: a client that can elicit can approve its
 	// own actions.
 	Confirm *ConfirmOptions
+	// Tasks, when set, serves the MCP Tasks extension
+	// (io.modelcontextprotocol/tasks, see tasks.go) from the keeper
+	// (runtime/servicemcp.Tasks adapts the call service): a client that
+	// declares it on a call of a task tool gets a task. nil declares no
+	// extension and serves no task.
+	Tasks TaskKeeper
 }
 
 // Server serves a tool.Caller over MCP: the call service, or a bare
@@ -100,6 +106,8 @@ type Server struct {
 	changing bool // caller is a Source
 	// confirm asks for confirmations (Options.Confirm); nil when off.
 	confirm *confirmer
+	// tasks keeps the tasks (Options.Tasks); nil when off.
+	tasks TaskKeeper
 	// principal says who a token is (Options.Principal).
 	principal func(ctx context.Context, info *auth.TokenInfo) (tool.Principal, error)
 	// perCaller is set when the tools offered may differ from one request
@@ -161,7 +169,11 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 	src, changing := caller.(Source)
 	s := &Server{caller: caller, log: o.Logger, pageSize: o.PageSize, changing: changing, perCaller: changing || perCaller(caller)}
 	s.listings.seed = maphash.MakeSeed()
-	s.principal, s.confirm = o.Principal, conf
+	s.principal, s.confirm, s.tasks = o.Principal, conf, o.Tasks
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: changing}}
+	if s.tasks != nil {
+		caps.AddExtension(ExtensionTasks, map[string]any{})
+	}
 	s.progressEvery = o.ProgressInterval
 	if s.progressEvery == 0 {
 		s.progressEvery = DefaultProgressInterval
@@ -176,11 +188,9 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 			Logger:       o.Logger,
 			KeepAlive:    o.KeepAlive,
 			PageSize:     o.PageSize,
-			// Only the tools capability: the caller's tools are all this
-			// server offers.
-			Capabilities: &mcp.ServerCapabilities{
-				Tools: &mcp.ToolCapabilities{ListChanged: changing},
-			},
+			// Only the tools capability (and the tasks extension, with
+			// Options.Tasks): the caller's tools are all this server offers.
+			Capabilities: caps,
 		})
 	s.sdk.AddReceivingMiddleware(s.middleware)
 	if changing {
@@ -200,7 +210,7 @@ func (s *Server) SDK() *mcp.Server { return s.sdk }
 // a request but plain identifiers, as over HTTP (sessions connected
 // through SDK().Connect are not).
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	if err := s.sdk.Run(ctx, scrubTransport{t}); err != nil {
+	if err := s.sdk.Run(ctx, scrubTransport{Transport: t, srv: s}); err != nil {
 		return fmt.Errorf("mcp server: %w", err)
 	}
 	return nil

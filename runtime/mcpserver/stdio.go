@@ -14,6 +14,7 @@ import (
 // client that chose it is the only reader.
 type scrubTransport struct {
 	mcp.Transport
+	srv *Server // answers the task requests (tasks_wire.go); nil for none
 }
 
 // Connect connects the transport and wraps the connection.
@@ -22,12 +23,15 @@ func (t scrubTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return scrubConn{c}, nil
+	return scrubConn{Connection: c, srv: t.srv, ctx: ctx}, nil
 }
 
-// scrubConn rewrites the error responses written to a connection.
+// scrubConn rewrites the error responses written to a connection, and
+// answers the requests of the tasks extension before the SDK reads them.
 type scrubConn struct {
 	mcp.Connection
+	srv *Server
+	ctx context.Context // Connect's: Run's, whose values the requests carry
 }
 
 // Write writes msg, an error response rewritten.

@@ -29,6 +29,7 @@ type MemoryStore struct {
 	key       []byte
 	fail      func(op string) error
 	arena     []byte // the block Args are copied into (keep)
+	tasks     memTasks
 }
 
 // memRecord is a record as the memory store keeps it: cut is 0, or the

@@ -96,6 +96,8 @@ type Options struct {
 	// confirmed as the registry's are. A name the registry holds is
 	// always the registry's tool. nil means none.
 	Dynamic tool.Source
+	// Tasks configures the calls that run as tasks (see tasks.go).
+	Tasks TaskOptions
 }
 
 // Service runs tool calls for a principal under a policy and records every
@@ -126,6 +128,7 @@ type Service struct {
 	waits    waiters
 	offers   *offerMemo
 	keys     keyring
+	tasks    TaskOptions // Options.Tasks, its defaults applied
 }
 
 var _ tool.Caller = (*Service)(nil)
@@ -159,6 +162,11 @@ func New(reg tool.Registry, opts *Options) (*Service, error) {
 	case o.Key != nil && len(o.Key) < MinKeyLen:
 		return nil, fmt.Errorf("new call service: the Key has %d bytes, fewer than %d", len(o.Key), MinKeyLen)
 	}
+	tasks, err := o.Tasks.config()
+	if err != nil {
+		return nil, fmt.Errorf("new call service: %w", err)
+	}
+	s.tasks = tasks
 	if o.Key != nil {
 		s.keys.key = append([]byte(nil), o.Key...)
 	}

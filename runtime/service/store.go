@@ -176,6 +176,21 @@ type Store interface {
 	// one key kept, also across processes.
 	Key(ctx context.Context, fresh []byte) ([]byte, error)
 
+	// CreateTask writes t, a new task, and sets its Version to 1; when a
+	// task of its ID exists it writes nothing and returns ErrTaskExists.
+	CreateTask(ctx context.Context, t *Task) error
+	// Task returns the task with the ID, or ErrTaskNotFound.
+	Task(ctx context.Context, id string) (*Task, error)
+	// UpdateTask writes t over the task of its ID when the stored one's
+	// Version is t.Version, and increments t.Version: of concurrent
+	// updates of one version, in any number of processes, one succeeds.
+	// Otherwise it writes nothing and returns ErrTaskChanged (or
+	// ErrTaskNotFound).
+	UpdateTask(ctx context.Context, t *Task) error
+	// PurgeTasks deletes the tasks whose Expires is before before and
+	// returns how many it deleted.
+	PurgeTasks(ctx context.Context, before time.Time) (int, error)
+
 	// Purge deletes the records whose Time is before before, and the
 	// proposals that expired before it (whatever their state: one no
 	// longer stored cannot be confirmed either), and returns how many rows

@@ -2,7 +2,9 @@
 // call service relies on: call-ID deduplication, a claim that one of any
 // number of concurrent confirmations wins, expiry decided at claim time,
 // the Close rules, Settle, the Records and Proposals queries (filters,
-// limits, order), Purge, one digest key for all (Key), and any bytes in
+// limits, order), Purge, one digest key for all (Key), tasks (written
+// once, updated under their version by one of any number of concurrent
+// writers, purged past their expiry), and any bytes in
 // every text field a caller reaches (NUL, invalid UTF-8) read back as
 // they were written. Every store runs it: the memory store in
 // runtime/service, SQLite in runtime/service/sqlitestore, PostgreSQL in
@@ -60,6 +62,10 @@ func Run(t *testing.T, open func(t *testing.T) service.Store) {
 		{"Purge", testPurge},
 		{"AnyBytes", testAnyBytes},
 		{"Key", testKey},
+		{"TaskRoundTrip", testTaskRoundTrip},
+		{"TaskUpdateVersion", testTaskUpdateVersion},
+		{"ConcurrentTaskUpdatesOneWins", testConcurrentTaskUpdates},
+		{"PurgeTasks", testPurgeTasks},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // each on a store of its own
