@@ -44,7 +44,7 @@ const example = "github.com/toolgen-go/toolgen/examples/mcpserver"
 // dependencies are not installed, outside CI only.
 func requireNode(t *testing.T) string {
 	t.Helper()
-	for _, dep := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance", "ajv", "ajv-formats"} {
+	for _, dep := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance", "@modelcontextprotocol/client", "@modelcontextprotocol/ext-tasks", "ajv", "ajv-formats"} {
 		if _, err := os.Stat(filepath.Join(interopDir, "node_modules", filepath.FromSlash(dep), "package.json")); err != nil {
 			if os.Getenv("CI") == "" {
 				t.Skipf("interop: node_modules/%s is absent: run `npm ci` in runtime/mcpserver/testdata/interop (or `make test`) to run the interoperability tests (CI always runs them)", dep)

@@ -105,6 +105,7 @@ function rawDispatcher(url, seen) {
     }
     if (!res.ok) throw new DispatchError(`HTTP ${res.status}`, res.status >= 500);
     const msg = await readMessage(res, id);
+    if (process.env.TASKS_DEBUG) console.error(`DEBUG ${JSON.stringify(body)} -> ${JSON.stringify(msg)}`);
     return msg.error !== undefined ? { kind: "error", error: msg.error } : { kind: "result", result: msg.result };
   };
 }
@@ -133,6 +134,13 @@ async function open(url, sessionOptions = {}) {
     seen,
     async close() {
       await session.close();
+      await client.close();
+    },
+    // disconnect drops the connection without closing the Tasks session,
+    // whose close would cancel the tasks it still holds (ext-tasks closes
+    // an unsettled execution by cancelling it, even after a handoff): the
+    // client just goes away, as a crashed or moved one does.
+    async disconnect() {
       await client.close();
     },
   };
@@ -168,12 +176,16 @@ async function resume(url1, url2) {
   try {
     const execution = await startTask(first, "clock_wait", { seconds: 2 });
     if (execution.kind !== "task") return;
-    reference = execution.serializeReference();
-    check(typeof reference.taskId === "string" && reference.taskId.length >= 16, "the task ID is long enough to be unguessable", reference.taskId);
-    await execution.detach(); // the client goes away; the task goes on
+    // The requester's way to resume elsewhere: persist the reference,
+    // release the task (the task goes on).
+    await execution.handoff((r) => {
+      reference = JSON.parse(JSON.stringify(r));
+    });
+    check(typeof reference?.taskId === "string" && reference.taskId.length >= 16, "the task ID is long enough to be unguessable", reference?.taskId);
   } finally {
-    await first.close();
+    await first.disconnect();
   }
+  if (reference === undefined) return;
   const second = await open(url2);
   try {
     const execution = await second.session.resumeTask(reference);
@@ -200,7 +212,7 @@ async function cancel(url1, url2) {
     taskId = execution.handle.taskId;
     await execution.detach();
   } finally {
-    await first.close();
+    await first.disconnect();
   }
   const second = await open(url2);
   try {
