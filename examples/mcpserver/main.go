@@ -164,6 +164,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		Instructions: instructions,
 		Logger:       logger,
 	}
+	// Tasks (the MCP Tasks extension): a client that declares it gets a
+	// task for clock_wait (a timeout over a minute) and for propose tools.
+	var keeper mcpserver.TaskKeeper = servicemcp.Tasks(svc)
+	if local != nil {
+		keeper = localTasks{TaskKeeper: keeper, inv: local}
+	}
+	sopts.Tasks = keeper
 	if *confirm {
 		// One process: a key of its own signs the requestStates.
 		key := make([]byte, mcpserver.MinKeyLen)
@@ -283,3 +290,47 @@ type nopWriteCloser struct{ io.Writer }
 
 // Close does nothing.
 func (nopWriteCloser) Close() error { return nil }
+
+// localTasks is the task keeper of a server without tokens: a request
+// that names no principal is the flags' (as service.As makes its calls).
+type localTasks struct {
+	mcpserver.TaskKeeper
+	inv *tool.Invocation
+}
+
+// as returns ctx carrying the local invocation unless it names a principal.
+func (k localTasks) as(ctx context.Context) context.Context {
+	if who, ok := tool.PrincipalFrom(ctx); ok && who.ID != "" {
+		return ctx
+	}
+	inv := *k.inv
+	if cur, ok := tool.InvocationFrom(ctx); ok {
+		inv.Conversation, inv.Turn, inv.CallID = cur.Conversation, cur.Turn, cur.CallID
+	}
+	return tool.WithInvocation(ctx, &inv)
+}
+
+// TaskTool asks as the local principal when the request names none.
+func (k localTasks) TaskTool(ctx context.Context, name string) bool {
+	return k.TaskKeeper.TaskTool(k.as(ctx), name)
+}
+
+// StartTask starts the task as the local principal when the request names none.
+func (k localTasks) StartTask(ctx context.Context, name string, args []byte) (*mcpserver.Task, error) {
+	return k.TaskKeeper.StartTask(k.as(ctx), name, args)
+}
+
+// Task reads the task as the local principal when the request names none.
+func (k localTasks) Task(ctx context.Context, id string) (*mcpserver.Task, error) {
+	return k.TaskKeeper.Task(k.as(ctx), id)
+}
+
+// DecideTask decides as the local principal when the request names none.
+func (k localTasks) DecideTask(ctx context.Context, id string, accept bool) error {
+	return k.TaskKeeper.DecideTask(k.as(ctx), id, accept)
+}
+
+// CancelTask cancels as the local principal when the request names none.
+func (k localTasks) CancelTask(ctx context.Context, id string) error {
+	return k.TaskKeeper.CancelTask(k.as(ctx), id)
+}

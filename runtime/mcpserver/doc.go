@@ -178,6 +178,25 @@
 // Instances sharing the service's store and the key resume each other's
 // states.
 //
+// # Tasks
+//
+// With Options.Tasks (a TaskKeeper: runtime/servicemcp.Tasks adapts the
+// call service, whose store keeps the tasks) the server declares the MCP
+// Tasks extension (io.modelcontextprotocol/tasks, SEP-2663) and serves
+// it: a client that declares the extension in a request's _meta, calling
+// a task tool (a propose tool, or one whose //tool:timeout is at least a
+// minute, such as clock_wait), gets a CreateTaskResult once the task is
+// stored, then polls tasks/get, answers tasks/update and sends
+// tasks/cancel to any instance sharing the store, on any connection.
+// Result bytes are written from the store alone: alike on every instance.
+// A propose tool's task waits input_required with an elicitation input
+// request showing what the console shows; a person's accept runs it once,
+// decline rejects it, and a confirmation anywhere else moves it on. Only
+// the principal who started a task can see, update or cancel it. A client
+// that does not declare the extension is answered exactly as without
+// Options.Tasks. The wire shapes, error codes and the choices the
+// specification leaves open are listed at the top of tasks.go.
+//
 // # Changing tool sets
 //
 // A Caller whose tools can change implements Source: the server then

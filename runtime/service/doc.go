@@ -143,6 +143,26 @@
 // runtime/service/oteltrace makes an OpenTelemetry span of each, in its
 // own package so that the service links no OpenTelemetry.
 //
+// # Tasks
+//
+// A call can outlive the request that started it: StartTask stores a task
+// (Task, in the store before it returns) and runs the tool in a goroutine
+// the service owns, so that any instance sharing the store answers for it
+// (Task), decides the proposal a propose tool's task waits on
+// (DecideTask) or cancels it (CancelTask), for the principal who started
+// it alone (anyone else is answered as for an unknown ID). Which calls:
+// propose tools, and tools whose //tool:timeout is at least
+// TaskOptions.Threshold (one minute by default), for a caller that takes
+// tasks (TaskTool; runtime/mcpserver serves the MCP Tasks extension,
+// through runtime/servicemcp.Tasks). The instance running a task renews a
+// lease on it every TaskOptions.Tick (250ms) and reads cancellations on
+// the same write: a cancellation from any instance reaches the tool's
+// context within a Tick plus a store round trip. A task whose lease
+// passes (its instance died) is failed by the next read, its run's record
+// finished as OutcomeUnknown, and never run again. Tasks are kept
+// TaskOptions.TTL (one hour) from their creation, then deleted by Purge.
+// See tasks.go.
+//
 // # Stores
 //
 // MemoryStore, the default, keeps everything in the process, at most

@@ -10,6 +10,9 @@
 //		Confirm: &mcpserver.ConfirmOptions{Confirmer: servicemcp.Confirmer(svc), Key: key},
 //	})
 //
+// Tasks adapts it to an mcpserver.TaskKeeper the same way: the tasks of
+// the MCP Tasks extension kept in the service's store (Options.Tasks).
+//
 // The glue lives in a package of its own so that a program serving a bare
 // registry over MCP links no service, and one using the service with a
 // provider's API links no MCP SDK.
