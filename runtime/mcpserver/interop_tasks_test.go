@@ -1,7 +1,7 @@
 package mcpserver_test
 
 // The Tasks interoperability test drives two processes of
-// examples/mcpserver (-http -stateless -tasks), sharing one throwaway
+// examples/mcpserver (-http -stateless), sharing one throwaway
 // PostgreSQL database (-store), with the official Tasks requester,
 // @modelcontextprotocol/ext-tasks over the TypeScript SDK's v2 client
 // (testdata/interop/tasks.mjs, pinned in package-lock.json): a task
@@ -57,7 +57,7 @@ func TestInteropTasks(t *testing.T) {
 	t.Cleanup(pg.Remove)
 	dsn := pg.NewSchema(t)
 
-	args := []string{"-stateless", "-tasks", "-store", dsn, "-v"}
+	args := []string{"-stateless", "-store", dsn, "-v"}
 	url1, stop1, log1 := startHTTPLogged(t, bin, args...)
 	url2, stop2, log2 := startHTTPLogged(t, bin, args...)
 

@@ -105,7 +105,6 @@ function rawDispatcher(url, seen) {
     }
     if (!res.ok) throw new DispatchError(`HTTP ${res.status}`, res.status >= 500);
     const msg = await readMessage(res, id);
-    if (process.env.TASKS_DEBUG) console.error(`DEBUG ${JSON.stringify(body)} -> ${JSON.stringify(msg)}`);
     return msg.error !== undefined ? { kind: "error", error: msg.error } : { kind: "result", result: msg.result };
   };
 }
