@@ -4,7 +4,8 @@
 // the Close rules, Settle, the Records and Proposals queries (filters,
 // limits, order), Purge, one digest key for all (Key), tasks (written
 // once, updated under their version by one of any number of concurrent
-// writers, purged past their expiry), and any bytes in
+// writers, purged past their expiry, a principal's unfinished ones
+// listed newest first), and any bytes in
 // every text field a caller reaches (NUL, invalid UTF-8) read back as
 // they were written. Every store runs it: the memory store in
 // runtime/service, SQLite in runtime/service/sqlitestore, PostgreSQL in
@@ -66,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) service.Store) {
 		{"TaskUpdateVersion", testTaskUpdateVersion},
 		{"ConcurrentTaskUpdatesOneWins", testConcurrentTaskUpdates},
 		{"PurgeTasks", testPurgeTasks},
+		{"TasksOfPrincipal", testTasksOfPrincipal},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // each on a store of its own
