@@ -1,0 +1,42 @@
+package console_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestBrowserTasksCancel: a person sees their running task with its
+// progress and their waiting one, cancels the running one with its
+// Cancel button, and its tool stops.
+func TestBrowserTasksCancel(t *testing.T) {
+	e, f := taskEnv(t)
+	tb := newBrowser(t)
+	run := startTask(t, e, ana, "jobs_run")
+	drop := startTask(t, e, ana, "jobs_drop")
+	waitPage(t, e, "tasks", anaToken, "step 1 of 3") // its progress is in the store
+
+	tb.signIn(e, anaToken)
+	tb.do(chromedp.Click(chromedp.CSS(`nav a[href$="tasks"]`)), chromedp.WaitVisible(chromedp.ID("tasks")))
+	card := `[data-task="` + run.ID + `"]`
+	assert.Equal(t, progressText, tb.text(card+" .progress"), "its progress, as text")
+	assert.Equal(t, "RUNNING", tb.text(card+" .state"))
+	assert.Equal(t, "WAITING FOR A DECISION", tb.text(`[data-task="`+drop.ID+`"] .state`))
+	assert.Equal(t, []string{drop.ID, run.ID}, eval[[]string](tb, `[...document.querySelectorAll("#tasks [data-task]")].map(c => c.dataset.task)`))
+
+	tb.do(chromedp.Click(chromedp.CSS(card+" button.cancel")), chromedp.WaitVisible(chromedp.ID("notice")))
+	assert.Equal(t, "Cancelled: the task was asked to stop.", tb.text("#notice"))
+	select {
+	case <-f.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tool's context did not end")
+	}
+	waitGone(t, e, anaToken, run.ID)
+	tb.do(chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("tasks")))
+	assert.Equal(t, []string{drop.ID}, eval[[]string](tb, `[...document.querySelectorAll("#tasks [data-task]")].map(c => c.dataset.task)`))
+
+	// The waiting task's Decide link leads to its proposal.
+	tb.do(chromedp.Click(chromedp.CSS(`[data-task="`+drop.ID+`"] a.button`)), chromedp.WaitVisible(chromedp.CSS(`[data-proposal="`+drop.Proposal+`"]`)))
+}
