@@ -325,8 +325,8 @@ func (k localTasks) as(ctx context.Context) context.Context {
 }
 
 // TaskTool asks as the local principal when the request names none.
-func (k localTasks) TaskTool(ctx context.Context, name string) bool {
-	return k.TaskKeeper.TaskTool(k.as(ctx), name)
+func (k localTasks) TaskTool(ctx context.Context, name string, args []byte) bool {
+	return k.TaskKeeper.TaskTool(k.as(ctx), name, args)
 }
 
 // StartTask starts the task as the local principal when the request names none.

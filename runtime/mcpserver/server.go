@@ -108,6 +108,10 @@ type Server struct {
 	confirm *confirmer
 	// tasks keeps the tasks (Options.Tasks); nil when off.
 	tasks TaskKeeper
+	// serverInfo is the server's Implementation as JSON, which the task
+	// layer's results carry in _meta for protocol 2026-07-28, as the
+	// SDK's do (SEP-2575).
+	serverInfo json.RawMessage
 	// principal says who a token is (Options.Principal).
 	principal func(ctx context.Context, info *auth.TokenInfo) (tool.Principal, error)
 	// perCaller is set when the tools offered may differ from one request
@@ -170,6 +174,11 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 	s := &Server{caller: caller, log: o.Logger, pageSize: o.PageSize, changing: changing, perCaller: changing || perCaller(caller)}
 	s.listings.seed = maphash.MakeSeed()
 	s.principal, s.confirm, s.tasks = o.Principal, conf, o.Tasks
+	info, err := json.Marshal(&mcp.Implementation{Name: o.Name, Title: o.Title, Version: o.Version})
+	if err != nil {
+		return nil, fmt.Errorf("new mcp server: %w", err)
+	}
+	s.serverInfo = info
 	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: changing}}
 	if s.tasks != nil {
 		caps.AddExtension(ExtensionTasks, map[string]any{})

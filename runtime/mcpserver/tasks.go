@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,9 +37,9 @@ import (
 //     task is in the store:
 //     {"resultType":"task","taskId":ID,"status":"working"|"input_required",
 //     "statusMessage":S,"createdAt":T,"lastUpdatedAt":T,"ttlMs":N,"pollIntervalMs":N}.
-//     A call refused before a task exists (invalid arguments, a tool not
-//     offered) answers as without tasks (an isError result, or the
-//     unknown tool's -32602).
+//     A call that would be refused at once (a tool not offered, arguments
+//     the tool refuses: TaskKeeper.TaskTool says no) is made as without
+//     tasks, with the same bytes.
 //   - tasks/get {"taskId":ID} answers the task with "resultType":"complete"
 //     and, by status: input_required adds "inputRequests":{"confirm":
 //     {"method":"elicitation/create","params":{"mode":"form","message":Q,
@@ -69,6 +70,10 @@ import (
 //     (the same answer for each). tasks/update of a task that waits for no
 //     input, and tasks/cancel of a task that has ended: -32602 with a
 //     fixed message. No error quotes anything the client sent.
+//
+// On protocol 2026-07-28 (the request's _meta names it), every result
+// carries _meta {"io.modelcontextprotocol/serverInfo": {...}} first, as
+// the SDK's results do (SEP-2575).
 //
 // Where the specification leaves a choice: notifications/tasks and
 // subscriptions/listen are not served (clients poll, at pollIntervalMs);
@@ -148,8 +153,9 @@ type Task struct {
 // through runtime/servicemcp.Tasks. Its methods act for the principal of
 // ctx's Invocation, and are safe for concurrent use.
 type TaskKeeper interface {
-	// TaskTool reports whether a call of the named tool runs as a task.
-	TaskTool(ctx context.Context, name string) bool
+	// TaskTool reports whether a call of the named tool with args runs as
+	// a task; a call it does not name is answered as without tasks.
+	TaskTool(ctx context.Context, name string, args []byte) bool
 	// StartTask starts a call of the tool as a task and returns it once
 	// it is stored; an error is the call's (mapped as a call's failure).
 	StartTask(ctx context.Context, name string, args []byte) (*Task, error)
@@ -205,6 +211,42 @@ func declaresTasks(meta map[string]json.RawMessage) bool {
 // without tasks. ctx carries what the transport put in it (over HTTP the
 // verified token); extra the token, for the principal.
 func (s *Server) taskMessage(ctx context.Context, extra *mcp.RequestExtra, req *wireRequest) (result json.RawMessage, werr *jsonrpc.Error, handled bool) {
+	result, werr, handled = s.taskAnswer(ctx, extra, req)
+	if handled && werr == nil && newProtocol(req.Params) {
+		result = s.withServerInfo(result)
+	}
+	return result, werr, handled
+}
+
+// newProtocol reports whether params name protocol 2026-07-28 or later in
+// their _meta.
+func newProtocol(params json.RawMessage) bool {
+	var p struct {
+		Meta struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	}
+	return json.Unmarshal(params, &p) == nil && p.Meta.Version >= protocolMultiRoundTrip
+}
+
+// withServerInfo returns result, a JSON object, with the server's
+// Implementation in its _meta first (as the SDK writes a result's _meta).
+func (s *Server) withServerInfo(result json.RawMessage) json.RawMessage {
+	if len(result) < 2 || result[0] != '{' || bytes.HasPrefix(result, []byte(`{"_meta"`)) {
+		return result
+	}
+	b := make([]byte, 0, len(result)+len(s.serverInfo)+64)
+	b = append(b, `{"_meta":{"`+mcp.MetaKeyServerInfo+`":`...)
+	b = append(b, s.serverInfo...)
+	b = append(b, '}')
+	if len(result) > 2 {
+		b = append(b, ',')
+	}
+	return append(b, result[1:]...)
+}
+
+// taskAnswer is taskMessage's answer, before the _meta of results.
+func (s *Server) taskAnswer(ctx context.Context, extra *mcp.RequestExtra, req *wireRequest) (result json.RawMessage, werr *jsonrpc.Error, handled bool) {
 	if s.tasks == nil || len(req.ID) == 0 {
 		return nil, nil, false
 	}
@@ -248,10 +290,14 @@ func (s *Server) taskMessage(ctx context.Context, extra *mcp.RequestExtra, req *
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msgTaskFailed}, true
 	}
 	if req.Method == methodCallTool {
-		if !s.tasks.TaskTool(ctx, p.Name) {
+		args := []byte(p.Arguments)
+		if string(args) == "null" {
+			args = nil
+		}
+		if !s.tasks.TaskTool(ctx, p.Name, args) {
 			return nil, nil, false
 		}
-		return s.startTask(ctx, p.Name, p.Arguments)
+		return s.startTask(ctx, p.Name, args)
 	}
 	if p.TaskID == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msgBadTaskParams}, true
@@ -279,10 +325,7 @@ func (s *Server) taskMessage(ctx context.Context, extra *mcp.RequestExtra, req *
 }
 
 // startTask answers a tools/call that starts a task.
-func (s *Server) startTask(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, *jsonrpc.Error, bool) {
-	if string(args) == "null" {
-		args = nil
-	}
+func (s *Server) startTask(ctx context.Context, name string, args []byte) (json.RawMessage, *jsonrpc.Error, bool) {
 	t, err := s.tasks.StartTask(ctx, name, args)
 	if err != nil {
 		res, ferr := s.failure(ctx, name, err)

@@ -22,7 +22,9 @@ type tasks struct {
 }
 
 // TaskTool implements mcpserver.TaskKeeper.
-func (k tasks) TaskTool(ctx context.Context, name string) bool { return k.svc.TaskTool(ctx, name) }
+func (k tasks) TaskTool(ctx context.Context, name string, args []byte) bool {
+	return k.svc.TaskTool(ctx, name, args)
+}
 
 // StartTask implements mcpserver.TaskKeeper.
 func (k tasks) StartTask(ctx context.Context, name string, args []byte) (*mcpserver.Task, error) {

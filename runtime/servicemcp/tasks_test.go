@@ -52,7 +52,7 @@ func newTaskFixture(t *testing.T) *taskFixture {
 		kDelete: {Name: "notes_delete", Kind: tool.KindPropose, Title: "Delete note", Destructive: true,
 			Meta: []tool.Meta{{Key: "confirm-text", Value: "Delete this note?"}}, InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}`)},
 		kQuick: {Name: "quick", Kind: tool.KindRead, ReadOnly: true},
-		kSlow:  {Name: "slow_job", Kind: tool.KindAction, Timeout: 2 * time.Minute},
+		kSlow:  {Name: "slow_job", Kind: tool.KindAction, Timeout: 2 * time.Minute, Permissions: []string{"notes.write"}},
 	}
 	reg, err := toolimpl.NewRegistry(specs, nil, f.dispatch, nil)
 	require.NoError(t, err)
@@ -98,15 +98,19 @@ func (f *taskFixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, i
 	return toolimpl.OutputText, nil
 }
 
-// taskTick is the tests' lease renewal: short, so that tests run fast.
-const taskTick = 20 * time.Millisecond
+// taskTick is the tests' lease renewal: short, so that cancellations
+// arrive fast; taskLease long, so that a slow machine loses no lease.
+const (
+	taskTick  = 20 * time.Millisecond
+	taskLease = 10 * time.Second
+)
 
 // taskInstance is one instance serving the task fixture over HTTP with
 // tasks on (or off), over store.
 func taskInstance(t *testing.T, f *taskFixture, store service.Store, name string, tasksOn bool) (*service.Service, string) {
 	t.Helper()
 	svc, err := service.New(f.reg, &service.Options{Store: store,
-		Tasks: service.TaskOptions{Instance: name, Tick: taskTick, Lease: 10 * taskTick, PollInterval: 500 * time.Millisecond}})
+		Tasks: service.TaskOptions{Instance: name, Tick: taskTick, Lease: taskLease, PollInterval: 500 * time.Millisecond}})
 	require.NoError(t, err)
 	var o mcpserver.Options
 	if tasksOn {
@@ -119,7 +123,7 @@ func taskInstance(t *testing.T, f *taskFixture, store service.Store, name string
 }
 
 // sqliteStores opens two stores on one SQLite file: two instances.
-func sqliteStores(t *testing.T) (service.Store, service.Store) {
+func sqliteStores(t testing.TB) (service.Store, service.Store) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tasks.db")
 	open := func() service.Store {
@@ -238,6 +242,21 @@ func getUntil(t *testing.T, url, id, want string) []byte {
 	}
 }
 
+// progressUntil polls tasks/get on url until the slow tool's progress
+// shows as the task's statusMessage: the tool runs.
+func progressUntil(t *testing.T, url, id string) wireTask {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		w := decodeTask(t, taskReq(t, url, anaToken, "tasks/get", id, ""))
+		if w.StatusMessage == "halfway there" {
+			return w
+		}
+		require.True(t, time.Now().Before(deadline), "no progress shown: %+v", w)
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // twoInstances runs f against two instances sharing a SQLite file and a
 // PostgreSQL database.
 func twoInstances(t *testing.T, f func(t *testing.T, a, b service.Store)) {
@@ -273,16 +292,7 @@ func TestTaskAcrossInstances(t *testing.T) {
 		assert.EqualValues(t, 500, created.PollIntervalMs)
 
 		// Progress shows as the statusMessage, on the other instance.
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			w := decodeTask(t, taskReq(t, urlB, anaToken, "tasks/get", created.TaskID, ""))
-			assert.Equal(t, "complete", w.ResultType)
-			if w.StatusMessage == "halfway there" {
-				break
-			}
-			require.True(t, time.Now().Before(deadline), "no progress shown: %+v", w)
-			time.Sleep(10 * time.Millisecond)
-		}
+		assert.Equal(t, "complete", progressUntil(t, urlB, created.TaskID).ResultType)
 		close(f.release)
 		onB := getUntil(t, urlB, created.TaskID, "completed")
 		onA := taskReq(t, urlA, anaToken, "tasks/get", created.TaskID, "")
@@ -301,9 +311,9 @@ func TestTaskCancelAcrossInstances(t *testing.T) {
 		svcA, urlA := taskInstance(t, f, sa, "A", true)
 		_, urlB := taskInstance(t, f, sb, "B", true)
 		created := decodeTask(t, callTool(t, urlA, anaToken, "slow_job", `{"id":4}`, true))
-		getUntil(t, urlB, created.TaskID, "working")
+		progressUntil(t, urlB, created.TaskID) // the tool runs
 		ack := taskReq(t, urlB, anaToken, "tasks/cancel", created.TaskID, "")
-		assert.JSONEq(t, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`, string(ack))
+		assert.JSONEq(t, ackJSON, string(ack))
 		select {
 		case <-f.cancelled:
 		case <-time.After(20 * time.Second):
@@ -427,7 +437,7 @@ func TestProposeTaskDecline(t *testing.T) {
 	_, urlB := taskInstance(t, f, sb, "B", true)
 	created := decodeTask(t, callTool(t, urlA, anaToken, "notes_delete", `{"id":8}`, true))
 	ack := taskReq(t, urlB, anaToken, "tasks/update", created.TaskID, `,"inputResponses":{"confirm":{"action":"decline"}}`)
-	assert.JSONEq(t, `{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete"}}`, string(ack))
+	assert.JSONEq(t, ackJSON, string(ack))
 	w := decodeTask(t, getUntil(t, urlA, created.TaskID, "completed"))
 	var res struct {
 		StructuredContent outcome `json:"structuredContent"`
@@ -465,6 +475,10 @@ func TestProposeTaskConfirmedByHost(t *testing.T) {
 	assert.Contains(t, string(late), "the task is not waiting for input")
 	assert.Equal(t, int64(1), f.runs[kDelete].Load())
 }
+
+// ackJSON is the acknowledgement of tasks/update and tasks/cancel, on
+// protocol 2026-07-28: the server named in _meta.
+const ackJSON = `{"jsonrpc":"2.0","id":2,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"toolgen","version":"devel"}},"resultType":"complete"}}`
 
 // sentinel is sent in every bad input: it must come back in no answer.
 const sentinel = "SENTINELxyz"
@@ -567,7 +581,7 @@ func TestTaskOverRun(t *testing.T) {
 	f := newTaskFixture(t)
 	sa, sb := sqliteStores(t)
 	_, urlA := taskInstance(t, f, sa, "A", true)
-	svcB, err := service.New(f.reg, &service.Options{Store: sb, Tasks: service.TaskOptions{Instance: "B", Tick: taskTick, Lease: 10 * taskTick}})
+	svcB, err := service.New(f.reg, &service.Options{Store: sb, Tasks: service.TaskOptions{Instance: "B", Tick: taskTick, Lease: taskLease}})
 	require.NoError(t, err)
 	srvB, err := mcpserver.New(svcB, &mcpserver.Options{Tasks: servicemcp.Tasks(svcB)})
 	require.NoError(t, err)
@@ -603,4 +617,29 @@ func TestTaskOverRun(t *testing.T) {
 	var we *jsonrpc.Error
 	require.ErrorAs(t, resp.Error, &we)
 	assert.EqualValues(t, -32021, we.Code)
+}
+
+// TestTaskRefusedBeforeATask: a call a task would refuse at once (a tool
+// not offered to the caller, arguments the tool refuses) is answered as
+// without tasks, byte for byte, and no task is made.
+func TestTaskRefusedBeforeATask(t *testing.T) {
+	f := newTaskFixture(t)
+	svcA, withTasks := taskInstance(t, f, service.NewMemoryStore(), "A", true)
+	_, without := taskInstance(t, f, service.NewMemoryStore(), "B", false)
+	for _, c := range []struct{ token, name, args string }{
+		{benToken, "slow_job", `{"id":1}`},                  // not offered to ben
+		{anaToken, "slow_job", `{"id":"` + sentinel + `"}`}, // arguments refused
+		{anaToken, "notes_delete", `{"id":"` + sentinel + `"}`},
+		{anaToken, "nope", `{}`},
+	} {
+		a := callTool(t, withTasks, c.token, c.name, c.args, true)
+		b := callTool(t, without, c.token, c.name, c.args, true)
+		assert.Equal(t, string(b), string(a), c.name)
+		assert.NotContains(t, string(a), `"resultType":"task"`, c.name)
+		assert.NotContains(t, string(a), sentinel, c.name)
+	}
+	assert.Zero(t, f.runs[kSlow].Load())
+	recs, err := svcA.Records(t.Context(), service.Query{})
+	require.NoError(t, err)
+	assert.Len(t, recs, 4, "each refusal recorded, as without tasks")
 }
