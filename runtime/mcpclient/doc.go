@@ -116,15 +116,24 @@
 //     a failed task is a protocol error (CodeFailed, the server's text
 //     in the Cause); a task the server cancelled is the tool's failure;
 //   - when the call's context ends (its timeout, a cancellation), the
-//     task is cancelled with tasks/cancel and the call abandoned;
+//     task is cancelled with tasks/cancel and the call abandoned. One
+//     that ends while tools/call itself is in flight is told as any
+//     call's is, with the SDK's notifications/cancelled: the task's ID
+//     is not known yet, and a server that already made the task may let
+//     it run on;
 //   - a connection lost while polling is made again and polling goes on
 //     (the call is never sent again), up to three times in a row;
-//   - a task that asks for input (input_required) is cancelled and the
-//     call fails: this client has nobody to answer elicitation; an
-//     unknown status, a missing or changed taskId or a completed task
-//     without a result fail the same way, their outcome unknown
-//     (tool.ErrAbandoned). No value the server sent is in a Message but
-//     a status that is a plain identifier.
+//   - a task that asks for input (input_required) fails the call, its
+//     outcome unknown (tool.ErrAbandoned), and is left waiting, not
+//     cancelled: this client declares no elicitation and has nobody to
+//     ask, but the input may come from elsewhere (a toolgen server's
+//     propose tool waits so for a person to confirm its proposal in a
+//     console; cancelling would reject it). The Message names the task
+//     when its ID is a plain identifier;
+//   - an unknown status (the task is then cancelled), a missing or
+//     changed taskId or a completed task without a result fail the
+//     call, its outcome unknown. No value the server sent is in a
+//     Message but a status or task ID that is a plain identifier.
 //
 // The default is off: a toolkit without Tasks declares nothing, and a
 // server must not answer it with a task. Stdio and other transports

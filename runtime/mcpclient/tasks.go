@@ -352,7 +352,9 @@ func taskOf(res *mcp.CallToolResult) (string, bool) {
 // task is cancelled (tasks/cancel) and the call abandoned. A connection
 // lost while polling is replaced (the task lives on the server, not in
 // the connection), up to maxPollFailures times in a row. A task asking
-// for input (input_required) is cancelled: this client has nobody to ask.
+// for input (input_required) is left waiting and the call fails, its
+// outcome unknown: this client has nobody to ask, and the input may come
+// from elsewhere.
 func (p *Toolkit) follow(ctx context.Context, c *conn, spec *tool.Spec, full, remote, seed string) (tool.Result, error) {
 	var st taskState
 	if err := json.Unmarshal([]byte(seed), &st); err != nil {
@@ -381,9 +383,15 @@ func (p *Toolkit) follow(ctx context.Context, c *conn, spec *tool.Spec, full, re
 				Message: "the MCP server cancelled its task for the call",
 				Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s cancelled", p.group, remote, id)})
 		case taskInputRequired:
-			p.cancelTask(ctx, c, id)
+			// Left waiting, not cancelled: the input may come from
+			// elsewhere (a person confirming a proposal in a console),
+			// and a cancellation would end that too.
+			what := "its task"
+			if codec.IsIdentifier(id) {
+				what = "its task " + id
+			}
 			return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
-				Message: "the remote tool asked for input during its task, which this client cannot give; the task was cancelled",
+				Message: "the remote tool is waiting for input this client cannot give (" + what + "): the task was left waiting, and may still run once the input comes from elsewhere; its outcome is unknown",
 				Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s: input_required: %w", p.group, remote, id, tool.ErrAbandoned)})
 		case taskWorking:
 		default:

@@ -286,7 +286,7 @@ func TestTaskOutcomes(t *testing.T) {
 		{name: "cancelled", script: []string{created("t-1", 1), task("t-1", "cancelled", 1, `"statusMessage":"`+hostile+`"`)},
 			message: "cancelled its task"},
 		{name: "input required", script: []string{created("t-1", 1), task("t-1", "input_required", 1, `"inputRequests":{"a":{"method":"elicitation/create","params":{"message":"`+hostile+`"}}}`)},
-			message: "asked for input", cancels: 1, unknown: true},
+			message: "waiting for input this client cannot give (its task t-1): the task was left waiting", unknown: true},
 		{name: "unknown status", script: []string{created("t-1", 1), task("t-1", "paused", 1)},
 			message: "the unknown status paused", cancels: 1, unknown: true},
 		{name: "hostile status", script: []string{created("t-1", 1), task("t-1", hostile, 1)},
