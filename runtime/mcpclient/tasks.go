@@ -134,14 +134,12 @@ type taskRoundTripper struct {
 	next http.RoundTripper
 }
 
-// maxRequestPeek is the largest request body the round tripper reads to
-// learn its method; a larger one (a call with large arguments) is sent as
-// it is, and is not a tools/call whose answer is looked at.
-const maxRequestPeek = 1 << 20
-
-// RoundTrip implements http.RoundTripper.
+// RoundTrip implements http.RoundTripper. It reads each POST's body (a
+// JSON-RPC message the SDK holds in memory anyway) to learn its method:
+// every tools/call's answer is looked at, whatever the size of its
+// arguments.
 func (rt *taskRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodPost || req.Body == nil || req.ContentLength < 0 || req.ContentLength > maxRequestPeek {
+	if req.Method != http.MethodPost || req.Body == nil || req.Body == http.NoBody {
 		return rt.next.RoundTrip(req)
 	}
 	body, err := io.ReadAll(req.Body)

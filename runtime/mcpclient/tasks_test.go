@@ -362,3 +362,16 @@ func TestTaskPolledOverANewConnection(t *testing.T) {
 	assert.ErrorIs(t, err, tool.ErrAbandoned)
 	assert.Equal(t, 3, s2.count("tasks/get"))
 }
+
+func TestTaskFollowedWhateverTheArguments(t *testing.T) {
+	t.Parallel()
+	s := &taskServer{script: []string{
+		created("t-1", 1),
+		task("t-1", "completed", 1, `"result":{"content":[{"type":"text","text":"ok"}]}`),
+	}}
+	p, _ := taskToolkit(t, s, true)
+	big := `{"text":"` + strings.Repeat("x", 2<<20) + `"}`
+	res, err := p.Call(t.Context(), "slow", []byte(big))
+	require.NoError(t, err)
+	assert.Equal(t, "ok", string(res.Content), "a call with 2 MiB of arguments is followed too")
+}

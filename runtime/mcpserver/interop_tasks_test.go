@@ -75,6 +75,7 @@ func TestInteropTasks(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		requireCancelled(t, log1())
+		assert.NotRegexp(t, callRecord, log2(), "the tool ran in the first process only")
 	})
 
 	t.Run("propose accepted", func(t *testing.T) {

@@ -7,7 +7,9 @@ package mcpserver_test
 // proposals, and following a long-running tool's progress and cancelling
 // it, stateful and stateless), and the
 // generic server scenarios of the MCP conformance suite
-// (testdata/interop/conformance.mjs) over HTTP. The node dependencies are
+// (testdata/interop/conformance.mjs) over HTTP; TestInteropTasks
+// (interop_tasks_test.go) drives the Tasks extension with the official
+// requester across two server processes. The node dependencies are
 // pinned in testdata/interop/package-lock.json; `make test` installs them
 // with `npm ci` (CI does too). Without node_modules the tests skip, except
 // under CI, where they fail.
