@@ -31,7 +31,9 @@
 //     decision on their proposal, linked to it. Cancel asks the service
 //     to cancel one (service.CancelTask): a running tool sees its context
 //     end within the service's task tick, on whichever instance runs it;
-//     a waiting one ends at once, its proposal rejected.
+//     a waiting one ends at once, its proposal rejected. The page's own
+//     small script reads api/tasks every second to keep each task's
+//     progress and state current, and marks a task that ended.
 //   - Record (/record): the person's calls, refusals, proposals,
 //     confirmations and offers, newest first, filtered by conversation,
 //     tool, event and time (UTC), a page at a time. A holder of
@@ -46,8 +48,9 @@
 //     (Options.MCP).
 //
 // The pages are html/template and embedded files: a style sheet (light
-// and dark, after prefers-color-scheme; usable at phone width) and a
-// small script (the countdown; a form posts once), with no build step.
+// and dark, after prefers-color-scheme; usable at phone width) and
+// small scripts (the countdown; a form posts once; the tasks page kept
+// current), with no build step.
 // They work without the script. They are tested in Chromium (apt-get
 // install chromium); the browser tests skip only under -short.
 // examples/console serves them over the sample tools.

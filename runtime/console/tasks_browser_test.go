@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBrowserTasksCancel: a person sees their running task with its
@@ -39,4 +40,27 @@ func TestBrowserTasksCancel(t *testing.T) {
 
 	// The waiting task's Decide link leads to its proposal.
 	tb.do(chromedp.Click(chromedp.CSS(`[data-task="`+drop.ID+`"] a.button`)), chromedp.WaitVisible(chromedp.CSS(`[data-proposal="`+drop.Proposal+`"]`)))
+}
+
+// TestBrowserTasksLive: the tasks page keeps a task's progress current
+// (its script reads api/tasks), and marks a task that ended elsewhere.
+func TestBrowserTasksLive(t *testing.T) {
+	e, f := taskEnv(t)
+	tb := newBrowser(t)
+	run := startTask(t, e, ana, "jobs_run")
+	waitPage(t, e, "tasks", anaToken, "step 1 of 3")
+
+	tb.signIn(e, anaToken)
+	tb.do(chromedp.Navigate(e.url+"tasks"), chromedp.WaitVisible(chromedp.ID("tasks")), waitScript)
+	card := `[data-task="` + run.ID + `"]`
+	assert.Equal(t, progressText, tb.text(card+" .progress"))
+
+	close(f.next) // the tool reports its next step: the page shows it without a reload
+	tb.do(chromedp.Poll[chromedp.Void](`document.querySelector(` + jsString(card+" .progress") + `).textContent === "step 2 of 3"`))
+
+	// Cancelled elsewhere (the API, another tab): the card says it ended.
+	require.NoError(t, e.svc.CancelTask(as(ana, ""), run.ID, ana))
+	tb.do(chromedp.Poll[chromedp.Void](`document.querySelector(` + jsString(card) + `).dataset.status === "ended"`))
+	assert.Equal(t, "ended", eval[string](tb, `document.querySelector(`+jsString(card+" .state")+`).textContent`))
+	assert.True(t, eval[bool](tb, `document.querySelector(`+jsString(card+" button.cancel")+`).disabled`))
 }

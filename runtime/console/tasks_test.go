@@ -30,17 +30,19 @@ const (
 const progressText = "step 1 of 3 <b>bold</b>"
 
 // taskFixture runs jobs_run until its context ends (then closes
-// cancelled) and counts the runs.
+// cancelled), reporting its second step once next is closed, and counts
+// the runs.
 type taskFixture struct {
 	reg       tool.Registry
 	runs      [tJobRun + 1]atomic.Int64
 	cancelled chan struct{}
+	next      chan struct{} // closed: jobs_run reports its second step
 	once      sync.Once
 }
 
 func newTaskFixture(t testing.TB) *taskFixture {
 	t.Helper()
-	f := &taskFixture{cancelled: make(chan struct{})}
+	f := &taskFixture{cancelled: make(chan struct{}), next: make(chan struct{})}
 	specs := []tool.Spec{
 		tJobDrop: {Name: "jobs_drop", Kind: tool.KindPropose, Title: "Drop job", Destructive: true,
 			Meta: []tool.Meta{{Key: "confirm-text", Value: "Drop the job?"}}},
@@ -64,6 +66,11 @@ func (f *taskFixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, i
 	f.runs[i].Add(1)
 	if i == tJobRun {
 		tool.Progress(ctx, 1, 3, progressText)
+		select {
+		case <-f.next:
+			tool.Progress(ctx, 2, 3, "step 2 of 3")
+		case <-ctx.Done():
+		}
 		<-ctx.Done()
 		f.once.Do(func() { close(f.cancelled) })
 		return 0, ctx.Err()
