@@ -7,6 +7,10 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/service"
 )
 
+// tasksOfPrincipalIndex serves Tasks (a principal's tasks, newest
+// first): part of the tasks' migration step.
+const tasksOfPrincipalIndex = `CREATE INDEX toolgen_tasks_principal ON toolgen_tasks (principal, created_ns)`
+
 // Tasks implements service.Store.
 func (s *Store) Tasks(ctx context.Context, principal string, limit int) ([]*service.Task, error) {
 	if limit <= 0 {
