@@ -43,11 +43,15 @@ func (g *taskGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	limit := g.maxBytes
 	if limit <= 0 {
-		limit = DefaultMaxRequestBytes
+		limit = DefaultMaxRequestBytes // lifted for the SDK: a larger body is its
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-	_ = r.Body.Close()
-	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+	orig := r.Body
+	body, err := io.ReadAll(io.LimitReader(orig, limit+1))
+	rest := io.Reader(orig) // what was not read, as it comes
+	if err != nil {
+		rest = errReader{err}
+	}
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(body), rest), orig}
 	if err != nil || int64(len(body)) > limit || !bytes.Contains(body, []byte("tasks")) {
 		g.next.ServeHTTP(w, r)
 		return
@@ -68,16 +72,12 @@ func (g *taskGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(responseJSON(req.ID, res, werr))
 }
 
-// errReader returns err (io.EOF when nil) once the body read before it
-// is done: a read error reaches the handler as it would have.
+// errReader returns err once the body read before it is done: a read
+// error reaches the handler as it would have.
 type errReader struct{ err error }
 
-func (e errReader) Read([]byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	return 0, io.EOF
-}
+// Read implements io.Reader.
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // responseJSON is the JSON-RPC response of id with res or werr.
 func responseJSON(id json.RawMessage, res json.RawMessage, werr *jsonrpc.Error) []byte {

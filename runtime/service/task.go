@@ -65,8 +65,8 @@ func (s TaskStatus) Terminal() bool {
 // and its status, progress and result are in the store, so that any
 // instance sharing the store answers for it (see tasks.go).
 type Task struct {
-	// ID is unguessable: 128 random bits (a propose tool's task has its
-	// proposal's ID).
+	// ID is unguessable: "task_" and 128 random bits, or, for a propose
+	// tool's task, its proposal's ID.
 	ID string
 	// Principal is the ID of the principal who started it: the only one
 	// who may see, decide or cancel it.

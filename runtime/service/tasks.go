@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -32,7 +33,10 @@ import (
 // goroutine the service owns (not the request's: the request may end,
 // the client reconnect or reach another instance), with the request's
 // Invocation (principal, conversation, call ID: the task's ID when the
-// call named none) and the request's values but not its cancellation.
+// call named none) and the request's values but not its cancellation: it
+// runs until it ends, bounded by its //tool:timeout as any call, or is
+// cancelled (CancelTask). A process that exits mid-run leaves the task to
+// its lease (below).
 //
 // The lease: the running instance renews its hold on the task
 // (Task.Lease, TaskOptions.Lease ahead) every TaskOptions.Tick, and on the
@@ -45,10 +49,16 @@ import (
 // SQLite and on PostgreSQL alike. Polling the store, rather than
 // PostgreSQL's LISTEN/NOTIFY, keeps one mechanism for every store; a
 // shorter Tick trades store writes (one per running task per Tick) for a
-// faster cancellation. A task whose lease
-// passes without renewal was lost with its instance: the next instance to
-// read it marks it TaskFailed, finishes the record of its run as
-// OutcomeUnknown, and it is never run again (at most once, as every call).
+// faster cancellation.
+//
+// A task whose lease passes without renewal was lost with its instance:
+// the next instance to read it marks it TaskFailed, finishes the record
+// of its run as OutcomeUnknown, and it is never run again (at most once,
+// as every call). An instance that lives on but could not renew for a
+// whole Lease (a store outage) finds the task no longer its own at its
+// next renewal: it cancels the tool's context and writes nothing more of
+// the task, which stays failed (the record then holds how the run ended,
+// if it ended).
 //
 // A propose tool's task (its ID is the proposal's) waits in
 // TaskInputRequired while its proposal is pending. DecideTask with accept
@@ -205,7 +215,7 @@ func (s *Service) StartTask(ctx context.Context, name string, args []byte) (*Tas
 		}
 		return t, nil
 	}
-	t.ID, t.Status = proposalid.New(), TaskWorking
+	t.ID, t.Status = newTaskID(), TaskWorking
 	if t.CallID == "" {
 		t.CallID = t.ID
 	}
@@ -220,6 +230,25 @@ func (s *Service) StartTask(ctx context.Context, name string, args []byte) (*Tas
 		return func(t *Task) { settleCall(t, r, err) }
 	})
 	return t.copy(), nil
+}
+
+// taskIDPrefix starts the ID of a task that is not a proposal's (whose
+// ID is its proposal's).
+const taskIDPrefix = "task_"
+
+// newTaskID returns an unguessable task ID: taskIDPrefix and 128 random
+// bits, written as a proposal ID's.
+func newTaskID() string {
+	return taskIDPrefix + strings.TrimPrefix(proposalid.New(), proposalid.Prefix)
+}
+
+// validTaskID reports whether id has the form of a task's ID: a
+// proposal's, or newTaskID's.
+func validTaskID(id string) bool {
+	if rest, ok := strings.CutPrefix(id, taskIDPrefix); ok {
+		return proposalid.Valid(proposalid.Prefix + rest)
+	}
+	return proposalid.Valid(id)
 }
 
 // copy returns a copy of t sharing no bytes with it.
@@ -354,7 +383,7 @@ func (s *Service) settleTask(ctx context.Context, id string, settle func(*Task))
 
 // ownTask reads the task id as who may see it.
 func (s *Service) ownTask(ctx context.Context, id string, who tool.Principal) (*Task, error) {
-	if id == "" || who.ID == "" || !proposalid.Valid(id) {
+	if id == "" || who.ID == "" || !validTaskID(id) {
 		return nil, ErrTaskNotFound
 	}
 	t, err := s.store.Task(ctx, id)
@@ -424,12 +453,25 @@ func (s *Service) follow(ctx context.Context, t *Task) (lost, changed bool) {
 }
 
 // applyProposal sets a propose tool's task (not running here) from its
-// proposal's state.
+// proposal's state; a proposal pending past its expiry has expired.
 func applyProposal(ctx context.Context, s *Service, t *Task, p *Proposal) {
+	switch {
+	case p.State == StatePending && !s.now().Before(p.Expires):
+		t.Status, t.Message = TaskCompleted, "expired: nothing ran"
+		return
+	}
 	switch p.State {
 	case StatePending:
 		t.Status, t.Message = TaskInputRequired, "waiting for a person to confirm the proposal"
 	case StateRunning:
+		if w := s.awaitFor(p.Tool); w > 0 && s.now().Sub(p.Decided) > w {
+			// Confirmed elsewhere, and not settled for longer than a run
+			// is awaited (Options.AwaitRunning): taken for lost, as
+			// Confirm takes it.
+			t.Status, t.Message = TaskFailed, "confirmed, and its run did not finish: its outcome is unknown"
+			t.Error = t.Message
+			return
+		}
 		t.Status, t.Message = TaskWorking, "confirmed; the tool runs"
 	case StateDone:
 		t.Status, t.Message = TaskCompleted, "confirmed, and the tool ran"
@@ -526,8 +568,12 @@ func (s *Service) DecideTask(ctx context.Context, id string, who tool.Principal,
 					return
 				}
 				applyProposal(context.WithoutCancel(ctx), s, t, p)
-				if p.State == StatePending && cerr != nil {
+				switch {
+				case p.State == StatePending && cerr != nil:
 					t.Message = "not confirmed: " + errorMessage(cerr)
+				case t.CancelRequested && tool.CodeOf(cerr) == tool.CodeCancelled:
+					t.Status, t.Message = TaskCancelled, "cancelled: the tool stopped"
+					t.Result, t.Structured, t.IsError = nil, false, false
 				}
 			}
 		})
@@ -540,7 +586,9 @@ func (s *Service) DecideTask(ctx context.Context, id string, who tool.Principal,
 // a running tool sees its context done within one Tick (on whichever
 // instance runs it) and the task ends TaskCancelled if it stops; a task
 // waiting for a decision is cancelled at once, its proposal rejected. A
-// task that has ended is refused with ErrTaskFinished.
+// proposal confirmed elsewhere (the console) runs outside the task: the
+// request is kept, and the task follows the proposal to its end. A task
+// that has ended is refused with ErrTaskFinished.
 func (s *Service) CancelTask(ctx context.Context, id string, who tool.Principal) error {
 	for range 8 {
 		t, err := s.Task(ctx, id, who)

@@ -104,3 +104,40 @@ func TestTaskCancelWaiting(t *testing.T) {
 	assert.ErrorIs(t, svc.CancelTask(context.Background(), tk.ID, alice), service.ErrTaskFinished)
 	assert.ErrorIs(t, svc.DecideTask(context.Background(), tk.ID, alice, true), service.ErrTaskNotWaiting)
 }
+
+// TestProposeTaskExpires: a propose tool's task whose proposal expires
+// unconfirmed completes (nothing ran); accepting it then is refused.
+func TestProposeTaskExpires(t *testing.T) {
+	svc, f, _, c := newService(t, &service.Options{ProposalTTL: time.Minute})
+	tk, err := svc.StartTask(as(alice, ""), "notes_delete", []byte(`{"id":1}`))
+	require.NoError(t, err)
+	c.add(time.Minute + time.Second)
+	got, err := svc.Task(context.Background(), tk.ID, alice)
+	require.NoError(t, err)
+	assert.Equal(t, service.TaskCompleted, got.Status)
+	assert.Equal(t, "expired: nothing ran", got.Message)
+	assert.ErrorIs(t, svc.DecideTask(context.Background(), tk.ID, alice, true), service.ErrTaskNotWaiting)
+	assert.Zero(t, f.runs[tNotesDelete].Load())
+}
+
+// TestProposeTaskConfirmedElsewhereLost: a propose tool's task whose
+// proposal was confirmed outside the task and never settled (the process
+// running it died) reads failed once the run is no longer awaited.
+func TestProposeTaskConfirmedElsewhereLost(t *testing.T) {
+	svc, f, st, c := newService(t, &service.Options{AwaitRunning: time.Minute})
+	tk, err := svc.StartTask(as(alice, ""), "notes_delete", []byte(`{"id":1}`))
+	require.NoError(t, err)
+	// What a process that claimed it and died left.
+	rec := &service.Record{Time: c.now(), Principal: "alice", Tool: "notes_delete", Kind: tool.KindPropose,
+		Event: service.EventConfirmation, Outcome: service.OutcomeStarted, Proposal: tk.Proposal}
+	_, err = st.Claim(context.Background(), tk.Proposal, rec)
+	require.NoError(t, err)
+	got, err := svc.Task(context.Background(), tk.ID, alice)
+	require.NoError(t, err)
+	assert.Equal(t, service.TaskWorking, got.Status, "its run is awaited")
+	c.add(time.Minute + time.Second)
+	got, err = svc.Task(context.Background(), tk.ID, alice)
+	require.NoError(t, err)
+	assert.Equal(t, service.TaskFailed, got.Status)
+	assert.Zero(t, f.runs[tNotesDelete].Load())
+}

@@ -99,6 +99,10 @@ func (k tasks) view(ctx context.Context, t *service.Task, who tool.Principal) (*
 		v.Decision = "expired"
 	case service.StateRejected:
 		v.Decision = "rejected"
+	case service.StatePending:
+		if t.Status == service.TaskCompleted { // pending past its expiry
+			v.Decision = "expired"
+		}
 	}
 	return v, nil
 }

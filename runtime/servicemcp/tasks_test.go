@@ -85,7 +85,7 @@ func (f *taskFixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, i
 		return 0, nil
 	}
 	n := f.runs[i].Add(1)
-	if i == kSlow {
+	if i == kSlow || (i == kDelete && id == 99) { // 99: a deletion that takes its time
 		tool.Progress(ctx, 1, 2, "halfway there")
 		select {
 		case <-f.release:
@@ -287,6 +287,7 @@ func TestTaskAcrossInstances(t *testing.T) {
 		created := decodeTask(t, callTool(t, urlA, anaToken, "slow_job", `{"id":3}`, true))
 		assert.Equal(t, "task", created.ResultType)
 		assert.Equal(t, "working", created.Status)
+		assert.True(t, strings.HasPrefix(created.TaskID, "task_"), created.TaskID)
 		require.NotNil(t, created.TTLMs)
 		assert.EqualValues(t, time.Hour.Milliseconds(), *created.TTLMs)
 		assert.EqualValues(t, 500, created.PollIntervalMs)
@@ -341,7 +342,7 @@ func TestTaskLeaseLost(t *testing.T) {
 		// What a dead instance left: the call's record started, its task
 		// working under a lease that has passed.
 		ctx := t.Context()
-		id := "prop_0123456789ABCDEFGHIJKLMNOP"
+		id := "task_0123456789ABCDEFGHIJKLMNOP"
 		now := time.Now()
 		rec := &service.Record{Time: now.Add(-time.Minute), Principal: "ana", CallID: id, Tool: "slow_job", Kind: tool.KindAction,
 			Event: service.EventCall, Outcome: service.OutcomeStarted}
@@ -499,7 +500,7 @@ func TestTaskForeignPrincipal(t *testing.T) {
 		}
 		foreign := post(t, urlB, benToken, method, created.TaskID,
 			`{"jsonrpc":"2.0","id":2,"method":"`+method+`","params":{"taskId":"`+created.TaskID+`"`+extra+`,`+capsMeta(true)+`}}`)
-		unknown := taskReq(t, urlB, anaToken, method, "prop_0000000000000000000000000V", extra)
+		unknown := taskReq(t, urlB, anaToken, method, "task_0000000000000000000000000V", extra)
 		malformed := taskReq(t, urlB, anaToken, method, sentinel+`"<b>`, extra)
 		want := `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"task not found"}}`
 		assert.JSONEq(t, want, string(foreign), method)
@@ -642,4 +643,49 @@ func TestTaskRefusedBeforeATask(t *testing.T) {
 	recs, err := svcA.Records(t.Context(), service.Query{})
 	require.NoError(t, err)
 	assert.Len(t, recs, 4, "each refusal recorded, as without tasks")
+}
+
+// TestTaskExtensionDeclared: a server with tasks declares the extension in
+// its capabilities; one without declares none.
+func TestTaskExtensionDeclared(t *testing.T) {
+	f := newTaskFixture(t)
+	for _, on := range []bool{true, false} {
+		svc, err := service.New(f.reg, nil)
+		require.NoError(t, err)
+		var o mcpserver.Options
+		if on {
+			o.Tasks = servicemcp.Tasks(svc)
+		}
+		srv, err := mcpserver.New(svc, &o)
+		require.NoError(t, err)
+		cs := dialMemory(t, &instance{svc: svc, srv: srv}, ana, legacy, nil)
+		_, declared := cs.InitializeResult().Capabilities.Extensions[mcpserver.ExtensionTasks]
+		assert.Equal(t, on, declared)
+	}
+}
+
+// TestProposeTaskCancelledMidRun: cancelling an accepted propose tool's
+// task while its tool runs reaches the tool on the instance running it;
+// the task ends cancelled, and so does the confirmation's record.
+func TestProposeTaskCancelledMidRun(t *testing.T) {
+	f := newTaskFixture(t)
+	sa, sb := sqliteStores(t)
+	svcA, urlA := taskInstance(t, f, sa, "A", true)
+	_, urlB := taskInstance(t, f, sb, "B", true)
+	created := decodeTask(t, callTool(t, urlA, anaToken, "notes_delete", `{"id":99}`, true))
+	assert.JSONEq(t, ackJSON, string(taskReq(t, urlA, anaToken, "tasks/update", created.TaskID, `,"inputResponses":{"confirm":{"action":"accept"}}`)))
+	progressUntil(t, urlB, created.TaskID)
+	assert.JSONEq(t, ackJSON, string(taskReq(t, urlB, anaToken, "tasks/cancel", created.TaskID, "")))
+	select {
+	case <-f.cancelled:
+	case <-time.After(20 * time.Second):
+		require.Fail(t, "the cancellation never reached the tool")
+	}
+	getUntil(t, urlB, created.TaskID, "cancelled")
+	recs, err := svcA.Records(t.Context(), service.Query{Proposal: created.TaskID})
+	require.NoError(t, err)
+	require.Len(t, recs, 2)
+	assert.Equal(t, service.EventConfirmation, recs[1].Event)
+	assert.Equal(t, service.OutcomeCancelled, recs[1].Outcome)
+	assert.Equal(t, int64(1), f.runs[kDelete].Load())
 }

@@ -162,6 +162,8 @@ func runChild(b Backend, role string) error {
 	case "call": // call act with the call ID in arg, say the code
 		_, err := svc.Call(as(arg), "act", []byte(os.Getenv(envArgs)))
 		return sayCounts([]string{codeName(err)})
+	case "task": // a propose tool's task, accepted: its tool runs until killed
+		return runTaskChild(st, os.Getenv(envRuns), os.Getenv(envArgs))
 	case "bench": // n proposals, each confirmed, by 8 goroutines
 		if err := waitGo(); err != nil {
 			return err
