@@ -32,8 +32,11 @@
 // without it, the proposal waits for a confirmation the host makes. A
 // client that names a progress token gets notifications/progress from
 // long-running tools (clock_wait), and may cancel a call mid-run; -v logs
-// every record, so that a cancelled call shows as such. Every option is
-// checked before anything is announced. Logs go to stderr (stdout is the
+// every record, so that a cancelled call shows as such. With -store DSN,
+// proposals, records and tasks live in that PostgreSQL database
+// (runtime/service/pgstore), so that several instances serve one service:
+// a task started on one is polled, decided or cancelled on another.
+// Every option is checked before anything is announced. Logs go to stderr (stdout is the
 // protocol's, over stdio).
 package main
 
@@ -56,6 +59,7 @@ import (
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/service"
+	"github.com/toolgen-go/toolgen/runtime/service/pgstore"
 	"github.com/toolgen-go/toolgen/runtime/servicemcp"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -90,6 +94,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	tokenFile := fs.String("tokens", "", "HTTP: require a bearer token of this `file` (lines \"TOKEN PRINCIPAL PERMISSION,...\"): each request runs for its token's principal")
 	confirm := fs.Bool("confirm", false, "ask the person to confirm a proposal at once, where the client can ask (elicitation)")
 	verbose := fs.Bool("v", false, "log every session, failed call and record")
+	storeDSN := fs.String("store", "", "keep proposals, records and tasks in the PostgreSQL database of this `DSN` (runtime/service/pgstore), shared by every instance given it; empty means in memory, this process only")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -141,7 +146,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	// Every call runs through the call service, for the configured
 	// principal, and is recorded.
-	svc, err := service.New(reg, &service.Options{Logger: logger, Observer: recordLog{logger}})
+	svcOpts := &service.Options{Logger: logger, Observer: recordLog{logger}}
+	if *storeDSN != "" {
+		st, err := pgstore.Open(ctx, *storeDSN, nil)
+		if err != nil {
+			return fmt.Errorf("-store: %w", err)
+		}
+		defer st.Close()
+		svcOpts.Store = st
+	}
+	svc, err := service.New(reg, svcOpts)
 	if err != nil {
 		return err
 	}

@@ -153,6 +153,8 @@ func (c *Console) routes() {
 	m.HandleFunc("GET /proposals/{id}", c.page(c.proposalPage))
 	m.HandleFunc("POST /proposals/{id}/confirm", c.person(c.decidePage(true)))
 	m.HandleFunc("POST /proposals/{id}/reject", c.person(c.decidePage(false)))
+	m.HandleFunc("GET /tasks", c.page(c.tasksPage))
+	m.HandleFunc("POST /tasks/{id}/cancel", c.person(c.cancelTaskPage))
 	m.HandleFunc("GET /record", c.page(c.recordPage))
 	m.HandleFunc("GET /catalog", c.page(c.catalogPage))
 
@@ -161,6 +163,8 @@ func (c *Console) routes() {
 	m.HandleFunc("GET /api/proposals/{id}", c.api(c.apiProposal))
 	m.HandleFunc("POST /api/proposals/{id}/confirm", c.api(c.apiDecide(true)))
 	m.HandleFunc("POST /api/proposals/{id}/reject", c.api(c.apiDecide(false)))
+	m.HandleFunc("GET /api/tasks", c.api(c.apiTasks))
+	m.HandleFunc("POST /api/tasks/{id}/cancel", c.api(c.apiCancelTask))
 	m.HandleFunc("GET /api/records", c.api(c.apiRecords))
 	m.HandleFunc("GET /api/catalog", c.api(c.apiCatalog))
 	c.mux = m

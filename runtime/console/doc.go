@@ -26,6 +26,17 @@
 //     without its cancellation). The proposal's own page
 //     (/proposals/{id}) then shows the outcome: the run's result or
 //     error, or the rejection.
+//   - Tasks (/tasks): the person's tasks that have not ended
+//     (service.Tasks: calls that outlive their request, such as those of
+//     an MCP client that declared the Tasks extension), newest first:
+//     running ones with the progress their tool last reported (the
+//     task's message, renewed with its lease), and those waiting for a
+//     decision on their proposal, linked to it. Cancel asks the service
+//     to cancel one (service.CancelTask): a running tool sees its context
+//     end within the service's task tick, on whichever instance runs it;
+//     a waiting one ends at once, its proposal rejected. The page's own
+//     small script reads api/tasks every second to keep each task's
+//     progress and state current, and marks a task that ended.
 //   - Record (/record): the person's calls, refusals, proposals,
 //     confirmations and offers, newest first, filtered by conversation,
 //     tool, event and time (UTC), a page at a time. A holder of
@@ -40,8 +51,9 @@
 //     (Options.MCP).
 //
 // The pages are html/template and embedded files: a style sheet (light
-// and dark, after prefers-color-scheme; usable at phone width) and a
-// small script (the countdown; a form posts once), with no build step.
+// and dark, after prefers-color-scheme; usable at phone width) and
+// small scripts (the countdown; a form posts once; the tasks page kept
+// current), with no build step.
 // They work without the script. They are tested in Chromium (apt-get
 // install chromium); the browser tests skip only under -short.
 // examples/console serves them over the sample tools.
@@ -58,6 +70,8 @@
 //	GET  api/proposals/{id}         {"proposal":proposal,"outcome":outcome|null}
 //	POST api/proposals/{id}/confirm {"proposal":proposal,"outcome":outcome}: the confirm route
 //	POST api/proposals/{id}/reject  {"proposal":proposal,"outcome":outcome}
+//	GET  api/tasks                  {"tasks":[task...]}: running and waiting, newest first
+//	POST api/tasks/{id}/cancel      {"done":"cancelled"|"ended"} (ended: nothing was cancelled)
 //	GET  api/records?...            {"records":[record...],"next":cursor}: newest first
 //	GET  api/catalog                {"tools":[tool...]}
 //
@@ -75,7 +89,9 @@
 // "destructive","group","permissions","secret_members","description",
 // "input_schema","output_schema","definitions","precomputed"} where
 // definitions maps openai_chat, openai_responses, anthropic, gemini and
-// mcp to the exact bytes each receives.
+// mcp to the exact bytes each receives. A task is {"id","tool","status"
+// (working, input_required),"message","proposal","conversation",
+// "created","updated","cancelling"}.
 //
 // api/records takes the query parameters conversation, tool, event (call,
 // refusal, proposal, confirmation, rejection, expiry, replay, offer),
@@ -87,7 +103,7 @@
 // principal, 403 for a cross-site request, a missing or bad CSRF token, or
 // a decision the service refused (the tool is no longer offered, the kill
 // switch), 404 for a proposal that is unknown or not the person's (the
-// same answer for both), 409 for one already decided (its own code, such
+// same answer for both; a task likewise), 409 for one already decided (its own code, such
 // as already_confirmed, or already_decided), 400 for a bad filter. A
 // confirmation whose run failed is decided: 200, its outcome failed.
 //
@@ -111,7 +127,7 @@
 //     tool's LogArgs form, or secret members replaced), a proposal's
 //     digest is not shown, and no page or answer holds a token.
 //   - Whose: a person sees their own proposals and those the Policy lets
-//     them decide, their own record (all of it with the operator
-//     permission), and the tools offered to them. Another person's
+//     them decide, their own tasks, their own record (all of it with
+//     the operator permission), and the tools offered to them. Another person's
 //     proposal ID is answered as an unknown one.
 package console

@@ -26,7 +26,7 @@ var web embed.FS
 
 // pageNames are the pages, each web/NAME.html defining "content" inside
 // web/layout.html.
-var pageNames = []string{"proposals", "proposal", "record", "catalog", "signin", "error"}
+var pageNames = []string{"proposals", "proposal", "tasks", "record", "catalog", "signin", "error"}
 
 // funcs are the templates' functions. None returns template.HTML or any
 // other type html/template trusts: every value is escaped for where it

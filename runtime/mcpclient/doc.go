@@ -97,6 +97,51 @@
 //     tool.ErrAbandoned once the request may have been sent); the SDK
 //     tells the server with notifications/cancelled.
 //
+// # Tasks
+//
+// With Options.Tasks, a call over streamable HTTP declares MCP's tasks
+// extension (ExtensionTasks, io.modelcontextprotocol/tasks) in its
+// per-request client capabilities (the _meta
+// io.modelcontextprotocol/clientCapabilities of tools/call, tasks/get and
+// tasks/cancel, which then declares only that extension). A server may
+// then answer tools/call with a task (resultType "task"), and Call
+// follows it to its end, so that its caller sees a result as if the call
+// had answered it:
+//
+//   - it polls tasks/get, waiting the task's pollIntervalMs between two
+//     polls (DefaultPollInterval when absent, bounded by MinPollInterval
+//     and MaxPollInterval), each request naming the task in the Mcp-Name
+//     header;
+//   - a completed task's result is mapped as a tools/call result (above);
+//     a failed task is a protocol error (CodeFailed, the server's text
+//     in the Cause); a task the server cancelled is the tool's failure;
+//   - when the call's context ends (its timeout, a cancellation), the
+//     task is cancelled with tasks/cancel and the call abandoned. One
+//     that ends while tools/call itself is in flight is told as any
+//     call's is, with the SDK's notifications/cancelled: the task's ID
+//     is not known yet, and a server that already made the task may let
+//     it run on;
+//   - a connection lost while polling is made again and polling goes on
+//     (the call is never sent again), up to three times in a row;
+//   - a task that asks for input (input_required) fails the call, its
+//     outcome unknown (tool.ErrAbandoned), and is left waiting, not
+//     cancelled: this client declares no elicitation and has nobody to
+//     ask, but the input may come from elsewhere (a toolgen server's
+//     propose tool waits so for a person to confirm its proposal in a
+//     console; cancelling would reject it). The Message names the task
+//     when its ID is a plain identifier;
+//   - an unknown status (the task is then cancelled), a missing or
+//     changed taskId or a completed task without a result fail the
+//     call, its outcome unknown. No value the server sent is in a
+//     Message but a status or task ID that is a plain identifier.
+//
+// The default is off: a toolkit without Tasks declares nothing, and a
+// server must not answer it with a task. Stdio and other transports
+// never declare the extension. (The SDK decodes a tools/call answer into
+// a CallToolResult, which has no room for a task: the HTTP round tripper
+// of a Tasks connection hands it over under a _meta key of this package,
+// which it also removes from any result a server wrote it into.)
+//
 // Close closes the connections (stopping Stdio processes) and the
 // background listing.
 package mcpclient

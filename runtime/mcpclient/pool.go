@@ -38,6 +38,9 @@ type conn struct {
 	done    chan struct{} // closed when the session ended
 	checked atomic.Uint64 // pool.lost when it was made or last pinged
 	slot    *slot
+	// tasks says the connection declares the tasks extension
+	// (Options.Tasks over streamable HTTP: see taskTransport).
+	tasks bool
 }
 
 // newPool returns a pool of n connections for p.
@@ -120,11 +123,15 @@ func (pl *pool) connect(ctx context.Context, s *slot) (*conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpclient: %s: open a transport: %w", pl.p.group, err)
 	}
+	tasks := false
+	if pl.p.opts.Tasks {
+		t, tasks = taskTransport(t)
+	}
 	cs, err := pl.p.client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcpclient: %s: connect: %w", pl.p.group, err)
 	}
-	c := &conn{cs: cs, done: make(chan struct{}), slot: s}
+	c := &conn{cs: cs, done: make(chan struct{}), slot: s, tasks: tasks}
 	c.checked.Store(pl.lost.Load())
 	if !pl.p.spawn(func() {
 		_ = cs.Wait()

@@ -83,6 +83,13 @@ type Options struct {
 	MaxResultBytes int
 	// Logger receives what goes wrong; nil means the Env's logger.
 	Logger *slog.Logger
+	// Tasks has calls over streamable HTTP (HTTP, or any
+	// *mcp.StreamableClientTransport a Connector returns) declare MCP's
+	// tasks extension (ExtensionTasks) in their per-request capabilities,
+	// and follow a remote tool that answers with a task to its end: see
+	// the package documentation. Off by default: a call then declares
+	// nothing, and is answered as before.
+	Tasks bool
 }
 
 // Toolkit serves the tools of a remote MCP server as a dynamic.Toolkit:
@@ -112,6 +119,10 @@ type Toolkit struct {
 	closed   atomic.Bool
 
 	changes notify.List // Subscribe's subscribers
+
+	// sleep waits between two polls of a remote task (sleepCtx; tests
+	// count the waits instead).
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 var (
@@ -160,12 +171,18 @@ func New(opts Options) (*Toolkit, error) {
 		opts:    opts,
 		refresh: make(chan struct{}, 1),
 		kick:    make(chan struct{}, 1),
+		sleep:   sleepCtx,
 	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.client = mcp.NewClient(&mcp.Implementation{Name: "toolgen-mcpclient", Version: "1"}, &mcp.ClientOptions{
 		Logger:                 opts.Logger,
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { p.changed() },
 	})
+	if opts.Tasks {
+		if err := registerTaskMethods(p.client); err != nil {
+			return nil, fmt.Errorf("mcpclient: %w", err)
+		}
+	}
 	p.pool = newPool(p, opts.PoolSize)
 	return p, nil
 }
@@ -415,7 +432,11 @@ func (p *Toolkit) Call(ctx context.Context, name string, args []byte) (tool.Resu
 			}
 			return failure(unreachable(p.group, full, err))
 		}
-		res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: remote, Arguments: json.RawMessage(args)})
+		params := &mcp.CallToolParams{Name: remote, Arguments: json.RawMessage(args)}
+		if c.tasks {
+			params.Meta = declareTasks()
+		}
+		res, err := c.cs.CallTool(ctx, params)
 		if err != nil && errors.Is(err, mcp.ErrSessionMissing) && retry == nil {
 			// The server refused the request: it no longer knows the
 			// session (it restarted). Nothing ran: send it once more over
@@ -432,6 +453,9 @@ func (p *Toolkit) Call(ctx context.Context, name string, args []byte) (tool.Resu
 			// SDK sent notifications/cancelled): the remote tool may have
 			// run. The Runner names the timeout or the cancellation.
 			return tool.Result{IsError: true}, fmt.Errorf("mcpclient: %s: call %q: %w: %w", p.group, remote, tool.ErrAbandoned, err)
+		}
+		if seed, ok := taskOf(res); ok && c.tasks {
+			return p.follow(ctx, c, l.find(name), full, remote, seed)
 		}
 		return p.result(l.find(name), full, remote, res)
 	}

@@ -7,7 +7,9 @@ package mcpserver_test
 // proposals, and following a long-running tool's progress and cancelling
 // it, stateful and stateless), and the
 // generic server scenarios of the MCP conformance suite
-// (testdata/interop/conformance.mjs) over HTTP. The node dependencies are
+// (testdata/interop/conformance.mjs) over HTTP; TestInteropTasks
+// (interop_tasks_test.go) drives the Tasks extension with the official
+// requester across two server processes. The node dependencies are
 // pinned in testdata/interop/package-lock.json; `make test` installs them
 // with `npm ci` (CI does too). Without node_modules the tests skip, except
 // under CI, where they fail.
@@ -44,7 +46,7 @@ const example = "github.com/toolgen-go/toolgen/examples/mcpserver"
 // dependencies are not installed, outside CI only.
 func requireNode(t *testing.T) string {
 	t.Helper()
-	for _, dep := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance", "ajv", "ajv-formats"} {
+	for _, dep := range []string{"@modelcontextprotocol/sdk", "@modelcontextprotocol/conformance", "@modelcontextprotocol/client", "@modelcontextprotocol/ext-tasks", "ajv", "ajv-formats"} {
 		if _, err := os.Stat(filepath.Join(interopDir, "node_modules", filepath.FromSlash(dep), "package.json")); err != nil {
 			if os.Getenv("CI") == "" {
 				t.Skipf("interop: node_modules/%s is absent: run `npm ci` in runtime/mcpserver/testdata/interop (or `make test`) to run the interoperability tests (CI always runs them)", dep)

@@ -446,8 +446,11 @@ func (s *Server) taskJSON(t *Task, resultType string, detailed bool) (json.RawMe
 			if err != nil {
 				return nil, err
 			}
-			b = append(b, `,"result":`...)
-			b = append(b, r...)
+			// The CallToolResult of protocol 2026-07-28, the tasks'
+			// protocol, names its resultType (the SDK adds it only as
+			// it sends a result; the 2026-07-28 schema requires it).
+			b = append(b, `,"result":{"resultType":"complete",`...)
+			b = append(b, r[1:]...)
 		case "failed":
 			b = append(b, `,"error":{"code":`...)
 			b = strconv.AppendInt(b, jsonrpc.CodeInternalError, 10)

@@ -205,6 +205,10 @@ type Store interface {
 	// Otherwise it writes nothing and returns ErrTaskChanged (or
 	// ErrTaskNotFound).
 	UpdateTask(ctx context.Context, t *Task) error
+	// Tasks returns the principal's tasks whose stored status has not
+	// ended (working, input_required), the most recently created first,
+	// at most limit of them (limit > 0).
+	Tasks(ctx context.Context, principal string, limit int) ([]*Task, error)
 	// PurgeTasks deletes the tasks whose Expires is before before and
 	// returns how many it deleted.
 	PurgeTasks(ctx context.Context, before time.Time) (int, error)

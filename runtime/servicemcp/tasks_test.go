@@ -298,7 +298,7 @@ func TestTaskAcrossInstances(t *testing.T) {
 		onB := getUntil(t, urlB, created.TaskID, "completed")
 		onA := taskReq(t, urlA, anaToken, "tasks/get", created.TaskID, "")
 		assert.Equal(t, string(onB), string(onA), "the same bytes from either instance")
-		assert.JSONEq(t, `{"content":[{"type":"text","text":"slow 3 (run 1)"}]}`, string(decodeTask(t, onA).Result))
+		assert.JSONEq(t, `{"resultType":"complete","content":[{"type":"text","text":"slow 3 (run 1)"}]}`, string(decodeTask(t, onA).Result))
 		assert.Equal(t, int64(1), f.runs[kSlow].Load())
 	})
 }

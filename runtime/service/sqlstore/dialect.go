@@ -142,7 +142,7 @@ func migrations(t columnTypes) []Migration {
 	}, {
 		Version:    3,
 		Name:       "tasks",
-		Statements: taskTables(),
+		Statements: append(taskTables(), tasksOfPrincipalIndex),
 	}}
 	for i := range steps {
 		for j, stmt := range steps[i].Statements {

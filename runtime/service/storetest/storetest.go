@@ -5,8 +5,8 @@
 // Proposals queries (filters, limits, order), Purge, one digest key for
 // all (Key) and none made when it is gone under open proposals
 // (ErrKeyLost), tasks (written once, updated under their version by one
-// of any number of concurrent writers, purged past their expiry), and any
-// bytes in every text field a caller reaches (NUL, invalid UTF-8) read
+// of any number of concurrent writers, purged past their expiry, a
+// principal's unfinished ones listed newest first), and any bytes in every text field a caller reaches (NUL, invalid UTF-8) read
 // back as they were written; with the call service on top, services with
 // different keys or rotated keys, and confirmations cancelled at any
 // moment, which never leave a proposal spent without a run. Every store
@@ -75,6 +75,7 @@ func Run(t *testing.T, open func(t *testing.T) service.Store) {
 		{"KeysDiffer", testKeysDiffer},
 		{"KeyRotation", testKeyRotation},
 		{"CancelledConfirms", testCancelledConfirms},
+		{"TasksOfPrincipal", testTasksOfPrincipal},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // each on a store of its own
