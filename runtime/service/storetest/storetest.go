@@ -6,13 +6,13 @@
 // all (Key) and none made when it is gone under open proposals
 // (ErrKeyLost), tasks (written once, updated under their version by one
 // of any number of concurrent writers, purged past their expiry, a
-// principal's unfinished ones listed newest first), and any bytes in every text field a caller reaches (NUL, invalid UTF-8) read
-// back as they were written; with the call service on top, services with
+// principal's unfinished ones listed newest first), and any bytes in
+// every text field a caller reaches (NUL, invalid UTF-8) read back as
+// they were written; with the call service on top, services with
 // different keys or rotated keys, and confirmations cancelled at any
 // moment, which never leave a proposal spent without a run. Every store
-// runs it: the memory store in
-// runtime/service, SQLite in runtime/service/sqlitestore, PostgreSQL in
-// runtime/service/pgstore.
+// runs it: the memory store in runtime/service, SQLite in
+// runtime/service/sqlitestore, PostgreSQL in runtime/service/pgstore.
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) service.Store {
