@@ -274,6 +274,9 @@ func (m *MemoryStore) Append(_ context.Context, rec *Record) error {
 func (m *MemoryStore) Records(_ context.Context, q Query) ([]Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if q.Newest {
+		return m.newest(&q), nil
+	}
 	var out []Record
 	for i := range m.count {
 		if len(out) == q.limit() {

@@ -508,7 +508,8 @@ func (s *Service) Proposals(ctx context.Context, q ProposalQuery) ([]Proposal, e
 	return s.store.Proposals(ctx, q)
 }
 
-// Records returns the records q selects, oldest first.
+// Records returns the records q selects: oldest first, or newest first
+// with q.Newest (see Store.Records).
 func (s *Service) Records(ctx context.Context, q Query) ([]Record, error) {
 	return s.store.Records(ctx, q)
 }

@@ -137,7 +137,9 @@ type Store interface {
 	Finish(ctx context.Context, rec *Record) error
 	// Append writes rec, an event that runs nothing, and sets rec.ID.
 	Append(ctx context.Context, rec *Record) error
-	// Records returns the records q selects, oldest first.
+	// Records returns the records q selects: oldest first, in the order
+	// written; with q.Newest, newest first by Time, then ID (q.Before is
+	// then the keyset cursor of the next page).
 	Records(ctx context.Context, q Query) ([]Record, error)
 
 	// Propose writes p, pending, and rec, its record, together, and sets

@@ -139,6 +139,10 @@ func migrations(t columnTypes) []Migration {
 			escapeESC("toolgen_proposals", "id", "principal", "conversation", "turn", "call_id", "tool", "digest", "summary", "decided_by"),
 			escapeESC("toolgen_rate_buckets", "name", "principal"),
 		},
+	}, {
+		Version:    3,
+		Name:       "newest-first pages of the record: indexes on time and id, alone and after each filter's column",
+		Statements: pageIndexes(),
 	}}
 	for i := range steps {
 		for j, stmt := range steps[i].Statements {

@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) service.Store) {
 		{"Close", testClose},
 		{"Records", testRecords},
 		{"RecordsDefaultLimit", testDefaultLimit},
+		{"RecordPages", testPages},
 		{"Proposals", testProposals},
 		{"Purge", testPurge},
 		{"AnyBytes", testAnyBytes},
