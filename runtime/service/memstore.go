@@ -27,6 +27,7 @@ type MemoryStore struct {
 	proposals map[string]*Proposal
 	order     []string // proposal IDs, oldest first
 	key       []byte
+	sessions  map[[32]byte]*Session
 	fail      func(op string) error
 	arena     []byte // the block Args are copied into (keep)
 }
@@ -455,5 +456,6 @@ func (m *MemoryStore) Purge(_ context.Context, before time.Time) (int, error) {
 		}
 		return false
 	})
+	n += m.purgeSessions(before)
 	return n, nil
 }

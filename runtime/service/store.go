@@ -178,9 +178,12 @@ type Store interface {
 	// one key kept, also across processes.
 	Key(ctx context.Context, fresh []byte) ([]byte, error)
 
-	// Purge deletes the records whose Time is before before, and the
+	// SessionStore keeps the console's sessions (see Session).
+	SessionStore
+
+	// Purge deletes the records whose Time is before before, the
 	// proposals that expired before it (whatever their state: one no
-	// longer stored cannot be confirmed either), and returns how many rows
-	// it deleted.
+	// longer stored cannot be confirmed either) and the sessions that
+	// expired before it, and returns how many rows it deleted.
 	Purge(ctx context.Context, before time.Time) (int, error)
 }

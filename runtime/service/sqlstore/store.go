@@ -494,7 +494,7 @@ func (s *Store) Purge(ctx context.Context, before time.Time) (int, error) {
 	var n int64
 	b := nanos(before)
 	_, err := s.inTx(ctx, true, func(ex execer, _ *sql.Tx) (bool, error) {
-		for _, q := range []string{s.q.purgeRecords, s.q.purgeProposals} {
+		for _, q := range []string{s.q.purgeRecords, s.q.purgeProposals, s.d.bind(purgeSessionsQ)} {
 			res, err := ex.ExecContext(ctx, q, b)
 			if err != nil {
 				return false, err

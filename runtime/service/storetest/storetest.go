@@ -57,6 +57,7 @@ func Run(t *testing.T, open func(t *testing.T) service.Store) {
 		{"Records", testRecords},
 		{"RecordsDefaultLimit", testDefaultLimit},
 		{"RecordPages", testPages},
+		{"Sessions", testSessions},
 		{"Proposals", testProposals},
 		{"Purge", testPurge},
 		{"AnyBytes", testAnyBytes},
