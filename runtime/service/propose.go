@@ -514,8 +514,9 @@ func (s *Service) Records(ctx context.Context, q Query) ([]Record, error) {
 	return s.store.Records(ctx, q)
 }
 
-// Purge deletes the records older than age and the proposals that expired
-// more than age ago, and returns how many rows it deleted. A call whose
+// Purge deletes the records older than age and the proposals and console
+// sessions that expired more than age ago, and returns how many rows it
+// deleted. A call whose
 // record is purged is no longer deduplicated by its call ID.
 func (s *Service) Purge(ctx context.Context, age time.Duration) (int, error) {
 	return s.store.Purge(ctx, s.now().Add(-age))

@@ -14,7 +14,9 @@
 // # Schema
 //
 // New creates the tables (toolgen_records, toolgen_proposals,
-// toolgen_rate_buckets, toolgen_keys: the digest key of service.Store.Key)
+// toolgen_rate_buckets, toolgen_keys: the digest key of service.Store.Key;
+// toolgen_sessions: the console's sessions, keyed by the SHA-256 of their
+// secret, which is never stored)
 // and brings them up to date (Migrate): numbered steps, up only, each
 // applied in a transaction with its row in toolgen_migrations. Instances
 // that start at once take turns (pg_advisory_xact_lock on PostgreSQL,
@@ -97,7 +99,7 @@
 //
 // Nothing is deleted by itself: call the service's Purge(ctx, age) from a
 // ticker or a cron job to delete the records older than age and the
-// proposals that expired more than age ago. A call whose record is purged
-// is no longer deduplicated by its call ID, so keep age well above the
-// time a client retries.
+// proposals and console sessions that expired more than age ago. A call
+// whose record is purged is no longer deduplicated by its call ID, so keep
+// age well above the time a client retries.
 package sqlstore
