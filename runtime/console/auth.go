@@ -137,7 +137,8 @@ func (c *Console) signInPage(w http.ResponseWriter, r *http.Request) {
 // accepts it (in an Authorization header, as an API client sends it), a
 // session is started for that principal and SessionCookie holds the
 // session's secret. The token is never written back, not even when it is
-// refused, and never kept: not in the cookie, not in the store.
+// refused, and never kept: not in the cookie, not in the store. A session
+// the request held ends: a sign-in never leaves two.
 func (c *Console) signInPost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	if c.signIn != "" {
@@ -163,6 +164,12 @@ func (c *Console) signInPost(w http.ResponseWriter, r *http.Request) {
 	if !ok || who.ID == "" {
 		c.render(w, r, http.StatusUnauthorized, "signin", tool.Principal{}, &signInData{Failed: true})
 		return
+	}
+	if hash, ok := sessionHash(r); ok { // a sign-in replaces the session the browser held
+		if err := c.sessions.EndSession(r.Context(), hash); err != nil {
+			c.failed(w, r, "end the session", err)
+			return
+		}
 	}
 	if err := c.startSession(w, r, who); err != nil {
 		c.failed(w, r, "start a session", err)

@@ -87,6 +87,10 @@ func (c *Console) sessionPrincipal(r *http.Request) (tool.Principal, bool) {
 	}
 	now := c.now()
 	if !now.Before(s.Expires) || !now.Before(s.Seen.Add(c.sessionIdle)) || s.Principal.ID == "" {
+		// Over: delete it now rather than at the next Purge.
+		if err := c.sessions.EndSession(ctx, hash); err != nil {
+			c.log.LogAttrs(ctx, slog.LevelError, "console: end a session", slog.String("error", err.Error()))
+		}
 		return tool.Principal{}, false
 	}
 	if now.Sub(s.Seen) >= c.seeEvery {

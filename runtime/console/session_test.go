@@ -1,6 +1,8 @@
 package console_test
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/netip"
@@ -93,9 +95,15 @@ func TestSessionCookieIsNotTheToken(t *testing.T) {
 	assert.NotContains(t, set, "Secure", "plain HTTP, no option")
 	assert.Equal(t, "ana", me(t, e.url, ck))
 
-	// Two sign-ins are two sessions.
+	// Two sign-ins are two sessions; a sign-in from a browser that held
+	// one ends it.
 	_, ck2 := signIn(t, e.url, anaToken, nil)
 	assert.NotEqual(t, ck.Value, ck2.Value)
+	assert.Equal(t, "ana", me(t, e.url, ck))
+	_, ck3 := signIn(t, e.url, benToken, map[string]string{"Cookie": ck2.String()})
+	assert.Empty(t, me(t, e.url, ck2), "replaced by the new sign-in")
+	assert.Equal(t, "ben", me(t, e.url, ck3))
+	assert.Equal(t, "ana", me(t, e.url, ck), "another browser's session lives")
 
 	// The token itself, in the session cookie or in the old one, is no
 	// session.
@@ -163,6 +171,11 @@ func TestSessionExpires(t *testing.T) {
 	}
 	e.clock.add(15 * time.Minute) // 3 h since sign-in
 	assert.Empty(t, me(t, e.url, ck), "past its lifetime")
+	secret, err := base64.RawURLEncoding.DecodeString(ck.Value)
+	require.NoError(t, err)
+	hash := sha256.Sum256(secret)
+	_, err = e.svc.Store().Session(t.Context(), hash[:])
+	assert.ErrorIs(t, err, service.ErrNoSession, "an expired session is deleted when met")
 
 	_, ck = signIn(t, e.url, anaToken, nil)
 	e.clock.add(19 * time.Minute)
@@ -280,7 +293,9 @@ func TestSecureCookies(t *testing.T) {
 			assert.Equal(t, tt.secure, strings.Contains(set, "; Secure"), set)
 		})
 	}
-	_, err := console.New(newEnv(t, nil).svc, &console.Options{Principal: console.BearerTokens(nil), Key: key,
-		TrustedProxies: []netip.Prefix{{}}})
+	svc := newEnv(t, nil).svc
+	_, err := console.New(svc, &console.Options{Principal: console.BearerTokens(nil), Key: key, TrustedProxies: []netip.Prefix{{}}})
 	assert.ErrorContains(t, err, "TrustedProxies")
+	_, err = console.New(svc, &console.Options{Principal: console.BearerTokens(nil), Key: key, SessionIdle: -time.Second})
+	assert.ErrorContains(t, err, "SessionIdle")
 }

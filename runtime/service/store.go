@@ -116,7 +116,7 @@ var (
 )
 
 // Store keeps what the service must not lose: proposals, records and the
-// call IDs already run. Every method is safe for concurrent use, also by
+// call IDs already run, and the console's sessions. Every method is safe for concurrent use, also by
 // several services (processes) sharing one store; the guarantees that
 // make a proposal run at most once are the store's (Claim), never a
 // process's lock. The service writes each record before it answers: a

@@ -24,8 +24,9 @@ import (
 // its record, and IDs too long to index are refused and recorded cut; a
 // call ID names one call on every instance; a proposal changed in the
 // database is refused; a caller gone (cancelled) still leaves its record
-// finished; and the rate limit and the turn's cap hold under calls made
-// at once. The tools count their own runs in a file. The package's
+// finished; the rate limit and the turn's cap hold under calls made at
+// once; and a console session made on one instance is known, and ended,
+// on all. The tools count their own runs in a file. The package's
 // TestMain must call Child with b.
 func RunShared(t *testing.T, b Backend) {
 	t.Run("ProposeOnOneConfirmOnAnother", func(t *testing.T) { t.Parallel(); testAcross(t, b) })
@@ -42,6 +43,7 @@ func RunShared(t *testing.T, b Backend) {
 	t.Run("CallerGoneRecorded", func(t *testing.T) { t.Parallel(); testCallerGone(t, b) })
 	t.Run("LimitsUnderLoad", func(t *testing.T) { t.Parallel(); testLimitsUnderLoad(t, b) })
 	t.Run("LongIDsRecorded", func(t *testing.T) { t.Parallel(); testLongIDs(t, b) })
+	t.Run("SessionsAcrossInstances", func(t *testing.T) { t.Parallel(); testSessionsAcross(t, b) })
 }
 
 // instance opens an instance of dsn, closed when t ends.
