@@ -3,11 +3,13 @@ package sqlstore_test
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/service"
@@ -28,7 +30,7 @@ var pageT0 = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 // PostgreSQL), with its indexes in place: record n (from 1) is at
 // pageT0 + n ms, of principal p(n%100), conversation c(n%10000), tool
 // t(n%50) and one of four events.
-func loadRecords(b *testing.B, st *sqlstore.Store, n int) {
+func loadRecords(b testing.TB, st *sqlstore.Store, n int) {
 	const cols = `(time_ns, principal, conversation, turn, call_id, agent, tool, kind, event, outcome, code, duration_ns, error, args,
 		args_digest, proposal, result, structured, keyed)`
 	vals := `SELECT ` + strconv.FormatInt(pageT0.UnixNano(), 10) + ` + n * 1000000, 'p' || (n % 100), 'c' || (n % 10000), '', '',
@@ -54,6 +56,69 @@ func loadRecords(b *testing.B, st *sqlstore.Store, n int) {
 	}
 	require.NoError(b, err)
 	b.Logf("%s: %d records loaded in %v", st.Dialect().Name(), n, time.Since(start).Round(time.Millisecond))
+}
+
+// TestPagesReadOneIndexPostgres asks PostgreSQL, over 100,000 records it
+// has statistics of, how it runs the newest-first pages a record page
+// makes: each is a range of one of the indexes migration 3 made, read
+// backwards without a sort (or, for a range of a few rows, sorted), never
+// a scan of the table, so that a page costs what its rows cost whatever
+// the size of the table (BenchmarkRecordPage measures it at 1,000,000).
+func TestPagesReadOneIndexPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads 100,000 records")
+	}
+	ctx := context.Background()
+	st, err := pgstore.Open(ctx, pg.Need(t).NewSchema(t), nil)
+	require.NoError(t, err)
+	defer st.Close()
+	loadRecords(t, st, 100_000)
+	mid := service.Position{Time: pageT0.Add(50 * time.Second), ID: 50_000}
+	for _, q := range []service.Query{
+		{},
+		{Principal: "p7"},
+		{Conversation: "c1234", Before: mid},
+		{Tool: "t3", Before: mid},
+		{Event: service.EventRefusal},
+		{Principal: "p7", Since: pageT0.Add(10 * time.Second), Until: pageT0.Add(20 * time.Second)},
+		{Before: mid},
+	} {
+		q.Newest, q.Limit = true, 51
+		query, args := sqlstore.RecordsQuery(&q)
+		rows, err := st.DB().QueryContext(ctx, "EXPLAIN "+pgPlaceholders(query), args...)
+		require.NoError(t, err)
+		var plan []string
+		for rows.Next() {
+			var line string
+			require.NoError(t, rows.Scan(&line))
+			plan = append(plan, line)
+		}
+		require.NoError(t, rows.Err())
+		rows.Close()
+		all := strings.Join(plan, "\n")
+		// An index scan read backwards in the page's order; or, where the
+		// filter's range of its index holds a handful of rows (a
+		// conversation's), those rows found by that index and sorted.
+		ordered := strings.Contains(all, "Index Scan Backward using toolgen_records_") && !strings.Contains(all, "Sort")
+		few := regexp.MustCompile(`Index Scan on toolgen_records_\w+_time  \(cost=[0-9.]+ rows=([0-9]{1,3}) `).MatchString(all)
+		assert.True(t, ordered || few, "%+v:\n%s", q, all)
+		assert.NotContains(t, all, "Seq Scan", "%+v:\n%s", q, all)
+	}
+}
+
+// pgPlaceholders writes query's ? placeholders as $1, $2, ...
+func pgPlaceholders(query string) string {
+	var b strings.Builder
+	n := 0
+	for _, c := range query {
+		if c == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // BenchmarkRecordPage is one page of the console's record, 50 records
