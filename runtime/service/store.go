@@ -115,11 +115,11 @@ var (
 	ErrNotPending = errors.New("service store: the proposal is not pending")
 )
 
-// Store keeps what the service must not lose: proposals, records and the
-// call IDs already run, and the console's sessions. Every method is safe for concurrent use, also by
-// several services (processes) sharing one store; the guarantees that
-// make a proposal run at most once are the store's (Claim), never a
-// process's lock. The service writes each record before it answers: a
+// Store keeps what the service must not lose: proposals, records, the
+// call IDs already run and the console's sessions. Every method is safe
+// for concurrent use, also by several services (processes) sharing one
+// store; the guarantees that make a proposal run at most once are the
+// store's (Claim), never a process's lock. The service writes each record before it answers: a
 // method that fails has written nothing.
 //
 // MemoryStore is the store of one process; durable stores live in
