@@ -299,3 +299,49 @@ func TestSecureCookies(t *testing.T) {
 	_, err = console.New(svc, &console.Options{Principal: console.BearerTokens(nil), Key: key, SessionIdle: -time.Second})
 	assert.ErrorContains(t, err, "SessionIdle")
 }
+
+// TestSessionPostsNeedCSRF checks that the CSRF protections hold for a
+// browser signed in with a session as they do for a bearer token: a form
+// posted without its token, with another person's, or from another site
+// changes nothing; the form's own token confirms once.
+func TestSessionPostsNeedCSRF(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	id := e.propose(t, ana, "files_delete", "/tmp/x")
+	ck := mustCookie(t, e.url, anaToken)
+	anaTok := csrf(t, withCookie(t, e.url, "", ck).body)
+	benTok := csrf(t, withCookie(t, e.url, "", mustCookie(t, e.url, benToken)).body)
+	post := func(path, tok string, header map[string]string) int {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, e.url+path, strings.NewReader(url.Values{"csrf": {tok}}.Encode()))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-CSRF-Token", tok)
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		req.AddCookie(ck)
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, tt := range []struct {
+		name   string
+		tok    string
+		header map[string]string
+	}{
+		{"no token", "", nil},
+		{"another person's token", benTok, nil},
+		{"a cross-site form", anaTok, map[string]string{"Sec-Fetch-Site": "cross-site"}},
+		{"another origin", anaTok, map[string]string{"Origin": "https://evil.example"}},
+	} {
+		for _, path := range []string{"proposals/" + id + "/confirm", "api/proposals/" + id + "/confirm", "signout"} {
+			assert.Equal(t, http.StatusForbidden, post(path, tt.tok, tt.header), "%s: %s", tt.name, path)
+		}
+	}
+	assert.Zero(t, e.f.runs[tDelete].Load(), "nothing ran")
+	assert.Equal(t, "ana", me(t, e.url, ck), "still signed in")
+	assert.Equal(t, http.StatusSeeOther, post("proposals/"+id+"/confirm", anaTok, nil))
+	assert.Equal(t, int64(1), e.f.runs[tDelete].Load())
+}
