@@ -39,9 +39,11 @@ type Options struct {
 	// ready-made one; a host with its own sign-in passes a function that
 	// reads its own session. It must be safe for concurrent use. Required.
 	Principal func(r *http.Request) (tool.Principal, bool)
-	// Key signs the CSRF tokens (HMAC-SHA256): at least MinKeyLen secret
-	// random bytes, the same on every instance serving one address, so
-	// that a form one instance served may be posted to another. Required.
+	// Key signs the CSRF tokens and the sessions of the sign-in form
+	// (HMAC-SHA256): at least MinKeyLen secret random bytes, the same on
+	// every instance serving one address, so that a form one instance
+	// served may be posted to another and a session made on one is
+	// accepted by all. Required.
 	Key []byte
 	// OperatorPermission is a permission whose holders see every
 	// principal's record (and may filter it by principal); "" means no

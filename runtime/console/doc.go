@@ -97,7 +97,8 @@
 //     the console's path) holds 256 random bits, never the token; the
 //     service's store keeps their SHA-256 and the principal the session
 //     was made for (service.Session), which it resolves to and to no one
-//     else. Every instance sharing the store knows the session; signing
+//     else, with a digest under Options.Key: a session changed or written
+//     in the store without the key is refused. Every instance sharing the store knows the session; signing
 //     out deletes it there, so the cookie is refused everywhere after.
 //     A session ends after Options.SessionTTL (DefaultSessionTTL, 12 h)
 //     or Options.SessionIdle unused (DefaultSessionIdle, 1 h); it keeps

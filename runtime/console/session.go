@@ -2,9 +2,12 @@ package console
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -31,9 +34,10 @@ const sessionSecretLen = 32
 
 // A session's cookie holds its secret, base64url: 32 random bytes. The
 // store keeps the secret's SHA-256 and the principal the session was made
-// for (service.Session), so that every instance sharing the store knows
-// the session, a sign-out on one ends it on all, and nothing the store
-// holds signs anyone in.
+// for (service.Session), with a digest of both under Options.Key, so that
+// every instance sharing the store (and the key) knows the session, a
+// sign-out on one ends it on all, nothing the store holds signs anyone
+// in, and a session changed or made in the store is refused.
 
 // startSession starts a session for who and sets its cookie on w.
 func (c *Console) startSession(w http.ResponseWriter, r *http.Request, who tool.Principal) error {
@@ -44,6 +48,7 @@ func (c *Console) startSession(w http.ResponseWriter, r *http.Request, who tool.
 	hash := sha256.Sum256(secret)
 	now := c.now()
 	s := &service.Session{Hash: hash[:], Principal: who, Created: now, Expires: now.Add(c.sessionTTL), Seen: now}
+	s.Digest = hex.EncodeToString(c.sessionMAC(s))
 	if err := c.sessions.StartSession(r.Context(), s); err != nil {
 		return err
 	}
@@ -52,6 +57,27 @@ func (c *Console) startSession(w http.ResponseWriter, r *http.Request, who tool.
 		MaxAge: int(c.sessionTTL / time.Second), HttpOnly: true, Secure: c.secure(r), SameSite: http.SameSiteStrictMode,
 	})
 	return nil
+}
+
+// sessionLabel starts what a session's digest is made of.
+const sessionLabel = "toolgen console session\x00"
+
+// sessionMAC is the MAC under Options.Key of what s binds: its hash, its
+// principal and permissions (each length-prefixed), Created and Expires.
+func (c *Console) sessionMAC(s *service.Session) []byte {
+	b := append([]byte(sessionLabel), s.Hash...)
+	b = binary.AppendUvarint(b, uint64(len(s.Principal.ID)))
+	b = append(b, s.Principal.ID...)
+	b = binary.AppendUvarint(b, uint64(len(s.Principal.Permissions)))
+	for _, p := range s.Principal.Permissions {
+		b = binary.AppendUvarint(b, uint64(len(p)))
+		b = append(b, p...)
+	}
+	b = binary.BigEndian.AppendUint64(b, uint64(s.Created.UnixNano()))
+	b = binary.BigEndian.AppendUint64(b, uint64(s.Expires.UnixNano()))
+	m := hmac.New(sha256.New, c.key)
+	m.Write(b)
+	return m.Sum(nil)
 }
 
 // sessionHash returns the hash of the session secret r's cookie holds,
@@ -83,6 +109,10 @@ func (c *Console) sessionPrincipal(r *http.Request) (tool.Principal, bool) {
 		if !errors.Is(err, service.ErrNoSession) {
 			c.log.LogAttrs(ctx, slog.LevelError, "console: read a session", slog.String("error", err.Error()))
 		}
+		return tool.Principal{}, false
+	}
+	if d, err := hex.DecodeString(s.Digest); err != nil || !hmac.Equal(d, c.sessionMAC(s)) {
+		c.log.LogAttrs(ctx, slog.LevelWarn, "console: a session's digest does not match: changed in the store, or made without the key")
 		return tool.Principal{}, false
 	}
 	now := c.now()

@@ -345,3 +345,51 @@ func TestSessionPostsNeedCSRF(t *testing.T) {
 	assert.Equal(t, http.StatusSeeOther, post("proposals/"+id+"/confirm", anaTok, nil))
 	assert.Equal(t, int64(1), e.f.runs[tDelete].Load())
 }
+
+// TestSessionChangedInTheStore checks that a session's principal cannot
+// be changed in the store, nor a session written there, by someone
+// without the console's key: the digest refuses both.
+func TestSessionChangedInTheStore(t *testing.T) {
+	t.Parallel()
+	clk := &clock{t: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)}
+	st, err := sqlitestore.Open(t.Context(), filepath.Join(t.TempDir(), "console.db"), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	svc, err := service.New(newFixture(t).reg, &service.Options{Store: st, Now: clk.now})
+	require.NoError(t, err)
+	c, err := console.New(svc, &console.Options{
+		Principal: console.BearerTokens(map[string]tool.Principal{anaToken: ana, olgaToken: olga}), Key: key, Now: clk.now,
+		OperatorPermission: "console.operator",
+	})
+	require.NoError(t, err)
+	u := mount(t, c)
+
+	ck := mustCookie(t, u, anaToken)
+	require.Equal(t, "ana", me(t, u, ck))
+	_, err = st.DB().ExecContext(t.Context(), `UPDATE toolgen_sessions SET principal = 'olga'`)
+	require.NoError(t, err)
+	assert.Empty(t, me(t, u, ck), "its principal changed in the store")
+
+	ck = mustCookie(t, u, anaToken)
+	_, err = st.DB().ExecContext(t.Context(), `UPDATE toolgen_sessions SET expires_ns = expires_ns + 86400000000000`)
+	require.NoError(t, err)
+	assert.Empty(t, me(t, u, ck), "its expiry changed in the store")
+
+	// A session written into the store without the key.
+	secret := make([]byte, 32)
+	hash := sha256.Sum256(secret)
+	require.NoError(t, st.StartSession(t.Context(), &service.Session{Hash: hash[:], Principal: olga, Created: clk.now(),
+		Expires: clk.now().Add(time.Hour), Seen: clk.now(), Digest: strings.Repeat("0", 64)}))
+	assert.Empty(t, me(t, u, &http.Cookie{Name: console.SessionCookie, Value: base64.RawURLEncoding.EncodeToString(secret)}))
+
+	// The same key on another console (another instance) accepts a
+	// session; a console of another key does not.
+	ck = mustCookie(t, u, olgaToken)
+	other, err := console.New(svc, &console.Options{Principal: console.BearerTokens(nil), Key: []byte("another key, 32 bytes or more.............."),
+		Now: clk.now})
+	require.NoError(t, err)
+	same, err := console.New(svc, &console.Options{Principal: console.BearerTokens(nil), Key: key, Now: clk.now})
+	require.NoError(t, err)
+	assert.Equal(t, "olga", me(t, mount(t, same), ck))
+	assert.Empty(t, me(t, mount(t, other), ck))
+}

@@ -27,6 +27,11 @@ type Session struct {
 	// Seen is when it was last used (as SeeSession last wrote): an idle
 	// timeout counts from it.
 	Seen time.Time
+	// Digest binds the hash, the principal and its permissions, Created
+	// and Expires under the console's key (HMAC-SHA256, hex), so that a
+	// session changed in the store, or written there without the key, is
+	// refused.
+	Digest string
 }
 
 // ErrNoSession is returned when no session has the hash: it never

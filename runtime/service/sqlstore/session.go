@@ -23,7 +23,8 @@ func sessionTable() []string {
 	permissions {blob} NOT NULL,
 	created_ns {int} NOT NULL,
 	expires_ns {int} NOT NULL,
-	seen_ns {int} NOT NULL
+	seen_ns {int} NOT NULL,
+	digest TEXT NOT NULL
 ){table}`,
 		`CREATE INDEX toolgen_sessions_expires ON toolgen_sessions (expires_ns)`,
 	}
@@ -31,8 +32,8 @@ func sessionTable() []string {
 
 // The session statements, in ? form (bound on use).
 const (
-	insertSessionQ = `INSERT INTO toolgen_sessions (hash, principal, permissions, created_ns, expires_ns, seen_ns) VALUES (?, ?, ?, ?, ?, ?)`
-	selectSessionQ = `SELECT principal, permissions, created_ns, expires_ns, seen_ns FROM toolgen_sessions WHERE hash = ?`
+	insertSessionQ = `INSERT INTO toolgen_sessions (hash, principal, permissions, created_ns, expires_ns, seen_ns, digest) VALUES (?, ?, ?, ?, ?, ?, ?)`
+	selectSessionQ = `SELECT principal, permissions, created_ns, expires_ns, seen_ns, digest FROM toolgen_sessions WHERE hash = ?`
 	seeSessionQ    = `UPDATE toolgen_sessions SET seen_ns = ? WHERE hash = ? AND seen_ns < ?`
 	endSessionQ    = `DELETE FROM toolgen_sessions WHERE hash = ?`
 	purgeSessionsQ = `DELETE FROM toolgen_sessions WHERE expires_ns < ?`
@@ -69,7 +70,7 @@ func (s *Store) StartSession(ctx context.Context, ss *service.Session) error {
 		return fmt.Errorf("sqlstore: start a session: %w", err)
 	}
 	if _, err := s.db.ExecContext(ctx, s.d.bind(insertSessionQ), ss.Hash, text(ss.Principal.ID),
-		encodePermissions(ss.Principal.Permissions), nanos(ss.Created), nanos(ss.Expires), nanos(ss.Seen)); err != nil {
+		encodePermissions(ss.Principal.Permissions), nanos(ss.Created), nanos(ss.Expires), nanos(ss.Seen), text(ss.Digest)); err != nil {
 		return fmt.Errorf("sqlstore: start a session: %w", err)
 	}
 	return nil
@@ -80,7 +81,8 @@ func (s *Store) Session(ctx context.Context, hash []byte) (*service.Session, err
 	ss := &service.Session{Hash: append([]byte(nil), hash...)}
 	var perms []byte
 	var created, expires, seen int64
-	err := s.rdb.QueryRowContext(ctx, s.d.bind(selectSessionQ), hash).Scan(textInto{&ss.Principal.ID}, &perms, &created, &expires, &seen)
+	err := s.rdb.QueryRowContext(ctx, s.d.bind(selectSessionQ), hash).Scan(textInto{&ss.Principal.ID}, &perms, &created, &expires, &seen,
+		textInto{&ss.Digest})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, service.ErrNoSession
 	}

@@ -21,7 +21,7 @@ func testSessions(t *testing.T, st service.Store) {
 	ctx := context.Background()
 	hash := func(secret string) []byte { h := sha256.Sum256([]byte(secret)); return h[:] }
 	alice := &service.Session{Hash: hash("a"), Principal: tool.Principal{ID: "alice\x00\xff", Permissions: []string{"files.read", "", "x\x1by"}},
-		Created: t0, Expires: t0.Add(12 * time.Hour), Seen: t0}
+		Created: t0, Expires: t0.Add(12 * time.Hour), Seen: t0, Digest: "d1\x00"}
 	bob := &service.Session{Hash: hash("b"), Principal: tool.Principal{ID: "bob"}, Created: t0, Expires: t0.Add(time.Hour), Seen: t0}
 	require.NoError(t, st.StartSession(ctx, alice))
 	require.NoError(t, st.StartSession(ctx, bob))
@@ -32,6 +32,7 @@ func testSessions(t *testing.T, st service.Store) {
 	require.NoError(t, err)
 	assert.Equal(t, alice.Hash, got.Hash)
 	assert.Equal(t, alice.Principal, got.Principal, "the principal it was made for, as written")
+	assert.Equal(t, alice.Digest, got.Digest)
 	assert.True(t, got.Created.Equal(t0) && got.Expires.Equal(alice.Expires) && got.Seen.Equal(t0), "times: %+v", got)
 	got.Principal.Permissions[0] = "changed"
 	again, err := st.Session(ctx, hash("a"))
