@@ -12,10 +12,11 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
-// TokenCookie is the cookie the console's sign-in form keeps a bearer
-// token in (HttpOnly, SameSite=Strict, scoped to the console's path):
-// what BearerTokens reads when a request has no Authorization header.
-const TokenCookie = "toolgen_console_token"
+// SessionCookie is the cookie the console's sign-in form sets: an opaque
+// session (see Options.SessionTTL), never the bearer token the person
+// pasted. It is HttpOnly, SameSite=Strict, scoped to the console's path,
+// and Secure as Options.SecureCookies and Options.TrustedProxies say.
+const SessionCookie = "toolgen_console_session"
 
 // The CSRF token's form field and API header.
 const (
@@ -29,10 +30,12 @@ const maxFormBytes = 16 << 10
 // BearerTokens returns an Options.Principal of bearer tokens the host
 // configures, each the token of one principal, as
 // runtime/mcpserver.StaticTokens does for MCP: a token is read from the
-// request's "Authorization: Bearer" header (an API client) or from
-// TokenCookie (a browser signed in with the console's form), and looked
-// up by its SHA-256, so that no comparison with a configured token
-// depends on where they differ. Empty tokens are ignored.
+// request's "Authorization: Bearer" header (an API client, and the
+// console's sign-in form, which pastes one and keeps a session instead)
+// and looked up by its SHA-256, so that no comparison with a configured
+// token depends on where they differ. No cookie is read: a browser signed
+// in with the form holds a session (SessionCookie). Empty tokens are
+// ignored.
 func BearerTokens(tokens map[string]tool.Principal) func(r *http.Request) (tool.Principal, bool) {
 	byHash := make(map[[sha256.Size]byte]tool.Principal, len(tokens))
 	for tok, p := range tokens {
@@ -45,8 +48,6 @@ func BearerTokens(tokens map[string]tool.Principal) func(r *http.Request) (tool.
 		tok := ""
 		if h := r.Header.Get("Authorization"); len(h) > len("Bearer ") && strings.EqualFold(h[:len("Bearer ")], "Bearer ") {
 			tok = strings.TrimSpace(h[len("Bearer "):])
-		} else if ck, err := r.Cookie(TokenCookie); err == nil {
-			tok = ck.Value
 		}
 		if tok == "" {
 			return tool.Principal{}, false
@@ -132,9 +133,12 @@ func (c *Console) signInPage(w http.ResponseWriter, r *http.Request) {
 	c.render(w, r, http.StatusOK, "signin", tool.Principal{}, &signInData{})
 }
 
-// signInPost keeps the pasted token in TokenCookie when Options.Principal
-// accepts it from there. The token is never written back, not even when
-// it is refused.
+// signInPost signs in with a pasted bearer token: when Options.Principal
+// accepts it (in an Authorization header, as an API client sends it), a
+// session is started for that principal and SessionCookie holds the
+// session's secret. The token is never written back, not even when it is
+// refused, and never kept: not in the cookie, not in the store. A session
+// the request held ends: a sign-in never leaves two.
 func (c *Console) signInPost(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	if c.signIn != "" {
@@ -147,45 +151,57 @@ func (c *Console) signInPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok := strings.TrimSpace(r.PostForm.Get("token"))
-	if !cookieSafe(tok) { // no token of BearerTokens'
+	if !headerSafe(tok) { // no token of BearerTokens'
 		c.render(w, r, http.StatusUnauthorized, "signin", tool.Principal{}, &signInData{Failed: true})
 		return
 	}
-	ck := &http.Cookie{
-		Name: TokenCookie, Value: tok, Path: base(r), HttpOnly: true, Secure: r.TLS != nil,
-		SameSite: http.SameSiteStrictMode,
-	}
-	// Would the console know the person with this cookie?
+	// Whom does the token sign in?
 	probe := r.Clone(r.Context())
 	probe.Header = probe.Header.Clone()
-	probe.Header.Del("Authorization")
 	probe.Header.Del("Cookie")
-	probe.AddCookie(ck)
-	if _, ok := c.principal(probe); !ok {
+	probe.Header.Set("Authorization", "Bearer "+tok)
+	who, ok := c.who(probe)
+	if !ok || who.ID == "" {
 		c.render(w, r, http.StatusUnauthorized, "signin", tool.Principal{}, &signInData{Failed: true})
 		return
 	}
-	http.SetCookie(w, ck)
+	if hash, ok := sessionHash(r); ok { // a sign-in replaces the session the browser held
+		if err := c.sessions.EndSession(r.Context(), hash); err != nil {
+			c.failed(w, r, "end the session", err)
+			return
+		}
+	}
+	if err := c.startSession(w, r, who); err != nil {
+		c.failed(w, r, "start a session", err)
+		return
+	}
 	http.Redirect(w, r, base(r), http.StatusSeeOther)
 }
 
-// cookieSafe reports whether tok can be a cookie's value as it is.
-func cookieSafe(tok string) bool {
+// headerSafe reports whether tok can be sent in a header as it is.
+func headerSafe(tok string) bool {
 	if tok == "" {
 		return false
 	}
 	for i := 0; i < len(tok); i++ {
-		if b := tok[i]; b <= ' ' || b >= 0x7f || b == '"' || b == ';' || b == '\\' || b == ',' {
+		if b := tok[i]; b < ' ' || b >= 0x7f {
 			return false
 		}
 	}
 	return true
 }
 
-// signOut forgets the sign-in cookie.
+// signOut ends the request's session, on every instance (it is deleted
+// from the store), and forgets the cookie.
 func (c *Console) signOut(w http.ResponseWriter, r *http.Request, _ tool.Principal) {
+	if hash, ok := sessionHash(r); ok {
+		if err := c.sessions.EndSession(r.Context(), hash); err != nil {
+			c.failed(w, r, "end the session", err)
+			return
+		}
+	}
 	http.SetCookie(w, &http.Cookie{
-		Name: TokenCookie, Value: "", Path: base(r), MaxAge: -1, HttpOnly: true, Secure: r.TLS != nil,
+		Name: SessionCookie, Value: "", Path: base(r), MaxAge: -1, HttpOnly: true, Secure: c.secure(r),
 		SameSite: http.SameSiteStrictMode,
 	})
 	http.Redirect(w, r, base(r)+"signin", http.StatusSeeOther)

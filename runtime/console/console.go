@@ -1,12 +1,15 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"html/template"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,9 +39,11 @@ type Options struct {
 	// ready-made one; a host with its own sign-in passes a function that
 	// reads its own session. It must be safe for concurrent use. Required.
 	Principal func(r *http.Request) (tool.Principal, bool)
-	// Key signs the CSRF tokens (HMAC-SHA256): at least MinKeyLen secret
-	// random bytes, the same on every instance serving one address, so
-	// that a form one instance served may be posted to another. Required.
+	// Key signs the CSRF tokens and the sessions of the sign-in form
+	// (HMAC-SHA256): at least MinKeyLen secret random bytes, the same on
+	// every instance serving one address, so that a form one instance
+	// served may be posted to another and a session made on one is
+	// accepted by all. Required.
 	Key []byte
 	// OperatorPermission is a permission whose holders see every
 	// principal's record (and may filter it by principal); "" means no
@@ -55,9 +60,33 @@ type Options struct {
 	// Lister.List); nil leaves MCP out of the catalog.
 	MCP func(ctx context.Context, offer []*tool.Spec) ([][]byte, error)
 	// SignInURL is where a person without a principal is sent (the host's
-	// sign-in page); "" serves the console's own sign-in form, which keeps
-	// a pasted bearer token in a cookie that BearerTokens reads.
+	// sign-in page); "" serves the console's own sign-in form, which
+	// checks a pasted bearer token with Principal (as an Authorization
+	// header) and starts a session for its principal: SessionCookie holds
+	// the session's random secret, never the token, and the service's
+	// store the secret's hash (service.Session), so that every instance
+	// sharing the store knows it and signing out ends it on all. The
+	// session keeps the principal and permissions Principal gave at sign-in
+	// until it ends.
 	SignInURL string
+	// SessionTTL is how long a session of the sign-in form lasts, however
+	// much it is used; 0 means DefaultSessionTTL.
+	SessionTTL time.Duration
+	// SessionIdle ends a session not used for that long; 0 means
+	// DefaultSessionIdle. Use is written to the store at most every
+	// minute (every quarter of SessionIdle, when that is shorter).
+	SessionIdle time.Duration
+	// SecureCookies marks the session cookie Secure (the browser sends it
+	// over HTTPS only) whatever the request: set it when TLS ends at a
+	// proxy in front of the console. Without it the cookie is Secure when
+	// the request came over TLS, to the console or to a proxy of
+	// TrustedProxies.
+	SecureCookies bool
+	// TrustedProxies are the peers whose X-Forwarded-Proto header the
+	// console believes: a request from one of them with
+	// X-Forwarded-Proto: https came over TLS. The header of any other
+	// peer is ignored (a client could send it).
+	TrustedProxies []netip.Prefix
 	// PageSize is how many records a page of the record shows; 0 means
 	// DefaultPageSize, at most MaxPageSize.
 	PageSize int
@@ -85,8 +114,14 @@ type Console struct {
 	log      *slog.Logger
 	now      func() time.Time
 	cross    *http.CrossOriginProtection
-	pages    map[string]*template.Template
-	mux      *http.ServeMux
+	sessions service.SessionStore
+	// sessionTTL, sessionIdle and seeEvery are the sessions' lifetime,
+	// idle timeout, and how often their use is written.
+	sessionTTL, sessionIdle, seeEvery time.Duration
+	secureCookies                     bool
+	proxies                           []netip.Prefix
+	pages                             map[string]*template.Template
+	mux                               *http.ServeMux
 }
 
 // New returns a Console of svc.
@@ -111,13 +146,30 @@ func New(svc *service.Service, opts *Options) (*Console, error) {
 	if o.SignInURL != "" && !strings.HasPrefix(o.SignInURL, "/") && !strings.HasPrefix(o.SignInURL, "https://") && !strings.HasPrefix(o.SignInURL, "http://") {
 		errs = append(errs, errors.New("SignInURL is neither a path nor an http(s) URL"))
 	}
+	if o.SessionTTL < 0 || o.SessionIdle < 0 {
+		errs = append(errs, errors.New("a negative SessionTTL or SessionIdle"))
+	}
+	for _, p := range o.TrustedProxies {
+		if !p.IsValid() {
+			errs = append(errs, errors.New("an invalid prefix in TrustedProxies"))
+			break
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("new console: %w", err)
 	}
 	c := &Console{
 		svc: svc, who: o.Principal, key: append([]byte(nil), o.Key...), operator: o.OperatorPermission,
 		defs: o.Definitions, mcp: o.MCP, signIn: o.SignInURL, pageSize: o.PageSize, title: o.Title,
-		log: o.Logger, now: o.Now, cross: http.NewCrossOriginProtection(),
+		log: o.Logger, now: o.Now, cross: http.NewCrossOriginProtection(), sessions: svc.Store(),
+		sessionTTL: cmp.Or(o.SessionTTL, DefaultSessionTTL), sessionIdle: cmp.Or(o.SessionIdle, DefaultSessionIdle),
+		secureCookies: o.SecureCookies, proxies: slices.Clone(o.TrustedProxies),
+	}
+	c.seeEvery = min(c.sessionIdle/4, time.Minute)
+	for i, p := range c.proxies {
+		if p.Addr().Is4In6() && p.Bits() >= 96 { // an IPv4 prefix written in IPv6, as a peer's address is not
+			c.proxies[i] = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		}
 	}
 	if c.pageSize == 0 {
 		c.pageSize = DefaultPageSize
@@ -255,10 +307,13 @@ func (c *Console) api(h handler) http.HandlerFunc {
 	}
 }
 
-// principal returns the principal of r, if any, with an ID.
+// principal returns the principal of r, if any, with an ID: the one
+// Options.Principal finds, else the one r's session was made for.
 func (c *Console) principal(r *http.Request) (tool.Principal, bool) {
-	p, ok := c.who(r)
-	return p, ok && p.ID != ""
+	if p, ok := c.who(r); ok && p.ID != "" {
+		return p, true
+	}
+	return c.sessionPrincipal(r)
 }
 
 // isOperator reports whether who sees everyone's record.

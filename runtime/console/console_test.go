@@ -365,7 +365,7 @@ func TestSignIn(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
 	ck := resp.Header.Get("Set-Cookie")
-	for _, want := range []string{console.TokenCookie + "=", "Path=/console/", "HttpOnly", "SameSite=Strict"} {
+	for _, want := range []string{console.SessionCookie + "=", "Path=/console/", "HttpOnly", "SameSite=Strict"} {
 		assert.Contains(t, ck, want)
 	}
 	assert.Equal(t, http.StatusOK, get("record").StatusCode, "signed in")

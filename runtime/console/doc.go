@@ -111,8 +111,24 @@
 //
 //   - Who: Options.Principal, a function of the request the host gives.
 //     BearerTokens is the ready-made one: tokens in the Authorization
-//     header, or in the HttpOnly, SameSite=Strict cookie the console's
-//     sign-in form keeps.
+//     header. The console's sign-in form checks a pasted token with it
+//     and starts a session: SessionCookie (HttpOnly, SameSite=Strict,
+//     the console's path) holds 256 random bits, never the token; the
+//     service's store keeps their SHA-256 and the principal the session
+//     was made for (service.Session), which it resolves to and to no one
+//     else, with a digest under Options.Key: a session changed or written
+//     in the store without the key is refused. Every instance sharing the store knows the session; signing
+//     out deletes it there, so the cookie is refused everywhere after.
+//     A session ends after Options.SessionTTL (DefaultSessionTTL, 12 h)
+//     or Options.SessionIdle unused (DefaultSessionIdle, 1 h); it keeps
+//     the permissions the principal held at sign-in until then. A
+//     tampered, unknown, ended or expired session is answered as no
+//     principal (a page sends to sign in, the API answers 401), its
+//     value never echoed. The store's Purge deletes expired sessions.
+//   - TLS: the cookie is Secure when the request came over TLS, always
+//     with Options.SecureCookies (set it when TLS ends at a proxy), and
+//     when a peer of Options.TrustedProxies sends X-Forwarded-Proto:
+//     https; the header of any other peer is ignored.
 //   - Cross-site requests: every request that changes anything (every
 //     method but GET and HEAD) is refused when a browser says it comes
 //     from another site (net/http's CrossOriginProtection), and needs a

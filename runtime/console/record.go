@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,12 +58,6 @@ func parseCursor(s string) (cursor, bool) {
 		return cursor{}, false
 	}
 	return cursor{Time: time.Unix(0, ns).UTC(), ID: n}, true
-}
-
-// after reports whether r comes before c in the record, newest first:
-// it is older.
-func (c cursor) after(r *service.Record) bool {
-	return c.Time.IsZero() || r.Time.Before(c.Time) || r.Time.Equal(c.Time) && r.ID < c.ID
 }
 
 // maxFilterLen bounds a filter's text.
@@ -141,85 +134,27 @@ func eventNames() []string {
 	}
 }
 
-// firstWindow is the span of time the first read of a page covers; each
-// further read covers four times the last, back to Since.
-const firstWindow = time.Hour
-
 // records returns the newest f.Limit records f selects, newest first, and
-// the cursor of the next (older) page, zero when there is none. The
-// store returns records oldest first, capped: page reads windows of time
-// back from the cursor, each forward in batches, keeping the newest, so
-// it works on any Store.
+// the cursor of the next (older) page, zero when there is none: one
+// newest-first keyset page of the store (service.Query's Newest and
+// Before), which reads only the page's rows, however long the record.
 func (c *Console) records(ctx context.Context, f filter) ([]service.Record, cursor, error) {
-	q := service.Query{Principal: f.Principal, Conversation: f.Conversation, Tool: f.Tool}
-	hi := f.Until
-	if !f.Before.Time.IsZero() && (hi.IsZero() || f.Before.Time.Before(hi)) {
-		hi = f.Before.Time.Add(1) // records of the cursor's time, with a lower ID, too
+	q := service.Query{
+		Principal: f.Principal, Conversation: f.Conversation, Tool: f.Tool, Event: f.Event, Since: f.Since, Until: f.Until,
+		Before: service.Position{Time: f.Before.Time, ID: f.Before.ID}, Newest: true,
+		Limit: f.Limit + 1, // one more tells whether there is a next page
 	}
-	if hi.IsZero() {
-		hi = c.now().Add(time.Minute) // a record of a clock a little ahead
-	}
-	want := f.Limit + 1 // one more tells whether there is a next page
-	var newest []service.Record
-	for w := firstWindow; ; w *= 4 {
-		lo := hi.Add(-w)
-		last := w > 100*365*24*time.Hour
-		if !f.Since.IsZero() && !lo.After(f.Since) || last {
-			lo, last = f.Since, true
-		}
-		got, err := c.scan(ctx, q, f, lo, hi, want-len(newest))
-		if err != nil {
-			return nil, cursor{}, err
-		}
-		slices.Reverse(got)
-		newest = append(newest, got...)
-		if len(newest) >= want || last {
-			break
-		}
-		hi = lo
+	recs, err := c.svc.Records(ctx, q)
+	if err != nil {
+		return nil, cursor{}, err
 	}
 	var next cursor
-	if len(newest) > f.Limit {
-		newest = newest[:f.Limit]
-		r := &newest[len(newest)-1]
+	if len(recs) > f.Limit {
+		recs = recs[:f.Limit]
+		r := &recs[len(recs)-1]
 		next = cursor{Time: r.Time, ID: r.ID}
 	}
-	return newest, next, nil
-}
-
-// scan returns the newest n records of [lo, hi) that f selects, oldest
-// first, reading the window forward in batches of the store's cap.
-func (c *Console) scan(ctx context.Context, q service.Query, f filter, lo, hi time.Time, n int) ([]service.Record, error) {
-	q.Since, q.Until, q.Limit = lo, hi, service.DefaultQueryLimit
-	var kept []service.Record
-	var lastID int64
-	for {
-		recs, err := c.svc.Records(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		for i := range recs {
-			r := &recs[i]
-			if r.ID <= lastID && r.Time.Equal(q.Since) {
-				continue // read in the last batch
-			}
-			if (f.Event == 0 || r.Event == f.Event) && f.Before.after(r) {
-				kept = append(kept, *r)
-				if len(kept) > n {
-					kept = kept[1:]
-				}
-			}
-		}
-		if len(recs) < q.Limit {
-			return kept, nil
-		}
-		end := &recs[len(recs)-1]
-		if end.Time.Equal(q.Since) && recs[0].Time.Equal(q.Since) {
-			// A whole batch of one instant: no later Since reaches past it.
-			return kept, nil
-		}
-		q.Since, lastID = end.Time, end.ID
-	}
+	return recs, next, nil
 }
 
 // recordData is the record page's.

@@ -193,6 +193,9 @@
 // links no database driver: runtime/service/sqlitestore (embedded SQLite,
 // one machine) and runtime/service/pgstore (PostgreSQL, several
 // instances), both runtime/service/sqlstore, each with a durable Limiter.
+// Records answers the console's record pages: filters by principal,
+// conversation, tool, event and time, and newest-first keyset pages
+// (Query.Newest, Query.Before), indexed in both SQL dialects.
 // runtime/service/storetest is the contract every Store's tests run. What
 // the service costs per call is measured in bench/README.md.
 package service

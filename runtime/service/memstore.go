@@ -27,6 +27,7 @@ type MemoryStore struct {
 	proposals map[string]*Proposal
 	order     []string // proposal IDs, oldest first
 	key       []byte
+	sessions  map[[32]byte]*Session
 	fail      func(op string) error
 	arena     []byte // the block Args are copied into (keep)
 	tasks     memTasks
@@ -275,6 +276,9 @@ func (m *MemoryStore) Append(_ context.Context, rec *Record) error {
 func (m *MemoryStore) Records(_ context.Context, q Query) ([]Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if q.Newest {
+		return m.newest(&q), nil
+	}
 	var out []Record
 	for i := range m.count {
 		if len(out) == q.limit() {
@@ -456,5 +460,6 @@ func (m *MemoryStore) Purge(_ context.Context, before time.Time) (int, error) {
 		}
 		return false
 	})
+	n += m.purgeSessions(before)
 	return n, nil
 }

@@ -587,14 +587,15 @@ func (s *Service) Proposals(ctx context.Context, q ProposalQuery) ([]Proposal, e
 	return s.store.Proposals(ctx, q)
 }
 
-// Records returns the records q selects, oldest first.
+// Records returns the records q selects: oldest first, or newest first
+// with q.Newest (see Store.Records).
 func (s *Service) Records(ctx context.Context, q Query) ([]Record, error) {
 	return s.store.Records(ctx, q)
 }
 
-// Purge deletes the records older than age, the proposals that expired
-// more than age ago and the tasks past their TTL, and returns how many
-// rows it deleted. A call whose
+// Purge deletes the records older than age, the proposals and console
+// sessions that expired more than age ago and the tasks past their TTL,
+// and returns how many rows it deleted. A call whose
 // record is purged is no longer deduplicated by its call ID.
 func (s *Service) Purge(ctx context.Context, age time.Duration) (int, error) {
 	n, err := s.store.Purge(ctx, s.now().Add(-age))

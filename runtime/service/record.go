@@ -177,10 +177,36 @@ type Query struct {
 	Principal, Conversation, CallID, Tool string
 	// Proposal selects the records of one proposal.
 	Proposal string
+	// Event selects one kind of event; 0 selects every kind.
+	Event Event
 	// Since and Until bound Time: Since <= Time < Until.
 	Since, Until time.Time
+	// Before, when its Time is set, selects the records that come before
+	// that place (see Position): with Newest, the keyset cursor of the
+	// next, older page.
+	Before Position
+	// Newest orders the records newest first: by Time, then ID, both
+	// descending. false keeps the order the store wrote them in, oldest
+	// first.
+	Newest bool
 	// Limit caps the number of records; 0 means DefaultQueryLimit.
 	Limit int
+}
+
+// Position is a record's place in time: its Time, then its ID among the
+// records of one Time. Records ordered newest first come in decreasing
+// Position.
+type Position struct {
+	// Time is the record's Time.
+	Time time.Time
+	// ID is the record's ID.
+	ID int64
+}
+
+// After reports whether p comes after r: r's Time is earlier, or the
+// same and r's ID lower.
+func (p Position) After(r *Record) bool {
+	return r.Time.Before(p.Time) || r.Time.Equal(p.Time) && r.ID < p.ID
 }
 
 // DefaultQueryLimit is the number of records a Query returns at most when
@@ -195,6 +221,8 @@ func (q *Query) Match(r *Record) bool {
 		(q.CallID == "" || r.CallID == q.CallID) &&
 		(q.Tool == "" || r.Tool == q.Tool) &&
 		(q.Proposal == "" || r.Proposal == q.Proposal) &&
+		(q.Event == 0 || r.Event == q.Event) &&
+		(q.Before.Time.IsZero() || q.Before.After(r)) &&
 		(q.Since.IsZero() || !r.Time.Before(q.Since)) &&
 		(q.Until.IsZero() || r.Time.Before(q.Until))
 }

@@ -122,12 +122,12 @@ var (
 	ErrKeyLost = errors.New("service store: the digest key is gone while proposals made under it are pending; no new key was made: restore it, or set Options.Key")
 )
 
-// Store keeps what the service must not lose: proposals, records and the
-// call IDs already run. Every method is safe for concurrent use, also by
-// several services (processes) sharing one store; the guarantees that
-// make a proposal run at most once are the store's (Claim), never a
-// process's lock. The service writes each record before it answers: a
-// method that fails has written nothing.
+// Store keeps what the service must not lose: proposals, records, the
+// call IDs already run, tasks and the console's sessions. Every method is safe
+// for concurrent use, also by several services (processes) sharing one
+// store; the guarantees that make a proposal run at most once are the
+// store's (Claim), never a process's lock. The service writes each record
+// before it answers: a method that fails has written nothing.
 //
 // MemoryStore is the store of one process; durable stores live in
 // subpackages so that a program using the memory store links no database
@@ -144,7 +144,9 @@ type Store interface {
 	Finish(ctx context.Context, rec *Record) error
 	// Append writes rec, an event that runs nothing, and sets rec.ID.
 	Append(ctx context.Context, rec *Record) error
-	// Records returns the records q selects, oldest first.
+	// Records returns the records q selects: oldest first, in the order
+	// written; with q.Newest, newest first by Time, then ID (q.Before is
+	// then the keyset cursor of the next page).
 	Records(ctx context.Context, q Query) ([]Record, error)
 
 	// Propose writes p, pending, and rec, its record, together, and sets
@@ -213,9 +215,12 @@ type Store interface {
 	// returns how many it deleted.
 	PurgeTasks(ctx context.Context, before time.Time) (int, error)
 
-	// Purge deletes the records whose Time is before before, and the
+	// SessionStore keeps the console's sessions (see Session).
+	SessionStore
+
+	// Purge deletes the records whose Time is before before, the
 	// proposals that expired before it (whatever their state: one no
-	// longer stored cannot be confirmed either), and returns how many rows
-	// it deleted.
+	// longer stored cannot be confirmed either) and the sessions that
+	// expired before it, and returns how many rows it deleted.
 	Purge(ctx context.Context, before time.Time) (int, error)
 }

@@ -143,6 +143,14 @@ func migrations(t columnTypes) []Migration {
 		Version:    3,
 		Name:       "tasks",
 		Statements: append(taskTables(), tasksOfPrincipalIndex),
+	}, {
+		Version:    4,
+		Name:       "newest-first pages of the record: indexes on time and id, alone and after each filter's column",
+		Statements: pageIndexes(),
+	}, {
+		Version:    5,
+		Name:       "the console's sessions",
+		Statements: sessionTable(),
 	}}
 	for i := range steps {
 		for j, stmt := range steps[i].Statements {

@@ -288,15 +288,7 @@ func (s *Store) Append(ctx context.Context, rec *service.Record) error {
 
 // Records implements service.Store.
 func (s *Store) Records(ctx context.Context, q service.Query) ([]service.Record, error) {
-	var f filter
-	f.add(q.Principal != "", "principal = ?", text(q.Principal))
-	f.add(q.Conversation != "", "conversation = ?", text(q.Conversation))
-	f.add(q.CallID != "", "call_id = ?", text(q.CallID))
-	f.add(q.Tool != "", "tool = ?", text(q.Tool))
-	f.add(q.Proposal != "", "proposal = ?", text(q.Proposal))
-	f.add(!q.Since.IsZero(), "time_ns >= ?", nanos(q.Since))
-	f.add(!q.Until.IsZero(), "time_ns < ?", nanos(q.Until))
-	query, args := f.query("SELECT "+recordColumns+" FROM toolgen_records", "id", q.Limit)
+	query, args := recordsQuery(&q)
 	out, err := selectAll(ctx, s, query, args, scanRecord)
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: read records: %w", err)
@@ -501,7 +493,7 @@ func (s *Store) Purge(ctx context.Context, before time.Time) (int, error) {
 	var n int64
 	b := nanos(before)
 	_, err := s.inTx(ctx, true, func(ex execer, _ *sql.Tx) (bool, error) {
-		for _, q := range []string{s.q.purgeRecords, s.q.purgeProposals} {
+		for _, q := range []string{s.q.purgeRecords, s.q.purgeProposals, s.d.bind(purgeSessionsQ)} {
 			res, err := ex.ExecContext(ctx, q, b)
 			if err != nil {
 				return false, err

@@ -25,8 +25,10 @@ import (
 // call ID names one call on every instance; a proposal changed in the
 // database is refused; a caller gone (cancelled) still leaves its record
 // finished; the rate limit and the turn's cap hold under calls made at
-// once; and a task whose process is killed mid-run is failed once its
-// lease passes, its outcome unknown, never run again. The tools count their own runs in a file. The package's
+// once; a task whose process is killed mid-run is failed once its lease
+// passes, its outcome unknown, never run again; and a console session
+// made on one instance is known, and ended, on all. The tools count their
+// own runs in a file. The package's
 // TestMain must call Child with b.
 func RunShared(t *testing.T, b Backend) {
 	t.Run("ProposeOnOneConfirmOnAnother", func(t *testing.T) { t.Parallel(); testAcross(t, b) })
@@ -45,6 +47,7 @@ func RunShared(t *testing.T, b Backend) {
 	t.Run("LongIDsRecorded", func(t *testing.T) { t.Parallel(); testLongIDs(t, b) })
 	t.Run("KilledMidTask", func(t *testing.T) { t.Parallel(); testKilledMidTask(t, b) })
 	t.Run("KeyRowDeletedFailsClosed", func(t *testing.T) { t.Parallel(); testKeyRowDeleted(t, b) })
+	t.Run("SessionsAcrossInstances", func(t *testing.T) { t.Parallel(); testSessionsAcross(t, b) })
 }
 
 // instance opens an instance of dsn, closed when t ends.

@@ -62,6 +62,8 @@ func Run(t *testing.T, open func(t *testing.T) service.Store) {
 		{"Close", testClose},
 		{"Records", testRecords},
 		{"RecordsDefaultLimit", testDefaultLimit},
+		{"RecordPages", testPages},
+		{"Sessions", testSessions},
 		{"Proposals", testProposals},
 		{"Purge", testPurge},
 		{"AnyBytes", testAnyBytes},
