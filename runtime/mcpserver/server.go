@@ -26,6 +26,9 @@ const DefaultPageSize = mcp.DefaultPageSize
 const (
 	methodListTools = "tools/list"
 	methodCallTool  = "tools/call"
+	// The resources methods, which serve the tools' apps (apps.go).
+	methodListResources = "resources/list"
+	methodReadResource  = "resources/read"
 )
 
 // changeMarker is the name of the one tool registered with the SDK. It is
@@ -118,6 +121,12 @@ type Server struct {
 	// built on first use.
 	listings listings
 
+	// ui, apps and restricted say whether a tool has _meta.ui, an app,
+	// or a visibility that is not both (apps.go); appHostName is the host
+	// of the app URIs.
+	ui, apps, restricted bool
+	appHostName          string
+
 	closeOnce sync.Once
 	cancel    func() // ends the Source subscription; nil for a Caller that is not one
 }
@@ -169,6 +178,8 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 	if s.principal == nil {
 		s.principal = defaultPrincipal
 	}
+	s.ui, s.apps, s.restricted = appsOf(caller)
+	s.appHostName = appHost(o.Name)
 	s.sdk = mcp.NewServer(
 		&mcp.Implementation{Name: o.Name, Title: o.Title, Version: o.Version},
 		&mcp.ServerOptions{
@@ -177,10 +188,8 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 			KeepAlive:    o.KeepAlive,
 			PageSize:     o.PageSize,
 			// Only the tools capability: the caller's tools are all this
-			// server offers.
-			Capabilities: &mcp.ServerCapabilities{
-				Tools: &mcp.ToolCapabilities{ListChanged: changing},
-			},
+			// server offers, with their apps (apps.go).
+			Capabilities: s.capabilities(changing),
 		})
 	s.sdk.AddReceivingMiddleware(s.middleware)
 	if changing {
@@ -261,9 +270,29 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				if err != nil {
 					return nil, err
 				}
+				ctx, refused, err := s.appCall(ctx, r.Params.Name, r.Params.Meta)
+				if refused != nil || err != nil {
+					return refused, err
+				}
 				ctx, end := s.callContext(ctx, r)
 				defer end() // the last progress goes before the result
 				return s.callTool(ctx, r)
+			}
+		case methodListResources:
+			if r, ok := req.(*mcp.ListResourcesRequest); ok && s.apps {
+				ctx, err := s.invocation(ctx, r.Extra, paramsMeta(r.Params))
+				if err != nil {
+					return nil, err
+				}
+				return s.listApps(ctx, r.Params)
+			}
+		case methodReadResource:
+			if r, ok := req.(*mcp.ReadResourceRequest); ok && s.apps {
+				ctx, err := s.invocation(ctx, r.Extra, paramsMeta(r.Params))
+				if err != nil {
+					return nil, err
+				}
+				return s.readApp(ctx, r.Params)
 			}
 		}
 		return next(ctx, method, req)
