@@ -3,6 +3,7 @@ GO ?= go
 # The go:generate line lives in tools/doc.go; check-generated runs the same
 # command with -check.
 INTEROP = runtime/mcpserver/testdata/interop
+APPHOST = runtime/mcpserver/testdata/apphost
 TOOLGEN = cd tools && $(GO) run ../cmd/toolgen -out ../generated
 
 .PHONY: all generate check-generated run test test-short bench bench-catalog bench-test lint fuzz
@@ -35,14 +36,15 @@ run: generate
 	$(GO) run ./examples/console
 
 ## test: vet, check-generated, and every test with the race detector
-## (the MCP interop tests need the pinned node packages: installed first);
+## (the MCP interop tests and the MCP Apps browser test need the pinned
+## node packages: installed first);
 ## then the schema tests that need the sample tools' hook files, which are
 ## built only with the toolgen tag (as toolgen's bootstrap program builds):
 ## the sample packages, the generated registry and the schema parity tests
 ## of cmd/toolgen/internal/schema. A package may take 30 minutes, not go
 ## test's 10: the generator's tests build programs under the race detector
 ## and take 3 minutes on a quiet 2-core VM, over 10 when it is busy
-test: lint check-generated $(INTEROP)/node_modules
+test: lint check-generated $(INTEROP)/node_modules $(APPHOST)/node_modules
 	$(GO) test -race -count=1 -timeout 30m ./...
 	$(GO) test -race -count=1 -timeout 30m -tags toolgen ./tools/... ./generated/... ./cmd/toolgen/internal/schema/
 
@@ -50,6 +52,11 @@ test: lint check-generated $(INTEROP)/node_modules
 $(INTEROP)/node_modules: $(INTEROP)/package-lock.json
 	cd $(INTEROP) && npm ci --no-audit --no-fund
 	@touch $(INTEROP)/node_modules
+
+## node_modules of $(APPHOST): the MCP Apps test host (AppBridge, the TypeScript SDK v2 client, esbuild), from the lock file
+$(APPHOST)/node_modules: $(APPHOST)/package-lock.json
+	cd $(APPHOST) && npm ci --no-audit --no-fund
+	@touch $(APPHOST)/node_modules
 
 ## test-short: the fast tests only (no builds of generated code)
 test-short:
