@@ -20,3 +20,10 @@ func TestToolgenFresh(t *testing.T) {
 	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh_notescodec)
 	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh_weathercodec)
 }
+
+// TestToolgenFreshApps fails when the HTML file of a tool's app
+// (//tool:ui) changed since toolgen embedded it: run go generate.
+func TestToolgenFreshApps(t *testing.T) {
+	fresh.CheckApp(t, "notes_render", "../tools/notes/notes_card.html", "bc233cda90036de6cdb3344b8809505ba98887b1a68eb192a80394d7fe4a5c7d")
+	fresh.CheckApp(t, "notes_search", "../tools/notes/notes_search.html", "24747975bb47aae8637d699d051cb195d3546029062977c0339ec3b0a743ccba")
+}

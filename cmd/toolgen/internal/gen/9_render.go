@@ -61,7 +61,7 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 		return registryCode(l, m, fields, plan, opts)
 	})}
 	tasks = append(tasks, func() ([]File, *problem.Error) {
-		if ff, ok := freshCode(fc, l, plan, opts); ok {
+		if ff, ok := freshCode(fc, l, m, plan, opts); ok {
 			return []File{ff}, nil
 		}
 		return nil, nil

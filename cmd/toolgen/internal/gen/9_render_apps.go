@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -127,4 +129,33 @@ func hashApps(h *cache.Hasher, dir string) error {
 	}
 	h.String("apps end")
 	return nil
+}
+
+// freshApps writes TestToolgenFreshApps into the freshness test when a
+// tool has an app: each app's file, by its path from the output
+// directory, must still hash to the sum of the bytes embedded
+// (fresh.CheckApp), else the registry serves an app older than its file.
+func freshApps(b *bytes.Buffer, m *model, opts *Options) {
+	var apps []*toolModel
+	for _, t := range m.tools {
+		if t.ui.file != "" {
+			apps = append(apps, t)
+		}
+	}
+	if len(apps) == 0 {
+		return
+	}
+	b.WriteString(`
+// TestToolgenFreshApps fails when the HTML file of a tool's app
+// (//tool:ui) changed since toolgen embedded it: run go generate.
+func TestToolgenFreshApps(t *testing.T) {
+`)
+	for _, t := range apps {
+		path := filepath.Join(filepath.Dir(t.ui.filePos.Filename), t.ui.file)
+		if rel, err := filepath.Rel(opts.outDir(), path); err == nil {
+			path = rel
+		}
+		fmt.Fprintf(b, "\tfresh.CheckApp(t, %q, %q, %q)\n", t.name, filepath.ToSlash(path), t.ui.sum)
+	}
+	b.WriteString("}\n")
 }

@@ -18,3 +18,9 @@ import (
 func TestToolgenFresh(t *testing.T) {
 	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_appscodec)
 }
+
+// TestToolgenFreshApps fails when the HTML file of a tool's app
+// (//tool:ui) changed since toolgen embedded it: run go generate.
+func TestToolgenFreshApps(t *testing.T) {
+	fresh.CheckApp(t, "card_show", "../card.html", "827da64d66a79942abb92b27a7ee34ea01d56609dfe1f2fa0cdb021979aac054")
+}
