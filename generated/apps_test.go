@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/generated/providers"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -18,7 +19,7 @@ import (
 // notes_render's note card and notes_search's result list, each the bytes
 // of its HTML file in tools/notes (so this test also fails when an app
 // was edited and go generate not run), with the tool's _meta.ui naming it.
-// Provider definitions never carry _meta.ui (TestProviderDefinitions*).
+// Provider definitions never carry _meta.ui: it is MCP's.
 func TestSampleApps(t *testing.T) {
 	srv, err := mcpserver.New(registry(t), &mcpserver.Options{Name: "notes"})
 	require.NoError(t, err)
@@ -60,6 +61,13 @@ func TestSampleApps(t *testing.T) {
 		// Light and dark from the host's context, and no external load.
 		assert.Contains(t, read.Contents[0].Text, `data-theme="dark"`, file)
 		assert.NotContains(t, read.Contents[0].Text, "<script src", file)
+	}
+	defs, err := providers.NewDefinitions(registry(t))
+	require.NoError(t, err)
+	for _, all := range [][]byte{defs.OpenAIChat(), defs.OpenAIResponses(), defs.Anthropic(), defs.Gemini()} {
+		assert.NotContains(t, string(all), "ui://")
+		assert.NotContains(t, string(all), "modelcontextprotocol/ui")
+		assert.NotContains(t, string(all), "<!doctype")
 	}
 	for name := range apps {
 		sp, ok := registry(t).Lookup(name)

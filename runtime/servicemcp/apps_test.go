@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/mcpserver"
+	"github.com/toolgen-go/toolgen/runtime/palette"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/servicemcp"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -265,4 +266,38 @@ func TestAppNeverConfirms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An app's call meets what any call meets in front of the service: a
+// read-only palette offers neither the mutating tool nor its app, and
+// refuses the app's call of it, which never runs.
+func TestAppCallsThroughReadOnlyPalette(t *testing.T) {
+	t.Parallel()
+	f := newAppFixture(t)
+	svc, err := service.New(f.reg, nil)
+	require.NoError(t, err)
+	p, err := palette.New(svc, f.reg.Tools(), palette.Names("notes_card", "notes_delete", "notes_editor", "notes_refresh"), &palette.Options{ReadOnly: true})
+	require.NoError(t, err)
+	srv, err := mcpserver.New(p, &mcpserver.Options{Name: serverName})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = srv.Close() })
+	cs := dialMemory(t, &instance{svc: svc, srv: srv}, ana, "", nil)
+	ctx := t.Context()
+
+	res, err := cs.ListResources(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, res.Resources, 1)
+	assert.Equal(t, cardURI, res.Resources[0].URI, "the read-only palette sweeps notes_editor, and its app")
+
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "notes_editor", Arguments: map[string]any{}, Meta: mcp.Meta{mcpserver.MetaApp: cardURI}})
+	require.Error(t, err, "not in the palette: unknown")
+	assert.Zero(t, f.runs[aEditor].Load())
+
+	out, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "notes_refresh", Arguments: map[string]any{}, Meta: mcp.Meta{mcpserver.MetaApp: cardURI}})
+	require.NoError(t, err)
+	assert.False(t, out.IsError, textOf(out))
+	recs, err := svc.Records(ctx, service.Query{Tool: "notes_refresh"})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Equal(t, cardURI, recs[0].Agent)
 }
