@@ -31,7 +31,7 @@ import (
 
 // appShot, when set, is the PNG the browser test writes of the test host
 // with both sample apps drawn (the README's picture): go test -run
-// TestAppsInBrowser ./runtime/mcpserver -args -app-shot=$PWD/docs/apps.png
+// TestAppsInBrowser ./runtime/mcpserver -args -app-shot=$PWD/runtime/mcpserver/testdata/apps.png
 var appShot = flag.String("app-shot", "", "write a screenshot of the sample apps in the test host to this PNG file")
 
 // apphostDir holds the test host page: a node package pinning

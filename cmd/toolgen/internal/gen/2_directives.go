@@ -193,7 +193,9 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 			}
 			seen[key] = pos
 		}
-		d.apply(ln)
+		if !d.applyUI(ln) {
+			d.apply(ln)
+		}
 		errs = append(errs, ln.errs...)
 	}
 	errs = append(errs, d.finish(seen, hasSpacedName(doc))...)
@@ -232,9 +234,6 @@ func (ln *directiveLine) needArg(what string) bool {
 
 // apply records one known directive.
 func (d *directives) apply(ln *directiveLine) {
-	if d.applyUI(ln) {
-		return
-	}
 	switch ln.key {
 	case "name":
 		if ln.needArg("tool name") {
@@ -310,9 +309,6 @@ func (d *directives) apply(ln *directiveLine) {
 	case "meta":
 		if ln.needArg("KEY VALUE") {
 			k, v, _ := strings.Cut(ln.arg, " ")
-			if strings.HasPrefix(k, metaUI) {
-				ln.bad("key %q is reserved for the app directives (//tool:ui)", k)
-			}
 			d.meta = append(d.meta, [2]string{k, strings.TrimSpace(v)})
 		}
 	}

@@ -73,10 +73,17 @@ type uiDirectives struct {
 	named    bool           // a //tool:ui line was written, valid or not
 }
 
-// applyUI records one app directive; it reports whether key is one.
+// applyUI records one app directive; it reports whether key is one. It
+// refuses a //tool:meta line with a key of the app directives, which
+// apply then records.
 func (d *directives) applyUI(ln *directiveLine) bool {
 	u := &d.ui
 	switch ln.key {
+	case "meta":
+		if k, _, _ := strings.Cut(ln.arg, " "); strings.HasPrefix(k, metaUI) {
+			ln.bad("key %q is reserved for the app directives (//tool:ui)", k)
+		}
+		return false
 	case "ui":
 		u.named = true
 		if ln.needArg("HTML file name") {
@@ -89,25 +96,7 @@ func (d *directives) applyUI(ln *directiveLine) bool {
 	case "uicsp":
 		u.first(ln.pos)
 		if ln.needArg("KIND ORIGIN...") {
-			kind, rest, _ := strings.Cut(ln.arg, " ")
-			i := slices.IndexFunc(cspKinds[:], func(k [2]string) bool { return k[0] == kind })
-			if i < 0 {
-				ln.bad("unknown kind %q; want connect, resource, frame or baseuri", kind)
-				return true
-			}
-			origins := strings.Fields(rest)
-			if len(origins) == 0 {
-				ln.bad("missing origin after %s", kind)
-			}
-			for _, o := range origins {
-				if msg := checkOrigin(o); msg != "" {
-					ln.bad("%s", msg)
-					continue
-				}
-				if !slices.Contains(u.csp[i], o) {
-					u.csp[i] = append(u.csp[i], o)
-				}
-			}
+			u.addCSP(ln)
 		}
 	case "uipermission":
 		u.first(ln.pos)
@@ -149,6 +138,29 @@ func (d *directives) applyUI(ln *directiveLine) bool {
 		return false
 	}
 	return true
+}
+
+// addCSP records the origins of a //tool:uicsp line.
+func (u *uiDirectives) addCSP(ln *directiveLine) {
+	kind, rest, _ := strings.Cut(ln.arg, " ")
+	i := slices.IndexFunc(cspKinds[:], func(k [2]string) bool { return k[0] == kind })
+	if i < 0 {
+		ln.bad("unknown kind %q; want connect, resource, frame or baseuri", kind)
+		return
+	}
+	origins := strings.Fields(rest)
+	if len(origins) == 0 {
+		ln.bad("missing origin after %s", kind)
+	}
+	for _, o := range origins {
+		if msg := checkOrigin(o); msg != "" {
+			ln.bad("%s", msg)
+			continue
+		}
+		if !slices.Contains(u.csp[i], o) {
+			u.csp[i] = append(u.csp[i], o)
+		}
+	}
 }
 
 // first notes the position of the first app directive that needs
