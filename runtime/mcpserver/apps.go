@@ -61,7 +61,6 @@ const (
 // Messages of the apps' refusals; they quote nothing of the request.
 const (
 	msgNoApp         = "no app of that URI is offered to you"
-	msgAppCursor     = "resources/list has a single page: send it without a cursor"
 	msgMetaApp       = "the _meta key io.github.toolgen-go/app must hold the resource URI of an app offered to you"
 	msgAppOnly       = "this tool is called by its app only, not by the model: the host shows its app to the person"
 	msgModelOnly     = "this tool is not callable from an app"
@@ -233,13 +232,21 @@ func (s *Server) offeredTool(ctx context.Context, name string) (*tool.Spec, bool
 
 // listApps answers resources/list: the app of every tool offered to the
 // caller of ctx, in the tools' order, each with its _meta.ui (the CSP,
-// permissions and border a host reviews before it renders one). Nobody is
-// listed an app of a tool they are not offered.
-func (s *Server) listApps(ctx context.Context, params *mcp.ListResourcesParams) (mcp.Result, error) {
-	if params != nil && params.Cursor != "" {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msgAppCursor}
+// permissions and border a host reviews before it renders one), then the
+// resources added to SDK(), which next lists. Nobody is listed an app of a
+// tool they are not offered. The apps are on the first page; a later page
+// (a cursor of the SDK's) is the SDK's alone.
+func (s *Server) listApps(ctx context.Context, req *mcp.ListResourcesRequest, next mcp.MethodHandler) (mcp.Result, error) {
+	if req.Params != nil && req.Params.Cursor != "" {
+		return next(ctx, methodListResources, req)
 	}
-	res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}}
+	res := &mcp.ListResourcesResult{}
+	if r, err := next(ctx, methodListResources, req); err != nil {
+		return nil, err
+	} else if own, ok := r.(*mcp.ListResourcesResult); ok && own != nil {
+		res = own
+	}
+	var apps []*mcp.Resource
 	for _, sp := range s.caller.Offer(ctx) {
 		m := appOf(sp)
 		if m.html == "" {
@@ -256,21 +263,27 @@ func (s *Server) listApps(ctx context.Context, params *mcp.ListResourcesParams) 
 		if m.resource != "" && m.resource != "{}" {
 			r.Meta = mcp.Meta{"ui": json.RawMessage(m.resource)}
 		}
-		res.Resources = append(res.Resources, r)
+		apps = append(apps, r)
 	}
-	res.CacheScope = "public"
+	res.Resources = append(apps, res.Resources...)
+	if res.Resources == nil {
+		res.Resources = []*mcp.Resource{}
+	}
 	if s.perCaller {
-		res.CacheScope = "private"
+		res.CacheScope = "private" // the apps are the caller's offer's
 	}
 	return res, nil
 }
 
 // readApp answers resources/read of an app offered to the caller of ctx:
-// its HTML as text, with its _meta.ui. Any other URI is not found, whether
-// no tool has it or the caller is not offered the tool.
-func (s *Server) readApp(ctx context.Context, params *mcp.ReadResourceParams) (mcp.Result, error) {
-	if params == nil {
-		return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: msgNoApp}
+// its HTML as text, with its _meta.ui. Another URI of the server's apps
+// (ui://HOST/...) is not found, whether no tool has it or the caller is
+// not offered the tool; any other URI is the SDK's (next): a resource
+// added to SDK().
+func (s *Server) readApp(ctx context.Context, req *mcp.ReadResourceRequest, next mcp.MethodHandler) (mcp.Result, error) {
+	params := req.Params
+	if params == nil || !strings.HasPrefix(params.URI, "ui://"+s.appHostName+"/") {
+		return next(ctx, methodReadResource, req)
 	}
 	sp, m, ok := s.offeredApp(ctx, params.URI)
 	if !ok {

@@ -156,6 +156,8 @@
 //     review; resources/read answers one of them, text/html;profile=mcp-app
 //     with the same _meta.ui. An app of a tool the caller is not offered is
 //     neither listed nor read ("resource not found", quoting nothing).
+//     Resources added to SDK() are listed after the apps and read by the
+//     SDK.
 //   - The visibility rule: a tool visible to apps only is listed with
 //     visibility ["app"] for the host to keep from the model, and a call of
 //     it that names a model's tool call (MetaCallID) without the app mark

@@ -284,7 +284,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				if err != nil {
 					return nil, err
 				}
-				return s.listApps(ctx, r.Params)
+				return s.listApps(ctx, r, next)
 			}
 		case methodReadResource:
 			if r, ok := req.(*mcp.ReadResourceRequest); ok && s.apps {
@@ -292,7 +292,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				if err != nil {
 					return nil, err
 				}
-				return s.readApp(ctx, r.Params)
+				return s.readApp(ctx, r, next)
 			}
 		}
 		return next(ctx, method, req)

@@ -301,3 +301,29 @@ func TestAppCallsThroughReadOnlyPalette(t *testing.T) {
 	require.Len(t, recs, 1)
 	assert.Equal(t, cardURI, recs[0].Agent)
 }
+
+// Resources added to SDK() are served beside the apps: listed after them,
+// and read by the SDK.
+func TestAppsBesideSDKResources(t *testing.T) {
+	t.Parallel()
+	in := newAppInstance(t, newAppFixture(t))
+	in.srv.SDK().AddResource(&mcp.Resource{URI: "file:///notes/README", Name: "readme", MIMEType: "text/plain"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///notes/README", MIMEType: "text/plain", Text: "read me"}}}, nil
+		})
+	cs := dialMemory(t, in, ben, "", nil)
+	ctx := t.Context()
+	res, err := cs.ListResources(ctx, nil)
+	require.NoError(t, err)
+	var uris []string
+	for _, r := range res.Resources {
+		uris = append(uris, r.URI)
+	}
+	assert.Equal(t, []string{cardURI, "file:///notes/README"}, uris)
+	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///notes/README"})
+	require.NoError(t, err)
+	assert.Equal(t, "read me", read.Contents[0].Text)
+	read, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: cardURI})
+	require.NoError(t, err)
+	assert.Equal(t, cardHTML, read.Contents[0].Text)
+}
