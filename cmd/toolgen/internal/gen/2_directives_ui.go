@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/token"
@@ -375,12 +376,12 @@ func (u *uiDirectives) uiResourceMeta() string {
 	return "{" + strings.Join(parts, ",") + "}"
 }
 
-// quoteAll is ss as JSON strings separated by commas (origins: checked,
-// nothing to escape but what strconv-free quoting handles).
+// quoteAll is ss as JSON strings separated by commas.
 func quoteAll(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
+		b, _ := json.Marshal(s) // a string always marshals
+		q[i] = string(b)
 	}
 	return strings.Join(q, ",")
 }
