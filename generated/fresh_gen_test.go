@@ -25,5 +25,5 @@ func TestToolgenFresh(t *testing.T) {
 // (//tool:ui) changed since toolgen embedded it: run go generate.
 func TestToolgenFreshApps(t *testing.T) {
 	fresh.CheckApp(t, "notes_render", "../tools/notes/notes_card.html", "bc233cda90036de6cdb3344b8809505ba98887b1a68eb192a80394d7fe4a5c7d")
-	fresh.CheckApp(t, "notes_search", "../tools/notes/notes_search.html", "24747975bb47aae8637d699d051cb195d3546029062977c0339ec3b0a743ccba")
+	fresh.CheckApp(t, "notes_search", "../tools/notes/notes_search.html", "aee4a394ec82993bc0087b3293f1f5507dd293f955c14fef58c4af917e5f1656")
 }

@@ -108,7 +108,8 @@ func (f *frameContexts) of(frame string) (runtime.ExecutionContextID, bool) {
 // notes_search as a model would, and renders each tool's app in a
 // sandboxed iframe under the CSP its resource declares. The test checks
 // in each app's own document that it received the tool's input and
-// result and drew them in the host's dark theme, clicks a search result
+// result and drew them in the host's dark theme (and follow it to light
+// and back), clicks a search result
 // so that the app calls notes_get through the host, finds that call in
 // the service's record as the app's, and checks that a fetch to an origin
 // the app did not declare is blocked by the CSP before it leaves the
@@ -299,6 +300,17 @@ func TestAppsInBrowser(t *testing.T) {
 	})`, &blocked)
 	assert.Equal(t, "csp connect-src", blocked)
 	assert.Zero(t, probes.Load(), "nothing reached the undeclared origin")
+
+	// The host switches to its light theme: each app follows.
+	var none any
+	eval(`window.setTheme("light")`, &none)
+	waitApp("notes_render", `document.documentElement.getAttribute("data-theme") === "light"`)
+	waitApp("notes_search", `document.documentElement.getAttribute("data-theme") === "light"`)
+	var bg string
+	inApp("notes_render", `getComputedStyle(document.body).backgroundColor`, &bg)
+	assert.Equal(t, "rgb(255, 255, 255)", bg, "the card's light background")
+	eval(`window.setTheme("dark")`, &none)
+	waitApp("notes_search", `document.documentElement.getAttribute("data-theme") === "dark"`)
 
 	if *appShot != "" {
 		sctx, scancel := context.WithTimeout(ctx, 60*time.Second)

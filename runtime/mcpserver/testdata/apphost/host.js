@@ -41,6 +41,7 @@ function withCSP(html, policy) {
 }
 
 let client;
+const bridges = [];
 
 // connect opens the MCP session with the person's token.
 async function connect(token) {
@@ -77,9 +78,8 @@ async function render({ token, tool, args, theme }) {
   frame.className = ui.prefersBorder ? "app border" : "app";
   document.getElementById("apps").appendChild(frame);
 
-  const bridge = new AppBridge(null, { name: "toolgen test host", version: "1.0.0" }, { serverTools: {} }, {
-    hostContext: { theme, displayMode: "inline", availableDisplayModes: ["inline"], platform: "web", locale: "en-US" },
-  });
+  const hostContext = { theme, displayMode: "inline", availableDisplayModes: ["inline"], platform: "web", locale: "en-US" };
+  const bridge = new AppBridge(null, { name: "toolgen test host", version: "1.0.0" }, { serverTools: {} }, { hostContext });
   bridge.oncalltool = async (params) => {
     log.push({ event: "app-call", tool: params.name, app: uri });
     return client.callTool({ ...params, _meta: { ...(params._meta || {}), [APP_MARK]: uri } });
@@ -93,6 +93,7 @@ async function render({ token, tool, args, theme }) {
     bridge.oninitialized = resolve;
   });
   await bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
+  bridges.push({ bridge, hostContext });
   frame.srcdoc = withCSP(content.text, csp(ui.csp));
   await initialized;
   log.push({ event: "initialized", tool });
@@ -103,3 +104,12 @@ async function render({ token, tool, args, theme }) {
 }
 
 window.renderApp = (opts) => render(opts);
+
+// setTheme tells every app the host's theme changed
+// (ui/notifications/host-context-changed).
+window.setTheme = (theme) => {
+  for (const b of bridges) {
+    b.hostContext = { ...b.hostContext, theme };
+    b.bridge.setHostContext(b.hostContext);
+  }
+};
