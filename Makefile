@@ -3,6 +3,7 @@ GO ?= go
 # The go:generate line lives in tools/doc.go; check-generated runs the same
 # command with -check.
 INTEROP = runtime/mcpserver/testdata/interop
+APPHOST = runtime/mcpserver/testdata/apphost
 TOOLGEN = cd tools && $(GO) run ../cmd/toolgen -out ../generated
 
 .PHONY: all generate check-generated run test test-short bench bench-catalog bench-test lint fuzz
@@ -35,15 +36,16 @@ run: generate
 	$(GO) run ./examples/console
 
 ## test: vet, check-generated, and every test with the race detector
-## (the MCP interop tests need the pinned node packages: installed first;
-## README's "What make test needs" says what else it uses and costs);
+## (the MCP interop tests and the MCP Apps browser test need the pinned
+## node packages: installed first; README's "What make test needs" says
+## what else it uses and costs);
 ## then the schema tests that need the sample tools' hook files, which are
 ## built only with the toolgen tag (as toolgen's bootstrap program builds):
 ## the sample packages, the generated registry and the schema parity tests
 ## of cmd/toolgen/internal/schema. A package may take 30 minutes, not go
 ## test's 10: the generator's tests build programs under the race detector
 ## and take 3 minutes on a quiet 2-core VM, over 10 when it is busy
-test: lint check-generated $(INTEROP)/node_modules
+test: lint check-generated $(INTEROP)/node_modules $(APPHOST)/node_modules
 	$(GO) test -race -count=1 -timeout 30m ./...
 	$(GO) test -race -count=1 -timeout 30m -tags toolgen ./tools/... ./generated/... ./cmd/toolgen/internal/schema/
 
@@ -57,6 +59,15 @@ $(INTEROP)/node_modules: $(INTEROP)/package-lock.json
 	  cd $(INTEROP) && $(NPM) ci --no-audit --no-fund && touch node_modules; \
 	else \
 	  echo "$(NPM) is not installed: the MCP interop tests will skip (install Node.js and npm to run them)"; \
+	fi
+
+## node_modules of $(APPHOST): the MCP Apps test host (AppBridge, the TypeScript SDK v2 client, esbuild), from the lock file
+$(APPHOST)/node_modules: $(APPHOST)/package-lock.json
+	@if command -v $(NPM) >/dev/null 2>&1; then \
+	  echo "cd $(APPHOST) && $(NPM) ci --no-audit --no-fund"; \
+	  cd $(APPHOST) && $(NPM) ci --no-audit --no-fund && touch node_modules; \
+	else \
+	  echo "$(NPM) is not installed: the MCP Apps browser test will skip (install Node.js and npm to run it)"; \
 	fi
 
 ## test-short: the fast tests only (no builds of generated code)

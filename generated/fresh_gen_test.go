@@ -20,3 +20,10 @@ func TestToolgenFresh(t *testing.T) {
 	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh_notescodec)
 	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh_weathercodec)
 }
+
+// TestToolgenFreshApps fails when the HTML file of a tool's app
+// (//tool:ui) changed since toolgen embedded it: run go generate.
+func TestToolgenFreshApps(t *testing.T) {
+	fresh.CheckApp(t, "notes_render", "../tools/notes/notes_card.html", "bc233cda90036de6cdb3344b8809505ba98887b1a68eb192a80394d7fe4a5c7d")
+	fresh.CheckApp(t, "notes_search", "../tools/notes/notes_search.html", "aee4a394ec82993bc0087b3293f1f5507dd293f955c14fef58c4af917e5f1656")
+}

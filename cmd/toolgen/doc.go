@@ -94,7 +94,7 @@
 // close to a directive. A directive written with a space, "// tool:name
 // todo_stats", is not one to Go; rather than let the tool disappear,
 // toolgen refuses it and says to remove the space (go vet with toolgenvet
-// offers the fix).
+// offers the fix). The app directives (//tool:ui...) are under MCP Apps.
 //
 //   - //tool:name NAME: required; ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$, what MCP,
 //     OpenAI, Anthropic and Gemini all accept.

@@ -92,6 +92,7 @@ type apiTool struct {
 	Definitions  map[string]json.RawMessage `json:"definitions"`
 	Precomputed  bool                       `json:"precomputed"`
 	Error        string                     `json:"error,omitempty"`
+	App          *apiApp                    `json:"app,omitempty"`
 }
 
 // rawJSON is b as a json.RawMessage when it is JSON, else nil: the API
@@ -253,6 +254,9 @@ func (c *Console) apiCatalog(w http.ResponseWriter, r *http.Request, who tool.Pr
 		}
 		if a.InputSchema == nil {
 			a.InputSchema = json.RawMessage(tool.NoInputSchema)
+		}
+		if t.App != nil {
+			a.App = &apiApp{Bytes: t.App.Bytes, SHA256: t.App.SHA256, Resource: t.App.Resource, Visibility: t.App.Visibility}
 		}
 		for _, d := range t.Defs {
 			if raw := rawJSON(d.JSON); raw != nil {

@@ -24,6 +24,8 @@ type catalogTool struct {
 	// Err says why the tool has no provider definitions (it cannot be
 	// offered to one of them).
 	Err string
+	// App is the tool's MCP App (//tool:ui) or visibility; nil for none.
+	App *catalogApp
 }
 
 // definition is one tool's definition for one provider.
@@ -61,6 +63,7 @@ func (c *Console) catalog(ctx context.Context, who tool.Principal) []catalogTool
 	for i, spec := range offer {
 		t := &out[i]
 		t.Spec = spec
+		t.App = appOf(spec)
 		pt, pre, err := c.projection(spec)
 		if err != nil {
 			t.Err = err.Error()

@@ -174,14 +174,18 @@ type proposalOut struct {
 // when Options.Confirm asks them, or the second round of a confirmation.
 func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
 	p := req.Params
+	_, fromApp := appFrom(ctx) // an app's call never confirms (apps.go)
 	if p.RequestState != "" || p.InputResponses != nil {
+		if fromApp {
+			return errorResult(msgAppNoConfirms), nil
+		}
 		if s.confirm == nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msgNoInputAsked}
 		}
 		return s.resume(ctx, req)
 	}
 	res, err := s.call(ctx, p.Name, p.Arguments)
-	if err != nil || s.confirm == nil {
+	if err != nil || s.confirm == nil || fromApp {
 		return res, err
 	}
 	return s.ask(ctx, req, res), nil

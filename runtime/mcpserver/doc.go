@@ -137,6 +137,55 @@
 //     deduplication), and MetaTurn Invocation.Turn; without them the
 //     context's, if any.
 //
+// # MCP Apps
+//
+// A tool declared with //tool:ui has an MCP App (the extension
+// io.modelcontextprotocol/ui, ExtensionUI): an HTML document toolgen
+// checked and embedded, which the tool's Spec carries in three reserved
+// Meta pairs (MetaUI, MetaUIResource, MetaUIHTML; apps.go). When a tool
+// of the Caller has one (a generated registry, the call service and a
+// palette list their tools; another Caller's apps are not served), the
+// server declares the extension (mimeTypes text/html;profile=mcp-app) and
+// the resources capability, and:
+//
+//   - tools/list gives the tool _meta.ui: resourceUri, ui://SERVER/TOOL
+//     (AppURI: Options.Name as a host), and its visibility. A server whose
+//     tools have no _meta.ui declares and lists what it always did.
+//   - resources/list lists the app of every tool offered to the caller,
+//     with its _meta.ui (CSP domains, permissions, border) for a host to
+//     review; resources/read answers one of them, text/html;profile=mcp-app
+//     with the same _meta.ui. An app of a tool the caller is not offered is
+//     neither listed nor read ("resource not found", quoting nothing).
+//     Resources added to SDK() are listed after the apps and read by the
+//     SDK.
+//   - The visibility rule: a tool visible to apps only is listed with
+//     visibility ["app"] for the host to keep from the model, and a call of
+//     it that names a model's tool call (MetaCallID) without the app mark
+//     below is refused, with isError. The server cannot tell more: the
+//     host carries an app's calls as its own, so an unmarked call without
+//     a call ID may be either, and is served.
+//   - A host may mark the tools/call it carries for an app with MetaApp
+//     ("io.github.toolgen-go/app", the app's resource URI; the extension
+//     defines no such mark). The URI must be that of an app the caller is
+//     offered (else invalid params) and the tool visible to apps (else
+//     isError). The call then goes to the Caller as any call does (through
+//     the call service: policy, permissions, limits, a palette's read-only
+//     latch, the record), with tool.Agent.Name set to the app's URI, which
+//     the record keeps as its Agent.
+//   - A propose tool called by an app is proposed, never confirmed from
+//     inside the app: the server does not ask the person in answer to an
+//     app's call (an input_required result, or an elicitation tied to the
+//     request, would reach the app, which could answer it itself: an app
+//     is the server's page running in the host, and a click in it is not
+//     a person's confirmation the server can check), and it refuses an
+//     app's call carrying a confirmation's answer. The proposal waits for
+//     the person's own channels: the console, a task, or the question the
+//     host shows the person when its model proposes.
+//
+// An app's bytes are a string constant of the generated package: nothing
+// is read or built at start-up, and they are written to a client only
+// when it reads the resource.
+//
 // # Proposals
 //
 // A propose tool's call answers with the proposal the Caller stored, for

@@ -156,7 +156,7 @@ func (s *Server) current(ctx context.Context) (*listing, error) {
 			scope = "private"
 		}
 		var err error
-		if l, err = buildListing(tools, s.pageSize, scope); err != nil {
+		if l, err = buildListing(tools, s.pageSize, scope, s.encodeToolMeta); err != nil {
 			return nil, err
 		}
 		l.version = v
@@ -182,8 +182,9 @@ func resultHead(res *mcp.ListToolsResult) ([]byte, error) {
 }
 
 // buildListing writes the JSON of every tool, in pages of pageSize whose
-// results have the given cacheScope.
-func buildListing(tools []*tool.Spec, pageSize int, scope string) (*listing, error) {
+// results have the given cacheScope; meta writes a tool's _meta member,
+// if it has one (apps.go).
+func buildListing(tools []*tool.Spec, pageSize int, scope string, meta func(*codec.Encoder, *tool.Spec)) (*listing, error) {
 	n := len(tools)
 	npages := (n + pageSize - 1) / pageSize
 	if npages == 0 {
@@ -220,7 +221,7 @@ func buildListing(tools []*tool.Spec, pageSize int, scope string) (*listing, err
 				return nil, fmt.Errorf("list tools: tools not sorted by name: %q before %q", tools[i-1].Name, tools[i].Name)
 			}
 			e.Reset()
-			if err := encodeTool(e, tools[i]); err != nil {
+			if err := encodeTool(e, tools[i], meta); err != nil {
 				return nil, err
 			}
 			offsets = append(offsets, len(buf))
@@ -239,8 +240,8 @@ func buildListing(tools []*tool.Spec, pageSize int, scope string) (*listing, err
 	return l, nil
 }
 
-// encodeTool writes one tool as MCP lists it.
-func encodeTool(e *codec.Encoder, sp *tool.Spec) error {
+// encodeTool writes one tool as MCP lists it, its _meta written by meta.
+func encodeTool(e *codec.Encoder, sp *tool.Spec, meta func(*codec.Encoder, *tool.Spec)) error {
 	if sp == nil {
 		return errors.New("list tools: nil spec")
 	}
@@ -295,6 +296,7 @@ func encodeTool(e *codec.Encoder, sp *tool.Spec) error {
 	e.Key("openWorldHint")
 	e.Bool(sp.OpenWorld)
 	e.ObjectEnd()
+	meta(e, sp)
 	e.ObjectEnd()
 	if err := e.Err(); err != nil {
 		return fmt.Errorf("list tools: tool %s: %w", sp.Name, err)

@@ -26,6 +26,9 @@ const DefaultPageSize = mcp.DefaultPageSize
 const (
 	methodListTools = "tools/list"
 	methodCallTool  = "tools/call"
+	// The resources methods, which serve the tools' apps (apps.go).
+	methodListResources = "resources/list"
+	methodReadResource  = "resources/read"
 )
 
 // changeMarker is the name of the one tool registered with the SDK. It is
@@ -130,6 +133,12 @@ type Server struct {
 	// built on first use.
 	listings listings
 
+	// ui, apps and restricted say whether a tool has _meta.ui, an app,
+	// or a visibility that is not both (apps.go); appHostName is the host
+	// of the app URIs.
+	ui, apps, restricted bool
+	appHostName          string
+
 	closeOnce sync.Once
 	cancel    func() // ends the Source subscription; nil for a Caller that is not one
 }
@@ -179,10 +188,6 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 		return nil, fmt.Errorf("new mcp server: %w", err)
 	}
 	s.serverInfo = info
-	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: changing}}
-	if s.tasks != nil {
-		caps.AddExtension(ExtensionTasks, map[string]any{})
-	}
 	s.progressEvery = o.ProgressInterval
 	if s.progressEvery == 0 {
 		s.progressEvery = DefaultProgressInterval
@@ -190,6 +195,8 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 	if s.principal == nil {
 		s.principal = defaultPrincipal
 	}
+	s.ui, s.apps, s.restricted = appsOf(caller)
+	s.appHostName = appHost(o.Name)
 	s.sdk = mcp.NewServer(
 		&mcp.Implementation{Name: o.Name, Title: o.Title, Version: o.Version},
 		&mcp.ServerOptions{
@@ -197,9 +204,10 @@ func New(caller tool.Caller, opts *Options) (*Server, error) {
 			Logger:       o.Logger,
 			KeepAlive:    o.KeepAlive,
 			PageSize:     o.PageSize,
-			// Only the tools capability (and the tasks extension, with
-			// Options.Tasks): the caller's tools are all this server offers.
-			Capabilities: caps,
+			// Only the tools capability, with their apps (apps.go) and the
+			// tasks extension (Options.Tasks): the caller's tools are all
+			// this server offers.
+			Capabilities: s.capabilities(changing),
 		})
 	s.sdk.AddReceivingMiddleware(s.middleware)
 	if changing {
@@ -280,9 +288,29 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				if err != nil {
 					return nil, err
 				}
+				ctx, refused, err := s.appCall(ctx, r.Params.Name, r.Params.Meta)
+				if refused != nil || err != nil {
+					return refused, err
+				}
 				ctx, end := s.callContext(ctx, r)
 				defer end() // the last progress goes before the result
 				return s.callTool(ctx, r)
+			}
+		case methodListResources:
+			if r, ok := req.(*mcp.ListResourcesRequest); ok && s.apps {
+				ctx, err := s.invocation(ctx, r.Extra, paramsMeta(r.Params))
+				if err != nil {
+					return nil, err
+				}
+				return s.listApps(ctx, r, next)
+			}
+		case methodReadResource:
+			if r, ok := req.(*mcp.ReadResourceRequest); ok && s.apps {
+				ctx, err := s.invocation(ctx, r.Extra, paramsMeta(r.Params))
+				if err != nil {
+					return nil, err
+				}
+				return s.readApp(ctx, r, next)
 			}
 		}
 		return next(ctx, method, req)

@@ -19,6 +19,8 @@ import (
 //tool:verb Rendering the note
 //tool:permission notes.read
 //tool:defer
+//tool:ui notes_card.html
+//tool:uiborder false
 type RenderTool struct {
 	Store *Store // the notes shown
 }

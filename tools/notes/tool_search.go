@@ -21,6 +21,8 @@ import (
 //tool:verb Searching notes
 //tool:weight 10
 //tool:permission notes.read
+//tool:ui notes_search.html
+//tool:uiborder true
 type SearchTool struct {
 	Store *Store // the notes searched
 }

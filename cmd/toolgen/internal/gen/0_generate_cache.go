@@ -18,7 +18,9 @@ package gen
 //     and its module's go.mod and go.sum; the standard library by GOROOT
 //     and GOVERSION);
 //   - beside each of those packages, the skills folder the skills phase
-//     reads: its listing, each skill folder's listing and its SKILL.md.
+//     reads: its listing, each skill folder's listing and its SKILL.md;
+//     and the *.html files of its directory, which //tool:ui may name
+//     (hashApps).
 //
 // The entry is a list of the files, each a path relative to the output
 // directory and the key of its content, which is stored apart under that
@@ -170,6 +172,9 @@ func outputKey(opts *Options, in *bootstrapInputs) (cache.Key, error) {
 		h.Bytes(in.hashes[p])
 		if lp := in.pkgs[p]; !lp.Standard && lp.Dir != "" {
 			if err := hashSkills(h, filepath.Join(lp.Dir, skillsDir)); err != nil {
+				return cache.Key{}, err
+			}
+			if err := hashApps(h, lp.Dir); err != nil {
 				return cache.Key{}, err
 			}
 		}

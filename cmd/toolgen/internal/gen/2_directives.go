@@ -3,6 +3,7 @@ package gen
 import (
 	"go/ast"
 	"go/token"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -26,7 +27,7 @@ var namePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
 var knownDirectives = []string{
 	"name", "readonly", "kind", "title", "verb", "group", "weight",
 	"destructive", "idempotent", "openworld", "timeout", "permission", "meta",
-	"zerovalue", "defer",
+	"zerovalue", "defer", "ui", "uicsp", "uipermission", "uiborder", "visibility",
 }
 
 // kinds are the values //tool:kind accepts, in the order tool.Kind numbers them.
@@ -50,8 +51,9 @@ type directives struct {
 	timeout     time.Duration
 	permissions []string
 	meta        [][2]string
-	zeroValue   bool // the type's zero value is a ready tool: New accepts it unset
-	deferred    bool // //tool:defer: providers load the tool through their tool search
+	zeroValue   bool         // the type's zero value is a ready tool: New accepts it unset
+	deferred    bool         // //tool:defer: providers load the tool through their tool search
+	ui          uiDirectives // //tool:ui and the app directives (2_directives_ui.go)
 }
 
 // declared is a type declaration whose doc comment holds //tool: lines,
@@ -92,6 +94,7 @@ func findDirectives(l *loaded) ([]declared, []*problem.Error) {
 					docs[doc] = true
 					d, es := parseDirectives(l.fset, doc)
 					errs = append(errs, es...)
+					errs = append(errs, readApp(filepath.Dir(l.fset.Position(doc.Pos()).Filename), &d)...)
 					out = append(out, declared{pkg: p, spec: ts, doc: doc, directives: d})
 				}
 			}
@@ -183,17 +186,20 @@ func parseDirectives(fset *token.FileSet, doc *ast.CommentGroup) (directives, []
 			errs = append(errs, e)
 			continue
 		}
-		if key != "permission" && key != "meta" {
+		if key != "permission" && key != "meta" && key != "uicsp" && key != "uipermission" {
 			if prev, dup := seen[key]; dup {
 				errs = append(errs, &problem.Error{Pos: pos, Msg: "//tool:" + key + " repeated", Other: prev})
 				continue
 			}
 			seen[key] = pos
 		}
-		d.apply(ln)
+		if !d.applyUI(ln) {
+			d.apply(ln)
+		}
 		errs = append(errs, ln.errs...)
 	}
-	return d, append(errs, d.finish(seen, hasSpacedName(doc))...)
+	errs = append(errs, d.finish(seen, hasSpacedName(doc))...)
+	return d, append(errs, d.finishUI()...)
 }
 
 // directiveLine is one //tool: line being read, and its problems.

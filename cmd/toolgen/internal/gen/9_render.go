@@ -61,7 +61,7 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 		return registryCode(l, m, fields, plan, opts)
 	})}
 	tasks = append(tasks, func() ([]File, *problem.Error) {
-		if ff, ok := freshCode(fc, l, plan, opts); ok {
+		if ff, ok := freshCode(fc, l, m, plan, opts); ok {
 			return []File{ff}, nil
 		}
 		return nil, nil
@@ -121,6 +121,7 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 		v.Line()
 	})
 	reg.Line()
+	renderApps(reg, m, fields)
 
 	// Tools.
 	reg.Comment("Tools holds one value of every tool in the registry. Fill each field")
@@ -312,11 +313,7 @@ func specBody(t *toolModel, field, unit string) jen.Code {
 		}
 		add("Permissions", jen.Index().String().Values(ps...))
 	}
-	if len(t.meta) > 0 {
-		var ms []jen.Code
-		for _, m := range t.meta {
-			ms = append(ms, jen.Values(jen.Id("Key").Op(":").Lit(m[0]), jen.Id("Value").Op(":").Lit(m[1])))
-		}
+	if ms := specMeta(t, field); len(ms) > 0 {
 		add("Meta", jen.Index().Qual(toolPkg, "Meta").Values(ms...))
 	}
 	add("Description", jen.Lit(t.description))

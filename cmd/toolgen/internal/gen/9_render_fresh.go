@@ -37,9 +37,12 @@ const freshPkg = "github.com/toolgen-go/toolgen/runtime/fresh"
 // staleness becomes loud. Reflection is confined to the test files: the
 // registry itself never links reflect.
 //
+// When a tool has an app (//tool:ui), TestToolgenFreshApps checks that
+// its HTML file still has the bytes the registry embeds (freshApps).
+//
 // It returns false when the output directory is outside the main module
 // (the test could not import the package it checks).
-func freshCode(fc formatCache, l *loaded, plan *codecPlan, opts *Options) (File, bool) {
+func freshCode(fc formatCache, l *loaded, m *model, plan *codecPlan, opts *Options) (File, bool) {
 	if l.outPath == "" {
 		return File{}, false
 	}
@@ -74,6 +77,7 @@ func TestToolgenFresh(t *testing.T) {
 		}
 	}
 	b.WriteString("}\n")
+	freshApps(&b, m, opts)
 	return File{Path: filepath.Join(opts.outDir(), freshFile), Data: formatFresh(fc, freshFile, b.Bytes())}, true
 }
 

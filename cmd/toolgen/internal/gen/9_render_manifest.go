@@ -115,6 +115,9 @@ func manifestEntry(t *toolModel, p *provider.Precomputed) *jsontree.Node {
 	if t.deferred {
 		add("defer", boolean(true))
 	}
+	if ui := manifestUI(&t.ui); ui != nil {
+		add("ui", ui)
+	}
 	add("description", str(t.description))
 	if p != nil {
 		add("openai", providerNote("strict", boolean(p.OpenAIChat.Strict), p.OpenAIChat))
