@@ -265,7 +265,8 @@
 // packages, all tools packages or the standard library) are derived from
 // source, byte for byte what invopop writes, without the program (go doc
 // ./cmd/toolgen/internal/schema, "The static path"). The program is built
-// with the toolgen build tag: put schema hooks in files that start with
+// for this machine with the build tags of the load (-tags, or else
+// GOFLAGS') and the toolgen build tag: put schema hooks in files that start with
 // //go:build toolgen (as tools/notes/schema_hooks.go does), so that
 // toolgen still runs them and the programs that serve the registry link
 // neither the hooks nor invopop/jsonschema; tests of those hooks need the
@@ -548,9 +549,12 @@
 // and the go env file, the directory, -out, -pkg, -tags and the patterns,
 // every non-test Go file (whatever its build tags), other source file,
 // embedded file, go.mod and the main module's go.sum of every package in
-// the import closure of the tools packages and of the bootstrap program
-// (the standard library by GOROOT and GOVERSION: clear the cache after
-// editing GOROOT in place), and the skills folders (listings, SKILL.md).
+// the import closure of the tools packages and of the bootstrap program,
+// as the load (your GOFLAGS, -tags, GOOS and GOARCH) and the program (the
+// same tags with toolgen, on this machine's GOOS and GOARCH) select their
+// files (the standard library by GOROOT and GOVERSION: clear the cache
+// after editing GOROOT in place), and the skills folders (listings,
+// SKILL.md).
 //
 // On a miss, the schemas are kept per tools package under the same inputs
 // restricted to its import closure and the types asked for: those derived

@@ -6,17 +6,18 @@ package gen
 //
 //   - toolgen's identity (Options.Identity);
 //   - the go command's environment as the bootstrap scan reads it (go env
-//     -json), the GOOS and GOARCH the load sees (the scan's are the
-//     host's), and the go env file (GOENV), which may set them;
+//     -json, in the load's environment), the GOOS and GOARCH of that
+//     environment, and the go env file (GOENV), which may set them;
 //   - the options that shape the output: Dir, Output relative to Dir,
 //     Package, Patterns and BuildFlags;
 //   - for every package the bootstrap scan lists (the import closure of
-//     the tools packages and of the bootstrap program) but the output
-//     package, which toolgen never reads: its import path and
-//     the hash of its files (6_schemas_cache.go: every Go file of its
-//     directory, whichever the build tags select, its other source files
-//     and its module's go.mod and go.sum; the standard library by GOROOT
-//     and GOVERSION);
+//     the tools packages and of the bootstrap program, as the program's
+//     build and, when it may select other files, as the load select
+//     them) but the output package, which toolgen never reads: its
+//     import path and the hash of its files (6_schemas_cache.go: every Go
+//     file of its directory, whichever the build tags select, its other
+//     source files and its module's go.mod and go.sum; the standard
+//     library by GOROOT and GOVERSION);
 //   - beside each of those packages, the skills folder the skills phase
 //     reads: its listing, each skill folder's listing and its SKILL.md.
 //
@@ -177,9 +178,9 @@ func outputKey(opts *Options, in *bootstrapInputs) (cache.Key, error) {
 	return h.Key(), nil
 }
 
-// hashGoEnv adds the go command's environment as the scan read it, the
-// GOOS and GOARCH of env (nil: the process's), which the load sees (the
-// scan's are the host's), and the go env file, which may set them.
+// hashGoEnv adds the go command's environment as the scan read it (in
+// the load's environment), the GOOS and GOARCH of env (nil: the
+// process's), and the go env file, which may set them.
 func hashGoEnv(h *cache.Hasher, env []string, in *bootstrapInputs) error {
 	h.Bytes(in.env)
 	if env == nil {

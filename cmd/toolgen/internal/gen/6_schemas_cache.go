@@ -6,15 +6,16 @@ package gen
 //
 //   - toolgen's identity (Options.Identity) and the program's source
 //     (bootstrapHead, bootstrapTail, schema.BootstrapSource);
-//   - the go command's environment (go env -json, with GOOS and GOARCH the
-//     host's, as the program is built) and the build flags with the
-//     bootstrap tag;
+//   - the go command's environment (go env -json, in the load's
+//     environment, whose GOFLAGS' tags the program is built with) and the
+//     build flags with the bootstrap tag;
 //   - the package's import path and the names of its requested types;
 //   - for every package in the import closure of that package and of the
 //     program's own imports: its import path, the names and content of
 //     its Go, cgo, assembly, syso and embedded files as go list selects
-//     them with the bootstrap's build flags, and of the Go files those
-//     flags leave out, its module's go.mod (and go.sum for the main
+//     them with the bootstrap's build flags (and, when the load may select
+//     others, as it selects them: scanBootstrapInputs), and of the Go
+//     files those flags leave out, its module's go.mod (and go.sum for the main
 //     module), and the CommentMap entries of its types. The standard
 //     library's files are not read: GOROOT and GOVERSION, in go env, stand
 //     for them, as a Go release's files do not change (hashing them was
@@ -87,6 +88,12 @@ type bootstrapInputs struct {
 	hashes map[string][]byte         // package -> hash of its files and module files
 	tagged map[string]bool           // the packages with a Go file whose build constraint names BootstrapTag
 	roots  []string                  // the program's own imports
+	// goflags is GOFLAGS as go env reports it (the environment's, or the
+	// go env file's), whose tags the program is built with.
+	goflags string
+	// loadListed reports whether the load's listing was merged in
+	// (addLoadListing): the listing is then not the load's.
+	loadListed bool
 }
 
 // bootstrapScan lists and hashes the bootstrap program's inputs in the
@@ -169,39 +176,66 @@ func bootstrapRoots() ([]string, error) {
 	return slices.Compact(roots), nil
 }
 
-// scanBootstrapInputs runs go env and go list -deps (in dir, with the
-// bootstrap's build flags) and hashes the files of every package listed.
+// scanBootstrapInputs runs go env and go list -deps (in dir) and hashes
+// the files of every package listed. The listing is the bootstrap
+// program's: the tools packages and the program's own imports, with the
+// bootstrap's build flags (the user's tags, from -tags or GOFLAGS, and
+// BootstrapTag) on the host's GOOS and GOARCH. When the load may select
+// other files than that (a Go file's constraint names BootstrapTag, or
+// the load's GOOS or GOARCH, from env or the go env file, is not the
+// host's), the tools packages are listed a second time as the load lists
+// them (the user's build flags and environment, without the tag), and the
+// inputs are the union of both listings: each package's hash then covers
+// its files as both select them, and its imports are both listings'. So
+// every key covers every file the load and the program read.
 func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, env []string) (*bootstrapInputs, error) {
 	roots, err := bootstrapRoots()
 	if err != nil {
 		return nil, err
 	}
-	env = bootstrapEnv(env)
-	var envOut []byte
-	var envErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		envOut, envErr = goOutput(ctx, dir, env, "env", "-json")
-	}()
-	args := append([]string{"list", "-e", "-deps", "-json=" + listedFields}, bootstrapBuildFlags(buildFlags)...)
-	args = append(append(append(args, "--"), patterns...), roots...)
-	listOut, err := goOutput(ctx, dir, env, args...)
-	<-done
-	if err = errors.Join(err, envErr); err != nil {
+	if env == nil {
+		env = os.Environ()
+	}
+	envOut, err := goOutput(ctx, dir, env, "env", "-json")
+	if err != nil {
 		return nil, err
+	}
+	var goEnv struct{ GOFLAGS, GOOS, GOARCH, GOHOSTOS, GOHOSTARCH string }
+	if err := json.Unmarshal(envOut, &goEnv); err != nil {
+		return nil, fmt.Errorf("reading go env's output: %w", err)
 	}
 	envOut, err = stableEnv(envOut)
 	if err != nil {
 		return nil, err
 	}
-	in := &bootstrapInputs{env: envOut, pkgs: map[string]*listedPackage{}, hashes: map[string][]byte{}, tagged: map[string]bool{}, roots: roots}
-	dec := json.NewDecoder(bytes.NewReader(listOut))
-	for dec.More() {
-		p := new(listedPackage)
-		if err := dec.Decode(p); err != nil {
-			return nil, fmt.Errorf("reading go list's output: %w", err)
+	crossed := goEnv.GOOS != goEnv.GOHOSTOS || goEnv.GOARCH != goEnv.GOHOSTARCH
+	listArgs := func(flags []string, patterns ...string) []string {
+		args := append([]string{"list", "-e", "-deps", "-json=" + listedFields}, flags...)
+		return append(append(args, "--"), patterns...)
+	}
+	var loadOut []byte
+	var loadErr error
+	done := make(chan struct{})
+	listLoad := func() {
+		defer close(done)
+		loadOut, loadErr = goOutput(ctx, dir, env, listArgs(buildFlags, patterns...)...)
+	}
+	if crossed {
+		go listLoad()
+	}
+	listOut, err := goOutput(ctx, dir, bootstrapEnv(env), listArgs(bootstrapBuildFlags(buildFlags, goEnv.GOFLAGS), append(slices.Clip(patterns), roots...)...)...)
+	if err != nil {
+		if crossed {
+			<-done
 		}
+		return nil, err
+	}
+	in := &bootstrapInputs{env: envOut, goflags: goEnv.GOFLAGS, pkgs: map[string]*listedPackage{}, hashes: map[string][]byte{}, tagged: map[string]bool{}, roots: roots}
+	listed, err := decodeListing(listOut)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range listed {
 		if _, ok := in.pkgs[p.ImportPath]; !ok {
 			in.order = append(in.order, p.ImportPath)
 		}
@@ -210,7 +244,76 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 	if err := in.hashPackages(); err != nil {
 		return nil, err
 	}
+	if !crossed && len(in.tagged) == 0 {
+		return in, nil
+	}
+	if !crossed {
+		listLoad()
+	}
+	<-done
+	if loadErr != nil {
+		return nil, loadErr
+	}
+	if listed, err = decodeListing(loadOut); err != nil {
+		return nil, err
+	}
+	if err := in.addLoadListing(listed); err != nil {
+		return nil, err
+	}
 	return in, nil
+}
+
+// decodeListing reads go list -json's output.
+func decodeListing(out []byte) ([]*listedPackage, error) {
+	var pkgs []*listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		p := new(listedPackage)
+		if err := dec.Decode(p); err != nil {
+			return nil, fmt.Errorf("reading go list's output: %w", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// addLoadListing merges the load's listing into the bootstrap program's
+// (scanBootstrapInputs): a package in both gets the hash of both
+// listings' hashes and the union of their imports, a package in the
+// load's alone its own hash, under a mark of its own.
+func (in *bootstrapInputs) addLoadListing(listed []*listedPackage) error {
+	in.loadListed = true
+	for _, lp := range listed {
+		var sum []byte
+		if !lp.Standard {
+			s, _, err := lp.hash()
+			if err != nil {
+				return err
+			}
+			sum = s
+		}
+		path := lp.ImportPath
+		bp, ok := in.pkgs[path]
+		if !ok {
+			in.pkgs[path] = lp
+			in.order = append(in.order, path)
+			if sum != nil {
+				both := sha256.Sum256(append([]byte("load\x00"), sum...))
+				in.hashes[path] = both[:]
+			}
+			continue
+		}
+		for _, imp := range lp.Imports {
+			if !slices.Contains(bp.Imports, imp) {
+				bp.Imports = append(bp.Imports, imp)
+			}
+		}
+		if sum != nil || in.hashes[path] != nil {
+			both := sha256.Sum256(append(append(append([]byte("both\x00"), in.hashes[path]...), 0), sum...))
+			in.hashes[path] = both[:]
+		}
+	}
+	return nil
 }
 
 // stableEnv is go env -json's output without GOGCCFLAGS, which names a
@@ -353,7 +456,7 @@ func (in *bootstrapInputs) key(cfg bootstrapConfig, pkg string, names []string, 
 	h.String(bootstrapTail)
 	h.Bytes(schema.BootstrapSource())
 	h.Bytes(in.env)
-	h.String(strings.Join(bootstrapBuildFlags(cfg.BuildFlags), "\x00"))
+	h.String(strings.Join(bootstrapBuildFlags(cfg.BuildFlags, in.goflags), "\x00"))
 	h.String(pkg)
 	h.String(strings.Join(names, "\x00"))
 	in.hashClosure(h, set, comments)
