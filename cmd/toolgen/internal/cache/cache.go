@@ -6,9 +6,11 @@
 // renamed into place, so concurrent toolgen runs (go generate in several
 // packages at once) never see a partial entry; two runs that compute the
 // same entry write the same bytes, and the last rename wins. Each entry
-// carries the SHA-256 of its data: an entry that is truncated, corrupt or
-// unreadable is reported as missing, and the caller computes it again and
-// overwrites it.
+// carries the SHA-256 of its key and its data: an entry that is
+// truncated, corrupt or unreadable, or a valid entry copied or renamed
+// over another, is reported as missing, and the caller computes it again
+// and overwrites it. An entry named by the hash of its own content
+// (GetContent) is also checked against its name.
 package cache
 
 import (
@@ -82,7 +84,18 @@ func (h *Hasher) Key() Key {
 }
 
 // magic starts every entry; its version changes with the entry format.
-const magic = "toolgen-cache 1\n"
+const magic = "toolgen-cache 2\n"
+
+// sum is the checksum an entry carries: the SHA-256 of its key and its
+// data, so that an entry is valid under its own key only.
+func sum(k Key, data []byte) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write(k[:])
+	h.Write(data)
+	var s [sha256.Size]byte
+	h.Sum(s[:0])
+	return s
+}
 
 // path is where the entry of k lives: a subdirectory per first byte keeps
 // directories small.
@@ -93,7 +106,7 @@ func (c *Cache) path(k Key) string {
 
 // Get returns the data stored under k. It reports false when the cache
 // stores nothing, when there is no entry, and when the entry cannot be
-// read or fails its checksum.
+// read or fails its checksum (which binds it to k).
 func (c *Cache) Get(k Key) ([]byte, bool) {
 	if c == nil || c.dir == "" {
 		return nil, false
@@ -106,8 +119,27 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	if !ok || len(rest) < sha256.Size {
 		return nil, false
 	}
-	sum, data := rest[:sha256.Size], rest[sha256.Size:]
-	if got := sha256.Sum256(data); !bytes.Equal(got[:], sum) {
+	want, data := rest[:sha256.Size], rest[sha256.Size:]
+	if got := sum(k, data); !bytes.Equal(got[:], want) {
+		return nil, false
+	}
+	return data, true
+}
+
+// ContentKey is the key of data in a content-addressed store of kind:
+// the Hasher of kind with data as its one field.
+func ContentKey(kind string, data []byte) Key {
+	h := NewHasher(kind)
+	h.Bytes(data)
+	return h.Key()
+}
+
+// GetContent returns the data stored under k, an entry of kind named by
+// its content (ContentKey), as Get does, and reports false as well when
+// the data is not the content k names.
+func (c *Cache) GetContent(kind string, k Key) ([]byte, bool) {
+	data, ok := c.Get(k)
+	if !ok || ContentKey(kind, data) != k {
 		return nil, false
 	}
 	return data, true
@@ -137,8 +169,8 @@ func (c *Cache) Put(k Key, data []byte) error {
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(data)
-	_, err = f.Write(append(append([]byte(magic), sum[:]...), data...))
+	s := sum(k, data)
+	_, err = f.Write(append(append([]byte(magic), s[:]...), data...))
 	err = errors.Join(err, f.Close())
 	if err == nil {
 		err = os.Rename(f.Name(), p)

@@ -103,7 +103,7 @@ func (oc *outputCache) get() ([]File, bool) {
 		if !within(oc.out, path) || path == oc.out {
 			return nil, false // never write outside the output directory
 		}
-		data, ok := oc.cache.Get(e.Data)
+		data, ok := oc.cache.GetContent(outputFileKind, e.Data)
 		if !ok {
 			oc.bad[e.Data] = true
 			return nil, false
@@ -127,9 +127,7 @@ func (oc *outputCache) put(files []File) {
 		if err != nil || !within(oc.out, f.Path) {
 			return
 		}
-		h := cache.NewHasher(outputFileKind)
-		h.Bytes(f.Data)
-		entries[i] = outputEntry{Path: filepath.ToSlash(rel), Data: h.Key()}
+		entries[i] = outputEntry{Path: filepath.ToSlash(rel), Data: cache.ContentKey(outputFileKind, f.Data)}
 		if oc.bad[entries[i].Data] || !oc.cache.Has(entries[i].Data) {
 			if oc.cache.Put(entries[i].Data, f.Data) != nil {
 				return
