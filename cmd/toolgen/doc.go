@@ -39,7 +39,7 @@
 //
 // Usage:
 //
-//	toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-timings] [-cpuprofile file] [-version] [packages]
+//	toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-timings] [-cpuprofile file] [-cache clean|trim] [-version] [packages]
 //
 // The flags:
 //
@@ -50,6 +50,8 @@
 //	-v            print the files written
 //	-timings      print each phase's wall time to standard error (see Cache and timings)
 //	-cpuprofile f write a CPU profile of the run to f (go tool pprof reads it)
+//	-cache op     clean: remove every cache entry; trim: remove the unused ones
+//	              and trim to the size bound now; then exit (see Cache and timings)
 //	-version      print toolgen's module version (from the build information)
 //
 // toolgen loads the packages (default ".") with
@@ -573,10 +575,20 @@
 //
 // The cache lives in os.UserCacheDir()/toolgen, or in TOOLGEN_CACHE (off:
 // no cache). Entries are written to a temporary file and renamed, so
-// concurrent runs share the cache safely; an entry that cannot be read or
-// fails its checksum is ignored and written again, and a run with problems
-// stores no output. Nothing removes old entries: delete the directory to
-// reclaim the space.
+// concurrent runs share the cache safely; an entry that cannot be read,
+// fails its checksum (which binds it to its key) or, when named by its
+// content, does not match its name, is ignored and written again, and a
+// run with problems stores no output. A file at TOOLGEN_CACHE turns the
+// cache off, and a directory toolgen cannot write to is only read; either
+// is said once on standard error.
+//
+// As Go's build cache does, toolgen trims its cache at most once a day
+// (trim.txt, in the cache, records when), after a run: entries unused for
+// five days go (reading an entry marks it used, at most once an hour),
+// then, while the entries left exceed TOOLGEN_CACHE_MAX (default 1G; a
+// number of bytes, or of K, M or G, such as 512M), the least recently
+// used ones. toolgen -cache=trim trims now; toolgen -cache=clean removes
+// every entry.
 //
 // -timings prints each phase's wall time as it ends: cache hit or miss
 // (go list, go env, hashing the inputs), load (parsing, type-checking),

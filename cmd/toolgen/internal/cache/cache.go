@@ -11,6 +11,10 @@
 // over another, is reported as missing, and the caller computes it again
 // and overwrites it. An entry named by the hash of its own content
 // (GetContent) is also checked against its name.
+//
+// Nothing is kept forever: a read marks an entry used, and Trim removes
+// the entries unused for UnusedFor and, over a size bound, the least
+// recently used ones (trim.go). Clean removes them all.
 package cache
 
 import (
@@ -20,14 +24,17 @@ import (
 	"encoding/hex"
 	"errors"
 	"hash"
+	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Cache is a directory of entries. The zero Cache, or a nil *Cache, stores
 // nothing and finds nothing.
 type Cache struct {
 	dir string
+	now func() time.Time // nil: time.Now; tests set it
 }
 
 // Open returns the cache in dir, creating the directory if needed. An
@@ -111,8 +118,18 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	if c == nil || c.dir == "" {
 		return nil, false
 	}
-	raw, err := os.ReadFile(c.path(k))
+	p := c.path(k)
+	f, err := os.Open(p)
 	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, false
+	}
+	raw := make([]byte, info.Size())
+	if _, err := io.ReadFull(f, raw); err != nil {
 		return nil, false
 	}
 	rest, ok := bytes.CutPrefix(raw, []byte(magic))
@@ -123,6 +140,7 @@ func (c *Cache) Get(k Key) ([]byte, bool) {
 	if got := sum(k, data); !bytes.Equal(got[:], want) {
 		return nil, false
 	}
+	c.used(p, info.ModTime())
 	return data, true
 }
 
@@ -146,13 +164,19 @@ func (c *Cache) GetContent(kind string, k Key) ([]byte, bool) {
 }
 
 // Has reports whether there is an entry under k, without reading it: Get
-// may still find it unreadable or corrupt.
+// may still find it unreadable or corrupt. Like Get, it marks the entry
+// used (trim.go).
 func (c *Cache) Has(k Key) bool {
 	if c == nil || c.dir == "" {
 		return false
 	}
-	_, err := os.Stat(c.path(k))
-	return err == nil
+	p := c.path(k)
+	info, err := os.Stat(p)
+	if err != nil {
+		return false
+	}
+	c.used(p, info.ModTime())
+	return true
 }
 
 // Put stores data under k, atomically: a reader sees the whole entry or
@@ -180,4 +204,18 @@ func (c *Cache) Put(k Key, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// Writable returns why entries cannot be stored in the cache (a directory
+// that is read-only, for one), or nil when they can: it writes a
+// temporary file and removes it.
+func (c *Cache) Writable() error {
+	if c == nil || c.dir == "" {
+		return nil
+	}
+	f, err := os.CreateTemp(c.dir, "tmp-*")
+	if err != nil {
+		return err
+	}
+	return errors.Join(f.Close(), os.Remove(f.Name()))
 }
