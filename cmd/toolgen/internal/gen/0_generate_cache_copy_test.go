@@ -70,3 +70,15 @@ func TestOutputCacheCopiedEntry(t *testing.T) {
 	require.True(t, ok, "stored again")
 	assert.Equal(t, weather, got)
 }
+
+// The cases tests write live outside the checkout: a test interrupted
+// before its cleanup leaves nothing in testdata.
+func TestCaseDirOutsideCheckout(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs("../../../..")
+	require.NoError(t, err)
+	dir, pkg := caseDir(t, "cache-")
+	assert.False(t, within(root, dir), "%s is inside the checkout %s", dir, root)
+	assert.Equal(t, "example.com/cache", pkg)
+	assert.FileExists(t, filepath.Join(dir, "go.mod"))
+}
