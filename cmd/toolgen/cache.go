@@ -43,6 +43,21 @@ func cacheMaxSize(setting string) (int64, error) {
 	return n * unit, nil
 }
 
+// cacheFlags checks -cache's value op and returns the size bound
+// TOOLGEN_CACHE_MAX sets, or says what is wrong and reports false.
+func cacheFlags(op string, stderr io.Writer) (int64, bool) {
+	if op != "" && op != "clean" && op != "trim" {
+		fmt.Fprintf(stderr, "toolgen: -cache=%s: want clean or trim\n", op)
+		return 0, false
+	}
+	maxSize, err := cacheMaxSize(os.Getenv(cacheMaxEnv))
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return 0, false
+	}
+	return maxSize, true
+}
+
 // checkCache opens the cache directory dir ("" is no cache) and says once
 // on stderr when it cannot serve: a file there, or a directory that cannot
 // be created, turns the cache off; a directory toolgen cannot write to is

@@ -50,8 +50,7 @@
 //	-v            print the files written
 //	-timings      print each phase's wall time to standard error (see Cache and timings)
 //	-cpuprofile f write a CPU profile of the run to f (go tool pprof reads it)
-//	-cache op     clean: remove every cache entry; trim: remove the unused ones
-//	              and trim to the size bound now; then exit (see Cache and timings)
+//	-cache op     clean: empty the cache; trim: trim it now; then exit
 //	-version      print toolgen's module version (from the build information)
 //
 // toolgen loads the packages (default ".") with
@@ -545,18 +544,15 @@
 // # Cache and timings
 //
 // toolgen caches by content, in three layers. The whole output first: a
-// run whose inputs are unchanged returns the files of the run that stored
-// them, without loading, checking, reflecting or rendering anything. Its
-// key hashes toolgen's own executable (an upgrade starts afresh), go env
-// and the go env file, the directory, -out, -pkg, -tags and the patterns,
-// every non-test Go file (whatever its build tags), other source file,
-// embedded file, go.mod and the main module's go.sum of every package in
-// the import closure of the tools packages and of the bootstrap program,
-// as the load (your GOFLAGS, -tags, GOOS and GOARCH) and the program (the
-// same tags with toolgen, on this machine's GOOS and GOARCH) select their
-// files (the standard library by GOROOT and GOVERSION: clear the cache
-// after editing GOROOT in place), and the skills folders (listings,
-// SKILL.md).
+// run whose inputs are unchanged returns the stored files, loading,
+// checking, reflecting and rendering nothing. Its key hashes toolgen's
+// executable, go env and its file, the directory, -out, -pkg, -tags, the
+// patterns, the skills folders, any other file a directive names, and the
+// non-test Go files (whatever their tags), other source and embedded
+// files, go.mod and main go.sum of every package the tools packages and
+// the bootstrap program import, as the load (GOFLAGS, -tags, GOOS, GOARCH)
+// and the program (those tags and toolgen, here) select them (the standard
+// library by GOROOT and GOVERSION: clear the cache after editing GOROOT).
 //
 // On a miss, the schemas are kept per tools package under the same inputs
 // restricted to its import closure and the types asked for: those derived
@@ -566,29 +562,17 @@
 // off). Then the generated files (format/): each unit's (tools packages
 // sharing codec packages: its codec packages, providers file and
 // fresh_<name>codec_gen_test.go) under the SHA-256 of what they are made
-// of (toolgen's executable, -pkg, per tool its directives, description,
-// types, tags and published schemas), found for an unchanged unit by the
-// hash of its packages' files (unitsource/), so a change to one type plans
-// and renders its unit alone; the others by their source. The load reads
-// the packages the tools packages import from export data kept per package
-// under its closure's hashes (export/), and checks only the tools packages.
+// of, found for an unchanged unit by its packages' files (unitsource/);
+// the others by their source. Imports load from export data (export/).
 //
 // The cache lives in os.UserCacheDir()/toolgen, or in TOOLGEN_CACHE (off:
-// no cache). Entries are written to a temporary file and renamed, so
-// concurrent runs share the cache safely; an entry that cannot be read,
-// fails its checksum (which binds it to its key) or, when named by its
-// content, does not match its name, is ignored and written again, and a
-// run with problems stores no output. A file at TOOLGEN_CACHE turns the
-// cache off, and a directory toolgen cannot write to is only read; either
-// is said once on standard error.
-//
-// As Go's build cache does, toolgen trims its cache at most once a day
-// (trim.txt, in the cache, records when), after a run: entries unused for
-// five days go (reading an entry marks it used, at most once an hour),
-// then, while the entries left exceed TOOLGEN_CACHE_MAX (default 1G; a
-// number of bytes, or of K, M or G, such as 512M), the least recently
-// used ones. toolgen -cache=trim trims now; toolgen -cache=clean removes
-// every entry.
+// none; a file there, or a directory toolgen cannot write to and only
+// reads, is said once on standard error), shared safely by concurrent
+// runs; entries are checked as they are read. As Go's build cache, it is
+// trimmed after a run at most once a day (trim.txt): entries unused for
+// five days go, then the least recently used ones while over
+// TOOLGEN_CACHE_MAX (default 1G; bytes, or K, M or G). toolgen
+// -cache=trim trims it now, and -cache=clean empties it.
 //
 // -timings prints each phase's wall time as it ends: cache hit or miss
 // (go list, go env, hashing the inputs), load (parsing, type-checking),

@@ -49,14 +49,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "toolgen", moduleVersion(debug.ReadBuildInfo()))
 		return exitOK
 	}
-	if *cacheOp != "" && *cacheOp != "clean" && *cacheOp != "trim" {
-		fmt.Fprintf(stderr, "toolgen: -cache=%s: want clean or trim\n", *cacheOp)
+	maxSize, ok := cacheFlags(*cacheOp, stderr)
+	if !ok {
 		fs.Usage()
-		return exitUsage
-	}
-	maxSize, err := cacheMaxSize(os.Getenv(cacheMaxEnv))
-	if err != nil {
-		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return exitUsage
 	}
 	if *out == "" {
@@ -89,8 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *cacheOp != "" {
 		return cacheCommand(*cacheOp, opts.Cache, maxSize, stdout, stderr)
 	}
-	var writable bool
-	if opts.Cache, writable = checkCache(opts.Cache, stderr); writable {
+	if opts.Cache, ok = checkCache(opts.Cache, stderr); ok {
 		defer trimCache(opts.Cache, maxSize)
 	}
 	report := func(string, time.Duration) {}

@@ -23,7 +23,10 @@ package gen
 //
 // The entry is a list of the files, each a path relative to the output
 // directory and the key of its content, which is stored apart under that
-// key: a run after a small change stores only the files that changed.
+// key: a run after a small change stores only the files that changed. It
+// also holds the files the run read besides the packages' files (a file a
+// directive names: 1_load_reads.go), with the SHA-256 of each one's
+// content: the entry is served only while every one still has it.
 
 import (
 	"encoding/json"
@@ -44,7 +47,7 @@ const outputCacheDir = "output"
 // outputCacheKind and outputFileKind name the output cache's entries and
 // the files' contents; their versions change with the entries' format.
 const (
-	outputCacheKind = "toolgen output 1"
+	outputCacheKind = "toolgen output 2"
 	outputFileKind  = "toolgen output file 1"
 )
 
@@ -61,6 +64,13 @@ type outputCache struct {
 type outputEntry struct {
 	Path string    // relative to the output directory, with slashes
 	Data cache.Key // the key its content is stored under
+}
+
+// outputRecord is an entry: the files, and the files the run read
+// besides the packages' files.
+type outputRecord struct {
+	Files []outputEntry
+	Reads []fileRead
 }
 
 // openOutputCache waits for the bootstrap scan and keys the run's output
@@ -83,8 +93,9 @@ func openOutputCache(opts *Options, scan *bootstrapScan) *outputCache {
 }
 
 // get returns the stored files, in the order they were stored, or false
-// when the entry or one of its files is missing or corrupt, or a path of
-// the entry leaves the output directory.
+// when the entry or one of its files is missing or corrupt, a path of the
+// entry leaves the output directory, or a file the run that stored it
+// read besides the packages' files changed since.
 func (oc *outputCache) get() ([]File, bool) {
 	if oc == nil {
 		return nil, false
@@ -93,10 +104,11 @@ func (oc *outputCache) get() ([]File, bool) {
 	if !ok {
 		return nil, false
 	}
-	var entries []outputEntry
-	if json.Unmarshal(data, &entries) != nil || len(entries) == 0 {
+	var rec outputRecord
+	if json.Unmarshal(data, &rec) != nil || len(rec.Files) == 0 || !readsCurrent(rec.Reads) {
 		return nil, false
 	}
+	entries := rec.Files
 	files := make([]File, len(entries))
 	for i, e := range entries {
 		path := filepath.Join(oc.out, filepath.FromSlash(e.Path))
@@ -114,10 +126,11 @@ func (oc *outputCache) get() ([]File, bool) {
 }
 
 // put stores files, each one's content first (unless it is there already
-// and get did not find it corrupt), then the entry. A file outside the output directory is not
+// and get did not find it corrupt), then the entry, with reads, the files
+// the run read besides the packages' files. A file outside the output directory is not
 // stored, and neither is the entry then; a failed store only costs the
 // next run a generation.
-func (oc *outputCache) put(files []File) {
+func (oc *outputCache) put(files []File, reads []fileRead) {
 	if oc == nil {
 		return
 	}
@@ -134,7 +147,7 @@ func (oc *outputCache) put(files []File) {
 			}
 		}
 	}
-	if data, err := json.Marshal(entries); err == nil {
+	if data, err := json.Marshal(outputRecord{Files: entries, Reads: reads}); err == nil {
 		oc.cache.Put(oc.key, data)
 	}
 }

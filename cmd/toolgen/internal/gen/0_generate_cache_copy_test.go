@@ -34,8 +34,8 @@ func TestOutputCacheCopiedEntry(t *testing.T) {
 	notes := []File{{Path: filepath.Join(out, "notescodec", "codec_gen.go"), Data: []byte("package notescodec\n")}}
 	weather := []File{{Path: filepath.Join(out, "weathercodec", "codec_gen.go"), Data: []byte("package weathercodec\n")}}
 	a, b := open("notes"), open("weather")
-	a.put(notes)
-	b.put(weather)
+	a.put(notes, nil)
+	b.put(weather, nil)
 	got, ok := b.get()
 	require.True(t, ok)
 	require.Equal(t, weather, got)
@@ -49,7 +49,7 @@ func TestOutputCacheCopiedEntry(t *testing.T) {
 	copyFile(entryFile(dir, a.key), entryFile(dir, b.key))
 	_, ok = open("weather").get()
 	assert.False(t, ok, "a's entry under b's key")
-	b.put(weather)
+	b.put(weather, nil)
 	got, ok = open("weather").get()
 	require.True(t, ok, "stored again")
 	require.Equal(t, weather, got)
@@ -65,7 +65,7 @@ func TestOutputCacheCopiedEntry(t *testing.T) {
 	bad := open("weather")
 	_, ok = bad.get()
 	assert.False(t, ok, "content that is not its name's")
-	bad.put(weather)
+	bad.put(weather, nil)
 	got, ok = open("weather").get()
 	require.True(t, ok, "stored again")
 	assert.Equal(t, weather, got)
