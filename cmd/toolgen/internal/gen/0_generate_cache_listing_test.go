@@ -81,6 +81,8 @@ func (In) JSONSchemaExtend(s *jsonschema.Schema) { s.Title = "titled-under-x" }
 	if strings.HasPrefix(os.Getenv("GOOS"), "windows") || filepath.Separator == '\\' {
 		otherOS = "linux"
 	}
+	goEnvFile := filepath.Join(t.TempDir(), "env")
+	require.NoError(t, os.WriteFile(goEnvFile, []byte("GOFLAGS=-mod=mod -tags=x\n"), 0o644))
 	tests := []struct {
 		name, getFile, constraint string
 		env                       []string
@@ -88,6 +90,7 @@ func (In) JSONSchemaExtend(s *jsonschema.Schema) { s.Title = "titled-under-x" }
 		want                      string // in tools.json besides the new bound
 	}{
 		{"GOFLAGS tags", "get_x.go", "//go:build x\n\n", []string{"GOFLAGS=-mod=mod -tags=x"}, map[string]string{"tools/hook_x.go": hookX}, "titled-under-x"},
+		{"GOFLAGS tags from the go env file", "get_x.go", "//go:build x\n\n", []string{"GOFLAGS=", "GOENV=" + goEnvFile}, map[string]string{"tools/hook_x.go": hookX}, "titled-under-x"},
 		{"a !toolgen file", "get.go", "//go:build !toolgen\n\n", nil, nil, `"get"`},
 		{"another GOOS", "get_" + otherOS + ".go", "", []string{"GOOS=" + otherOS}, nil, `"get"`},
 	}

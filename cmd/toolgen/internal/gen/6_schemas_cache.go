@@ -196,23 +196,43 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 	if env == nil {
 		env = os.Environ()
 	}
-	envOut, err := goOutput(ctx, dir, env, "env", "-json")
-	if err != nil {
+	listArgs := func(flags []string, patterns ...string) []string {
+		args := append([]string{"list", "-e", "-deps", "-json=" + listedFields}, flags...)
+		return append(append(args, "--"), patterns...)
+	}
+	listBootstrap := func(goflags string) ([]string, []byte, error) {
+		flags := bootstrapBuildFlags(buildFlags, goflags)
+		out, err := goOutput(ctx, dir, bootstrapEnv(env), listArgs(flags, append(slices.Clip(patterns), roots...)...)...)
+		return flags, out, err
+	}
+	// go env runs beside the program's listing, which takes GOFLAGS from
+	// the environment; when go env reports other tags (the go env file
+	// sets GOFLAGS), the listing runs again with them.
+	var envOut []byte
+	var envErr error
+	envDone := make(chan struct{})
+	go func() {
+		defer close(envDone)
+		envOut, envErr = goOutput(ctx, dir, env, "env", "-json")
+	}()
+	flags, listOut, err := listBootstrap(lookupEnv(env, "GOFLAGS"))
+	<-envDone
+	if err = errors.Join(err, envErr); err != nil {
 		return nil, err
 	}
 	var goEnv struct{ GOFLAGS, GOOS, GOARCH, GOHOSTOS, GOHOSTARCH string }
 	if err := json.Unmarshal(envOut, &goEnv); err != nil {
 		return nil, fmt.Errorf("reading go env's output: %w", err)
 	}
-	envOut, err = stableEnv(envOut)
-	if err != nil {
+	if envOut, err = stableEnv(envOut); err != nil {
 		return nil, err
 	}
-	crossed := goEnv.GOOS != goEnv.GOHOSTOS || goEnv.GOARCH != goEnv.GOHOSTARCH
-	listArgs := func(flags []string, patterns ...string) []string {
-		args := append([]string{"list", "-e", "-deps", "-json=" + listedFields}, flags...)
-		return append(append(args, "--"), patterns...)
+	if !slices.Equal(flags, bootstrapBuildFlags(buildFlags, goEnv.GOFLAGS)) {
+		if _, listOut, err = listBootstrap(goEnv.GOFLAGS); err != nil {
+			return nil, err
+		}
 	}
+	crossed := goEnv.GOOS != goEnv.GOHOSTOS || goEnv.GOARCH != goEnv.GOHOSTARCH
 	var loadOut []byte
 	var loadErr error
 	done := make(chan struct{})
@@ -222,13 +242,7 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 	}
 	if crossed {
 		go listLoad()
-	}
-	listOut, err := goOutput(ctx, dir, bootstrapEnv(env), listArgs(bootstrapBuildFlags(buildFlags, goEnv.GOFLAGS), append(slices.Clip(patterns), roots...)...)...)
-	if err != nil {
-		if crossed {
-			<-done
-		}
-		return nil, err
+		defer func() { <-done }()
 	}
 	in := &bootstrapInputs{env: envOut, goflags: goEnv.GOFLAGS, pkgs: map[string]*listedPackage{}, hashes: map[string][]byte{}, tagged: map[string]bool{}, roots: roots}
 	listed, err := decodeListing(listOut)
