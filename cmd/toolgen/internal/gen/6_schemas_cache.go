@@ -13,10 +13,10 @@ package gen
 //   - for every package in the import closure of that package and of the
 //     program's own imports: its import path, the names and content of
 //     its Go, cgo, assembly, syso and embedded files as go list selects
-//     them with the bootstrap's build flags (and, when the load may select
-//     others, as it selects them: scanBootstrapInputs), and of the Go
-//     files those flags leave out, its module's go.mod (and go.sum for the main
-//     module), and the CommentMap entries of its types. The standard
+//     them with the bootstrap's build flags (and, when the load may
+//     select others, as it selects them: scanBootstrapInputs), and of the
+//     Go files those flags leave out, its module's go.mod (and go.sum for
+//     the main module), and the CommentMap entries of its types. The standard
 //     library's files are not read: GOROOT and GOVERSION, in go env, stand
 //     for them, as a Go release's files do not change (hashing them was
 //     most of the scan's time; whoever edits GOROOT clears the cache).
@@ -220,7 +220,7 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 	if err = errors.Join(err, envErr); err != nil {
 		return nil, err
 	}
-	var goEnv struct{ GOFLAGS, GOOS, GOARCH, GOHOSTOS, GOHOSTARCH string }
+	var goEnv struct{ GOFLAGS, GOOS, GOARCH string }
 	if err := json.Unmarshal(envOut, &goEnv); err != nil {
 		return nil, fmt.Errorf("reading go env's output: %w", err)
 	}
@@ -232,7 +232,7 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 			return nil, err
 		}
 	}
-	crossed := goEnv.GOOS != goEnv.GOHOSTOS || goEnv.GOARCH != goEnv.GOHOSTARCH
+	crossed := goEnv.GOOS != runtime.GOOS || goEnv.GOARCH != runtime.GOARCH // the program's listing's (bootstrapEnv)
 	var loadOut []byte
 	var loadErr error
 	done := make(chan struct{})
