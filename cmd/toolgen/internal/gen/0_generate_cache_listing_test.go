@@ -125,3 +125,26 @@ func (In) JSONSchemaExtend(s *jsonschema.Schema) { s.Title = "titled-under-x" }
 		})
 	}
 }
+
+// The load is listed a second time only when it may select a file the
+// program's listing leaves out: a file built with the toolgen tag alone
+// (a hook file) leaves the load fewer files, which the listing covers.
+func TestScanListsTheLoadWhenNeeded(t *testing.T) {
+	skipBuildsInShortMode(t)
+	for constraint, want := range map[string]bool{
+		"//go:build toolgen\n\n":          false,
+		"//go:build linux || toolgen\n\n": false,
+		"//go:build !toolgen\n\n":         true,
+	} {
+		dir, env := listingModule(t, "get.go", constraint, nil)
+		opts := Options{Dir: dir, Patterns: []string{"./tools"}, Output: "out", Cache: t.TempDir(), Identity: "one", Env: env}
+		scan := startBootstrapScan(t.Context(), &opts)
+		in, err := scan.wait()
+		scan.stop()
+		require.NoError(t, err, "%q", constraint)
+		assert.Equal(t, want, in.loadListed, "%q", constraint)
+		assert.True(t, in.tagged["example.com/user/tools"], "%q", constraint)
+		_, listed := in.pkgs["example.com/user/lim"]
+		assert.True(t, listed, "%q: lim, which the file imports, is listed", constraint)
+	}
+}

@@ -88,6 +88,10 @@ type bootstrapInputs struct {
 	hashes map[string][]byte         // package -> hash of its files and module files
 	tagged map[string]bool           // the packages with a Go file whose build constraint names BootstrapTag
 	roots  []string                  // the program's own imports
+	// negated reports whether a Go file's constraint names BootstrapTag
+	// under a negation (bootstrapTagUse): the load may then select a file
+	// the program's listing leaves out.
+	negated bool
 	// goflags is GOFLAGS as go env reports it (the environment's, or the
 	// go env file's), whose tags the program is built with.
 	goflags string
@@ -180,14 +184,16 @@ func bootstrapRoots() ([]string, error) {
 // the files of every package listed. The listing is the bootstrap
 // program's: the tools packages and the program's own imports, with the
 // bootstrap's build flags (the user's tags, from -tags or GOFLAGS, and
-// BootstrapTag) on the host's GOOS and GOARCH. When the load may select
-// other files than that (a Go file's constraint names BootstrapTag, or
-// the load's GOOS or GOARCH, from env or the go env file, is not the
-// host's), the tools packages are listed a second time as the load lists
-// them (the user's build flags and environment, without the tag), and the
-// inputs are the union of both listings: each package's hash then covers
-// its files as both select them, and its imports are both listings'. So
-// every key covers every file the load and the program read.
+// BootstrapTag) on toolgen's GOOS and GOARCH. The load's files are those
+// or fewer (the files whose constraint names the tag are left out), but
+// when it may select a file the listing leaves out (a Go file's
+// constraint names BootstrapTag under a negation, or the load's GOOS or
+// GOARCH, from env or the go env file, is not toolgen's), the tools
+// packages are listed a second time as the load lists them (the user's
+// build flags and environment, without the tag), and the inputs are the
+// union of both listings: each package's hash then covers its files as
+// both select them, and its imports are both listings'. So every key
+// covers every file the load and the program read.
 func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, env []string) (*bootstrapInputs, error) {
 	roots, err := bootstrapRoots()
 	if err != nil {
@@ -258,7 +264,10 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 	if err := in.hashPackages(); err != nil {
 		return nil, err
 	}
-	if !crossed && len(in.tagged) == 0 {
+	if !crossed && !in.negated {
+		// The load's files are the program's, or fewer (those whose
+		// constraints name the tag, not negated, are left out), and so are
+		// the packages they import: the listing covers them.
 		return in, nil
 	}
 	if !crossed {
@@ -367,14 +376,14 @@ func (in *bootstrapInputs) hashPackages() error {
 		}
 	}
 	sums := make([][]byte, len(paths))
-	tagged := make([]bool, len(paths))
+	uses := make([]tagUse, len(paths))
 	errs := make([]error, len(paths))
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
-				sums[i], tagged[i], errs[i] = in.pkgs[paths[i]].hash()
+				sums[i], uses[i], errs[i] = in.pkgs[paths[i]].hash()
 			}
 		})
 	}
@@ -385,18 +394,19 @@ func (in *bootstrapInputs) hashPackages() error {
 	wg.Wait()
 	for i, p := range paths {
 		in.hashes[p] = sums[i]
-		if tagged[i] {
+		if uses[i].named {
 			in.tagged[p] = true
 		}
+		in.negated = in.negated || uses[i].negated
 	}
 	return errors.Join(errs...)
 }
 
 // hash is the SHA-256 of the package's files (names and content, in go
 // list's order, by kind) and of its module's go.mod, and the main module's
-// go.sum; tagged reports whether a Go file's build constraint names
-// BootstrapTag (namesBootstrapTag).
-func (p *listedPackage) hash() (sum []byte, tagged bool, err error) {
+// go.sum; use says how the Go files' build constraints name BootstrapTag
+// (bootstrapTagUse).
+func (p *listedPackage) hash() (sum []byte, use tagUse, err error) {
 	h := sha256.New()
 	field := func(b []byte) {
 		fmt.Fprintf(h, "%d:", len(b))
@@ -409,7 +419,10 @@ func (p *listedPackage) hash() (sum []byte, tagged bool, err error) {
 		}
 		field([]byte(filepath.Base(path)))
 		field(data)
-		tagged = tagged || strings.HasSuffix(path, ".go") && namesBootstrapTag(data)
+		if strings.HasSuffix(path, ".go") {
+			named, negated := bootstrapTagUse(data)
+			use.named, use.negated = use.named || named, use.negated || negated
+		}
 		return nil
 	}
 	field([]byte(p.ImportPath))
@@ -418,21 +431,27 @@ func (p *listedPackage) hash() (sum []byte, tagged bool, err error) {
 		for _, name := range list {
 			field([]byte(name))
 			if err := file(filepath.Join(p.Dir, name)); err != nil {
-				return nil, false, err
+				return nil, tagUse{}, err
 			}
 		}
 	}
 	if m := p.Module; m != nil && m.GoMod != "" {
 		if err := file(m.GoMod); err != nil {
-			return nil, false, err
+			return nil, tagUse{}, err
 		}
 		if sum := strings.TrimSuffix(m.GoMod, ".mod") + ".sum"; m.Main {
 			if err := file(sum); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, false, err
+				return nil, tagUse{}, err
 			}
 		}
 	}
-	return h.Sum(nil), tagged, nil
+	return h.Sum(nil), use, nil
+}
+
+// tagUse is how a package's Go files name BootstrapTag (bootstrapTagUse).
+type tagUse struct {
+	named   bool // a constraint names it
+	negated bool // a constraint names it under a negation
 }
 
 // closure adds path and every package it imports, directly or not, to
