@@ -16,10 +16,11 @@ package gen
 //     them with the bootstrap's build flags (and, when the load may
 //     select others, as it selects them: scanBootstrapInputs), and of the
 //     Go files those flags leave out, its module's go.mod (and go.sum for
-//     the main module), and the CommentMap entries of its types. The standard
-//     library's files are not read: GOROOT and GOVERSION, in go env, stand
-//     for them, as a Go release's files do not change (hashing them was
-//     most of the scan's time; whoever edits GOROOT clears the cache).
+//     the main module), and the CommentMap entries of its types. The
+//     standard library's files are not read: GOROOT and GOVERSION, in go
+//     env, stand for them, as a Go release's files do not change (hashing
+//     them was most of the scan's time; whoever edits GOROOT clears the
+//     cache).
 //
 // A hook (JSONSchema, JSONSchemaExtend, a toolgen-tagged file) may read
 // anything in its package and the packages it imports, so a type is keyed
@@ -30,7 +31,6 @@ package gen
 // to turn the cache off for such hooks.
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -202,41 +202,9 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 	if env == nil {
 		env = os.Environ()
 	}
-	listArgs := func(flags []string, patterns ...string) []string {
-		args := append([]string{"list", "-e", "-deps", "-json=" + listedFields}, flags...)
-		return append(append(args, "--"), patterns...)
-	}
-	listBootstrap := func(goflags string) ([]string, []byte, error) {
-		flags := bootstrapBuildFlags(buildFlags, goflags)
-		out, err := goOutput(ctx, dir, bootstrapEnv(env), listArgs(flags, append(slices.Clip(patterns), roots...)...)...)
-		return flags, out, err
-	}
-	// go env runs beside the program's listing, which takes GOFLAGS from
-	// the environment; when go env reports other tags (the go env file
-	// sets GOFLAGS), the listing runs again with them.
-	var envOut []byte
-	var envErr error
-	envDone := make(chan struct{})
-	go func() {
-		defer close(envDone)
-		envOut, envErr = goOutput(ctx, dir, env, "env", "-json")
-	}()
-	flags, listOut, err := listBootstrap(lookupEnv(env, "GOFLAGS"))
-	<-envDone
-	if err = errors.Join(err, envErr); err != nil {
+	envOut, goEnv, listOut, err := listProgram(ctx, dir, append(slices.Clip(patterns), roots...), buildFlags, env)
+	if err != nil {
 		return nil, err
-	}
-	var goEnv struct{ GOFLAGS, GOOS, GOARCH string }
-	if err := json.Unmarshal(envOut, &goEnv); err != nil {
-		return nil, fmt.Errorf("reading go env's output: %w", err)
-	}
-	if envOut, err = stableEnv(envOut); err != nil {
-		return nil, err
-	}
-	if !slices.Equal(flags, bootstrapBuildFlags(buildFlags, goEnv.GOFLAGS)) {
-		if _, listOut, err = listBootstrap(goEnv.GOFLAGS); err != nil {
-			return nil, err
-		}
 	}
 	crossed := goEnv.GOOS != runtime.GOOS || goEnv.GOARCH != runtime.GOARCH // the program's listing's (bootstrapEnv)
 	var loadOut []byte
@@ -244,7 +212,7 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 	done := make(chan struct{})
 	listLoad := func() {
 		defer close(done)
-		loadOut, loadErr = goOutput(ctx, dir, env, listArgs(buildFlags, patterns...)...)
+		loadOut, loadErr = goOutput(ctx, dir, env, listArgs(buildFlags, patterns)...)
 	}
 	if crossed {
 		go listLoad()
@@ -284,59 +252,6 @@ func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, 
 		return nil, err
 	}
 	return in, nil
-}
-
-// decodeListing reads go list -json's output.
-func decodeListing(out []byte) ([]*listedPackage, error) {
-	var pkgs []*listedPackage
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for dec.More() {
-		p := new(listedPackage)
-		if err := dec.Decode(p); err != nil {
-			return nil, fmt.Errorf("reading go list's output: %w", err)
-		}
-		pkgs = append(pkgs, p)
-	}
-	return pkgs, nil
-}
-
-// addLoadListing merges the load's listing into the bootstrap program's
-// (scanBootstrapInputs): a package in both gets the hash of both
-// listings' hashes and the union of their imports, a package in the
-// load's alone its own hash, under a mark of its own.
-func (in *bootstrapInputs) addLoadListing(listed []*listedPackage) error {
-	in.loadListed = true
-	for _, lp := range listed {
-		var sum []byte
-		if !lp.Standard {
-			s, _, err := lp.hash()
-			if err != nil {
-				return err
-			}
-			sum = s
-		}
-		path := lp.ImportPath
-		bp, ok := in.pkgs[path]
-		if !ok {
-			in.pkgs[path] = lp
-			in.order = append(in.order, path)
-			if sum != nil {
-				both := sha256.Sum256(append([]byte("load\x00"), sum...))
-				in.hashes[path] = both[:]
-			}
-			continue
-		}
-		for _, imp := range lp.Imports {
-			if !slices.Contains(bp.Imports, imp) {
-				bp.Imports = append(bp.Imports, imp)
-			}
-		}
-		if sum != nil || in.hashes[path] != nil {
-			both := sha256.Sum256(append(append(append([]byte("both\x00"), in.hashes[path]...), 0), sum...))
-			in.hashes[path] = both[:]
-		}
-	}
-	return nil
 }
 
 // stableEnv is go env -json's output without GOGCCFLAGS, which names a
