@@ -266,13 +266,13 @@
 // packages, all tools packages or the standard library) are derived from
 // source, byte for byte what invopop writes, without the program (go doc
 // ./cmd/toolgen/internal/schema, "The static path"). The program is built
-// for this machine with the build tags of the load (-tags, or else
-// GOFLAGS') and the toolgen build tag: put schema hooks in files that start with
-// //go:build toolgen (as tools/notes/schema_hooks.go does), so that
-// toolgen still runs them and the programs that serve the registry link
-// neither the hooks nor invopop/jsonschema; tests of those hooks need the
-// tag too (go test -tags toolgen). The module must require
-// invopop/jsonschema, which go get -tool records.
+// for this machine with the load's tags (-tags, else GOFLAGS') and the
+// toolgen tag: put schema hooks in files that start with //go:build
+// toolgen (as tools/notes/schema_hooks.go does), so that toolgen still
+// runs them and the programs that serve the registry link neither the
+// hooks nor invopop/jsonschema; tests of those hooks need the tag too (go
+// test -tags toolgen). The module must require invopop/jsonschema, which
+// go get -tool records.
 //
 // The settings, and the steps that fix invopop's sharp edges (the root
 // inlined, additionalProperties false on every struct, definition names
@@ -565,21 +565,18 @@
 // of, found for an unchanged unit by its packages' files (unitsource/);
 // the others by their source. Imports load from export data (export/).
 //
-// The cache lives in os.UserCacheDir()/toolgen, or in TOOLGEN_CACHE (off:
-// none; a file there, or a directory toolgen cannot write to and only
-// reads, is said once on standard error), shared safely by concurrent
-// runs; entries are checked as they are read. As Go's build cache, it is
-// trimmed after a run at most once a day (trim.txt): entries unused for
-// five days go, then the least recently used ones while over
-// TOOLGEN_CACHE_MAX (default 1G; bytes, or K, M or G). toolgen
-// -cache=trim trims it now, and -cache=clean empties it.
+// The cache lives in os.UserCacheDir()/toolgen or TOOLGEN_CACHE (off:
+// none; a file there, or a directory toolgen can only read, is said once
+// on standard error); concurrent runs share it; entries are checked when
+// read. After a run, at most once a day (trim.txt), entries unused for
+// five days go, then the least recently used while over TOOLGEN_CACHE_MAX
+// (default 1G; bytes, K, M or G); -cache=trim trims now, -cache=clean empties.
 //
 // -timings prints each phase's wall time as it ends: cache hit or miss
-// (go list, go env, hashing the inputs), load (parsing, type-checking),
-// model (directives, model, shapes, skills), comments, static schemas,
-// cache lookup and bootstrap build and run (when an entry is missing),
-// schemas, plan (keys; codecs of units not cached), render, cache store,
-// write, and the total.
+// (go list, go env, hashing the inputs), load, model (directives, model,
+// shapes, skills), comments, static schemas, cache lookup and bootstrap
+// build and run (when an entry is missing), schemas, plan (keys; codecs of
+// units not cached), render, cache store, write, and the total.
 //
 // # Problems
 //
