@@ -39,7 +39,7 @@
 //
 // Usage:
 //
-//	toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-timings] [-cpuprofile file] [-version] [packages]
+//	toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-timings] [-cpuprofile file] [-cache clean|trim] [-version] [packages]
 //
 // The flags:
 //
@@ -50,6 +50,7 @@
 //	-v            print the files written
 //	-timings      print each phase's wall time to standard error (see Cache and timings)
 //	-cpuprofile f write a CPU profile of the run to f (go tool pprof reads it)
+//	-cache op     clean: empty the cache; trim: trim it now; then exit
 //	-version      print toolgen's module version (from the build information)
 //
 // toolgen loads the packages (default ".") with
@@ -268,12 +269,13 @@
 // packages, all tools packages or the standard library) are derived from
 // source, byte for byte what invopop writes, without the program (go doc
 // ./cmd/toolgen/internal/schema, "The static path"). The program is built
-// with the toolgen build tag: put schema hooks in files that start with
-// //go:build toolgen (as tools/notes/schema_hooks.go does), so that
-// toolgen still runs them and the programs that serve the registry link
-// neither the hooks nor invopop/jsonschema; tests of those hooks need the
-// tag too (go test -tags toolgen). The module must require
-// invopop/jsonschema, which go get -tool records.
+// for this machine with the load's tags (-tags, else GOFLAGS') and the
+// toolgen tag: put schema hooks in files that start with //go:build
+// toolgen (as tools/notes/schema_hooks.go does), so that toolgen still
+// runs them and the programs that serve the registry link neither the
+// hooks nor invopop/jsonschema; tests of those hooks need the tag too (go
+// test -tags toolgen). The module must require invopop/jsonschema, which
+// go get -tool records.
 //
 // The settings, and the steps that fix invopop's sharp edges (the root
 // inlined, additionalProperties false on every struct, definition names
@@ -545,15 +547,15 @@
 // # Cache and timings
 //
 // toolgen caches by content, in three layers. The whole output first: a
-// run whose inputs are unchanged returns the files of the run that stored
-// them, without loading, checking, reflecting or rendering anything. Its
-// key hashes toolgen's own executable (an upgrade starts afresh), go env
-// and the go env file, the directory, -out, -pkg, -tags and the patterns,
-// every non-test Go file (whatever its build tags), other source file,
-// embedded file, go.mod and the main module's go.sum of every package in
-// the import closure of the tools packages and of the bootstrap program
-// (the standard library by GOROOT and GOVERSION: clear the cache after
-// editing GOROOT in place), and the skills folders (listings, SKILL.md).
+// run whose inputs are unchanged returns the stored files, loading,
+// checking, reflecting and rendering nothing. Its key hashes toolgen's
+// executable, go env and its file, the directory, -out, -pkg, -tags, the
+// patterns, the skills folders, any other file a directive names, and the
+// non-test Go files (whatever their tags), other source and embedded
+// files, go.mod and main go.sum of every package the tools packages and
+// the bootstrap program import, as the load (GOFLAGS, -tags, GOOS, GOARCH)
+// and the program (those tags and toolgen, here) select them (the standard
+// library by GOROOT and GOVERSION: clear the cache after editing GOROOT).
 //
 // On a miss, the schemas are kept per tools package under the same inputs
 // restricted to its import closure and the types asked for: those derived
@@ -563,26 +565,21 @@
 // off). Then the generated files (format/): each unit's (tools packages
 // sharing codec packages: its codec packages, providers file and
 // fresh_<name>codec_gen_test.go) under the SHA-256 of what they are made
-// of (toolgen's executable, -pkg, per tool its directives, description,
-// types, tags and published schemas), found for an unchanged unit by the
-// hash of its packages' files (unitsource/), so a change to one type plans
-// and renders its unit alone; the others by their source. The load reads
-// the packages the tools packages import from export data kept per package
-// under its closure's hashes (export/), and checks only the tools packages.
+// of, found for an unchanged unit by its packages' files (unitsource/);
+// the others by their source. Imports load from export data (export/).
 //
-// The cache lives in os.UserCacheDir()/toolgen, or in TOOLGEN_CACHE (off:
-// no cache). Entries are written to a temporary file and renamed, so
-// concurrent runs share the cache safely; an entry that cannot be read or
-// fails its checksum is ignored and written again, and a run with problems
-// stores no output. Nothing removes old entries: delete the directory to
-// reclaim the space.
+// The cache lives in os.UserCacheDir()/toolgen or TOOLGEN_CACHE (off:
+// none; a file there, or a directory toolgen can only read, is said once
+// on standard error); concurrent runs share it; entries are checked when
+// read. After a run, at most once a day (trim.txt), entries unused for
+// five days go, then the least recently used while over TOOLGEN_CACHE_MAX
+// (default 1G; bytes, K, M or G); -cache=trim trims now, -cache=clean empties.
 //
 // -timings prints each phase's wall time as it ends: cache hit or miss
-// (go list, go env, hashing the inputs), load (parsing, type-checking),
-// model (directives, model, shapes, skills), comments, static schemas,
-// cache lookup and bootstrap build and run (when an entry is missing),
-// schemas, plan (keys; codecs of units not cached), render, cache store,
-// write, and the total.
+// (go list, go env, hashing the inputs), load, model (directives, model,
+// shapes, skills), comments, static schemas, cache lookup and bootstrap
+// build and run (when an entry is missing), schemas, plan (keys; codecs of
+// units not cached), render, cache store, write, and the total.
 //
 // # Problems
 //

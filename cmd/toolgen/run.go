@@ -33,8 +33,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	version := fs.Bool("version", false, "print toolgen's module version and exit")
 	timings := fs.Bool("timings", false, "print each phase's wall time to standard error")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file`")
+	cacheOp := fs.String("cache", "", "`clean`: remove every cache entry, or trim: remove the unused ones now; then exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-timings] [-cpuprofile file] [-version] [packages]\n\n")
+		fmt.Fprintf(stderr, "usage: toolgen [-out dir] [-pkg name] [-tags list] [-check] [-v] [-timings] [-cpuprofile file] [-cache clean|trim] [-version] [packages]\n\n")
 		fmt.Fprintf(stderr, "toolgen writes a static tool registry for the //tool: types in packages (default \".\").\n\n")
 		fs.PrintDefaults()
 	}
@@ -47,6 +48,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *version {
 		fmt.Fprintln(stdout, "toolgen", moduleVersion(debug.ReadBuildInfo()))
 		return exitOK
+	}
+	maxSize, ok := cacheFlags(*cacheOp, stderr)
+	if !ok {
+		fs.Usage()
+		return exitUsage
 	}
 	if *out == "" {
 		fmt.Fprintln(stderr, "toolgen: -out must not be empty")
@@ -75,6 +81,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opts.BuildFlags = []string{"-tags=" + *tags}
 	}
 	opts.Cache, opts.Identity = cacheSetting(os.Getenv("TOOLGEN_CACHE"), stderr)
+	if *cacheOp != "" {
+		return cacheCommand(*cacheOp, opts.Cache, maxSize, stdout, stderr)
+	}
+	if opts.Cache, ok = checkCache(opts.Cache, stderr); ok {
+		defer trimCache(opts.Cache, maxSize)
+	}
 	report := func(string, time.Duration) {}
 	if *timings {
 		start := time.Now()

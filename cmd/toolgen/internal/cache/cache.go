@@ -6,9 +6,15 @@
 // renamed into place, so concurrent toolgen runs (go generate in several
 // packages at once) never see a partial entry; two runs that compute the
 // same entry write the same bytes, and the last rename wins. Each entry
-// carries the SHA-256 of its data: an entry that is truncated, corrupt or
-// unreadable is reported as missing, and the caller computes it again and
-// overwrites it.
+// carries the SHA-256 of its key and its data: an entry that is
+// truncated, corrupt or unreadable, or a valid entry copied or renamed
+// over another, is reported as missing, and the caller computes it again
+// and overwrites it. An entry named by the hash of its own content
+// (GetContent) is also checked against its name.
+//
+// Nothing is kept forever: a read marks an entry used, and Trim removes
+// the entries unused for UnusedFor and, over a size bound, the least
+// recently used ones (trim.go). Clean removes them all.
 package cache
 
 import (
@@ -18,14 +24,17 @@ import (
 	"encoding/hex"
 	"errors"
 	"hash"
+	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Cache is a directory of entries. The zero Cache, or a nil *Cache, stores
 // nothing and finds nothing.
 type Cache struct {
 	dir string
+	now func() time.Time // nil: time.Now; tests set it
 }
 
 // Open returns the cache in dir, creating the directory if needed. An
@@ -82,7 +91,18 @@ func (h *Hasher) Key() Key {
 }
 
 // magic starts every entry; its version changes with the entry format.
-const magic = "toolgen-cache 1\n"
+const magic = "toolgen-cache 2\n"
+
+// sum is the checksum an entry carries: the SHA-256 of its key and its
+// data, so that an entry is valid under its own key only.
+func sum(k Key, data []byte) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write(k[:])
+	h.Write(data)
+	var s [sha256.Size]byte
+	h.Sum(s[:0])
+	return s
+}
 
 // path is where the entry of k lives: a subdirectory per first byte keeps
 // directories small.
@@ -93,34 +113,70 @@ func (c *Cache) path(k Key) string {
 
 // Get returns the data stored under k. It reports false when the cache
 // stores nothing, when there is no entry, and when the entry cannot be
-// read or fails its checksum.
+// read or fails its checksum (which binds it to k).
 func (c *Cache) Get(k Key) ([]byte, bool) {
 	if c == nil || c.dir == "" {
 		return nil, false
 	}
-	raw, err := os.ReadFile(c.path(k))
+	p := c.path(k)
+	f, err := os.Open(p)
 	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, false
+	}
+	raw := make([]byte, info.Size())
+	if _, err := io.ReadFull(f, raw); err != nil {
 		return nil, false
 	}
 	rest, ok := bytes.CutPrefix(raw, []byte(magic))
 	if !ok || len(rest) < sha256.Size {
 		return nil, false
 	}
-	sum, data := rest[:sha256.Size], rest[sha256.Size:]
-	if got := sha256.Sum256(data); !bytes.Equal(got[:], sum) {
+	want, data := rest[:sha256.Size], rest[sha256.Size:]
+	if got := sum(k, data); !bytes.Equal(got[:], want) {
+		return nil, false
+	}
+	c.used(p, info.ModTime())
+	return data, true
+}
+
+// ContentKey is the key of data in a content-addressed store of kind:
+// the Hasher of kind with data as its one field.
+func ContentKey(kind string, data []byte) Key {
+	h := NewHasher(kind)
+	h.Bytes(data)
+	return h.Key()
+}
+
+// GetContent returns the data stored under k, an entry of kind named by
+// its content (ContentKey), as Get does, and reports false as well when
+// the data is not the content k names.
+func (c *Cache) GetContent(kind string, k Key) ([]byte, bool) {
+	data, ok := c.Get(k)
+	if !ok || ContentKey(kind, data) != k {
 		return nil, false
 	}
 	return data, true
 }
 
 // Has reports whether there is an entry under k, without reading it: Get
-// may still find it unreadable or corrupt.
+// may still find it unreadable or corrupt. Like Get, it marks the entry
+// used (trim.go).
 func (c *Cache) Has(k Key) bool {
 	if c == nil || c.dir == "" {
 		return false
 	}
-	_, err := os.Stat(c.path(k))
-	return err == nil
+	p := c.path(k)
+	info, err := os.Stat(p)
+	if err != nil {
+		return false
+	}
+	c.used(p, info.ModTime())
+	return true
 }
 
 // Put stores data under k, atomically: a reader sees the whole entry or
@@ -137,8 +193,8 @@ func (c *Cache) Put(k Key, data []byte) error {
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(data)
-	_, err = f.Write(append(append([]byte(magic), sum[:]...), data...))
+	s := sum(k, data)
+	_, err = f.Write(append(append([]byte(magic), s[:]...), data...))
 	err = errors.Join(err, f.Close())
 	if err == nil {
 		err = os.Rename(f.Name(), p)
@@ -148,4 +204,18 @@ func (c *Cache) Put(k Key, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// Writable returns why entries cannot be stored in the cache (a directory
+// that is read-only, for one), or nil when they can: it writes a
+// temporary file and removes it.
+func (c *Cache) Writable() error {
+	if c == nil || c.dir == "" {
+		return nil
+	}
+	f, err := os.CreateTemp(c.dir, "tmp-*")
+	if err != nil {
+		return err
+	}
+	return errors.Join(f.Close(), os.Remove(f.Name()))
 }

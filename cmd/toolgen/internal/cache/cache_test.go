@@ -117,3 +117,55 @@ func TestConcurrentPut(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1)
 }
+
+// copyEntry copies the file of the entry from over the entry to, as a
+// user copying cache files around (or a broken file system) would.
+func copyEntry(t *testing.T, c *Cache, from, to Key) {
+	t.Helper()
+	raw, err := os.ReadFile(c.path(from))
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(c.path(to)), 0o755))
+	require.NoError(t, os.WriteFile(c.path(to), raw, 0o644))
+}
+
+// A valid entry copied over another is not served: the checksum binds an
+// entry to its key.
+func TestCopiedEntry(t *testing.T) {
+	t.Parallel()
+	c, err := Open(t.TempDir())
+	require.NoError(t, err)
+	a, b := key("a"), key("b")
+	require.NoError(t, c.Put(a, []byte("package notescodec")))
+	require.NoError(t, c.Put(b, []byte("package weathercodec")))
+	copyEntry(t, c, a, b)
+	_, ok := c.Get(b)
+	assert.False(t, ok, "a's entry under b's name")
+	got, ok := c.Get(a)
+	assert.True(t, ok)
+	assert.Equal(t, "package notescodec", string(got))
+}
+
+// A content-addressed entry is checked against its name: data stored
+// under another content's key is not served.
+func TestGetContent(t *testing.T) {
+	t.Parallel()
+	c, err := Open(t.TempDir())
+	require.NoError(t, err)
+	const kind = "test content 1"
+	one, two := []byte("package notescodec"), []byte("package weathercodec")
+	k1, k2 := ContentKey(kind, one), ContentKey(kind, two)
+	require.NoError(t, c.Put(k1, one))
+	got, ok := c.GetContent(kind, k1)
+	assert.True(t, ok)
+	assert.Equal(t, one, got)
+	require.NoError(t, c.Put(k2, one), "a valid entry, whose content is not the one its name says")
+	_, ok = c.Get(k2)
+	assert.True(t, ok, "Get checks the checksum alone")
+	_, ok = c.GetContent(kind, k2)
+	assert.False(t, ok)
+	_, ok = c.GetContent("test content 2", k1)
+	assert.False(t, ok, "another kind")
+	copyEntry(t, c, k1, k2)
+	_, ok = c.GetContent(kind, k2)
+	assert.False(t, ok, "a copied entry")
+}

@@ -208,7 +208,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 		return nil, problem.Sort(errs)
 	}
 	timer.done("render")
-	out.put(files)
+	out.put(files, l.reads.list())
 	if out != nil {
 		timer.done("cache store")
 	}

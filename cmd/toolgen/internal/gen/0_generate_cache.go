@@ -6,17 +6,18 @@ package gen
 //
 //   - toolgen's identity (Options.Identity);
 //   - the go command's environment as the bootstrap scan reads it (go env
-//     -json), the GOOS and GOARCH the load sees (the scan's are the
-//     host's), and the go env file (GOENV), which may set them;
+//     -json, in the load's environment), the GOOS and GOARCH of that
+//     environment, and the go env file (GOENV), which may set them;
 //   - the options that shape the output: Dir, Output relative to Dir,
 //     Package, Patterns and BuildFlags;
 //   - for every package the bootstrap scan lists (the import closure of
-//     the tools packages and of the bootstrap program) but the output
-//     package, which toolgen never reads: its import path and
-//     the hash of its files (6_schemas_cache.go: every Go file of its
-//     directory, whichever the build tags select, its other source files
-//     and its module's go.mod and go.sum; the standard library by GOROOT
-//     and GOVERSION);
+//     the tools packages and of the bootstrap program, as the program's
+//     build and, when it may select other files, as the load select
+//     them) but the output package, which toolgen never reads: its
+//     import path and the hash of its files (6_schemas_cache.go: every Go
+//     file of its directory, whichever the build tags select, its other
+//     source files and its module's go.mod and go.sum; the standard
+//     library by GOROOT and GOVERSION);
 //   - beside each of those packages, the skills folder the skills phase
 //     reads: its listing, each skill folder's listing and its SKILL.md;
 //     and the *.html files of its directory, which //tool:ui may name
@@ -24,7 +25,10 @@ package gen
 //
 // The entry is a list of the files, each a path relative to the output
 // directory and the key of its content, which is stored apart under that
-// key: a run after a small change stores only the files that changed.
+// key: a run after a small change stores only the files that changed. It
+// also holds the files the run read besides the packages' files (a file a
+// directive names: 1_load_reads.go), with the SHA-256 of each one's
+// content: the entry is served only while every one still has it.
 
 import (
 	"encoding/json"
@@ -45,7 +49,7 @@ const outputCacheDir = "output"
 // outputCacheKind and outputFileKind name the output cache's entries and
 // the files' contents; their versions change with the entries' format.
 const (
-	outputCacheKind = "toolgen output 1"
+	outputCacheKind = "toolgen output 2"
 	outputFileKind  = "toolgen output file 1"
 )
 
@@ -62,6 +66,13 @@ type outputCache struct {
 type outputEntry struct {
 	Path string    // relative to the output directory, with slashes
 	Data cache.Key // the key its content is stored under
+}
+
+// outputRecord is an entry: the files, and the files the run read
+// besides the packages' files.
+type outputRecord struct {
+	Files []outputEntry
+	Reads []fileRead
 }
 
 // openOutputCache waits for the bootstrap scan and keys the run's output
@@ -84,8 +95,9 @@ func openOutputCache(opts *Options, scan *bootstrapScan) *outputCache {
 }
 
 // get returns the stored files, in the order they were stored, or false
-// when the entry or one of its files is missing or corrupt, or a path of
-// the entry leaves the output directory.
+// when the entry or one of its files is missing or corrupt, a path of the
+// entry leaves the output directory, or a file the run that stored it
+// read besides the packages' files changed since.
 func (oc *outputCache) get() ([]File, bool) {
 	if oc == nil {
 		return nil, false
@@ -94,17 +106,18 @@ func (oc *outputCache) get() ([]File, bool) {
 	if !ok {
 		return nil, false
 	}
-	var entries []outputEntry
-	if json.Unmarshal(data, &entries) != nil || len(entries) == 0 {
+	var rec outputRecord
+	if json.Unmarshal(data, &rec) != nil || len(rec.Files) == 0 || !readsCurrent(rec.Reads) {
 		return nil, false
 	}
+	entries := rec.Files
 	files := make([]File, len(entries))
 	for i, e := range entries {
 		path := filepath.Join(oc.out, filepath.FromSlash(e.Path))
 		if !within(oc.out, path) || path == oc.out {
 			return nil, false // never write outside the output directory
 		}
-		data, ok := oc.cache.Get(e.Data)
+		data, ok := oc.cache.GetContent(outputFileKind, e.Data)
 		if !ok {
 			oc.bad[e.Data] = true
 			return nil, false
@@ -115,10 +128,11 @@ func (oc *outputCache) get() ([]File, bool) {
 }
 
 // put stores files, each one's content first (unless it is there already
-// and get did not find it corrupt), then the entry. A file outside the output directory is not
+// and get did not find it corrupt), then the entry, with reads, the files
+// the run read besides the packages' files. A file outside the output directory is not
 // stored, and neither is the entry then; a failed store only costs the
 // next run a generation.
-func (oc *outputCache) put(files []File) {
+func (oc *outputCache) put(files []File, reads []fileRead) {
 	if oc == nil {
 		return
 	}
@@ -128,16 +142,14 @@ func (oc *outputCache) put(files []File) {
 		if err != nil || !within(oc.out, f.Path) {
 			return
 		}
-		h := cache.NewHasher(outputFileKind)
-		h.Bytes(f.Data)
-		entries[i] = outputEntry{Path: filepath.ToSlash(rel), Data: h.Key()}
+		entries[i] = outputEntry{Path: filepath.ToSlash(rel), Data: cache.ContentKey(outputFileKind, f.Data)}
 		if oc.bad[entries[i].Data] || !oc.cache.Has(entries[i].Data) {
 			if oc.cache.Put(entries[i].Data, f.Data) != nil {
 				return
 			}
 		}
 	}
-	if data, err := json.Marshal(entries); err == nil {
+	if data, err := json.Marshal(outputRecord{Files: entries, Reads: reads}); err == nil {
 		oc.cache.Put(oc.key, data)
 	}
 }
@@ -182,9 +194,9 @@ func outputKey(opts *Options, in *bootstrapInputs) (cache.Key, error) {
 	return h.Key(), nil
 }
 
-// hashGoEnv adds the go command's environment as the scan read it, the
-// GOOS and GOARCH of env (nil: the process's), which the load sees (the
-// scan's are the host's), and the go env file, which may set them.
+// hashGoEnv adds the go command's environment as the scan read it (in
+// the load's environment), the GOOS and GOARCH of env (nil: the
+// process's), and the go env file, which may set them.
 func hashGoEnv(h *cache.Hasher, env []string, in *bootstrapInputs) error {
 	h.Bytes(in.env)
 	if env == nil {

@@ -198,18 +198,18 @@ func TestOutputCacheEntryOutsideOutput(t *testing.T) {
 		}
 		var k cache.Key
 		copy(k[:], b)
-		var list []outputEntry
+		var rec outputRecord
 		data, ok := c.Get(k)
-		// The entry, not a stored file that parses as a list (tools.json).
-		if ok && json.Unmarshal(data, &list) == nil && len(list) > 0 && !slices.ContainsFunc(list, func(e outputEntry) bool { return e.Path == "" }) {
-			entryKey, entries = k, list
+		// The entry, not a stored file that parses as a record.
+		if ok && json.Unmarshal(data, &rec) == nil && len(rec.Files) > 0 && !slices.ContainsFunc(rec.Files, func(e outputEntry) bool { return e.Path == "" }) {
+			entryKey, entries = k, rec.Files
 		}
 		return nil
 	})
 	require.NoError(t, err)
 	require.NotEmpty(t, entries, "the run's entry")
 	entries[0].Path = "../escaped.go"
-	data, err := json.Marshal(entries)
+	data, err := json.Marshal(outputRecord{Files: entries})
 	require.NoError(t, err)
 	require.NoError(t, c.Put(entryKey, data))
 

@@ -52,20 +52,19 @@ func TestAddedFieldDiff(t *testing.T) {
 }
 
 // generateCopy generates a copy of the basic case whose basic.go is src,
-// and returns the generated files by base name. The copy lives under
-// testdata, inside the module, so that it loads as the case does.
+// and returns the generated files by base name. The copy lives in a
+// module of its own (caseDir), whose path is the same in every copy, so
+// that the import paths agree.
 func generateCopy(t *testing.T, src string) map[string]string {
 	t.Helper()
 	dir, _ := caseDir(t, "addfield-")
-	// Same directory name in every copy, so that the import paths agree.
 	abs := filepath.Join(dir, "basic")
 	writeCaseFile(t, abs, "basic.go", src)
 	files, errs := Generate(context.Background(), Options{Dir: abs, Output: "want"})
 	require.Empty(t, errs)
 	out := map[string]string{}
 	for _, f := range files {
-		// The import path of the copy differs from run to run: normalise it.
-		out[filepath.Base(f.Path)] = strings.ReplaceAll(string(f.Data), filepath.Base(dir), "addfield")
+		out[filepath.Base(f.Path)] = string(f.Data)
 	}
 	return out
 }

@@ -50,7 +50,7 @@ func TestRecentRecord(t *testing.T) {
 	r = openRecent(opts)
 	r.update(in, alike)
 	assert.False(t, openRecent(opts).likelyListed(), "a scan without go env's output lists nothing alike")
-	in.env = []byte(`{"GOHOSTOS":"` + runtime.GOOS + `","GOHOSTARCH":"` + runtime.GOARCH + `"}`)
+	in.env = []byte(`{"GOHOSTOS":"` + runtime.GOOS + `","GOHOSTARCH":"` + runtime.GOARCH + `","GOOS":"` + runtime.GOOS + `","GOARCH":"` + runtime.GOARCH + `"}`)
 	in.order = []string{"example.com/p", "fmt"}
 	in.pkgs["example.com/p"].Name, in.pkgs["example.com/p"].Match = "p", []string{"./p"}
 	openRecent(opts).update(in, alike)

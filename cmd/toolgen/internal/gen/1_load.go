@@ -34,6 +34,9 @@ type loaded struct {
 	outPath string
 	module  *packages.Module
 	cached  bool // the packages came from the scan's listing and the export data cache
+	// reads records the files the phases read besides the packages' files
+	// (1_load_reads.go): read such a file with reads.read, never os.ReadFile.
+	reads *fileReads
 }
 
 // load loads and type-checks the packages matched by the patterns. It
@@ -92,7 +95,7 @@ func load(ctx context.Context, opts *Options, scan *bootstrapScan, cached bool) 
 // cached load) gives for the patterns: the tools packages, or the
 // problems that stop the run.
 func sortLoaded(opts *Options, fset *token.FileSet, pkgs []*packages.Package) (*loaded, []*problem.Error) {
-	l := &loaded{fset: fset}
+	l := &loaded{fset: fset, reads: &fileReads{}}
 	outDir := filepath.Clean(opts.outDir())
 	isOutput := func(p *packages.Package) bool {
 		return len(p.GoFiles) > 0 && filepath.Dir(p.GoFiles[0]) == outDir

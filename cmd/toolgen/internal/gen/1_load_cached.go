@@ -23,9 +23,9 @@ package gen
 //   - the cache is off or the scan failed;
 //   - the scan's listing may not be the load's: a Go file of a listed
 //     package has a build constraint that names BootstrapTag (the scan
-//     lists with it), GOFLAGS sets tags (the scan's -tags overrides them),
-//     or the load's GOOS or GOARCH is not the host's, which the scan
-//     lists for;
+//     lists with it), GOFLAGS sets tags, or the load's GOOS or GOARCH is
+//     not the host's, which the scan lists for (the scan then merges the
+//     load's listing into its own, for the keys: listsAsLoaded);
 //   - a listed package has an error, a tools package uses cgo or an
 //     import map (vendoring), the output package is listed (a pattern
 //     matches it or a registry user), or a package the tools packages
@@ -88,7 +88,7 @@ func exportCacheUsed(opts *Options) bool {
 // or nil when there is no scan, or its listing may not be the load's.
 func openExportCache(opts *Options, scan *bootstrapScan) *exportCache {
 	in, err := scan.wait()
-	if err != nil || !in.listsAsLoaded(opts.Env) {
+	if err != nil || !in.listsAsLoaded() {
 		return nil
 	}
 	c, err := cache.Open(filepath.Join(opts.Cache, exportCacheDir))
@@ -104,38 +104,20 @@ func openExportCache(opts *Options, scan *bootstrapScan) *exportCache {
 	return &exportCache{cache: c, in: in, base: h.Key()}
 }
 
-// listsAsLoaded reports whether the scan, listed with BootstrapTag and
-// the host's GOOS and GOARCH, lists the packages the load sees with env
-// (nil: the process's): no Go file's constraint names the tag, GOFLAGS
-// sets no tags, and the load's GOOS and GOARCH are the host's.
-func (in *bootstrapInputs) listsAsLoaded(env []string) bool {
-	var goEnv struct{ GOENV, GOFLAGS, GOHOSTOS, GOHOSTARCH string }
-	if len(in.tagged) > 0 || json.Unmarshal(in.env, &goEnv) != nil || strings.Contains(goEnv.GOFLAGS, "tags") {
+// listsAsLoaded reports whether the scan's listing, the bootstrap
+// program's (with BootstrapTag, on the host's GOOS and GOARCH), is the
+// listing of the load: the load's listing did not have to be merged in
+// (scanBootstrapInputs: no Go file's constraint names the tag, and the
+// load's GOOS and GOARCH, as go env reports them in the load's
+// environment, are the host's), the go command's host is toolgen's, and
+// GOFLAGS sets no tags.
+func (in *bootstrapInputs) listsAsLoaded() bool {
+	var goEnv struct{ GOFLAGS, GOOS, GOARCH, GOHOSTOS, GOHOSTARCH string }
+	if in.loadListed || len(in.tagged) > 0 || json.Unmarshal(in.env, &goEnv) != nil || strings.Contains(goEnv.GOFLAGS, "tags") {
 		return false
 	}
-	if goEnv.GOHOSTOS != runtime.GOOS || goEnv.GOHOSTARCH != runtime.GOARCH {
-		return false
-	}
-	if env == nil {
-		env = os.Environ()
-	}
-	host := map[string]string{"GOOS": runtime.GOOS, "GOARCH": runtime.GOARCH}
-	for name, v := range host {
-		if set := lookupEnv(env, name); set != "" && set != v {
-			return false
-		}
-	}
-	data, err := os.ReadFile(goEnv.GOENV)
-	if err != nil {
-		return os.IsNotExist(err) || goEnv.GOENV == "" || goEnv.GOENV == "off"
-	}
-	for line := range strings.Lines(string(data)) {
-		name, _, _ := strings.Cut(strings.TrimSpace(line), "=")
-		if _, ok := host[strings.TrimSpace(name)]; ok {
-			return false // the file sets what the scan's environment overrides
-		}
-	}
-	return true
+	return goEnv.GOHOSTOS == runtime.GOOS && goEnv.GOHOSTARCH == runtime.GOARCH &&
+		goEnv.GOOS == runtime.GOOS && goEnv.GOARCH == runtime.GOARCH
 }
 
 // servesLoad reports whether the listing serves the cached load of the
@@ -143,7 +125,7 @@ func (in *bootstrapInputs) listsAsLoaded(env []string) bool {
 // them as the load sees them (listsAsLoaded), and list finds nothing
 // that sends the load to go/packages. The entries are not looked at.
 func (in *bootstrapInputs) servesLoad(opts *Options) bool {
-	if !in.listsAsLoaded(opts.Env) {
+	if !in.listsAsLoaded() {
 		return false
 	}
 	cl := &cachedLoad{ec: &exportCache{in: in}, opts: opts, pkgs: map[string]*packages.Package{}}

@@ -245,8 +245,11 @@ func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 	}
 
 	env := bootstrapEnv(cfg.Env)
-
-	args := append([]string{"build", "-buildvcs=false", "-ldflags=-s -w"}, bootstrapBuildFlags(cfg.BuildFlags)...)
+	goflags, err := bootstrapGOFLAGS(ctx, cfg, dir)
+	if err != nil {
+		return fail("reflecting JSON Schemas: %v", err)
+	}
+	args := append([]string{"build", "-buildvcs=false", "-ldflags=-s -w"}, bootstrapBuildFlags(cfg.BuildFlags, goflags)...)
 	args = append(args, "-o", exe, ".")
 	build := exec.CommandContext(ctx, "go", args...)
 	build.Dir = dir
@@ -290,32 +293,6 @@ func bootstrapRun(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest
 // carry `//go:build toolgen`: toolgen still runs them, and the programs
 // that serve the generated registry do not link them or invopop.
 const BootstrapTag = "toolgen"
-
-// bootstrapBuildFlags returns the user's build flags with BootstrapTag
-// added to their -tags (or a -tags flag of its own).
-func bootstrapBuildFlags(flags []string) []string {
-	out := make([]string, 0, len(flags)+1)
-	tagged := false
-	for i := 0; i < len(flags); i++ {
-		f := flags[i]
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(f, "-"), "=")
-		if name != "tags" && name != "-tags" {
-			out = append(out, f)
-			continue
-		}
-		if !hasValue && i+1 < len(flags) {
-			i++
-			value = flags[i]
-		}
-		tags := slices.DeleteFunc(strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' }), func(t string) bool { return t == BootstrapTag })
-		out = append(out, "-tags="+strings.Join(append(tags, BootstrapTag), ","))
-		tagged = true
-	}
-	if !tagged {
-		out = append(out, "-tags="+BootstrapTag)
-	}
-	return out
-}
 
 // bootstrapResults parses each raw result, {"schema": ...} or
 // {"error": "..."}, and post-processes its schema, GOMAXPROCS results at

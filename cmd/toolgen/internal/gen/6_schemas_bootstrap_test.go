@@ -551,15 +551,22 @@ func BenchmarkBootstrap(b *testing.B) {
 func TestBootstrapBuildFlags(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		in, want []string
+		in      []string
+		goflags string
+		want    []string
 	}{
-		{nil, []string{"-tags=toolgen"}},
-		{[]string{"-race"}, []string{"-race", "-tags=toolgen"}},
-		{[]string{"-tags=a,b"}, []string{"-tags=a,b,toolgen"}},
-		{[]string{"-tags", "a b", "-v"}, []string{"-tags=a,b,toolgen", "-v"}},
-		{[]string{"--tags=toolgen"}, []string{"-tags=toolgen"}},
+		{nil, "", []string{"-tags=toolgen"}},
+		{[]string{"-race"}, "", []string{"-race", "-tags=toolgen"}},
+		{[]string{"-tags=a,b"}, "", []string{"-tags=a,b,toolgen"}},
+		{[]string{"-tags", "a b", "-v"}, "", []string{"-tags=a,b,toolgen", "-v"}},
+		{[]string{"--tags=toolgen"}, "", []string{"-tags=toolgen"}},
+		// GOFLAGS' tags, which a -tags flag of the program's own would
+		// replace, are kept; a -tags flag of the user's replaces them.
+		{nil, "-mod=mod -tags=x,y", []string{"-tags=x,y,toolgen"}},
+		{[]string{"-race"}, "--tags=x -tags=z", []string{"-race", "-tags=z,toolgen"}},
+		{[]string{"-tags=a"}, "-tags=x", []string{"-tags=a,toolgen"}},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, bootstrapBuildFlags(tt.in), "%q", tt.in)
+		assert.Equal(t, tt.want, bootstrapBuildFlags(tt.in, tt.goflags), "%q %q", tt.in, tt.goflags)
 	}
 }

@@ -6,19 +6,21 @@ package gen
 //
 //   - toolgen's identity (Options.Identity) and the program's source
 //     (bootstrapHead, bootstrapTail, schema.BootstrapSource);
-//   - the go command's environment (go env -json, with GOOS and GOARCH the
-//     host's, as the program is built) and the build flags with the
-//     bootstrap tag;
+//   - the go command's environment (go env -json, in the load's
+//     environment, whose GOFLAGS' tags the program is built with) and the
+//     build flags with the bootstrap tag;
 //   - the package's import path and the names of its requested types;
 //   - for every package in the import closure of that package and of the
 //     program's own imports: its import path, the names and content of
 //     its Go, cgo, assembly, syso and embedded files as go list selects
-//     them with the bootstrap's build flags, and of the Go files those
-//     flags leave out, its module's go.mod (and go.sum for the main
-//     module), and the CommentMap entries of its types. The standard
-//     library's files are not read: GOROOT and GOVERSION, in go env, stand
-//     for them, as a Go release's files do not change (hashing them was
-//     most of the scan's time; whoever edits GOROOT clears the cache).
+//     them with the bootstrap's build flags (and, when the load may
+//     select others, as it selects them: scanBootstrapInputs), and of the
+//     Go files those flags leave out, its module's go.mod (and go.sum for
+//     the main module), and the CommentMap entries of its types. The
+//     standard library's files are not read: GOROOT and GOVERSION, in go
+//     env, stand for them, as a Go release's files do not change (hashing
+//     them was most of the scan's time; whoever edits GOROOT clears the
+//     cache).
 //
 // A hook (JSONSchema, JSONSchemaExtend, a toolgen-tagged file) may read
 // anything in its package and the packages it imports, so a type is keyed
@@ -29,7 +31,6 @@ package gen
 // to turn the cache off for such hooks.
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -87,6 +88,16 @@ type bootstrapInputs struct {
 	hashes map[string][]byte         // package -> hash of its files and module files
 	tagged map[string]bool           // the packages with a Go file whose build constraint names BootstrapTag
 	roots  []string                  // the program's own imports
+	// negated reports whether a Go file's constraint names BootstrapTag
+	// under a negation (bootstrapTagUse): the load may then select a file
+	// the program's listing leaves out.
+	negated bool
+	// goflags is GOFLAGS as go env reports it (the environment's, or the
+	// go env file's), whose tags the program is built with.
+	goflags string
+	// loadListed reports whether the load's listing was merged in
+	// (addLoadListing): the listing is then not the load's.
+	loadListed bool
 }
 
 // bootstrapScan lists and hashes the bootstrap program's inputs in the
@@ -169,45 +180,75 @@ func bootstrapRoots() ([]string, error) {
 	return slices.Compact(roots), nil
 }
 
-// scanBootstrapInputs runs go env and go list -deps (in dir, with the
-// bootstrap's build flags) and hashes the files of every package listed.
+// scanBootstrapInputs runs go env and go list -deps (in dir) and hashes
+// the files of every package listed. The listing is the bootstrap
+// program's: the tools packages and the program's own imports, with the
+// bootstrap's build flags (the user's tags, from -tags or GOFLAGS, and
+// BootstrapTag) on toolgen's GOOS and GOARCH. The load's files are those
+// or fewer (the files whose constraint names the tag are left out), but
+// when it may select a file the listing leaves out (a Go file's
+// constraint names BootstrapTag under a negation, or the load's GOOS or
+// GOARCH, from env or the go env file, is not toolgen's), the tools
+// packages are listed a second time as the load lists them (the user's
+// build flags and environment, without the tag), and the inputs are the
+// union of both listings: each package's hash then covers its files as
+// both select them, and its imports are both listings'. So every key
+// covers every file the load and the program read.
 func scanBootstrapInputs(ctx context.Context, dir string, patterns, buildFlags, env []string) (*bootstrapInputs, error) {
 	roots, err := bootstrapRoots()
 	if err != nil {
 		return nil, err
 	}
-	env = bootstrapEnv(env)
-	var envOut []byte
-	var envErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		envOut, envErr = goOutput(ctx, dir, env, "env", "-json")
-	}()
-	args := append([]string{"list", "-e", "-deps", "-json=" + listedFields}, bootstrapBuildFlags(buildFlags)...)
-	args = append(append(append(args, "--"), patterns...), roots...)
-	listOut, err := goOutput(ctx, dir, env, args...)
-	<-done
-	if err = errors.Join(err, envErr); err != nil {
-		return nil, err
+	if env == nil {
+		env = os.Environ()
 	}
-	envOut, err = stableEnv(envOut)
+	envOut, goEnv, listOut, err := listProgram(ctx, dir, append(slices.Clip(patterns), roots...), buildFlags, env)
 	if err != nil {
 		return nil, err
 	}
-	in := &bootstrapInputs{env: envOut, pkgs: map[string]*listedPackage{}, hashes: map[string][]byte{}, tagged: map[string]bool{}, roots: roots}
-	dec := json.NewDecoder(bytes.NewReader(listOut))
-	for dec.More() {
-		p := new(listedPackage)
-		if err := dec.Decode(p); err != nil {
-			return nil, fmt.Errorf("reading go list's output: %w", err)
-		}
+	crossed := goEnv.GOOS != runtime.GOOS || goEnv.GOARCH != runtime.GOARCH // the program's listing's (bootstrapEnv)
+	var loadOut []byte
+	var loadErr error
+	done := make(chan struct{})
+	listLoad := func() {
+		defer close(done)
+		loadOut, loadErr = goOutput(ctx, dir, env, listArgs(buildFlags, patterns)...)
+	}
+	if crossed {
+		go listLoad()
+		defer func() { <-done }()
+	}
+	in := &bootstrapInputs{env: envOut, goflags: goEnv.GOFLAGS, pkgs: map[string]*listedPackage{}, hashes: map[string][]byte{}, tagged: map[string]bool{}, roots: roots}
+	listed, err := decodeListing(listOut)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range listed {
 		if _, ok := in.pkgs[p.ImportPath]; !ok {
 			in.order = append(in.order, p.ImportPath)
 		}
 		in.pkgs[p.ImportPath] = p
 	}
 	if err := in.hashPackages(); err != nil {
+		return nil, err
+	}
+	if !crossed && !in.negated {
+		// The load's files are the program's, or fewer (those whose
+		// constraints name the tag, not negated, are left out), and so are
+		// the packages they import: the listing covers them.
+		return in, nil
+	}
+	if !crossed {
+		listLoad()
+	}
+	<-done
+	if loadErr != nil {
+		return nil, loadErr
+	}
+	if listed, err = decodeListing(loadOut); err != nil {
+		return nil, err
+	}
+	if err := in.addLoadListing(listed); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -250,14 +291,14 @@ func (in *bootstrapInputs) hashPackages() error {
 		}
 	}
 	sums := make([][]byte, len(paths))
-	tagged := make([]bool, len(paths))
+	uses := make([]tagUse, len(paths))
 	errs := make([]error, len(paths))
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range work {
-				sums[i], tagged[i], errs[i] = in.pkgs[paths[i]].hash()
+				sums[i], uses[i], errs[i] = in.pkgs[paths[i]].hash()
 			}
 		})
 	}
@@ -268,18 +309,19 @@ func (in *bootstrapInputs) hashPackages() error {
 	wg.Wait()
 	for i, p := range paths {
 		in.hashes[p] = sums[i]
-		if tagged[i] {
+		if uses[i].named {
 			in.tagged[p] = true
 		}
+		in.negated = in.negated || uses[i].negated
 	}
 	return errors.Join(errs...)
 }
 
 // hash is the SHA-256 of the package's files (names and content, in go
 // list's order, by kind) and of its module's go.mod, and the main module's
-// go.sum; tagged reports whether a Go file's build constraint names
-// BootstrapTag (namesBootstrapTag).
-func (p *listedPackage) hash() (sum []byte, tagged bool, err error) {
+// go.sum; use says how the Go files' build constraints name BootstrapTag
+// (bootstrapTagUse).
+func (p *listedPackage) hash() (sum []byte, use tagUse, err error) {
 	h := sha256.New()
 	field := func(b []byte) {
 		fmt.Fprintf(h, "%d:", len(b))
@@ -292,7 +334,10 @@ func (p *listedPackage) hash() (sum []byte, tagged bool, err error) {
 		}
 		field([]byte(filepath.Base(path)))
 		field(data)
-		tagged = tagged || strings.HasSuffix(path, ".go") && namesBootstrapTag(data)
+		if strings.HasSuffix(path, ".go") {
+			named, negated := bootstrapTagUse(data)
+			use.named, use.negated = use.named || named, use.negated || negated
+		}
 		return nil
 	}
 	field([]byte(p.ImportPath))
@@ -301,21 +346,27 @@ func (p *listedPackage) hash() (sum []byte, tagged bool, err error) {
 		for _, name := range list {
 			field([]byte(name))
 			if err := file(filepath.Join(p.Dir, name)); err != nil {
-				return nil, false, err
+				return nil, tagUse{}, err
 			}
 		}
 	}
 	if m := p.Module; m != nil && m.GoMod != "" {
 		if err := file(m.GoMod); err != nil {
-			return nil, false, err
+			return nil, tagUse{}, err
 		}
 		if sum := strings.TrimSuffix(m.GoMod, ".mod") + ".sum"; m.Main {
 			if err := file(sum); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, false, err
+				return nil, tagUse{}, err
 			}
 		}
 	}
-	return h.Sum(nil), tagged, nil
+	return h.Sum(nil), use, nil
+}
+
+// tagUse is how a package's Go files name BootstrapTag (bootstrapTagUse).
+type tagUse struct {
+	named   bool // a constraint names it
+	negated bool // a constraint names it under a negation
 }
 
 // closure adds path and every package it imports, directly or not, to
@@ -353,7 +404,7 @@ func (in *bootstrapInputs) key(cfg bootstrapConfig, pkg string, names []string, 
 	h.String(bootstrapTail)
 	h.Bytes(schema.BootstrapSource())
 	h.Bytes(in.env)
-	h.String(strings.Join(bootstrapBuildFlags(cfg.BuildFlags), "\x00"))
+	h.String(strings.Join(bootstrapBuildFlags(cfg.BuildFlags, in.goflags), "\x00"))
 	h.String(pkg)
 	h.String(strings.Join(names, "\x00"))
 	in.hashClosure(h, set, comments)

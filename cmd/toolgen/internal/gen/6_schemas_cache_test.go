@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// cacheCase writes a module-internal case under testdata: tools packages
+// cacheCase writes a case in a module of its own (caseDir): tools packages
 // a (whose input holds a dep.D), b (with a toolgen-tagged hook file of its
 // own) and c (no hook: the static path derives its schemas, without the
 // program or its cache), and package dep, whose toolgen-tagged file holds
@@ -100,18 +100,34 @@ func (D) JSONSchemaExtend(s *jsonschema.Schema) { s.Title = "title-one" }
 	return abs
 }
 
-// caseDir makes a directory for a module-internal case under testdata,
-// removed when the test ends, and returns its absolute path and the import
-// path of the packages in it.
-func caseDir(t *testing.T, prefix string) (abs, pkg string) {
+// caseDir makes a module for a case in a temporary directory, removed
+// when the test ends (an interrupted test leaves nothing in the checkout),
+// and returns its absolute path and the module's path, example.com/
+// followed by prefix without its dash. Its go.mod requires toolgen,
+// replaced by this checkout, and every module toolgen requires, at
+// toolgen's versions, with toolgen's go.sum: the go command loads and
+// builds the case as it does toolgen's own packages, with no -mod=mod.
+func caseDir(t testing.TB, prefix string) (abs, pkg string) {
 	t.Helper()
-	dir, err := os.MkdirTemp("testdata", prefix)
+	root, err := filepath.Abs("../../../..")
 	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	abs, err = filepath.Abs(dir)
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	require.NoError(t, err)
-	return abs, bootstrapPkg[:strings.LastIndex(bootstrapPkg, "/")] + "/" + filepath.Base(dir)
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	require.NoError(t, err)
+	pkg = "example.com/" + strings.TrimSuffix(prefix, "-")
+	first, rest, ok := strings.Cut(string(mod), "\n")
+	require.True(t, ok && strings.HasPrefix(first, "module "), "toolgen's go.mod starts with its module line")
+	abs = t.TempDir()
+	writeCaseFiles(t, abs, map[string]string{
+		"go.mod": "module " + pkg + "\n" + rest + "\nrequire " + bootstrapModulePath + " v0.0.0\n\nreplace " + bootstrapModulePath + " => " + root + "\n",
+		"go.sum": string(sum),
+	})
+	return abs, pkg
 }
+
+// bootstrapModulePath is toolgen's module.
+const bootstrapModulePath = "github.com/toolgen-go/toolgen"
 
 // writeCaseFiles writes files, by slash-separated path, under dir.
 func writeCaseFiles(t testing.TB, dir string, files map[string]string) {

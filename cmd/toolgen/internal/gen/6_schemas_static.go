@@ -141,30 +141,50 @@ func hasBootstrapFiles(p *packages.Package) bool {
 // namesBootstrapTag reports whether a //go:build or // +build line of src,
 // before its package clause, names BootstrapTag.
 func namesBootstrapTag(src []byte) bool {
+	named, _ := bootstrapTagUse(src)
+	return named
+}
+
+// bootstrapTagUse reports whether a //go:build or // +build line of src,
+// before its package clause, names BootstrapTag (named), and whether one
+// names it under a negation (negated): only such a file can be in the
+// load's build, without the tag, and not in the program's, with it. A
+// line that does not parse counts as both.
+func bootstrapTagUse(src []byte) (named, negated bool) {
+	var walk func(e constraint.Expr, neg bool)
+	walk = func(e constraint.Expr, neg bool) {
+		switch e := e.(type) {
+		case *constraint.TagExpr:
+			if e.Tag == BootstrapTag {
+				named, negated = true, negated || neg
+			}
+		case *constraint.NotExpr:
+			walk(e.X, !neg)
+		case *constraint.AndExpr:
+			walk(e.X, neg)
+			walk(e.Y, neg)
+		case *constraint.OrExpr:
+			walk(e.X, neg)
+			walk(e.Y, neg)
+		}
+	}
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(nil, len(src)+1)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "package ") {
-			return false
+			break
 		}
 		if !constraint.IsGoBuild(line) && !constraint.IsPlusBuild(line) {
 			continue
 		}
 		expr, err := constraint.Parse(line)
 		if err != nil {
-			return true
+			return true, true
 		}
-		named := false
-		expr.Eval(func(tag string) bool {
-			named = named || tag == BootstrapTag
-			return true
-		})
-		if named {
-			return true
-		}
+		walk(expr, false) // every tag, not only those an evaluation reaches
 	}
-	return false
+	return named, negated
 }
 
 // schemaItems returns, for each type, its raw result: from the static

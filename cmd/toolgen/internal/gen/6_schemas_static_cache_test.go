@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// staticCase writes a module-internal case under testdata whose schemas
+// staticCase writes a case in a module of its own (caseDir) whose schemas
 // the static path derives: tools packages s (its input holds a t.Shared
 // and a plain.Word) and t (a tool of its own, and Shared), and package
 // plain, which declares no tools. It returns its directory.

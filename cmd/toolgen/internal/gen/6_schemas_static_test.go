@@ -237,8 +237,27 @@ func TestNamesBootstrapTag(t *testing.T) {
 		"package p\n\n//go:build toolgen\n":               false, // not a constraint after the package clause
 		"//go:build toolgen_other\n\npackage p\n":         false,
 		"//go:build (\n\npackage p\n":                     true, // unreadable: assumed to
+		"//go:build linux || toolgen\n\npackage p\n":      true, // not reached by an evaluation
+		"//go:build !linux && toolgen\n\npackage p\n":     true,
 	} {
 		assert.Equal(t, want, namesBootstrapTag([]byte(src)), "%q", src)
+	}
+	// Whether the tag is named under a negation: only such a file can be
+	// in the load's build and not in the program's.
+	for src, want := range map[string]bool{
+		"//go:build toolgen\n\npackage p\n":                     false,
+		"//go:build linux || toolgen\n\npackage p\n":            false,
+		"//go:build !toolgen\n\npackage p\n":                    true,
+		"//go:build linux && !toolgen\n\npackage p\n":           true,
+		"//go:build !(toolgen && x)\n\npackage p\n":             true,
+		"//go:build !(!toolgen)\n\npackage p\n":                 false,
+		"// +build !toolgen\n\npackage p\n":                     true,
+		"//go:build (\n\npackage p\n":                           true,
+		"//go:build toolgen\n// +build !toolgen\n\npackage p\n": true,
+	} {
+		named, negated := bootstrapTagUse([]byte(src))
+		assert.True(t, named, "%q", src)
+		assert.Equal(t, want, negated, "%q", src)
 	}
 }
 

@@ -233,6 +233,7 @@ func unitKey(uc *unitCache, l *loaded, layout *codecplan.Layout, tools []*toolMo
 	w := &keyWriter{b: sha256.New(), uc: uc, layout: layout, shapes: map[*shape.Shape]int{}}
 	fmt.Fprintf(w.b, "%q %q\n", opts.Package, l.outPath)
 	w.b.Write(uc.importsOf(l))
+	w.b.Write(l.reads.digest()) // the files read besides the packages' (1_load_reads.go)
 	for _, i := range idx {
 		t := tools[i]
 		fmt.Fprintf(w.b, "tool %#v\n%q %q\n", t.directives, t.description, t.groupDesc)

@@ -9,8 +9,9 @@ package gen
 //
 //   - toolgen's identity, the go command's environment, GOOS and GOARCH
 //     and the go env file (hashGoEnv), the build flags, the options that
-//     shape the output (Dir, Package, the output's import path) and the
-//     packages the generated files may name (importsOf);
+//     shape the output (Dir, Package, the output's import path), the
+//     packages the generated files may name (importsOf) and the files
+//     the run read besides the packages' files (1_load_reads.go);
 //   - the codec package name of every package the layout names (which
 //     depends on every loaded package: names are numbered when they
 //     coincide);
@@ -75,6 +76,7 @@ func openUnitSources(uc *unitCache, scan *bootstrapScan, l *loaded, layout *code
 		h.String(s)
 	}
 	h.Bytes(uc.importsOf(l))
+	h.Bytes(l.reads.digest()) // the files read besides the packages' (1_load_reads.go)
 	var all []string
 	for _, p := range l.pkgs {
 		all = append(all, typesClosure(p.Types)...)

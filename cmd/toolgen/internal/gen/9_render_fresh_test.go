@@ -57,21 +57,17 @@ func TestStaleRegistry(t *testing.T) {
 	})
 }
 
-// writeCopy writes a copy of the basic case whose basic.go is src, inside
-// the module (so that it loads as the case does), generates its registry
-// into want/ and returns its directory.
+// writeCopy writes a copy of the basic case whose basic.go is src, in a
+// module of its own (caseDir), generates its registry into want/ and
+// returns its directory.
 func writeCopy(t *testing.T, src string) string {
 	t.Helper()
-	tmp, err := os.MkdirTemp("testdata", "stale-")
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(tmp) })
-	dir, err := filepath.Abs(filepath.Join(tmp, "basic"))
-	require.NoError(t, err)
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "basic.go"), []byte(src), 0o644))
+	tmp, _ := caseDir(t, "stale-")
+	dir := filepath.Join(tmp, "basic")
+	writeCaseFile(t, dir, "basic.go", src)
 	files, errs := Generate(context.Background(), Options{Dir: dir, Output: "want"})
 	require.Empty(t, errs)
-	_, err = Write(files)
+	_, err := Write(files)
 	require.NoError(t, err)
 	return dir
 }
