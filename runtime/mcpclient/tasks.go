@@ -364,43 +364,8 @@ func (p *Toolkit) follow(ctx context.Context, c *conn, spec *tool.Spec, full, re
 	id := st.TaskID
 	failures := 0
 	for {
-		switch st.Status {
-		case taskCompleted:
-			return p.taskResult(spec, full, remote, id, st.Result)
-		case taskFailed:
-			code := int64(0)
-			msg := ""
-			if st.Error != nil {
-				code, msg = st.Error.Code, st.Error.Message
-			}
-			return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
-				Message: "the MCP server's task for the call failed (code " + strconv.FormatInt(code, 10) + ")",
-				Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s failed: %s", p.group, remote, id, msg)})
-		case taskCancelled:
-			return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
-				Message: "the MCP server cancelled its task for the call",
-				Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s cancelled", p.group, remote, id)})
-		case taskInputRequired:
-			// Left waiting, not cancelled: the input may come from
-			// elsewhere (a person confirming a proposal in a console),
-			// and a cancellation would end that too.
-			what := "its task"
-			if codec.IsIdentifier(id) {
-				what = "its task " + id
-			}
-			return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
-				Message: "the remote tool is waiting for input this client cannot give (" + what + "): the task was left waiting, and may still run once the input comes from elsewhere; its outcome is unknown",
-				Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s: input_required: %w", p.group, remote, id, tool.ErrAbandoned)})
-		case taskWorking:
-		default:
-			p.cancelTask(ctx, c, id)
-			what := "an unknown status"
-			if codec.IsIdentifier(st.Status) {
-				what = "the unknown status " + st.Status
-			}
-			return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
-				Message: "the MCP server's task for the call has " + what + "; the task was cancelled and its outcome is unknown",
-				Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s: %w", p.group, remote, id, tool.ErrAbandoned)})
+		if ended, res, err := p.taskEnded(ctx, c, spec, full, remote, &st); ended {
+			return res, err
 		}
 		if err := p.sleep(ctx, pollInterval(st.PollIntervalMs)); err != nil {
 			p.cancelTask(ctx, c, id)
@@ -408,36 +373,10 @@ func (p *Toolkit) follow(ctx context.Context, c *conn, spec *tool.Spec, full, re
 		}
 		next, err := mcp.CallCustomMethod[*taskParams, *taskState](ctx, c.cs, "tasks/get", &taskParams{ParamsBase: mcp.ParamsBase{Meta: declareTasks()}, TaskID: id})
 		if err != nil {
-			var we *jsonrpc.Error
-			switch {
-			case ctx.Err() != nil:
-				p.cancelTask(ctx, c, id)
-				return tool.Result{IsError: true}, fmt.Errorf("mcpclient: %s: call %q: task %s: %w: %w", p.group, remote, id, tool.ErrAbandoned, err)
-			case errors.As(err, &we) && answered(we.Code):
-				// The server no longer knows the task (it expired), or
-				// refuses to tell: its outcome is unknown.
-				return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
-					Message: "the MCP server refused to tell how its task for the call went (code " + strconv.Itoa(int(we.Code)) + "): its outcome is unknown",
-					Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s: %w: %w", p.group, remote, id, tool.ErrAbandoned, err)})
-			}
 			failures++
-			p.pool.drop(c)
-			if failures >= maxPollFailures {
-				return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
-					Message: "the connection to the MCP server of " + p.group + " was lost while following the call's task: its outcome is unknown",
-					Cause:   fmt.Errorf("%w: %w: mcpclient: %s: call %q: task %s: %w", ErrConnectionLost, tool.ErrAbandoned, p.group, remote, id, err)})
-			}
-			nc, err := p.pool.get(ctx)
-			if err != nil || !nc.tasks {
-				if ctx.Err() != nil {
-					return tool.Result{IsError: true}, fmt.Errorf("mcpclient: %s: call %q: task %s: %w: %w", p.group, remote, id, tool.ErrAbandoned, ctx.Err())
-				}
-				if err == nil {
-					err = errors.New("the new connection cannot carry tasks")
-				}
-				return failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
-					Message: "the MCP server of " + p.group + " could not be reached again to follow the call's task: its outcome is unknown",
-					Cause:   fmt.Errorf("%w: %w: mcpclient: %s: call %q: task %s: %w", ErrConnectionLost, tool.ErrAbandoned, p.group, remote, id, err)})
+			nc, res, err := p.pollFailed(ctx, c, full, remote, id, err, failures)
+			if nc == nil {
+				return res, err
 			}
 			c = nc
 			st.Status = taskWorking
@@ -450,6 +389,99 @@ func (p *Toolkit) follow(ctx context.Context, c *conn, spec *tool.Spec, full, re
 		}
 		st = *next
 	}
+}
+
+// taskEnded maps the status of the task st, as follow maps it, and
+// reports whether the call ends there: a task still working goes on
+// being polled; a task in an unknown status is cancelled.
+func (p *Toolkit) taskEnded(ctx context.Context, c *conn, spec *tool.Spec, full, remote string, st *taskState) (ended bool, res tool.Result, err error) {
+	id := st.TaskID
+	switch st.Status {
+	case taskCompleted:
+		res, err = p.taskResult(spec, full, remote, id, st.Result)
+		return true, res, err
+	case taskFailed:
+		code := int64(0)
+		msg := ""
+		if st.Error != nil {
+			code, msg = st.Error.Code, st.Error.Message
+		}
+		res, err = failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
+			Message: "the MCP server's task for the call failed (code " + strconv.FormatInt(code, 10) + ")",
+			Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s failed: %s", p.group, remote, id, msg)})
+		return true, res, err
+	case taskCancelled:
+		res, err = failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
+			Message: "the MCP server cancelled its task for the call",
+			Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s cancelled", p.group, remote, id)})
+		return true, res, err
+	case taskInputRequired:
+		// Left waiting, not cancelled: the input may come from
+		// elsewhere (a person confirming a proposal in a console),
+		// and a cancellation would end that too.
+		what := "its task"
+		if codec.IsIdentifier(id) {
+			what = "its task " + id
+		}
+		res, err = failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
+			Message: "the remote tool is waiting for input this client cannot give (" + what + "): the task was left waiting, and may still run once the input comes from elsewhere; its outcome is unknown",
+			Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s: input_required: %w", p.group, remote, id, tool.ErrAbandoned)})
+		return true, res, err
+	case taskWorking:
+		return false, tool.Result{}, nil
+	default:
+		p.cancelTask(ctx, c, id)
+		what := "an unknown status"
+		if codec.IsIdentifier(st.Status) {
+			what = "the unknown status " + st.Status
+		}
+		res, err = failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
+			Message: "the MCP server's task for the call has " + what + "; the task was cancelled and its outcome is unknown",
+			Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s: %w", p.group, remote, id, tool.ErrAbandoned)})
+		return true, res, err
+	}
+}
+
+// pollFailed handles the error of the failures-th tasks/get of the task
+// id in a row, on c: it returns a new connection to poll on when the
+// connection was lost and replaced, else the call's end (ctx ended, the
+// server answered with an error, or the connection could not be
+// replaced, maxPollFailures times or at all).
+func (p *Toolkit) pollFailed(ctx context.Context, c *conn, full, remote, id string, err error, failures int) (*conn, tool.Result, error) {
+	var we *jsonrpc.Error
+	switch {
+	case ctx.Err() != nil:
+		p.cancelTask(ctx, c, id)
+		return nil, tool.Result{IsError: true}, fmt.Errorf("mcpclient: %s: call %q: task %s: %w: %w", p.group, remote, id, tool.ErrAbandoned, err)
+	case errors.As(err, &we) && answered(we.Code):
+		// The server no longer knows the task (it expired), or
+		// refuses to tell: its outcome is unknown.
+		res, err := failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
+			Message: "the MCP server refused to tell how its task for the call went (code " + strconv.Itoa(int(we.Code)) + "): its outcome is unknown",
+			Cause:   fmt.Errorf("mcpclient: %s: call %q: task %s: %w: %w", p.group, remote, id, tool.ErrAbandoned, err)})
+		return nil, res, err
+	}
+	p.pool.drop(c)
+	if failures >= maxPollFailures {
+		res, err := failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
+			Message: "the connection to the MCP server of " + p.group + " was lost while following the call's task: its outcome is unknown",
+			Cause:   fmt.Errorf("%w: %w: mcpclient: %s: call %q: task %s: %w", ErrConnectionLost, tool.ErrAbandoned, p.group, remote, id, err)})
+		return nil, res, err
+	}
+	nc, err := p.pool.get(ctx)
+	if err != nil || !nc.tasks {
+		if ctx.Err() != nil {
+			return nil, tool.Result{IsError: true}, fmt.Errorf("mcpclient: %s: call %q: task %s: %w: %w", p.group, remote, id, tool.ErrAbandoned, ctx.Err())
+		}
+		if err == nil {
+			err = errors.New("the new connection cannot carry tasks")
+		}
+		res, err := failure(&tool.Error{Code: tool.CodeFailed, Tool: full,
+			Message: "the MCP server of " + p.group + " could not be reached again to follow the call's task: its outcome is unknown",
+			Cause:   fmt.Errorf("%w: %w: mcpclient: %s: call %q: task %s: %w", ErrConnectionLost, tool.ErrAbandoned, p.group, remote, id, err)})
+		return nil, res, err
+	}
+	return nc, tool.Result{}, nil
 }
 
 // taskResult maps a completed task's result, a CallToolResult, as Call

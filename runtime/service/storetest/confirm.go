@@ -222,9 +222,36 @@ func testCancelledConfirms(t *testing.T, st service.Store) {
 	svc, err := service.New(reg, &service.Options{Store: cancelOnClaim{slowClaims{st}}})
 	require.NoError(t, err)
 
+	checkCancelledAfterClaim(t, st, svc, runs)
+
+	const n = 200
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = proposeNote(t, svc, i)
+	}
+	confirmCancelledAtRandom(svc, ids)
+	pending, tally := checkCancelledStates(t, st, ids, runs)
+	t.Logf("of %d confirmations cancelled at random: %v; %d claimed and released without a run", n, tally, countReleased(t, st, ids))
+	for _, i := range pending {
+		_, err := svc.Confirm(ctx, ids[i], alice)
+		require.NoError(t, err, "proposal %d, left pending, runs when confirmed again", i)
+	}
+	ran := runCounts(t, runs)
+	for i := range ids {
+		if tally[service.StateUnknown] == 0 {
+			assert.Equal(t, 1, ran[strconv.Itoa(i)], "proposal %d ran once in all", i)
+		}
+	}
+}
+
+// checkCancelledAfterClaim: a confirmation cancelled just after the
+// claim (cancelOnClaim) leaves the proposal pending, its record refused
+// and nothing run; a later confirmation runs it.
+func checkCancelledAfterClaim(t *testing.T, st service.Store, svc *service.Service, runs string) {
+	ctx := context.Background()
 	id := proposeNote(t, svc, 1000)
 	cctx, cancel := context.WithCancel(ctx)
-	_, err = svc.Confirm(context.WithValue(cctx, cancelKey{}, cancel), id, alice)
+	_, err := svc.Confirm(context.WithValue(cctx, cancelKey{}, cancel), id, alice)
 	assert.Equal(t, tool.CodeCancelled, tool.CodeOf(err))
 	assert.ErrorContains(t, err, "the proposal is still pending")
 	assert.Equal(t, service.StatePending, stateOf(t, st, id), "cancelled after the claim, before the run: pending again")
@@ -235,12 +262,12 @@ func testCancelledConfirms(t *testing.T, st service.Store) {
 	_, err = svc.Confirm(ctx, id, alice)
 	require.NoError(t, err, "a later confirmation runs it")
 	assert.Equal(t, []string{"notes_delete 1000"}, runLines(t, runs))
+}
 
-	const n = 200
-	ids := make([]string, n)
-	for i := range ids {
-		ids[i] = proposeNote(t, svc, i)
-	}
+// confirmCancelledAtRandom confirms each of ids, 4 at a time, each
+// cancelled after a random 0-12 ms.
+func confirmCancelledAtRandom(svc *service.Service, ids []string) {
+	ctx := context.Background()
 	sem := make(chan struct{}, 4)
 	var wg sync.WaitGroup
 	for _, id := range ids {
@@ -256,12 +283,25 @@ func testCancelledConfirms(t *testing.T, st service.Store) {
 		})
 	}
 	wg.Wait()
+}
+
+// runCounts returns how many times each note was deleted, by its number.
+func runCounts(t *testing.T, runs string) map[string]int {
+	t.Helper()
 	ran := map[string]int{}
 	for _, line := range runLines(t, runs) {
 		ran[strings.TrimPrefix(line, "notes_delete ")]++
 	}
-	var pending []int
-	tally := map[service.State]int{}
+	return ran
+}
+
+// checkCancelledStates checks that each of ids (note i's proposal at i)
+// is pending and never ran, or done and ran once (or unknown, run at
+// most once); it returns the indexes of the pending ones and how many
+// proposals are in each state.
+func checkCancelledStates(t *testing.T, st service.Store, ids []string, runs string) (pending []int, tally map[service.State]int) {
+	ran := runCounts(t, runs)
+	tally = map[service.State]int{}
 	for i, id := range ids {
 		state, k := stateOf(t, st, id), ran[strconv.Itoa(i)]
 		tally[state]++
@@ -277,9 +317,17 @@ func testCancelledConfirms(t *testing.T, st service.Store) {
 			t.Errorf("proposal %d is %s after its confirmation returned", i, state)
 		}
 	}
-	released := 0 // claims undone: the window in which a proposal used to be spent without a run
+	return pending, tally
+}
+
+// countReleased returns how many confirmations of ids claimed their
+// proposal and released it without a run: the window in which a
+// proposal used to be spent without a run.
+func countReleased(t *testing.T, st service.Store, ids []string) int {
+	t.Helper()
+	released := 0
 	for _, id := range ids {
-		recs, err := st.Records(ctx, service.Query{Proposal: id})
+		recs, err := st.Records(context.Background(), service.Query{Proposal: id})
 		require.NoError(t, err)
 		for _, r := range recs {
 			if r.Event == service.EventConfirmation && r.Outcome == service.OutcomeRefused {
@@ -287,18 +335,5 @@ func testCancelledConfirms(t *testing.T, st service.Store) {
 			}
 		}
 	}
-	t.Logf("of %d confirmations cancelled at random: %v; %d claimed and released without a run", n, tally, released)
-	for _, i := range pending {
-		_, err := svc.Confirm(ctx, ids[i], alice)
-		require.NoError(t, err, "proposal %d, left pending, runs when confirmed again", i)
-	}
-	ran = map[string]int{}
-	for _, line := range runLines(t, runs) {
-		ran[strings.TrimPrefix(line, "notes_delete ")]++
-	}
-	for i := range ids {
-		if tally[service.StateUnknown] == 0 {
-			assert.Equal(t, 1, ran[strconv.Itoa(i)], "proposal %d ran once in all", i)
-		}
-	}
+	return released
 }

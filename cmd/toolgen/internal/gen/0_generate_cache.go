@@ -19,16 +19,15 @@ package gen
 //     source files and its module's go.mod and go.sum; the standard
 //     library by GOROOT and GOVERSION);
 //   - beside each of those packages, the skills folder the skills phase
-//     reads: its listing, each skill folder's listing and its SKILL.md;
-//     and the *.html files of its directory, which //tool:ui may name
-//     (hashApps).
+//     reads: its listing, each skill folder's listing and its SKILL.md.
 //
 // The entry is a list of the files, each a path relative to the output
 // directory and the key of its content, which is stored apart under that
 // key: a run after a small change stores only the files that changed. It
 // also holds the files the run read besides the packages' files (a file a
-// directive names: 1_load_reads.go), with the SHA-256 of each one's
-// content: the entry is served only while every one still has it.
+// directive names, as //tool:ui names an app's HTML: 1_load_reads.go),
+// with the SHA-256 of each one's content: the entry is served only while
+// every one still has it.
 
 import (
 	"encoding/json"
@@ -184,9 +183,6 @@ func outputKey(opts *Options, in *bootstrapInputs) (cache.Key, error) {
 		h.Bytes(in.hashes[p])
 		if lp := in.pkgs[p]; !lp.Standard && lp.Dir != "" {
 			if err := hashSkills(h, filepath.Join(lp.Dir, skillsDir)); err != nil {
-				return cache.Key{}, err
-			}
-			if err := hashApps(h, lp.Dir); err != nil {
 				return cache.Key{}, err
 			}
 		}

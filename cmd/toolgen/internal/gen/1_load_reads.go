@@ -1,15 +1,16 @@
 package gen
 
 // The files generation reads besides the packages' files: a file a
-// directive names, for one. The cache keys hash the packages' files as
-// the go command lists them (6_schemas_cache.go), and nothing else of a
-// package's directory (but its skills folder); a phase that reads another
-// file reads it through the run's fileReads, which records the file with
-// the SHA-256 of its content (or as missing). The output cache stores the
-// record with its entry and serves the entry only while every file
-// recorded still has that content (0_generate_cache.go), and the units'
-// keys hash the record (unitKey, unitSources): a change to such a file is
-// a miss, as a change to a Go file is.
+// directive names, for one (the HTML file of //tool:ui: readApp). The
+// cache keys hash the packages' files as the go command lists them
+// (6_schemas_cache.go), and nothing else of a package's directory (but
+// its skills folder); a phase that reads another file reads it through
+// the run's fileReads, which records the file with the SHA-256 of its
+// content (or as missing). The output cache stores the record with its
+// entry and serves the entry only while every file recorded still has
+// that content (0_generate_cache.go), and the units' keys hash the record
+// (unitKey, unitSources): a change to such a file is a miss, as a change
+// to a Go file is.
 
 import (
 	"crypto/sha256"

@@ -94,7 +94,7 @@ func findDirectives(l *loaded) ([]declared, []*problem.Error) {
 					docs[doc] = true
 					d, es := parseDirectives(l.fset, doc)
 					errs = append(errs, es...)
-					errs = append(errs, readApp(filepath.Dir(l.fset.Position(doc.Pos()).Filename), &d)...)
+					errs = append(errs, readApp(l.reads, filepath.Dir(l.fset.Position(doc.Pos()).Filename), &d)...)
 					out = append(out, declared{pkg: p, spec: ts, doc: doc, directives: d})
 				}
 			}

@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -200,10 +199,13 @@ func checkOrigin(o string) string {
 }
 
 // readApp reads and checks the app file of a tool whose directives are
-// d, declared in dir: it must exist, be valid UTF-8, an HTML document
-// (<!doctype html>), at most maxAppBytes, and every script or style sheet
-// it loads must come from an origin of its //tool:uicsp resource list.
-func readApp(dir string, d *directives) []*problem.Error {
+// d, declared in dir (absolute): it must exist, be valid UTF-8, an HTML
+// document (<!doctype html>), at most maxAppBytes, and every script or
+// style sheet it loads must come from an origin of its //tool:uicsp
+// resource list. It reads the file through reads, the run's record of the
+// files it read besides the packages' (1_load_reads.go): the caches see
+// an edit to it. A file over maxAppBytes is refused before it is read.
+func readApp(reads *fileReads, dir string, d *directives) []*problem.Error {
 	u := &d.ui
 	if u.file == "" {
 		return nil
@@ -211,16 +213,14 @@ func readApp(dir string, d *directives) []*problem.Error {
 	bad := func(format string, args ...any) []*problem.Error {
 		return []*problem.Error{problem.Errorf(u.filePos, "//tool:ui "+u.file+": "+format, args...)}
 	}
-	f, err := os.Open(filepath.Join(dir, u.file))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return bad("no such file in the package directory")
-		}
-		return bad("cannot read the file: %v", err)
+	path := filepath.Join(dir, u.file)
+	if fi, err := os.Stat(path); err == nil && fi.Size() > maxAppBytes {
+		return bad("the file is over %d KiB, the most an app may hold", maxAppBytes>>10)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxAppBytes+1))
+	data, err := reads.read(path)
 	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return bad("no such file in the package directory")
 	case err != nil:
 		return bad("cannot read the file: %v", err)
 	case len(data) > maxAppBytes:

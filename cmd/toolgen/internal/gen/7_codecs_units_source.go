@@ -43,7 +43,7 @@ const unitSourceDir = "unitsource"
 
 // unitSourceKind names the source keys; its version changes with what
 // they hash.
-const unitSourceKind = "toolgen unit source 2"
+const unitSourceKind = "toolgen unit source 3"
 
 // unitSources keys units by their sources for one run. A nil unitSources
 // finds and stores nothing.
@@ -112,7 +112,6 @@ func (us *unitSources) key(tools []*toolModel, idx []int, fields map[*toolModel]
 		h.String(t.name)
 		h.String(fields[t])
 		h.String(t.groupDesc)
-		h.String(t.ui.sum) // the app's HTML (//tool:ui), not a Go source
 		h.Bytes(t.inNode.Compact())
 		if t.outNode != nil {
 			h.Bytes(t.outNode.Compact())

@@ -3,14 +3,11 @@ package gen
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"github.com/toolgen-go/toolgen/runtime/jsonlex"
 	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
@@ -95,40 +92,6 @@ func manifestUI(u *uiDirectives) *jsontree.Node {
 		add("resource", res)
 	}
 	return o
-}
-
-// hashApps adds to the output cache's key what the directives phase may
-// read of dir for //tool:ui (readApp): the name and content of each
-// *.html file of the directory (a //tool:ui file is one of them), so that
-// editing an app's HTML changes the key. Files over maxAppBytes are
-// hashed by name and size: the directives phase refuses them.
-func hashApps(h *cache.Hasher, dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		h.String("-")
-		return nil
-	}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".html") {
-			continue
-		}
-		h.String(e.Name())
-		fi, err := e.Info()
-		if err != nil {
-			return err
-		}
-		if fi.Size() > maxAppBytes {
-			h.String("large " + strconv.FormatInt(fi.Size(), 10))
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return err
-		}
-		h.Bytes(data)
-	}
-	h.String("apps end")
-	return nil
 }
 
 // freshApps writes TestToolgenFreshApps into the freshness test when a
