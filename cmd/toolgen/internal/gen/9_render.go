@@ -11,7 +11,6 @@ import (
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/codecplan"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
-	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -43,20 +42,30 @@ func versionGuard(f *jen.File) {
 	f.Line()
 }
 
-// render prints the generated Go: the registry (schemas, specs, the Tools
-// struct, New, Unavailable and the dispatch switch), the codec packages of
-// the plan, the providers subpackage with the projections, and tools.json.
-// It derives nothing: every decision was made by the phases before it. The
-// files are printed and formatted concurrently (formatAll), unit by unit
-// (9_render_units.go), and come back sorted by path.
-func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.Precomputed, opts *Options) ([]File, []*problem.Error) {
-	fields, errs := fieldNames(m.tools)
-	if len(errs) > 0 {
-		return nil, errs
-	}
+// render plans the units the cache does not hold and prints the
+// generated Go: the registry (schemas, specs, the Tools struct, New,
+// Unavailable and the dispatch switch), the codec packages, the providers
+// subpackage with the projections, and tools.json. It derives nothing the
+// phases before it could: each unit's plan is made here only so that it is
+// held while its files are printed, not for the whole catalog at once
+// (renderUnits). The files are printed and formatted concurrently
+// (formatAll), unit by unit (9_render_units.go), and come back sorted by
+// path. The problems are the planning's if any, else the projections',
+// else render's own.
+func render(l *loaded, m *model, plan *codecPlan, opts *Options) ([]File, []*problem.Error) {
+	fields, ferrs := fieldNames(m.tools)
 	marks := toolMarks(m.tools, fields)
 	fc := openFormatCache(opts)
 	uc := openUnitCache(opts)
+	parts := make([][]byte, len(m.tools))
+	files, errs := renderUnits(fc, uc, l, m, fields, plan, opts, marks, parts, len(ferrs) == 0)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if len(ferrs) > 0 {
+		return nil, ferrs
+	}
+	sortUnits(plan.units)
 	tasks := []fileTask{formatTask(fc, registryFile, filepath.Join(opts.outDir(), registryFile), marks, func() *jen.File {
 		return registryCode(l, m, fields, plan, opts)
 	})}
@@ -69,14 +78,11 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 	tasks = append(tasks, formatTask(fc, providersDir+"/"+providersFile, filepath.Join(opts.outDir(), providersDir, providersFile), marks, func() *jen.File {
 		return providersCode(l, plan, opts)
 	}))
-	parts := make([][]byte, len(m.tools))
-	for _, g := range plan.groups {
-		tasks = append(tasks, unitTask(fc, uc, l, m, fields, plan, g, proj, opts, marks, parts))
-	}
-	files, perr := formatAll(tasks)
+	more, perr := formatAll(tasks)
 	if perr != nil {
 		return nil, []*problem.Error{perr}
 	}
+	files = append(files, more...)
 	files = append(files, manifestOf(opts, m, parts))
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return files, nil
