@@ -581,8 +581,19 @@
 // (go list, go env, hashing the inputs), load (parsing, type-checking),
 // model (directives, model, shapes, skills), comments, static schemas,
 // cache lookup and bootstrap build and run (when an entry is missing),
-// schemas, plan (keys; codecs of units not cached), render, cache store,
-// write, and the total.
+// schemas, plan (the units and their keys), render (the codecs of the
+// units not cached, each planned as it is printed), cache store, write,
+// and the total.
+//
+// Memory. A unit's plan is held only while its files are printed, by one
+// of GOMAXPROCS workers, and the parsed source of the tools packages is
+// dropped once the schemas are derived; what grows with the catalog is its
+// types, its model and the generated files, held until they are written.
+// toolgen runs with GOGC=400 and a soft memory limit of 896 MiB unless the
+// environment sets GOGC or GOMEMLIMIT: a catalog of 10,000 tools stays
+// under the limit (bench/README.md), a small one never reaches it, and one
+// whose live heap exceeds it still runs, the collector's share of the CPU
+// capped by the Go runtime.
 //
 // # Problems
 //
