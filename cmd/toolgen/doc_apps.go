@@ -45,6 +45,6 @@
 // a host, and the tool's name), unique on a server and stable across
 // starts. -check, the freshness test (TestToolgenFreshApps) and the
 // generator's caches all cover the file: editing it makes the output
-// stale, and the cache's keys hash every *.html file of a tools package's
-// directory.
+// stale, and the cache's keys hash the file the directive names (as every
+// file the load reads beside Go's own listing).
 package main

@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -25,9 +26,11 @@ import (
 // packages do, and never in a cycle. (toolgen refuses generic types, whose
 // instantiations could name packages importing each other the other way.)
 
-// Layout names the codec packages of one registry.
+// Layout names the codec packages of one registry. Its methods may be
+// called concurrently: a unit is rendered while the next one is planned.
 type Layout struct {
 	base string            // the import path they are under: <registry>/internal
+	mu   sync.Mutex        // guards name and used
 	name map[string]string // Go package path -> codec package name
 	used map[string]bool   // the codec package names given
 }
@@ -107,6 +110,8 @@ func (g *Planner) unitOf(p *types.Package) *unit {
 
 // nameOf is the name of the codec package of p, given on first use.
 func (l *Layout) nameOf(p *types.Package) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if n, ok := l.name[p.Path()]; ok {
 		return n
 	}

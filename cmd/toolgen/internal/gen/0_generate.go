@@ -194,16 +194,13 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if errs := reflectSchemas(ctx, l, m, &opts, scan, timer); len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
+	l.release()
 	plan, errs := planCodecs(l, m, &opts, scan)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	proj, errs := projectTools(plan.pending(m))
-	if len(errs) > 0 {
-		return nil, problem.Sort(errs)
-	}
 	timer.done("plan")
-	files, errs := render(l, m, plan, proj, &opts)
+	files, errs := render(l, m, plan, &opts)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}

@@ -371,3 +371,14 @@ func workDir(dir string) (string, error) {
 	}
 	return filepath.Abs(dir)
 }
+
+// release drops the syntax trees and the type-checker's records of the
+// tools packages, once the phases that read them (directives, model,
+// schemas' comments) are done: planning and rendering read the types
+// only, and at catalog scale the trees are hundreds of megabytes held
+// through render for nothing. The packages' types stay.
+func (l *loaded) release() {
+	for _, p := range l.pkgs {
+		p.Syntax, p.TypesInfo = nil, nil
+	}
+}

@@ -28,7 +28,7 @@ import (
 type codecPlan struct {
 	layout *codecplan.Layout // where the codecs of each type are
 	tools  []toolCodec       // one per tool, in the model's order
-	units  []unitRef         // every codec package, sorted by import path
+	units  []unitRef         // every codec package, sorted by import path once every unit is planned
 	groups []*renderUnit     // sorted by the import path of their first codec package
 }
 
@@ -44,12 +44,13 @@ type toolCodec struct {
 	encode []jen.Code      // statements encoding out and returning its tool.Output kind
 }
 
-// planCodecs derives the decoder of every tool's input and the encoder of
-// its output, unit by unit, or every problem: a keyword the generated code
-// cannot enforce fails generation at the field that declares it. A unit
-// the cache holds keeps its files and is not planned; scan, when not nil,
-// lets an unchanged unit find its key without computing it
-// (7_codecs_units_source.go).
+// planCodecs divides the tools into units, finds each unit's key and, for
+// the units the cache holds, their files: such a unit is not planned at
+// all; scan, when not nil, lets an unchanged unit find its key without
+// computing it (7_codecs_units_source.go). Every tool's codec package is
+// set. The other units are planned by planUnit, one at a time, as render
+// prints them (renderUnits): a unit's plan, its decoders' and encoders'
+// code, is held only until its files are printed.
 func planCodecs(l *loaded, m *model, opts *Options, scan *bootstrapScan) (*codecPlan, []*problem.Error) {
 	roots := make([]*types.Package, len(l.pkgs))
 	for i, p := range l.pkgs {
@@ -76,25 +77,22 @@ func planCodecs(l *loaded, m *model, opts *Options, scan *bootstrapScan) (*codec
 		}
 		return k
 	})
-	var errs []*problem.Error
 	for _, g := range plan.groups {
-		if g.cached != nil {
-			for _, i := range g.tools {
-				plan.tools[i].unit = layout.Unit(m.tools[i].pkg.Types)
-			}
-			plan.units = append(plan.units, g.cached.units...)
-			continue
+		for _, i := range g.tools {
+			plan.tools[i].unit = layout.Unit(m.tools[i].pkg.Types)
 		}
-		errs = append(errs, planUnit(l, layout, m, plan, g)...)
+		if g.cached != nil {
+			plan.units = append(plan.units, g.cached.units...)
+		}
 	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	sortUnits(plan.units)
 	return plan, nil
 }
 
-// planUnit plans the codecs of the tools of g with a Planner of its own.
+// planUnit derives, with a Planner of its own, the decoder of the input
+// and the encoder of the output of every tool of g, or every problem: a
+// keyword the generated code cannot enforce fails generation at the field
+// that declares it. It sets plan.tools at g's tools and g's planned codec
+// packages, which it does not add to plan.units (renderUnits does).
 func planUnit(l *loaded, layout *codecplan.Layout, m *model, plan *codecPlan, g *renderUnit) []*problem.Error {
 	p := codecplan.New(l.fset, layout)
 	g.empty = map[string]bool{}
@@ -116,9 +114,6 @@ func planUnit(l *loaded, layout *codecplan.Layout, m *model, plan *codecPlan, g 
 		return errs
 	}
 	g.planned = units
-	for _, u := range units {
-		plan.units = append(plan.units, unitRef{Path: u.Path, Name: u.Name})
-	}
 	return nil
 }
 

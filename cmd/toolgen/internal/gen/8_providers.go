@@ -27,17 +27,3 @@ func projectTools(tools []*toolModel) (map[*toolModel]*provider.Precomputed, []*
 	}
 	return out, errs
 }
-
-// pending are the tools of the units the plan did not find in the cache,
-// in the model's order: those whose definitions render prints.
-func (plan *codecPlan) pending(m *model) []*toolModel {
-	var out []*toolModel
-	for _, g := range plan.groups {
-		if g.cached == nil {
-			for _, i := range g.tools {
-				out = append(out, m.tools[i])
-			}
-		}
-	}
-	return out
-}

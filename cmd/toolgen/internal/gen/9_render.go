@@ -11,7 +11,6 @@ import (
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/codecplan"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gocode"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
-	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -43,20 +42,30 @@ func versionGuard(f *jen.File) {
 	f.Line()
 }
 
-// render prints the generated Go: the registry (schemas, specs, the Tools
-// struct, New, Unavailable and the dispatch switch), the codec packages of
-// the plan, the providers subpackage with the projections, and tools.json.
-// It derives nothing: every decision was made by the phases before it. The
-// files are printed and formatted concurrently (formatAll), unit by unit
-// (9_render_units.go), and come back sorted by path.
-func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.Precomputed, opts *Options) ([]File, []*problem.Error) {
-	fields, errs := fieldNames(m.tools)
-	if len(errs) > 0 {
-		return nil, errs
-	}
+// render plans the units the cache does not hold and prints the
+// generated Go: the registry (schemas, specs, the Tools struct, New,
+// Unavailable and the dispatch switch), the codec packages, the providers
+// subpackage with the projections, and tools.json. It derives nothing the
+// phases before it could: each unit's plan is made here only so that it is
+// held while its files are printed, not for the whole catalog at once
+// (renderUnits). The files are printed and formatted concurrently
+// (formatAll), unit by unit (9_render_units.go), and come back sorted by
+// path. The problems are the planning's if any, else the projections',
+// else render's own.
+func render(l *loaded, m *model, plan *codecPlan, opts *Options) ([]File, []*problem.Error) {
+	fields, ferrs := fieldNames(m.tools)
 	marks := toolMarks(m.tools, fields)
 	fc := openFormatCache(opts)
 	uc := openUnitCache(opts)
+	parts := make([][]byte, len(m.tools))
+	files, errs := renderUnits(fc, uc, l, m, fields, plan, opts, marks, parts, len(ferrs) == 0)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if len(ferrs) > 0 {
+		return nil, ferrs
+	}
+	sortUnits(plan.units)
 	tasks := []fileTask{formatTask(fc, registryFile, filepath.Join(opts.outDir(), registryFile), marks, func() *jen.File {
 		return registryCode(l, m, fields, plan, opts)
 	})}
@@ -69,14 +78,11 @@ func render(l *loaded, m *model, plan *codecPlan, proj map[*toolModel]*provider.
 	tasks = append(tasks, formatTask(fc, providersDir+"/"+providersFile, filepath.Join(opts.outDir(), providersDir, providersFile), marks, func() *jen.File {
 		return providersCode(l, plan, opts)
 	}))
-	parts := make([][]byte, len(m.tools))
-	for _, g := range plan.groups {
-		tasks = append(tasks, unitTask(fc, uc, l, m, fields, plan, g, proj, opts, marks, parts))
-	}
-	files, perr := formatAll(tasks)
+	more, perr := formatAll(tasks)
 	if perr != nil {
 		return nil, []*problem.Error{perr}
 	}
+	files = append(files, more...)
 	files = append(files, manifestOf(opts, m, parts))
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return files, nil
@@ -232,32 +238,74 @@ func unavailableFunc(m *model, fields map[*toolModel]string) jen.Code {
 
 }
 
+// dispatchChunk is the most tools one dispatch function switches on. A
+// registry of more tools has a dispatch that switches on i/dispatchChunk
+// to dispatch0, dispatch1, ...: the compiler's work on a function grows
+// faster than its cases, and at 10,000 tools one switch was two thirds of
+// the registry package's compile time and a quarter of its peak memory.
+const dispatchChunk = 256
+
 // dispatchFunc is the dispatch method: per tool, a call of its call
-// function, in the codec package of the tool's Go package.
+// function, in the codec package of the tool's Go package; in chunks of
+// dispatchChunk tools when there are more.
 func dispatchFunc(m *model, fields map[*toolModel]string, plan *codecPlan) jen.Code {
-	return doc(
+	docLines := []string{
 		"dispatch decodes the arguments of the tool of specs[i]. In ModeCall it",
 		"runs the tool and encodes its output; in ModeLog, for a tool with a",
 		"LogArgs method, it encodes the form LogArgs gives and runs nothing.",
-	).Func().Params(jen.Id("t").Op("*").Id("Tools")).Id("dispatch").Params(
-		jen.Id("ctx").Qual("context", "Context"),
-		jen.Id("i").Int(),
-		jen.Id("mode").Qual(implPkg, "Mode"),
-		jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
-		jen.Id("e").Op("*").Qual(implPkg, "Encoder"),
-	).Params(jen.Qual(implPkg, "Output"), jen.Error()).BlockFunc(func(b *jen.Group) {
-		b.Switch(jen.Id("i")).BlockFunc(func(sw *jen.Group) {
-			for i, t := range m.tools {
-				x := jen.Id("t").Dot(fields[t])
-				if !t.pointer {
-					x = jen.Op("&").Add(x)
+	}
+	params := func() []jen.Code {
+		return []jen.Code{
+			jen.Id("ctx").Qual("context", "Context"),
+			jen.Id("i").Int(),
+			jen.Id("mode").Qual(implPkg, "Mode"),
+			jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
+			jen.Id("e").Op("*").Qual(implPkg, "Encoder"),
+		}
+	}
+	noTool := func() jen.Code {
+		return jen.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool %d in this registry"), jen.Id("i")))
+	}
+	// cases switches on the tools of specs[from:to].
+	cases := func(from, to int) func(*jen.Group) {
+		return func(b *jen.Group) {
+			b.Switch(jen.Id("i")).BlockFunc(func(sw *jen.Group) {
+				for i := from; i < to; i++ {
+					t := m.tools[i]
+					x := jen.Id("t").Dot(fields[t])
+					if !t.pointer {
+						x = jen.Op("&").Add(x)
+					}
+					call := jen.Qual(plan.tools[i].unit, callFunc(fields[t])).Call(jen.Id("ctx"), x, jen.Id("mode"), jen.Id("d"), jen.Id("e"))
+					sw.Case(jen.Id(indexConst(fields[t]))).Block(jen.Return(call))
 				}
-				call := jen.Qual(plan.tools[i].unit, callFunc(fields[t])).Call(jen.Id("ctx"), x, jen.Id("mode"), jen.Id("d"), jen.Id("e"))
-				sw.Case(jen.Id(indexConst(fields[t]))).Block(jen.Return(call))
+			})
+			b.Add(noTool())
+		}
+	}
+	method := func(name string) *jen.Statement {
+		return jen.Func().Params(jen.Id("t").Op("*").Id("Tools")).Id(name).Params(params()...).Params(jen.Qual(implPkg, "Output"), jen.Error())
+	}
+	n := len(m.tools)
+	if n <= dispatchChunk {
+		return doc(docLines...).Add(method("dispatch").BlockFunc(cases(0, n)))
+	}
+	args := []jen.Code{jen.Id("ctx"), jen.Id("i"), jen.Id("mode"), jen.Id("d"), jen.Id("e")}
+	docLines = append(docLines, "", fmt.Sprintf("It switches on the tools in chunks of %d, each a method of its own.", dispatchChunk))
+	out := doc(docLines...).Add(method("dispatch").BlockFunc(func(b *jen.Group) {
+		b.Switch(jen.Id("i").Op("/").Lit(dispatchChunk)).BlockFunc(func(sw *jen.Group) {
+			for c := 0; c*dispatchChunk < n; c++ {
+				sw.Case(jen.Lit(c)).Block(jen.Return(jen.Id("t").Dot(fmt.Sprintf("dispatch%d", c)).Call(args...)))
 			}
 		})
-		b.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool %d in this registry"), jen.Id("i")))
-	})
+		b.Add(noTool())
+	}))
+	for c := 0; c*dispatchChunk < n; c++ {
+		from, to := c*dispatchChunk, min((c+1)*dispatchChunk, n)
+		out.Line().Line().Add(doc(fmt.Sprintf("dispatch%d is dispatch for the tools of specs[%d:%d].", c, from, to)).
+			Add(method(fmt.Sprintf("dispatch%d", c)).BlockFunc(cases(from, to))))
+	}
+	return out
 }
 
 // indexConst is the name of the constant holding the index in specs of

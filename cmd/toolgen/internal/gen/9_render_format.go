@@ -107,6 +107,9 @@ func (fc formatCache) source(name string, src []byte, marks []toolMark) ([]byte,
 	if err != nil {
 		return nil, formatError(name, src, err, marks)
 	}
+	// format.Source's buffer grew by doubling; the file is held until the
+	// run ends, so it is kept at its size.
+	out = bytes.Clone(out)
 	if fc.cache != nil {
 		fc.cache.Put(k, out) // a failed store only costs the next run a format
 	}
