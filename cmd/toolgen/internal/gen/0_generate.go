@@ -103,6 +103,10 @@ type Options struct {
 	// Timings, when not nil, is called with the wall time of each phase
 	// once the phase ends, in the order the phases run.
 	Timings func(phase string, d time.Duration)
+
+	// skip holds the cache layers TOOLGEN_CACHE_SKIP turns off, for
+	// measurement (0_generate_skip.go).
+	skip map[string]bool
 }
 
 // phaseTimer reports the wall time of consecutive phases to
@@ -153,6 +157,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
 		return nil, []*problem.Error{{Msg: fmt.Sprintf("the output package name %q is not a Go identifier; name it with -pkg", opts.Package)}}
 	}
+	opts.skip = cacheSkips()
 	timer := newPhaseTimer(opts.Timings)
 	scan := startBootstrapScan(ctx, &opts)
 	defer scan.stop()
