@@ -9,6 +9,7 @@
 //	0_generate.go        Generate, Write, Stale: the driver
 //	0_generate_cache.go  the whole output cached by content (package cache: the store)
 //	0_generate_recent.go whether the load starts beside the cache's scan (the recent record)
+//	0_generate_skip.go   TOOLGEN_CACHE_SKIP: single cache layers off, for measurement
 //	0_obsolete.go        Obsolete, Remove: the files an earlier run wrote and this one does not
 //	0_check.go           Check: the door of go vet's analyzer (cmd/toolgen/analyzer),
 //	                     the directive, model and shape phases on one package

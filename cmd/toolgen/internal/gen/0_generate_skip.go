@@ -13,14 +13,16 @@ import (
 // output is the same. An unknown name is ignored.
 const cacheSkipEnv = "TOOLGEN_CACHE_SKIP"
 
-// cacheLayers are the names of the cache's layers TOOLGEN_CACHE_SKIP
+// cacheLayers returns the names of the cache's layers TOOLGEN_CACHE_SKIP
 // takes: the whole output (0_generate_cache.go), the recent record
 // (0_generate_recent.go), the export data (1_load_cached.go), the static
 // schemas (6_schemas_static_cache.go), the bootstrap schemas
 // (6_schemas_cache.go), the units (7_codecs_units.go), the units' source
 // keys (7_codecs_units_source.go) and the formatted files
 // (9_render_format.go).
-var cacheLayers = []string{"output", "recent", "export", "static", "bootstrap", "units", "unitsource", "format"}
+func cacheLayers() []string {
+	return []string{"output", "recent", "export", "static", "bootstrap", "units", "unitsource", "format"}
+}
 
 // cacheSkips is the set of layers the environment's TOOLGEN_CACHE_SKIP
 // turns off; nil when it names none.
@@ -28,7 +30,7 @@ func cacheSkips() map[string]bool {
 	var skip map[string]bool
 	for name := range strings.SplitSeq(os.Getenv(cacheSkipEnv), ",") {
 		name = strings.TrimSpace(name)
-		for _, l := range cacheLayers {
+		for _, l := range cacheLayers() {
 			if name == l {
 				if skip == nil {
 					skip = map[string]bool{}

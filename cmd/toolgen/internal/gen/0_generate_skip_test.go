@@ -48,13 +48,13 @@ func TestCacheSkip(t *testing.T) {
 	all.Cache = t.TempDir()
 	t.Setenv(cacheSkipEnv, "output") // the other layers are used on a miss only
 	require.Empty(t, generateOutput(t, all).errs)
-	for _, layer := range cacheLayers {
+	for _, layer := range cacheLayers() {
 		if layer != "output" {
 			assert.Positive(t, layerEntries(t, all.Cache, layer), "%s: the layer stores entries when on", layer)
 		}
 	}
 
-	for _, layer := range cacheLayers {
+	for _, layer := range cacheLayers() {
 		t.Run(layer, func(t *testing.T) {
 			opts := base
 			opts.Cache = t.TempDir()
@@ -66,7 +66,7 @@ func TestCacheSkip(t *testing.T) {
 			}
 			assert.Zero(t, layerEntries(t, opts.Cache, layer), "the layer stores nothing")
 			others := 0
-			for _, l := range cacheLayers {
+			for _, l := range cacheLayers() {
 				if l != layer {
 					others += layerEntries(t, opts.Cache, l)
 				}
