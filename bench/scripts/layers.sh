@@ -20,7 +20,8 @@
 # package's first search tool in a catalog (no catalog type has a hook:
 # the static path derives every schema), so the whole-output entry misses
 # and the other layers answer for every package but the changed one.
-# LAYERS picks the layers (all eight by default). It prints, per layer,
+# LAYERS picks the layers (all eight by default), KEEP=1 keeps the
+# temporary directory. It prints, per layer,
 # the wall and CPU (user+system) seconds of each run and their means, the
 # saving, (off - on) / off, of the means, and the median of the pairs'
 # savings (wall).
