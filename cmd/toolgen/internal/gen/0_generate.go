@@ -9,6 +9,7 @@
 //	0_generate.go        Generate, Write, Stale: the driver
 //	0_generate_cache.go  the whole output cached by content (package cache: the store)
 //	0_generate_recent.go whether the load starts beside the cache's scan (the recent record)
+//	0_generate_skip.go   TOOLGEN_CACHE_SKIP: single cache layers off, for measurement
 //	0_obsolete.go        Obsolete, Remove: the files an earlier run wrote and this one does not
 //	0_check.go           Check: the door of go vet's analyzer (cmd/toolgen/analyzer),
 //	                     the directive, model and shape phases on one package
@@ -103,6 +104,10 @@ type Options struct {
 	// Timings, when not nil, is called with the wall time of each phase
 	// once the phase ends, in the order the phases run.
 	Timings func(phase string, d time.Duration)
+
+	// skip holds the cache layers TOOLGEN_CACHE_SKIP turns off, for
+	// measurement (0_generate_skip.go).
+	skip map[string]bool
 }
 
 // phaseTimer reports the wall time of consecutive phases to
@@ -153,6 +158,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
 		return nil, []*problem.Error{{Msg: fmt.Sprintf("the output package name %q is not a Go identifier; name it with -pkg", opts.Package)}}
 	}
+	opts.skip = cacheSkips()
 	timer := newPhaseTimer(opts.Timings)
 	scan := startBootstrapScan(ctx, &opts)
 	defer scan.stop()

@@ -78,6 +78,9 @@ type outputRecord struct {
 // with it, or returns nil when there is no cache or no key (the run then
 // goes without the output cache).
 func openOutputCache(opts *Options, scan *bootstrapScan) *outputCache {
+	if opts.skip["output"] {
+		return nil
+	}
 	in, err := scan.wait()
 	if err != nil {
 		return nil

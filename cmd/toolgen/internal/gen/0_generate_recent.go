@@ -57,7 +57,7 @@ type recentRecord struct {
 // openRecent reads the record of opts' options and compares it with the
 // files it names, or returns nil when the cache is off.
 func openRecent(opts *Options) *recentRecord {
-	if opts.Cache == "" || opts.Identity == "" {
+	if opts.cacheOff("recent") {
 		return nil
 	}
 	c, err := cache.Open(filepath.Join(opts.Cache, recentDir))

@@ -77,7 +77,7 @@ type exportCache struct {
 // the load wait for the scan to try them, instead of starting go/packages
 // at once.
 func exportCacheUsed(opts *Options) bool {
-	if opts.Cache == "" || opts.Identity == "" {
+	if opts.cacheOff("export") {
 		return false
 	}
 	_, err := os.Stat(filepath.Join(opts.Cache, exportCacheDir))
@@ -87,6 +87,9 @@ func exportCacheUsed(opts *Options) bool {
 // openExportCache waits for the scan and returns the export data cache,
 // or nil when there is no scan, or its listing may not be the load's.
 func openExportCache(opts *Options, scan *bootstrapScan) *exportCache {
+	if opts.skip["export"] {
+		return nil
+	}
 	in, err := scan.wait()
 	if err != nil || !in.listsAsLoaded() {
 		return nil

@@ -40,7 +40,10 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, sca
 		dir = l.module.Dir
 	}
 	cfg := bootstrapConfig{Dir: dir, BuildFlags: opts.BuildFlags, Env: opts.Env, Identity: opts.Identity, scan: scan, timer: timer, static: staticSchemas(l, cs), comments: cs}
-	cfg.staticCache = openStaticCache(opts.Cache, l, &cfg)
+	if !opts.skip["static"] {
+		cfg.staticCache = openStaticCache(opts.Cache, l, &cfg)
+	}
+	cfg.skipCache = opts.skip["bootstrap"]
 	timer.done("comments")
 	got, errs := runBootstrap(ctx, cfg, reqs)
 	// The doc comments of every package the static cache did not answer

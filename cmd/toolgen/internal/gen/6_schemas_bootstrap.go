@@ -91,6 +91,9 @@ type bootstrapConfig struct {
 	// scan lists the inputs of the cache keys and holds the cache
 	// (6_schemas_cache.go); nil means the cache is not used.
 	scan *bootstrapScan
+	// skipCache turns the cache of the program's results off, the scan
+	// on (TOOLGEN_CACHE_SKIP=bootstrap, 0_generate_skip.go).
+	skipCache bool
 	// timer, when not nil, is told when the program is built and when it
 	// has run.
 	timer *phaseTimer

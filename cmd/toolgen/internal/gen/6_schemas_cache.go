@@ -470,7 +470,7 @@ func bootstrapCached(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequ
 		byPkg[t.PkgPath] = append(byPkg[t.PkgPath], i)
 	}
 	keys := map[string]cache.Key{}
-	if in, err := cfg.scan.wait(); err == nil {
+	if in, err := cfg.scan.wait(); err == nil && !cfg.skipCache {
 		comments := in.commentsByPackage(cfg.Comments)
 		for _, p := range pkgs {
 			var names []string

@@ -153,7 +153,7 @@ type unitCache struct {
 // openUnitCache is the unit cache of opts: none when the cache is off or
 // cannot be opened (the run then plans and renders every unit).
 func openUnitCache(opts *Options) *unitCache {
-	if opts.Cache == "" || opts.Identity == "" {
+	if opts.cacheOff("units") {
 		return &unitCache{}
 	}
 	c, err := cache.Open(filepath.Join(opts.Cache, filepath.FromSlash(unitCacheDir)))

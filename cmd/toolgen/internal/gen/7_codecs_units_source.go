@@ -56,7 +56,7 @@ type unitSources struct {
 // openUnitSources is the source keys of the run: nil without a unit
 // cache or a successful scan.
 func openUnitSources(uc *unitCache, scan *bootstrapScan, l *loaded, layout *codecplan.Layout, opts *Options) *unitSources {
-	if uc.cache == nil || scan == nil {
+	if uc.cache == nil || scan == nil || opts.skip["unitsource"] {
 		return nil
 	}
 	in, err := scan.wait()

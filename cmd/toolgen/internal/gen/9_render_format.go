@@ -71,7 +71,7 @@ type formatCache struct {
 // openFormatCache is the format cache of opts: none when the cache is off
 // or cannot be opened (the run then formats every file).
 func openFormatCache(opts *Options) formatCache {
-	if opts.Cache == "" || opts.Identity == "" {
+	if opts.cacheOff("format") {
 		return formatCache{}
 	}
 	c, err := cache.Open(filepath.Join(opts.Cache, formatCacheDir))
