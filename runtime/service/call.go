@@ -276,7 +276,7 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	case err != nil:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call (failing open: it runs)", slog.String("tool", name), slog.String("error", err.Error()))
 	case prior != nil:
-		if e := reused(rec, prior); e != nil {
+		if e := s.reusedArgs(ctx, rec, prior, args); e != nil {
 			return s.refuse(ctx, rec, dst, e)
 		}
 		return s.replay(ctx, rec, prior, dst)

@@ -140,7 +140,7 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
 	}
 	if prior != nil {
-		if e := reused(rec, prior); e != nil {
+		if e := s.reusedArgs(ctx, rec, prior, args); e != nil {
 			rec.Proposal, rec.Result, rec.Structured = "", nil, false
 			return s.refuse(ctx, rec, dst, e)
 		}
