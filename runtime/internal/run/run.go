@@ -353,7 +353,7 @@ func (r *Runner) claim() bool {
 // worker's goroutine).
 //
 // A worker counts itself waiting (r.waiting) before it hands its run's
-// outcome back (exec), not when it reaches its receive: handing the
+// outcome back (end), not when it reaches its receive: handing the
 // outcome back makes the caller runnable, and the caller's next call may
 // run before the worker waits, on another processor or when the worker
 // is preempted in between. A caller that only tried a send without
@@ -395,12 +395,6 @@ func (rn *run) exec() {
 				rn.exit = true
 			}
 		}
-		if !rn.exit {
-			// The worker goes on and waits for the next run: counted
-			// before the outcome is handed back (see work). A Goexit
-			// ends the worker's goroutine: not counted.
-			rn.r.waiting.Add(1)
-		}
 		rn.end()
 	}()
 	rn.err = rn.job.Run(rn.ctx)
@@ -409,15 +403,27 @@ func (rn *run) exec() {
 
 // end hands the outcome to the caller waiting in Run, or, when it gave
 // up, frees the abandoned run.
+//
+// The worker then goes on and waits for the next run, unless the run
+// called runtime.Goexit (which ends its goroutine): it counts itself
+// waiting (see work) before it hands the outcome back, and after it freed
+// an abandoned run, so that a caller that claims it never waits for a
+// Job's Abandoned.
 func (rn *run) end() {
+	r, i, goes := rn.r, rn.i, !rn.exit
 	if rn.state.CompareAndSwap(running, finished) {
+		if goes {
+			r.waiting.Add(1)
+		}
 		rn.done <- struct{}{}
 		return
 	}
-	r, i := rn.r, rn.i
 	rn.job.Abandoned(rn.pe == nil && !rn.exit)
 	rn.free()
 	r.abandoned[i].Add(-1)
+	if goes {
+		r.waiting.Add(1)
+	}
 }
 
 // free returns rn to the pool, without references to the call.
