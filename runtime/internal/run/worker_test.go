@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,4 +54,32 @@ func TestSequentialCallsShareAWorker(t *testing.T) {
 			assert.Len(t, j.ids, 1, "goroutines that ran %d calls in a row", calls)
 		})
 	}
+}
+
+// TestWorkerLeavesAfterIdle: a worker that waited workerIdle for a run
+// takes itself off the count and ends; the next call starts another
+// (a caller claiming a worker that has left would wait for ever).
+func TestWorkerLeavesAfterIdle(t *testing.T) {
+	t.Parallel()
+	r, err := New(1, 0)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	j := &goroutineJob{ids: map[uint64]int{}}
+	_, err = r.Run(ctx, 0, "j", 0, j)
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, r.waiting.Load(), "the worker waits")
+	require.Eventually(t, func() bool { return r.waiting.Load() == 0 }, workerIdle+5*time.Second, 10*time.Millisecond, "the worker left")
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Run(ctx, 0, "j", 0, j)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(time.Minute):
+		t.Fatal("the call after the worker left never ran")
+	}
+	assert.Len(t, j.ids, 2, "a new worker ran it")
 }
