@@ -1,12 +1,11 @@
 package service
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
 // TestCanonicalForm: the canonical form of JSON values, RFC 8785's but for
@@ -19,31 +18,40 @@ func TestCanonicalForm(t *testing.T) {
 		// Names by UTF-16 code units: U+1F600 (D83D DE00) before U+FB01.
 		`{"\ufb01":1,"\ud83d\ude00":2,"\u00e9":3}`:   `{"é":3,"😀":2,"ﬁ":1}`,
 		`"\u0041\u00e9\/\"\\\b\f\n\r\t\u0001\u001f"`: `"Aé/\"\\\b\f\n\r\t\u0001\u001f"`,
-		`"\u2028<>&"`:               "\"\u2028<>&\"",
-		`1.0`:                       `1`,
-		`1e0`:                       `1`,
-		`1E2`:                       `100`,
-		`1e+2`:                      `100`,
-		`100e-2`:                    `1`,
-		`0.50`:                      `0.5`,
-		`-0`:                        `0`,
-		`-0.0e10`:                   `0`,
-		`0.000001`:                  `0.000001`,
-		`1e-7`:                      `1e-7`,
-		`0.0000012`:                 `0.0000012`,
-		`1.2e-7`:                    `1.2e-7`,
-		`1e21`:                      `1e+21`,
-		`1e20`:                      `100000000000000000000`,
-		`123.456e1`:                 `1234.56`,
-		`-12.5E-1`:                  `-1.25`,
-		`9007199254740993`:          `9007199254740993`, // not rounded to a float64
-		`9007199254740992.0`:        `9007199254740992`,
-		`12345678901234567890123`:   `1.2345678901234567890123e+22`,
-		`1e99999999999999999999999`: `1e99999999999999999999999`, // an exponent past any tool's: as written
+		`"\u2028<>&"`:                         "\"\u2028<>&\"",
+		`1.0`:                                 `1`,
+		`1e0`:                                 `1`,
+		`1E2`:                                 `100`,
+		`1e+2`:                                `100`,
+		`100e-2`:                              `1`,
+		`0.50`:                                `0.5`,
+		`-0`:                                  `0`,
+		`-0.0e10`:                             `0`,
+		`0.000001`:                            `0.000001`,
+		`1e-7`:                                `1e-7`,
+		`0.0000012`:                           `0.0000012`,
+		`1.2e-7`:                              `1.2e-7`,
+		`1e21`:                                `1e+21`,
+		`1e20`:                                `100000000000000000000`,
+		`123.456e1`:                           `1234.56`,
+		`-12.5E-1`:                            `-1.25`,
+		`9007199254740993`:                    `9007199254740993`, // not rounded to a float64
+		`9007199254740992.0`:                  `9007199254740992`,
+		`12345678901234567890123`:             `1.2345678901234567890123e+22`,
+		`1e99999999999999999999999`:           `1e99999999999999999999999`, // an exponent past any tool's: as written
+		`0.000`:                               `0`,
+		`100`:                                 `100`,
+		`1000.0010`:                           `1000.001`,
+		`-0.00120e3`:                          `-1.2`,
+		`[]`:                                  `[]`,
+		`{}`:                                  `{}`,
+		` [ 1 , { "z" : [ ] , "y" : { } } ] `: `[1,{"y":{},"z":[]}]`,
+		`{"b":{"d":{"f":1,"e":2},"c":3},"a":[{"y":1,"x":2}]}`: `{"a":[{"x":2,"y":1}],"b":{"c":3,"d":{"e":2,"f":1}}}`,
 	} {
-		root, err := jsontree.Parse([]byte(in))
-		require.NoError(t, err, in)
-		assert.Equal(t, want, string(appendCanonical(nil, root)), in)
+		var c canonicalizer
+		out, ok := c.canonical([]byte(in))
+		require.True(t, ok, in)
+		assert.Equal(t, want, string(out), in)
 	}
 	// Values that differ stay apart.
 	for _, pair := range [][2]string{
@@ -53,12 +61,28 @@ func TestCanonicalForm(t *testing.T) {
 		{`[1,2]`, `[2,1]`},
 		{`0.1`, `0.10000000000000001`},
 	} {
-		a, err := jsontree.Parse([]byte(pair[0]))
-		require.NoError(t, err)
-		b, err := jsontree.Parse([]byte(pair[1]))
-		require.NoError(t, err)
-		assert.NotEqual(t, string(appendCanonical(nil, a)), string(appendCanonical(nil, b)), pair)
+		var c, d canonicalizer
+		a, ok := c.canonical([]byte(pair[0]))
+		require.True(t, ok, pair[0])
+		b, ok := d.canonical([]byte(pair[1]))
+		require.True(t, ok, pair[1])
+		assert.NotEqual(t, string(a), string(b), pair)
 	}
+}
+
+// TestCanonicalFormRefuses: what is not one JSON value, or names a
+// member twice, has no canonical form.
+func TestCanonicalFormRefuses(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{``, ` `, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `[1 2]`, `01`, `1.`, `tru`, `"\x"`, `{"a":1}{}`, `{"a":1,"a":1}`, `{"b":1,"a":2,"b":3}`, `{a:1}`, `"\ud800"`, string([]byte{'"', 0xff, '"'}),
+		strings.Repeat("[", maxCanonicalDepth+2) + strings.Repeat("]", maxCanonicalDepth+2)} {
+		var c canonicalizer
+		_, ok := c.canonical([]byte(in))
+		assert.False(t, ok, "%.40q", in)
+	}
+	var c canonicalizer
+	_, ok := c.canonical([]byte(strings.Repeat("[", maxCanonicalDepth) + strings.Repeat("]", maxCanonicalDepth)))
+	assert.True(t, ok, "nested to the bound")
 }
 
 // TestArgsDigestCanonical: the argument digest of a value written
@@ -77,4 +101,26 @@ func TestArgsDigestCanonical(t *testing.T) {
 	assert.NotEqual(t, argsDigest(key, "act", []byte(`{"a":1`)), argsDigest(key, "act", []byte(`{"a":1.0`)))
 	assert.Equal(t, argsDigest(key, "act", []byte(`{"a":1,"a":2}`)), argsDigest(key, "act", []byte(`{"a":1, "a":2}`)), "a member named twice: white space removed")
 	assert.NotEqual(t, argsDigest(key, "act", []byte(`{"a":1,"a":2}`)), argsDigest(key, "act", []byte(`{"a":2,"a":1}`)))
+}
+
+// BenchmarkArgsDigest: the digest of a call's arguments with a call ID,
+// canonical form and all (medium arguments, 12 members).
+func BenchmarkArgsDigest(b *testing.B) {
+	key := make([]byte, MinKeyLen)
+	args := []byte(`{"title":"Quarterly report","body":"The numbers for the third quarter are in; revenue grew by 12 percent over the second quarter.","tags":["finance","q3","report"],"priority":3,"due":"2026-12-31","owner":"ana","notify":true,"ratio":0.125,"limit":50,"sort":"newest","colour":"blue","draft":false}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = argsDigest(key, "notes_create", args)
+	}
+}
+
+// BenchmarkArgsDigestLegacy: the same, in the form before the canonical
+// one (white space removed), for comparison.
+func BenchmarkArgsDigestLegacy(b *testing.B) {
+	key := make([]byte, MinKeyLen)
+	args := []byte(`{"title":"Quarterly report","body":"The numbers for the third quarter are in; revenue grew by 12 percent over the second quarter.","tags":["finance","q3","report"],"priority":3,"due":"2026-12-31","owner":"ana","notify":true,"ratio":0.125,"limit":50,"sort":"newest","colour":"blue","draft":false}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = legacyArgsDigest(key, "notes_create", args)
+	}
 }
