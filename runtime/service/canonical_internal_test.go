@@ -1,11 +1,16 @@
 package service
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgen-go/toolgen/runtime/jsontree"
 )
 
 // TestCanonicalForm: the canonical form of JSON values, RFC 8785's but for
@@ -123,4 +128,36 @@ func BenchmarkArgsDigestLegacy(b *testing.B) {
 	for b.Loop() {
 		_ = legacyArgsDigest(key, "notes_create", args)
 	}
+}
+
+// FuzzCanonicalForm: the canonical form is JSON of the same value (as
+// encoding/json reads both), its own canonical form, and made exactly
+// for the texts jsontree.Parse (which refuses a member named twice)
+// reads.
+func FuzzCanonicalForm(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[1.0,2e3,"x\u0041"]}`, `[{"\ud83d\ude00":0,"\ufb01":-0.0}]`, `"\u001f\/"`, `1E-7`, `{"a":{"a":{}}}`, `{"a":1,"a":2}`, `[1,]`, `123456789012345678901234567890e-10`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var c canonicalizer
+		out, ok := c.canonical(data)
+		_, perr := jsontree.Parse(data)
+		if ok != (perr == nil) && bytes.Count(data, []byte("[")) < maxCanonicalDepth {
+			t.Fatalf("canonical form made: %v, jsontree.Parse: %v", ok, perr)
+		}
+		if !ok {
+			return
+		}
+		out = bytes.Clone(out)
+		var d canonicalizer
+		again, ok := d.canonical(out)
+		if !ok || !bytes.Equal(again, out) {
+			t.Fatalf("not its own canonical form: %q -> %q", out, again)
+		}
+		var x, y any
+		errX, errY := json.Unmarshal(data, &x), json.Unmarshal(out, &y)
+		if errX == nil && (errY != nil || !reflect.DeepEqual(x, y)) {
+			t.Fatalf("another value: %q -> %q", data, out)
+		}
+	})
 }
