@@ -33,7 +33,11 @@ import (
 // previous one's is dropped (MCP requires progress to increase), and a
 // message is cut to MaxProgressMessageLen bytes. The notifications go
 // from a goroutine of the call's own, so that a tool never waits for a
-// slow client. Without a token nothing is sent, and nothing is installed.
+// slow client: one that never reads its stream blocks that goroutine's
+// write, while the tool's reports replace the one report waiting (memory
+// stays bounded: no queue), the tool returns and its call is recorded;
+// the answer waits behind the blocked write until the client reads or
+// goes away. Without a token nothing is sent, and nothing is installed.
 // Over HTTP, they are events of the request's stream (with
 // HTTPOptions.JSONResponse, the session's GET stream, if it has one).
 //

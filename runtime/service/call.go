@@ -277,7 +277,7 @@ func (s *Service) run(ctx context.Context, c inFlight, t target, dst, args []byt
 	case err != nil:
 		s.log.LogAttrs(ctx, slog.LevelError, "call service: record the start of a call (failing open: it runs)", slog.String("tool", name), slog.String("error", err.Error()))
 	case prior != nil:
-		if e := s.reused(rec, prior, args); e != nil {
+		if e := s.reused(ctx, rec, prior, args); e != nil {
 			return s.refuse(ctx, rec, dst, e)
 		}
 		return s.replay(ctx, rec, prior, dst)
@@ -453,22 +453,30 @@ func outcomeOf(err error) Outcome {
 
 // reused returns the refusal of rec, a call with args whose call ID prior
 // holds, when prior is another call: of another tool, or with other
-// arguments. A prior record without an argument digest (written before
-// they were kept) is compared by its tool alone; one made under an old
-// key (Options.OldKeys), under that key.
-func (s *Service) reused(rec, prior *Record, args []byte) *tool.Error {
-	if prior.Tool == rec.Tool && (prior.ArgsDigest == "" || prior.ArgsDigest == rec.ArgsDigest || s.oldArgsDigest(prior, args)) {
+// arguments, compared as JSON values (argsDigest hashes their canonical
+// form). A prior record without an argument digest (written before they
+// were kept) is compared by its tool alone; one made under an old key
+// (Options.OldKeys) is compared under that key, and one written before the
+// canonical form (legacyArgsDigest) in its own form.
+func (s *Service) reused(ctx context.Context, rec, prior *Record, args []byte) *tool.Error {
+	if prior.Tool == rec.Tool && (prior.ArgsDigest == "" || prior.ArgsDigest == rec.ArgsDigest || s.priorArgsDigest(ctx, prior, args)) {
 		return nil
 	}
 	return &tool.Error{Code: tool.CodeCallIDReused, Tool: rec.Tool,
 		Message: "this call ID was already used by a call of another tool or with other arguments; nothing was run: give each call a call ID of its own"}
 }
 
-// oldArgsDigest reports whether prior's argument digest is that of args
-// under one of the old keys (Options.OldKeys).
-func (s *Service) oldArgsDigest(prior *Record, args []byte) bool {
+// priorArgsDigest reports whether prior's argument digest is that of args
+// made otherwise than rec's: under an old key (Options.OldKeys), or in the
+// form before the canonical one (legacyArgsDigest) under any of the
+// service's keys.
+func (s *Service) priorArgsDigest(ctx context.Context, prior *Record, args []byte) bool {
+	same := func(d string) bool { return subtle.ConstantTimeCompare([]byte(d), []byte(prior.ArgsDigest)) == 1 }
+	if key, err := s.key(ctx); err == nil && same(legacyArgsDigest(key, prior.Tool, args)) {
+		return true
+	}
 	for _, k := range s.keys.old {
-		if subtle.ConstantTimeCompare([]byte(argsDigest(k, prior.Tool, args)), []byte(prior.ArgsDigest)) == 1 {
+		if same(argsDigest(k, prior.Tool, args)) || same(legacyArgsDigest(k, prior.Tool, args)) {
 			return true
 		}
 	}

@@ -111,16 +111,16 @@ func digest(key []byte, p *Proposal) string {
 // argsDigest returns the digest of a call of the named tool with args
 // that a record of its call ID keeps (Record.ArgsDigest): keyed, so that
 // the record does not let anyone check guesses of the arguments (a
-// secret member's value among them). The arguments are taken with the
-// whitespace between their tokens removed, so that a repeat formatted
-// otherwise is the same call; no arguments are "{}".
+// secret member's value among them). The arguments are taken in their
+// canonical form (writeCanonical), so that a repeat that writes the same
+// value otherwise is the same call; no arguments are "{}".
 func argsDigest(key []byte, name string, args []byte) string {
-	h := newMAC(key, "toolgen call v1")
+	h := newMAC(key, "toolgen call v2")
 	writeField(h, name)
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	writeCompact(h, args)
+	writeCanonical(h, args)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -108,7 +108,13 @@
 // Options.AwaitRunning), and gets its recorded outcome. A call ID names
 // one call: a repeat of another tool, or with other arguments
 // (Record.ArgsDigest), is refused with CodeCallIDReused and recorded, and
-// nothing runs. Without a call ID there is no deduplication: a call made
+// nothing runs. Arguments are compared as JSON values, in a canonical form
+// (RFC 8785's, with numbers by their exact decimal value): members in
+// another order, other white space or string escapes, 1.0 for 1 or 1e2
+// for 100 are the same arguments, and such a repeat is answered from the
+// record. A record written before the canonical form (toolgen's sixth
+// round and earlier) holds the arguments as they were written then,
+// without their white space: a repeat written otherwise is refused. Without a call ID there is no deduplication: a call made
 // twice runs twice. A confirmation never runs unless its record is
 // written; for the other kinds, a call whose record cannot be written is
 // refused too, unless Options.FailOpen. The end of a run is written again

@@ -76,7 +76,7 @@ func (s *Service) propose(ctx context.Context, c inFlight, t target, dst, args [
 		return s.refuse(ctx, rec, dst, unrecorded(spec.Name, err))
 	}
 	if prior != nil {
-		if e := s.reused(rec, prior, raw); e != nil {
+		if e := s.reused(ctx, rec, prior, raw); e != nil {
 			rec.Proposal, rec.Result, rec.Structured = "", nil, false
 			return s.refuse(ctx, rec, dst, e)
 		}

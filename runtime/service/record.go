@@ -156,8 +156,9 @@ type Record struct {
 	Args []byte
 	// ArgsDigest binds the tool and the arguments of a call or proposal
 	// made with a call ID (a keyed digest: HMAC-SHA256 under the
-	// service's key, hex), so that a repeat of the call ID is compared
-	// with the call that holds it without keeping the arguments
+	// service's key, hex, over the arguments' canonical JSON form: see
+	// the package documentation), so that a repeat of the call ID is
+	// compared with the call that holds it without keeping the arguments
 	// themselves; "" for a call without one.
 	ArgsDigest string
 	// Proposal is the ID of the proposal the event is about, if any.

@@ -108,6 +108,12 @@ type Runner struct {
 	// call would start on a small stack and grow it on every call, which
 	// cost more than the rest of a small call.
 	idle chan *run
+	// waiting counts the workers that are done with their run and wait,
+	// or are about to wait, on idle, less those a caller has claimed: a
+	// worker counts itself before it hands its run's outcome back, so the
+	// caller's next call finds it even when it runs before the worker
+	// reaches its receive (see work).
+	waiting atomic.Int32
 }
 
 // workerIdle is how long a worker waits for another run before it ends.
@@ -183,9 +189,9 @@ func (r *Runner) Run(ctx context.Context, i int, name string, timeout time.Durat
 	}
 	rn := r.runs.Get().(*run)
 	rn.i, rn.job, rn.ctx = i, job, ctx
-	select {
-	case r.idle <- rn:
-	default:
+	if r.claim() {
+		r.idle <- rn // a worker counted itself waiting: it receives
+	} else {
 		go r.work(rn)
 	}
 	if d := ctx.Done(); d == nil {
@@ -326,9 +332,36 @@ type runSpec struct {
 // errGoexit is the Cause of the error of a run that called runtime.Goexit.
 var errGoexit = errors.New("the tool called runtime.Goexit (t.FailNow, t.SkipNow?) instead of returning")
 
+// claim takes one off the count of waiting workers, and reports whether
+// there was one: a caller that claims one sends its run on idle, where
+// that worker (or another waiting one) receives it; a worker whose wait
+// ran out claims itself, and leaves.
+func (r *Runner) claim() bool {
+	for {
+		n := r.waiting.Load()
+		if n <= 0 {
+			return false
+		}
+		if r.waiting.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+}
+
 // work runs rn, then the runs handed to it while it waits, until it has
 // waited workerIdle for one, or a run calls runtime.Goexit (which ends the
 // worker's goroutine).
+//
+// A worker counts itself waiting (r.waiting) before it hands its run's
+// outcome back (end), not when it reaches its receive: handing the
+// outcome back makes the caller runnable, and the caller's next call may
+// run before the worker waits, on another processor or when the worker
+// is preempted in between. A caller that only tried a send without
+// blocking then found no worker, and started a goroutine and a timer for
+// a call a worker was about to take. Now a caller claims a counted worker
+// and blocks on the send until one receives; a worker whose wait ran out
+// leaves only if it can take itself off the count, and otherwise takes
+// the run a caller claimed.
 func (r *Runner) work(rn *run) {
 	var timer *time.Timer
 	for {
@@ -341,7 +374,10 @@ func (r *Runner) work(rn *run) {
 		select {
 		case rn = <-r.idle:
 		case <-timer.C:
-			return
+			if r.claim() {
+				return
+			}
+			rn = <-r.idle // every waiting worker is claimed: a caller is sending
 		}
 	}
 }
@@ -367,15 +403,27 @@ func (rn *run) exec() {
 
 // end hands the outcome to the caller waiting in Run, or, when it gave
 // up, frees the abandoned run.
+//
+// The worker then goes on and waits for the next run, unless the run
+// called runtime.Goexit (which ends its goroutine): it counts itself
+// waiting (see work) before it hands the outcome back, and after it freed
+// an abandoned run, so that a caller that claims it never waits for a
+// Job's Abandoned.
 func (rn *run) end() {
+	r, i, goes := rn.r, rn.i, !rn.exit
 	if rn.state.CompareAndSwap(running, finished) {
+		if goes {
+			r.waiting.Add(1)
+		}
 		rn.done <- struct{}{}
 		return
 	}
-	r, i := rn.r, rn.i
 	rn.job.Abandoned(rn.pe == nil && !rn.exit)
 	rn.free()
 	r.abandoned[i].Add(-1)
+	if goes {
+		r.waiting.Add(1)
+	}
 }
 
 // free returns rn to the pool, without references to the call.

@@ -76,7 +76,15 @@
 // confirmation ("the proposal could not be read"): nothing runs without
 // its record (service.Options.FailOpen lets reads, displays and actions
 // run unrecorded; a confirmation never does). database/sql reconnects when
-// the database is back; pending proposals are still pending.
+// the database is back; pending proposals are still pending. The same holds
+// for a write the database refuses, tested with a full SQLite database
+// (SQLITE_FULL) and PostgreSQL's statement_timeout cancelling a write that
+// waits on a lock: a start that fails refuses its call, and leaves no row;
+// an end that fails (the tool ran) leaves the start whole, the caller gets
+// the answer and a retry of its call ID outcome_unknown; a confirmation
+// whose record fails rolls back its claim, and the proposal stays pending.
+// pgstore checks a pooled connection before reusing it, so a server
+// restart costs no call (see its documentation).
 //
 // # Reading the record
 //
