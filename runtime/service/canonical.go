@@ -307,6 +307,56 @@ func appendCanonicalNumber(dst, lit []byte) []byte {
 		}
 		exp, s = e, s[:i]
 	}
+	d := newDecimal(s, exp)
+	k := d.len()
+	if k == 0 {
+		return append(dst, '0') // -0 too, as RFC 8785 writes it
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
+	n := k + d.exp // the decimal point sits after the first n digits
+	switch {
+	case k <= n && n <= 21:
+		dst = d.appendDigits(dst, 0, k)
+		for range n - k {
+			dst = append(dst, '0')
+		}
+	case 0 < n && n <= 21:
+		dst = d.appendDigits(dst, 0, n)
+		dst = append(dst, '.')
+		dst = d.appendDigits(dst, n, k)
+	case -6 < n && n <= 0:
+		dst = append(dst, '0', '.')
+		for range -n {
+			dst = append(dst, '0')
+		}
+		dst = d.appendDigits(dst, 0, k)
+	default:
+		dst = append(dst, d.digit(0))
+		if k > 1 {
+			dst = append(dst, '.')
+			dst = d.appendDigits(dst, 1, k)
+		}
+		dst = append(dst, 'e')
+		if n-1 >= 0 {
+			dst = append(dst, '+')
+		}
+		dst = strconv.AppendInt(dst, n-1, 10)
+	}
+	return dst
+}
+
+// decimal is a number's significant digits, intPart then frac, without
+// leading or trailing zeros, times ten to the power exp.
+type decimal struct {
+	intPart, frac []byte
+	exp           int64
+}
+
+// newDecimal returns the decimal of s, a JSON number without its sign or
+// exponent, times ten to the power exp.
+func newDecimal(s []byte, exp int64) decimal {
 	intPart, frac, _ := bytes.Cut(s, []byte("."))
 	intPart = bytes.TrimLeft(intPart, "0")
 	exp -= int64(len(frac))
@@ -327,53 +377,24 @@ func appendCanonicalNumber(dst, lit []byte) []byte {
 		exp += int64(len(intPart) - len(t))
 		intPart = t
 	}
-	k := int64(len(intPart) + len(frac))
-	if k == 0 {
-		return append(dst, '0') // -0 too, as RFC 8785 writes it
+	return decimal{intPart: intPart, frac: frac, exp: exp}
+}
+
+// len returns the number of significant digits.
+func (d *decimal) len() int64 { return int64(len(d.intPart) + len(d.frac)) }
+
+// digit returns the j-th significant digit.
+func (d *decimal) digit(j int64) byte {
+	if j < int64(len(d.intPart)) {
+		return d.intPart[j]
 	}
-	digit := func(j int64) byte { // the j-th digit
-		if j < int64(len(intPart)) {
-			return intPart[j]
-		}
-		return frac[j-int64(len(intPart))]
-	}
-	digits := func(dst []byte, from, to int64) []byte {
-		for j := from; j < to; j++ {
-			dst = append(dst, digit(j))
-		}
-		return dst
-	}
-	if neg {
-		dst = append(dst, '-')
-	}
-	n := k + exp // the decimal point sits after the first n digits
-	switch {
-	case k <= n && n <= 21:
-		dst = digits(dst, 0, k)
-		for range n - k {
-			dst = append(dst, '0')
-		}
-	case 0 < n && n <= 21:
-		dst = digits(dst, 0, n)
-		dst = append(dst, '.')
-		dst = digits(dst, n, k)
-	case -6 < n && n <= 0:
-		dst = append(dst, '0', '.')
-		for range -n {
-			dst = append(dst, '0')
-		}
-		dst = digits(dst, 0, k)
-	default:
-		dst = append(dst, digit(0))
-		if k > 1 {
-			dst = append(dst, '.')
-			dst = digits(dst, 1, k)
-		}
-		dst = append(dst, 'e')
-		if n-1 >= 0 {
-			dst = append(dst, '+')
-		}
-		dst = strconv.AppendInt(dst, n-1, 10)
+	return d.frac[j-int64(len(d.intPart))]
+}
+
+// appendDigits appends the significant digits from to to.
+func (d *decimal) appendDigits(dst []byte, from, to int64) []byte {
+	for j := from; j < to; j++ {
+		dst = append(dst, d.digit(j))
 	}
 	return dst
 }
