@@ -126,8 +126,29 @@ type memServer struct {
 	connects atomic.Int32 // connections made
 	attempts atomic.Int32 // connections asked for
 	mu       sync.Mutex
-	sessions []*mcp.ServerSession
+	served   []served       // per connection not yet killed: the server's side
 	broken   []*atomic.Bool // per connection: its writes fail
+}
+
+// served is the server's side of one connection: its session, and the
+// connection it reads and writes.
+type served struct {
+	ss   *mcp.ServerSession
+	conn mcp.Connection
+}
+
+// serverSide is the server's in-memory transport; it keeps the
+// connection it made, for kill.
+type serverSide struct {
+	mcp.Transport
+	conn mcp.Connection
+}
+
+// Connect connects the transport and keeps the connection.
+func (t *serverSide) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	t.conn = c
+	return c, err
 }
 
 // connect is a mcpclient.Connector.
@@ -137,13 +158,14 @@ func (m *memServer) connect(ctx context.Context, _ dynamic.Env) (mcp.Transport, 
 		return nil, errors.New("server down")
 	}
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := m.srv.Connect(ctx, st, nil)
+	side := &serverSide{Transport: st}
+	ss, err := m.srv.Connect(ctx, side, nil)
 	if err != nil {
 		return nil, err
 	}
 	m.connects.Add(1)
 	m.mu.Lock()
-	m.sessions = append(m.sessions, ss)
+	m.served = append(m.served, served{ss, side.conn})
 	broken := new(atomic.Bool)
 	m.broken = append(m.broken, broken)
 	m.mu.Unlock()
@@ -190,14 +212,42 @@ func (c breakableConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.Connection.Write(ctx, msg)
 }
 
-// kill closes every server session, as a server that dies does.
-func (m *memServer) kill() {
+// kill takes the server down as a process that dies does: the server's
+// side of every connection is closed at once, so that its client reads
+// the end of the stream, and the SDK cancels the server's handlers in
+// flight (their reads failed) instead of waiting for them. It reports
+// an error unless every session ended within waitLimit.
+//
+// ServerSession.Close is no death: it is a graceful shutdown that waits
+// for the handlers in flight before it closes the stream. A handler
+// blocked until its context ends (the wait tool) then ends only by
+// accident: when Close cancels the session's subscriptions/listen and
+// that handler's answer is written after Close began, the SDK takes the
+// refused write for a broken connection and cancels every handler. When
+// the answer is written first (rarely, but it happens on a loaded
+// machine), nothing cancels the wait tool and Close waits for it
+// forever.
+func (m *memServer) kill() error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, ss := range m.sessions {
-		_ = ss.Close()
+	dying := m.served
+	m.served = nil
+	m.mu.Unlock()
+	for _, s := range dying {
+		_ = s.conn.Close()
 	}
-	m.sessions = nil
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		for _, s := range dying {
+			_ = s.ss.Wait()
+		}
+	}()
+	select {
+	case <-ended:
+		return nil
+	case <-time.After(waitLimit):
+		return errors.New("a session of the killed server did not end: a handler in flight was not cancelled")
+	}
 }
 
 // env is an Env whose Getenv reads vars.

@@ -338,7 +338,7 @@ func TestServerDiesMidCall(t *testing.T) {
 	case <-time.After(waitLimit):
 		t.Fatal("the remote tool did not start")
 	}
-	m.kill()
+	require.NoError(t, m.kill())
 	var got answer
 	select {
 	case got = <-done:
@@ -392,7 +392,7 @@ func TestServerUnreachable(t *testing.T) {
 	ctx := t.Context()
 
 	m.down.Store(true)
-	m.kill()
+	require.NoError(t, m.kill())
 	require.Eventually(t, func() bool {
 		_, err := p.Call(ctx, "echo", []byte(`{"text":"a"}`))
 		return errors.Is(err, mcpclient.ErrUnreachable)
