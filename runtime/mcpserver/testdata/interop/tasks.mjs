@@ -285,7 +285,9 @@ async function consoleConfirmed(url) {
     const controller = conn.session.task(taskId);
     let view = await controller.snapshot();
     const deadline = Date.now() + LIMIT_MS;
-    while (view.status === "input_required" && Date.now() < deadline) {
+    // input_required until the console's confirmation, then working while
+    // the confirmed tool runs, then completed.
+    while ((view.status === "input_required" || view.status === "working") && Date.now() < deadline) {
       await sleep(200);
       view = await controller.snapshot();
     }
