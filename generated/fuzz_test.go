@@ -118,7 +118,10 @@ func fuzzTools() Tools {
 		NotesShare:      notes.ShareTool{Store: store},
 		NotesTag:        notes.TagTool{Store: store},
 		NotesUpdate:     notes.UpdateTool{Store: store},
-		WeatherForecast: weather.ForecastTool{APIKey: "fuzz"},
+		// A fixed clock: the forecast's dates and issue hour would change
+		// under a test that crosses the hour (TestConcurrentCalls compares
+		// every call with one made first).
+		WeatherForecast: weather.ForecastTool{APIKey: "fuzz", Clock: func() time.Time { return time.Date(2025, time.April, 1, 15, 4, 5, 0, time.UTC) }},
 	}
 }
 
