@@ -118,12 +118,14 @@ func fuzzTools() Tools {
 		NotesShare:      notes.ShareTool{Store: store},
 		NotesTag:        notes.TagTool{Store: store},
 		NotesUpdate:     notes.UpdateTool{Store: store},
-		// A fixed clock: the forecast's dates and issue hour would change
-		// under a test that crosses the hour (TestConcurrentCalls compares
-		// every call with one made first).
-		WeatherForecast: weather.ForecastTool{APIKey: "fuzz", Clock: func() time.Time { return time.Date(2025, time.April, 1, 15, 4, 5, 0, time.UTC) }},
+		WeatherForecast: weather.ForecastTool{APIKey: "fuzz", Clock: fixedClock},
 	}
 }
+
+// fixedClock is the weather tool's clock in fuzzTools: with time.Now, the
+// forecast's dates and issue hour change under a test that crosses the
+// hour (TestConcurrentCalls compares every call with one made first).
+func fixedClock() time.Time { return time.Date(2025, time.April, 1, 15, 4, 5, 0, time.UTC) }
 
 // oracle decides what a tool's arguments should decode to: encoding/json
 // into the Go type plus the published schema.
