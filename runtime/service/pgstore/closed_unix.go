@@ -16,6 +16,12 @@ import (
 // backend that is gone. It peeks without reading or blocking (MSG_PEEK,
 // MSG_DONTWAIT): nothing the driver would read is consumed. A connection
 // it cannot look into (not a socket) reports false.
+//
+// It peeks through Control, not Read: Read takes the descriptor's read
+// lock, which a reader of the driver's may still hold, parked until the
+// server writes (pgconn's background reader, stopping, finishes its read
+// first), and the peek would wait for it for as long; Control takes no
+// lock, and a peek consumes nothing that reader would get.
 func closedByServer(conn net.Conn) bool {
 	if tc, ok := conn.(interface{ NetConn() net.Conn }); ok {
 		conn = tc.NetConn() // TLS: the bytes under it tell as much
@@ -30,12 +36,11 @@ func closedByServer(conn net.Conn) bool {
 	}
 	closed := false
 	var b [1]byte
-	err = raw.Read(func(fd uintptr) bool {
+	err = raw.Control(func(fd uintptr) {
 		_, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
 		// EAGAIN: nothing to read, the connection is at rest; otherwise a
 		// byte waits, the stream ended (0 bytes, no error) or was reset.
 		closed = !errors.Is(err, syscall.EAGAIN) && !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR)
-		return true // never wait for the descriptor to become readable
 	})
 	return closed || err != nil
 }
