@@ -211,7 +211,7 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 		return nil, problem.Sort(errs)
 	}
 	timer.done("render")
-	out.put(files, l.reads.list())
+	out.put(files, plan.contentKeys(opts.outDir()), l.reads.list())
 	if out != nil {
 		timer.done("cache store")
 	}

@@ -34,9 +34,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 )
@@ -131,10 +133,13 @@ func (oc *outputCache) get() ([]File, bool) {
 
 // put stores files, each one's content first (unless it is there already
 // and get did not find it corrupt), then the entry, with reads, the files
-// the run read besides the packages' files. A file outside the output directory is not
-// stored, and neither is the entry then; a failed store only costs the
-// next run a generation.
-func (oc *outputCache) put(files []File, reads []fileRead) {
+// the run read besides the packages' files. known holds the content keys
+// of files taken from the unit cache, by path (codecPlan.contentKeys): a
+// file whose data is the very slice known names is not hashed again. The
+// files are hashed and stored GOMAXPROCS at once. A file outside the
+// output directory is not stored, and neither is the entry then; a failed
+// store only costs the next run a generation.
+func (oc *outputCache) put(files []File, known map[string]knownContent, reads []fileRead) {
 	if oc == nil {
 		return
 	}
@@ -144,16 +149,72 @@ func (oc *outputCache) put(files []File, reads []fileRead) {
 		if err != nil || !within(oc.out, f.Path) {
 			return
 		}
-		entries[i] = outputEntry{Path: filepath.ToSlash(rel), Data: cache.ContentKey(outputFileKind, f.Data)}
-		if oc.bad[entries[i].Data] || !oc.cache.Has(entries[i].Data) {
-			if oc.cache.Put(entries[i].Data, f.Data) != nil {
-				return
+		entries[i].Path = filepath.ToSlash(rel)
+	}
+	failed := make([]bool, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				f := files[i]
+				if kc, ok := known[f.Path]; ok && kc.same(f.Data) {
+					entries[i].Data = kc.key
+				} else {
+					entries[i].Data = cache.ContentKey(outputFileKind, f.Data)
+				}
+				if oc.bad[entries[i].Data] || !oc.cache.Has(entries[i].Data) {
+					failed[i] = oc.cache.Put(entries[i].Data, f.Data) != nil
+				}
 			}
-		}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if slices.Contains(failed, true) {
+		return
 	}
 	if data, err := json.Marshal(outputRecord{Files: entries, Reads: reads}); err == nil {
 		oc.cache.Put(oc.key, data)
 	}
+}
+
+// knownContent is a generated file's content and the key of that content
+// in the output cache, known without hashing it (a unit's file from the
+// unit cache, whose entry holds the key).
+type knownContent struct {
+	data []byte
+	key  cache.Key
+}
+
+// same reports whether data is the very slice kc holds (the same bytes
+// at the same address): only then does kc's key name it.
+func (kc knownContent) same(data []byte) bool {
+	if len(data) != len(kc.data) {
+		return false
+	}
+	return len(data) == 0 || &data[0] == &kc.data[0]
+}
+
+// contentKeys are the content keys of the files of the units taken from
+// the unit cache, by path under the output directory out; the units
+// planned this run have none (their files are hashed when stored).
+func (plan *codecPlan) contentKeys(out string) map[string]knownContent {
+	known := map[string]knownContent{}
+	for _, g := range plan.groups {
+		if g.cached == nil {
+			continue
+		}
+		for _, f := range g.cached.files {
+			if f.key != (cache.Key{}) {
+				known[filepath.Join(out, filepath.FromSlash(f.rel))] = knownContent{data: f.data, key: f.key}
+			}
+		}
+	}
+	return known
 }
 
 // outputKey is the key of the run's output (see the top of this file).

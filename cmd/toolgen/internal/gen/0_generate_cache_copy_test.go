@@ -1,8 +1,11 @@
 package gen
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
@@ -34,8 +37,8 @@ func TestOutputCacheCopiedEntry(t *testing.T) {
 	notes := []File{{Path: filepath.Join(out, "notescodec", "codec_gen.go"), Data: []byte("package notescodec\n")}}
 	weather := []File{{Path: filepath.Join(out, "weathercodec", "codec_gen.go"), Data: []byte("package weathercodec\n")}}
 	a, b := open("notes"), open("weather")
-	a.put(notes, nil)
-	b.put(weather, nil)
+	a.put(notes, nil, nil)
+	b.put(weather, nil, nil)
 	got, ok := b.get()
 	require.True(t, ok)
 	require.Equal(t, weather, got)
@@ -49,7 +52,7 @@ func TestOutputCacheCopiedEntry(t *testing.T) {
 	copyFile(entryFile(dir, a.key), entryFile(dir, b.key))
 	_, ok = open("weather").get()
 	assert.False(t, ok, "a's entry under b's key")
-	b.put(weather, nil)
+	b.put(weather, nil, nil)
 	got, ok = open("weather").get()
 	require.True(t, ok, "stored again")
 	require.Equal(t, weather, got)
@@ -65,7 +68,7 @@ func TestOutputCacheCopiedEntry(t *testing.T) {
 	bad := open("weather")
 	_, ok = bad.get()
 	assert.False(t, ok, "content that is not its name's")
-	bad.put(weather, nil)
+	bad.put(weather, nil, nil)
 	got, ok = open("weather").get()
 	require.True(t, ok, "stored again")
 	assert.Equal(t, weather, got)
@@ -81,4 +84,78 @@ func TestCaseDirOutsideCheckout(t *testing.T) {
 	assert.False(t, within(root, dir), "%s is inside the checkout %s", dir, root)
 	assert.Equal(t, "example.com/cache", pkg)
 	assert.FileExists(t, filepath.Join(dir, "go.mod"))
+}
+
+// The output cache's store takes the content key a unit's entry holds for
+// a file only when the file's data is the very slice that entry gave
+// (codecPlan.contentKeys): a key it takes is the one the entry names, and
+// a wrong one is never served (get checks every content against its
+// key), while equal bytes elsewhere are hashed.
+func TestOutputCacheKnownContent(t *testing.T) {
+	t.Parallel()
+	c, err := cache.Open(t.TempDir())
+	require.NoError(t, err)
+	out := t.TempDir()
+	path := filepath.Join(out, "notescodec", "codec_gen.go")
+	data := []byte("package notescodec\n")
+	right := cache.ContentKey(outputFileKind, data)
+	wrong := cache.ContentKey(outputFileKind, []byte("package other\n"))
+	oc := func() *outputCache {
+		return &outputCache{cache: c, key: cache.ContentKey("test run", nil), out: out, bad: map[cache.Key]bool{}}
+	}
+	entryKey := func() cache.Key {
+		t.Helper()
+		raw, ok := c.Get(oc().key)
+		require.True(t, ok)
+		var rec outputRecord
+		require.NoError(t, json.Unmarshal(raw, &rec))
+		require.Len(t, rec.Files, 1)
+		return rec.Files[0].Data
+	}
+	files := []File{{Path: path, Data: data}}
+
+	// The unit's own slice: its key is taken as it is, not computed.
+	oc().put(files, map[string]knownContent{path: {data: data, key: wrong}}, nil)
+	assert.Equal(t, wrong, entryKey(), "the unit entry's key for the unit's slice")
+	_, ok := oc().get()
+	assert.False(t, ok, "a wrong key is never served")
+
+	// The same bytes in another slice: hashed.
+	oc().put(files, map[string]knownContent{path: {data: bytes.Clone(data), key: wrong}}, nil)
+	assert.Equal(t, right, entryKey())
+	got, ok := oc().get()
+	require.True(t, ok)
+	assert.Equal(t, files, got)
+
+	oc().put(files, map[string]knownContent{path: {data: data, key: right}}, nil)
+	assert.Equal(t, right, entryKey())
+	got, ok = oc().get()
+	require.True(t, ok)
+	assert.Equal(t, files, got)
+}
+
+// A unit's entry keeps each file's content key; an entry whose key is not
+// a key's length does not decode.
+func TestUnitEntryContentKey(t *testing.T) {
+	t.Parallel()
+	data := []byte("package notescodec\n")
+	e := &unitEntry{
+		units: []unitRef{{Path: "example.com/out/internal/notescodec", Name: "notescodec"}},
+		files: []unitFile{{rel: "internal/notescodec/codec_gen.go", data: data, key: cache.ContentKey(outputFileKind, data)}},
+		parts: [][]byte{[]byte(`{"name": "notes_add"}`)},
+	}
+	got, ok := decodeUnitEntry(e.encode())
+	require.True(t, ok)
+	assert.Equal(t, e, got)
+
+	short := *e
+	short.files = []unitFile{{rel: e.files[0].rel, data: data}}
+	raw := short.encode()
+	// The key's length prefix (32) is the byte before the key's 32 bytes,
+	// which the parts follow; make it 31.
+	i := bytes.Index(raw, append([]byte{32}, make([]byte, 32)...))
+	require.GreaterOrEqual(t, i, 0)
+	raw = append(append(slices.Clone(raw[:i]), 31), raw[i+2:]...)
+	_, ok = decodeUnitEntry(raw)
+	assert.False(t, ok, "a key of 31 bytes")
 }

@@ -39,7 +39,7 @@ func TestOutputCacheReads(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	oc := &outputCache{cache: c, key: cache.ContentKey("test run 1", nil), out: out, bad: map[cache.Key]bool{}}
 	files := []File{{Path: filepath.Join(out, "tools.json"), Data: []byte("[]\n")}}
-	oc.put(files, list)
+	oc.put(files, nil, list)
 	got, ok := oc.get()
 	require.True(t, ok)
 	assert.Equal(t, files, got)

@@ -30,7 +30,9 @@ import (
 	"encoding/json"
 	"go/build"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"golang.org/x/tools/go/packages"
@@ -140,17 +142,48 @@ func (sc *staticCache) lookup(types []bootstrapType, items []json.RawMessage) {
 		return
 	}
 	paths, idx := byPackage(types)
-	for _, path := range paths {
-		names := make([]string, len(idx[path]))
-		for j, i := range idx[path] {
-			names[j] = types[i].Name
-		}
-		k, ok := sc.key(path, names)
-		if !ok {
+	// Each package's key and entry, GOMAXPROCS packages at once (reading
+	// and decoding the entries of a catalog's packages is most of the
+	// lookup); then the results in the packages' order.
+	type found struct {
+		key   cache.Key
+		keyed bool
+		entry *staticEntry
+	}
+	results := make([]found, len(paths))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), max(len(paths), 1)) {
+		wg.Go(func() {
+			for pi := range next {
+				path := paths[pi]
+				names := make([]string, len(idx[path]))
+				for j, i := range idx[path] {
+					names[j] = types[i].Name
+				}
+				r := &results[pi]
+				if r.key, r.keyed = sc.key(path, names); !r.keyed {
+					continue
+				}
+				var e staticEntry
+				if data, ok := sc.cache.Get(r.key); ok && json.Unmarshal(data, &e) == nil && len(e.Items) == len(names) {
+					r.entry = &e
+				}
+			}
+		})
+	}
+	for pi := range paths {
+		next <- pi
+	}
+	close(next)
+	wg.Wait()
+	for pi, path := range paths {
+		r := results[pi]
+		if !r.keyed {
 			continue
 		}
-		var e staticEntry
-		if data, ok := sc.cache.Get(k); ok && json.Unmarshal(data, &e) == nil && len(e.Items) == len(names) {
+		k := r.key
+		if e := r.entry; e != nil {
 			sc.answered[path] = true
 			for j, i := range idx[path] {
 				if raw := e.Items[j]; len(raw) > 0 && string(raw) != "null" {

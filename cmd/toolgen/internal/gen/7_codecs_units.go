@@ -48,10 +48,14 @@ type unitEntry struct {
 }
 
 // unitFile is a file of a unit: its path relative to the output
-// directory, with slashes, and its content.
+// directory, with slashes, its content and the key of its content in the
+// output cache (cache.ContentKey of outputFileKind), computed once when
+// the unit is stored, so that a run taking the unit from the cache does
+// not hash its files again to store the output (outputCache.put).
 type unitFile struct {
 	rel  string
 	data []byte
+	key  cache.Key
 }
 
 // groupTools divides the tools into units: the tools packages joined by
@@ -136,7 +140,7 @@ const unitCacheDir = formatCacheDir + "/units"
 
 // unitCacheKind names the units' entries: a change of their layout or of
 // what a key hashes changes it.
-const unitCacheKind = "toolgen unit v2"
+const unitCacheKind = "toolgen unit v3"
 
 // unitCache keeps the units' files in the toolgen cache. Its zero value
 // caches nothing.
@@ -404,7 +408,7 @@ func (e *unitEntry) encode() []byte {
 		n += len(u.Path) + len(u.Name) + 2*binary.MaxVarintLen64
 	}
 	for _, f := range e.files {
-		n += len(f.rel) + len(f.data) + 2*binary.MaxVarintLen64
+		n += len(f.rel) + len(f.data) + len(f.key) + 3*binary.MaxVarintLen64
 	}
 	for _, p := range e.parts {
 		n += len(p) + binary.MaxVarintLen64
@@ -423,6 +427,7 @@ func (e *unitEntry) encode() []byte {
 	for _, f := range e.files {
 		str([]byte(f.rel))
 		str(f.data)
+		str(f.key[:])
 	}
 	b = binary.AppendUvarint(b, uint64(len(e.parts)))
 	for _, p := range e.parts {
@@ -459,7 +464,13 @@ func decodeUnitEntry(data []byte) (*unitEntry, bool) {
 		e.units = append(e.units, unitRef{Path: string(str()), Name: string(str())})
 	}
 	for range count() {
-		e.files = append(e.files, unitFile{rel: string(str()), data: str()})
+		f := unitFile{rel: string(str()), data: str()}
+		if key := str(); len(key) == len(f.key) {
+			f.key = cache.Key(key)
+		} else {
+			ok = false
+		}
+		e.files = append(e.files, f)
 	}
 	for range count() {
 		e.parts = append(e.parts, str())

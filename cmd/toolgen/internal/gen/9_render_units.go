@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/cache"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 )
@@ -155,7 +156,11 @@ func unitTask(fc formatCache, uc *unitCache, l *loaded, m *model, fields map[*to
 			if rerr != nil || strings.HasPrefix(rel, "..") {
 				return files, nil // not under the output directory: not cached
 			}
-			e.files = append(e.files, unitFile{rel: filepath.ToSlash(rel), data: f.Data})
+			uf := unitFile{rel: filepath.ToSlash(rel), data: f.Data}
+			if uc.cache != nil {
+				uf.key = cache.ContentKey(outputFileKind, f.Data)
+			}
+			e.files = append(e.files, uf)
 		}
 		for _, i := range g.tools {
 			parts[i] = manifestPart(m.tools[i], proj[m.tools[i]])
