@@ -66,8 +66,9 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-// dispatch plays a generated dispatch: it reads {"id": integer}.
-func (f *fixture) dispatch(_ context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
+// decodeID reads {"id": integer} as a generated decoder would, the
+// fixtures' only arguments.
+func decodeID(in *codec.Decoder) (int64, error) {
 	var id int64
 	if in.Object("object") {
 		for {
@@ -85,7 +86,13 @@ func (f *fixture) dispatch(_ context.Context, i int, mode toolimpl.Mode, in *cod
 		}
 	}
 	in.End()
-	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
+	return id, toolimpl.InvalidArguments(in.Err())
+}
+
+// dispatch plays a generated dispatch: it reads {"id": integer}.
+func (f *fixture) dispatch(_ context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
+	id, err := decodeID(in)
+	if err != nil {
 		return 0, err
 	}
 	if mode != toolimpl.ModeCall {

@@ -61,24 +61,8 @@ func newTaskFixture(t *testing.T) *taskFixture {
 }
 
 func (f *taskFixture) dispatch(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
-	var id int64
-	if in.Object("object") {
-		for {
-			k, ok := in.Key()
-			if !ok {
-				break
-			}
-			if string(k) != "id" {
-				in.Unknown(k)
-				continue
-			}
-			in.Push("id")
-			id, _ = in.Int("integer", 64)
-			in.Pop()
-		}
-	}
-	in.End()
-	if err := toolimpl.InvalidArguments(in.Err()); err != nil {
+	id, err := decodeID(in)
+	if err != nil {
 		return 0, err
 	}
 	if mode != toolimpl.ModeCall {
