@@ -9,11 +9,18 @@
 
   const states = { input_required: "waiting for a decision" };
 
+  // setText sets el's text when it differs: the page is read (by a person,
+  // by assistive technology, by the browser tests) while it refreshes, and
+  // text set anew each second replaces its node each time.
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text; // text, never markup
+  }
+
   // show sets a card from its task, as the page would.
   function show(card, t) {
     card.dataset.status = t.status;
     const state = card.querySelector(".state");
-    if (state) state.textContent = states[t.status] || (t.cancelling ? "cancelling" : "running");
+    if (state) setText(state, states[t.status] || (t.cancelling ? "cancelling" : "running"));
     let p = card.querySelector(".progress");
     if (t.message) {
       if (!p) {
@@ -21,7 +28,7 @@
         p.className = "progress";
         card.querySelector(".card-head").after(p);
       }
-      p.textContent = t.message; // text, never markup
+      setText(p, t.message);
     }
   }
 
