@@ -484,7 +484,7 @@
 //     decoder, the tool's Call and the output's generated encoder. No
 //     reflect and no encoding/json on the call path. It builds on
 //     runtime/toolimpl, for generated code only, and a line const _ =
-//     toolimpl.SupportPackageIsVersion6, in every generated file, makes a
+//     toolimpl.SupportPackageIsVersion7, in every generated file, makes a
 //     skew between the generator and the runtime a compile error. With
 //     skills, it also holds their table (skill.Skill values sorted by name,
 //     a body one line per string literal, so a change reads as a diff of
