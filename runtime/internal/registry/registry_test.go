@@ -554,6 +554,24 @@ func TestNewStaticRefuses(t *testing.T) {
 	}
 }
 
+// TestStaticRefusesNilSpec: a table with a nil spec is refused, naming its
+// position, rather than serving a registry that would crash on a lookup.
+func TestStaticRefusesNilSpec(t *testing.T) {
+	t.Parallel()
+	d := func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
+		return registry.OutputText, nil
+	}
+	for i, table := range [][]*tool.Spec{
+		{nil, {Name: "b", Kind: tool.KindRead}},
+		{{Name: "a", Kind: tool.KindRead}, nil},
+	} {
+		s, err := registry.New(table, nil, d, nil)
+		require.Error(t, err)
+		assert.Nil(t, s)
+		assert.Equal(t, fmt.Sprintf("new static tool registry: spec %d is nil", i), err.Error())
+	}
+}
+
 func TestStaticInvalidArguments(t *testing.T) {
 	t.Parallel()
 	f, s := newFixture(t)
