@@ -43,7 +43,7 @@ func versionGuard(f *jen.File) {
 }
 
 // render plans the units the cache does not hold and prints the
-// generated Go: the registry (schemas, specs, the Tools struct, New,
+// generated Go: the registry (the specs table, the Tools struct, New,
 // Unavailable and the dispatch switch), the codec packages, the providers
 // subpackage with the projections, and tools.json. It derives nothing the
 // phases before it could: each unit's plan is made here only so that it is
@@ -324,9 +324,9 @@ func doc(lines ...string) *jen.Statement {
 	return s
 }
 
-// specBody is the tool.Spec literal of t (without the type, as an element
-// of the specs table), fields in tool.Spec's order and zero values left
-// out; its schemas are constants of the codec package unit.
+// specBody is the tool.Spec literal of t without its type, fields in
+// tool.Spec's order and zero values left out; its schemas are constants of
+// the codec package unit, where the literal is written.
 func specBody(t *toolModel, field, unit string) jen.Code {
 	var kv []jen.Code
 	add := func(key string, v jen.Code) { kv = append(kv, jen.Id(key).Op(":").Add(v)) }
