@@ -36,8 +36,10 @@ func specMeta(t *toolModel, field string) []jen.Code {
 }
 
 // appConst is the name of the constant holding the HTML of the app of the
-// tool whose Tools field is field.
-func appConst(field string) string { return "app" + field }
+// tool whose Tools field is field, in its codec package: exported so that
+// it never meets a name the codec planner gives (no other name of a codec
+// package starts with App).
+func appConst(field string) string { return "App" + field }
 
 // renderApps writes the constant of the app of each of tools that has
 // one, into the codec package whose specs point to them: its HTML file's

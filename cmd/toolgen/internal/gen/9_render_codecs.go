@@ -116,7 +116,8 @@ func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, ct codecT
 }
 
 // specVar is the name of the variable holding the spec of the tool whose
-// Tools field is field, in its codec package.
+// Tools field is field, in its codec package. No other name of a codec
+// package starts with Spec.
 func specVar(field string) string { return "Spec" + field }
 
 // callFunc is the name of the call function of the tool whose Tools field

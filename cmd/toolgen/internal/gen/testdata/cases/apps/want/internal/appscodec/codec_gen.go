@@ -29,8 +29,8 @@ const (
 // The apps of the tools that have one (//tool:ui): each HTML file as toolgen
 // read and checked it, served by runtime/mcpserver through resources/read.
 const (
-	// appCardShow is the app of card_show, card.html (sha256 827da64d66a79942abb92b27a7ee34ea01d56609dfe1f2fa0cdb021979aac054).
-	appCardShow = "<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Card</title>\n<link rel=\"stylesheet\" href=\"https://cdn.example.com/card.css\">\n<script src=\"https://static.fonts.example.com/load.js\"></script>\n</head>\n<body>\n<h1 id=\"title\">“Card”</h1>\n<script>document.getElementById(\"title\").textContent = \"ready\";</script>\n</body>\n</html>\n"
+	// AppCardShow is the app of card_show, card.html (sha256 827da64d66a79942abb92b27a7ee34ea01d56609dfe1f2fa0cdb021979aac054).
+	AppCardShow = "<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Card</title>\n<link rel=\"stylesheet\" href=\"https://cdn.example.com/card.css\">\n<script src=\"https://static.fonts.example.com/load.js\"></script>\n</head>\n<body>\n<h1 id=\"title\">“Card”</h1>\n<script>document.getElementById(\"title\").textContent = \"ready\";</script>\n</body>\n</html>\n"
 )
 
 // The specs of this package's tools, which the registry's table points to.
@@ -55,7 +55,7 @@ var (
 		Name:         "card_show",
 		Group:        "apps",
 		Kind:         tool.KindDisplay,
-		Meta:         []tool.Meta{{Key: "io.modelcontextprotocol/ui", Value: "{}"}, {Key: "io.modelcontextprotocol/ui/resource", Value: "{\"csp\":{\"connectDomains\":[\"https://api.example.com\"],\"resourceDomains\":[\"https://cdn.example.com\",\"https://*.fonts.example.com\"]},\"permissions\":{\"camera\":{},\"clipboardWrite\":{}},\"prefersBorder\":true}"}, {Key: "io.modelcontextprotocol/ui/html", Value: appCardShow}},
+		Meta:         []tool.Meta{{Key: "io.modelcontextprotocol/ui", Value: "{}"}, {Key: "io.modelcontextprotocol/ui/resource", Value: "{\"csp\":{\"connectDomains\":[\"https://api.example.com\"],\"resourceDomains\":[\"https://cdn.example.com\",\"https://*.fonts.example.com\"]},\"permissions\":{\"camera\":{},\"clipboardWrite\":{}},\"prefersBorder\":true}"}, {Key: "io.modelcontextprotocol/ui/html", Value: AppCardShow}},
 		Description:  "Draws a card for a person.",
 		InputSchema:  []byte(SchemaCardShowInput),
 		OutputSchema: []byte(SchemaCardShowOutput),
