@@ -34,12 +34,11 @@ import (
 	"github.com/toolgen-go/toolgen/tools/clock"
 	"github.com/toolgen-go/toolgen/tools/notes"
 	"github.com/toolgen-go/toolgen/tools/weather"
-	"time"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -59,233 +58,27 @@ const (
 	toolWeatherForecast
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [14]tool.Spec{
-	toolClockNow: {
-		Name:         "clock_now",
-		Title:        "Current time",
-		Verb:         "Checking the time",
-		Group:        "clock",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Description:  "Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.",
-		InputSchema:  []byte(clockcodec.SchemaClockNowInput),
-		OutputSchema: []byte(clockcodec.SchemaClockNowOutput),
-		Package:      "github.com/toolgen-go/toolgen/tools/clock",
-		Type:         "NowTool",
-	},
-	toolClockSync: {
-		Name:         "clock_sync",
-		Title:        "Check clock",
-		Verb:         "Comparing clocks",
-		Group:        "time",
-		Weight:       2,
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		OpenWorld:    true,
-		Timeout:      3 * time.Second,
-		Description:  "Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.",
-		InputSchema:  []byte(clockcodec.SchemaClockSyncInput),
-		OutputSchema: []byte(clockcodec.SchemaClockSyncOutput),
-		Package:      "github.com/toolgen-go/toolgen/tools/clock",
-		Type:         "SyncTool",
-	},
-	toolClockWait: {
-		Name:         "clock_wait",
-		Title:        "Wait",
-		Verb:         "Waiting",
-		Group:        "clock",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Idempotent:   true,
-		Timeout:      70 * time.Second,
-		Description:  "Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.",
-		InputSchema:  []byte(clockcodec.SchemaClockWaitInput),
-		OutputSchema: []byte(clockcodec.SchemaClockWaitOutput),
-		Package:      "github.com/toolgen-go/toolgen/tools/clock",
-		Type:         "WaitTool",
-	},
-	toolClockZones: {
-		Name:        "clock_zones",
-		Title:       "Time zones",
-		Group:       "clock",
-		Kind:        tool.KindRead,
-		ReadOnly:    true,
-		Description: "Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.",
-		InputSchema: []byte(clockcodec.SchemaClockZonesInput),
-		Package:     "github.com/toolgen-go/toolgen/tools/clock",
-		Type:        "ZonesTool",
-	},
-	toolNotesCreate: {
-		Name:             "notes_create",
-		Title:            "Create note",
-		Verb:             "Creating a note",
-		Group:            "notes",
-		GroupDescription: "The user's notes: find, read, show, outline, create, change, tag, share and delete them.",
-		Kind:             tool.KindPropose,
-		Timeout:          5 * time.Second,
-		Permissions:      []string{"notes.write"},
-		Description:      "Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.",
-		InputSchema:      []byte(notescodec.SchemaNotesCreateInput),
-		OutputSchema:     []byte(notescodec.SchemaNotesCreateOutput),
-		Package:          "github.com/toolgen-go/toolgen/tools/notes",
-		Type:             "CreateTool",
-	},
-	toolNotesDelete: {
-		Name:             "notes_delete",
-		Title:            "Delete note",
-		Verb:             "Deleting the note",
-		Group:            "notes",
-		GroupDescription: "The user's notes: find, read, show, outline, create, change, tag, share and delete them.",
-		Kind:             tool.KindPropose,
-		Destructive:      true,
-		Idempotent:       true,
-		Permissions:      []string{"notes.write", "notes.delete"},
-		Meta:             []tool.Meta{{Key: "audit", Value: "high"}, {Key: "confirm-text", Value: "Delete this note? This cannot be undone."}},
-		Description:      "Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.",
-		InputSchema:      []byte(notescodec.SchemaNotesDeleteInput),
-		OutputSchema:     []byte(notescodec.SchemaNotesDeleteOutput),
-		Package:          "github.com/toolgen-go/toolgen/tools/notes",
-		Type:             "DeleteTool",
-	},
-	toolNotesGet: {
-		Name:             "notes_get",
-		Title:            "Open note",
-		Verb:             "Opening the note",
-		Group:            "notes",
-		GroupDescription: "The user's notes: find, read, show, outline, create, change, tag, share and delete them.",
-		Kind:             tool.KindRead,
-		ReadOnly:         true,
-		Permissions:      []string{"notes.read"},
-		Description:      "Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.",
-		InputSchema:      []byte(notescodec.SchemaNotesGetInput),
-		OutputSchema:     []byte(notescodec.SchemaNotesGetOutput),
-		Package:          "github.com/toolgen-go/toolgen/tools/notes",
-		Type:             "GetTool",
-	},
-	toolNotesOutline: {
-		Name:             "notes_outline",
-		Title:            "Outline note",
-		Verb:             "Outlining the note",
-		Group:            "notes",
-		GroupDescription: "The user's notes: find, read, show, outline, create, change, tag, share and delete them.",
-		Kind:             tool.KindRead,
-		ReadOnly:         true,
-		Permissions:      []string{"notes.read"},
-		Description:      "Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.",
-		InputSchema:      []byte(notescodec.SchemaNotesOutlineInput),
-		OutputSchema:     []byte(notescodec.SchemaNotesOutlineOutput),
-		Package:          "github.com/toolgen-go/toolgen/tools/notes",
-		Type:             "OutlineTool",
-		Defer:            true,
-	},
-	toolNotesRender: {
-		Name:             "notes_render",
-		Title:            "Show note",
-		Verb:             "Rendering the note",
-		Group:            "notes",
-		GroupDescription: "The user's notes: find, read, show, outline, create, change, tag, share and delete them.",
-		Kind:             tool.KindDisplay,
-		ReadOnly:         true,
-		Permissions:      []string{"notes.read"},
-		Meta:             []tool.Meta{{Key: "io.modelcontextprotocol/ui", Value: "{}"}, {Key: "io.modelcontextprotocol/ui/resource", Value: "{\"prefersBorder\":false}"}, {Key: "io.modelcontextprotocol/ui/html", Value: appNotesRender}},
-		Description:      "Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.",
-		InputSchema:      []byte(notescodec.SchemaNotesRenderInput),
-		Package:          "github.com/toolgen-go/toolgen/tools/notes",
-		Type:             "RenderTool",
-		Defer:            true,
-	},
-	toolNotesSearch: {
-		Name:             "notes_search",
-		Title:            "Search notes",
-		Verb:             "Searching notes",
-		Group:            "notes",
-		GroupDescription: "The user's notes: find, read, show, outline, create, change, tag, share and delete them.",
-		Weight:           10,
-		Kind:             tool.KindRead,
-		ReadOnly:         true,
-		Permissions:      []string{"notes.read"},
-		Meta:             []tool.Meta{{Key: "io.modelcontextprotocol/ui", Value: "{}"}, {Key: "io.modelcontextprotocol/ui/resource", Value: "{\"prefersBorder\":true}"}, {Key: "io.modelcontextprotocol/ui/html", Value: appNotesSearch}},
-		Description:      "Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.",
-		InputSchema:      []byte(notescodec.SchemaNotesSearchInput),
-		OutputSchema:     []byte(notescodec.SchemaNotesSearchOutput),
-		Package:          "github.com/toolgen-go/toolgen/tools/notes",
-		Type:             "SearchTool",
-	},
-	toolNotesShare: {
-		Name:             "notes_share",
-		Title:            "Share note",
-		Verb:             "Sharing the note",
-		Group:            "notes",
-		GroupDescription: "The user's notes: find, read, show, outline, create, change, tag, share and delete them.",
-		Kind:             tool.KindAction,
-		Permissions:      []string{"notes.share"},
-		Description:      "Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.",
-		InputSchema:      []byte(notescodec.SchemaNotesShareInput),
-		OutputSchema:     []byte(notescodec.SchemaNotesShareOutput),
-		Package:          "github.com/toolgen-go/toolgen/tools/notes",
-		Type:             "ShareTool",
-		Secrets:          []string{"/passphrase"},
-		DecidesOffer:     true,
-	},
-	toolNotesTag: {
-		Name:             "notes_tag",
-		Title:            "Tag note",
-		Verb:             "Tagging the note",
-		Group:            "notes",
-		GroupDescription: "The user's notes: find, read, show, outline, create, change, tag, share and delete them.",
-		Kind:             tool.KindAction,
-		Idempotent:       true,
-		Permissions:      []string{"notes.write"},
-		Description:      "Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.",
-		InputSchema:      []byte(notescodec.SchemaNotesTagInput),
-		OutputSchema:     []byte(notescodec.SchemaNotesTagOutput),
-		Package:          "github.com/toolgen-go/toolgen/tools/notes",
-		Type:             "TagTool",
-	},
-	toolNotesUpdate: {
-		Name:             "notes_update",
-		Title:            "Update note",
-		Verb:             "Updating the note",
-		Group:            "notes",
-		GroupDescription: "The user's notes: find, read, show, outline, create, change, tag, share and delete them.",
-		Kind:             tool.KindAction,
-		Permissions:      []string{"notes.write"},
-		Description:      "Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.",
-		InputSchema:      []byte(notescodec.SchemaNotesUpdateInput),
-		OutputSchema:     []byte(notescodec.SchemaNotesUpdateOutput),
-		Package:          "github.com/toolgen-go/toolgen/tools/notes",
-		Type:             "UpdateTool",
-		LogsArgs:         true,
-	},
-	toolWeatherForecast: {
-		Name:         "weather_forecast",
-		Title:        "Weather forecast",
-		Verb:         "Checking the forecast",
-		Group:        "weather",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		OpenWorld:    true,
-		Timeout:      10 * time.Second,
-		Meta:         []tool.Meta{{Key: "provider", Value: "example-weather"}},
-		Description:  "Gives the daily weather forecast for a city or a point on Earth, today and up to six days ahead: the sky, high and low temperatures, rain and wind.",
-		InputSchema:  []byte(weathercodec.SchemaWeatherForecastInput),
-		OutputSchema: []byte(weathercodec.SchemaWeatherForecastOutput),
-		Package:      "github.com/toolgen-go/toolgen/tools/weather",
-		Type:         "ForecastTool",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [14]*tool.Spec{
+	toolClockNow:        &clockcodec.SpecClockNow,
+	toolClockSync:       &clockcodec.SpecClockSync,
+	toolClockWait:       &clockcodec.SpecClockWait,
+	toolClockZones:      &clockcodec.SpecClockZones,
+	toolNotesCreate:     &notescodec.SpecNotesCreate,
+	toolNotesDelete:     &notescodec.SpecNotesDelete,
+	toolNotesGet:        &notescodec.SpecNotesGet,
+	toolNotesOutline:    &notescodec.SpecNotesOutline,
+	toolNotesRender:     &notescodec.SpecNotesRender,
+	toolNotesSearch:     &notescodec.SpecNotesSearch,
+	toolNotesShare:      &notescodec.SpecNotesShare,
+	toolNotesTag:        &notescodec.SpecNotesTag,
+	toolNotesUpdate:     &notescodec.SpecNotesUpdate,
+	toolWeatherForecast: &weathercodec.SpecWeatherForecast,
 }
-
-// The apps of the tools that have one (//tool:ui): each HTML file as toolgen
-// read and checked it, served by runtime/mcpserver through resources/read.
-const (
-	// appNotesRender is the app of notes_render, notes_card.html (sha256 bc233cda90036de6cdb3344b8809505ba98887b1a68eb192a80394d7fe4a5c7d).
-	appNotesRender = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Note card</title>\n<style>\n  :root { color-scheme: light; --bg: #ffffff; --fg: #1b1b1f; --muted: #5f6270; --card: #f6f6f8; --edge: #d9d9e0; --accent: #3d5afe; }\n  :root[data-theme=\"dark\"] { color-scheme: dark; --bg: #17171a; --fg: #ececf1; --muted: #a3a5b3; --card: #222228; --edge: #3a3a44; --accent: #8c9eff; }\n  html, body { margin: 0; background: var(--bg); color: var(--fg); font: 15px/1.45 system-ui, sans-serif; }\n  .card { margin: 12px; padding: 16px 18px; border: 1px solid var(--edge); border-left: 4px solid var(--accent); border-radius: 10px; background: var(--card); }\n  h1 { margin: 0 0 4px; font-size: 1.3em; }\n  .details { margin: 0 0 12px; color: var(--muted); font-size: .9em; }\n  .body p { margin: 0 0 8px; white-space: pre-wrap; }\n  .body h2 { margin: 12px 0 4px; font-size: 1.05em; }\n  .footer { margin-top: 12px; color: var(--muted); font-size: .85em; }\n  .waiting { color: var(--muted); }\n</style>\n</head>\n<body>\n<div class=\"card\" id=\"card\">\n  <h1 id=\"title\" class=\"waiting\">Loading the note…</h1>\n  <p class=\"details\" id=\"details\"></p>\n  <div class=\"body\" id=\"body\"></div>\n  <p class=\"footer\" id=\"footer\"></p>\n</div>\n<script>\n// The app of notes_render (MCP Apps, io.modelcontextprotocol/ui): it\n// speaks the extension's JSON-RPC over postMessage with its host by hand\n// (ui/initialize, then the tool's input and result as notifications) and\n// draws the note the tool rendered as Markdown. Text only goes through\n// textContent: nothing of the note is parsed as HTML.\n(function () {\n  \"use strict\";\n  var nextID = 1, pending = {};\n  function send(msg) { window.parent.postMessage(msg, \"*\"); }\n  function request(method, params) {\n    var id = nextID++;\n    send({ jsonrpc: \"2.0\", id: id, method: method, params: params });\n    return new Promise(function (resolve, reject) { pending[id] = { resolve: resolve, reject: reject }; });\n  }\n  function notify(method, params) { send({ jsonrpc: \"2.0\", method: method, params: params }); }\n  function theme(ctx) {\n    if (ctx && ctx.theme) { document.documentElement.setAttribute(\"data-theme\", ctx.theme); }\n  }\n  function el(tag, text) { var e = document.createElement(tag); e.textContent = text; return e; }\n  function resize() {\n    notify(\"ui/notifications/size-changed\", { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight });\n  }\n\n  // draw lays out the Markdown notes_render writes: \"# title\", an\n  // italic line of details, the body (its headings demoted to ##), an\n  // attribute table, and a footer line.\n  function draw(markdown) {\n    var lines = markdown.split(\"\\n\"), body = document.getElementById(\"body\");\n    var title = document.getElementById(\"title\");\n    body.textContent = \"\";\n    title.classList.remove(\"waiting\");\n    var para = [];\n    function flush() { if (para.length) { body.appendChild(el(\"p\", para.join(\"\\n\"))); para = []; } }\n    lines.forEach(function (line) {\n      if (line.indexOf(\"# \") === 0) { title.textContent = line.slice(2); return; }\n      if (/^\\*.*\\*$/.test(line) && !document.getElementById(\"details\").textContent) {\n        document.getElementById(\"details\").textContent = line.slice(1, -1); return;\n      }\n      if (line.indexOf(\"— \") === 0) { document.getElementById(\"footer\").textContent = line; return; }\n      if (/^#{2,6} /.test(line)) { flush(); body.appendChild(el(\"h2\", line.replace(/^#+ /, \"\"))); return; }\n      if (line === \"\") { flush(); return; }\n      para.push(line);\n    });\n    flush();\n    document.body.setAttribute(\"data-drawn\", \"result\");\n    resize();\n  }\n\n  window.addEventListener(\"message\", function (event) {\n    if (event.source !== window.parent) { return; }\n    var msg = event.data;\n    if (!msg || msg.jsonrpc !== \"2.0\") { return; }\n    if (msg.id !== undefined && pending[msg.id] && (msg.result !== undefined || msg.error !== undefined)) {\n      var p = pending[msg.id];\n      delete pending[msg.id];\n      if (msg.error) { p.reject(msg.error); } else { p.resolve(msg.result); }\n      return;\n    }\n    switch (msg.method) {\n    case \"ui/notifications/tool-input\":\n      var args = (msg.params && msg.params.arguments) || {};\n      document.getElementById(\"title\").textContent = \"Note \" + (args.id || \"\");\n      document.body.setAttribute(\"data-input\", JSON.stringify(args));\n      break;\n    case \"ui/notifications/tool-result\":\n      var r = msg.params || {}, text = \"\";\n      (r.content || []).forEach(function (c) { if (c.type === \"text\") { text += c.text; } });\n      if (r.isError) { document.getElementById(\"title\").textContent = text; resize(); break; }\n      draw(text);\n      break;\n    case \"ui/notifications/host-context-changed\":\n      theme(msg.params);\n      break;\n    case \"ui/resource-teardown\":\n      send({ jsonrpc: \"2.0\", id: msg.id, result: {} });\n      break;\n    default:\n      if (msg.id !== undefined && msg.method) {\n        send({ jsonrpc: \"2.0\", id: msg.id, error: { code: -32601, message: \"Method not found\" } });\n      }\n    }\n  });\n\n  request(\"ui/initialize\", {\n    appInfo: { name: \"notes_render card\", version: \"1.0.0\" },\n    appCapabilities: { availableDisplayModes: [\"inline\"] },\n    protocolVersion: \"2026-01-26\"\n  }).then(function (res) {\n    theme(res && res.hostContext);\n    notify(\"ui/notifications/initialized\", {});\n    resize();\n  });\n})();\n</script>\n</body>\n</html>\n"
-	// appNotesSearch is the app of notes_search, notes_search.html (sha256 aee4a394ec82993bc0087b3293f1f5507dd293f955c14fef58c4af917e5f1656).
-	appNotesSearch = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Note search</title>\n<style>\n  :root { color-scheme: light; --bg: #ffffff; --fg: #1b1b1f; --muted: #5f6270; --row: #f6f6f8; --edge: #d9d9e0; --accent: #3d5afe; }\n  :root[data-theme=\"dark\"] { color-scheme: dark; --bg: #17171a; --fg: #ececf1; --muted: #a3a5b3; --row: #222228; --edge: #3a3a44; --accent: #8c9eff; }\n  html, body { margin: 0; background: var(--bg); color: var(--fg); font: 15px/1.45 system-ui, sans-serif; }\n  main { margin: 12px; }\n  .query { margin: 0 0 8px; color: var(--muted); font-size: .9em; }\n  ul { list-style: none; margin: 0; padding: 0; }\n  li button { display: block; width: 100%; margin: 0 0 6px; padding: 8px 12px; text-align: left; font: inherit; color: inherit;\n    background: var(--row); border: 1px solid var(--edge); border-radius: 8px; cursor: pointer; }\n  li button:hover, li button:focus { border-color: var(--accent); outline: none; }\n  .title { font-weight: 600; }\n  .snippet, .tags { display: block; color: var(--muted); font-size: .88em; }\n  #note { margin-top: 10px; padding: 12px 14px; border-left: 4px solid var(--accent); background: var(--row); border-radius: 8px; }\n  #note[hidden] { display: none; }\n  #note h2 { margin: 0 0 6px; font-size: 1.1em; }\n  #note p { margin: 0 0 6px; white-space: pre-wrap; }\n  #note h3 { margin: 8px 0 2px; font-size: .95em; }\n</style>\n</head>\n<body>\n<main>\n  <p class=\"query\" id=\"query\">Searching…</p>\n  <ul id=\"results\"></ul>\n  <section id=\"note\" hidden>\n    <h2 id=\"note-title\"></h2>\n    <div id=\"note-body\"></div>\n  </section>\n</main>\n<script>\n// The app of notes_search (MCP Apps, io.modelcontextprotocol/ui): it\n// lists the search's results and opens one with a tools/call of notes_get\n// that the host carries to the server. It speaks the extension's\n// JSON-RPC over postMessage by hand; text only goes through textContent.\n(function () {\n  \"use strict\";\n  var nextID = 1, pending = {};\n  function send(msg) { window.parent.postMessage(msg, \"*\"); }\n  function request(method, params) {\n    var id = nextID++;\n    send({ jsonrpc: \"2.0\", id: id, method: method, params: params });\n    return new Promise(function (resolve, reject) { pending[id] = { resolve: resolve, reject: reject }; });\n  }\n  function notify(method, params) { send({ jsonrpc: \"2.0\", method: method, params: params }); }\n  function theme(ctx) {\n    if (ctx && ctx.theme) { document.documentElement.setAttribute(\"data-theme\", ctx.theme); }\n  }\n  function el(tag, cls, text) { var e = document.createElement(tag); if (cls) { e.className = cls; } e.textContent = text; return e; }\n  function resize() {\n    notify(\"ui/notifications/size-changed\", { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight });\n  }\n\n  // open calls notes_get through the host and shows the note.\n  function open(id) {\n    request(\"tools/call\", { name: \"notes_get\", arguments: { id: id } }).then(function (res) {\n      var n = res.structuredContent;\n      if (res.isError || !n) {\n        var text = \"\";\n        (res.content || []).forEach(function (c) { if (c.type === \"text\") { text += c.text; } });\n        n = { title: \"Could not open the note\", body: text };\n      }\n      document.getElementById(\"note-title\").textContent = n.title;\n      body(n.body || \"\");\n      document.getElementById(\"note\").hidden = false;\n      document.body.setAttribute(\"data-opened\", id);\n      resize();\n    }, function (err) {\n      document.getElementById(\"note-title\").textContent = \"Could not open the note\";\n      body((err && err.message) || \"\");\n      document.getElementById(\"note\").hidden = false;\n      resize();\n    });\n  }\n\n  // body shows a note's Markdown body: its headings as headings, the\n  // rest as paragraphs, all as text.\n  function body(markdown) {\n    var out = document.getElementById(\"note-body\"), para = [];\n    out.textContent = \"\";\n    function flush() { if (para.length) { out.appendChild(el(\"p\", \"\", para.join(\"\\n\"))); para = []; } }\n    markdown.split(\"\\n\").forEach(function (line) {\n      if (/^#{1,6} /.test(line)) { flush(); out.appendChild(el(\"h3\", \"\", line.replace(/^#+ /, \"\"))); return; }\n      if (line === \"\") { flush(); return; }\n      para.push(line);\n    });\n    flush();\n  }\n\n  // list shows the results of notes_search.\n  function list(out) {\n    var ul = document.getElementById(\"results\");\n    ul.textContent = \"\";\n    (out.notes || []).forEach(function (n) {\n      var b = document.createElement(\"button\");\n      b.type = \"button\";\n      b.setAttribute(\"data-id\", n.id);\n      b.appendChild(el(\"span\", \"title\", n.title));\n      if (n.snippet) { b.appendChild(el(\"span\", \"snippet\", n.snippet)); }\n      if (n.tags && n.tags.length) { b.appendChild(el(\"span\", \"tags\", n.tags.join(\", \"))); }\n      b.addEventListener(\"click\", function () { open(n.id); });\n      var li = document.createElement(\"li\");\n      li.appendChild(b);\n      ul.appendChild(li);\n    });\n    var shown = (out.notes || []).length;\n    document.getElementById(\"query\").textContent += \" — \" + shown + \" of \" + (out.total || 0) + \" notes\";\n    document.body.setAttribute(\"data-drawn\", \"result\");\n    resize();\n  }\n\n  window.addEventListener(\"message\", function (event) {\n    if (event.source !== window.parent) { return; }\n    var msg = event.data;\n    if (!msg || msg.jsonrpc !== \"2.0\") { return; }\n    if (msg.id !== undefined && pending[msg.id] && (msg.result !== undefined || msg.error !== undefined)) {\n      var p = pending[msg.id];\n      delete pending[msg.id];\n      if (msg.error) { p.reject(msg.error); } else { p.resolve(msg.result); }\n      return;\n    }\n    switch (msg.method) {\n    case \"ui/notifications/tool-input\":\n      var args = (msg.params && msg.params.arguments) || {};\n      document.getElementById(\"query\").textContent = \"Notes matching “\" + (args.query || \"\") + \"”\";\n      document.body.setAttribute(\"data-input\", JSON.stringify(args));\n      break;\n    case \"ui/notifications/tool-result\":\n      var r = msg.params || {};\n      if (r.isError || !r.structuredContent) { document.getElementById(\"query\").textContent = \"The search failed.\"; resize(); break; }\n      list(r.structuredContent);\n      break;\n    case \"ui/notifications/host-context-changed\":\n      theme(msg.params);\n      break;\n    case \"ui/resource-teardown\":\n      send({ jsonrpc: \"2.0\", id: msg.id, result: {} });\n      break;\n    default:\n      if (msg.id !== undefined && msg.method) {\n        send({ jsonrpc: \"2.0\", id: msg.id, error: { code: -32601, message: \"Method not found\" } });\n      }\n    }\n  });\n\n  request(\"ui/initialize\", {\n    appInfo: { name: \"notes_search results\", version: \"1.0.0\" },\n    appCapabilities: { availableDisplayModes: [\"inline\"] },\n    protocolVersion: \"2026-01-26\"\n  }).then(function (res) {\n    theme(res && res.hostContext);\n    notify(\"ui/notifications/initialized\", {});\n    resize();\n  });\n})();\n</script>\n</body>\n</html>\n"
-)
 
 // Tools holds one value of every tool in the registry. Fill each field
 // with a ready tool, its dependencies set, and pass it to New.

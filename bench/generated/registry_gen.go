@@ -25,7 +25,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -33,31 +33,14 @@ const (
 	toolSmall
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [2]tool.Spec{
-	toolMedium: {
-		Name:         "medium",
-		Group:        "tools",
-		Kind:         tool.KindAction,
-		Description:  "Places an order.",
-		InputSchema:  []byte(toolscodec.SchemaMediumInput),
-		OutputSchema: []byte(toolscodec.SchemaMediumOutput),
-		Package:      "github.com/toolgen-go/toolgen/bench/tools",
-		Type:         "MediumTool",
-	},
-	toolSmall: {
-		Name:         "small",
-		Group:        "tools",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Description:  "Looks up orders matching a query.",
-		InputSchema:  []byte(toolscodec.SchemaSmallInput),
-		OutputSchema: []byte(toolscodec.SchemaSmallOutput),
-		Package:      "github.com/toolgen-go/toolgen/bench/tools",
-		Type:         "SmallTool",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [2]*tool.Spec{
+	toolMedium: &toolscodec.SpecMedium,
+	toolSmall:  &toolscodec.SpecSmall,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field

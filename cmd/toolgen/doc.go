@@ -474,17 +474,17 @@
 //
 // toolgen writes, each file only when its content changes:
 //
-//   - registry_gen.go: the specs table (whose schemas are constants of the
-//     codec packages below: the exact compact bytes); the Tools struct (one
+//   - registry_gen.go: the specs table, pointers to the specs the codec
+//     packages below hold, sorted by name; the Tools struct (one
 //     field per tool, named after it); New(t Tools, opts ...tool.Option)
 //     (tool.Registry, error); Unavailable(t); offered, when a tool has an
 //     Offered method; and the dispatch: once the registry's look-up has
-//     found the tool, a switch on its index in the static spec table (a
+//     found the tool, a switch on its index in the specs table (a
 //     jump table) calling the tool's call function: the input's generated
 //     decoder, the tool's Call and the output's generated encoder. No
 //     reflect and no encoding/json on the call path. It builds on
 //     runtime/toolimpl, for generated code only, and a line const _ =
-//     toolimpl.SupportPackageIsVersion6, in every generated file, makes a
+//     toolimpl.SupportPackageIsVersion7, in every generated file, makes a
 //     skew between the generator and the runtime a compile error. With
 //     skills, it also holds their table (skill.Skill values sorted by name,
 //     a body one line per string literal, so a change reads as a diff of
@@ -492,8 +492,9 @@
 //   - codec_gen.go of each codec package, one per Go package whose types
 //     the tools read or write, under internal/ (notescodec for package
 //     notes): the decoders and encoders of its types, each written once
-//     and called from the others, and the call function of each of its
-//     tools. The compiler builds these packages in parallel, each as
+//     and called from the others, and for each of its tools its schemas
+//     (constants: the exact compact bytes), its tool.Spec (a variable the
+//     compiler lays out) and its call function. The compiler builds these packages in parallel, each as
 //     large as its Go package's share of the tools; only the registry may
 //     import them. toolgen removes a file it wrote and no longer writes (a
 //     codec package whose tools are gone), and -check reports it.

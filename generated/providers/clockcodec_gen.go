@@ -9,7 +9,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // precomputedClockcodec returns the definitions of the named tool when it is one of
 // the tools whose calls are in internal/clockcodec.

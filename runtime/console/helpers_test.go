@@ -57,9 +57,9 @@ const (
 // fixtureSpecs are the tools: files_delete and files_fail propose (the
 // latter's run fails with an attack in its message), files_list reads,
 // files_touch acts. Descriptions and a confirm text carry attacks.
-func fixtureSpecs() []tool.Spec {
+func fixtureSpecs() []*tool.Spec {
 	in := []byte(`{"type":"object","properties":{"path":{"type":"string","description":"The file."},"passphrase":{"type":"string"}},"required":["path"],"additionalProperties":false}`)
-	return []tool.Spec{
+	return []*tool.Spec{
 		tDelete: {Name: "files_delete", Kind: tool.KindPropose, Title: "Delete file", Destructive: true, Permissions: []string{"files.write"},
 			Secrets: []string{"/passphrase"}, Meta: []tool.Meta{{Key: "confirm-text", Value: "Delete this file?"}},
 			Description: "Deletes a file. " + attack, InputSchema: in},

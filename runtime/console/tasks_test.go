@@ -43,7 +43,7 @@ type taskFixture struct {
 func newTaskFixture(t testing.TB) *taskFixture {
 	t.Helper()
 	f := &taskFixture{cancelled: make(chan struct{}), next: make(chan struct{})}
-	specs := []tool.Spec{
+	specs := []*tool.Spec{
 		tJobDrop: {Name: "jobs_drop", Kind: tool.KindPropose, Title: "Drop job", Destructive: true,
 			Meta: []tool.Meta{{Key: "confirm-text", Value: "Drop the job?"}}},
 		tJobRun: {Name: "jobs_run", Kind: tool.KindAction, Title: "Run job", Timeout: 2 * time.Minute},

@@ -18,7 +18,7 @@
 // of Tools, the lines Describe gives of its tool's input and output types.
 //
 // The grammar of the descriptions is shared with toolgen's generator; the
-// runtime version guard (toolimpl.SupportPackageIsVersion6) keeps the two from
+// runtime version guard (toolimpl.SupportPackageIsVersion7) keeps the two from
 // drifting apart.
 package fresh
 

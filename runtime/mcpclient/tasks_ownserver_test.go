@@ -38,7 +38,7 @@ type jobs struct {
 func newJobs(t *testing.T) *jobs {
 	t.Helper()
 	j := &jobs{started: make(chan struct{}, 8), release: make(chan struct{}), cancelled: make(chan struct{})}
-	specs := []tool.Spec{
+	specs := []*tool.Spec{
 		{Name: "jobs_drop", Kind: tool.KindPropose, Title: "Drop a job", Meta: []tool.Meta{{Key: "confirm-text", Value: "Drop it?"}}},
 		{Name: "jobs_run", Kind: tool.KindAction, Title: "Run a job", Timeout: 2 * time.Minute},
 	}

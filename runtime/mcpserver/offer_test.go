@@ -189,7 +189,7 @@ func TestListPerPrincipalIsByteStable(t *testing.T) {
 func TestListCacheScope(t *testing.T) {
 	t.Parallel()
 	plain := newStatic(t, namedTools("t", 3, 100)...)
-	decides, err := toolimpl.NewRegistry([]tool.Spec{
+	decides, err := toolimpl.NewRegistry([]*tool.Spec{
 		{Name: "a", Kind: tool.KindRead},
 		{Name: "b", Kind: tool.KindRead, DecidesOffer: true},
 	}, nil, func(context.Context, int, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {

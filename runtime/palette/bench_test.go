@@ -30,9 +30,9 @@ func syntheticPalette(tb testing.TB, n int) *palette.Palette {
 // returns for its registry reg.
 func syntheticPaletteOver(tb testing.TB, n int, over func(reg tool.Registry) tool.Caller) *palette.Palette {
 	tb.Helper()
-	specs := make([]tool.Spec, n)
+	specs := make([]*tool.Spec, n)
 	for i := range specs {
-		specs[i] = tool.Spec{
+		specs[i] = &tool.Spec{
 			Name:        fmt.Sprintf("tool_%04d", i),
 			Group:       fmt.Sprintf("g%d", i/10),
 			Kind:        tool.KindRead,

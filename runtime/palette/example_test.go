@@ -15,7 +15,7 @@ import (
 // A read-only research agent gets the notes tools and the clock, minus
 // anything that mutates.
 func Example() {
-	reg, err := toolimpl.NewRegistry([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{
 		{Name: "clock_now", Kind: tool.KindRead, ReadOnly: true, Package: "example.com/clock"},
 		{Name: "clock_set", Kind: tool.KindAction, Package: "example.com/clock"},
 		{Name: "notes_delete", Kind: tool.KindPropose, Group: "notes"},
@@ -65,7 +65,7 @@ func Example() {
 // A research agent's search is kept to one notebook, and it may ask for
 // the calendar tools when it needs them.
 func ExampleOptions() {
-	reg, err := toolimpl.NewRegistry([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{
 		{Name: "calendar_list", Kind: tool.KindRead, ReadOnly: true, Group: "calendar", Description: "Lists events.", InputSchema: []byte(tool.NoInputSchema)},
 		{Name: "notes_search", Kind: tool.KindRead, ReadOnly: true, Group: "notes", Description: "Searches notes.",
 			InputSchema: []byte(`{"type":"object","properties":{"notebook":{"type":"string"},"query":{"type":"string"}},"required":["notebook","query"],"additionalProperties":false}`)},

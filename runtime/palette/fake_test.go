@@ -92,7 +92,7 @@ const searchSchema = `{"type":"object","properties":{"notebook":{"type":"string"
 // whose "clock" tool takes no arguments.
 func bindRegistry(t testing.TB) tool.Registry {
 	t.Helper()
-	reg, err := toolimpl.NewRegistry([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{
 		{Name: "clock", Kind: tool.KindRead, ReadOnly: true, Description: "Tells the time.", InputSchema: []byte(tool.NoInputSchema)},
 		{Name: "search", Kind: tool.KindRead, ReadOnly: true, Description: "Searches notes.", InputSchema: []byte(searchSchema)},
 	}, nil, func(_ context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {

@@ -25,9 +25,9 @@ const (
 )
 
 // fixtureSpecs is the fixture's table, sorted by name.
-func fixtureSpecs() []tool.Spec {
+func fixtureSpecs() []*tool.Spec {
 	in := []byte(`{"type":"object","properties":{"x":{"type":"string"}}}`)
-	return []tool.Spec{
+	return []*tool.Spec{
 		tARead:    {Name: "a_read", Kind: tool.KindRead, ReadOnly: true, Group: "notes", Package: "ex/notes", Description: "Reads a note.", InputSchema: in},
 		tBWrite:   {Name: "b_write", Kind: tool.KindAction, Group: "notes", Package: "ex/notes", Description: "Writes a note.", InputSchema: in},
 		tCShow:    {Name: "c_show", Kind: tool.KindDisplay, ReadOnly: true, Group: "ui", Package: "ex/ui", Description: "Shows a note.", InputSchema: in},

@@ -20,7 +20,7 @@ import (
 func deferRegistry(t *testing.T) tool.Registry {
 	t.Helper()
 	in := []byte(tool.NoInputSchema)
-	reg, err := toolimpl.NewRegistry([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{
 		{Name: "crm_find", Kind: tool.KindRead, ReadOnly: true, Group: "crm", GroupDescription: "Customer records.", Defer: true, Description: "Finds a customer.", InputSchema: in},
 		{Name: "crm_merge", Kind: tool.KindAction, Group: "crm", GroupDescription: "Customer records.", Defer: true, Description: "Merges two customers.", InputSchema: in},
 		{Name: "crm_stats", Kind: tool.KindRead, ReadOnly: true, Group: "crm", GroupDescription: "Customer records.", Description: "Counts customers.", InputSchema: in},

@@ -331,7 +331,7 @@ func TestReadOnlyPaletteSweepsRequestToolsKeepsRequestSkill(t *testing.T) {
 }
 
 func TestNewRefusesAMetaToolNameInTheRegistry(t *testing.T) {
-	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "request_skill", Kind: tool.KindRead, InputSchema: []byte(tool.NoInputSchema)}, {Name: "request_tools", Kind: tool.KindRead, InputSchema: []byte(tool.NoInputSchema)}}, nil, (&fixture{}).dispatch, nil)
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{{Name: "request_skill", Kind: tool.KindRead, InputSchema: []byte(tool.NoInputSchema)}, {Name: "request_tools", Kind: tool.KindRead, InputSchema: []byte(tool.NoInputSchema)}}, nil, (&fixture{}).dispatch, nil)
 	require.NoError(t, err)
 	_, err = palette.New(reg, reg.Tools(), palette.All(), &palette.Options{Requestable: palette.All()})
 	assert.ErrorContains(t, err, `a tool named "request_tools"`)

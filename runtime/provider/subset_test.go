@@ -168,7 +168,7 @@ func TestSubsetOfEverything(t *testing.T) {
 // tools declines.
 func TestSubsetWithOffer(t *testing.T) {
 	t.Parallel()
-	table := []tool.Spec{
+	table := []*tool.Spec{
 		{Name: "a_tool", Kind: tool.KindRead, Description: "A.", InputSchema: []byte(`{"type":"object","properties":{"x":{"type":"string"}}}`)},
 		{Name: "b_tool", Kind: tool.KindRead, Description: "B.", DecidesOffer: true, InputSchema: []byte(tool.NoInputSchema)},
 		{Name: "c_tool", Kind: tool.KindRead, Description: "C.", InputSchema: []byte(tool.NoInputSchema)},

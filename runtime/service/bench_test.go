@@ -19,9 +19,9 @@ import (
 // one of two permissions.
 func catalog(tb testing.TB, n int) tool.Registry {
 	tb.Helper()
-	specs := make([]tool.Spec, n)
+	specs := make([]*tool.Spec, n)
 	for i := range specs {
-		specs[i] = tool.Spec{
+		specs[i] = &tool.Spec{
 			Name: fmt.Sprintf("tool_%05d", i), Kind: tool.KindRead,
 			Group: fmt.Sprintf("g%d", i%4), Permissions: []string{fmt.Sprintf("p%d", i%2)},
 		}

@@ -33,8 +33,8 @@ const (
 )
 
 // fixtureSpecs is the fixture's table, sorted by name.
-func fixtureSpecs() []tool.Spec {
-	return []tool.Spec{
+func fixtureSpecs() []*tool.Spec {
+	return []*tool.Spec{
 		tAct:         {Name: "act", Kind: tool.KindAction, Title: "Act"},
 		tBlock:       {Name: "block", Kind: tool.KindAction, Timeout: 30 * time.Millisecond},
 		tEcho:        {Name: "echo", Kind: tool.KindRead, ReadOnly: true},

@@ -45,7 +45,7 @@ func newLongTools(t *testing.T) (*longTools, tool.Registry) {
 	t.Helper()
 	l := &longTools{started: make(chan struct{}, 1), release: make(chan struct{}), late: make(chan struct{})}
 	t.Cleanup(func() { close(l.release) })
-	specs := []tool.Spec{
+	specs := []*tool.Spec{
 		lHonest:   {Name: "honest", Kind: tool.KindAction},
 		lLate:     {Name: "late", Kind: tool.KindRead},
 		lReport:   {Name: "report", Kind: tool.KindRead},

@@ -23,7 +23,7 @@ const viewPIN = "4711-never-shown"
 // clock.
 func newViewService(t *testing.T, policy service.Policy) (*service.Service, *service.MemoryStore, *clock) {
 	t.Helper()
-	specs := []tool.Spec{{
+	specs := []*tool.Spec{{
 		Name: "vault_open", Kind: tool.KindPropose, Title: "Open vault", Secrets: []string{"/pin"},
 		InputSchema: []byte(`{"type":"object","properties":{"vault":{"type":"string"},"pin":{"type":"string"}}}`),
 	}}
@@ -170,7 +170,7 @@ func TestViewProposalGoneTool(t *testing.T) {
 	require.NoError(t, err)
 
 	// Another service sharing the store, whose registry lacks the tool.
-	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "other", Kind: tool.KindRead}}, nil,
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{{Name: "other", Kind: tool.KindRead}}, nil,
 		func(context.Context, int, toolimpl.Mode, *codec.Decoder, *codec.Encoder) (toolimpl.Output, error) {
 			return 0, nil
 		}, nil)

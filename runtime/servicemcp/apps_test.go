@@ -52,7 +52,7 @@ func newAppFixture(t *testing.T) *appFixture {
 	t.Helper()
 	f := &appFixture{}
 	obj := []byte(`{"type":"object","properties":{"id":{"type":"integer"}}}`)
-	specs := []tool.Spec{
+	specs := []*tool.Spec{
 		aCard: {Name: "notes_card", Title: "Note card", Kind: tool.KindDisplay, ReadOnly: true, Permissions: []string{"notes.read"}, InputSchema: obj,
 			Meta: []tool.Meta{{Key: mcpserver.MetaUI, Value: "{}"}, {Key: mcpserver.MetaUIResource, Value: cardResource}, {Key: mcpserver.MetaUIHTML, Value: cardHTML}}},
 		aDelete: {Name: "notes_delete", Kind: tool.KindPropose, Destructive: true, Permissions: []string{"notes.write"}, InputSchema: obj},

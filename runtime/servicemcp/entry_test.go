@@ -102,8 +102,8 @@ func TestCallEntersEachFileOnce(t *testing.T) {
 }
 
 // probedSpecs are the fixture's tools.
-func probedSpecs() []tool.Spec {
-	return []tool.Spec{
+func probedSpecs() []*tool.Spec {
+	return []*tool.Spec{
 		tDelete: {Name: "notes_delete", Kind: tool.KindPropose, Permissions: []string{"notes.write"}},
 		tRead:   {Name: "notes_read", Kind: tool.KindRead, ReadOnly: true, Permissions: []string{"notes.read"}},
 		tUpdate: {Name: "notes_update", Kind: tool.KindAction, Permissions: []string{"notes.write"}},

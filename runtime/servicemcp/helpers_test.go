@@ -54,7 +54,7 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{}
-	specs := []tool.Spec{
+	specs := []*tool.Spec{
 		tDelete: {Name: "notes_delete", Kind: tool.KindPropose, Title: "Delete note", Destructive: true, Permissions: []string{"notes.write"},
 			Meta: []tool.Meta{{Key: "confirm-text", Value: "Delete this note?"}}, InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}`)},
 		tRead:   {Name: "notes_read", Kind: tool.KindRead, ReadOnly: true, Permissions: []string{"notes.read"}},

@@ -56,7 +56,7 @@ func benchTaskCancel(b *testing.B, tick time.Duration, sa, sb service.Store) {
 		close(*stopped.Load())
 		return 0, ctx.Err()
 	}
-	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "slow_job", Kind: tool.KindAction, Timeout: 2 * time.Minute}}, nil, dispatch, nil)
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{{Name: "slow_job", Kind: tool.KindAction, Timeout: 2 * time.Minute}}, nil, dispatch, nil)
 	require.NoError(b, err)
 	a, err := service.New(reg, &service.Options{Store: sa, Tasks: service.TaskOptions{Instance: "A", Tick: tick}})
 	require.NoError(b, err)

@@ -48,7 +48,7 @@ type taskFixture struct {
 func newTaskFixture(t *testing.T) *taskFixture {
 	t.Helper()
 	f := &taskFixture{release: make(chan struct{}), cancelled: make(chan struct{})}
-	specs := []tool.Spec{
+	specs := []*tool.Spec{
 		kDelete: {Name: "notes_delete", Kind: tool.KindPropose, Title: "Delete note", Destructive: true,
 			Meta: []tool.Meta{{Key: "confirm-text", Value: "Delete this note?"}}, InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}`)},
 		kQuick: {Name: "quick", Kind: tool.KindRead, ReadOnly: true},

@@ -15,7 +15,7 @@ import (
 // Result that can be sent as it is. A tool that fails with tool.Errorf
 // chooses what the model reads; the errors it wraps stay in the cause.
 func Example() {
-	reg, err := toolimpl.NewRegistry([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{
 		{Name: "notes_get", Kind: tool.KindRead, ReadOnly: true},
 	}, nil, func(_ context.Context, _ int, mode toolimpl.Mode, in *toolimpl.Decoder, out *toolimpl.Encoder) (toolimpl.Output, error) {
 		in.Skip() // a generated decoder reads the arguments here
@@ -68,7 +68,7 @@ func ExampleWithInvocation() {
 // A loop that calls tools one after another, on one goroutine, holds a
 // Handle: the same results as the registry's, on memory of its own.
 func ExampleNewHandle() {
-	reg, err := toolimpl.NewRegistry([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{
 		{Name: "echo", Kind: tool.KindRead},
 	}, nil, func(_ context.Context, _ int, mode toolimpl.Mode, in *toolimpl.Decoder, out *toolimpl.Encoder) (toolimpl.Output, error) {
 		text, _ := in.String("string") // a generated decoder checks more

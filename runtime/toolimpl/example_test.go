@@ -17,7 +17,7 @@ func ExampleNewRegistry() {
 		toolNotesList = iota
 		toolNotesSearch
 	)
-	table := []tool.Spec{
+	table := []*tool.Spec{
 		toolNotesList:   {Name: "notes_list", Kind: tool.KindRead},
 		toolNotesSearch: {Name: "notes_search", Kind: tool.KindRead},
 	}

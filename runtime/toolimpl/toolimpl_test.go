@@ -16,14 +16,14 @@ import (
 )
 
 // Generated packages contain this line; it must compile.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // proposeRegistry returns a registry, built as generated code builds one,
 // of one propose tool, notes_delete, that takes an integer id and counts
 // its runs.
 func proposeRegistry(t *testing.T, runs *atomic.Int32) tool.Registry {
 	t.Helper()
-	reg, err := toolimpl.NewRegistry([]tool.Spec{{
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{{
 		Name:        "notes_delete",
 		Kind:        tool.KindPropose,
 		InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"],"additionalProperties":false}`),

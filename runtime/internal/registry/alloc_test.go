@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/internal/registry"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -97,7 +98,7 @@ func TestOfferAllocations(t *testing.T) {
 			if !tc.noHook {
 				offered = func(context.Context, int) bool { asked++; return true }
 			}
-			s, err := registry.New(table, nil, func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
+			s, err := registry.New(tooltest.Table(table), nil, func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
 				return 0, nil
 			}, offered)
 			require.NoError(t, err)

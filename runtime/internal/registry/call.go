@@ -59,7 +59,7 @@ func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args [
 	if i < 0 {
 		return failure(dst, toolerr.UnknownTool(s.tools, name))
 	}
-	spec := &s.specs[i]
+	spec := s.tools[i]
 	if spec.Kind == tool.KindPropose || spec.Timeout > 0 || ctx.Done() != nil {
 		return s.callAt(ctx, i, args, dst, appendTo)
 	}
@@ -77,10 +77,10 @@ func (s *Static) AppendCall(ctx context.Context, dst []byte, name string, args [
 	return res, err
 }
 
-// callAt is AppendCall once the tool is found, s.specs[i], for a call
+// callAt is AppendCall once the tool is found, s.tools[i], for a call
 // that does not run inline.
 func (s *Static) callAt(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
-	spec := &s.specs[i]
+	spec := s.tools[i]
 	if spec.Kind == tool.KindPropose {
 		if e := s.check(ctx, i, args); e != nil {
 			return failure(dst, e)
@@ -105,15 +105,15 @@ func (s *Static) Offer(ctx context.Context) []*tool.Spec {
 		return s.tools
 	}
 	var out []*tool.Spec
-	for i := range s.specs {
+	for i := range s.tools {
 		if s.selfOffered(ctx, i) {
 			if out != nil {
-				out = append(out, &s.specs[i])
+				out = append(out, s.tools[i])
 			}
 			continue
 		}
 		if out == nil {
-			out = make([]*tool.Spec, i, len(s.specs)-1)
+			out = make([]*tool.Spec, i, len(s.tools)-1)
 			copy(out, s.tools[:i])
 		}
 	}
@@ -143,7 +143,7 @@ func failure(dst []byte, e *tool.Error) (tool.Result, error) {
 	return tool.Result{Content: append(dst, e.Message...), IsError: true}, e
 }
 
-// run runs s.specs[i], whatever its kind, through the Runner: inline
+// run runs s.tools[i], whatever its kind, through the Runner: inline
 // (runInline) when nothing can end it early, else on a worker.
 func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool) (tool.Result, error) {
 	res, _, err := s.runEnded(ctx, i, args, dst, appendTo, nil)
@@ -155,7 +155,7 @@ func (s *Static) run(ctx context.Context, i int, args, dst []byte, appendTo bool
 // tool (its context was already done, or the tool was busy). onStart,
 // when set, is called as the run begins, on its goroutine.
 func (s *Static) runEnded(ctx context.Context, i int, args, dst []byte, appendTo bool, onStart func()) (res tool.Result, started bool, err error) {
-	spec := &s.specs[i]
+	spec := s.tools[i]
 	if spec.Timeout <= 0 && ctx.Done() == nil {
 		return s.runInline(ctx, i, args, dst, appendTo, onStart)
 	}
@@ -208,7 +208,7 @@ func (j startingJob) Run(ctx context.Context) error {
 // Spec.Timeout, a context that can never be done), on pooled codecs
 // (see codecs.callInline).
 func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendTo bool, onStart func()) (res tool.Result, started bool, err error) {
-	name := s.specs[i].Name
+	name := s.tools[i].Name
 	if e := s.runner.Refuse(i, name); e != nil {
 		res, err = failure(dst, toolerr.Of(name, e))
 		return res, false, err
@@ -226,7 +226,7 @@ func (s *Static) runInline(ctx context.Context, i int, args, dst []byte, appendT
 	return res, true, err
 }
 
-// callInline runs s.specs[i] in ModeCall on c, on the caller's goroutine,
+// callInline runs s.tools[i] in ModeCall on c, on the caller's goroutine,
 // as run.Runner.Run would run a call that nothing can end early (the
 // caller has checked Runner.Refuse): in one frame around the dispatch
 // rather than through the Job interface, the call path of every program
@@ -263,13 +263,13 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 	}
 	c.dispatching = false
 	if err != nil {
-		name := s.specs[i].Name
+		name := s.tools[i].Name
 		return failure(dst, toolerr.Of(name, toolerr.Returned(name, err)))
 	}
 	// One test of the output's state on the way out: outputError says
 	// which failure it is.
 	if out := &c.out; out.TooLarge() || out.Err() != nil || c.output-OutputText > OutputStructured-OutputText {
-		return failure(dst, s.outputError(c, &s.specs[i]))
+		return failure(dst, s.outputError(c, s.tools[i]))
 	}
 	res = tool.Result{Content: c.out.Bytes(), Structured: c.output == OutputStructured}
 	if !appendTo {
@@ -279,7 +279,7 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 }
 
 // recoverTool is deferred by callInline: it recovers a panic of the run
-// of s.specs[i] on c and records the call's failure in c.crash. A deferred
+// of s.tools[i] on c and records the call's failure in c.crash. A deferred
 // method with one argument rather than a closure over callInline's
 // results: less to store on every call; and it calls recover only when
 // the dispatch did not return (c.dispatching still set). runtime.Goexit
@@ -290,7 +290,7 @@ func (c *codecs) recoverTool(i int) {
 		return
 	}
 	if v := recover(); v != nil {
-		name := c.s.specs[i].Name
+		name := c.s.tools[i].Name
 		c.crash = toolerr.Of(name, run.Panicked(name, v))
 	}
 }
@@ -326,12 +326,12 @@ func (s *Static) outputError(c *codecs, spec *tool.Spec) *tool.Error {
 	return nil
 }
 
-// check decodes the arguments of s.specs[i] in ModeCheck, through the
+// check decodes the arguments of s.tools[i] in ModeCheck, through the
 // Runner; it returns nil or the failure as Call reports it. Spec.Timeout
 // bounds what the tool does, not a check (decoding is bounded by the
 // limits; the caller's context still applies).
 func (s *Static) check(ctx context.Context, i int, args []byte) *tool.Error {
-	spec := &s.specs[i]
+	spec := s.tools[i]
 	c, mayAbandon := s.start(ctx, i, ModeCheck, args)
 	ended, err := s.exec(ctx, c, args, mayAbandon, 0)
 	switch {

@@ -49,7 +49,7 @@ type codecs struct {
 // goroutine.
 func (c *codecs) Run(ctx context.Context) error {
 	if err := c.dispatch(ctx, c.args); err != nil {
-		return toolerr.Returned(c.s.specs[c.i].Name, err)
+		return toolerr.Returned(c.s.tools[c.i].Name, err)
 	}
 	return nil
 }
@@ -93,7 +93,7 @@ func (c *codecs) again(ctx context.Context, args []byte) (err error) {
 // and clear.
 func (c *codecs) inline(ctx context.Context, args []byte) (ended run.Ended, err error) {
 	s := c.s
-	name := s.specs[c.i].Name
+	name := s.tools[c.i].Name
 	if e := s.runner.Refuse(c.i, name); e != nil {
 		return run.Refused, e
 	}
@@ -117,7 +117,7 @@ func (c *codecs) Abandoned(healthy bool) {
 	}
 }
 
-// start prepares pooled codecs for a call of s.specs[i], and reports
+// start prepares pooled codecs for a call of s.tools[i], and reports
 // whether the run may be abandoned (a Spec.Timeout in ModeCall, or a
 // context that can be done): exec then runs it through the Runner, with
 // the arguments kept in c, and otherwise inline. The encoder writes into
@@ -127,7 +127,7 @@ func (c *codecs) Abandoned(healthy bool) {
 func (s *Static) start(ctx context.Context, i int, mode Mode, args []byte) (c *codecs, mayAbandon bool) {
 	c = s.pool.Get().(*codecs)
 	c.i, c.mode = i, mode
-	mayAbandon = mode == ModeCall && s.specs[i].Timeout > 0 || ctx.Done() != nil
+	mayAbandon = mode == ModeCall && s.tools[i].Timeout > 0 || ctx.Done() != nil
 	c.resetOut()
 	if mayAbandon {
 		c.args = args
@@ -139,7 +139,7 @@ func (s *Static) start(ctx context.Context, i int, mode Mode, args []byte) (c *c
 // abandoned, else inline.
 func (s *Static) exec(ctx context.Context, c *codecs, args []byte, mayAbandon bool, timeout time.Duration) (run.Ended, error) {
 	if mayAbandon {
-		return s.runner.Run(ctx, c.i, s.specs[c.i].Name, timeout, c)
+		return s.runner.Run(ctx, c.i, s.tools[c.i].Name, timeout, c)
 	}
 	return c.inline(ctx, args)
 }

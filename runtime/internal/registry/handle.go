@@ -20,7 +20,7 @@ type Handle struct {
 	// takes the pool's. A flag rather than c set to nil and back: a
 	// store of a pointer costs a write barrier while the collector runs.
 	busy bool
-	// last is the position in s.specs of the tool last found: a loop that
+	// last is the position in s.tools of the tool last found: a loop that
 	// calls one tool again and again finds it with one comparison.
 	last int
 }
@@ -46,12 +46,12 @@ func (h *Handle) AppendCall(ctx context.Context, dst []byte, name string, args [
 	appendTo := dst != nil // see Static.AppendCall
 	// find written out, its frame saved on the call path.
 	i := h.last
-	if i >= len(s.specs) || s.specs[i].Name != name {
+	if i >= len(s.tools) || s.tools[i].Name != name {
 		if i = h.search(name); i < 0 {
 			return failure(dst, toolerr.UnknownTool(s.tools, name))
 		}
 	}
-	spec := &s.specs[i]
+	spec := s.tools[i]
 	if spec.Kind == tool.KindPropose || spec.Timeout > 0 || ctx.Done() != nil {
 		return s.callAt(ctx, i, args, dst, appendTo)
 	}
@@ -93,14 +93,14 @@ func (h *Handle) Check(ctx context.Context, name string, args []byte) error {
 	ended, err := c.inline(ctx, args)
 	h.keep(c, ended != run.Crashed)
 	if err != nil {
-		return toolerr.Of(s.specs[i].Name, err)
+		return toolerr.Of(s.tools[i].Name, err)
 	}
 	return nil
 }
 
 // find is Static.find, trying the tool found last first.
 func (h *Handle) find(name string) int {
-	if i := h.last; i < len(h.s.specs) && h.s.specs[i].Name == name {
+	if i := h.last; i < len(h.s.tools) && h.s.tools[i].Name == name {
 		return i
 	}
 	return h.search(name)

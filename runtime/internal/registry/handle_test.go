@@ -191,7 +191,7 @@ func BenchmarkHandleAppendCall(b *testing.B) {
 func TestHandleReentrant(t *testing.T) {
 	t.Parallel()
 	var h tool.Handle
-	reg, err := toolimpl.NewRegistry([]tool.Spec{
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{
 		{Name: "inner", Kind: tool.KindRead},
 		{Name: "outer", Kind: tool.KindRead},
 	}, nil, func(ctx context.Context, i int, mode toolimpl.Mode, in *toolimpl.Decoder, out *toolimpl.Encoder) (toolimpl.Output, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/internal/toolerr"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -112,7 +113,7 @@ func newOfferFixture(tb testing.TB, noHook bool) (*offerFixture, *registry.Stati
 	if !noHook {
 		offered = f.offeredHook
 	}
-	s, err := registry.New(f.table(), []bool{offOff: true}, f.dispatch, offered, tool.WithMaxOutputBytes(1000))
+	s, err := registry.New(tooltest.Table(f.table()), []bool{offOff: true}, f.dispatch, offered, tool.WithMaxOutputBytes(1000))
 	require.NoError(tb, err)
 	return f, s
 }
@@ -188,7 +189,7 @@ func TestOfferFirstDeclines(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, err := registry.New(table, nil, func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
+			s, err := registry.New(tooltest.Table(table), nil, func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
 				return 0, nil
 			}, func(_ context.Context, i int) bool { return !tc.no[i] })
 			require.NoError(t, err)
@@ -196,7 +197,7 @@ func TestOfferFirstDeclines(t *testing.T) {
 		})
 	}
 
-	s, err := registry.New(table[:1], nil, func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
+	s, err := registry.New(tooltest.Table(table[:1]), nil, func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
 		return 0, nil
 	}, func(context.Context, int) bool { return false })
 	require.NoError(t, err)

@@ -17,14 +17,15 @@ import (
 // of specs and the generated Dispatch that runs them. It is safe for
 // concurrent use and must not be copied.
 type Static struct {
-	specs []tool.Spec
-	// ids holds the table index of each of specs, for the dispatch; nil
-	// when specs is the whole table (the index is the position).
+	// tools are the specs served, sorted by name: the table itself when no
+	// tool is off.
+	tools []*tool.Spec
+	// ids holds the table index of each of tools, for the dispatch; nil
+	// when tools is the whole table (the index is the position).
 	ids       []int32
-	tools     []*tool.Spec
 	dispatch  Dispatch
 	offered   Offered
-	runner    *run.Runner // runs every call; its tool index is the position in specs
+	runner    *run.Runner // runs every call; its tool index is the position in tools
 	opts      options.Registry
 	pool      sync.Pool // of *codecs
 	emptyArgs []byte
@@ -40,12 +41,12 @@ var _ tool.Registry = (*Static)(nil)
 // Spec.DecidesOffer is set whether they are offered; nil means they
 // always are.
 //
-// The specs of table must have non-empty names, sorted by byte-wise
-// string comparison and unique, and valid kinds: New refuses anything
-// else rather than serve a registry whose Lookup would miss tools. The
-// table is kept as it is, without a copy, when off leaves no tool out:
-// neither it nor what it holds may be modified afterwards.
-func New(table []tool.Spec, off []bool, dispatch Dispatch, offered Offered, opts ...tool.Option) (*Static, error) {
+// The specs of table must be non-nil, with non-empty names, sorted by
+// byte-wise string comparison and unique, and valid kinds: New refuses
+// anything else rather than serve a registry whose Lookup would miss
+// tools. The table is kept as it is, without a copy, when off leaves no
+// tool out, and the specs always are: neither may be modified afterwards.
+func New(table []*tool.Spec, off []bool, dispatch Dispatch, offered Offered, opts ...tool.Option) (*Static, error) {
 	if dispatch == nil {
 		return nil, errors.New("new static tool registry: nil dispatch")
 	}
@@ -57,27 +58,23 @@ func New(table []tool.Spec, off []bool, dispatch Dispatch, offered Offered, opts
 		return nil, err
 	}
 	s := &Static{
-		specs:     table,
+		tools:     table,
 		dispatch:  dispatch,
 		offered:   offered,
 		opts:      o,
 		emptyArgs: []byte("{}"),
 	}
 	if slices.Contains(off, true) {
-		s.specs = make([]tool.Spec, 0, len(table))
+		s.tools = make([]*tool.Spec, 0, len(table))
 		s.ids = make([]int32, 0, len(table))
-		for i := range table {
+		for i, sp := range table {
 			if i >= len(off) || !off[i] {
-				s.specs = append(s.specs, table[i])
+				s.tools = append(s.tools, sp)
 				s.ids = append(s.ids, int32(i))
 			}
 		}
 	}
-	s.tools = make([]*tool.Spec, len(s.specs))
-	for i := range s.specs {
-		s.tools[i] = &s.specs[i]
-	}
-	runner, err := run.New(len(s.specs), o.MaxAbandoned)
+	runner, err := run.New(len(s.tools), o.MaxAbandoned)
 	if err != nil {
 		return nil, fmt.Errorf("new static tool registry: %w", err)
 	}
@@ -91,7 +88,7 @@ func New(table []tool.Spec, off []bool, dispatch Dispatch, offered Offered, opts
 }
 
 // check reports options and specs that are not as New requires.
-func check(o options.Registry, specs []tool.Spec) error {
+func check(o options.Registry, specs []*tool.Spec) error {
 	switch {
 	case o.MaxOutputBytes <= 0:
 		return fmt.Errorf("new static tool registry: max output bytes must be positive, got %d", o.MaxOutputBytes)
@@ -102,9 +99,10 @@ func check(o options.Registry, specs []tool.Spec) error {
 	case len(specs) > math.MaxInt32:
 		return fmt.Errorf("new static tool registry: %d specs, more than %d", len(specs), math.MaxInt32)
 	}
-	for i := range specs {
-		sp := &specs[i]
+	for i, sp := range specs {
 		switch {
+		case sp == nil:
+			return fmt.Errorf("new static tool registry: spec %d is nil", i)
 		case sp.Name == "":
 			return fmt.Errorf("new static tool registry: spec %d (type %s) has no name", i, sp.Type)
 		case sp.Kind < tool.KindRead || sp.Kind > tool.KindAction:
@@ -136,21 +134,21 @@ func (s *Static) Tools() []*tool.Spec { return s.tools }
 // function value cost more than the search).
 func (s *Static) Lookup(name string) (*tool.Spec, bool) {
 	if i := s.find(name); i >= 0 {
-		return &s.specs[i], true
+		return s.tools[i], true
 	}
 	return nil, false
 }
 
-// find returns the position in s.specs of the tool with the given name, or
+// find returns the position in s.tools of the tool with the given name, or
 // -1. It compares three ways, one call of the runtime's comparison a
 // step, and stops at the name: the tools of a small registry are found at
 // the first or second step, where a search for the lower bound compared
 // every step and then once more for equality.
 func (s *Static) find(name string) int {
-	i, j := 0, len(s.specs)
+	i, j := 0, len(s.tools)
 	for i < j {
 		h := int(uint(i+j) >> 1)
-		switch c := strings.Compare(s.specs[h].Name, name); {
+		switch c := strings.Compare(s.tools[h].Name, name); {
 		case c == 0:
 			return h
 		case c < 0:
@@ -162,7 +160,7 @@ func (s *Static) find(name string) int {
 	return -1
 }
 
-// id returns the table index of s.specs[i], which the dispatch switches on.
+// id returns the table index of s.tools[i], which the dispatch switches on.
 func (s *Static) id(i int) int {
 	if s.ids == nil {
 		return i

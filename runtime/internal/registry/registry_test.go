@@ -28,9 +28,9 @@ import (
 // on the tool's name (a generated package switches on its index).
 func newStatic(specs []tool.Spec, dispatch tooltest.Dispatch, opts ...tool.Option) (*registry.Static, error) {
 	if dispatch == nil {
-		return registry.New(specs, nil, nil, nil, opts...)
+		return registry.New(tooltest.Table(specs), nil, nil, nil, opts...)
 	}
-	return registry.New(specs, nil, func(ctx context.Context, i int, mode registry.Mode, in *codec.Decoder, out *codec.Encoder) (registry.Output, error) {
+	return registry.New(tooltest.Table(specs), nil, func(ctx context.Context, i int, mode registry.Mode, in *codec.Decoder, out *codec.Encoder) (registry.Output, error) {
 		return dispatch(ctx, specs[i].Name, mode, in, out)
 	}, nil, opts...)
 }
@@ -554,6 +554,24 @@ func TestNewStaticRefuses(t *testing.T) {
 	}
 }
 
+// TestStaticRefusesNilSpec: a table with a nil spec is refused, naming its
+// position, rather than serving a registry that would crash on a lookup.
+func TestStaticRefusesNilSpec(t *testing.T) {
+	t.Parallel()
+	d := func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
+		return registry.OutputText, nil
+	}
+	for i, table := range [][]*tool.Spec{
+		{nil, {Name: "b", Kind: tool.KindRead}},
+		{{Name: "a", Kind: tool.KindRead}, nil},
+	} {
+		s, err := registry.New(table, nil, d, nil)
+		require.Error(t, err)
+		assert.Nil(t, s)
+		assert.Equal(t, fmt.Sprintf("new static tool registry: spec %d is nil", i), err.Error())
+	}
+}
+
 func TestStaticInvalidArguments(t *testing.T) {
 	t.Parallel()
 	f, s := newFixture(t)
@@ -924,7 +942,7 @@ func TestNewWithOff(t *testing.T) {
 	}
 	ctx := context.Background()
 
-	s, err := registry.New(table, nil, d, nil)
+	s, err := registry.New(tooltest.Table(table), nil, d, nil)
 	require.NoError(t, err)
 	require.Len(t, s.Tools(), 3)
 	for i := range table {
@@ -933,7 +951,7 @@ func TestNewWithOff(t *testing.T) {
 
 	// Off tools are neither listed nor callable; the dispatch still gets
 	// the table index of the others.
-	s, err = registry.New(table, []bool{false, true}, d, nil)
+	s, err = registry.New(tooltest.Table(table), []bool{false, true}, d, nil)
 	require.NoError(t, err)
 	var names []string
 	for _, sp := range s.Tools() {
@@ -954,9 +972,9 @@ func TestNewWithOff(t *testing.T) {
 	assert.Equal(t, tool.CodeUnknownTool, te.Code)
 	assert.Equal(t, []int{2, 0}, got)
 
-	_, err = registry.New(table, nil, nil, nil)
+	_, err = registry.New(tooltest.Table(table), nil, nil, nil)
 	assert.ErrorContains(t, err, "nil dispatch")
-	_, err = registry.New([]tool.Spec{table[1], table[0]}, nil, d, nil)
+	_, err = registry.New(tooltest.Table([]tool.Spec{table[1], table[0]}), nil, d, nil)
 	assert.ErrorContains(t, err, `specs not sorted by name: "b" before "a"`)
 }
 

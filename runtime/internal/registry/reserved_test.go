@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/internal/registry"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -93,7 +94,7 @@ func TestReservedCodesFromTools(t *testing.T) {
 		}
 		return 0, returned
 	}
-	s, err := registry.New(table, nil, dispatch, nil)
+	s, err := registry.New(tooltest.Table(table), nil, dispatch, nil)
 	require.NoError(t, err)
 
 	// Not parallel: the cases share returned.
@@ -154,7 +155,7 @@ func TestReservedCodesFromTools(t *testing.T) {
 func TestReservedCodesWithTimeout(t *testing.T) {
 	t.Parallel()
 	table := []tool.Spec{{Name: "slow", Kind: tool.KindRead, Timeout: 1}}
-	s, err := registry.New(table, nil, func(ctx context.Context, _ int, _ registry.Mode, in *codec.Decoder, _ *codec.Encoder) (registry.Output, error) {
+	s, err := registry.New(tooltest.Table(table), nil, func(ctx context.Context, _ int, _ registry.Mode, in *codec.Decoder, _ *codec.Encoder) (registry.Output, error) {
 		in.Skip()
 		in.End()
 		<-ctx.Done()

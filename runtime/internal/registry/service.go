@@ -52,7 +52,7 @@ func SelfOffered(ctx context.Context, s *Static, i int) bool { return s.selfOffe
 
 // selfOffered is SelfOffered.
 func (s *Static) selfOffered(ctx context.Context, i int) (ok bool) {
-	if !s.specs[i].DecidesOffer || s.offered == nil {
+	if !s.tools[i].DecidesOffer || s.offered == nil {
 		return true
 	}
 	defer func() {
@@ -74,10 +74,10 @@ func LogArgs(ctx context.Context, s *Static, name string, args []byte) (form []b
 	if i < 0 {
 		return nil, false, toolerr.UnknownTool(s.tools, name)
 	}
-	if !s.specs[i].LogsArgs {
+	if !s.tools[i].LogsArgs {
 		return nil, false, nil
 	}
-	spec := &s.specs[i]
+	spec := s.tools[i]
 	c, mayAbandon := s.start(ctx, i, ModeLog, args)
 	ended, runErr := s.exec(ctx, c, args, mayAbandon, 0)
 	switch {

@@ -27,5 +27,15 @@ func NewRegistry(specs []tool.Spec, dispatch Dispatch, opts ...tool.Option) (too
 	byIndex := func(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		return dispatch(ctx, specs[i].Name, mode, in, out)
 	}
-	return toolimpl.NewRegistry(specs, nil, byIndex, nil, opts...)
+	return toolimpl.NewRegistry(Table(specs), nil, byIndex, nil, opts...)
+}
+
+// Table is the table of pointers to specs that toolimpl.NewRegistry
+// takes: a generated package's points to variables of its codec packages.
+func Table(specs []tool.Spec) []*tool.Spec {
+	table := make([]*tool.Spec, len(specs))
+	for i := range specs {
+		table[i] = &specs[i]
+	}
+	return table
 }

@@ -19,7 +19,7 @@ import (
 func ExampleNew() {
 	// A registry of one tool, notes_count, that takes no arguments: what a
 	// generated package builds from its static table.
-	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "notes_count", Kind: tool.KindRead}}, nil,
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{{Name: "notes_count", Kind: tool.KindRead}}, nil,
 		func(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 			if in.Object("object") {
 				for key, ok := in.Key(); ok; key, ok = in.Key() {

@@ -31,7 +31,7 @@ const secret = "hunter2"
 
 // table is the test registry, sorted by name, as a generated package's
 // static table is.
-var table = []tool.Spec{
+var table = []*tool.Spec{
 	{Name: "fail", Kind: tool.KindAction},
 	{Name: "notes_delete", Kind: tool.KindPropose, Title: "Delete a note"},
 	{Name: "notes_search", Kind: tool.KindRead},

@@ -32,7 +32,7 @@ type gated struct {
 func newGated(t *testing.T) *gated {
 	t.Helper()
 	g := &gated{running: make(chan struct{}, 16), release: make(chan struct{})}
-	specs := []tool.Spec{{Name: "act", Kind: tool.KindAction}, {Name: "notes_delete", Kind: tool.KindPropose}}
+	specs := []*tool.Spec{{Name: "act", Kind: tool.KindAction}, {Name: "notes_delete", Kind: tool.KindPropose}}
 	reg, err := toolimpl.NewRegistry(specs, nil, func(ctx context.Context, i int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 		if in.Object("object") {
 			for {

@@ -171,7 +171,7 @@ func TestDatabaseUnavailable(t *testing.T) {
 // notes_delete (a propose tool), which count their runs in runs.
 func registry(t *testing.T, runs map[string]*atomic.Int64) tool.Registry {
 	t.Helper()
-	specs := []tool.Spec{
+	specs := []*tool.Spec{
 		{Name: "act", Kind: tool.KindAction},
 		{Name: "echo", Kind: tool.KindRead},
 		{Name: "notes_delete", Kind: tool.KindPropose},

@@ -100,7 +100,7 @@ func TestFullDiskFailsClosed(t *testing.T) {
 	// own: an end that fits in its start's page would be written.
 	result := "acted " + strings.Repeat("x", 5000)
 	var during atomic.Pointer[func()] // called as act runs
-	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "act", Kind: tool.KindAction}}, nil,
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{{Name: "act", Kind: tool.KindAction}}, nil,
 		func(_ context.Context, _ int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 			in.Skip()
 			in.End()

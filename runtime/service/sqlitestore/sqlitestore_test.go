@@ -193,7 +193,7 @@ func replaceFile(t *testing.T, file string) {
 // actRegistry is a registry of one action, act, counting its runs.
 func actRegistry(t *testing.T, runs *atomic.Int64) tool.Registry {
 	t.Helper()
-	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "act", Kind: tool.KindAction}}, nil,
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{{Name: "act", Kind: tool.KindAction}}, nil,
 		func(_ context.Context, _ int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 			if in.Object("object") {
 				for {

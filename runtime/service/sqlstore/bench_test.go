@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 
 // echo is a registry of one read tool, echo.
 func echo(tb testing.TB) tool.Registry {
-	reg, err := toolimpl.NewRegistry([]tool.Spec{{Name: "echo", Kind: tool.KindRead, ReadOnly: true}}, nil,
+	reg, err := toolimpl.NewRegistry([]*tool.Spec{{Name: "echo", Kind: tool.KindRead, ReadOnly: true}}, nil,
 		func(_ context.Context, _ int, mode toolimpl.Mode, in *codec.Decoder, out *codec.Encoder) (toolimpl.Output, error) {
 			text := ""
 			if in.Object("object") {

@@ -26,8 +26,8 @@ const (
 	tNotesDelete
 )
 
-func fixtureSpecs() []tool.Spec {
-	return []tool.Spec{
+func fixtureSpecs() []*tool.Spec {
+	return []*tool.Spec{
 		tAct:         {Name: "act", Kind: tool.KindAction},
 		tEcho:        {Name: "echo", Kind: tool.KindRead, ReadOnly: true},
 		tNotesDelete: {Name: "notes_delete", Kind: tool.KindPropose, Title: "Delete note"},

@@ -10,10 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// registryOf is the generated registry_gen.go of a run.
-func (r outputRun) registryOf() string {
+// codecOf is the generated codec_gen.go of the codec package name of a
+// run: where the specs, and the apps they hold, are.
+func (r outputRun) codecOf(name string) string {
 	for _, f := range r.files {
-		if filepath.Base(f.Path) == "registry_gen.go" {
+		if filepath.Base(f.Path) == "codec_gen.go" && filepath.Base(filepath.Dir(f.Path)) == name {
 			return string(f.Data)
 		}
 	}
@@ -37,14 +38,14 @@ func TestOutputCacheApp(t *testing.T) {
 	first := generateOutput(t, opts)
 	require.Empty(t, first.errs)
 	require.True(t, first.miss())
-	assert.Contains(t, first.registryOf(), `"<!doctype html>\n<p>first</p>\n"`)
+	assert.Contains(t, first.codecOf("acodec"), `"<!doctype html>\n<p>first</p>\n"`)
 	require.True(t, generateOutput(t, opts).hit())
 
 	writeCaseFile(t, dir, "a/find.html", "<!doctype html>\n<p>second</p>\n")
 	second := generateOutput(t, opts)
 	require.Empty(t, second.errs)
 	assert.True(t, second.miss(), "an edited app misses the entry")
-	assert.Contains(t, second.registryOf(), `"<!doctype html>\n<p>second</p>\n"`)
+	assert.Contains(t, second.codecOf("acodec"), `"<!doctype html>\n<p>second</p>\n"`)
 	assert.NotEqual(t, first.tools(), second.tools(), "the app's sha256 in tools.json")
 	again := generateOutput(t, opts)
 	assert.True(t, again.hit())

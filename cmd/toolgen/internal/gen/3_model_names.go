@@ -54,8 +54,7 @@ func checkFields(tools []*toolModel) []*problem.Error {
 }
 
 // schemaConst names the constant holding a schema, in the codec package
-// of the tool: exported for the registry's specs, in a package only the
-// registry imports, so the specs stay the API. No other name of a codec
+// of the tool, whose spec beside it holds it. No other name of a codec
 // package starts with Schema.
 func schemaConst(field, which string) string {
 	return "Schema" + field + which

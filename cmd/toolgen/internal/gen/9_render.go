@@ -38,12 +38,12 @@ const (
 func versionGuard(f *jen.File) {
 	f.Comment("This guard fails to compile when this file and the toolgen runtime it")
 	f.Comment("targets disagree: regenerate it with the toolgen version in your go.mod.")
-	f.Const().Id("_").Op("=").Qual(implPkg, "SupportPackageIsVersion6")
+	f.Const().Id("_").Op("=").Qual(implPkg, "SupportPackageIsVersion7")
 	f.Line()
 }
 
 // render plans the units the cache does not hold and prints the
-// generated Go: the registry (schemas, specs, the Tools struct, New,
+// generated Go: the registry (the specs table, the Tools struct, New,
 // Unavailable and the dispatch switch), the codec packages, the providers
 // subpackage with the projections, and tools.json. It derives nothing the
 // phases before it could: each unit's plan is made here only so that it is
@@ -116,18 +116,20 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 	})
 	reg.Line()
 
-	// The spec table, initialised by the compiler, not at start-up.
-	reg.Comment("specs describes every tool, sorted by name: a table the compiler lays out,")
-	reg.Comment("so that a registry of many tools costs nothing to start. It is shared")
-	reg.Comment("by every registry New returns and never modified.")
-	reg.Var().Id("specs").Op("=").Index(jen.Lit(len(m.tools))).Qual(toolPkg, "Spec").ValuesFunc(func(v *jen.Group) {
+	// The table of specs, each a variable of its tool's codec package,
+	// laid out by the compiler and the linker, not at start-up.
+	reg.Comment("specs points to the spec of every tool, sorted by name: each a variable")
+	reg.Comment("of the codec package that holds the tool's schemas and call function.")
+	reg.Comment("The compiler and the linker lay the table out, so that a registry of")
+	reg.Comment("many tools costs nothing to start. It is shared by every registry New")
+	reg.Comment("returns and never modified.")
+	reg.Var().Id("specs").Op("=").Index(jen.Lit(len(m.tools))).Op("*").Qual(toolPkg, "Spec").ValuesFunc(func(v *jen.Group) {
 		for i, t := range m.tools {
-			v.Line().Id(indexConst(fields[t])).Op(":").Add(specBody(t, fields[t], plan.tools[i].unit))
+			v.Line().Id(indexConst(fields[t])).Op(":").Op("&").Qual(plan.tools[i].unit, specVar(fields[t]))
 		}
 		v.Line()
 	})
 	reg.Line()
-	renderApps(reg, m, fields)
 
 	// Tools.
 	reg.Comment("Tools holds one value of every tool in the registry. Fill each field")
@@ -322,9 +324,9 @@ func doc(lines ...string) *jen.Statement {
 	return s
 }
 
-// specBody is the tool.Spec literal of t (without the type, as an element
-// of the specs table), fields in tool.Spec's order and zero values left
-// out; its schemas are constants of the codec package unit.
+// specBody is the tool.Spec literal of t without its type, fields in
+// tool.Spec's order and zero values left out; its schemas are constants of
+// the codec package unit, where the literal is written.
 func specBody(t *toolModel, field, unit string) jen.Code {
 	var kv []jen.Code
 	add := func(key string, v jen.Code) { kv = append(kv, jen.Id(key).Op(":").Add(v)) }

@@ -15,8 +15,8 @@ import (
 // specMeta is the Meta of t's Spec: its //tool:meta pairs, then, for a
 // tool with an app or a visibility, the reserved pairs runtime/mcpserver
 // reads (2_directives_ui.go): the tool's _meta.ui, the app resource's
-// _meta.ui, and the app's HTML, a constant of the registry package
-// (appConst). A tool without them has the Meta it always had.
+// _meta.ui, and the app's HTML, a constant of the codec package that
+// holds the spec (appConst). A tool without them has the Meta it always had.
 func specMeta(t *toolModel, field string) []jen.Code {
 	var ms []jen.Code
 	pair := func(k string, v jen.Code) {
@@ -36,15 +36,18 @@ func specMeta(t *toolModel, field string) []jen.Code {
 }
 
 // appConst is the name of the constant holding the HTML of the app of the
-// tool whose Tools field is field.
-func appConst(field string) string { return "app" + field }
+// tool whose Tools field is field, in its codec package: exported so that
+// it never meets a name the codec planner gives (no other name of a codec
+// package starts with App).
+func appConst(field string) string { return "App" + field }
 
-// renderApps writes the constant of each tool's app: its HTML file's
+// renderApps writes the constant of the app of each of tools that has
+// one, into the codec package whose specs point to them: its HTML file's
 // bytes, read and checked at generate time. A string constant is laid out
 // by the compiler: an app costs a program nothing until it is served.
-func renderApps(reg *jen.File, m *model, fields map[*toolModel]string) {
+func renderApps(f *jen.File, tools []*toolModel, fields map[*toolModel]string) {
 	var apps []*toolModel
-	for _, t := range m.tools {
+	for _, t := range tools {
 		if t.ui.file != "" {
 			apps = append(apps, t)
 		}
@@ -52,15 +55,15 @@ func renderApps(reg *jen.File, m *model, fields map[*toolModel]string) {
 	if len(apps) == 0 {
 		return
 	}
-	reg.Comment("The apps of the tools that have one (//tool:ui): each HTML file as toolgen")
-	reg.Comment("read and checked it, served by runtime/mcpserver through resources/read.")
-	reg.Const().DefsFunc(func(d *jen.Group) {
+	f.Comment("The apps of the tools that have one (//tool:ui): each HTML file as toolgen")
+	f.Comment("read and checked it, served by runtime/mcpserver through resources/read.")
+	f.Const().DefsFunc(func(d *jen.Group) {
 		for _, t := range apps {
 			d.Commentf("%s is the app of %s, %s (sha256 %s).", appConst(fields[t]), t.name, t.ui.file, t.ui.sum)
 			d.Id(appConst(fields[t])).Op("=").Lit(t.ui.html)
 		}
 	})
-	reg.Line()
+	f.Line()
 }
 
 // manifestUI is the "ui" member of a tool's tools.json entry: the tool's

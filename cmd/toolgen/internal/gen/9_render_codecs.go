@@ -13,8 +13,11 @@ import (
 
 // The codec packages (package codecplan places them): under the output
 // directory, internal/<name>/codec_gen.go per Go package whose types the
-// tools decode or encode, holding their decoders and encoders and the
-// call function of each tool of that package, which dispatch calls.
+// tools decode or encode, holding their decoders and encoders and, for
+// each tool of that package, its schemas, its spec (which the registry's
+// table points to) and its call function (which dispatch calls). What is
+// per tool lives there, compiled package by package, so that the
+// registry package's compile does not hold every tool's spec.
 
 const (
 	codecDir  = "internal"     // the directory of the codec packages, in the output directory
@@ -26,9 +29,14 @@ const (
 func codecTasks(fc formatCache, l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, g *renderUnit, opts *Options, marks []toolMark) []fileTask {
 	calls := map[string][]jen.Code{}
 	schemas := map[string][]jen.Code{}
+	specs := map[string][]jen.Code{}
+	tools := map[string][]*toolModel{}
 	for _, i := range g.tools {
 		t, tc := m.tools[i], plan.tools[i]
+		tools[tc.unit] = append(tools[tc.unit], t)
 		calls[tc.unit] = append(calls[tc.unit], callCode(t, fields[t], tc), jen.Line())
+		specs[tc.unit] = append(specs[tc.unit], jen.Commentf("%s is the spec of %s.", specVar(fields[t]), t.name).Line().
+			Id(specVar(fields[t])).Op("=").Qual(toolPkg, "Spec").Add(specBody(t, fields[t], tc.unit)))
 		schemas[tc.unit] = append(schemas[tc.unit], jen.Id(schemaConst(fields[t], "Input")).Op("=").Add(gocode.RawString(t.inNode.Compact())))
 		if t.outNode != nil {
 			schemas[tc.unit] = append(schemas[tc.unit], jen.Id(schemaConst(fields[t], "Output")).Op("=").Add(gocode.RawString(t.outNode.Compact())))
@@ -38,27 +46,45 @@ func codecTasks(fc formatCache, l *loaded, m *model, fields map[*toolModel]strin
 	for _, u := range g.planned {
 		rel := filepath.Join(codecDir, u.Name, codecFile)
 		tasks = append(tasks, formatTask(fc, filepath.ToSlash(rel), filepath.Join(opts.outDir(), rel), marks, func() *jen.File {
-			return codecCode(l, u, opts, g.empty[u.Path], schemas[u.Path], calls[u.Path])
+			return codecCode(l, u, opts, g.empty[u.Path], codecTools{tools[u.Path], fields, schemas[u.Path], specs[u.Path], calls[u.Path]})
 		}))
 	}
 	return tasks
 }
 
-// codecCode is the codec_gen.go of the codec package u: the schemas of its
-// tools, its patterns, the decoder of a tool without arguments when one of
-// its tools has none, the call functions of its tools, then its decoders
-// and encoders.
-func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, schemas, calls []jen.Code) *jen.File {
+// codecTools is what a codec package holds of the tools whose call
+// functions it holds: the tools, their schema constants, their specs and
+// their call functions.
+type codecTools struct {
+	tools                 []*toolModel
+	fields                map[*toolModel]string
+	schemas, specs, calls []jen.Code
+}
+
+// codecCode is the codec_gen.go of the codec package u: the schemas and
+// the apps of its tools, their specs, its patterns, the decoder of a tool
+// without arguments when one of its tools has none, the call functions of
+// its tools, then its decoders and encoders.
+func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, ct codecTools) *jen.File {
 	cf := jen.NewFilePathName(u.Path, u.Name)
 	cf.HeaderComment(header)
-	cf.PackageComment(fmt.Sprintf("Package %s holds decoders, encoders and tool calls of the registry\nin package %s, which alone may import it.", u.Name, opts.Package))
+	cf.PackageComment(fmt.Sprintf("Package %s holds decoders, encoders, tool specs and tool calls of the\nregistry in package %s, which alone may import it.", u.Name, opts.Package))
 	cf.ImportName(implPkg, "toolimpl")
+	cf.ImportName(toolPkg, "tool")
 	importNames(cf, l)
 	versionGuard(cf)
-	if len(schemas) > 0 {
-		cf.Comment("The published schemas of this package's tools, which the registry's")
-		cf.Comment("specs hold: the exact bytes sent to models. tools.json shows them indented.")
-		cf.Const().Defs(schemas...)
+	if len(ct.schemas) > 0 {
+		cf.Comment("The published schemas of this package's tools, which their specs")
+		cf.Comment("hold: the exact bytes sent to models. tools.json shows them indented.")
+		cf.Const().Defs(ct.schemas...)
+		cf.Line()
+	}
+	renderApps(cf, ct.tools, ct.fields)
+	if len(ct.specs) > 0 {
+		cf.Comment("The specs of this package's tools, which the registry's table points to.")
+		cf.Comment("The compiler lays them out: a registry of many tools costs nothing to")
+		cf.Comment("start. They are shared by every registry New returns and never modified.")
+		cf.Var().Defs(ct.specs...)
 		cf.Line()
 	}
 	if len(u.Patterns) > 0 {
@@ -80,7 +106,7 @@ func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, schemas, 
 		)
 		cf.Line()
 	}
-	for _, c := range calls {
+	for _, c := range ct.calls {
 		cf.Add(c)
 	}
 	for _, d := range u.Decls {
@@ -88,6 +114,11 @@ func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, schemas, 
 	}
 	return cf
 }
+
+// specVar is the name of the variable holding the spec of the tool whose
+// Tools field is field, in its codec package. No other name of a codec
+// package starts with Spec.
+func specVar(field string) string { return "Spec" + field }
 
 // callFunc is the name of the call function of the tool whose Tools field
 // is field.

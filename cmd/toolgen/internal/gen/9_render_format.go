@@ -23,14 +23,15 @@ type toolMark struct {
 	marks []string
 }
 
-// toolMarks are the marks of every tool: its schema constants (registry)
-// and its case in the providers' switch.
+// toolMarks are the marks of every tool: its schema constants and spec
+// (codec packages), its index (registry) and its case in the
+// providers' switch.
 func toolMarks(tools []*toolModel, fields map[*toolModel]string) []toolMark {
 	out := make([]toolMark, 0, len(tools))
 	for _, t := range tools {
 		marks := []string{fmt.Sprintf("case %q", t.name)}
 		if f, ok := fields[t]; ok {
-			marks = append(marks, schemaConst(f, "Input")+" ", schemaConst(f, "Output")+" ", indexConst(f)+":")
+			marks = append(marks, schemaConst(f, "Input")+" ", schemaConst(f, "Output")+" ", specVar(f)+" ", indexConst(f)+":")
 		}
 		out = append(out, toolMark{tool: t, marks: marks})
 	}

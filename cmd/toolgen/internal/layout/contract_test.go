@@ -25,7 +25,8 @@ func imports(t *testing.T, pkg string) []string {
 // for its skills, runtime/provider in the providers subpackage), and
 // nothing else of the runtime: not runtime/codec, no internal package.
 // The codec packages under the registry's internal directory, which only
-// the registry imports, name the contract alone.
+// the registry imports, name the contract and runtime/tool (their tools'
+// specs).
 func TestGeneratedCodeImportsTheContract(t *testing.T) {
 	t.Parallel()
 	rt := module + "/runtime/"
@@ -38,7 +39,7 @@ func TestGeneratedCodeImportsTheContract(t *testing.T) {
 	codecs := append(list(t, "./generated/internal/..."), list(t, "./cmd/toolgen/internal/gen/testdata/cases/contract/want/internal/...")...)
 	require.GreaterOrEqual(t, len(codecs), 4, "the codec packages of generated and of the contract case")
 	for _, p := range codecs {
-		pkgs[p] = []string{rt + "toolimpl"}
+		pkgs[p] = []string{rt + "toolimpl", rt + "tool"}
 	}
 	for pkg, allowed := range pkgs {
 		var got []string

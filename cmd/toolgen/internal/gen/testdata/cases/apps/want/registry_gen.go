@@ -25,7 +25,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -33,41 +33,15 @@ const (
 	toolCardShow
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [2]tool.Spec{
-	toolCardRefresh: {
-		Name:         "card_refresh",
-		Group:        "apps",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Meta:         []tool.Meta{{Key: "io.modelcontextprotocol/ui", Value: "{\"visibility\":[\"app\"]}"}},
-		Description:  "Refreshes the card; only its app calls it.",
-		InputSchema:  []byte(appscodec.SchemaCardRefreshInput),
-		OutputSchema: []byte(appscodec.SchemaCardRefreshOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/apps",
-		Type:         "RefreshTool",
-	},
-	toolCardShow: {
-		Name:         "card_show",
-		Group:        "apps",
-		Kind:         tool.KindDisplay,
-		Meta:         []tool.Meta{{Key: "io.modelcontextprotocol/ui", Value: "{}"}, {Key: "io.modelcontextprotocol/ui/resource", Value: "{\"csp\":{\"connectDomains\":[\"https://api.example.com\"],\"resourceDomains\":[\"https://cdn.example.com\",\"https://*.fonts.example.com\"]},\"permissions\":{\"camera\":{},\"clipboardWrite\":{}},\"prefersBorder\":true}"}, {Key: "io.modelcontextprotocol/ui/html", Value: appCardShow}},
-		Description:  "Draws a card for a person.",
-		InputSchema:  []byte(appscodec.SchemaCardShowInput),
-		OutputSchema: []byte(appscodec.SchemaCardShowOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/apps",
-		Type:         "CardTool",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [2]*tool.Spec{
+	toolCardRefresh: &appscodec.SpecCardRefresh,
+	toolCardShow:    &appscodec.SpecCardShow,
 }
-
-// The apps of the tools that have one (//tool:ui): each HTML file as toolgen
-// read and checked it, served by runtime/mcpserver through resources/read.
-const (
-	// appCardShow is the app of card_show, card.html (sha256 827da64d66a79942abb92b27a7ee34ea01d56609dfe1f2fa0cdb021979aac054).
-	appCardShow = "<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Card</title>\n<link rel=\"stylesheet\" href=\"https://cdn.example.com/card.css\">\n<script src=\"https://static.fonts.example.com/load.js\"></script>\n</head>\n<body>\n<h1 id=\"title\">“Card”</h1>\n<script>document.getElementById(\"title\").textContent = \"ready\";</script>\n</body>\n</html>\n"
-)
 
 // Tools holds one value of every tool in the registry. Fill each field
 // with a ready tool, its dependencies set, and pass it to New.

@@ -22,12 +22,11 @@ import (
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic/want/internal/basiccodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
-	"time"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -37,59 +36,16 @@ const (
 	toolBasicSearch
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [4]tool.Spec{
-	toolBasicDelete: {
-		Name:        "basic_delete",
-		Group:       "danger",
-		Kind:        tool.KindPropose,
-		Destructive: true,
-		OpenWorld:   true,
-		Description: "Deletes an item.",
-		InputSchema: []byte(basiccodec.SchemaBasicDeleteInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
-		Type:        "Delete",
-	},
-	toolBasicPing: {
-		Name:        "basic_ping",
-		Group:       "basic",
-		Kind:        tool.KindDisplay,
-		Idempotent:  true,
-		Description: "Answers pong.",
-		InputSchema: []byte(basiccodec.SchemaBasicPingInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
-		Type:        "Ping",
-	},
-	toolBasicRemote: {
-		Name:         "basic_remote",
-		Group:        "basic",
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Description:  "Needs a key.",
-		InputSchema:  []byte(basiccodec.SchemaBasicRemoteInput),
-		OutputSchema: []byte(basiccodec.SchemaBasicRemoteOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
-		Type:         "Remote",
-	},
-	toolBasicSearch: {
-		Name:         "basic_search",
-		Title:        "Search",
-		Verb:         "Searching",
-		Group:        "basic",
-		Weight:       3,
-		Kind:         tool.KindRead,
-		ReadOnly:     true,
-		Timeout:      2 * time.Second,
-		Permissions:  []string{"basic.read"},
-		Meta:         []tool.Meta{{Key: "team", Value: "search"}},
-		Description:  "Searches everything.\n\nIt is the golden case's main tool.",
-		InputSchema:  []byte(basiccodec.SchemaBasicSearchInput),
-		OutputSchema: []byte(basiccodec.SchemaBasicSearchOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic",
-		Type:         "Search",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [4]*tool.Spec{
+	toolBasicDelete: &basiccodec.SpecBasicDelete,
+	toolBasicPing:   &basiccodec.SpecBasicPing,
+	toolBasicRemote: &basiccodec.SpecBasicRemote,
+	toolBasicSearch: &basiccodec.SpecBasicSearch,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field

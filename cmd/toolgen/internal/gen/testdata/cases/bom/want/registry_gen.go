@@ -25,26 +25,20 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
 	toolEcho = iota
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [1]tool.Spec{
-	toolEcho: {
-		Name:        "echo",
-		Group:       "bom",
-		Kind:        tool.KindAction,
-		Description: "Returns its input.",
-		InputSchema: []byte(bomcodec.SchemaEchoInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom",
-		Type:        "Echo",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [1]*tool.Spec{
+	toolEcho: &bomcodec.SpecEcho,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field

@@ -28,7 +28,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -38,54 +38,16 @@ const (
 	toolPurge
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [4]tool.Spec{
-	toolArchive: {
-		Name:             "archive",
-		Group:            "deferred",
-		GroupDescription: "Tools of the golden case: look things up and archive them.",
-		Kind:             tool.KindAction,
-		Description:      "Archives things; providers load it through their tool search.",
-		InputSchema:      []byte(deferredcodec.SchemaArchiveInput),
-		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred",
-		Type:             "Archive",
-		Defer:            true,
-	},
-	toolLookup: {
-		Name:             "lookup",
-		Group:            "deferred",
-		GroupDescription: "Tools of the golden case: look things up and archive them.",
-		Kind:             tool.KindRead,
-		ReadOnly:         true,
-		Description:      "Looks things up; it is loaded at once.",
-		InputSchema:      []byte(deferredcodec.SchemaLookupInput),
-		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred",
-		Type:             "Lookup",
-	},
-	toolPing: {
-		Name:             "ping",
-		Group:            "plain",
-		GroupDescription: "Tools that are never deferred.",
-		Kind:             tool.KindRead,
-		ReadOnly:         true,
-		Description:      "Ping answers.",
-		InputSchema:      []byte(othercodec.SchemaPingInput),
-		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/other",
-		Type:             "Ping",
-	},
-	toolPurge: {
-		Name:             "purge",
-		Group:            "deferred",
-		GroupDescription: "Tools of the golden case: look things up and archive them.",
-		Kind:             tool.KindAction,
-		Description:      "Purges things; its group, deferred, is described in package deferred.",
-		InputSchema:      []byte(othercodec.SchemaPurgeInput),
-		Package:          "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/other",
-		Type:             "Purge",
-		Defer:            true,
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [4]*tool.Spec{
+	toolArchive: &deferredcodec.SpecArchive,
+	toolLookup:  &deferredcodec.SpecLookup,
+	toolPing:    &othercodec.SpecPing,
+	toolPurge:   &othercodec.SpecPurge,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field

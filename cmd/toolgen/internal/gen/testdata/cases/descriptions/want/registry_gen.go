@@ -28,7 +28,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -37,40 +37,15 @@ const (
 	toolOutline
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [3]tool.Spec{
-	toolFind: {
-		Name:         "find",
-		Group:        "descriptions",
-		Kind:         tool.KindAction,
-		Description:  "Finds documents by words.",
-		InputSchema:  []byte(descriptionscodec.SchemaFindInput),
-		OutputSchema: []byte(descriptionscodec.SchemaFindOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions",
-		Type:         "Find",
-	},
-	toolLookup: {
-		Name:         "lookup",
-		Group:        "kept",
-		Kind:         tool.KindAction,
-		Description:  "Lookup looks a word up.",
-		InputSchema:  []byte(keptcodec.SchemaLookupInput),
-		OutputSchema: []byte(keptcodec.SchemaLookupOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept",
-		Type:         "Lookup",
-	},
-	toolOutline: {
-		Name:         "outline",
-		Group:        "descriptions",
-		Kind:         tool.KindAction,
-		Description:  "Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.",
-		InputSchema:  []byte(descriptionscodec.SchemaOutlineInput),
-		OutputSchema: []byte(descriptionscodec.SchemaOutlineOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions",
-		Type:         "Outline",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [3]*tool.Spec{
+	toolFind:    &descriptionscodec.SpecFind,
+	toolLookup:  &keptcodec.SpecLookup,
+	toolOutline: &descriptionscodec.SpecOutline,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field

@@ -26,7 +26,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -35,42 +35,15 @@ const (
 	toolHooksWhoami
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [3]tool.Spec{
-	toolHooksLogin: {
-		Name:         "hooks_login",
-		Group:        "hooks",
-		Kind:         tool.KindAction,
-		Description:  "Logs in to an account; offered to signed-in users only.",
-		InputSchema:  []byte(hookscodec.SchemaHooksLoginInput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks",
-		Type:         "Login",
-		Secrets:      []string{"/Pin", "/accounts/*/token", "/backup/*/token", "/deep/inner/code", "/key/secret", "/otp", "/password", "/pass~1phrase~01", "/recovery", "/vault/*/token", "/whole"},
-		DecidesOffer: true,
-		LogsArgs:     true,
-	},
-	toolHooksStore: {
-		Name:        "hooks_store",
-		Group:       "hooks",
-		Kind:        tool.KindAction,
-		Description: "Stores a value under a key; no hooks, one secret.",
-		InputSchema: []byte(hookscodec.SchemaHooksStoreInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks",
-		Type:        "Store",
-		Secrets:     []string{"/value"},
-	},
-	toolHooksWhoami: {
-		Name:         "hooks_whoami",
-		Group:        "hooks",
-		Kind:         tool.KindAction,
-		Description:  "Shows the signed-in user; offered to admins only.",
-		InputSchema:  []byte(hookscodec.SchemaHooksWhoamiInput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks",
-		Type:         "WhoAmI",
-		DecidesOffer: true,
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [3]*tool.Spec{
+	toolHooksLogin:  &hookscodec.SpecHooksLogin,
+	toolHooksStore:  &hookscodec.SpecHooksStore,
+	toolHooksWhoami: &hookscodec.SpecHooksWhoami,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field

@@ -25,7 +25,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -33,30 +33,14 @@ const (
 	toolNojsonHello
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [2]tool.Spec{
-	toolNojsonAdd: {
-		Name:         "nojson_add",
-		Group:        "nojson",
-		Kind:         tool.KindAction,
-		Description:  "Adds a reminder.",
-		InputSchema:  []byte(nojsoncodec.SchemaNojsonAddInput),
-		OutputSchema: []byte(nojsoncodec.SchemaNojsonAddOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson",
-		Type:         "AddTool",
-	},
-	toolNojsonHello: {
-		Name:        "nojson_hello",
-		Group:       "nojson",
-		Kind:        tool.KindRead,
-		ReadOnly:    true,
-		Description: "Says hello.",
-		InputSchema: []byte(nojsoncodec.SchemaNojsonHelloInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/nojson",
-		Type:        "HelloTool",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [2]*tool.Spec{
+	toolNojsonAdd:   &nojsoncodec.SpecNojsonAdd,
+	toolNojsonHello: &nojsoncodec.SpecNojsonHello,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field

@@ -28,7 +28,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -36,30 +36,14 @@ const (
 	toolBPages
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [2]tool.Spec{
-	toolAList: {
-		Name:         "a_list",
-		Group:        "a",
-		Kind:         tool.KindAction,
-		Description:  "Lists items.",
-		InputSchema:  []byte(acodec.SchemaAListInput),
-		OutputSchema: []byte(acodec.SchemaAListOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/a",
-		Type:         "List",
-	},
-	toolBPages: {
-		Name:         "b_pages",
-		Group:        "b",
-		Kind:         tool.KindAction,
-		Description:  "Lists the next pages.",
-		InputSchema:  []byte(bcodec.SchemaBPagesInput),
-		OutputSchema: []byte(bcodec.SchemaBPagesOutput),
-		Package:      "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/b",
-		Type:         "Pages",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [2]*tool.Spec{
+	toolAList:  &acodec.SpecAList,
+	toolBPages: &bcodec.SpecBPages,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field

@@ -34,7 +34,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -43,39 +43,15 @@ const (
 	toolNotesSearch
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [3]tool.Spec{
-	toolClockNow: {
-		Name:        "clock_now",
-		Group:       "clock",
-		Kind:        tool.KindRead,
-		ReadOnly:    true,
-		Description: "Tells the time.",
-		InputSchema: []byte(clockcodec.SchemaClockNowInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/clock",
-		Type:        "Now",
-	},
-	toolNotesCreate: {
-		Name:        "notes_create",
-		Group:       "notes",
-		Kind:        tool.KindAction,
-		Description: "Creates a note.",
-		InputSchema: []byte(notescodec.SchemaNotesCreateInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes",
-		Type:        "Create",
-	},
-	toolNotesSearch: {
-		Name:        "notes_search",
-		Group:       "notes",
-		Kind:        tool.KindRead,
-		ReadOnly:    true,
-		Description: "Finds notes by a word.",
-		InputSchema: []byte(notescodec.SchemaNotesSearchInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes",
-		Type:        "Search",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [3]*tool.Spec{
+	toolClockNow:    &clockcodec.SpecClockNow,
+	toolNotesCreate: &notescodec.SpecNotesCreate,
+	toolNotesSearch: &notescodec.SpecNotesSearch,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field

@@ -26,7 +26,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion6
+const _ = toolimpl.SupportPackageIsVersion7
 
 // The index of each tool in specs, which dispatch switches on.
 const (
@@ -36,46 +36,16 @@ const (
 	toolUnsetUpper
 )
 
-// specs describes every tool, sorted by name: a table the compiler lays out,
-// so that a registry of many tools costs nothing to start. It is shared
-// by every registry New returns and never modified.
-var specs = [4]tool.Spec{
-	toolUnsetEcho: {
-		Name:        "unset_echo",
-		Group:       "unset",
-		Kind:        tool.KindAction,
-		Description: "Echoes its argument; a struct with no fields needs no setting.",
-		InputSchema: []byte(unsetcodec.SchemaUnsetEchoInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
-		Type:        "Echo",
-	},
-	toolUnsetFilter: {
-		Name:        "unset_filter",
-		Group:       "unset",
-		Kind:        tool.KindAction,
-		Description: "Filters words; not comparable (a slice and a func), checked field by field.",
-		InputSchema: []byte(unsetcodec.SchemaUnsetFilterInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
-		Type:        "Filter",
-	},
-	toolUnsetGreet: {
-		Name:        "unset_greet",
-		Group:       "unset",
-		Kind:        tool.KindAction,
-		Description: "Greets in a set language; a comparable tool type, checked as a whole.",
-		InputSchema: []byte(unsetcodec.SchemaUnsetGreetInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
-		Type:        "Greet",
-	},
-	toolUnsetUpper: {
-		Name:        "unset_upper",
-		Group:       "unset",
-		Kind:        tool.KindAction,
-		Description: "Upper-cases its argument; its zero value is ready (a nil Map means the identity).",
-		InputSchema: []byte(unsetcodec.SchemaUnsetUpperInput),
-		Package:     "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset",
-		Type:        "Upper",
-	},
+// specs points to the spec of every tool, sorted by name: each a variable
+// of the codec package that holds the tool's schemas and call function.
+// The compiler and the linker lay the table out, so that a registry of
+// many tools costs nothing to start. It is shared by every registry New
+// returns and never modified.
+var specs = [4]*tool.Spec{
+	toolUnsetEcho:   &unsetcodec.SpecUnsetEcho,
+	toolUnsetFilter: &unsetcodec.SpecUnsetFilter,
+	toolUnsetGreet:  &unsetcodec.SpecUnsetGreet,
+	toolUnsetUpper:  &unsetcodec.SpecUnsetUpper,
 }
 
 // Tools holds one value of every tool in the registry. Fill each field
