@@ -2,12 +2,14 @@ package registry_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/internal/registry"
+	"github.com/toolgen-go/toolgen/runtime/internal/tooltest"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
@@ -100,6 +102,26 @@ func BenchmarkUnknownTool(b *testing.B) {
 	for b.Loop() {
 		if _, err := s.Call(ctx, "notes_serch", nil); err == nil {
 			b.Fatal("no error")
+		}
+	}
+}
+
+// BenchmarkNew builds a registry of 10,000 tools from its table, as a
+// generated New does at start-up: the check of the table (names sorted and
+// distinct, kinds valid) is most of it.
+func BenchmarkNew(b *testing.B) {
+	specs := make([]tool.Spec, 10000)
+	for i := range specs {
+		specs[i] = tool.Spec{Name: fmt.Sprintf("p%03d_t%03d", i/50, i%50), Kind: tool.KindRead}
+	}
+	table := tooltest.Table(specs)
+	dispatch := func(context.Context, int, registry.Mode, *codec.Decoder, *codec.Encoder) (registry.Output, error) {
+		return registry.OutputText, nil
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := registry.New(table, nil, dispatch, nil); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
