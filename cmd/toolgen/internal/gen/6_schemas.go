@@ -64,15 +64,6 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, sca
 		return []*problem.Error{{Msg: "toolgen bug: " + err.Error()}}
 	}
 	defer timer.done("schemas")
-	// The bootstrap reflects a type once: a tool's input may be another
-	// tool's input or output, or its own output. held counts the schemas
-	// holding each node.
-	held := map[*jsontree.Node]int{}
-	for _, t := range m.tools {
-		s := got[t.name]
-		held[s.Input]++
-		held[s.Output]++
-	}
 	for _, t := range m.tools {
 		s := got[t.name]
 		t.inNode, t.outNode = s.Input, s.Output
@@ -84,11 +75,9 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, sca
 		// description (schema.InputRoot says why); an output's is: output
 		// schemas are not part of the provider declarations sent with
 		// every request, and the result type's doc says what the result
-		// is, which a tool's description often does not. InputRoot
-		// changes the node: a node another schema holds is copied first.
-		if held[t.inNode] > 1 {
-			t.inNode = t.inNode.Clone()
-		}
+		// is, which a tool's description often does not. The bootstrap
+		// reflects a type once: the input may be the output's node.
+		t.inNode = t.inNode.Clone()
 		path, name := t.input.Obj().Pkg().Path(), t.input.Obj().Name()
 		root := map[string]string{}
 		if doc, ok := cs.rootDoc(path, name); ok {
