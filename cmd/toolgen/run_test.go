@@ -85,7 +85,7 @@ func TestCacheTimings(t *testing.T) {
 	}
 	code, _, stderr := runToolgen(t, args...)
 	require.Equal(t, exitOK, code, stderr)
-	assert.Equal(t, []string{"cache miss", "load", "model", "comments", "static schemas", "cache lookup", "bootstrap build", "bootstrap run", "schemas", "plan", "render", "cache store", "total"}, phases(stderr))
+	assert.Equal(t, []string{"cache miss", "load", "model", "comments", "static schemas", "cache lookup", "bootstrap build", "bootstrap run", "schemas", "shapes", "plan", "render", "cache store", "total"}, phases(stderr))
 	code, _, stderr = runToolgen(t, args...)
 	require.Equal(t, exitOK, code, stderr)
 	assert.Equal(t, []string{"cache hit", "total"}, phases(stderr))
@@ -96,7 +96,7 @@ func TestCacheTimings(t *testing.T) {
 	t.Setenv("TOOLGEN_CACHE", "off")
 	code, _, stderr = runToolgen(t, args...)
 	require.Equal(t, exitOK, code, stderr)
-	assert.Equal(t, []string{"load", "model", "comments", "static schemas", "cache lookup", "bootstrap build", "bootstrap run", "schemas", "plan", "render", "total"}, phases(stderr))
+	assert.Equal(t, []string{"load", "model", "comments", "static schemas", "cache lookup", "bootstrap build", "bootstrap run", "schemas", "shapes", "plan", "render", "total"}, phases(stderr))
 }
 
 // TestProblems: problems are printed as path:line:col: message relative to

@@ -192,13 +192,23 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	m, errs := modelPhases(l, &opts)
+	// The shapes phase runs beside the schemas phase, which does not read
+	// the shapes: the problems of the shapes are reported as if the
+	// schemas phase had not run (their problems are not), and stop it.
+	schemaCtx, stopSchemas := context.WithCancel(ctx)
+	defer stopSchemas()
+	m, shapes, errs := startModelPhases(l, &opts, stopSchemas)
 	timer.done("model")
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
 	}
-	if errs := reflectSchemas(ctx, l, m, &opts, scan, timer); len(errs) > 0 {
+	schemaErrs := reflectSchemas(schemaCtx, l, m, &opts, scan, timer)
+	if errs := shapes.wait(); len(errs) > 0 {
 		return nil, problem.Sort(errs)
+	}
+	timer.done("shapes")
+	if len(schemaErrs) > 0 {
+		return nil, problem.Sort(schemaErrs)
 	}
 	l.release()
 	plan, errs := planCodecs(l, m, &opts, scan)
@@ -221,19 +231,63 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 // modelPhases runs the directive, model, shape and skill phases on l and
 // returns the model, or every problem found.
 func modelPhases(l *loaded, opts *Options) (*model, []*problem.Error) {
+	m, shapes, errs := startModelPhases(l, opts, nil)
+	if len(errs) == 0 {
+		errs = shapes.wait()
+	}
+	return m, errs
+}
+
+// startModelPhases runs the directive, model and skill phases on l and
+// starts the shapes phase, which calls stop, when not nil, if it ends with
+// problems. It returns the model and the shapes phase, or every problem
+// found: with problems, the shapes phase has ended and its problems are
+// among them.
+func startModelPhases(l *loaded, opts *Options, stop func()) (*model, *pendingShapes, []*problem.Error) {
 	decls, errs := findDirectives(l)
 	docs, es := findGroupDocs(l)
 	errs = append(errs, es...)
 	m, es := newModel(l, decls)
 	errs = append(errs, es...)
 	errs = append(errs, describeGroups(m.tools, docs)...)
-	errs = append(errs, deriveShapes(l.fset, m)...)
+	shapes := startShapes(l, m, stop)
 	m.skills, es = loadSkills(l, declaredNames(decls), opts)
 	errs = append(errs, es...)
 	if len(m.tools) == 0 && len(errs) == 0 {
 		errs = append(errs, &problem.Error{Msg: fmt.Sprintf("no tools found in %s: declare a type with a //tool:name directive in its doc comment", strings.Join(opts.Patterns, " "))})
 	}
-	return m, errs
+	if len(errs) > 0 {
+		errs = append(errs, shapes.wait()...)
+	}
+	return m, shapes, errs
+}
+
+// pendingShapes is the shapes phase (deriveShapes) running in the
+// background: it sets the shapes and secrets of the model's tools, which
+// nothing else reads or writes until wait returns.
+type pendingShapes struct {
+	done chan struct{}
+	errs []*problem.Error
+}
+
+// startShapes starts deriveShapes(l.fset, m); stop, when not nil, is
+// called if it ends with problems.
+func startShapes(l *loaded, m *model, stop func()) *pendingShapes {
+	ps := &pendingShapes{done: make(chan struct{})}
+	go func() {
+		defer close(ps.done)
+		ps.errs = deriveShapes(l.fset, m)
+		if len(ps.errs) > 0 && stop != nil {
+			stop()
+		}
+	}()
+	return ps
+}
+
+// wait returns the problems of the shapes phase once it ends.
+func (ps *pendingShapes) wait() []*problem.Error {
+	<-ps.done
+	return ps.errs
 }
 
 // pendingLoad is a load running in the background.

@@ -3,8 +3,10 @@ package gen
 import (
 	"go/token"
 	"go/types"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/packages"
 
@@ -80,9 +82,26 @@ func newModel(l *loaded, decls []declared) (*model, []*problem.Error) {
 	m := &model{}
 	var errs []*problem.Error
 	keep := keepsNames(l)
-	for _, decl := range decls {
-		t, es := newTool(l, decl, keep[decl.pkg.PkgPath])
-		errs = append(errs, es...)
+	// Each tool is checked on its own, GOMAXPROCS at once; the tools and
+	// problems are taken in the declarations' order.
+	tools := make([]*toolModel, len(decls))
+	toolErrs := make([][]*problem.Error, len(decls))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(decls)) {
+		wg.Go(func() {
+			for i := range next {
+				tools[i], toolErrs[i] = newTool(l, decls[i], keep[decls[i].pkg.PkgPath])
+			}
+		})
+	}
+	for i := range decls {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, t := range tools {
+		errs = append(errs, toolErrs[i]...)
 		if t != nil {
 			m.tools = append(m.tools, t)
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"maps"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
@@ -39,7 +41,7 @@ func reflectSchemas(ctx context.Context, l *loaded, m *model, opts *Options, sca
 	if l.module != nil && !within(l.module.Dir, dir) {
 		dir = l.module.Dir
 	}
-	cfg := bootstrapConfig{Dir: dir, BuildFlags: opts.BuildFlags, Env: opts.Env, Identity: opts.Identity, scan: scan, timer: timer, static: staticSchemas(l, cs), comments: cs}
+	cfg := bootstrapConfig{Dir: dir, BuildFlags: opts.BuildFlags, Env: opts.Env, Identity: opts.Identity, scan: scan, timer: timer, static: newStaticPath(l, cs), comments: cs}
 	if !opts.skip["static"] {
 		cfg.staticCache = openStaticCache(opts.Cache, l, &cfg)
 	}
@@ -162,25 +164,48 @@ func newCommentSet(l *loaded) *commentSet {
 // ensure adds the entries of the packages of paths not done yet; paths
 // that are not loaded packages have no entries.
 func (cs *commentSet) ensure(paths ...string) {
-	added := false
+	var todo []*packages.Package
+	queued := map[string]bool{}
 	for _, path := range paths {
 		p := cs.pkgs[path]
-		if p == nil || cs.byPkg[path] != nil {
+		if p == nil || cs.byPkg[path] != nil || queued[path] {
 			continue
 		}
-		pkg := map[string]string{}
-		if err := schema.AddComments(pkg, cs.l.fset, p.PkgPath, p.Syntax); err != nil {
-			cs.errs = append(cs.errs, &problem.Error{Msg: err.Error()})
-		}
-		schema.ReflowComments(pkg)
-		if !cs.keep[p.PkgPath] {
-			schema.DropNames(pkg)
-		}
-		cs.byPkg[path] = pkg
-		added = true
+		queued[path] = true
+		todo = append(todo, p)
 	}
-	if !added {
+	if len(todo) == 0 {
 		return
+	}
+	// Each package's entries depend on its files alone: GOMAXPROCS
+	// packages are read at once, their problems kept in paths' order.
+	pkgs := make([]map[string]string, len(todo))
+	errs := make([]error, len(todo))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for i := range next {
+				p, pkg := todo[i], map[string]string{}
+				errs[i] = schema.AddComments(pkg, cs.l.fset, p.PkgPath, p.Syntax)
+				schema.ReflowComments(pkg)
+				if !cs.keep[p.PkgPath] {
+					schema.DropNames(pkg)
+				}
+				pkgs[i] = pkg
+			}
+		})
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, p := range todo {
+		if errs[i] != nil {
+			cs.errs = append(cs.errs, &problem.Error{Msg: errs[i].Error()})
+		}
+		cs.byPkg[p.PkgPath] = pkgs[i]
 	}
 	// Merged in l's order, as schemaComments merges: of two packages with
 	// an entry under one key, the later one's wins. Only a package whose

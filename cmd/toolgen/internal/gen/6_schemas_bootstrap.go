@@ -99,7 +99,7 @@ type bootstrapConfig struct {
 	timer *phaseTimer
 	// static, when not nil, is the static path (6_schemas_static.go): the
 	// types it derives are not reflected by the program.
-	static func(bootstrapType) (json.RawMessage, bool)
+	static *staticPath
 	// staticCache, when not nil, holds the static path's results of
 	// unchanged packages (6_schemas_static_cache.go).
 	staticCache *staticCache

@@ -24,68 +24,174 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/problem"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
 	"golang.org/x/tools/go/packages"
 )
 
-// staticSchemas returns the static path for the types of l's packages:
-// for a type it can derive, the raw result the bootstrap program would
-// write ({"schema": ...}) and true. It reads the doc comments of the
-// loaded packages a type's package imports, directly or not, from cs
-// (nil: none), and the files of a package (hasBootstrapFiles) once its
-// types are asked for.
-func staticSchemas(l *loaded, cs *commentSet) func(bootstrapType) (json.RawMessage, bool) {
-	pkgs := map[string]*packages.Package{}
+// staticPath is the static path for the types of a run's packages: for
+// a type it can derive, the raw result the bootstrap program would write
+// ({"schema": ...}). It reads the doc comments of the loaded packages a
+// type's package imports, directly or not, from cs, and the files of a
+// package (hasBootstrapFiles) once its types are asked for. Its methods
+// are safe for concurrent use.
+type staticPath struct {
+	pkgs   map[string]*packages.Package
+	cs     *commentSet // nil: no comments
+	goroot string
+	// statics are the schema.Static values not in use: a Static keeps
+	// what it learnt of each type (schema.Static.checked) and is not safe
+	// for concurrent use, so each derivation takes one.
+	statics chan *schema.Static
+
+	mu      sync.Mutex
+	allowed map[string]bool // by package path, once asked
+	ensured map[string]bool // the packages whose closure's comments are in cs
+}
+
+// newStaticPath is the static path of l's packages, reading comments
+// from cs (nil: none).
+func newStaticPath(l *loaded, cs *commentSet) *staticPath {
+	sp := &staticPath{pkgs: map[string]*packages.Package{}, cs: cs, goroot: build.Default.GOROOT,
+		statics: make(chan *schema.Static, runtime.GOMAXPROCS(0)), allowed: map[string]bool{}, ensured: map[string]bool{}}
 	for _, p := range l.pkgs {
-		pkgs[p.PkgPath] = p
+		sp.pkgs[p.PkgPath] = p
 	}
-	allowed := map[string]bool{}
-	allow := func(path string) (ok, loaded bool) {
-		p := pkgs[path]
-		if p == nil {
-			return false, false
-		}
-		ok, done := allowed[path]
-		if !done {
-			ok = p.Types != nil && !hasBootstrapFiles(p)
-			allowed[path] = ok
-		}
-		return ok, true
+	return sp
+}
+
+// allow reports whether the named types of the package at path may be
+// read from go/types (ok), and whether it is a loaded package.
+func (sp *staticPath) allow(path string) (ok, loaded bool) {
+	p := sp.pkgs[path]
+	if p == nil {
+		return false, false
 	}
-	goroot := build.Default.GOROOT
+	sp.mu.Lock()
+	ok, done := sp.allowed[path]
+	sp.mu.Unlock()
+	if !done {
+		ok = p.Types != nil && !hasBootstrapFiles(p)
+		sp.mu.Lock()
+		sp.allowed[path] = ok
+		sp.mu.Unlock()
+	}
+	return ok, true
+}
+
+// static takes a schema.Static for one derivation; done gives it back.
+func (sp *staticPath) static() *schema.Static {
+	select {
+	case s := <-sp.statics:
+		return s
+	default:
+	}
 	s := &schema.Static{Comments: map[string]string{}, Allowed: func(p *types.Package) bool {
-		if ok, loaded := allow(p.Path()); loaded {
+		if ok, loaded := sp.allow(p.Path()); loaded {
 			return ok
 		}
-		return standardPackage(goroot, p.Path())
+		return standardPackage(sp.goroot, p.Path())
 	}}
-	if cs != nil {
-		s.Comments = cs.m
+	if sp.cs != nil {
+		s.Comments = sp.cs.m
 	}
-	ensured := map[string]bool{} // the packages whose closure's comments are in cs
-	return func(t bootstrapType) (json.RawMessage, bool) {
-		p := pkgs[t.PkgPath]
-		if ok, _ := allow(t.PkgPath); !ok {
-			return nil, false
-		}
-		tn, ok := p.Types.Scope().Lookup(t.Name).(*types.TypeName)
-		if !ok {
-			return nil, false
-		}
-		if cs != nil && !ensured[t.PkgPath] {
-			cs.ensure(typesClosure(p.Types)...)
-			ensured[t.PkgPath] = true
-		}
-		root, err := s.StaticRaw(tn.Type())
-		if err != nil {
-			return nil, false
-		}
-		return json.RawMessage(`{"schema":` + string(root.Compact()) + `}`), true
+	return s
+}
+
+// done gives s back for another derivation.
+func (sp *staticPath) done(s *schema.Static) {
+	select {
+	case sp.statics <- s:
+	default:
 	}
+}
+
+// typeName is the type t names, when the static path may derive it.
+func (sp *staticPath) typeName(t bootstrapType) (*types.TypeName, bool) {
+	if ok, _ := sp.allow(t.PkgPath); !ok {
+		return nil, false
+	}
+	tn, ok := sp.pkgs[t.PkgPath].Types.Scope().Lookup(t.Name).(*types.TypeName)
+	return tn, ok
+}
+
+// schema is the static path's result for t, and true when it derives t.
+func (sp *staticPath) schema(t bootstrapType) (json.RawMessage, bool) {
+	tn, ok := sp.typeName(t)
+	if !ok {
+		return nil, false
+	}
+	if sp.cs != nil {
+		sp.mu.Lock()
+		if !sp.ensured[t.PkgPath] {
+			sp.cs.ensure(typesClosure(tn.Pkg())...)
+			sp.ensured[t.PkgPath] = true
+		}
+		sp.mu.Unlock()
+	}
+	s := sp.static()
+	defer sp.done(s)
+	root, err := s.StaticRaw(tn.Type())
+	if err != nil {
+		return nil, false
+	}
+	return json.RawMessage(`{"schema":` + string(root.Compact()) + `}`), true
+}
+
+// schemas sets items[i] to the static path's result for types[i], for
+// each i of todo it can derive, GOMAXPROCS types at once: it is what
+// calling schema for each in turn sets. The comments of the packages the
+// types reach are read first, then the types derived in parallel; when a
+// package's path is another's followed by a dot (commentSet.overlap), the
+// comments a derivation sees could depend on the order, and the types
+// are derived in turn.
+func (sp *staticPath) schemas(types []bootstrapType, todo []int, items []json.RawMessage) {
+	if sp.cs != nil && sp.cs.overlap {
+		for _, i := range todo {
+			if raw, ok := sp.schema(types[i]); ok {
+				items[i] = raw
+			}
+		}
+		return
+	}
+	if sp.cs != nil {
+		var paths []string
+		for _, i := range todo {
+			t := types[i]
+			if tn, ok := sp.typeName(t); ok {
+				sp.mu.Lock()
+				if !sp.ensured[t.PkgPath] {
+					paths = append(paths, typesClosure(tn.Pkg())...)
+					sp.ensured[t.PkgPath] = true
+				}
+				sp.mu.Unlock()
+			}
+		}
+		sp.mu.Lock()
+		sp.cs.ensure(paths...)
+		sp.mu.Unlock()
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for i := range next {
+				if raw, ok := sp.schema(types[i]); ok {
+					items[i] = raw
+				}
+			}
+		})
+	}
+	for _, i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // typesClosure is the path of p and of every package it imports, directly
@@ -194,14 +300,13 @@ func schemaItems(ctx context.Context, cfg bootstrapConfig, reqs []schemaRequest,
 	items := make([]json.RawMessage, len(types))
 	if cfg.static != nil {
 		cfg.staticCache.lookup(types, items)
+		var todo []int
 		for i, t := range types {
-			if cfg.staticCache.isAnswered(t.PkgPath) {
-				continue // nil: the entry leaves the type to the program
-			}
-			if raw, ok := cfg.static(t); ok {
-				items[i] = raw
+			if !cfg.staticCache.isAnswered(t.PkgPath) { // else nil: the entry leaves the type to the program
+				todo = append(todo, i)
 			}
 		}
+		cfg.static.schemas(types, todo, items)
 		cfg.staticCache.store(types, items)
 	}
 	cfg.timer.done("static schemas")

@@ -206,6 +206,11 @@ func (sc *staticCache) store(types []bootstrapType, items []json.RawMessage) {
 	if sc == nil {
 		return
 	}
+	type stored struct {
+		k cache.Key
+		e staticEntry
+	}
+	var entries []stored
 	paths, idx := byPackage(types)
 	for _, path := range paths {
 		k, ok := sc.keys[path]
@@ -214,7 +219,7 @@ func (sc *staticCache) store(types []bootstrapType, items []json.RawMessage) {
 		}
 		sc.cs.ensure(path)
 		if len(sc.cs.errs) > 0 {
-			return
+			break
 		}
 		e := staticEntry{Docs: map[string]string{}}
 		for _, i := range idx[path] {
@@ -223,11 +228,26 @@ func (sc *staticCache) store(types []bootstrapType, items []json.RawMessage) {
 				e.Docs[types[i].Name] = doc
 			}
 		}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false) // the items as the derivation wrote them
-		if enc.Encode(e) == nil {
-			sc.cache.Put(k, b.Bytes())
-		}
+		entries = append(entries, stored{k, e})
 	}
+	// Encoded and stored GOMAXPROCS at once.
+	var wg sync.WaitGroup
+	next := make(chan stored)
+	for range min(runtime.GOMAXPROCS(0), len(entries)) {
+		wg.Go(func() {
+			for s := range next {
+				var b bytes.Buffer
+				enc := json.NewEncoder(&b)
+				enc.SetEscapeHTML(false) // the items as the derivation wrote them
+				if enc.Encode(s.e) == nil {
+					sc.cache.Put(s.k, b.Bytes())
+				}
+			}
+		})
+	}
+	for _, s := range entries {
+		next <- s
+	}
+	close(next)
+	wg.Wait()
 }

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"context"
-	"encoding/json"
 	"go/types"
 	"os"
 	"os/exec"
@@ -57,7 +56,7 @@ func staticParity(t *testing.T, opts Options) (parityCount, bool) {
 	if len(list) == 0 {
 		return count, false
 	}
-	static := staticSchemas(l, newCommentSet(l))
+	static := newStaticPath(l, newCommentSet(l))
 	items, errs := bootstrapRun(ctx, bootstrapConfig{Dir: opts.Dir, Comments: comments}, reqs, list)
 	if len(errs) > 0 {
 		// A hook that panics, or a type the program cannot import, fails
@@ -67,7 +66,7 @@ func staticParity(t *testing.T, opts Options) (parityCount, bool) {
 		var derivable []bootstrapType
 		var dreqs []schemaRequest
 		for i, bt := range list {
-			if _, ok := static(bt); ok {
+			if _, ok := static.schema(bt); ok {
 				derivable = append(derivable, bt)
 				dreqs = append(dreqs, reqs[i])
 			} else {
@@ -85,7 +84,7 @@ func staticParity(t *testing.T, opts Options) (parityCount, bool) {
 		}
 	}
 	for i, bt := range list {
-		got, ok := static(bt)
+		got, ok := static.schema(bt)
 		if !ok {
 			count.fallback = append(count.fallback, bt.String())
 			continue
@@ -180,13 +179,13 @@ func synthCatalog(t *testing.T, root string, nested bool) string {
 }
 
 // staticLoad loads patterns in dir and returns the static path for them.
-func staticLoad(t *testing.T, dir string, patterns ...string) func(bootstrapType) (json.RawMessage, bool) {
+func staticLoad(t *testing.T, dir string, patterns ...string) *staticPath {
 	t.Helper()
 	l, errs := load(context.Background(), &Options{Dir: dir, Patterns: patterns, Output: "generated"}, nil, false)
 	require.Empty(t, errorMessages(errs))
 	_, errs = schemaComments(l)
 	require.Empty(t, errs)
-	return staticSchemas(l, newCommentSet(l))
+	return newStaticPath(l, newCommentSet(l))
 }
 
 // TestStaticFallsBackOnPackages: the types of a package with a file built
@@ -197,16 +196,16 @@ func TestStaticFallsBackOnPackages(t *testing.T) {
 	root := repoRoot(t)
 	static := staticLoad(t, root, "./tools/notes", "./tools/clock")
 	const tools = "github.com/toolgen-go/toolgen/tools/"
-	_, ok := static(bootstrapType{tools + "notes", "SearchInput"})
+	_, ok := static.schema(bootstrapType{tools + "notes", "SearchInput"})
 	assert.False(t, ok, "notes has a toolgen-tagged file")
-	_, ok = static(bootstrapType{tools + "clock", "WaitInput"})
+	_, ok = static.schema(bootstrapType{tools + "clock", "WaitInput"})
 	assert.True(t, ok, "clock has none")
 
 	static = staticLoad(t, filepath.Join(root, "cmd", "toolgen", "internal", "schema"), "./testdata/static")
 	const fixture = "github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema/testdata/static"
-	_, ok = static(bootstrapType{fixture, "Kinds"})
+	_, ok = static.schema(bootstrapType{fixture, "Kinds"})
 	assert.False(t, ok, "Kinds holds a.Item and b.Item, of packages not loaded")
-	_, ok = static(bootstrapType{fixture, "Tree"})
+	_, ok = static.schema(bootstrapType{fixture, "Tree"})
 	assert.True(t, ok, "Tree needs nothing but its own package")
 }
 
@@ -274,12 +273,12 @@ func TestStaticFallsBackOnTaggedFiles(t *testing.T) {
 	})
 	l, errs := load(context.Background(), &Options{Dir: dir, Patterns: []string{"./..."}, Env: env, Output: "generated"}, nil, false)
 	require.Empty(t, errorMessages(errs))
-	static := staticSchemas(l, nil)
+	static := newStaticPath(l, nil)
 	p := bootstrapType{"example.com/user/p", "In"}
 	q := bootstrapType{"example.com/user/q", "In"}
-	_, ok := static(p)
+	_, ok := static.schema(p)
 	assert.False(t, ok, "p's files name the tag")
-	_, ok = static(q)
+	_, ok = static.schema(q)
 	assert.True(t, ok)
 	cfg := bootstrapConfig{Dir: dir, Env: env, static: static}
 	got, errs := runBootstrap(context.Background(), cfg, []schemaRequest{{Tool: "p", Input: &p}, {Tool: "q", Input: &q}})
