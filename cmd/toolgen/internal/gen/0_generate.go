@@ -192,23 +192,9 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	// The shapes phase runs beside the schemas phase, which does not read
-	// the shapes: the problems of the shapes are reported as if the
-	// schemas phase had not run (their problems are not), and stop it.
-	schemaCtx, stopSchemas := context.WithCancel(ctx)
-	defer stopSchemas()
-	m, shapes, errs := startModelPhases(l, &opts, stopSchemas)
-	timer.done("model")
+	m, errs := modelAndSchemas(ctx, l, &opts, scan, timer)
 	if len(errs) > 0 {
 		return nil, problem.Sort(errs)
-	}
-	schemaErrs := reflectSchemas(schemaCtx, l, m, &opts, scan, timer)
-	if errs := shapes.wait(); len(errs) > 0 {
-		return nil, problem.Sort(errs)
-	}
-	timer.done("shapes")
-	if len(schemaErrs) > 0 {
-		return nil, problem.Sort(schemaErrs)
 	}
 	l.release()
 	plan, errs := planCodecs(l, m, &opts, scan)
@@ -226,6 +212,29 @@ func Generate(ctx context.Context, opts Options) ([]File, []*problem.Error) {
 		timer.done("cache store")
 	}
 	return files, nil
+}
+
+// modelAndSchemas runs the model phases, then the schemas phase beside the
+// shapes phase, which the schemas phase does not read: the problems of the
+// shapes are reported as if the schemas phase had not run (its problems
+// are not), and stop it.
+func modelAndSchemas(ctx context.Context, l *loaded, opts *Options, scan *bootstrapScan, timer *phaseTimer) (*model, []*problem.Error) {
+	schemaCtx, stopSchemas := context.WithCancel(ctx)
+	defer stopSchemas()
+	m, shapes, errs := startModelPhases(l, opts, stopSchemas)
+	timer.done("model")
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	schemaErrs := reflectSchemas(schemaCtx, l, m, opts, scan, timer)
+	if errs := shapes.wait(); len(errs) > 0 {
+		return nil, errs
+	}
+	timer.done("shapes")
+	if len(schemaErrs) > 0 {
+		return nil, schemaErrs
+	}
+	return m, nil
 }
 
 // modelPhases runs the directive, model, shape and skill phases on l and
