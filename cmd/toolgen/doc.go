@@ -505,8 +505,9 @@
 //     provider gets, indented for review; then the skills, each an object
 //     whose first key is "skill".
 //   - providers/: every tool's definition for OpenAI, Anthropic and Gemini,
-//     computed at generation time (runtime/provider), one file per tools
-//     package (<name>codec_gen.go, as its codec package) and an index.
+//     computed at generation time (runtime/provider), one package per tools
+//     package (providers/internal/<name>codec, as its codec package) and
+//     an index, so that no one compile holds every tool's definitions.
 //
 // New refuses a tool left out of Tools, naming the field, before anything
 // runs: a nil pointer field ("generated.New: Tools.NotesDelete (tool

@@ -53,7 +53,7 @@ func unitFilePath(out, path string) bool {
 		return false
 	}
 	dir, name := filepath.Split(filepath.ToSlash(rel))
-	return strings.HasPrefix(dir, codecDir+"/") || (dir == providersDir+"/" && name != providersFile) ||
+	return strings.HasPrefix(dir, codecDir+"/") || strings.HasPrefix(dir, providersDir+"/"+codecDir+"/") ||
 		(dir == "" && name != freshFile && strings.HasPrefix(name, "fresh_") && strings.HasSuffix(name, "_gen_test.go"))
 }
 

@@ -16,14 +16,14 @@ import (
 )
 
 // TestGeminiRefsAlone reads every Gemini declaration toolgen wrote: in
-// the golden cases (testdata/cases/*/want/providers), the sample registry
-// (generated/providers) and the benchmark's. Gemini's JSON Schema subset
-// allows only keywords starting with "$" beside "$ref" (runtime/provider,
-// refsAlone): none of them has another.
+// the golden cases (testdata/cases/*/want/providers/internal), the sample
+// registry (generated/providers/internal) and the benchmark's. Gemini's
+// JSON Schema subset allows only keywords starting with "$" beside "$ref"
+// (runtime/provider, refsAlone): none of them has another.
 func TestGeminiRefsAlone(t *testing.T) {
 	t.Parallel()
 	var files []string
-	for _, pattern := range []string{"testdata/cases/*/want/providers/*_gen.go", "../../../../generated/providers/*_gen.go", "../../../../bench/generated/providers/*_gen.go"} {
+	for _, pattern := range []string{"testdata/cases/*/want/providers/internal/*/*_gen.go", "../../../../generated/providers/internal/*/*_gen.go", "../../../../bench/generated/providers/internal/*/*_gen.go"} {
 		matched, err := filepath.Glob(pattern)
 		require.NoError(t, err)
 		require.NotEmpty(t, matched, pattern)

@@ -36,6 +36,9 @@ strict and why the others are not.
 	f.ImportName(toolPkg, "tool")
 	f.ImportName(implPkg, "toolimpl")
 	f.ImportName(providerPkg, "provider")
+	for _, u := range providerUnits(plan) {
+		f.ImportName(providersUnitPath(l, u.Name), u.Name)
+	}
 	versionGuard(f)
 
 	f.Comment("NewDefinitions returns the provider definitions of the tools reg offers,")
@@ -45,11 +48,11 @@ strict and why the others are not.
 		jen.Return(jen.Qual(providerPkg, "NewDefinitionsFrom").Call(jen.Id("reg"), jen.Id("precomputed"))),
 	)
 	f.Line()
-	f.Comment("precomputed returns the definitions of the named tool, from the file of")
-	f.Comment("its tools package.")
+	f.Comment("precomputed returns the definitions of the named tool, from the package")
+	f.Comment("of its tools package's definitions.")
 	f.Func().Id("precomputed").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).BlockFunc(func(b *jen.Group) {
 		for _, u := range providerUnits(plan) {
-			b.If(jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id(providersFunc(u.Name)).Call(jen.Id("name")), jen.Id("ok")).Block(
+			b.If(jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Qual(providersUnitPath(l, u.Name), "Precomputed").Call(jen.Id("name")), jen.Id("ok")).Block(
 				jen.Return(jen.Id("p"), jen.True()),
 			)
 		}
@@ -74,27 +77,36 @@ func providerUnits(plan *codecPlan) []unitRef {
 	return out
 }
 
-// providersFunc is the function of the providers file of the tools whose
-// call functions are in the codec package named unit.
-func providersFunc(unit string) string { return "precomputed" + gocode.Exported(unit) }
+// providersUnitPath is the import path of the package holding the
+// definitions of the tools whose call functions are in the codec package
+// named unit: providers/internal/<unit>, one package per tools package,
+// so that the compiler builds them in parallel and none holds the whole
+// catalog's definitions (at 10,000 tools the providers package, when it
+// held them all, took 2.15 GiB to compile).
+func providersUnitPath(l *loaded, unit string) string {
+	return l.outPath + "/" + providersDir + "/" + codecDir + "/" + unit
+}
 
-// providersUnitFile is the providers file of the tools whose call
-// functions are in the codec package named unit.
-func providersUnitFile(unit string) string { return unit + "_gen.go" }
+// providersUnitFile is the file of that package, from the output
+// directory, with slashes.
+func providersUnitFile(unit string) string {
+	return providersDir + "/" + codecDir + "/" + unit + "/" + providersFile
+}
 
-// providersUnitCode is the providers file of the tools of one tools
+// providersUnitCode is the providers package of the tools of one tools
 // package (those whose call functions are in the codec package named
-// unit): their precomputed definitions, by name.
+// unit): Precomputed, their precomputed definitions by name, which only
+// the providers package imports.
 func providersUnitCode(l *loaded, unit string, tools []*toolModel, proj map[*toolModel]*provider.Precomputed) *jen.File {
-	f := jen.NewFilePathName(l.outPath+"/"+providersDir, providersDir)
+	f := jen.NewFilePathName(providersUnitPath(l, unit), unit)
 	f.HeaderComment(header)
+	f.PackageComment(fmt.Sprintf("Package %s holds the providers' definitions of the tools of one tools\npackage, for package providers, which alone may import it.", unit))
 	f.ImportName(implPkg, "toolimpl")
 	f.ImportName(providerPkg, "provider")
 	versionGuard(f)
-	name := providersFunc(unit)
-	f.Commentf("%s returns the definitions of the named tool when it is one of", name)
-	f.Commentf("the tools whose calls are in internal/%s.", unit)
-	f.Func().Id(name).Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).Block(
+	f.Comment("Precomputed returns the definitions of the named tool when it is one of")
+	f.Comment("this package's.")
+	f.Func().Id("Precomputed").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).Block(
 		jen.Switch(jen.Id("name")).BlockFunc(func(sw *jen.Group) {
 			for _, t := range tools {
 				p := proj[t]

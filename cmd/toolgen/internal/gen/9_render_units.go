@@ -131,7 +131,7 @@ func unitTask(fc formatCache, uc *unitCache, l *loaded, m *model, fields map[*to
 			if len(tools) == 0 {
 				continue
 			}
-			rel := providersDir + "/" + providersUnitFile(u.Name)
+			rel := providersUnitFile(u.Name)
 			tasks = append(tasks, formatTask(fc, rel, filepath.Join(out, filepath.FromSlash(rel)), marks, func() *jen.File {
 				return providersUnitCode(l, u.Name, tools, proj)
 			}))

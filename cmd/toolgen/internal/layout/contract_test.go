@@ -26,7 +26,8 @@ func imports(t *testing.T, pkg string) []string {
 // nothing else of the runtime: not runtime/codec, no internal package.
 // The codec packages under the registry's internal directory, which only
 // the registry imports, name the contract and runtime/tool (their tools'
-// specs).
+// specs); the providers' packages under providers/internal, which only
+// the providers package imports, the contract and runtime/provider.
 func TestGeneratedCodeImportsTheContract(t *testing.T) {
 	t.Parallel()
 	rt := module + "/runtime/"
@@ -40,6 +41,11 @@ func TestGeneratedCodeImportsTheContract(t *testing.T) {
 	require.GreaterOrEqual(t, len(codecs), 4, "the codec packages of generated and of the contract case")
 	for _, p := range codecs {
 		pkgs[p] = []string{rt + "toolimpl", rt + "tool"}
+	}
+	defs := append(list(t, "./generated/providers/internal/..."), list(t, "./cmd/toolgen/internal/gen/testdata/cases/contract/want/providers/internal/...")...)
+	require.GreaterOrEqual(t, len(defs), 4, "the providers' packages of generated and of the contract case")
+	for _, p := range defs {
+		pkgs[p] = []string{rt + "toolimpl", rt + "provider"}
 	}
 	for pkg, allowed := range pkgs {
 		var got []string

@@ -14,6 +14,7 @@ strict and why the others are not.
 package providers
 
 import (
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom/want/providers/internal/bomcodec"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
@@ -30,10 +31,10 @@ func NewDefinitions(reg tool.Registry) (*provider.Definitions, error) {
 	return provider.NewDefinitionsFrom(reg, precomputed)
 }
 
-// precomputed returns the definitions of the named tool, from the file of
-// its tools package.
+// precomputed returns the definitions of the named tool, from the package
+// of its tools package's definitions.
 func precomputed(name string) (*provider.Precomputed, bool) {
-	if p, ok := precomputedBomcodec(name); ok {
+	if p, ok := bomcodec.Precomputed(name); ok {
 		return p, true
 	}
 	return nil, false

@@ -14,6 +14,8 @@ strict and why the others are not.
 package providers
 
 import (
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want/providers/internal/deferredcodec"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want/providers/internal/othercodec"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
@@ -30,13 +32,13 @@ func NewDefinitions(reg tool.Registry) (*provider.Definitions, error) {
 	return provider.NewDefinitionsFrom(reg, precomputed)
 }
 
-// precomputed returns the definitions of the named tool, from the file of
-// its tools package.
+// precomputed returns the definitions of the named tool, from the package
+// of its tools package's definitions.
 func precomputed(name string) (*provider.Precomputed, bool) {
-	if p, ok := precomputedDeferredcodec(name); ok {
+	if p, ok := deferredcodec.Precomputed(name); ok {
 		return p, true
 	}
-	if p, ok := precomputedOthercodec(name); ok {
+	if p, ok := othercodec.Precomputed(name); ok {
 		return p, true
 	}
 	return nil, false
