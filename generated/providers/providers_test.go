@@ -65,3 +65,23 @@ func BenchmarkNewDefinitions(b *testing.B) {
 		}
 	})
 }
+
+// TestPrecomputedIsShared: a tool's definitions are the package's static
+// data, shared by every call and every Definitions built from them, never
+// a copy made at start-up.
+func TestPrecomputedIsShared(t *testing.T) {
+	reg, err := generated.New(*registry(t))
+	require.NoError(t, err)
+	a, err := NewDefinitions(reg)
+	require.NoError(t, err)
+	b, err := NewDefinitions(reg)
+	require.NoError(t, err)
+	for i, spec := range reg.Tools() {
+		p, ok := precomputed(spec.Name)
+		require.True(t, ok, spec.Name)
+		q, _ := precomputed(spec.Name)
+		assert.Same(t, p, q, spec.Name)
+		assert.Same(t, &p.Anthropic.JSON[0], &a.Tools()[i].Anthropic.JSON[0], spec.Name)
+		assert.Same(t, &a.Tools()[i].OpenAIChat.JSON[0], &b.Tools()[i].OpenAIChat.JSON[0], spec.Name)
+	}
+}

@@ -356,6 +356,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"example.com/synth/generated/providers"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -444,6 +445,21 @@ func BenchmarkListPrecomputed(b *testing.B) {
 		buf = append(buf[:0], pre...)
 	}
 	sinkBytes = buf
+}
+
+// BenchmarkProviderDefinitions measures building every tool's definitions
+// for the providers' APIs from the bytes toolgen precomputed: what a
+// program speaking to them pays at start-up.
+func BenchmarkProviderDefinitions(b *testing.B) {
+	reg := registry(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		defs, err := providers.NewDefinitions(reg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkBytes = defs.Anthropic()
+	}
 }
 
 // BenchmarkCall measures one call through the 1,000-tool registry.

@@ -95,9 +95,11 @@ func providersUnitFile(unit string) string {
 
 // providersUnitCode is the providers package of the tools of one tools
 // package (those whose call functions are in the codec package named
-// unit): Precomputed, their precomputed definitions by name, which only
-// the providers package imports.
-func providersUnitCode(l *loaded, unit string, tools []*toolModel, proj map[*toolModel]*provider.Precomputed) *jen.File {
+// unit): each tool's precomputed definitions, a variable the compiler lays
+// out (as the specs are), and Precomputed, which finds them by name. Only
+// the providers package imports it; the definitions are shared by every
+// Definitions built from them and never modified.
+func providersUnitCode(l *loaded, unit string, tools []*toolModel, fields map[*toolModel]string, proj map[*toolModel]*provider.Precomputed) *jen.File {
 	f := jen.NewFilePathName(providersUnitPath(l, unit), unit)
 	f.HeaderComment(header)
 	f.PackageComment(fmt.Sprintf("Package %s holds the providers' definitions of the tools of one tools\npackage, for package providers, which alone may import it.", unit))
@@ -109,23 +111,34 @@ func providersUnitCode(l *loaded, unit string, tools []*toolModel, proj map[*too
 	f.Func().Id("Precomputed").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).Block(
 		jen.Switch(jen.Id("name")).BlockFunc(func(sw *jen.Group) {
 			for _, t := range tools {
-				p := proj[t]
-				sw.Case(jen.Lit(t.name)).Block(jen.Return(jen.Op("&").Qual(providerPkg, "Precomputed").Values(
-					jen.Line().Id("Description").Op(":").Lit(p.Description),
-					jen.Line().Id("InputSchema").Op(":").Add(gocode.RawString([]byte(p.InputSchema))),
-					jen.Line().Id("OpenAIChat").Op(":").Add(projectionLit(p.OpenAIChat)),
-					jen.Line().Id("OpenAIResponses").Op(":").Add(projectionLit(p.OpenAIResponses)),
-					jen.Line().Id("Anthropic").Op(":").Add(projectionLit(p.Anthropic)),
-					jen.Line().Id("Gemini").Op(":").Add(projectionLit(p.Gemini)),
-					deferredLit(p.Deferred),
-					jen.Line(),
-				), jen.True()))
+				sw.Case(jen.Lit(t.name)).Block(jen.Return(jen.Op("&").Id(definitionsVar(fields[t])), jen.True()))
 			}
 		}),
 		jen.Return(jen.Nil(), jen.False()),
 	)
+	f.Line()
+	f.Var().DefsFunc(func(d *jen.Group) {
+		for _, t := range tools {
+			p := proj[t]
+			d.Commentf("%s are the definitions of %s.", definitionsVar(fields[t]), t.name)
+			d.Id(definitionsVar(fields[t])).Op("=").Qual(providerPkg, "Precomputed").Values(
+				jen.Line().Id("Description").Op(":").Lit(p.Description),
+				jen.Line().Id("InputSchema").Op(":").Add(gocode.RawString([]byte(p.InputSchema))),
+				jen.Line().Id("OpenAIChat").Op(":").Add(projectionLit(p.OpenAIChat)),
+				jen.Line().Id("OpenAIResponses").Op(":").Add(projectionLit(p.OpenAIResponses)),
+				jen.Line().Id("Anthropic").Op(":").Add(projectionLit(p.Anthropic)),
+				jen.Line().Id("Gemini").Op(":").Add(projectionLit(p.Gemini)),
+				deferredLit(p.Deferred),
+				jen.Line(),
+			)
+		}
+	})
 	return f
 }
+
+// definitionsVar is the variable holding the definitions of the tool
+// whose Tools field is field, in its providers package.
+func definitionsVar(field string) string { return "definitions" + field }
 
 // deferredLit is the Deferred member of a Precomputed literal: nothing for
 // a tool that is not deferred.

@@ -133,7 +133,7 @@ func unitTask(fc formatCache, uc *unitCache, l *loaded, m *model, fields map[*to
 			}
 			rel := providersUnitFile(u.Name)
 			tasks = append(tasks, formatTask(fc, rel, filepath.Join(out, filepath.FromSlash(rel)), marks, func() *jen.File {
-				return providersUnitCode(l, u.Name, tools, proj)
+				return providersUnitCode(l, u.Name, tools, fields, proj)
 			}))
 			if l.outPath != "" {
 				rel := freshUnitFile(u.Name)

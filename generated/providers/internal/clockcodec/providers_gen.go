@@ -20,89 +20,100 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "clock_now":
-		return &provider.Precomputed{
-			Description: "Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"clock_now","description":"Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"clock_now","description":"Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"clock_now","description":"Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.","name":"clock_now"}`),
-				Form: provider.FormNone,
-			},
-		}, true
+		return &definitionsClockNow, true
 	case "clock_sync":
-		return &provider.Precomputed{
-			Description: "Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"clock_sync","description":"Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"clock_sync","description":"Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"clock_sync","description":"Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.","name":"clock_sync"}`),
-				Form: provider.FormNone,
-			},
-		}, true
+		return &definitionsClockSync, true
 	case "clock_wait":
-		return &provider.Precomputed{
-			Description: "Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.",
-			InputSchema: `{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"type":"object","required":["seconds"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"clock_wait","description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","parameters":{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"required":["seconds"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"clock_wait","description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","parameters":{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"required":["seconds"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"clock_wait","description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","input_schema":{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"type":"object","required":["seconds"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","name":"clock_wait","parameters":{"properties":{"seconds":{"description":"How long to wait, in seconds.","maximum":60,"minimum":0.1,"type":"NUMBER"}},"required":["seconds"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsClockWait, true
 	case "clock_zones":
-		return &provider.Precomputed{
-			Description: "Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.",
-			InputSchema: `{"properties":{"prefix":{"type":"string","maxLength":64,"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\".","examples":["Europe/"]}},"additionalProperties":false,"type":"object"}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"clock_zones","description":"Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.","parameters":{"properties":{"prefix":{"type":["string","null"],"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\"."}},"additionalProperties":false,"required":["prefix"],"type":"object"},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/prefix/maxLength", "/properties/prefix/examples"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"clock_zones","description":"Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.","parameters":{"properties":{"prefix":{"type":["string","null"],"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\"."}},"additionalProperties":false,"required":["prefix"],"type":"object"},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/prefix/maxLength", "/properties/prefix/examples"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"clock_zones","description":"Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.","input_schema":{"properties":{"prefix":{"type":"string","maxLength":64,"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\".","examples":["Europe/"]}},"additionalProperties":false,"type":"object"}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.","name":"clock_zones","parameters":{"properties":{"prefix":{"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\".","example":"Europe/","maxLength":64,"type":"STRING"}},"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsClockZones, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsClockNow are the definitions of clock_now.
+	definitionsClockNow = provider.Precomputed{
+		Description: "Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.",
+		InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"clock_now","description":"Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"clock_now","description":"Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"clock_now","description":"Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+		},
+		Gemini: provider.Projection{
+			JSON: []byte(`{"description":"Tells the current date and time: the timestamp, the time zone and its offset from UTC, the weekday, the ISO week and the day of the year.","name":"clock_now"}`),
+			Form: provider.FormNone,
+		},
+	}
+	// definitionsClockSync are the definitions of clock_sync.
+	definitionsClockSync = provider.Precomputed{
+		Description: "Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.",
+		InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"clock_sync","description":"Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"clock_sync","description":"Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"clock_sync","description":"Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+		},
+		Gemini: provider.Projection{
+			JSON: []byte(`{"description":"Compares this machine's clock with a trusted reference clock and tells how far off it is. Use it when times look wrong or before relying on exact timestamps.","name":"clock_sync"}`),
+			Form: provider.FormNone,
+		},
+	}
+	// definitionsClockWait are the definitions of clock_wait.
+	definitionsClockWait = provider.Precomputed{
+		Description: "Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.",
+		InputSchema: `{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"type":"object","required":["seconds"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"clock_wait","description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","parameters":{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"required":["seconds"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"clock_wait","description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","parameters":{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"required":["seconds"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"clock_wait","description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","input_schema":{"properties":{"seconds":{"type":"number","maximum":60,"minimum":0.1,"description":"How long to wait, in seconds."}},"additionalProperties":false,"type":"object","required":["seconds"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Waits the given number of seconds, then tells the time it finished: for pacing, such as giving something time to happen before checking on it again. It reports how long it has waited while it waits, and stops early when the call is cancelled.","name":"clock_wait","parameters":{"properties":{"seconds":{"description":"How long to wait, in seconds.","maximum":60,"minimum":0.1,"type":"NUMBER"}},"required":["seconds"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsClockZones are the definitions of clock_zones.
+	definitionsClockZones = provider.Precomputed{
+		Description: "Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.",
+		InputSchema: `{"properties":{"prefix":{"type":"string","maxLength":64,"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\".","examples":["Europe/"]}},"additionalProperties":false,"type":"object"}`,
+		OpenAIChat: provider.Projection{
+			JSON:    []byte(`{"type":"function","function":{"name":"clock_zones","description":"Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.","parameters":{"properties":{"prefix":{"type":["string","null"],"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\"."}},"additionalProperties":false,"required":["prefix"],"type":"object"},"strict":true}}`),
+			Strict:  true,
+			Dropped: []string{"/properties/prefix/maxLength", "/properties/prefix/examples"},
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:    []byte(`{"type":"function","name":"clock_zones","description":"Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.","parameters":{"properties":{"prefix":{"type":["string","null"],"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\"."}},"additionalProperties":false,"required":["prefix"],"type":"object"},"strict":true}`),
+			Strict:  true,
+			Dropped: []string{"/properties/prefix/maxLength", "/properties/prefix/examples"},
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"clock_zones","description":"Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.","input_schema":{"properties":{"prefix":{"type":"string","maxLength":64,"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\".","examples":["Europe/"]}},"additionalProperties":false,"type":"object"}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Lists the time zones clock tools know, as IANA names such as \"Europe/Lisbon\", optionally only those whose name starts with a prefix.","name":"clock_zones","parameters":{"properties":{"prefix":{"description":"Only zones whose name starts with this, such as \"Europe/\" or \"America/New\".","example":"Europe/","maxLength":64,"type":"STRING"}},"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+)

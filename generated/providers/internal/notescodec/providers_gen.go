@@ -20,210 +20,231 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "notes_create":
-		return &provider.Precomputed{
-			Description: "Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.",
-			InputSchema: `{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title, one line."},"body":{"type":"string","maxLength":20000,"description":"Body text in Markdown; headings (#, ##...) give it an outline."},"tags":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags: lower-case letters, digits and '-'."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","default":3},"due":{"type":"string","format":"date-time","description":"When the note is due, if ever."},"color":{"$ref":"#/$defs/Color","description":"Label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32."}},"additionalProperties":false,"type":"object","required":["title"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"notes_create","description":"Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.","parameters":{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title, one line."},"body":{"type":"string","maxLength":20000,"description":"Body text in Markdown; headings (#, ##...) give it an outline."},"tags":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags: lower-case letters, digits and '-'."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","default":3},"due":{"type":"string","format":"date-time","description":"When the note is due, if ever."},"color":{"$ref":"#/$defs/Color","description":"Label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32."}},"additionalProperties":false,"type":"object","required":["title"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}},"strict":false}}`),
-				Reason: "/properties/attributes is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"notes_create","description":"Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.","parameters":{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title, one line."},"body":{"type":"string","maxLength":20000,"description":"Body text in Markdown; headings (#, ##...) give it an outline."},"tags":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags: lower-case letters, digits and '-'."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","default":3},"due":{"type":"string","format":"date-time","description":"When the note is due, if ever."},"color":{"$ref":"#/$defs/Color","description":"Label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32."}},"additionalProperties":false,"type":"object","required":["title"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}},"strict":false}`),
-				Reason: "/properties/attributes is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_create","description":"Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.","input_schema":{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title, one line."},"body":{"type":"string","maxLength":20000,"description":"Body text in Markdown; headings (#, ##...) give it an outline."},"tags":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags: lower-case letters, digits and '-'."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","default":3},"due":{"type":"string","format":"date-time","description":"When the note is due, if ever."},"color":{"$ref":"#/$defs/Color","description":"Label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32."}},"additionalProperties":false,"type":"object","required":["title"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:   []byte(`{"description":"Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.","name":"notes_create","parametersJsonSchema":{"additionalProperties":false,"properties":{"attributes":{"additionalProperties":{"type":"string"},"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32.","maxProperties":32,"type":"object"},"body":{"description":"Body text in Markdown; headings (#, ##...) give it an outline.","maxLength":20000,"type":"string"},"color":{"description":"Label color.","examples":["#ff8800"],"pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"due":{"description":"When the note is due, if ever.","format":"date-time","type":"string"},"priority":{"default":3,"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","enum":[1,2,3,4,5],"type":"integer"},"tags":{"description":"Tags: lower-case letters, digits and '-'.","items":{"pattern":"^[a-z0-9][a-z0-9-]*$","type":"string"},"maxItems":10,"type":"array","uniqueItems":true},"title":{"description":"Title, one line.","maxLength":200,"minLength":1,"type":"string"}},"propertyOrdering":["title","body","tags","priority","due","color","attributes"],"required":["title"],"type":"object"}}`),
-				Form:   provider.FormJSONSchema,
-				Reason: "/properties/priority/enum has values that are not strings, which parameters cannot express (its enums are strings); /properties/attributes is a map (additionalProperties is a schema), which parameters cannot express",
-			},
-		}, true
+		return &definitionsNotesCreate, true
 	case "notes_delete":
-		return &provider.Precomputed{
-			Description: "Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.",
-			InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"notes_delete","description":"Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"notes_delete","description":"Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_delete","description":"Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.","name":"notes_delete","parameters":{"properties":{"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsNotesDelete, true
 	case "notes_get":
-		return &provider.Precomputed{
-			Description: "Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.",
-			InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID, as notes_search returns it."}},"additionalProperties":false,"type":"object","required":["id"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"notes_get","description":"Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID, as notes_search returns it."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"notes_get","description":"Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID, as notes_search returns it."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_get","description":"Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID, as notes_search returns it."}},"additionalProperties":false,"type":"object","required":["id"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.","name":"notes_get","parameters":{"properties":{"id":{"description":"The note's ID, as notes_search returns it.","pattern":"^n[1-9][0-9]*$","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsNotesGet, true
 	case "notes_outline":
-		return &provider.Precomputed{
-			Description: "Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.",
-			InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","name":"notes_outline","parameters":{"properties":{"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-			Deferred: &provider.Deferred{
-				Anthropic:       []byte(`{"name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]},"defer_loading":true}`),
-				OpenAIResponses: []byte(`{"type":"function","name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true,"defer_loading":true}`),
-			},
-		}, true
+		return &definitionsNotesOutline, true
 	case "notes_render":
-		return &provider.Precomputed{
-			Description: "Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.",
-			InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":"string","enum":["markdown","plain"],"description":"Output format.","default":"markdown"}},"additionalProperties":false,"type":"object","required":["id"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":["string","null"],"enum":["markdown","plain",null],"description":"Output format."}},"additionalProperties":false,"required":["id","format"],"type":"object"},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/format/default"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":["string","null"],"enum":["markdown","plain",null],"description":"Output format."}},"additionalProperties":false,"required":["id","format"],"type":"object"},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/format/default"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":"string","enum":["markdown","plain"],"description":"Output format.","default":"markdown"}},"additionalProperties":false,"type":"object","required":["id"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","name":"notes_render","parameters":{"properties":{"format":{"default":"markdown","description":"Output format.","enum":["markdown","plain"],"type":"STRING"},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"}},"propertyOrdering":["id","format"],"required":["id"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-			Deferred: &provider.Deferred{
-				Anthropic:       []byte(`{"name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":"string","enum":["markdown","plain"],"description":"Output format.","default":"markdown"}},"additionalProperties":false,"type":"object","required":["id"]},"defer_loading":true}`),
-				OpenAIResponses: []byte(`{"type":"function","name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":["string","null"],"enum":["markdown","plain",null],"description":"Output format."}},"additionalProperties":false,"required":["id","format"],"type":"object"},"strict":true,"defer_loading":true}`),
-			},
-		}, true
+		return &definitionsNotesRender, true
 	case "notes_search":
-		return &provider.Precomputed{
-			Description: "Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.",
-			InputSchema: `{"properties":{"query":{"type":"string","maxLength":200,"minLength":1,"description":"Words to look for; a note matches when it contains every word."},"limit":{"type":"integer","maximum":50,"minimum":1,"description":"Maximum number of notes to return; 10 when omitted."},"tags":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Only notes carrying every one of these tags."},"since":{"type":"string","format":"date-time","description":"Only notes changed at or after this time."},"sort":{"type":"string","enum":["relevance","newest","oldest"],"description":"Order of the results: best match first, most recently changed first, or least recently changed first.","default":"relevance"}},"additionalProperties":false,"type":"object","required":["query"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"notes_search","description":"Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.","parameters":{"properties":{"query":{"type":"string","description":"Words to look for; a note matches when it contains every word."},"limit":{"type":["integer","null"],"maximum":50,"minimum":1,"description":"Maximum number of notes to return; 10 when omitted."},"tags":{"anyOf":[{"items":{"type":"string"},"type":"array","maxItems":10},{"type":"null"}],"description":"Only notes carrying every one of these tags."},"since":{"type":["string","null"],"format":"date-time","description":"Only notes changed at or after this time."},"sort":{"type":["string","null"],"enum":["relevance","newest","oldest",null],"description":"Order of the results: best match first, most recently changed first, or least recently changed first."}},"additionalProperties":false,"required":["query","limit","tags","since","sort"],"type":"object"},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/maxLength", "/properties/query/minLength", "/properties/tags/uniqueItems", "/properties/sort/default"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"notes_search","description":"Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.","parameters":{"properties":{"query":{"type":"string","description":"Words to look for; a note matches when it contains every word."},"limit":{"type":["integer","null"],"maximum":50,"minimum":1,"description":"Maximum number of notes to return; 10 when omitted."},"tags":{"anyOf":[{"items":{"type":"string"},"type":"array","maxItems":10},{"type":"null"}],"description":"Only notes carrying every one of these tags."},"since":{"type":["string","null"],"format":"date-time","description":"Only notes changed at or after this time."},"sort":{"type":["string","null"],"enum":["relevance","newest","oldest",null],"description":"Order of the results: best match first, most recently changed first, or least recently changed first."}},"additionalProperties":false,"required":["query","limit","tags","since","sort"],"type":"object"},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/maxLength", "/properties/query/minLength", "/properties/tags/uniqueItems", "/properties/sort/default"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_search","description":"Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.","input_schema":{"properties":{"query":{"type":"string","maxLength":200,"minLength":1,"description":"Words to look for; a note matches when it contains every word."},"limit":{"type":"integer","maximum":50,"minimum":1,"description":"Maximum number of notes to return; 10 when omitted."},"tags":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Only notes carrying every one of these tags."},"since":{"type":"string","format":"date-time","description":"Only notes changed at or after this time."},"sort":{"type":"string","enum":["relevance","newest","oldest"],"description":"Order of the results: best match first, most recently changed first, or least recently changed first.","default":"relevance"}},"additionalProperties":false,"type":"object","required":["query"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.","name":"notes_search","parameters":{"properties":{"limit":{"description":"Maximum number of notes to return; 10 when omitted.","maximum":50,"minimum":1,"type":"INTEGER"},"query":{"description":"Words to look for; a note matches when it contains every word.","maxLength":200,"minLength":1,"type":"STRING"},"since":{"description":"Only notes changed at or after this time.","format":"date-time","type":"STRING"},"sort":{"default":"relevance","description":"Order of the results: best match first, most recently changed first, or least recently changed first.","enum":["relevance","newest","oldest"],"type":"STRING"},"tags":{"description":"Only notes carrying every one of these tags.","items":{"type":"STRING"},"maxItems":10,"type":"ARRAY"}},"propertyOrdering":["query","limit","tags","since","sort"],"required":["query"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/properties/tags/uniqueItems", "/additionalProperties"},
-			},
-		}, true
+		return &definitionsNotesSearch, true
 	case "notes_share":
-		return &provider.Precomputed{
-			Description: "Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.",
-			InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","maxLength":200,"minLength":8,"description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":"integer","maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted.","default":24}},"additionalProperties":false,"type":"object","required":["id","passphrase"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"notes_share","description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":["integer","null"],"maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted."}},"additionalProperties":false,"required":["id","passphrase","hours"],"type":"object"},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/passphrase/maxLength", "/properties/passphrase/minLength", "/properties/hours/default"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"notes_share","description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":["integer","null"],"maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted."}},"additionalProperties":false,"required":["id","passphrase","hours"],"type":"object"},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/passphrase/maxLength", "/properties/passphrase/minLength", "/properties/hours/default"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_share","description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","maxLength":200,"minLength":8,"description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":"integer","maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted.","default":24}},"additionalProperties":false,"type":"object","required":["id","passphrase"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","name":"notes_share","parameters":{"properties":{"hours":{"default":24,"description":"How long the link works, in hours; 24 when omitted.","maximum":168,"minimum":1,"type":"INTEGER"},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"},"passphrase":{"description":"The passphrase that opens the link, chosen by the user.","maxLength":200,"minLength":8,"type":"STRING"}},"propertyOrdering":["id","passphrase","hours"],"required":["id","passphrase"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsNotesShare, true
 	case "notes_tag":
-		return &provider.Precomputed{
-			Description: "Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.",
-			InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"add":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to add: lower-case letters, digits and '-'."},"remove":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to remove; a tag in both lists is removed."}},"additionalProperties":false,"type":"object","required":["id"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"notes_tag","description":"Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"add":{"anyOf":[{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10},{"type":"null"}],"description":"Tags to add: lower-case letters, digits and '-'."},"remove":{"anyOf":[{"items":{"type":"string"},"type":"array","maxItems":10},{"type":"null"}],"description":"Tags to remove; a tag in both lists is removed."}},"additionalProperties":false,"required":["id","add","remove"],"type":"object"},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/add/uniqueItems", "/properties/remove/uniqueItems"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"notes_tag","description":"Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"add":{"anyOf":[{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10},{"type":"null"}],"description":"Tags to add: lower-case letters, digits and '-'."},"remove":{"anyOf":[{"items":{"type":"string"},"type":"array","maxItems":10},{"type":"null"}],"description":"Tags to remove; a tag in both lists is removed."}},"additionalProperties":false,"required":["id","add","remove"],"type":"object"},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/add/uniqueItems", "/properties/remove/uniqueItems"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_tag","description":"Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"add":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to add: lower-case letters, digits and '-'."},"remove":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to remove; a tag in both lists is removed."}},"additionalProperties":false,"type":"object","required":["id"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.","name":"notes_tag","parameters":{"properties":{"add":{"description":"Tags to add: lower-case letters, digits and '-'.","items":{"pattern":"^[a-z0-9][a-z0-9-]*$","type":"STRING"},"maxItems":10,"type":"ARRAY"},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"},"remove":{"description":"Tags to remove; a tag in both lists is removed.","items":{"type":"STRING"},"maxItems":10,"type":"ARRAY"}},"propertyOrdering":["id","add","remove"],"required":["id"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/properties/add/uniqueItems", "/properties/remove/uniqueItems", "/additionalProperties"},
-			},
-		}, true
+		return &definitionsNotesTag, true
 	case "notes_update":
-		return &provider.Precomputed{
-			Description: "Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.",
-			InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"title":{"type":"string","maxLength":200,"minLength":1,"description":"New title."},"body":{"type":"string","maxLength":20000,"description":"New body, replacing the whole body."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"New priority."},"color":{"$ref":"#/$defs/Color","description":"New label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Attributes to set; an empty value removes the attribute. A note has at most 32."},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"if_checksum":{"type":"string","contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches."}},"additionalProperties":false,"type":"object","required":["id"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"notes_update","description":"Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"title":{"type":"string","maxLength":200,"minLength":1,"description":"New title."},"body":{"type":"string","maxLength":20000,"description":"New body, replacing the whole body."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"New priority."},"color":{"$ref":"#/$defs/Color","description":"New label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Attributes to set; an empty value removes the attribute. A note has at most 32."},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"if_checksum":{"type":"string","contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches."}},"additionalProperties":false,"type":"object","required":["id"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}},"strict":false}}`),
-				Reason: "/properties/attributes is a map (additionalProperties is a schema), which strict mode cannot express; /properties/data accepts any JSON value (it has no type), which strict mode cannot express",
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"notes_update","description":"Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"title":{"type":"string","maxLength":200,"minLength":1,"description":"New title."},"body":{"type":"string","maxLength":20000,"description":"New body, replacing the whole body."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"New priority."},"color":{"$ref":"#/$defs/Color","description":"New label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Attributes to set; an empty value removes the attribute. A note has at most 32."},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"if_checksum":{"type":"string","contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches."}},"additionalProperties":false,"type":"object","required":["id"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}},"strict":false}`),
-				Reason: "/properties/attributes is a map (additionalProperties is a schema), which strict mode cannot express; /properties/data accepts any JSON value (it has no type), which strict mode cannot express",
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_update","description":"Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"title":{"type":"string","maxLength":200,"minLength":1,"description":"New title."},"body":{"type":"string","maxLength":20000,"description":"New body, replacing the whole body."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"New priority."},"color":{"$ref":"#/$defs/Color","description":"New label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Attributes to set; an empty value removes the attribute. A note has at most 32."},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"if_checksum":{"type":"string","contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches."}},"additionalProperties":false,"type":"object","required":["id"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:   []byte(`{"description":"Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.","name":"notes_update","parametersJsonSchema":{"additionalProperties":false,"properties":{"attributes":{"additionalProperties":{"type":"string"},"description":"Attributes to set; an empty value removes the attribute. A note has at most 32.","maxProperties":32,"type":"object"},"body":{"description":"New body, replacing the whole body.","maxLength":20000,"type":"string"},"color":{"description":"New label color.","examples":["#ff8800"],"pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"string"},"if_checksum":{"contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches.","type":"string"},"priority":{"description":"New priority.","enum":[1,2,3,4,5],"type":"integer"},"title":{"description":"New title.","maxLength":200,"minLength":1,"type":"string"}},"propertyOrdering":["id","title","body","priority","color","attributes","data","if_checksum"],"required":["id"],"type":"object"}}`),
-				Form:   provider.FormJSONSchema,
-				Reason: "/properties/priority/enum has values that are not strings, which parameters cannot express (its enums are strings); /properties/attributes is a map (additionalProperties is a schema), which parameters cannot express; /properties/data accepts any JSON value (it has no type), which parameters cannot express",
-			},
-		}, true
+		return &definitionsNotesUpdate, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsNotesCreate are the definitions of notes_create.
+	definitionsNotesCreate = provider.Precomputed{
+		Description: "Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.",
+		InputSchema: `{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title, one line."},"body":{"type":"string","maxLength":20000,"description":"Body text in Markdown; headings (#, ##...) give it an outline."},"tags":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags: lower-case letters, digits and '-'."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","default":3},"due":{"type":"string","format":"date-time","description":"When the note is due, if ever."},"color":{"$ref":"#/$defs/Color","description":"Label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32."}},"additionalProperties":false,"type":"object","required":["title"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"notes_create","description":"Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.","parameters":{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title, one line."},"body":{"type":"string","maxLength":20000,"description":"Body text in Markdown; headings (#, ##...) give it an outline."},"tags":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags: lower-case letters, digits and '-'."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","default":3},"due":{"type":"string","format":"date-time","description":"When the note is due, if ever."},"color":{"$ref":"#/$defs/Color","description":"Label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32."}},"additionalProperties":false,"type":"object","required":["title"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}},"strict":false}}`),
+			Reason: "/properties/attributes is a map (additionalProperties is a schema), which strict mode cannot express",
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"notes_create","description":"Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.","parameters":{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title, one line."},"body":{"type":"string","maxLength":20000,"description":"Body text in Markdown; headings (#, ##...) give it an outline."},"tags":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags: lower-case letters, digits and '-'."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","default":3},"due":{"type":"string","format":"date-time","description":"When the note is due, if ever."},"color":{"$ref":"#/$defs/Color","description":"Label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32."}},"additionalProperties":false,"type":"object","required":["title"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}},"strict":false}`),
+			Reason: "/properties/attributes is a map (additionalProperties is a schema), which strict mode cannot express",
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_create","description":"Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.","input_schema":{"properties":{"title":{"type":"string","maxLength":200,"minLength":1,"description":"Title, one line."},"body":{"type":"string","maxLength":20000,"description":"Body text in Markdown; headings (#, ##...) give it an outline."},"tags":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags: lower-case letters, digits and '-'."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","default":3},"due":{"type":"string","format":"date-time","description":"When the note is due, if ever."},"color":{"$ref":"#/$defs/Color","description":"Label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32."}},"additionalProperties":false,"type":"object","required":["title"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:   []byte(`{"description":"Creates a note. The user confirms the new note before it is saved; the result is the note as stored, with its ID.","name":"notes_create","parametersJsonSchema":{"additionalProperties":false,"properties":{"attributes":{"additionalProperties":{"type":"string"},"description":"Free-form attributes, such as \"budget\" or \"location\"; at most 32.","maxProperties":32,"type":"object"},"body":{"description":"Body text in Markdown; headings (#, ##...) give it an outline.","maxLength":20000,"type":"string"},"color":{"description":"Label color.","examples":["#ff8800"],"pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"due":{"description":"When the note is due, if ever.","format":"date-time","type":"string"},"priority":{"default":3,"description":"Priority from 1 (lowest) to 5 (highest); 3 when omitted.","enum":[1,2,3,4,5],"type":"integer"},"tags":{"description":"Tags: lower-case letters, digits and '-'.","items":{"pattern":"^[a-z0-9][a-z0-9-]*$","type":"string"},"maxItems":10,"type":"array","uniqueItems":true},"title":{"description":"Title, one line.","maxLength":200,"minLength":1,"type":"string"}},"propertyOrdering":["title","body","tags","priority","due","color","attributes"],"required":["title"],"type":"object"}}`),
+			Form:   provider.FormJSONSchema,
+			Reason: "/properties/priority/enum has values that are not strings, which parameters cannot express (its enums are strings); /properties/attributes is a map (additionalProperties is a schema), which parameters cannot express",
+		},
+	}
+	// definitionsNotesDelete are the definitions of notes_delete.
+	definitionsNotesDelete = provider.Precomputed{
+		Description: "Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.",
+		InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"notes_delete","description":"Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"notes_delete","description":"Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_delete","description":"Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Deletes a note for good. The user confirms before anything is deleted. Deleting a note that does not exist succeeds with deleted set to false, so repeating a deletion is safe.","name":"notes_delete","parameters":{"properties":{"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsNotesGet are the definitions of notes_get.
+	definitionsNotesGet = provider.Precomputed{
+		Description: "Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.",
+		InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID, as notes_search returns it."}},"additionalProperties":false,"type":"object","required":["id"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"notes_get","description":"Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID, as notes_search returns it."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"notes_get","description":"Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID, as notes_search returns it."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_get","description":"Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID, as notes_search returns it."}},"additionalProperties":false,"type":"object","required":["id"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Returns one note with everything it carries: title, body, tags, priority, color, due date, attributes, author, revision and timestamps.","name":"notes_get","parameters":{"properties":{"id":{"description":"The note's ID, as notes_search returns it.","pattern":"^n[1-9][0-9]*$","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsNotesOutline are the definitions of notes_outline.
+	definitionsNotesOutline = provider.Precomputed{
+		Description: "Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.",
+		InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","name":"notes_outline","parameters":{"properties":{"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"}},"required":["id"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+		Deferred: &provider.Deferred{
+			Anthropic:       []byte(`{"name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"type":"object","required":["id"]},"defer_loading":true}`),
+			OpenAIResponses: []byte(`{"type":"function","name":"notes_outline","description":"Lists the headings of a note as a tree of sections, to find one's way around a long note without reading all of it.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."}},"additionalProperties":false,"required":["id"],"type":"object"},"strict":true,"defer_loading":true}`),
+		},
+	}
+	// definitionsNotesRender are the definitions of notes_render.
+	definitionsNotesRender = provider.Precomputed{
+		Description: "Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.",
+		InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":"string","enum":["markdown","plain"],"description":"Output format.","default":"markdown"}},"additionalProperties":false,"type":"object","required":["id"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:    []byte(`{"type":"function","function":{"name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":["string","null"],"enum":["markdown","plain",null],"description":"Output format."}},"additionalProperties":false,"required":["id","format"],"type":"object"},"strict":true}}`),
+			Strict:  true,
+			Dropped: []string{"/properties/format/default"},
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:    []byte(`{"type":"function","name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":["string","null"],"enum":["markdown","plain",null],"description":"Output format."}},"additionalProperties":false,"required":["id","format"],"type":"object"},"strict":true}`),
+			Strict:  true,
+			Dropped: []string{"/properties/format/default"},
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":"string","enum":["markdown","plain"],"description":"Output format.","default":"markdown"}},"additionalProperties":false,"type":"object","required":["id"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","name":"notes_render","parameters":{"properties":{"format":{"default":"markdown","description":"Output format.","enum":["markdown","plain"],"type":"STRING"},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"}},"propertyOrdering":["id","format"],"required":["id"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+		Deferred: &provider.Deferred{
+			Anthropic:       []byte(`{"name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":"string","enum":["markdown","plain"],"description":"Output format.","default":"markdown"}},"additionalProperties":false,"type":"object","required":["id"]},"defer_loading":true}`),
+			OpenAIResponses: []byte(`{"type":"function","name":"notes_render","description":"Shows a note to the user, formatted as Markdown (the default) or plain text, with its tags, priority and due date.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"format":{"type":["string","null"],"enum":["markdown","plain",null],"description":"Output format."}},"additionalProperties":false,"required":["id","format"],"type":"object"},"strict":true,"defer_loading":true}`),
+		},
+	}
+	// definitionsNotesSearch are the definitions of notes_search.
+	definitionsNotesSearch = provider.Precomputed{
+		Description: "Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.",
+		InputSchema: `{"properties":{"query":{"type":"string","maxLength":200,"minLength":1,"description":"Words to look for; a note matches when it contains every word."},"limit":{"type":"integer","maximum":50,"minimum":1,"description":"Maximum number of notes to return; 10 when omitted."},"tags":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Only notes carrying every one of these tags."},"since":{"type":"string","format":"date-time","description":"Only notes changed at or after this time."},"sort":{"type":"string","enum":["relevance","newest","oldest"],"description":"Order of the results: best match first, most recently changed first, or least recently changed first.","default":"relevance"}},"additionalProperties":false,"type":"object","required":["query"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:    []byte(`{"type":"function","function":{"name":"notes_search","description":"Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.","parameters":{"properties":{"query":{"type":"string","description":"Words to look for; a note matches when it contains every word."},"limit":{"type":["integer","null"],"maximum":50,"minimum":1,"description":"Maximum number of notes to return; 10 when omitted."},"tags":{"anyOf":[{"items":{"type":"string"},"type":"array","maxItems":10},{"type":"null"}],"description":"Only notes carrying every one of these tags."},"since":{"type":["string","null"],"format":"date-time","description":"Only notes changed at or after this time."},"sort":{"type":["string","null"],"enum":["relevance","newest","oldest",null],"description":"Order of the results: best match first, most recently changed first, or least recently changed first."}},"additionalProperties":false,"required":["query","limit","tags","since","sort"],"type":"object"},"strict":true}}`),
+			Strict:  true,
+			Dropped: []string{"/properties/query/maxLength", "/properties/query/minLength", "/properties/tags/uniqueItems", "/properties/sort/default"},
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:    []byte(`{"type":"function","name":"notes_search","description":"Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.","parameters":{"properties":{"query":{"type":"string","description":"Words to look for; a note matches when it contains every word."},"limit":{"type":["integer","null"],"maximum":50,"minimum":1,"description":"Maximum number of notes to return; 10 when omitted."},"tags":{"anyOf":[{"items":{"type":"string"},"type":"array","maxItems":10},{"type":"null"}],"description":"Only notes carrying every one of these tags."},"since":{"type":["string","null"],"format":"date-time","description":"Only notes changed at or after this time."},"sort":{"type":["string","null"],"enum":["relevance","newest","oldest",null],"description":"Order of the results: best match first, most recently changed first, or least recently changed first."}},"additionalProperties":false,"required":["query","limit","tags","since","sort"],"type":"object"},"strict":true}`),
+			Strict:  true,
+			Dropped: []string{"/properties/query/maxLength", "/properties/query/minLength", "/properties/tags/uniqueItems", "/properties/sort/default"},
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_search","description":"Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.","input_schema":{"properties":{"query":{"type":"string","maxLength":200,"minLength":1,"description":"Words to look for; a note matches when it contains every word."},"limit":{"type":"integer","maximum":50,"minimum":1,"description":"Maximum number of notes to return; 10 when omitted."},"tags":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Only notes carrying every one of these tags."},"since":{"type":"string","format":"date-time","description":"Only notes changed at or after this time."},"sort":{"type":"string","enum":["relevance","newest","oldest"],"description":"Order of the results: best match first, most recently changed first, or least recently changed first.","default":"relevance"}},"additionalProperties":false,"type":"object","required":["query"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Finds the user's notes that contain every word of a query, in their title, body or tags, best matches first. It returns short summaries; use notes_get for a whole note.","name":"notes_search","parameters":{"properties":{"limit":{"description":"Maximum number of notes to return; 10 when omitted.","maximum":50,"minimum":1,"type":"INTEGER"},"query":{"description":"Words to look for; a note matches when it contains every word.","maxLength":200,"minLength":1,"type":"STRING"},"since":{"description":"Only notes changed at or after this time.","format":"date-time","type":"STRING"},"sort":{"default":"relevance","description":"Order of the results: best match first, most recently changed first, or least recently changed first.","enum":["relevance","newest","oldest"],"type":"STRING"},"tags":{"description":"Only notes carrying every one of these tags.","items":{"type":"STRING"},"maxItems":10,"type":"ARRAY"}},"propertyOrdering":["query","limit","tags","since","sort"],"required":["query"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/properties/tags/uniqueItems", "/additionalProperties"},
+		},
+	}
+	// definitionsNotesShare are the definitions of notes_share.
+	definitionsNotesShare = provider.Precomputed{
+		Description: "Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.",
+		InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","maxLength":200,"minLength":8,"description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":"integer","maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted.","default":24}},"additionalProperties":false,"type":"object","required":["id","passphrase"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:    []byte(`{"type":"function","function":{"name":"notes_share","description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":["integer","null"],"maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted."}},"additionalProperties":false,"required":["id","passphrase","hours"],"type":"object"},"strict":true}}`),
+			Strict:  true,
+			Dropped: []string{"/properties/passphrase/maxLength", "/properties/passphrase/minLength", "/properties/hours/default"},
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:    []byte(`{"type":"function","name":"notes_share","description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":["integer","null"],"maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted."}},"additionalProperties":false,"required":["id","passphrase","hours"],"type":"object"},"strict":true}`),
+			Strict:  true,
+			Dropped: []string{"/properties/passphrase/maxLength", "/properties/passphrase/minLength", "/properties/hours/default"},
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_share","description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"passphrase":{"type":"string","maxLength":200,"minLength":8,"description":"The passphrase that opens the link, chosen by the user."},"hours":{"type":"integer","maximum":168,"minimum":1,"description":"How long the link works, in hours; 24 when omitted.","default":24}},"additionalProperties":false,"type":"object","required":["id","passphrase"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Makes a link that shares one note with whoever knows a passphrase, until it expires (after 24 hours unless told otherwise, at most a week). Ask the user for the passphrase: it is never shown again, so they must pass it on themselves.","name":"notes_share","parameters":{"properties":{"hours":{"default":24,"description":"How long the link works, in hours; 24 when omitted.","maximum":168,"minimum":1,"type":"INTEGER"},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"},"passphrase":{"description":"The passphrase that opens the link, chosen by the user.","maxLength":200,"minLength":8,"type":"STRING"}},"propertyOrdering":["id","passphrase","hours"],"required":["id","passphrase"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsNotesTag are the definitions of notes_tag.
+	definitionsNotesTag = provider.Precomputed{
+		Description: "Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.",
+		InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"add":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to add: lower-case letters, digits and '-'."},"remove":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to remove; a tag in both lists is removed."}},"additionalProperties":false,"type":"object","required":["id"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:    []byte(`{"type":"function","function":{"name":"notes_tag","description":"Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"add":{"anyOf":[{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10},{"type":"null"}],"description":"Tags to add: lower-case letters, digits and '-'."},"remove":{"anyOf":[{"items":{"type":"string"},"type":"array","maxItems":10},{"type":"null"}],"description":"Tags to remove; a tag in both lists is removed."}},"additionalProperties":false,"required":["id","add","remove"],"type":"object"},"strict":true}}`),
+			Strict:  true,
+			Dropped: []string{"/properties/add/uniqueItems", "/properties/remove/uniqueItems"},
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:    []byte(`{"type":"function","name":"notes_tag","description":"Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"add":{"anyOf":[{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10},{"type":"null"}],"description":"Tags to add: lower-case letters, digits and '-'."},"remove":{"anyOf":[{"items":{"type":"string"},"type":"array","maxItems":10},{"type":"null"}],"description":"Tags to remove; a tag in both lists is removed."}},"additionalProperties":false,"required":["id","add","remove"],"type":"object"},"strict":true}`),
+			Strict:  true,
+			Dropped: []string{"/properties/add/uniqueItems", "/properties/remove/uniqueItems"},
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_tag","description":"Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"add":{"items":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]*$"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to add: lower-case letters, digits and '-'."},"remove":{"items":{"type":"string"},"type":"array","maxItems":10,"uniqueItems":true,"description":"Tags to remove; a tag in both lists is removed."}},"additionalProperties":false,"type":"object","required":["id"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Adds tags to a note and removes tags from it, and returns the note's tags. Adding a tag the note has, or removing one it lacks, is not an error.","name":"notes_tag","parameters":{"properties":{"add":{"description":"Tags to add: lower-case letters, digits and '-'.","items":{"pattern":"^[a-z0-9][a-z0-9-]*$","type":"STRING"},"maxItems":10,"type":"ARRAY"},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"STRING"},"remove":{"description":"Tags to remove; a tag in both lists is removed.","items":{"type":"STRING"},"maxItems":10,"type":"ARRAY"}},"propertyOrdering":["id","add","remove"],"required":["id"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/properties/add/uniqueItems", "/properties/remove/uniqueItems", "/additionalProperties"},
+		},
+	}
+	// definitionsNotesUpdate are the definitions of notes_update.
+	definitionsNotesUpdate = provider.Precomputed{
+		Description: "Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.",
+		InputSchema: `{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"title":{"type":"string","maxLength":200,"minLength":1,"description":"New title."},"body":{"type":"string","maxLength":20000,"description":"New body, replacing the whole body."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"New priority."},"color":{"$ref":"#/$defs/Color","description":"New label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Attributes to set; an empty value removes the attribute. A note has at most 32."},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"if_checksum":{"type":"string","contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches."}},"additionalProperties":false,"type":"object","required":["id"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"notes_update","description":"Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"title":{"type":"string","maxLength":200,"minLength":1,"description":"New title."},"body":{"type":"string","maxLength":20000,"description":"New body, replacing the whole body."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"New priority."},"color":{"$ref":"#/$defs/Color","description":"New label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Attributes to set; an empty value removes the attribute. A note has at most 32."},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"if_checksum":{"type":"string","contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches."}},"additionalProperties":false,"type":"object","required":["id"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}},"strict":false}}`),
+			Reason: "/properties/attributes is a map (additionalProperties is a schema), which strict mode cannot express; /properties/data accepts any JSON value (it has no type), which strict mode cannot express",
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"notes_update","description":"Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.","parameters":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"title":{"type":"string","maxLength":200,"minLength":1,"description":"New title."},"body":{"type":"string","maxLength":20000,"description":"New body, replacing the whole body."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"New priority."},"color":{"$ref":"#/$defs/Color","description":"New label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Attributes to set; an empty value removes the attribute. A note has at most 32."},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"if_checksum":{"type":"string","contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches."}},"additionalProperties":false,"type":"object","required":["id"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}},"strict":false}`),
+			Reason: "/properties/attributes is a map (additionalProperties is a schema), which strict mode cannot express; /properties/data accepts any JSON value (it has no type), which strict mode cannot express",
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_update","description":"Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.","input_schema":{"properties":{"id":{"type":"string","pattern":"^n[1-9][0-9]*$","description":"The note's ID."},"title":{"type":"string","maxLength":200,"minLength":1,"description":"New title."},"body":{"type":"string","maxLength":20000,"description":"New body, replacing the whole body."},"priority":{"type":"integer","enum":[1,2,3,4,5],"description":"New priority."},"color":{"$ref":"#/$defs/Color","description":"New label color."},"attributes":{"additionalProperties":{"type":"string"},"type":"object","maxProperties":32,"description":"Attributes to set; an empty value removes the attribute. A note has at most 32."},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"if_checksum":{"type":"string","contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches."}},"additionalProperties":false,"type":"object","required":["id"],"$defs":{"Color":{"type":"string","pattern":"^#[0-9a-fA-F]{6}$","examples":["#ff8800"]}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:   []byte(`{"description":"Changes a note's title, body, priority, color, attributes or data; what is omitted stays as it is. Pass the checksum from notes_get to refuse the update if someone changed the text in between.","name":"notes_update","parametersJsonSchema":{"additionalProperties":false,"properties":{"attributes":{"additionalProperties":{"type":"string"},"description":"Attributes to set; an empty value removes the attribute. A note has at most 32.","maxProperties":32,"type":"object"},"body":{"description":"New body, replacing the whole body.","maxLength":20000,"type":"string"},"color":{"description":"New label color.","examples":["#ff8800"],"pattern":"^#[0-9a-fA-F]{6}$","type":"string"},"data":{"description":"Any JSON value to keep with the note, replacing its data."},"id":{"description":"The note's ID.","pattern":"^n[1-9][0-9]*$","type":"string"},"if_checksum":{"contentEncoding":"base64","description":"The checksum the note had when last read; the update is refused if it no longer matches.","type":"string"},"priority":{"description":"New priority.","enum":[1,2,3,4,5],"type":"integer"},"title":{"description":"New title.","maxLength":200,"minLength":1,"type":"string"}},"propertyOrdering":["id","title","body","priority","color","attributes","data","if_checksum"],"required":["id"],"type":"object"}}`),
+			Form:   provider.FormJSONSchema,
+			Reason: "/properties/priority/enum has values that are not strings, which parameters cannot express (its enums are strings); /properties/attributes is a map (additionalProperties is a schema), which parameters cannot express; /properties/data accepts any JSON value (it has no type), which parameters cannot express",
+		},
+	}
+)

@@ -20,47 +20,54 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "card_refresh":
-		return &provider.Precomputed{
-			Description: "Refreshes the card; only its app calls it.",
-			InputSchema: `{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"type":"object","required":["title"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"card_refresh","description":"Refreshes the card; only its app calls it.","parameters":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"card_refresh","description":"Refreshes the card; only its app calls it.","parameters":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"card_refresh","description":"Refreshes the card; only its app calls it.","input_schema":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"type":"object","required":["title"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Refreshes the card; only its app calls it.","name":"card_refresh","parameters":{"properties":{"title":{"description":"The card's title.","type":"STRING"}},"required":["title"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsCardRefresh, true
 	case "card_show":
-		return &provider.Precomputed{
-			Description: "Draws a card for a person.",
-			InputSchema: `{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"type":"object","required":["title"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"card_show","description":"Draws a card for a person.","parameters":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"card_show","description":"Draws a card for a person.","parameters":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"card_show","description":"Draws a card for a person.","input_schema":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"type":"object","required":["title"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Draws a card for a person.","name":"card_show","parameters":{"properties":{"title":{"description":"The card's title.","type":"STRING"}},"required":["title"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsCardShow, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsCardRefresh are the definitions of card_refresh.
+	definitionsCardRefresh = provider.Precomputed{
+		Description: "Refreshes the card; only its app calls it.",
+		InputSchema: `{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"type":"object","required":["title"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"card_refresh","description":"Refreshes the card; only its app calls it.","parameters":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"card_refresh","description":"Refreshes the card; only its app calls it.","parameters":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"card_refresh","description":"Refreshes the card; only its app calls it.","input_schema":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"type":"object","required":["title"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Refreshes the card; only its app calls it.","name":"card_refresh","parameters":{"properties":{"title":{"description":"The card's title.","type":"STRING"}},"required":["title"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsCardShow are the definitions of card_show.
+	definitionsCardShow = provider.Precomputed{
+		Description: "Draws a card for a person.",
+		InputSchema: `{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"type":"object","required":["title"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"card_show","description":"Draws a card for a person.","parameters":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"card_show","description":"Draws a card for a person.","parameters":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"card_show","description":"Draws a card for a person.","input_schema":{"properties":{"title":{"type":"string","description":"The card's title."}},"additionalProperties":false,"type":"object","required":["title"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Draws a card for a person.","name":"card_show","parameters":{"properties":{"title":{"description":"The card's title.","type":"STRING"}},"required":["title"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+)

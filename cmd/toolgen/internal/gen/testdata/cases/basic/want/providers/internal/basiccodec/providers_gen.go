@@ -20,88 +20,99 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "basic_delete":
-		return &provider.Precomputed{
-			Description: "Deletes an item.",
-			InputSchema: `{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"basic_delete","description":"Deletes an item.","parameters":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"required":["name"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"basic_delete","description":"Deletes an item.","parameters":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"required":["name"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"basic_delete","description":"Deletes an item.","input_schema":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Deletes an item.","name":"basic_delete","parameters":{"properties":{"name":{"type":"STRING"}},"required":["name"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsBasicDelete, true
 	case "basic_ping":
-		return &provider.Precomputed{
-			Description: "Answers pong.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"basic_ping","description":"Answers pong.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"basic_ping","description":"Answers pong.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"basic_ping","description":"Answers pong.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Answers pong.","name":"basic_ping"}`),
-				Form: provider.FormNone,
-			},
-		}, true
+		return &definitionsBasicPing, true
 	case "basic_remote":
-		return &provider.Precomputed{
-			Description: "Needs a key.",
-			InputSchema: `{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"basic_remote","description":"Needs a key.","parameters":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"required":["name"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"basic_remote","description":"Needs a key.","parameters":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"required":["name"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"basic_remote","description":"Needs a key.","input_schema":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Needs a key.","name":"basic_remote","parameters":{"properties":{"name":{"type":"STRING"}},"required":["name"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsBasicRemote, true
 	case "basic_search":
-		return &provider.Precomputed{
-			Description: "Searches everything.\n\nIt is the golden case's main tool.",
-			InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"Required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"basic_search","description":"Searches everything.\n\nIt is the golden case's main tool.","parameters":{"properties":{"query":{"type":"string","minLength":1,"description":"Required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}},"strict":false}}`),
-				Reason: "/properties/extra accepts any JSON value (it has no type), which strict mode cannot express; /properties/raw accepts any JSON value (it has no type), which strict mode cannot express; /$defs/Item/properties/attrs is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"basic_search","description":"Searches everything.\n\nIt is the golden case's main tool.","parameters":{"properties":{"query":{"type":"string","minLength":1,"description":"Required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}},"strict":false}`),
-				Reason: "/properties/extra accepts any JSON value (it has no type), which strict mode cannot express; /properties/raw accepts any JSON value (it has no type), which strict mode cannot express; /$defs/Item/properties/attrs is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"basic_search","description":"Searches everything.\n\nIt is the golden case's main tool.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"Required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:   []byte(`{"description":"Searches everything.\n\nIt is the golden case's main tool.","name":"basic_search","parametersJsonSchema":{"$defs":{"Item":{"additionalProperties":false,"description":"One entry.","properties":{"attrs":{"additionalProperties":{"type":"string"},"type":"object"},"count":{"maximum":10,"type":"integer"},"name":{"description":"Names the item.","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","type":"string"},"tags":{"items":{"type":"string"},"maxItems":4,"type":"array","uniqueItems":true}},"propertyOrdering":["name","count","tags","attrs"],"required":["name"],"type":"object"},"Tree":{"additionalProperties":false,"description":"Recursive.","properties":{"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"},"label":{"type":"string"}},"propertyOrdering":["label","children"],"required":["label"],"type":"object"}},"additionalProperties":false,"properties":{"blob":{"contentEncoding":"base64","type":"string"},"code":{"type":"string"},"extra":{},"flag":{"type":"boolean"},"items":{"items":{"$ref":"#/$defs/Item"},"minItems":1,"type":"array"},"level":{"enum":[1,2,3],"type":"integer"},"limit":{"maximum":50,"minimum":1,"type":"integer"},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"additionalProperties":false,"properties":{"on":{"type":"boolean"}},"required":["on"],"type":"object"},"note":{"type":"string"},"pair":{"items":{"type":"integer"},"maxItems":2,"minItems":2,"type":"array"},"query":{"description":"Required.","minLength":1,"type":"string"},"ratio":{"exclusiveMaximum":1,"exclusiveMinimum":0,"type":"number"},"raw":{},"short":{"maxLength":3,"minLength":2,"type":"string"},"since":{"format":"date-time","type":"string"},"sort":{"enum":["asc","desc"],"type":"string"},"step":{"multipleOf":5,"type":"integer"},"tree":{"$ref":"#/$defs/Tree"},"wait":{"type":"integer"},"weight":{"maximum":2,"minimum":0.1,"type":"number"},"when":{"format":"date-time","type":"string"}},"propertyOrdering":["query","limit","ratio","step","sort","level","since","when","wait","items","pair","tree","extra","raw","code","blob","flag","short","maybe","nested","note","weight"],"required":["query","when","maybe"],"type":"object"}}`),
-				Form:   provider.FormJSONSchema,
-				Reason: "/properties/level/enum has values that are not strings, which parameters cannot express (its enums are strings); /properties/items/items/properties/attrs is a map (additionalProperties is a schema), which parameters cannot express; /properties/tree/properties/children/items is recursive (through #/$defs/Tree): inlining it into parameters would never end; /properties/extra accepts any JSON value (it has no type), which parameters cannot express; /properties/raw accepts any JSON value (it has no type), which parameters cannot express",
-			},
-		}, true
+		return &definitionsBasicSearch, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsBasicDelete are the definitions of basic_delete.
+	definitionsBasicDelete = provider.Precomputed{
+		Description: "Deletes an item.",
+		InputSchema: `{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"basic_delete","description":"Deletes an item.","parameters":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"required":["name"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"basic_delete","description":"Deletes an item.","parameters":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"required":["name"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"basic_delete","description":"Deletes an item.","input_schema":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Deletes an item.","name":"basic_delete","parameters":{"properties":{"name":{"type":"STRING"}},"required":["name"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsBasicPing are the definitions of basic_ping.
+	definitionsBasicPing = provider.Precomputed{
+		Description: "Answers pong.",
+		InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"basic_ping","description":"Answers pong.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"basic_ping","description":"Answers pong.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"basic_ping","description":"Answers pong.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+		},
+		Gemini: provider.Projection{
+			JSON: []byte(`{"description":"Answers pong.","name":"basic_ping"}`),
+			Form: provider.FormNone,
+		},
+	}
+	// definitionsBasicRemote are the definitions of basic_remote.
+	definitionsBasicRemote = provider.Precomputed{
+		Description: "Needs a key.",
+		InputSchema: `{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"basic_remote","description":"Needs a key.","parameters":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"required":["name"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"basic_remote","description":"Needs a key.","parameters":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"required":["name"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"basic_remote","description":"Needs a key.","input_schema":{"properties":{"name":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Needs a key.","name":"basic_remote","parameters":{"properties":{"name":{"type":"STRING"}},"required":["name"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsBasicSearch are the definitions of basic_search.
+	definitionsBasicSearch = provider.Precomputed{
+		Description: "Searches everything.\n\nIt is the golden case's main tool.",
+		InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"Required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"basic_search","description":"Searches everything.\n\nIt is the golden case's main tool.","parameters":{"properties":{"query":{"type":"string","minLength":1,"description":"Required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}},"strict":false}}`),
+			Reason: "/properties/extra accepts any JSON value (it has no type), which strict mode cannot express; /properties/raw accepts any JSON value (it has no type), which strict mode cannot express; /$defs/Item/properties/attrs is a map (additionalProperties is a schema), which strict mode cannot express",
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"basic_search","description":"Searches everything.\n\nIt is the golden case's main tool.","parameters":{"properties":{"query":{"type":"string","minLength":1,"description":"Required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}},"strict":false}`),
+			Reason: "/properties/extra accepts any JSON value (it has no type), which strict mode cannot express; /properties/raw accepts any JSON value (it has no type), which strict mode cannot express; /$defs/Item/properties/attrs is a map (additionalProperties is a schema), which strict mode cannot express",
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"basic_search","description":"Searches everything.\n\nIt is the golden case's main tool.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"Required."},"limit":{"type":"integer","maximum":50,"minimum":1},"ratio":{"type":"number","exclusiveMaximum":1,"exclusiveMinimum":0},"step":{"type":"integer","multipleOf":5},"sort":{"type":"string","enum":["asc","desc"]},"level":{"type":"integer","enum":[1,2,3]},"since":{"type":"string","format":"date-time"},"when":{"type":"string","format":"date-time"},"wait":{"type":"integer"},"items":{"items":{"$ref":"#/$defs/Item"},"type":"array","minItems":1},"pair":{"items":{"type":"integer"},"type":"array","maxItems":2,"minItems":2},"tree":{"$ref":"#/$defs/Tree"},"extra":{},"raw":{},"code":{"type":"string"},"blob":{"type":"string","contentEncoding":"base64"},"flag":{"type":"boolean"},"short":{"type":"string","maxLength":3,"minLength":2},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"properties":{"on":{"type":"boolean"}},"additionalProperties":false,"type":"object","required":["on"]},"note":{"type":"string"},"weight":{"type":"number","maximum":2,"minimum":0.1}},"additionalProperties":false,"type":"object","required":["query","when","maybe"],"$defs":{"Item":{"properties":{"name":{"type":"string","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","description":"Names the item."},"count":{"type":"integer","maximum":10},"tags":{"items":{"type":"string"},"type":"array","maxItems":4,"uniqueItems":true},"attrs":{"additionalProperties":{"type":"string"},"type":"object"}},"additionalProperties":false,"type":"object","required":["name"],"description":"One entry."},"Tree":{"properties":{"label":{"type":"string"},"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"}},"additionalProperties":false,"type":"object","required":["label"],"description":"Recursive."}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:   []byte(`{"description":"Searches everything.\n\nIt is the golden case's main tool.","name":"basic_search","parametersJsonSchema":{"$defs":{"Item":{"additionalProperties":false,"description":"One entry.","properties":{"attrs":{"additionalProperties":{"type":"string"},"type":"object"},"count":{"maximum":10,"type":"integer"},"name":{"description":"Names the item.","maxLength":40,"minLength":1,"pattern":"^[a-z]+$","type":"string"},"tags":{"items":{"type":"string"},"maxItems":4,"type":"array","uniqueItems":true}},"propertyOrdering":["name","count","tags","attrs"],"required":["name"],"type":"object"},"Tree":{"additionalProperties":false,"description":"Recursive.","properties":{"children":{"items":{"$ref":"#/$defs/Tree"},"type":"array"},"label":{"type":"string"}},"propertyOrdering":["label","children"],"required":["label"],"type":"object"}},"additionalProperties":false,"properties":{"blob":{"contentEncoding":"base64","type":"string"},"code":{"type":"string"},"extra":{},"flag":{"type":"boolean"},"items":{"items":{"$ref":"#/$defs/Item"},"minItems":1,"type":"array"},"level":{"enum":[1,2,3],"type":"integer"},"limit":{"maximum":50,"minimum":1,"type":"integer"},"maybe":{"oneOf":[{"type":"string"},{"type":"null"}]},"nested":{"additionalProperties":false,"properties":{"on":{"type":"boolean"}},"required":["on"],"type":"object"},"note":{"type":"string"},"pair":{"items":{"type":"integer"},"maxItems":2,"minItems":2,"type":"array"},"query":{"description":"Required.","minLength":1,"type":"string"},"ratio":{"exclusiveMaximum":1,"exclusiveMinimum":0,"type":"number"},"raw":{},"short":{"maxLength":3,"minLength":2,"type":"string"},"since":{"format":"date-time","type":"string"},"sort":{"enum":["asc","desc"],"type":"string"},"step":{"multipleOf":5,"type":"integer"},"tree":{"$ref":"#/$defs/Tree"},"wait":{"type":"integer"},"weight":{"maximum":2,"minimum":0.1,"type":"number"},"when":{"format":"date-time","type":"string"}},"propertyOrdering":["query","limit","ratio","step","sort","level","since","when","wait","items","pair","tree","extra","raw","code","blob","flag","short","maybe","nested","note","weight"],"required":["query","when","maybe"],"type":"object"}}`),
+			Form:   provider.FormJSONSchema,
+			Reason: "/properties/level/enum has values that are not strings, which parameters cannot express (its enums are strings); /properties/items/items/properties/attrs is a map (additionalProperties is a schema), which parameters cannot express; /properties/tree/properties/children/items is recursive (through #/$defs/Tree): inlining it into parameters would never end; /properties/extra accepts any JSON value (it has no type), which parameters cannot express; /properties/raw accepts any JSON value (it has no type), which parameters cannot express",
+		},
+	}
+)

@@ -20,26 +20,31 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "echo":
-		return &provider.Precomputed{
-			Description: "Returns its input.",
-			InputSchema: `{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"type":"object","required":["mode"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"echo","description":"Returns its input.","parameters":{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"required":["mode"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"echo","description":"Returns its input.","parameters":{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"required":["mode"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"echo","description":"Returns its input.","input_schema":{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"type":"object","required":["mode"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Returns its input.","name":"echo","parameters":{"properties":{"mode":{"description":"` + "\ufeff" + `The mode, after a byte order mark.","enum":["plain","` + "\ufeff" + `marked"],"type":"STRING"}},"required":["mode"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsEcho, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsEcho are the definitions of echo.
+	definitionsEcho = provider.Precomputed{
+		Description: "Returns its input.",
+		InputSchema: `{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"type":"object","required":["mode"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"echo","description":"Returns its input.","parameters":{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"required":["mode"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"echo","description":"Returns its input.","parameters":{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"required":["mode"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"echo","description":"Returns its input.","input_schema":{"properties":{"mode":{"type":"string","enum":["plain","` + "\ufeff" + `marked"],"description":"` + "\ufeff" + `The mode, after a byte order mark."}},"additionalProperties":false,"type":"object","required":["mode"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Returns its input.","name":"echo","parameters":{"properties":{"mode":{"description":"` + "\ufeff" + `The mode, after a byte order mark.","enum":["plain","` + "\ufeff" + `marked"],"type":"STRING"}},"required":["mode"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+)

@@ -20,28 +20,33 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "contract_check":
-		return &provider.Precomputed{
-			Description: "Checks its arguments and answers with the date-time.",
-			InputSchema: `{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":"number","multipleOf":0.5,"description":"A multiple of a half."},"at":{"$ref":"#/$defs/Stamp","description":"A stamp."},"tags":{"items":{"type":"string"},"type":"array","uniqueItems":true,"description":"Distinct."}},"additionalProperties":false,"type":"object","required":["when","at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"contract_check","description":"Checks its arguments and answers with the date-time.","parameters":{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":["number","null"],"multipleOf":0.5,"description":"A multiple of a half."},"at":{"type":"string","description":"A stamp."},"tags":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}],"description":"Distinct."}},"additionalProperties":false,"required":["when","ratio","at","tags"],"type":"object","$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/tags/uniqueItems"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"contract_check","description":"Checks its arguments and answers with the date-time.","parameters":{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":["number","null"],"multipleOf":0.5,"description":"A multiple of a half."},"at":{"type":"string","description":"A stamp."},"tags":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}],"description":"Distinct."}},"additionalProperties":false,"required":["when","ratio","at","tags"],"type":"object","$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/tags/uniqueItems"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"contract_check","description":"Checks its arguments and answers with the date-time.","input_schema":{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":"number","multipleOf":0.5,"description":"A multiple of a half."},"at":{"$ref":"#/$defs/Stamp","description":"A stamp."},"tags":{"items":{"type":"string"},"type":"array","uniqueItems":true,"description":"Distinct."}},"additionalProperties":false,"type":"object","required":["when","at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Checks its arguments and answers with the date-time.","name":"contract_check","parameters":{"properties":{"at":{"description":"A stamp.","type":"STRING"},"ratio":{"description":"A multiple of a half.","type":"NUMBER"},"tags":{"description":"Distinct.","items":{"type":"STRING"},"type":"ARRAY"},"when":{"description":"A date-time kept as text.","format":"date-time","type":"STRING"}},"propertyOrdering":["when","ratio","at","tags"],"required":["when","at"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/properties/ratio/multipleOf", "/properties/tags/uniqueItems", "/additionalProperties"},
-			},
-		}, true
+		return &definitionsContractCheck, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsContractCheck are the definitions of contract_check.
+	definitionsContractCheck = provider.Precomputed{
+		Description: "Checks its arguments and answers with the date-time.",
+		InputSchema: `{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":"number","multipleOf":0.5,"description":"A multiple of a half."},"at":{"$ref":"#/$defs/Stamp","description":"A stamp."},"tags":{"items":{"type":"string"},"type":"array","uniqueItems":true,"description":"Distinct."}},"additionalProperties":false,"type":"object","required":["when","at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:    []byte(`{"type":"function","function":{"name":"contract_check","description":"Checks its arguments and answers with the date-time.","parameters":{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":["number","null"],"multipleOf":0.5,"description":"A multiple of a half."},"at":{"type":"string","description":"A stamp."},"tags":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}],"description":"Distinct."}},"additionalProperties":false,"required":["when","ratio","at","tags"],"type":"object","$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}},"strict":true}}`),
+			Strict:  true,
+			Dropped: []string{"/properties/tags/uniqueItems"},
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:    []byte(`{"type":"function","name":"contract_check","description":"Checks its arguments and answers with the date-time.","parameters":{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":["number","null"],"multipleOf":0.5,"description":"A multiple of a half."},"at":{"type":"string","description":"A stamp."},"tags":{"anyOf":[{"items":{"type":"string"},"type":"array"},{"type":"null"}],"description":"Distinct."}},"additionalProperties":false,"required":["when","ratio","at","tags"],"type":"object","$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}},"strict":true}`),
+			Strict:  true,
+			Dropped: []string{"/properties/tags/uniqueItems"},
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"contract_check","description":"Checks its arguments and answers with the date-time.","input_schema":{"properties":{"when":{"type":"string","format":"date-time","description":"A date-time kept as text."},"ratio":{"type":"number","multipleOf":0.5,"description":"A multiple of a half."},"at":{"$ref":"#/$defs/Stamp","description":"A stamp."},"tags":{"items":{"type":"string"},"type":"array","uniqueItems":true,"description":"Distinct."}},"additionalProperties":false,"type":"object","required":["when","at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Checks its arguments and answers with the date-time.","name":"contract_check","parameters":{"properties":{"at":{"description":"A stamp.","type":"STRING"},"ratio":{"description":"A multiple of a half.","type":"NUMBER"},"tags":{"description":"Distinct.","items":{"type":"STRING"},"type":"ARRAY"},"when":{"description":"A date-time kept as text.","format":"date-time","type":"STRING"}},"propertyOrdering":["when","ratio","at","tags"],"required":["when","at"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/properties/ratio/multipleOf", "/properties/tags/uniqueItems", "/additionalProperties"},
+		},
+	}
+)

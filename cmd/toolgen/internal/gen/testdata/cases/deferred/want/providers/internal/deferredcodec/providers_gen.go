@@ -20,55 +20,62 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "archive":
-		return &provider.Precomputed{
-			Description: "Archives things; providers load it through their tool search.",
-			InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/minLength"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/minLength"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"archive","description":"Archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Archives things; providers load it through their tool search.","name":"archive","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-			Deferred: &provider.Deferred{
-				Anthropic:       []byte(`{"name":"archive","description":"Archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]},"defer_loading":true}`),
-				OpenAIResponses: []byte(`{"type":"function","name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true,"defer_loading":true}`),
-			},
-		}, true
+		return &definitionsArchive, true
 	case "lookup":
-		return &provider.Precomputed{
-			Description: "Looks things up; it is loaded at once.",
-			InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:    []byte(`{"type":"function","function":{"name":"lookup","description":"Looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/minLength"},
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:    []byte(`{"type":"function","name":"lookup","description":"Looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
-				Strict:  true,
-				Dropped: []string{"/properties/query/minLength"},
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"lookup","description":"Looks things up; it is loaded at once.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Looks things up; it is loaded at once.","name":"lookup","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsLookup, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsArchive are the definitions of archive.
+	definitionsArchive = provider.Precomputed{
+		Description: "Archives things; providers load it through their tool search.",
+		InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:    []byte(`{"type":"function","function":{"name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
+			Strict:  true,
+			Dropped: []string{"/properties/query/minLength"},
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:    []byte(`{"type":"function","name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
+			Strict:  true,
+			Dropped: []string{"/properties/query/minLength"},
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"archive","description":"Archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Archives things; providers load it through their tool search.","name":"archive","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+		Deferred: &provider.Deferred{
+			Anthropic:       []byte(`{"name":"archive","description":"Archives things; providers load it through their tool search.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]},"defer_loading":true}`),
+			OpenAIResponses: []byte(`{"type":"function","name":"archive","description":"Archives things; providers load it through their tool search.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true,"defer_loading":true}`),
+		},
+	}
+	// definitionsLookup are the definitions of lookup.
+	definitionsLookup = provider.Precomputed{
+		Description: "Looks things up; it is loaded at once.",
+		InputSchema: `{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:    []byte(`{"type":"function","function":{"name":"lookup","description":"Looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
+			Strict:  true,
+			Dropped: []string{"/properties/query/minLength"},
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:    []byte(`{"type":"function","name":"lookup","description":"Looks things up; it is loaded at once.","parameters":{"properties":{"query":{"type":"string","description":"What to look up."}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
+			Strict:  true,
+			Dropped: []string{"/properties/query/minLength"},
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"lookup","description":"Looks things up; it is loaded at once.","input_schema":{"properties":{"query":{"type":"string","minLength":1,"description":"What to look up."}},"additionalProperties":false,"type":"object","required":["query"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Looks things up; it is loaded at once.","name":"lookup","parameters":{"properties":{"query":{"description":"What to look up.","minLength":1,"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+)

@@ -20,49 +20,56 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "ping":
-		return &provider.Precomputed{
-			Description: "Ping answers.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"ping","description":"Ping answers.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"ping","description":"Ping answers.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"ping","description":"Ping answers.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Ping answers.","name":"ping"}`),
-				Form: provider.FormNone,
-			},
-		}, true
+		return &definitionsPing, true
 	case "purge":
-		return &provider.Precomputed{
-			Description: "Purges things; its group, deferred, is described in package deferred.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Purges things; its group, deferred, is described in package deferred.","name":"purge"}`),
-				Form: provider.FormNone,
-			},
-			Deferred: &provider.Deferred{
-				Anthropic:       []byte(`{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false},"defer_loading":true}`),
-				OpenAIResponses: []byte(`{"type":"function","name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true,"defer_loading":true}`),
-			},
-		}, true
+		return &definitionsPurge, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsPing are the definitions of ping.
+	definitionsPing = provider.Precomputed{
+		Description: "Ping answers.",
+		InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"ping","description":"Ping answers.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"ping","description":"Ping answers.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"ping","description":"Ping answers.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+		},
+		Gemini: provider.Projection{
+			JSON: []byte(`{"description":"Ping answers.","name":"ping"}`),
+			Form: provider.FormNone,
+		},
+	}
+	// definitionsPurge are the definitions of purge.
+	definitionsPurge = provider.Precomputed{
+		Description: "Purges things; its group, deferred, is described in package deferred.",
+		InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+		},
+		Gemini: provider.Projection{
+			JSON: []byte(`{"description":"Purges things; its group, deferred, is described in package deferred.","name":"purge"}`),
+			Form: provider.FormNone,
+		},
+		Deferred: &provider.Deferred{
+			Anthropic:       []byte(`{"name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","input_schema":{"type":"object","properties":{},"additionalProperties":false},"defer_loading":true}`),
+			OpenAIResponses: []byte(`{"type":"function","name":"purge","description":"Purges things; its group, deferred, is described in package deferred.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true,"defer_loading":true}`),
+		},
+	}
+)

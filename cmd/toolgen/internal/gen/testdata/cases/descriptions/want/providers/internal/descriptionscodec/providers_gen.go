@@ -20,47 +20,54 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "find":
-		return &provider.Precomputed{
-			Description: "Finds documents by words.",
-			InputSchema: `{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"type":"object","required":["words"],"description":"Only documents holding every word match."}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"find","description":"Finds documents by words.","parameters":{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"required":["words"],"type":"object","description":"Only documents holding every word match."},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"find","description":"Finds documents by words.","parameters":{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"required":["words"],"type":"object","description":"Only documents holding every word match."},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"find","description":"Finds documents by words.","input_schema":{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"type":"object","required":["words"],"description":"Only documents holding every word match."}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Finds documents by words.","name":"find","parameters":{"description":"Only documents holding every word match.","properties":{"words":{"description":"Words must all appear.","items":{"type":"STRING"},"type":"ARRAY"}},"required":["words"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsFind, true
 	case "outline":
-		return &provider.Precomputed{
-			Description: "Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.",
-			InputSchema: `{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"One heading and the sections below it."}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"outline","description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","parameters":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","description":"One heading and the sections below it."}}},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"outline","description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","parameters":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","description":"One heading and the sections below it."}}},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"outline","description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","input_schema":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"One heading and the sections below it."}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:   []byte(`{"description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","name":"outline","parametersJsonSchema":{"$defs":{"Section":{"additionalProperties":false,"description":"One heading and the sections below it.","properties":{"children":{"description":"The sections one level below this one.","items":{"$ref":"#/$defs/Section"},"type":"array"},"heading":{"description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty.","type":"string"}},"propertyOrdering":["heading","children"],"required":["heading"],"type":"object"}},"additionalProperties":false,"properties":{"children":{"description":"The sections one level below this one.","items":{"$ref":"#/$defs/Section"},"type":"array"},"heading":{"description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty.","type":"string"}},"propertyOrdering":["heading","children"],"required":["heading"],"type":"object"}}`),
-				Form:   provider.FormJSONSchema,
-				Reason: "/properties/children/items/properties/children/items is recursive (through #/$defs/Section): inlining it into parameters would never end",
-			},
-		}, true
+		return &definitionsOutline, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsFind are the definitions of find.
+	definitionsFind = provider.Precomputed{
+		Description: "Finds documents by words.",
+		InputSchema: `{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"type":"object","required":["words"],"description":"Only documents holding every word match."}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"find","description":"Finds documents by words.","parameters":{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"required":["words"],"type":"object","description":"Only documents holding every word match."},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"find","description":"Finds documents by words.","parameters":{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"required":["words"],"type":"object","description":"Only documents holding every word match."},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"find","description":"Finds documents by words.","input_schema":{"properties":{"words":{"items":{"type":"string"},"type":"array","description":"Words must all appear."}},"additionalProperties":false,"type":"object","required":["words"],"description":"Only documents holding every word match."}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Finds documents by words.","name":"find","parameters":{"description":"Only documents holding every word match.","properties":{"words":{"description":"Words must all appear.","items":{"type":"STRING"},"type":"ARRAY"}},"required":["words"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsOutline are the definitions of outline.
+	definitionsOutline = provider.Precomputed{
+		Description: "Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.",
+		InputSchema: `{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"One heading and the sections below it."}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"outline","description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","parameters":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","description":"One heading and the sections below it."}}},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"outline","description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","parameters":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"anyOf":[{"items":{"$ref":"#/$defs/Section"},"type":"array"},{"type":"null"}],"description":"The sections one level below this one."}},"additionalProperties":false,"required":["heading","children"],"type":"object","description":"One heading and the sections below it."}}},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"outline","description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","input_schema":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"$defs":{"Section":{"properties":{"heading":{"type":"string","description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty."},"children":{"items":{"$ref":"#/$defs/Section"},"type":"array","description":"The sections one level below this one."}},"additionalProperties":false,"type":"object","required":["heading"],"description":"One heading and the sections below it."}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:   []byte(`{"description":"Lists the sections of a document as a tree, to find one's way around a long document without reading all of it.\n\nEach section gives:\n  - its heading, as written;\n  - its depth, from 1 for a top-level heading.\n\nFor example, a document starting with\n\n\t# Intro\n\t## Scope\n\nhas one section with one child.","name":"outline","parametersJsonSchema":{"$defs":{"Section":{"additionalProperties":false,"description":"One heading and the sections below it.","properties":{"children":{"description":"The sections one level below this one.","items":{"$ref":"#/$defs/Section"},"type":"array"},"heading":{"description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty.","type":"string"}},"propertyOrdering":["heading","children"],"required":["heading"],"type":"object"}},"additionalProperties":false,"properties":{"children":{"description":"The sections one level below this one.","items":{"$ref":"#/$defs/Section"},"type":"array"},"heading":{"description":"The heading's text, as written in the document, without the leading '#' characters.\n\nIt may be empty.","type":"string"}},"propertyOrdering":["heading","children"],"required":["heading"],"type":"object"}}`),
+			Form:   provider.FormJSONSchema,
+			Reason: "/properties/children/items/properties/children/items is recursive (through #/$defs/Section): inlining it into parameters would never end",
+		},
+	}
+)

@@ -20,26 +20,31 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "lookup":
-		return &provider.Precomputed{
-			Description: "Lookup looks a word up.",
-			InputSchema: `{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"type":"object","required":["word"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"lookup","description":"Lookup looks a word up.","parameters":{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"required":["word"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"lookup","description":"Lookup looks a word up.","parameters":{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"required":["word"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"lookup","description":"Lookup looks a word up.","input_schema":{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"type":"object","required":["word"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Lookup looks a word up.","name":"lookup","parameters":{"properties":{"word":{"description":"Word is the word to look up.","type":"STRING"}},"required":["word"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsLookup, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsLookup are the definitions of lookup.
+	definitionsLookup = provider.Precomputed{
+		Description: "Lookup looks a word up.",
+		InputSchema: `{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"type":"object","required":["word"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"lookup","description":"Lookup looks a word up.","parameters":{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"required":["word"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"lookup","description":"Lookup looks a word up.","parameters":{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"required":["word"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"lookup","description":"Lookup looks a word up.","input_schema":{"properties":{"word":{"type":"string","description":"Word is the word to look up."}},"additionalProperties":false,"type":"object","required":["word"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Lookup looks a word up.","name":"lookup","parameters":{"properties":{"word":{"description":"Word is the word to look up.","type":"STRING"}},"required":["word"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+)

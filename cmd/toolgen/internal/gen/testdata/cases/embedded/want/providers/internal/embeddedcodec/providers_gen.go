@@ -20,26 +20,31 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "embedded_echo":
-		return &provider.Precomputed{
-			Description: "Returns what it was given.",
-			InputSchema: `{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string","description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":"string"},"origin":{"$ref":"#/$defs/Origin"},"unsigned":{"type":"boolean","description":"Asks the tool to return an output without its Signed."}},"additionalProperties":false,"type":"object","required":["query","signer"],"$defs":{"Origin":{"properties":{"host":{"type":"string"}},"additionalProperties":false,"type":"object","description":"Embedded by pointer in Audit, and named in Input."}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"embedded_echo","description":"Returns what it was given.","parameters":{"properties":{"query":{"type":"string"},"by":{"type":["string","null"]},"reason":{"type":["string","null"]},"host":{"type":["string","null"]},"signer":{"type":"string"},"label":{"type":["string","null"],"description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":["string","null"]},"origin":{"anyOf":[{"$ref":"#/$defs/Origin"},{"type":"null"}]},"unsigned":{"type":["boolean","null"],"description":"Asks the tool to return an output without its Signed."}},"additionalProperties":false,"required":["query","by","reason","host","signer","label","color","origin","unsigned"],"type":"object","$defs":{"Origin":{"properties":{"host":{"type":["string","null"]}},"additionalProperties":false,"required":["host"],"type":"object","description":"Embedded by pointer in Audit, and named in Input."}}},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"embedded_echo","description":"Returns what it was given.","parameters":{"properties":{"query":{"type":"string"},"by":{"type":["string","null"]},"reason":{"type":["string","null"]},"host":{"type":["string","null"]},"signer":{"type":"string"},"label":{"type":["string","null"],"description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":["string","null"]},"origin":{"anyOf":[{"$ref":"#/$defs/Origin"},{"type":"null"}]},"unsigned":{"type":["boolean","null"],"description":"Asks the tool to return an output without its Signed."}},"additionalProperties":false,"required":["query","by","reason","host","signer","label","color","origin","unsigned"],"type":"object","$defs":{"Origin":{"properties":{"host":{"type":["string","null"]}},"additionalProperties":false,"required":["host"],"type":"object","description":"Embedded by pointer in Audit, and named in Input."}}},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"embedded_echo","description":"Returns what it was given.","input_schema":{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string","description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":"string"},"origin":{"$ref":"#/$defs/Origin"},"unsigned":{"type":"boolean","description":"Asks the tool to return an output without its Signed."}},"additionalProperties":false,"type":"object","required":["query","signer"],"$defs":{"Origin":{"properties":{"host":{"type":"string"}},"additionalProperties":false,"type":"object","description":"Embedded by pointer in Audit, and named in Input."}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Returns what it was given.","name":"embedded_echo","parameters":{"properties":{"by":{"type":"STRING"},"color":{"type":"STRING"},"host":{"type":"STRING"},"label":{"description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels.","type":"STRING"},"origin":{"description":"Embedded by pointer in Audit, and named in Input.","properties":{"host":{"type":"STRING"}},"type":"OBJECT"},"query":{"type":"STRING"},"reason":{"type":"STRING"},"signer":{"type":"STRING"},"unsigned":{"description":"Asks the tool to return an output without its Signed.","type":"BOOLEAN"}},"propertyOrdering":["query","by","reason","host","signer","label","color","origin","unsigned"],"required":["query","signer"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/properties/origin/additionalProperties", "/additionalProperties"},
-			},
-		}, true
+		return &definitionsEmbeddedEcho, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsEmbeddedEcho are the definitions of embedded_echo.
+	definitionsEmbeddedEcho = provider.Precomputed{
+		Description: "Returns what it was given.",
+		InputSchema: `{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string","description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":"string"},"origin":{"$ref":"#/$defs/Origin"},"unsigned":{"type":"boolean","description":"Asks the tool to return an output without its Signed."}},"additionalProperties":false,"type":"object","required":["query","signer"],"$defs":{"Origin":{"properties":{"host":{"type":"string"}},"additionalProperties":false,"type":"object","description":"Embedded by pointer in Audit, and named in Input."}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"embedded_echo","description":"Returns what it was given.","parameters":{"properties":{"query":{"type":"string"},"by":{"type":["string","null"]},"reason":{"type":["string","null"]},"host":{"type":["string","null"]},"signer":{"type":"string"},"label":{"type":["string","null"],"description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":["string","null"]},"origin":{"anyOf":[{"$ref":"#/$defs/Origin"},{"type":"null"}]},"unsigned":{"type":["boolean","null"],"description":"Asks the tool to return an output without its Signed."}},"additionalProperties":false,"required":["query","by","reason","host","signer","label","color","origin","unsigned"],"type":"object","$defs":{"Origin":{"properties":{"host":{"type":["string","null"]}},"additionalProperties":false,"required":["host"],"type":"object","description":"Embedded by pointer in Audit, and named in Input."}}},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"embedded_echo","description":"Returns what it was given.","parameters":{"properties":{"query":{"type":"string"},"by":{"type":["string","null"]},"reason":{"type":["string","null"]},"host":{"type":["string","null"]},"signer":{"type":"string"},"label":{"type":["string","null"],"description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":["string","null"]},"origin":{"anyOf":[{"$ref":"#/$defs/Origin"},{"type":"null"}]},"unsigned":{"type":["boolean","null"],"description":"Asks the tool to return an output without its Signed."}},"additionalProperties":false,"required":["query","by","reason","host","signer","label","color","origin","unsigned"],"type":"object","$defs":{"Origin":{"properties":{"host":{"type":["string","null"]}},"additionalProperties":false,"required":["host"],"type":"object","description":"Embedded by pointer in Audit, and named in Input."}}},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"embedded_echo","description":"Returns what it was given.","input_schema":{"properties":{"query":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"host":{"type":"string"},"signer":{"type":"string"},"label":{"type":"string","description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels."},"color":{"type":"string"},"origin":{"$ref":"#/$defs/Origin"},"unsigned":{"type":"boolean","description":"Asks the tool to return an output without its Signed."}},"additionalProperties":false,"type":"object","required":["query","signer"],"$defs":{"Origin":{"properties":{"host":{"type":"string"}},"additionalProperties":false,"type":"object","description":"Embedded by pointer in Audit, and named in Input."}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Returns what it was given.","name":"embedded_echo","parameters":{"properties":{"by":{"type":"STRING"},"color":{"type":"STRING"},"host":{"type":"STRING"},"label":{"description":"Shadows Labels.Label: encoding/json decodes it, and invopop publishes it, since it is declared after Labels.","type":"STRING"},"origin":{"description":"Embedded by pointer in Audit, and named in Input.","properties":{"host":{"type":"STRING"}},"type":"OBJECT"},"query":{"type":"STRING"},"reason":{"type":"STRING"},"signer":{"type":"STRING"},"unsigned":{"description":"Asks the tool to return an output without its Signed.","type":"BOOLEAN"}},"propertyOrdering":["query","by","reason","host","signer","label","color","origin","unsigned"],"required":["query","signer"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/properties/origin/additionalProperties", "/additionalProperties"},
+		},
+	}
+)

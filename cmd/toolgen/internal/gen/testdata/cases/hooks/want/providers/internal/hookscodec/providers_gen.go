@@ -20,67 +20,76 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "hooks_login":
-		return &provider.Precomputed{
-			Description: "Logs in to an account; offered to signed-in users only.",
-			InputSchema: `{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"hooks_login","description":"Logs in to an account; offered to signed-in users only.","parameters":{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}},"strict":false}}`),
-				Reason: "/properties/vault is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"hooks_login","description":"Logs in to an account; offered to signed-in users only.","parameters":{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}},"strict":false}`),
-				Reason: "/properties/vault is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"hooks_login","description":"Logs in to an account; offered to signed-in users only.","input_schema":{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:   []byte(`{"description":"Logs in to an account; offered to signed-in users only.","name":"hooks_login","parametersJsonSchema":{"$defs":{"Account":{"additionalProperties":false,"description":"One account of a login.","properties":{"name":{"type":"string"},"token":{"type":"string"}},"propertyOrdering":["name","token"],"required":["name","token"],"type":"object"},"Key":{"additionalProperties":false,"description":"An API key.","properties":{"id":{"type":"string"},"say \"hi\"":{"description":"A name JSON writes with escapes: the decoder reads it with Key.","type":"string"},"secret":{"type":"string"}},"propertyOrdering":["id","secret","say \"hi\""],"required":["id"],"type":"object"}},"additionalProperties":false,"properties":{"Pin":{"description":"A Go name without a json tag.","type":"string"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"maxItems":2,"minItems":2,"type":"array"},"deep":{"additionalProperties":false,"properties":{"inner":{"additionalProperties":false,"properties":{"code":{"type":"string"}},"required":["code"],"type":"object"}},"required":["inner"],"type":"object"},"hint":{"type":"string"},"key":{"$ref":"#/$defs/Key"},"otp":{"type":"string"},"pass/phrase~1":{"description":"Renamed, with characters a JSON Pointer escapes.","type":"string"},"password":{"type":"string"},"recovery":{"type":"string"},"user":{"type":"string"},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"whole":{"additionalProperties":false,"description":"Secret as a whole: nothing below it is listed.\n\nOne account of a login.","properties":{"name":{"type":"string"},"token":{"type":"string"}},"propertyOrdering":["name","token"],"required":["name","token"],"type":"object"}},"propertyOrdering":["user","password","pass/phrase~1","Pin","key","accounts","backup","vault","deep","whole","otp","hint","recovery"],"required":["user","password","Pin","backup","deep"],"type":"object"}}`),
-				Form:   provider.FormJSONSchema,
-				Reason: "/properties/vault is a map (additionalProperties is a schema), which parameters cannot express",
-			},
-		}, true
+		return &definitionsHooksLogin, true
 	case "hooks_store":
-		return &provider.Precomputed{
-			Description: "Stores a value under a key; no hooks, one secret.",
-			InputSchema: `{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"type":"object","required":["key","value"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"hooks_store","description":"Stores a value under a key; no hooks, one secret.","parameters":{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"required":["key","value"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"hooks_store","description":"Stores a value under a key; no hooks, one secret.","parameters":{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"required":["key","value"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"hooks_store","description":"Stores a value under a key; no hooks, one secret.","input_schema":{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"type":"object","required":["key","value"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Stores a value under a key; no hooks, one secret.","name":"hooks_store","parameters":{"properties":{"key":{"type":"STRING"},"value":{"type":"STRING"}},"propertyOrdering":["key","value"],"required":["key","value"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsHooksStore, true
 	case "hooks_whoami":
-		return &provider.Precomputed{
-			Description: "Shows the signed-in user; offered to admins only.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"hooks_whoami","description":"Shows the signed-in user; offered to admins only.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"hooks_whoami","description":"Shows the signed-in user; offered to admins only.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"hooks_whoami","description":"Shows the signed-in user; offered to admins only.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Shows the signed-in user; offered to admins only.","name":"hooks_whoami"}`),
-				Form: provider.FormNone,
-			},
-		}, true
+		return &definitionsHooksWhoami, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsHooksLogin are the definitions of hooks_login.
+	definitionsHooksLogin = provider.Precomputed{
+		Description: "Logs in to an account; offered to signed-in users only.",
+		InputSchema: `{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"hooks_login","description":"Logs in to an account; offered to signed-in users only.","parameters":{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}},"strict":false}}`),
+			Reason: "/properties/vault is a map (additionalProperties is a schema), which strict mode cannot express",
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"hooks_login","description":"Logs in to an account; offered to signed-in users only.","parameters":{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}},"strict":false}`),
+			Reason: "/properties/vault is a map (additionalProperties is a schema), which strict mode cannot express",
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"hooks_login","description":"Logs in to an account; offered to signed-in users only.","input_schema":{"properties":{"user":{"type":"string"},"password":{"type":"string"},"pass/phrase~1":{"type":"string","description":"Renamed, with characters a JSON Pointer escapes."},"Pin":{"type":"string","description":"A Go name without a json tag."},"key":{"$ref":"#/$defs/Key"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"type":"array","maxItems":2,"minItems":2},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"deep":{"properties":{"inner":{"properties":{"code":{"type":"string"}},"additionalProperties":false,"type":"object","required":["code"]}},"additionalProperties":false,"type":"object","required":["inner"]},"whole":{"$ref":"#/$defs/Account","description":"Secret as a whole: nothing below it is listed."},"otp":{"type":"string"},"hint":{"type":"string"},"recovery":{"type":"string"}},"additionalProperties":false,"type":"object","required":["user","password","Pin","backup","deep"],"$defs":{"Account":{"properties":{"name":{"type":"string"},"token":{"type":"string"}},"additionalProperties":false,"type":"object","required":["name","token"],"description":"One account of a login."},"Key":{"properties":{"id":{"type":"string"},"secret":{"type":"string"},"say \"hi\"":{"type":"string","description":"A name JSON writes with escapes: the decoder reads it with Key."}},"additionalProperties":false,"type":"object","required":["id"],"description":"An API key."}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:   []byte(`{"description":"Logs in to an account; offered to signed-in users only.","name":"hooks_login","parametersJsonSchema":{"$defs":{"Account":{"additionalProperties":false,"description":"One account of a login.","properties":{"name":{"type":"string"},"token":{"type":"string"}},"propertyOrdering":["name","token"],"required":["name","token"],"type":"object"},"Key":{"additionalProperties":false,"description":"An API key.","properties":{"id":{"type":"string"},"say \"hi\"":{"description":"A name JSON writes with escapes: the decoder reads it with Key.","type":"string"},"secret":{"type":"string"}},"propertyOrdering":["id","secret","say \"hi\""],"required":["id"],"type":"object"}},"additionalProperties":false,"properties":{"Pin":{"description":"A Go name without a json tag.","type":"string"},"accounts":{"items":{"$ref":"#/$defs/Account"},"type":"array"},"backup":{"items":{"$ref":"#/$defs/Account"},"maxItems":2,"minItems":2,"type":"array"},"deep":{"additionalProperties":false,"properties":{"inner":{"additionalProperties":false,"properties":{"code":{"type":"string"}},"required":["code"],"type":"object"}},"required":["inner"],"type":"object"},"hint":{"type":"string"},"key":{"$ref":"#/$defs/Key"},"otp":{"type":"string"},"pass/phrase~1":{"description":"Renamed, with characters a JSON Pointer escapes.","type":"string"},"password":{"type":"string"},"recovery":{"type":"string"},"user":{"type":"string"},"vault":{"additionalProperties":{"$ref":"#/$defs/Account"},"type":"object"},"whole":{"additionalProperties":false,"description":"Secret as a whole: nothing below it is listed.\n\nOne account of a login.","properties":{"name":{"type":"string"},"token":{"type":"string"}},"propertyOrdering":["name","token"],"required":["name","token"],"type":"object"}},"propertyOrdering":["user","password","pass/phrase~1","Pin","key","accounts","backup","vault","deep","whole","otp","hint","recovery"],"required":["user","password","Pin","backup","deep"],"type":"object"}}`),
+			Form:   provider.FormJSONSchema,
+			Reason: "/properties/vault is a map (additionalProperties is a schema), which parameters cannot express",
+		},
+	}
+	// definitionsHooksStore are the definitions of hooks_store.
+	definitionsHooksStore = provider.Precomputed{
+		Description: "Stores a value under a key; no hooks, one secret.",
+		InputSchema: `{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"type":"object","required":["key","value"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"hooks_store","description":"Stores a value under a key; no hooks, one secret.","parameters":{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"required":["key","value"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"hooks_store","description":"Stores a value under a key; no hooks, one secret.","parameters":{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"required":["key","value"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"hooks_store","description":"Stores a value under a key; no hooks, one secret.","input_schema":{"properties":{"key":{"type":"string"},"value":{"type":"string"}},"additionalProperties":false,"type":"object","required":["key","value"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Stores a value under a key; no hooks, one secret.","name":"hooks_store","parameters":{"properties":{"key":{"type":"STRING"},"value":{"type":"STRING"}},"propertyOrdering":["key","value"],"required":["key","value"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsHooksWhoami are the definitions of hooks_whoami.
+	definitionsHooksWhoami = provider.Precomputed{
+		Description: "Shows the signed-in user; offered to admins only.",
+		InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"hooks_whoami","description":"Shows the signed-in user; offered to admins only.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"hooks_whoami","description":"Shows the signed-in user; offered to admins only.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"hooks_whoami","description":"Shows the signed-in user; offered to admins only.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+		},
+		Gemini: provider.Projection{
+			JSON: []byte(`{"description":"Shows the signed-in user; offered to admins only.","name":"hooks_whoami"}`),
+			Form: provider.FormNone,
+		},
+	}
+)

@@ -20,26 +20,31 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "kindcheck_echo":
-		return &provider.Precomputed{
-			Description: "Echoes a stamp.",
-			InputSchema: `{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"type":"object","required":["at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"kindcheck_echo","description":"Echoes a stamp.","parameters":{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"required":["at"],"type":"object","$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"kindcheck_echo","description":"Echoes a stamp.","parameters":{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"required":["at"],"type":"object","$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"kindcheck_echo","description":"Echoes a stamp.","input_schema":{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"type":"object","required":["at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Echoes a stamp.","name":"kindcheck_echo","parameters":{"properties":{"at":{"description":"A date, such as 2025-03-20.","type":"STRING"}},"required":["at"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsKindcheckEcho, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsKindcheckEcho are the definitions of kindcheck_echo.
+	definitionsKindcheckEcho = provider.Precomputed{
+		Description: "Echoes a stamp.",
+		InputSchema: `{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"type":"object","required":["at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"kindcheck_echo","description":"Echoes a stamp.","parameters":{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"required":["at"],"type":"object","$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"kindcheck_echo","description":"Echoes a stamp.","parameters":{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"required":["at"],"type":"object","$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"kindcheck_echo","description":"Echoes a stamp.","input_schema":{"properties":{"at":{"$ref":"#/$defs/Stamp"}},"additionalProperties":false,"type":"object","required":["at"],"$defs":{"Stamp":{"type":"string","description":"A date, such as 2025-03-20."}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Echoes a stamp.","name":"kindcheck_echo","parameters":{"properties":{"at":{"description":"A date, such as 2025-03-20.","type":"STRING"}},"required":["at"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+)

@@ -20,46 +20,53 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "nojson_add":
-		return &provider.Precomputed{
-			Description: "Adds a reminder.",
-			InputSchema: `{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"nojson_add","description":"Adds a reminder.","parameters":{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}},"strict":false}}`),
-				Reason: "/properties/notes is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"nojson_add","description":"Adds a reminder.","parameters":{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}},"strict":false}`),
-				Reason: "/properties/notes is a map (additionalProperties is a schema), which strict mode cannot express",
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"nojson_add","description":"Adds a reminder.","input_schema":{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:   []byte(`{"description":"Adds a reminder.","name":"nojson_add","parametersJsonSchema":{"$defs":{"Reminder":{"additionalProperties":false,"description":"One reminder.","properties":{"at":{"description":"When, in RFC 3339.","format":"date-time","type":"string"},"labels":{"description":"Labels, at most four.","items":{"type":"string"},"maxItems":4,"type":"array"},"text":{"description":"What to be reminded of.","maxLength":200,"minLength":1,"type":"string"}},"propertyOrdering":["text","at","labels"],"required":["text","at"],"type":"object"}},"additionalProperties":false,"properties":{"notes":{"additionalProperties":{"type":"string"},"type":"object"},"reminder":{"$ref":"#/$defs/Reminder"},"repeat":{"maximum":10,"minimum":0,"type":"integer"}},"propertyOrdering":["reminder","notes","repeat"],"required":["reminder"],"type":"object"}}`),
-				Form:   provider.FormJSONSchema,
-				Reason: "/properties/notes is a map (additionalProperties is a schema), which parameters cannot express",
-			},
-		}, true
+		return &definitionsNojsonAdd, true
 	case "nojson_hello":
-		return &provider.Precomputed{
-			Description: "Says hello.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"nojson_hello","description":"Says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"nojson_hello","description":"Says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"nojson_hello","description":"Says hello.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Says hello.","name":"nojson_hello"}`),
-				Form: provider.FormNone,
-			},
-		}, true
+		return &definitionsNojsonHello, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsNojsonAdd are the definitions of nojson_add.
+	definitionsNojsonAdd = provider.Precomputed{
+		Description: "Adds a reminder.",
+		InputSchema: `{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"nojson_add","description":"Adds a reminder.","parameters":{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}},"strict":false}}`),
+			Reason: "/properties/notes is a map (additionalProperties is a schema), which strict mode cannot express",
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"nojson_add","description":"Adds a reminder.","parameters":{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}},"strict":false}`),
+			Reason: "/properties/notes is a map (additionalProperties is a schema), which strict mode cannot express",
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"nojson_add","description":"Adds a reminder.","input_schema":{"properties":{"reminder":{"$ref":"#/$defs/Reminder"},"notes":{"additionalProperties":{"type":"string"},"type":"object"},"repeat":{"type":"integer","maximum":10,"minimum":0}},"additionalProperties":false,"type":"object","required":["reminder"],"$defs":{"Reminder":{"properties":{"text":{"type":"string","maxLength":200,"minLength":1,"description":"What to be reminded of."},"at":{"type":"string","format":"date-time","description":"When, in RFC 3339."},"labels":{"items":{"type":"string"},"type":"array","maxItems":4,"description":"Labels, at most four."}},"additionalProperties":false,"type":"object","required":["text","at"],"description":"One reminder."}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:   []byte(`{"description":"Adds a reminder.","name":"nojson_add","parametersJsonSchema":{"$defs":{"Reminder":{"additionalProperties":false,"description":"One reminder.","properties":{"at":{"description":"When, in RFC 3339.","format":"date-time","type":"string"},"labels":{"description":"Labels, at most four.","items":{"type":"string"},"maxItems":4,"type":"array"},"text":{"description":"What to be reminded of.","maxLength":200,"minLength":1,"type":"string"}},"propertyOrdering":["text","at","labels"],"required":["text","at"],"type":"object"}},"additionalProperties":false,"properties":{"notes":{"additionalProperties":{"type":"string"},"type":"object"},"reminder":{"$ref":"#/$defs/Reminder"},"repeat":{"maximum":10,"minimum":0,"type":"integer"}},"propertyOrdering":["reminder","notes","repeat"],"required":["reminder"],"type":"object"}}`),
+			Form:   provider.FormJSONSchema,
+			Reason: "/properties/notes is a map (additionalProperties is a schema), which parameters cannot express",
+		},
+	}
+	// definitionsNojsonHello are the definitions of nojson_hello.
+	definitionsNojsonHello = provider.Precomputed{
+		Description: "Says hello.",
+		InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"nojson_hello","description":"Says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"nojson_hello","description":"Says hello.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"nojson_hello","description":"Says hello.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+		},
+		Gemini: provider.Projection{
+			JSON: []byte(`{"description":"Says hello.","name":"nojson_hello"}`),
+			Form: provider.FormNone,
+		},
+	}
+)

@@ -20,26 +20,31 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "a_list":
-		return &provider.Precomputed{
-			Description: "Lists items.",
-			InputSchema: `{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["query","page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"a_list","description":"Lists items.","parameters":{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"required":["query","page"],"type":"object","$defs":{"Page":{"properties":{"cursor":{"type":["string","null"]},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"required":["cursor","limit"],"type":"object"}}},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"a_list","description":"Lists items.","parameters":{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"required":["query","page"],"type":"object","$defs":{"Page":{"properties":{"cursor":{"type":["string","null"]},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"required":["cursor","limit"],"type":"object"}}},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"a_list","description":"Lists items.","input_schema":{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["query","page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Lists items.","name":"a_list","parameters":{"properties":{"page":{"properties":{"cursor":{"type":"STRING"},"limit":{"maximum":100,"minimum":1,"type":"INTEGER"}},"propertyOrdering":["cursor","limit"],"required":["limit"],"type":"OBJECT"},"query":{"type":"STRING"}},"propertyOrdering":["query","page"],"required":["query","page"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/properties/page/additionalProperties", "/additionalProperties"},
-			},
-		}, true
+		return &definitionsAList, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsAList are the definitions of a_list.
+	definitionsAList = provider.Precomputed{
+		Description: "Lists items.",
+		InputSchema: `{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["query","page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"a_list","description":"Lists items.","parameters":{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"required":["query","page"],"type":"object","$defs":{"Page":{"properties":{"cursor":{"type":["string","null"]},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"required":["cursor","limit"],"type":"object"}}},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"a_list","description":"Lists items.","parameters":{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"required":["query","page"],"type":"object","$defs":{"Page":{"properties":{"cursor":{"type":["string","null"]},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"required":["cursor","limit"],"type":"object"}}},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"a_list","description":"Lists items.","input_schema":{"properties":{"query":{"type":"string"},"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["query","page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Lists items.","name":"a_list","parameters":{"properties":{"page":{"properties":{"cursor":{"type":"STRING"},"limit":{"maximum":100,"minimum":1,"type":"INTEGER"}},"propertyOrdering":["cursor","limit"],"required":["limit"],"type":"OBJECT"},"query":{"type":"STRING"}},"propertyOrdering":["query","page"],"required":["query","page"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/properties/page/additionalProperties", "/additionalProperties"},
+		},
+	}
+)

@@ -20,26 +20,31 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "b_pages":
-		return &provider.Precomputed{
-			Description: "Lists the next pages.",
-			InputSchema: `{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"b_pages","description":"Lists the next pages.","parameters":{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"required":["page"],"type":"object","$defs":{"Page":{"properties":{"cursor":{"type":["string","null"]},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"required":["cursor","limit"],"type":"object"}}},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"b_pages","description":"Lists the next pages.","parameters":{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"required":["page"],"type":"object","$defs":{"Page":{"properties":{"cursor":{"type":["string","null"]},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"required":["cursor","limit"],"type":"object"}}},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"b_pages","description":"Lists the next pages.","input_schema":{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Lists the next pages.","name":"b_pages","parameters":{"properties":{"page":{"properties":{"cursor":{"type":"STRING"},"limit":{"maximum":100,"minimum":1,"type":"INTEGER"}},"propertyOrdering":["cursor","limit"],"required":["limit"],"type":"OBJECT"}},"required":["page"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/properties/page/additionalProperties", "/additionalProperties"},
-			},
-		}, true
+		return &definitionsBPages, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsBPages are the definitions of b_pages.
+	definitionsBPages = provider.Precomputed{
+		Description: "Lists the next pages.",
+		InputSchema: `{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"b_pages","description":"Lists the next pages.","parameters":{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"required":["page"],"type":"object","$defs":{"Page":{"properties":{"cursor":{"type":["string","null"]},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"required":["cursor","limit"],"type":"object"}}},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"b_pages","description":"Lists the next pages.","parameters":{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"required":["page"],"type":"object","$defs":{"Page":{"properties":{"cursor":{"type":["string","null"]},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"required":["cursor","limit"],"type":"object"}}},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"b_pages","description":"Lists the next pages.","input_schema":{"properties":{"page":{"$ref":"#/$defs/Page"}},"additionalProperties":false,"type":"object","required":["page"],"$defs":{"Page":{"properties":{"cursor":{"type":"string"},"limit":{"type":"integer","maximum":100,"minimum":1}},"additionalProperties":false,"type":"object","required":["limit"]}}}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Lists the next pages.","name":"b_pages","parameters":{"properties":{"page":{"properties":{"cursor":{"type":"STRING"},"limit":{"maximum":100,"minimum":1,"type":"INTEGER"}},"propertyOrdering":["cursor","limit"],"required":["limit"],"type":"OBJECT"}},"required":["page"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/properties/page/additionalProperties", "/additionalProperties"},
+		},
+	}
+)

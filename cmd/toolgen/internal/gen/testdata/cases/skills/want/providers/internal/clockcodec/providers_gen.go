@@ -20,25 +20,30 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "clock_now":
-		return &provider.Precomputed{
-			Description: "Tells the time.",
-			InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"clock_now","description":"Tells the time.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"clock_now","description":"Tells the time.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"clock_now","description":"Tells the time.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
-			},
-			Gemini: provider.Projection{
-				JSON: []byte(`{"description":"Tells the time.","name":"clock_now"}`),
-				Form: provider.FormNone,
-			},
-		}, true
+		return &definitionsClockNow, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsClockNow are the definitions of clock_now.
+	definitionsClockNow = provider.Precomputed{
+		Description: "Tells the time.",
+		InputSchema: `{"type":"object","properties":{},"additionalProperties":false}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"clock_now","description":"Tells the time.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"clock_now","description":"Tells the time.","parameters":{"type":"object","properties":{},"additionalProperties":false,"required":[]},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"clock_now","description":"Tells the time.","input_schema":{"type":"object","properties":{},"additionalProperties":false}}`),
+		},
+		Gemini: provider.Projection{
+			JSON: []byte(`{"description":"Tells the time.","name":"clock_now"}`),
+			Form: provider.FormNone,
+		},
+	}
+)

@@ -20,47 +20,54 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "notes_create":
-		return &provider.Precomputed{
-			Description: "Creates a note.",
-			InputSchema: `{"properties":{"title":{"type":"string"}},"additionalProperties":false,"type":"object","required":["title"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"notes_create","description":"Creates a note.","parameters":{"properties":{"title":{"type":"string"}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"notes_create","description":"Creates a note.","parameters":{"properties":{"title":{"type":"string"}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_create","description":"Creates a note.","input_schema":{"properties":{"title":{"type":"string"}},"additionalProperties":false,"type":"object","required":["title"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Creates a note.","name":"notes_create","parameters":{"properties":{"title":{"type":"STRING"}},"required":["title"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsNotesCreate, true
 	case "notes_search":
-		return &provider.Precomputed{
-			Description: "Finds notes by a word.",
-			InputSchema: `{"properties":{"query":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"notes_search","description":"Finds notes by a word.","parameters":{"properties":{"query":{"type":"string"}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"notes_search","description":"Finds notes by a word.","parameters":{"properties":{"query":{"type":"string"}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"notes_search","description":"Finds notes by a word.","input_schema":{"properties":{"query":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Finds notes by a word.","name":"notes_search","parameters":{"properties":{"query":{"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsNotesSearch, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsNotesCreate are the definitions of notes_create.
+	definitionsNotesCreate = provider.Precomputed{
+		Description: "Creates a note.",
+		InputSchema: `{"properties":{"title":{"type":"string"}},"additionalProperties":false,"type":"object","required":["title"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"notes_create","description":"Creates a note.","parameters":{"properties":{"title":{"type":"string"}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"notes_create","description":"Creates a note.","parameters":{"properties":{"title":{"type":"string"}},"additionalProperties":false,"required":["title"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_create","description":"Creates a note.","input_schema":{"properties":{"title":{"type":"string"}},"additionalProperties":false,"type":"object","required":["title"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Creates a note.","name":"notes_create","parameters":{"properties":{"title":{"type":"STRING"}},"required":["title"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsNotesSearch are the definitions of notes_search.
+	definitionsNotesSearch = provider.Precomputed{
+		Description: "Finds notes by a word.",
+		InputSchema: `{"properties":{"query":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"notes_search","description":"Finds notes by a word.","parameters":{"properties":{"query":{"type":"string"}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"notes_search","description":"Finds notes by a word.","parameters":{"properties":{"query":{"type":"string"}},"additionalProperties":false,"required":["query"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"notes_search","description":"Finds notes by a word.","input_schema":{"properties":{"query":{"type":"string"}},"additionalProperties":false,"type":"object","required":["query"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Finds notes by a word.","name":"notes_search","parameters":{"properties":{"query":{"type":"STRING"}},"required":["query"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+)

@@ -20,89 +20,100 @@ const _ = toolimpl.SupportPackageIsVersion7
 func Precomputed(name string) (*provider.Precomputed, bool) {
 	switch name {
 	case "unset_echo":
-		return &provider.Precomputed{
-			Description: "Echoes its argument; a struct with no fields needs no setting.",
-			InputSchema: `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"unset_echo","description":"Echoes its argument; a struct with no fields needs no setting.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"unset_echo","description":"Echoes its argument; a struct with no fields needs no setting.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"unset_echo","description":"Echoes its argument; a struct with no fields needs no setting.","input_schema":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Echoes its argument; a struct with no fields needs no setting.","name":"unset_echo","parameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsUnsetEcho, true
 	case "unset_filter":
-		return &provider.Precomputed{
-			Description: "Filters words; not comparable (a slice and a func), checked field by field.",
-			InputSchema: `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"unset_filter","description":"Filters words; not comparable (a slice and a func), checked field by field.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"unset_filter","description":"Filters words; not comparable (a slice and a func), checked field by field.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"unset_filter","description":"Filters words; not comparable (a slice and a func), checked field by field.","input_schema":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Filters words; not comparable (a slice and a func), checked field by field.","name":"unset_filter","parameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsUnsetFilter, true
 	case "unset_greet":
-		return &provider.Precomputed{
-			Description: "Greets in a set language; a comparable tool type, checked as a whole.",
-			InputSchema: `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"unset_greet","description":"Greets in a set language; a comparable tool type, checked as a whole.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"unset_greet","description":"Greets in a set language; a comparable tool type, checked as a whole.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"unset_greet","description":"Greets in a set language; a comparable tool type, checked as a whole.","input_schema":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Greets in a set language; a comparable tool type, checked as a whole.","name":"unset_greet","parameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsUnsetGreet, true
 	case "unset_upper":
-		return &provider.Precomputed{
-			Description: "Upper-cases its argument; its zero value is ready (a nil Map means the identity).",
-			InputSchema: `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`,
-			OpenAIChat: provider.Projection{
-				JSON:   []byte(`{"type":"function","function":{"name":"unset_upper","description":"Upper-cases its argument; its zero value is ready (a nil Map means the identity).","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}}`),
-				Strict: true,
-			},
-			OpenAIResponses: provider.Projection{
-				JSON:   []byte(`{"type":"function","name":"unset_upper","description":"Upper-cases its argument; its zero value is ready (a nil Map means the identity).","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}`),
-				Strict: true,
-			},
-			Anthropic: provider.Projection{
-				JSON: []byte(`{"name":"unset_upper","description":"Upper-cases its argument; its zero value is ready (a nil Map means the identity).","input_schema":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}}`),
-			},
-			Gemini: provider.Projection{
-				JSON:    []byte(`{"description":"Upper-cases its argument; its zero value is ready (a nil Map means the identity).","name":"unset_upper","parameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`),
-				Form:    provider.FormParameters,
-				Dropped: []string{"/additionalProperties"},
-			},
-		}, true
+		return &definitionsUnsetUpper, true
 	}
 	return nil, false
 }
+
+var (
+	// definitionsUnsetEcho are the definitions of unset_echo.
+	definitionsUnsetEcho = provider.Precomputed{
+		Description: "Echoes its argument; a struct with no fields needs no setting.",
+		InputSchema: `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"unset_echo","description":"Echoes its argument; a struct with no fields needs no setting.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"unset_echo","description":"Echoes its argument; a struct with no fields needs no setting.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"unset_echo","description":"Echoes its argument; a struct with no fields needs no setting.","input_schema":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Echoes its argument; a struct with no fields needs no setting.","name":"unset_echo","parameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsUnsetFilter are the definitions of unset_filter.
+	definitionsUnsetFilter = provider.Precomputed{
+		Description: "Filters words; not comparable (a slice and a func), checked field by field.",
+		InputSchema: `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"unset_filter","description":"Filters words; not comparable (a slice and a func), checked field by field.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"unset_filter","description":"Filters words; not comparable (a slice and a func), checked field by field.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"unset_filter","description":"Filters words; not comparable (a slice and a func), checked field by field.","input_schema":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Filters words; not comparable (a slice and a func), checked field by field.","name":"unset_filter","parameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsUnsetGreet are the definitions of unset_greet.
+	definitionsUnsetGreet = provider.Precomputed{
+		Description: "Greets in a set language; a comparable tool type, checked as a whole.",
+		InputSchema: `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"unset_greet","description":"Greets in a set language; a comparable tool type, checked as a whole.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"unset_greet","description":"Greets in a set language; a comparable tool type, checked as a whole.","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"unset_greet","description":"Greets in a set language; a comparable tool type, checked as a whole.","input_schema":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Greets in a set language; a comparable tool type, checked as a whole.","name":"unset_greet","parameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+	// definitionsUnsetUpper are the definitions of unset_upper.
+	definitionsUnsetUpper = provider.Precomputed{
+		Description: "Upper-cases its argument; its zero value is ready (a nil Map means the identity).",
+		InputSchema: `{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}`,
+		OpenAIChat: provider.Projection{
+			JSON:   []byte(`{"type":"function","function":{"name":"unset_upper","description":"Upper-cases its argument; its zero value is ready (a nil Map means the identity).","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}}`),
+			Strict: true,
+		},
+		OpenAIResponses: provider.Projection{
+			JSON:   []byte(`{"type":"function","name":"unset_upper","description":"Upper-cases its argument; its zero value is ready (a nil Map means the identity).","parameters":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"required":["text"],"type":"object"},"strict":true}`),
+			Strict: true,
+		},
+		Anthropic: provider.Projection{
+			JSON: []byte(`{"name":"unset_upper","description":"Upper-cases its argument; its zero value is ready (a nil Map means the identity).","input_schema":{"properties":{"text":{"type":"string"}},"additionalProperties":false,"type":"object","required":["text"]}}`),
+		},
+		Gemini: provider.Projection{
+			JSON:    []byte(`{"description":"Upper-cases its argument; its zero value is ready (a nil Map means the identity).","name":"unset_upper","parameters":{"properties":{"text":{"type":"STRING"}},"required":["text"],"type":"OBJECT"}}`),
+			Form:    provider.FormParameters,
+			Dropped: []string{"/additionalProperties"},
+		},
+	}
+)
