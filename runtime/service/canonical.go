@@ -252,6 +252,8 @@ func firstUnit(r rune) rune {
 // appendCanonicalString appends s as a JSON string with RFC 8785's
 // escapes: '"' and '\\', \b \t \n \f \r, \u00xx for the other control
 // characters, every other character as itself.
+// Not jsonlex.AppendString: that escapes U+2028 and U+2029 as
+// encoding/json does, and a record's digest is RFC 8785's.
 func appendCanonicalString(dst, s []byte) []byte {
 	const hexDigits = "0123456789abcdef"
 	dst = append(dst, '"')

@@ -237,19 +237,9 @@ func modelAndSchemas(ctx context.Context, l *loaded, opts *Options, scan *bootst
 	return m, nil
 }
 
-// modelPhases runs the directive, model, shape and skill phases on l and
-// returns the model, or every problem found.
-func modelPhases(l *loaded, opts *Options) (*model, []*problem.Error) {
-	m, shapes, errs := startModelPhases(l, opts, nil)
-	if len(errs) == 0 {
-		errs = shapes.wait()
-	}
-	return m, errs
-}
-
 // startModelPhases runs the directive, model and skill phases on l and
-// starts the shapes phase, which calls stop, when not nil, if it ends with
-// problems. It returns the model and the shapes phase, or every problem
+// starts the shapes phase, which calls stop if it ends with problems. It
+// returns the model and the shapes phase, or every problem
 // found: with problems, the shapes phase has ended and its problems are
 // among them.
 func startModelPhases(l *loaded, opts *Options, stop func()) (*model, *pendingShapes, []*problem.Error) {
@@ -279,14 +269,14 @@ type pendingShapes struct {
 	errs []*problem.Error
 }
 
-// startShapes starts deriveShapes(l.fset, m); stop, when not nil, is
-// called if it ends with problems.
+// startShapes starts deriveShapes(l.fset, m), which calls stop if it ends
+// with problems.
 func startShapes(l *loaded, m *model, stop func()) *pendingShapes {
 	ps := &pendingShapes{done: make(chan struct{})}
 	go func() {
 		defer close(ps.done)
 		ps.errs = deriveShapes(l.fset, m)
-		if len(ps.errs) > 0 && stop != nil {
+		if len(ps.errs) > 0 {
 			stop()
 		}
 	}()

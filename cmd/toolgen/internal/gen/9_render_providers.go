@@ -36,7 +36,8 @@ strict and why the others are not.
 	f.ImportName(toolPkg, "tool")
 	f.ImportName(implPkg, "toolimpl")
 	f.ImportName(providerPkg, "provider")
-	for _, u := range providerUnits(plan) {
+	units := providerUnits(plan)
+	for _, u := range units {
 		f.ImportName(providersUnitPath(l, u.Name), u.Name)
 	}
 	versionGuard(f)
@@ -51,7 +52,7 @@ strict and why the others are not.
 	f.Comment("precomputed returns the definitions of the named tool, from the package")
 	f.Comment("of its tools package's definitions.")
 	f.Func().Id("precomputed").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(providerPkg, "Precomputed"), jen.Bool()).BlockFunc(func(b *jen.Group) {
-		for _, u := range providerUnits(plan) {
+		for _, u := range units {
 			b.If(jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Qual(providersUnitPath(l, u.Name), "Precomputed").Call(jen.Id("name")), jen.Id("ok")).Block(
 				jen.Return(jen.Id("p"), jen.True()),
 			)
