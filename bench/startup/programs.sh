@@ -41,11 +41,12 @@ import (
 	"os"
 
 	"example.com/synth/generated"
+	"example.com/synth/sets"
 )
 
 func main() {
 	if len(os.Args) > 5 {
-		reg, err := generated.New(generated.Tools{})
+		reg, err := generated.New(sets.All())
 		fmt.Println(len(reg.Tools()), err)
 		return
 	}
