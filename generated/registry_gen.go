@@ -105,11 +105,7 @@ var index = [14]toolimpl.Index{
 // A tool with an Offered method decides, per call, whether it is offered
 // (the registry's Offer asks it).
 func New(tools []Tools, opts ...tool.Option) (tool.Registry, error) {
-	b, err := toolimpl.Bind("generated", sets[:], index[:], tools)
-	if err != nil {
-		return nil, err
-	}
-	return toolimpl.NewRegistry(specs[:], b.Off, b.Dispatch, b.Offered, opts...)
+	return toolimpl.NewRegistryOfSets("generated", specs[:], sets[:], index[:], tools, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of tools out: the

@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 
+	"github.com/toolgen-go/toolgen/runtime/internal/registry"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -19,8 +20,8 @@ import (
 // a tool's type, so that no one package's compile grows with every tool of
 // the catalog.
 
-// Set is what a set package's Tools value hands to the registry's New: its
-// ToolSet method's result.
+// Set is what a set package's Tools value hands to the registry's New
+// (NewRegistryOfSets): its ToolSet method's result.
 type Set struct {
 	// Path is the import path of the set package: New finds the set's
 	// place in the registry's table of set paths by it.
@@ -51,67 +52,65 @@ type Tools interface {
 // Index places the tool of a registry's table in its set: Set is the
 // set's position in the registry's table of set paths, Tool the tool's
 // index in the set.
-type Index struct{ Set, Tool int32 }
+type Index = registry.Index
 
-// Binding is what Bind makes of a registry's sets: the arguments of
-// NewRegistry beside the registry's table.
-type Binding struct {
-	// Off is set for each tool of the table that is not available; nil when
-	// every tool is.
-	Off []bool
-	// Dispatch is the dispatch over the table: it finds the tool's set and
-	// calls the set's.
-	Dispatch Dispatch
-	// Offered asks the set of the tool; nil when no set has an Offered.
-	Offered Offered
-}
-
-// Bind checks the tools given to the New of the generated package pkg,
-// whose set packages' paths are sets (sorted) and whose table's tools are
-// placed in them by index, and binds them: each of sets must be given
-// exactly once, by a Tools value whose fields are set. Its errors start
-// with pkg + ".New" and name the set package, never a value.
-func Bind[T Tools](pkg string, sets []string, index []Index, tools []T) (Binding, error) {
+// NewRegistryOfSets returns the registry of the tools in tools, one Tools
+// of each set package of the generated package pkg: what its New returns.
+// table is its sorted table of specs (as NewRegistry takes it), sets the
+// sorted import paths of its set packages, index the place of each tool
+// of table in its set. Each of sets must be given exactly once, by a
+// Tools value whose fields are set; a tool whose Available method
+// reported an error is left out. The errors start with pkg + ".New" and
+// name set packages, never a value.
+func NewRegistryOfSets[T Tools](pkg string, table []*tool.Spec, sets []string, index []Index, tools []T, opts ...tool.Option) (tool.Registry, error) {
 	bound, err := bind(pkg, sets, tools)
 	if err != nil {
-		return Binding{}, err
+		return nil, err
 	}
 	for _, s := range bound {
 		if s.Unset != nil {
-			return Binding{}, s.Unset
+			return nil, s.Unset
 		}
 	}
-	var b Binding
+	if len(index) != len(table) {
+		return nil, fmt.Errorf("%s.New: %d tools placed in sets, %d in the table", pkg, len(index), len(table))
+	}
+	var off []bool
 	for i, x := range index {
-		if u := bound[x.Set].Unavailable; int(x.Tool) < len(u) && u[x.Tool] != nil {
-			if b.Off == nil {
-				b.Off = make([]bool, len(index))
+		if x.Set < 0 || int(x.Set) >= len(bound) {
+			return nil, fmt.Errorf("%s.New: tool %d placed in no set", pkg, i)
+		}
+		if u := bound[x.Set].Unavailable; x.Tool >= 0 && int(x.Tool) < len(u) && u[x.Tool] != nil {
+			if off == nil {
+				off = make([]bool, len(index))
 			}
-			b.Off[i] = true
+			off[i] = true
 		}
 	}
-	b.Dispatch = func(ctx context.Context, i int, mode Mode, d *Decoder, e *Encoder) (Output, error) {
-		x := index[i]
-		return bound[x.Set].Dispatch(ctx, int(x.Tool), mode, d, e)
-	}
-	for _, s := range bound {
+	dispatch := make([]Dispatch, len(bound))
+	var offered Offered
+	for j, s := range bound {
+		dispatch[j] = s.Dispatch
 		if s.Offered != nil {
-			b.Offered = func(ctx context.Context, i int) bool {
+			offered = func(ctx context.Context, i int) bool {
 				x := index[i]
 				if o := bound[x.Set].Offered; o != nil {
 					return o(ctx, int(x.Tool))
 				}
 				return true
 			}
-			break
 		}
 	}
-	return b, nil
+	s, err := registry.NewSets(table, off, index, dispatch, offered, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Unavailable reports, by tool name, what the Available methods of the
 // tools in tools report: the generated Unavailable, over the registry's
-// table, set paths and index as Bind takes them. The sets not given, and
+// table, set paths and index as NewRegistryOfSets takes them. The sets not given, and
 // the fields not set, report nothing.
 func Unavailable[T Tools](table []*tool.Spec, sets []string, index []Index, tools []T) map[string]error {
 	given := make([]*Set, len(sets))

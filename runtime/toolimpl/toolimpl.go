@@ -1,7 +1,7 @@
 // Package toolimpl is the contract between the code toolgen generates and
 // the runtime, for generated code only: a generated package imports it to
-// build its registry (Bind, over its set packages' Set, Tools and Index,
-// then NewRegistry, with its table, Dispatch and Offered), to decode
+// build its registry (NewRegistryOfSets, over its set packages' Set,
+// Tools and Index, each set with its Dispatch and Offered), to decode
 // arguments and encode output (Decoder, Encoder, Mode, Output,
 // InvalidArguments), to enforce the keywords of its schemas
 // (HasDuplicates, IsDateTime, MultipleOf, Pattern, the JSON kinds) and to
@@ -13,11 +13,7 @@
 //	const _ = toolimpl.SupportPackageIsVersion8 // this runtime, or a compile error saying to regenerate
 //
 //	func New(tools []Tools, opts ...tool.Option) (tool.Registry, error) {
-//		b, err := toolimpl.Bind("generated", sets[:], index[:], tools)
-//		if err != nil {
-//			return nil, err
-//		}
-//		return toolimpl.NewRegistry(specs[:], b.Off, b.Dispatch, b.Offered, opts...)
+//		return toolimpl.NewRegistryOfSets("generated", specs[:], sets[:], index[:], tools, opts...)
 //	}
 //
 // where specs is a table of pointers to the specs, each a variable of the
@@ -27,7 +23,8 @@
 // index in the set), and index the place of each tool of specs in its
 // set. A set's dispatch decodes the arguments with a generated decoder,
 // calls the tool and encodes its output (ExampleNewRegistry writes one by
-// hand, ExampleBind a set).
+// hand; NewRegistry builds a registry from a table and one dispatch, as
+// hand-made registries in tests do).
 //
 // The names are aliases of, or thin wrappers around, the runtime's
 // internal packages, which a generated package cannot import: the
@@ -64,7 +61,7 @@ import (
 // specs that the codec packages hold, beside each tool's schemas (the
 // registry package held every spec, and its compile grew with them);
 // version 8 takes the tools one Go package at a time, each from the Tools
-// struct of a set package, with Bind (the registry package declared one
+// struct of a set package, with NewRegistryOfSets (the registry package declared one
 // Tools struct naming every tool type, and its compile grew with them).
 const SupportPackageIsVersion8 = true
 

@@ -117,9 +117,7 @@ func registrySets(f *jen.File, m *model, sets []setRef, opts *Options) {
 		)
 	}
 	f.Add(doc(lines...)).Func().Id("New").Params(jen.Id("tools").Index().Id("Tools"), jen.Id("opts").Op("...").Qual(toolPkg, "Option")).Params(jen.Qual(toolPkg, "Registry"), jen.Error()).Block(
-		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(implPkg, "Bind").Call(jen.Lit(opts.Package), jen.Id("sets").Op("[:]"), jen.Id("index").Op("[:]"), jen.Id("tools")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Qual(implPkg, "NewRegistry").Call(jen.Id("specs").Op("[:]"), jen.Id("b").Dot("Off"), jen.Id("b").Dot("Dispatch"), jen.Id("b").Dot("Offered"), jen.Id("opts").Op("..."))),
+		jen.Return(jen.Qual(implPkg, "NewRegistryOfSets").Call(jen.Lit(opts.Package), jen.Id("specs").Op("[:]"), jen.Id("sets").Op("[:]"), jen.Id("index").Op("[:]"), jen.Id("tools"), jen.Id("opts").Op("..."))),
 	)
 	f.Line()
 	f.Add(doc(

@@ -72,11 +72,7 @@ var index = [4]toolimpl.Index{
 // marked //tool:zerovalue, has no fields, or has an Available method
 // (which then decides).
 func New(tools []Tools, opts ...tool.Option) (tool.Registry, error) {
-	b, err := toolimpl.Bind("want", sets[:], index[:], tools)
-	if err != nil {
-		return nil, err
-	}
-	return toolimpl.NewRegistry(specs[:], b.Off, b.Dispatch, b.Offered, opts...)
+	return toolimpl.NewRegistryOfSets("want", specs[:], sets[:], index[:], tools, opts...)
 }
 
 // Unavailable reports, by tool name, why New leaves tools of tools out: the
