@@ -75,16 +75,22 @@ func NewRegistryOfSets[T Tools](pkg string, table []*tool.Spec, sets []string, i
 	if len(index) != len(table) {
 		return nil, fmt.Errorf("%s.New: %d tools placed in sets, %d in the table", pkg, len(index), len(table))
 	}
+	// The index is read only when a tool is unavailable: a registry of
+	// many tools does not read it at start-up.
 	var off []bool
-	for i, x := range index {
-		if x.Set < 0 || int(x.Set) >= len(bound) {
-			return nil, fmt.Errorf("%s.New: tool %d placed in no set", pkg, i)
+	for _, s := range bound {
+		if slices.ContainsFunc(s.Unavailable, func(err error) bool { return err != nil }) {
+			off = make([]bool, len(index))
+			break
 		}
-		if u := bound[x.Set].Unavailable; x.Tool >= 0 && int(x.Tool) < len(u) && u[x.Tool] != nil {
-			if off == nil {
-				off = make([]bool, len(index))
+	}
+	if off != nil {
+		for i, x := range index {
+			if x.Set < 0 || int(x.Set) >= len(bound) {
+				return nil, fmt.Errorf("%s.New: tool %d placed in no set", pkg, i)
 			}
-			off[i] = true
+			u := bound[x.Set].Unavailable
+			off[i] = x.Tool >= 0 && int(x.Tool) < len(u) && u[x.Tool] != nil
 		}
 	}
 	dispatch := make([]Dispatch, len(bound))
