@@ -100,14 +100,14 @@ func freshUnitSource(opts *Options, unit string, tools []*toolModel, fields map[
 	fmt.Fprintf(&b, "// %s\n\n", header)
 	fmt.Fprintf(&b, "package %s_test\n\n", opts.Package)
 	fmt.Fprintf(&b, "import %q\n\n", freshPkg)
-	fmt.Fprintf(&b, `// %s holds, by field of Tools, the Go types of the
-// input and output of the tools whose call functions are in %s, as
+	fmt.Fprintf(&b, `// %s holds, by field of %s.Tools, the Go types of
+// the input and output of the tools whose call functions are in %s, as
 // toolgen saw them when it generated this package, in the grammar
 // fresh.Describe writes: one line per type reached, with its exported and
 // embedded fields, their types and struct tags, and the encoding methods
 // it has.
 var %s = []fresh.Tool{
-`, freshVar(unit), unit, freshVar(unit))
+`, freshVar(unit), setName(unit), unit, freshVar(unit))
 	// Described once per distinct type: a catalog's tools share their
 	// input and output types.
 	described := map[types.Type][]string{}
