@@ -8,13 +8,18 @@ import (
 
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/generated/clocktools"
+	"github.com/toolgen-go/toolgen/generated/notestools"
+	"github.com/toolgen-go/toolgen/generated/weathertools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/clock"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 
-// A program fills Tools with the values that implement the tools (demo.All
-// fills every field, each tool with its dependencies), builds the registry
+// A program fills the Tools of each set package with the values that
+// implement the tools (demo.All fills every field of clocktools.Tools,
+// notestools.Tools and weathertools.Tools, each tool with its
+// dependencies), builds the registry
 // with New and calls a tool by name with the model's JSON arguments.
 func Example() {
 	now := time.Date(2025, 3, 20, 12, 0, 0, 0, time.UTC)
@@ -50,11 +55,20 @@ func Example() {
 	// needs_confirmation
 }
 
-// New refuses a tool left out of Tools, naming the field, before anything
-// runs.
+// New takes a Tools of each set package, and refuses a tool left out of
+// one, naming its field, or a set package left out, before anything runs.
 func ExampleNew() {
-	_, err := generated.New(generated.Tools{ClockNow: clock.NowTool{}})
+	_, err := generated.New([]generated.Tools{
+		clocktools.Tools{ClockNow: clock.NowTool{}},
+		notestools.Tools{NotesSearch: notes.SearchTool{Store: notes.NewDemoStore()}},
+		weathertools.Tools{},
+	})
+	fmt.Println(err)
+
+	_, err = generated.New([]generated.Tools{clocktools.Tools{}})
 	fmt.Println(err)
 	// Output:
-	// generated.New: field NotesCreate (tool notes_create) is unset: fill it with a ready notes.CreateTool, or mark the type //tool:zerovalue if its zero value is ready
+	// generated.New: field NotesCreate of notestools.Tools (tool notes_create) is unset: fill it with a ready notes.CreateTool, or mark the type //tool:zerovalue if its zero value is ready
+	// generated.New: no notestools.Tools among the tools: pass one (github.com/toolgen-go/toolgen/generated/notestools)
+	// generated.New: no weathertools.Tools among the tools: pass one (github.com/toolgen-go/toolgen/generated/weathertools)
 }

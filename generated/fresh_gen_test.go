@@ -6,7 +6,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/generated/clocktools"
+	"github.com/toolgen-go/toolgen/generated/notestools"
+	"github.com/toolgen-go/toolgen/generated/weathertools"
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
@@ -14,11 +16,11 @@ import (
 // changed since toolgen generated this package (see package fresh): run
 // go generate. It reads the types with reflect, in this test only; the
 // types as toolgen saw them are in the fresh_*_gen_test.go files, one per
-// codec package.
+// set package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh_clockcodec)
-	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh_notescodec)
-	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh_weathercodec)
+	fresh.Check(t, reflect.TypeFor[clocktools.Tools](), toolgenFresh_clockcodec)
+	fresh.Check(t, reflect.TypeFor[notestools.Tools](), toolgenFresh_notescodec)
+	fresh.Check(t, reflect.TypeFor[weathertools.Tools](), toolgenFresh_weathercodec)
 }
 
 // TestToolgenFreshApps fails when the HTML file of a tool's app

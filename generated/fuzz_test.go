@@ -53,9 +53,12 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgen-go/toolgen/generated/clocktools"
 	"github.com/toolgen-go/toolgen/generated/internal/clockcodec"
 	"github.com/toolgen-go/toolgen/generated/internal/notescodec"
 	"github.com/toolgen-go/toolgen/generated/internal/weathercodec"
+	"github.com/toolgen-go/toolgen/generated/notestools"
+	"github.com/toolgen-go/toolgen/generated/weathertools"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/clock"
@@ -105,20 +108,24 @@ var fuzzBases = map[string][]string{
 
 // fuzzTools is the registry the fuzz targets check through: every sample
 // tool available.
-func fuzzTools() Tools {
+func fuzzTools() []Tools {
 	store := notes.NewDemoStore()
-	return Tools{
-		ClockSync:       clock.SyncTool{Reference: func(context.Context) (time.Time, error) { return time.Time{}, nil }},
-		NotesCreate:     notes.CreateTool{Store: store},
-		NotesDelete:     &notes.DeleteTool{Store: store},
-		NotesGet:        &notes.GetTool{Store: store},
-		NotesOutline:    notes.OutlineTool{Store: store},
-		NotesRender:     &notes.RenderTool{Store: store},
-		NotesSearch:     notes.SearchTool{Store: store},
-		NotesShare:      notes.ShareTool{Store: store},
-		NotesTag:        notes.TagTool{Store: store},
-		NotesUpdate:     notes.UpdateTool{Store: store},
-		WeatherForecast: weather.ForecastTool{APIKey: "fuzz", Clock: fixedClock},
+	return []Tools{
+		clocktools.Tools{
+			ClockSync: clock.SyncTool{Reference: func(context.Context) (time.Time, error) { return time.Time{}, nil }},
+		},
+		notestools.Tools{
+			NotesCreate:  notes.CreateTool{Store: store},
+			NotesDelete:  &notes.DeleteTool{Store: store},
+			NotesGet:     &notes.GetTool{Store: store},
+			NotesOutline: notes.OutlineTool{Store: store},
+			NotesRender:  &notes.RenderTool{Store: store},
+			NotesSearch:  notes.SearchTool{Store: store},
+			NotesShare:   notes.ShareTool{Store: store},
+			NotesTag:     notes.TagTool{Store: store},
+			NotesUpdate:  notes.UpdateTool{Store: store},
+		},
+		weathertools.Tools{WeatherForecast: weather.ForecastTool{APIKey: "fuzz", Clock: fixedClock}},
 	}
 }
 

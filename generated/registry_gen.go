@@ -7,9 +7,10 @@ github.com/toolgen-go/toolgen/tools/notes,
 github.com/toolgen-go/toolgen/tools/weather,
 holding 14 tools: their specs, the exact schema bytes sent to models, and
 typed dispatch with reflection-free decoders that enforce every published
-schema keyword. Build it with New and call tools by name:
+schema keyword. Build it with New, from the Tools of each set package
+beside it, and call tools by name:
 
-	reg, err := generated.New(generated.Tools{...})
+	reg, err := generated.New([]generated.Tools{clocktools.Tools{...}, ...})
 	res, err := reg.Call(ctx, name, args)
 
 It also holds 2 skills (SKILL.md folders beside the tools), checked and
@@ -22,41 +23,17 @@ See tools.json beside this file for what the model sees.
 package generated
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"github.com/toolgen-go/toolgen/generated/internal/clockcodec"
 	"github.com/toolgen-go/toolgen/generated/internal/notescodec"
 	"github.com/toolgen-go/toolgen/generated/internal/weathercodec"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
-	"github.com/toolgen-go/toolgen/tools/clock"
-	"github.com/toolgen-go/toolgen/tools/notes"
-	"github.com/toolgen-go/toolgen/tools/weather"
 )
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion7
-
-// The index of each tool in specs, which dispatch switches on.
-const (
-	toolClockNow = iota
-	toolClockSync
-	toolClockWait
-	toolClockZones
-	toolNotesCreate
-	toolNotesDelete
-	toolNotesGet
-	toolNotesOutline
-	toolNotesRender
-	toolNotesSearch
-	toolNotesShare
-	toolNotesTag
-	toolNotesUpdate
-	toolWeatherForecast
-)
+const _ = toolimpl.SupportPackageIsVersion8
 
 // specs points to the spec of every tool, sorted by name: each a variable
 // of the codec package that holds the tool's schemas and call function.
@@ -64,159 +41,78 @@ const (
 // many tools costs nothing to start. It is shared by every registry New
 // returns and never modified.
 var specs = [14]*tool.Spec{
-	toolClockNow:        &clockcodec.SpecClockNow,
-	toolClockSync:       &clockcodec.SpecClockSync,
-	toolClockWait:       &clockcodec.SpecClockWait,
-	toolClockZones:      &clockcodec.SpecClockZones,
-	toolNotesCreate:     &notescodec.SpecNotesCreate,
-	toolNotesDelete:     &notescodec.SpecNotesDelete,
-	toolNotesGet:        &notescodec.SpecNotesGet,
-	toolNotesOutline:    &notescodec.SpecNotesOutline,
-	toolNotesRender:     &notescodec.SpecNotesRender,
-	toolNotesSearch:     &notescodec.SpecNotesSearch,
-	toolNotesShare:      &notescodec.SpecNotesShare,
-	toolNotesTag:        &notescodec.SpecNotesTag,
-	toolNotesUpdate:     &notescodec.SpecNotesUpdate,
-	toolWeatherForecast: &weathercodec.SpecWeatherForecast,
+	&clockcodec.SpecClockNow,
+	&clockcodec.SpecClockSync,
+	&clockcodec.SpecClockWait,
+	&clockcodec.SpecClockZones,
+	&notescodec.SpecNotesCreate,
+	&notescodec.SpecNotesDelete,
+	&notescodec.SpecNotesGet,
+	&notescodec.SpecNotesOutline,
+	&notescodec.SpecNotesRender,
+	&notescodec.SpecNotesSearch,
+	&notescodec.SpecNotesShare,
+	&notescodec.SpecNotesTag,
+	&notescodec.SpecNotesUpdate,
+	&weathercodec.SpecWeatherForecast,
 }
 
-// Tools holds one value of every tool in the registry. Fill each field
-// with a ready tool, its dependencies set, and pass it to New.
-type Tools struct {
-	// ClockNow is the tool clock_now (clock.NowTool).
-	ClockNow clock.NowTool
-	// ClockSync is the tool clock_sync (clock.SyncTool).
-	ClockSync clock.SyncTool
-	// ClockWait is the tool clock_wait (clock.WaitTool).
-	ClockWait clock.WaitTool
-	// ClockZones is the tool clock_zones (clock.ZonesTool).
-	ClockZones clock.ZonesTool
-	// NotesCreate is the tool notes_create (notes.CreateTool).
-	NotesCreate notes.CreateTool
-	// NotesDelete is the tool notes_delete (notes.DeleteTool).
-	NotesDelete *notes.DeleteTool
-	// NotesGet is the tool notes_get (notes.GetTool).
-	NotesGet *notes.GetTool
-	// NotesOutline is the tool notes_outline (notes.OutlineTool).
-	NotesOutline notes.OutlineTool
-	// NotesRender is the tool notes_render (notes.RenderTool).
-	NotesRender *notes.RenderTool
-	// NotesSearch is the tool notes_search (notes.SearchTool).
-	NotesSearch notes.SearchTool
-	// NotesShare is the tool notes_share (notes.ShareTool).
-	NotesShare notes.ShareTool
-	// NotesTag is the tool notes_tag (notes.TagTool).
-	NotesTag notes.TagTool
-	// NotesUpdate is the tool notes_update (notes.UpdateTool).
-	NotesUpdate notes.UpdateTool
-	// WeatherForecast is the tool weather_forecast (weather.ForecastTool).
-	WeatherForecast weather.ForecastTool
+// Tools is the tools of one tools package, as New takes them: a value of
+// the Tools type of a set package beside this one (clocktools.Tools,
+// notestools.Tools, weathertools.Tools), one field per tool. Only those
+// types implement it.
+type Tools interface {
+	// ToolSet returns the set, for New and Unavailable only.
+	ToolSet() *toolimpl.Set
 }
 
-// New returns the registry of the tools in t, sorted by name. A tool whose
-// Available method reports an error is left out: neither listed nor
-// callable (Unavailable says why). New fails when a field of t is unset: a
-// pointer field that is nil, or a value field that holds the zero value of
-// its type, unless the type is marked //tool:zerovalue, has no fields, or
-// has an Available method (which then decides).
+// sets holds the import paths of the set packages, sorted: New takes the
+// Tools of each once.
+var sets = [3]string{
+	"github.com/toolgen-go/toolgen/generated/clocktools",
+	"github.com/toolgen-go/toolgen/generated/notestools",
+	"github.com/toolgen-go/toolgen/generated/weathertools",
+}
+
+// index places each tool of specs in its set: the set's position in sets,
+// and the tool's index in the set, which the set's dispatch switches on.
+var index = [14]toolimpl.Index{
+	{Set: 0, Tool: 0},
+	{Set: 0, Tool: 1},
+	{Set: 0, Tool: 2},
+	{Set: 0, Tool: 3},
+	{Set: 1, Tool: 0},
+	{Set: 1, Tool: 1},
+	{Set: 1, Tool: 2},
+	{Set: 1, Tool: 3},
+	{Set: 1, Tool: 4},
+	{Set: 1, Tool: 5},
+	{Set: 1, Tool: 6},
+	{Set: 1, Tool: 7},
+	{Set: 1, Tool: 8},
+	{Set: 2, Tool: 0},
+}
+
+// New returns the registry of the tools in tools, sorted by name: one Tools
+// of each set package, in any order. A tool whose Available method reports
+// an error is left out: neither listed nor callable (Unavailable says
+// why). New fails when a set package's Tools is missing or given twice, or
+// when a field of one is unset: a pointer field that is nil, or a value
+// field that holds the zero value of its type, unless the type is
+// marked //tool:zerovalue, has no fields, or has an Available method
+// (which then decides).
 //
 // A tool with an Offered method decides, per call, whether it is offered
 // (the registry's Offer asks it).
-func New(t Tools, opts ...tool.Option) (tool.Registry, error) {
-	if t.NotesCreate == (notes.CreateTool{}) {
-		return nil, errors.New("generated.New: field NotesCreate (tool notes_create) is unset: fill it with a ready notes.CreateTool, or mark the type //tool:zerovalue if its zero value is ready")
-	}
-	if t.NotesDelete == nil {
-		return nil, errors.New("generated.New: Tools.NotesDelete (tool notes_delete) is nil")
-	}
-	if t.NotesGet == nil {
-		return nil, errors.New("generated.New: Tools.NotesGet (tool notes_get) is nil")
-	}
-	if t.NotesOutline == (notes.OutlineTool{}) {
-		return nil, errors.New("generated.New: field NotesOutline (tool notes_outline) is unset: fill it with a ready notes.OutlineTool, or mark the type //tool:zerovalue if its zero value is ready")
-	}
-	if t.NotesRender == nil {
-		return nil, errors.New("generated.New: Tools.NotesRender (tool notes_render) is nil")
-	}
-	if t.NotesSearch == (notes.SearchTool{}) {
-		return nil, errors.New("generated.New: field NotesSearch (tool notes_search) is unset: fill it with a ready notes.SearchTool, or mark the type //tool:zerovalue if its zero value is ready")
-	}
-	if t.NotesShare == (notes.ShareTool{}) {
-		return nil, errors.New("generated.New: field NotesShare (tool notes_share) is unset: fill it with a ready notes.ShareTool, or mark the type //tool:zerovalue if its zero value is ready")
-	}
-	if t.NotesTag == (notes.TagTool{}) {
-		return nil, errors.New("generated.New: field NotesTag (tool notes_tag) is unset: fill it with a ready notes.TagTool, or mark the type //tool:zerovalue if its zero value is ready")
-	}
-	if t.NotesUpdate == (notes.UpdateTool{}) {
-		return nil, errors.New("generated.New: field NotesUpdate (tool notes_update) is unset: fill it with a ready notes.UpdateTool, or mark the type //tool:zerovalue if its zero value is ready")
-	}
-	// off[i] is set when the tool of specs[i] is not available.
-	var off [len(specs)]bool
-	off[toolClockSync] = t.ClockSync.Available() != nil
-	off[toolWeatherForecast] = t.WeatherForecast.Available() != nil
-	return toolimpl.NewRegistry(specs[:], off[:], (&t).dispatch, (&t).offered, opts...)
+func New(tools []Tools, opts ...tool.Option) (tool.Registry, error) {
+	return toolimpl.NewRegistryOfSets("generated", specs[:], sets[:], index[:], tools, opts...)
 }
 
-// Unavailable reports, by tool name, why New leaves tools of t out: the
+// Unavailable reports, by tool name, why New leaves tools of tools out: the
 // error of each tool's Available method. It is empty when every tool is
 // available.
-func Unavailable(t Tools) map[string]error {
-	out := map[string]error{}
-	if err := t.ClockSync.Available(); err != nil {
-		out["clock_sync"] = err
-	}
-	if err := t.WeatherForecast.Available(); err != nil {
-		out["weather_forecast"] = err
-	}
-	return out
-}
-
-// dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
-// runs the tool and encodes its output; in ModeLog, for a tool with a
-// LogArgs method, it encodes the form LogArgs gives and runs nothing.
-func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
-	switch i {
-	case toolClockNow:
-		return clockcodec.CallClockNow(ctx, &t.ClockNow, mode, d, e)
-	case toolClockSync:
-		return clockcodec.CallClockSync(ctx, &t.ClockSync, mode, d, e)
-	case toolClockWait:
-		return clockcodec.CallClockWait(ctx, &t.ClockWait, mode, d, e)
-	case toolClockZones:
-		return clockcodec.CallClockZones(ctx, &t.ClockZones, mode, d, e)
-	case toolNotesCreate:
-		return notescodec.CallNotesCreate(ctx, &t.NotesCreate, mode, d, e)
-	case toolNotesDelete:
-		return notescodec.CallNotesDelete(ctx, t.NotesDelete, mode, d, e)
-	case toolNotesGet:
-		return notescodec.CallNotesGet(ctx, t.NotesGet, mode, d, e)
-	case toolNotesOutline:
-		return notescodec.CallNotesOutline(ctx, &t.NotesOutline, mode, d, e)
-	case toolNotesRender:
-		return notescodec.CallNotesRender(ctx, t.NotesRender, mode, d, e)
-	case toolNotesSearch:
-		return notescodec.CallNotesSearch(ctx, &t.NotesSearch, mode, d, e)
-	case toolNotesShare:
-		return notescodec.CallNotesShare(ctx, &t.NotesShare, mode, d, e)
-	case toolNotesTag:
-		return notescodec.CallNotesTag(ctx, &t.NotesTag, mode, d, e)
-	case toolNotesUpdate:
-		return notescodec.CallNotesUpdate(ctx, &t.NotesUpdate, mode, d, e)
-	case toolWeatherForecast:
-		return weathercodec.CallWeatherForecast(ctx, &t.WeatherForecast, mode, d, e)
-	}
-	return 0, fmt.Errorf("no tool %d in this registry", i)
-}
-
-// offered reports whether the tool of specs[i] is offered to the caller ctx
-// carries: what its Offered method returns, or true when it has none.
-func (t *Tools) offered(ctx context.Context, i int) bool {
-	switch i {
-	case toolNotesShare:
-		return t.NotesShare.Offered(ctx)
-	default:
-		return true
-	}
+func Unavailable(tools []Tools) map[string]error {
+	return toolimpl.Unavailable(specs[:], sets[:], index[:], tools)
 }
 
 // skillTable holds the skills compiled from the SKILL.md files beside the

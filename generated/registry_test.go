@@ -14,8 +14,10 @@ import (
 
 	"github.com/toolgen-go/toolgen/examples/demo"
 	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/generated/weathertools"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 
@@ -23,7 +25,7 @@ var now = time.Date(2025, time.March, 20, 12, 0, 0, 0, time.UTC)
 
 // allTools is every sample tool, clock_sync included (it has a reference
 // clock here).
-func allTools() generated.Tools {
+func allTools() []generated.Tools {
 	return demo.All(notes.NewDemoStore(), demo.FixedClock(now))
 }
 
@@ -80,7 +82,7 @@ func TestSpecsFromDirectives(t *testing.T) {
 // nor callable, and Unavailable says why.
 func TestUnavailable(t *testing.T) {
 	tools := demo.Tools(notes.NewDemoStore(), nil) // no reference clock
-	tools.WeatherForecast.APIKey = ""
+	tools[2] = weathertools.Tools{}                // no API key
 	reg, err := generated.New(tools)
 	require.NoError(t, err)
 	for _, name := range []string{"clock_sync", "weather_forecast"} {
@@ -109,7 +111,7 @@ func TestNewSharesTheTable(t *testing.T) {
 	}
 
 	tools := allTools()
-	tools.WeatherForecast.APIKey = ""
+	tools[2] = weathertools.Tools{} // no API key
 	c, err := generated.New(tools)
 	require.NoError(t, err)
 	require.Len(t, c.Tools(), len(a.Tools())-1)
@@ -122,12 +124,60 @@ func TestNewSharesTheTable(t *testing.T) {
 // TestNewRefusesNil: a pointer tool left nil is a construction error that
 // names the field.
 func TestNewRefusesNil(t *testing.T) {
-	tools := allTools()
-	tools.NotesGet = nil
-	_, err := generated.New(tools)
+	set := demo.Notes(notes.NewDemoStore())
+	set.NotesGet = nil
+	_, err := generated.New([]generated.Tools{demo.Clock(nil, nil), set, demo.Weather(nil)})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "Tools.NotesGet (tool notes_get) is nil")
+	assert.Equal(t, "generated.New: notestools.Tools.NotesGet (tool notes_get) is nil", err.Error())
 }
+
+// TestNewRefusesBadSets: New takes a Tools of each set package exactly
+// once, in any order, and says what is wrong with anything else, naming
+// set packages only; Unavailable skips what it cannot use.
+func TestNewRefusesBadSets(t *testing.T) {
+	store := notes.NewDemoStore()
+	clockSet, notesSet, weatherSet := demo.Clock(nil, nil), demo.Notes(store), demo.Weather(nil)
+	reg, err := generated.New([]generated.Tools{weatherSet, clockSet, notesSet})
+	require.NoError(t, err, "any order")
+	assert.Len(t, reg.Tools(), 13)
+
+	for _, c := range []struct {
+		name  string
+		tools []generated.Tools
+		err   string
+	}{
+		{"none", nil, "generated.New: no clocktools.Tools among the tools: pass one (github.com/toolgen-go/toolgen/generated/clocktools)\n" +
+			"generated.New: no notestools.Tools among the tools: pass one (github.com/toolgen-go/toolgen/generated/notestools)\n" +
+			"generated.New: no weathertools.Tools among the tools: pass one (github.com/toolgen-go/toolgen/generated/weathertools)"},
+		{"one missing", []generated.Tools{clockSet, weatherSet}, "generated.New: no notestools.Tools among the tools: pass one (github.com/toolgen-go/toolgen/generated/notestools)"},
+		{"twice", []generated.Tools{clockSet, notesSet, clockSet, weatherSet}, "generated.New: clocktools.Tools given twice"},
+		{"nil", []generated.Tools{clockSet, nil, notesSet, weatherSet}, "generated.New: tools[1] is nil"},
+		{"foreign", []generated.Tools{clockSet, notesSet, weatherSet, foreignSet{}}, "generated.New: tools[3] is a othertools.Tools of example.com/other/othertools, which this registry does not hold: use the set packages generated beside it"},
+		{"hand-made", []generated.Tools{clockSet, notesSet, weatherSet, emptySet{}}, "generated.New: tools[3] is no set package's Tools"},
+	} {
+		_, err := generated.New(c.tools)
+		require.Error(t, err, c.name)
+		assert.Equal(t, c.err, err.Error(), c.name)
+	}
+
+	why := generated.Unavailable([]generated.Tools{nil, weathertools.Tools{}, foreignSet{}, emptySet{}})
+	assert.Len(t, why, 1)
+	assert.Error(t, why["weather_forecast"])
+}
+
+// foreignSet is a Tools of a set package of another registry.
+type foreignSet struct{}
+
+func (foreignSet) ToolSet() *toolimpl.Set {
+	return &toolimpl.Set{Path: "example.com/other/othertools", Dispatch: func(context.Context, int, toolimpl.Mode, *toolimpl.Decoder, *toolimpl.Encoder) (toolimpl.Output, error) {
+		return 0, nil
+	}}
+}
+
+// emptySet is a hand-made Tools, which no set package returns.
+type emptySet struct{}
+
+func (emptySet) ToolSet() *toolimpl.Set { return nil }
 
 // goodCalls calls every tool with valid arguments.
 var goodCalls = map[string]string{

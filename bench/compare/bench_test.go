@@ -8,6 +8,7 @@ import (
 	"github.com/mailru/easyjson/jlexer"
 	"github.com/toolgen-go/toolgen/bench/easy"
 	"github.com/toolgen-go/toolgen/bench/generated"
+	"github.com/toolgen-go/toolgen/bench/generated/toolstools"
 	"github.com/toolgen-go/toolgen/bench/tools"
 )
 
@@ -83,7 +84,7 @@ func BenchmarkCall(b *testing.B) {
 // decoder (through Check, which runs the decoder and nothing else) against
 // easyjson's decoder with the hand-written checks.
 func BenchmarkDecode(b *testing.B) {
-	reg, err := generated.New(generated.Tools{})
+	reg, err := generated.New([]generated.Tools{toolstools.Tools{}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolgen-go/toolgen/bench/easy"
 	"github.com/toolgen-go/toolgen/bench/generated"
+	"github.com/toolgen-go/toolgen/bench/generated/toolstools"
 	"github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -35,7 +36,7 @@ var ErrUnknownTool = errors.New("unknown tool")
 // output encoded into one buffer reused from call to call (as the easyjson
 // path reuses its writer's).
 func Toolgen() (Path, error) {
-	reg, err := generated.New(generated.Tools{})
+	reg, err := generated.New([]generated.Tools{toolstools.Tools{}})
 	if err != nil {
 		return nil, fmt.Errorf("toolgen path: %w", err)
 	}
@@ -51,7 +52,7 @@ func Toolgen() (Path, error) {
 // registry: AppendCall on codecs the handle owns (one goroutine at a
 // time, as the easyjson path's writer is), without the registry's pool.
 func ToolgenHandle() (Path, error) {
-	reg, err := generated.New(generated.Tools{})
+	reg, err := generated.New([]generated.Tools{toolstools.Tools{}})
 	if err != nil {
 		return nil, fmt.Errorf("toolgen handle path: %w", err)
 	}
@@ -68,7 +69,7 @@ func ToolgenHandle() (Path, error) {
 // registry as a Path: the memory store, a principal in the context, every
 // call recorded (started, then finished, with its logged arguments).
 func Service() (Path, error) {
-	reg, err := generated.New(generated.Tools{})
+	reg, err := generated.New([]generated.Tools{toolstools.Tools{}})
 	if err != nil {
 		return nil, fmt.Errorf("service path: %w", err)
 	}
@@ -89,7 +90,7 @@ func Service() (Path, error) {
 // is copied into a new slice the caller owns, so the path is safe for
 // concurrent use as it is.
 func ToolgenCall() (Path, error) {
-	reg, err := generated.New(generated.Tools{})
+	reg, err := generated.New([]generated.Tools{toolstools.Tools{}})
 	if err != nil {
 		return nil, fmt.Errorf("toolgen call path: %w", err)
 	}
@@ -127,7 +128,7 @@ func EncodingJSON() Path {
 // validation as a reflection-based server does it.
 func JSONSchema() (Path, error) {
 	c := jsonschema.NewCompiler()
-	reg, err := generated.New(generated.Tools{})
+	reg, err := generated.New([]generated.Tools{toolstools.Tools{}})
 	if err != nil {
 		return nil, fmt.Errorf("jsonschema path: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgen-go/toolgen/bench/generated"
+	"github.com/toolgen-go/toolgen/bench/generated/toolstools"
 	"github.com/toolgen-go/toolgen/bench/tools"
 )
 
@@ -26,7 +27,7 @@ type MCP struct {
 
 // NewMCP starts the server and connects the client; Close stops both.
 func NewMCP(ctx context.Context) (*MCP, error) {
-	reg, err := generated.New(generated.Tools{})
+	reg, err := generated.New([]generated.Tools{toolstools.Tools{}})
 	if err != nil {
 		return nil, fmt.Errorf("mcp path: %w", err)
 	}

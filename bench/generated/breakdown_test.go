@@ -12,11 +12,23 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/toolgen-go/toolgen/bench/generated/internal/toolscodec"
+	"github.com/toolgen-go/toolgen/bench/generated/toolstools"
 	"github.com/toolgen-go/toolgen/bench/tools"
 	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/runtime/toolimpl"
 )
+
+// inSet is the index in its set of the tool named name: what the set's
+// dispatch switches on.
+func inSet(name string) int {
+	for i, sp := range specs {
+		if sp.Name == name {
+			return int(index[i].Tool)
+		}
+	}
+	panic("no tool " + name)
+}
 
 var (
 	sinkSmall  tools.SmallInput
@@ -40,10 +52,9 @@ func TestBreakdownPieces(t *testing.T) {
 	toolscodec.EncodeMediumOutput(e, &out)
 	require.NoError(t, e.Err())
 	require.Contains(t, string(e.Bytes()), `"lines":3`)
-	var ts Tools
 	e.Reset()
 	d.Reset(tools.SmallArgs, codec.Limits{})
-	kind, err := ts.dispatch(context.Background(), toolSmall, toolimpl.ModeCall, d, e)
+	kind, err := toolstools.Tools{}.ToolSet().Dispatch(context.Background(), inSet("small"), toolimpl.ModeCall, d, e)
 	require.NoError(t, err)
 	require.Equal(t, toolimpl.OutputStructured, kind)
 	require.JSONEq(t, `{"query":"paper clips","limit":5}`, string(e.Bytes()))
@@ -51,18 +62,18 @@ func TestBreakdownPieces(t *testing.T) {
 
 func BenchmarkBreakdown(b *testing.B) {
 	ctx := context.Background()
-	reg, err := New(Tools{})
+	reg, err := New([]Tools{toolstools.Tools{}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name   string
-		index  int // in specs: what dispatch switches on
+		index  int // in the set: what its dispatch switches on
 		args   []byte
 		decode func(d *codec.Decoder)
 		encode func(e *codec.Encoder)
 	}{
-		{"small", toolSmall, tools.SmallArgs,
+		{"small", inSet("small"), tools.SmallArgs,
 			func(d *codec.Decoder) {
 				var in tools.SmallInput
 				toolscodec.DecodeSmallInput(d, &in)
@@ -72,7 +83,7 @@ func BenchmarkBreakdown(b *testing.B) {
 				out := tools.SmallOutput{Query: "paper clips", Limit: 5}
 				toolscodec.EncodeSmallOutput(e, &out)
 			}},
-		{"medium", toolMedium, tools.MediumArgs,
+		{"medium", inSet("medium"), tools.MediumArgs,
 			func(d *codec.Decoder) {
 				var in tools.MediumInput
 				toolscodec.DecodeMediumInput(d, &in)
@@ -106,12 +117,12 @@ func BenchmarkBreakdown(b *testing.B) {
 		})
 		b.Run(tc.name+"/dispatch", func(b *testing.B) {
 			d, e := codec.NewDecoder(), codec.NewEncoder()
-			var ts Tools
+			set := toolstools.Tools{}.ToolSet()
 			b.ReportAllocs()
 			for b.Loop() {
 				d.Reset(tc.args, codec.Limits{})
 				e.Reset()
-				if _, err := ts.dispatch(ctx, tc.index, toolimpl.ModeCall, d, e); err != nil {
+				if _, err := set.Dispatch(ctx, tc.index, toolimpl.ModeCall, d, e); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolgen-go/toolgen/bench/generated"
+	"github.com/toolgen-go/toolgen/bench/generated/toolstools"
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
@@ -14,7 +14,7 @@ import (
 // changed since toolgen generated this package (see package fresh): run
 // go generate. It reads the types with reflect, in this test only; the
 // types as toolgen saw them are in the fresh_*_gen_test.go files, one per
-// codec package.
+// set package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh_toolscodec)
+	fresh.Check(t, reflect.TypeFor[toolstools.Tools](), toolgenFresh_toolscodec)
 }

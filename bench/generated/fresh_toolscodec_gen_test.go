@@ -4,8 +4,8 @@ package generated_test
 
 import "github.com/toolgen-go/toolgen/runtime/fresh"
 
-// toolgenFresh_toolscodec holds, by field of Tools, the Go types of the
-// input and output of the tools whose call functions are in toolscodec, as
+// toolgenFresh_toolscodec holds, by field of toolstools.Tools, the Go types of
+// the input and output of the tools whose call functions are in toolscodec, as
 // toolgen saw them when it generated this package, in the grammar
 // fresh.Describe writes: one line per type reached, with its exported and
 // embedded fields, their types and struct tags, and the encoding methods

@@ -41,11 +41,12 @@ import (
 	"os"
 
 	"example.com/synth/generated"
+	"example.com/synth/sets"
 )
 
 func main() {
 	if len(os.Args) > 5 {
-		reg, err := generated.New(generated.Tools{})
+		reg, err := generated.New(sets.All())
 		fmt.Println(len(reg.Tools()), err)
 		return
 	}
@@ -54,7 +55,7 @@ func main() {
 GO
 
 # codeonly references every Call function of the codec packages (what the
-# registry's dispatch calls) behind a branch never taken; it lives under
+# set packages' dispatch calls) behind a branch never taken; it lives under
 # generated/ since the codec packages are internal to it.
 {
 	echo '// Package codeonly links the codec packages without the registry.'
@@ -64,14 +65,14 @@ GO
 	echo '	"fmt"'
 	echo '	"os"'
 	echo
-	grep -o 'example.com/synth/generated/internal/p[0-9]*codec' generated/registry_gen.go | sort -u | sed 's/.*/	"&"/'
+	cat generated/*tools/tools_gen.go | grep -o 'example.com/synth/generated/internal/p[0-9]*codec' | sort -u | sed 's/.*/	"&"/'
 	echo ')'
 	echo
 	echo '// Run prints a line; with more than five arguments, the Call functions.'
 	echo 'func Run() {'
 	echo '	if len(os.Args) > 5 {'
 	echo '		fmt.Println('
-	grep -oE 'p[0-9]+codec\.Call[A-Za-z0-9_]+' generated/registry_gen.go | sort -u | sed 's/.*/			&,/'
+	cat generated/*tools/tools_gen.go | grep -oE 'p[0-9]+codec\.Call[A-Za-z0-9_]+' | sort -u | sed 's/.*/			&,/'
 	echo '		)'
 	echo '		return'
 	echo '	}'

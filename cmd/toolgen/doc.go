@@ -21,12 +21,16 @@
 //
 // (with `go get -tool github.com/toolgen-go/toolgen/cmd/toolgen`, or
 // `go run github.com/toolgen-go/toolgen/cmd/toolgen` without the tool
-// directive), and a program fills the generated Tools struct and calls a
-// tool by name:
+// directive), and a program fills the generated Tools struct of each
+// tools package (in its set package, notestools for package notes) and
+// calls a tool by name:
 //
-//	reg, err := generated.New(generated.Tools{
-//		NotesSearch: notes.SearchTool{Store: store},
-//		// ... every tool, with its dependencies
+//	reg, err := generated.New([]generated.Tools{
+//		notestools.Tools{
+//			NotesSearch: notes.SearchTool{Store: store},
+//			// ... every tool of package notes, with its dependencies
+//		},
+//		// ... the Tools of the other set packages
 //	})
 //	if err != nil {
 //		return err
@@ -137,7 +141,7 @@
 //     descriptions keep the Go identifier they start with (see
 //     Descriptions).
 //
-// Each tool name becomes a field of the generated Tools struct in camel
+// Each tool name becomes a field of a generated Tools struct in camel
 // case (todo_list is TodoList), so names must stay distinct once
 // camel-cased: todo-list and todo_list, or todo_list and Todo_List, are
 // refused at both declarations, in whichever packages they are, rather
@@ -173,7 +177,7 @@
 //
 //   - Available() error says the tool is unusable (missing credentials,
 //     say). New asks it once; an unavailable tool is neither listed nor
-//     callable, and the generated Unavailable(t) says why.
+//     callable, and the generated Unavailable(tools) says why.
 //   - Offered(ctx context.Context) bool decides, per call, whether the tool
 //     is offered to the caller ctx carries (tool.PrincipalFrom,
 //     tool.InvocationFrom). The call service asks it on each call, for that
@@ -475,28 +479,34 @@
 // toolgen writes, each file only when its content changes:
 //
 //   - registry_gen.go: the specs table, pointers to the specs the codec
-//     packages below hold, sorted by name; the Tools struct (one
-//     field per tool, named after it); New(t Tools, opts ...tool.Option)
-//     (tool.Registry, error); Unavailable(t); offered, when a tool has an
-//     Offered method; and the dispatch: once the registry's look-up has
-//     found the tool, a switch on its index in the specs table (a
-//     jump table) calling the tool's call function: the input's generated
-//     decoder, the tool's Call and the output's generated encoder. No
-//     reflect and no encoding/json on the call path. It builds on
+//     packages below hold, sorted by name; the Tools interface, which the
+//     set packages' Tools implement; the import paths of the set packages
+//     and each tool's place in its set; New(tools []Tools, opts
+//     ...tool.Option) (tool.Registry, error), which takes the Tools of
+//     each set package once, in any order; and Unavailable(tools). It
+//     names no tool type, so that its compile does not grow with them. It builds on
 //     runtime/toolimpl, for generated code only, and a line const _ =
-//     toolimpl.SupportPackageIsVersion7, in every generated file, makes a
+//     toolimpl.SupportPackageIsVersion8, in every generated file, makes a
 //     skew between the generator and the runtime a compile error. With
 //     skills, it also holds their table (skill.Skill values sorted by name,
 //     a body one line per string literal, so a change reads as a diff of
 //     its lines) and Skills() *skill.Set.
+//   - tools_gen.go of each set package, one per Go package declaring
+//     tools (notestools for package notes): its Tools struct (one field per
+//     tool, named after it), ToolSet (for New only), offered, when a tool
+//     has an Offered method, and the dispatch: once the registry's look-up
+//     has found the tool, a switch on its index in the set (a jump table)
+//     calling the tool's call function: the input's generated decoder, the
+//     tool's Call and the output's generated encoder. No reflect and no
+//     encoding/json on the call path.
 //   - codec_gen.go of each codec package, one per Go package whose types
 //     the tools read or write, under internal/ (notescodec for package
 //     notes): the decoders and encoders of its types, each written once
 //     and called from the others, and for each of its tools its schemas
 //     (constants: the exact compact bytes), its tool.Spec (a variable the
 //     compiler lays out) and its call function. The compiler builds these packages in parallel, each as
-//     large as its Go package's share of the tools; only the registry may
-//     import them. toolgen removes a file it wrote and no longer writes (a
+//     large as its Go package's share of the tools; only the registry and
+//     its set packages may import them. toolgen removes a file it wrote and no longer writes (a
 //     codec package whose tools are gone), and -check reports it.
 //   - a_guard_gen.go of each codec package, and fresh_gen_test.go with a
 //     fresh_<name>codec_gen_test.go per codec package: the checks below.
@@ -509,10 +519,12 @@
 //     package (providers/internal/<name>codec, as its codec package) and
 //     an index, so that no one compile holds every tool's definitions.
 //
-// New refuses a tool left out of Tools, naming the field, before anything
-// runs: a nil pointer field ("generated.New: Tools.NotesDelete (tool
+// New refuses a set package's Tools left out ("generated.New: no
+// weathertools.Tools among the tools: pass one (...)") or given twice, and
+// a tool left out of a Tools, naming the field, before anything runs: a
+// nil pointer field ("generated.New: notestools.Tools.NotesDelete (tool
 // notes_delete) is nil"), or a value field holding its type's zero value
-// ("field NotesSearch (tool notes_search) is unset: fill it with a ready
+// ("field NotesSearch of notestools.Tools (tool notes_search) is unset: fill it with a ready
 // notes.SearchTool, or mark the type //tool:zerovalue if its zero value is
 // ready"), compared as a whole when the type is comparable and field by
 // field otherwise. A value field is not checked when its type is marked

@@ -125,11 +125,12 @@ import (
 	"fmt"
 
 	"example.com/e2e/registry"
+	"example.com/e2e/registry/toolstools"
 	"example.com/e2e/tools"
 )
 
 func main() {
-	reg, err := registry.New(registry.Tools{Echo: tools.Echo{Prefix: "echo: "}})
+	reg, err := registry.New([]registry.Tools{toolstools.Tools{Echo: tools.Echo{Prefix: "echo: "}}})
 	if err != nil {
 		panic(err)
 	}

@@ -431,11 +431,12 @@ import (
 	"fmt"
 
 	"example.com/twotool/generated"
+	"example.com/twotool/generated/toolstools"
 	"example.com/twotool/tools"
 )
 
 func main() {
-	reg, err := generated.New(generated.Tools{Echo: tools.Echo{Prefix: "echo: "}})
+	reg, err := generated.New([]generated.Tools{toolstools.Tools{Echo: tools.Echo{Prefix: "echo: "}}})
 	if err != nil {
 		panic(err)
 	}

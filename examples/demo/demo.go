@@ -9,16 +9,48 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/generated/clocktools"
+	"github.com/toolgen-go/toolgen/generated/notestools"
+	"github.com/toolgen-go/toolgen/generated/weathertools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
+	"github.com/toolgen-go/toolgen/tools/clock"
 	"github.com/toolgen-go/toolgen/tools/notes"
+	"github.com/toolgen-go/toolgen/tools/weather"
 )
 
 // Tools returns every sample tool with its dependencies set, sharing store
-// and reading the time from now (nil means time.Now). The weather tool has
-// an API key, so it is offered; clock_sync has no reference clock, so it
-// is not: its Available method says why.
-func Tools(store *notes.Store, now func() time.Time) generated.Tools {
-	t := generated.Tools{
+// and reading the time from now (nil means time.Now): a Tools of each set
+// package, as generated.New takes them. The weather tool has an API key,
+// so it is offered; clock_sync has no reference clock, so it is not: its
+// Available method says why.
+func Tools(store *notes.Store, now func() time.Time) []generated.Tools {
+	return []generated.Tools{Clock(now, nil), Notes(store), Weather(now)}
+}
+
+// All returns every sample tool with its dependencies set, clock_sync
+// included: its reference clock reads now, so every tool is offered.
+func All(store *notes.Store, now func() time.Time) []generated.Tools {
+	if now == nil {
+		now = time.Now
+	}
+	return []generated.Tools{Clock(now, ReferenceClock(now)), Notes(store), Weather(now)}
+}
+
+// Clock returns the clock tools reading the time from now (nil means
+// time.Now), clock_sync comparing it with reference (nil: clock_sync is
+// not offered).
+func Clock(now func() time.Time, reference func(context.Context) (time.Time, error)) clocktools.Tools {
+	return clocktools.Tools{
+		ClockNow:  clock.NowTool{Clock: now},
+		ClockSync: clock.SyncTool{Clock: now, Reference: reference},
+		ClockWait: clock.WaitTool{Clock: now},
+	}
+}
+
+// Notes returns the notes tools over store, creating notes as the demo
+// user.
+func Notes(store *notes.Store) notestools.Tools {
+	return notestools.Tools{
 		NotesCreate:  notes.CreateTool{Store: store, Author: notes.Person{Name: "Demo User", Email: "demo@example.com"}},
 		NotesDelete:  &notes.DeleteTool{Store: store},
 		NotesGet:     &notes.GetTool{Store: store},
@@ -29,23 +61,12 @@ func Tools(store *notes.Store, now func() time.Time) generated.Tools {
 		NotesTag:     notes.TagTool{Store: store},
 		NotesUpdate:  notes.UpdateTool{Store: store},
 	}
-	t.ClockNow.Clock = now
-	t.ClockSync.Clock = now
-	t.ClockWait.Clock = now
-	t.WeatherForecast.APIKey = "demo-key"
-	t.WeatherForecast.Clock = now
-	return t
 }
 
-// All returns every sample tool with its dependencies set, clock_sync
-// included: its reference clock reads now, so every tool is offered.
-func All(store *notes.Store, now func() time.Time) generated.Tools {
-	if now == nil {
-		now = time.Now
-	}
-	t := Tools(store, now)
-	t.ClockSync.Reference = ReferenceClock(now)
-	return t
+// Weather returns the weather tool with a demo API key, its forecasts
+// issued at now (nil means time.Now).
+func Weather(now func() time.Time) weathertools.Tools {
+	return weathertools.Tools{WeatherForecast: weather.ForecastTool{APIKey: "demo-key", Clock: now}}
 }
 
 // Registry returns the registry of the sample tools over a fresh demo

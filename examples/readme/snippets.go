@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/toolgen-go/toolgen/generated"
+	"github.com/toolgen-go/toolgen/generated/notestools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
@@ -25,9 +26,12 @@ import (
 func writingATool(ctx context.Context) (tool.Result, error) {
 	store := notes.NewStore(time.Now)
 	// README:begin new-and-call
-	reg, err := generated.New(generated.Tools{
-		NotesSearch: notes.SearchTool{Store: store},
-		// ... every tool, with its dependencies
+	reg, err := generated.New([]generated.Tools{
+		notestools.Tools{
+			NotesSearch: notes.SearchTool{Store: store},
+			// ... every tool of package notes, with its dependencies
+		},
+		// ... the Tools of clocktools and weathertools
 	})
 	if err != nil {
 		return tool.Result{}, err

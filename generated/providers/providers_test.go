@@ -12,17 +12,16 @@ import (
 	"github.com/toolgen-go/toolgen/tools/notes"
 )
 
-func registry(t testing.TB) *generated.Tools {
+func registry(t testing.TB) []generated.Tools {
 	t.Helper()
-	tools := demo.All(notes.NewDemoStore(), nil)
-	return &tools
+	return demo.All(notes.NewDemoStore(), nil)
 }
 
 // TestPrecomputedMatchesRuntime: the bytes toolgen wrote are exactly what
 // the provider package computes from the registry's specs, and every tool
 // the registry offers is precomputed (nothing is projected at start-up).
 func TestPrecomputedMatchesRuntime(t *testing.T) {
-	reg, err := generated.New(*registry(t))
+	reg, err := generated.New(registry(t))
 	require.NoError(t, err)
 	pre, err := NewDefinitions(reg)
 	require.NoError(t, err)
@@ -46,7 +45,7 @@ func TestPrecomputedMatchesRuntime(t *testing.T) {
 // BenchmarkNewDefinitions compares start-up from precomputed definitions with
 // projecting every tool at run time.
 func BenchmarkNewDefinitions(b *testing.B) {
-	reg, err := generated.New(*registry(b))
+	reg, err := generated.New(registry(b))
 	require.NoError(b, err)
 	b.Run("precomputed", func(b *testing.B) {
 		b.ReportAllocs()
@@ -70,7 +69,7 @@ func BenchmarkNewDefinitions(b *testing.B) {
 // data, shared by every call and every Definitions built from them, never
 // a copy made at start-up.
 func TestPrecomputedIsShared(t *testing.T) {
-	reg, err := generated.New(*registry(t))
+	reg, err := generated.New(registry(t))
 	require.NoError(t, err)
 	a, err := NewDefinitions(reg)
 	require.NoError(t, err)

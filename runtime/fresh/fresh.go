@@ -8,17 +8,18 @@
 // field, or enforces an old bound, at run time: `go test ./...`, which every
 // user runs offline and without toolgen, is where it becomes loud.
 //
-// The test toolgen writes is one call:
+// The test toolgen writes is one call per set package:
 //
 //	func TestToolgenFresh(t *testing.T) {
-//		fresh.Check(t, reflect.TypeFor[generated.Tools](), toolgenFresh)
+//		fresh.Check(t, reflect.TypeFor[notestools.Tools](), toolgenFresh_notescodec)
 //	}
 //
-// with toolgenFresh, beside it, the descriptions toolgen wrote: per field
-// of Tools, the lines Describe gives of its tool's input and output types.
+// with toolgenFresh_notescodec, beside it, the descriptions toolgen wrote:
+// per field of the set package's Tools, the lines Describe gives of its
+// tool's input and output types.
 //
 // The grammar of the descriptions is shared with toolgen's generator; the
-// runtime version guard (toolimpl.SupportPackageIsVersion7) keeps the two from
+// runtime version guard (toolimpl.SupportPackageIsVersion8) keeps the two from
 // drifting apart.
 package fresh
 
@@ -30,7 +31,7 @@ import (
 	"testing"
 )
 
-// Tool is one field of a generated Tools struct and the descriptions of
+// Tool is one field of a set package's Tools struct and the descriptions of
 // its tool's input and output types, as toolgen wrote them.
 type Tool struct {
 	Field, Tool string

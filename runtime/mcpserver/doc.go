@@ -3,7 +3,7 @@
 // SDK (github.com/modelcontextprotocol/go-sdk), over stdio or streamable
 // HTTP.
 //
-//	reg, err := generated.New(generated.Tools{...})
+//	reg, err := generated.New([]generated.Tools{notestools.Tools{...}, ...})
 //	if err != nil {
 //		return err
 //	}

@@ -7,18 +7,22 @@
 //
 // # Using a generated registry
 //
-// A generated package exposes a Tools struct with one field per tool,
-// named after the tool (notes_search is NotesSearch) and typed as the tool's
-// Go type (a pointer when Call has a pointer receiver), and New, which
-// takes the values that implement the tools and returns a Registry. With
-// this repository's sample tools:
+// A generated package has, per Go package declaring tools, a set package
+// with a Tools struct of one field per tool, named after the tool
+// (notes_search is NotesSearch) and typed as the tool's Go type (a
+// pointer when Call has a pointer receiver), and New, which takes the
+// Tools of every set package and returns a Registry. With this
+// repository's sample tools:
 //
 //	store := notes.NewStore(time.Now)
-//	reg, err := generated.New(generated.Tools{
-//		NotesSearch: notes.SearchTool{Store: store},
-//		NotesGet:    &notes.GetTool{Store: store},
-//		ClockNow:    clock.NowTool{Clock: time.Now},
-//		// ... every tool, with its dependencies
+//	reg, err := generated.New([]generated.Tools{
+//		notestools.Tools{
+//			NotesSearch: notes.SearchTool{Store: store},
+//			NotesGet:    &notes.GetTool{Store: store},
+//			// ... every tool of package notes, with its dependencies
+//		},
+//		clocktools.Tools{ClockNow: clock.NowTool{Clock: time.Now}},
+//		// ... the Tools of every other set package
 //	})
 //	if err != nil {
 //		return err
@@ -147,7 +151,7 @@
 //
 // Generated code builds its Registry through runtime/toolimpl, the
 // contract for generated code only, and contains
-// `const _ = toolimpl.SupportPackageIsVersion7`; the Registry's
+// `const _ = toolimpl.SupportPackageIsVersion8`; the Registry's
 // implementation is internal. Everything policy-like about running a tool
 // is written once there: lookup, suggestions for unknown names, refusal
 // of propose tools, decoding limits, timeouts, panic recovery, error

@@ -168,6 +168,7 @@ func write(c config) error {
 	}
 	templates := map[string]*template.Template{
 		"cmd/list/main.go":          listTemplate,
+		"sets/sets.go":              setsTemplate,
 		"cmd/empty/main.go":         emptyTemplate,
 		"cmd/hello/main.go":         helloTemplate,
 		"cmd/none/main.go":          noneTemplate,
@@ -282,10 +283,11 @@ import (
 	"os"
 
 	"example.com/synth/generated"
+	"example.com/synth/sets"
 )
 
 func main() {
-	reg, err := generated.New(generated.Tools{})
+	reg, err := generated.New(sets.All())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -295,6 +297,25 @@ func main() {
 		n += len(sp.InputSchema)
 	}
 	fmt.Println(len(reg.Tools()), n)
+}
+`))
+
+// setsTemplate lists the Tools of every set package of the registry: what
+// the programs pass to New.
+var setsTemplate = template.Must(template.New("sets").Parse(`// Package sets lists the Tools of every set package of the synthetic
+// registry, every tool at its zero value.
+package sets
+
+import (
+	"example.com/synth/generated"
+{{range .Pkgs}}	"example.com/synth/generated/{{.}}tools"
+{{end}})
+
+// All returns the Tools of every set package.
+func All() []generated.Tools {
+	return []generated.Tools{
+{{range .Pkgs}}		{{.}}tools.Tools{},
+{{end}}	}
 }
 `))
 
@@ -357,8 +378,16 @@ import (
 	"testing"
 
 	"example.com/synth/generated/providers"
-	"github.com/toolgen-go/toolgen/runtime/tool"
+{{range .Pkgs}}	"example.com/synth/generated/{{.}}tools"
+{{end}}	"github.com/toolgen-go/toolgen/runtime/tool"
 )
+
+// all is the Tools of every set package, every tool at its zero value.
+func all() []Tools {
+	return []Tools{
+{{range .Pkgs}}		{{.}}tools.Tools{},
+{{end}}	}
+}
 
 // listed is one tool as a tools/list answer carries it.
 type listed struct {
@@ -379,7 +408,7 @@ func list(specs []*tool.Spec) []listed {
 
 func registry(b *testing.B) tool.Registry {
 	b.Helper()
-	reg, err := New(Tools{})
+	reg, err := New(all())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -399,7 +428,7 @@ var (
 func BenchmarkNew(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		reg, err := New(Tools{})
+		reg, err := New(all())
 		if err != nil {
 			b.Fatal(err)
 		}

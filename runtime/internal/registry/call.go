@@ -256,7 +256,8 @@ func (c *codecs) callInline(ctx context.Context, i int, args, dst []byte, append
 	}
 	c.in.Reset(args, s.opts.Limits)
 	c.in.SkipPaths()
-	c.output, err = s.dispatch(ctx, s.id(i), ModeCall, &c.in, &c.out)
+	x := s.at[i] // dispatchAt written out: it is not inlined
+	c.output, err = s.sets[x.Set](ctx, int(x.Tool), ModeCall, &c.in, &c.out)
 	if err != nil && c.in.Err() != nil {
 		c.i, c.mode = i, ModeCall // what again dispatches
 		err = c.again(ctx, args)

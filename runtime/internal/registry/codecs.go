@@ -68,7 +68,8 @@ func (c *codecs) dispatch(ctx context.Context, args []byte) (err error) {
 	}
 	c.in.Reset(args, s.opts.Limits)
 	c.in.SkipPaths()
-	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, &c.in, &c.out)
+	x := s.at[c.i] // dispatchAt written out: it is not inlined
+	c.output, err = s.sets[x.Set](ctx, int(x.Tool), c.mode, &c.in, &c.out)
 	if err != nil && c.in.Err() != nil {
 		return c.again(ctx, args)
 	}
@@ -81,7 +82,7 @@ func (c *codecs) dispatch(ctx context.Context, args []byte) (err error) {
 func (c *codecs) again(ctx context.Context, args []byte) (err error) {
 	s := c.s
 	c.in.Reset(args, s.opts.Limits)
-	c.output, err = s.dispatch(ctx, s.id(c.i), c.mode, &c.in, &c.out)
+	c.output, err = s.dispatchAt(ctx, c.i, c.mode, &c.in, &c.out)
 	return err
 }
 

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolgen-go/toolgen/runtime/codec"
 	"github.com/toolgen-go/toolgen/runtime/internal/options"
 	"github.com/toolgen-go/toolgen/runtime/internal/run"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -22,8 +24,12 @@ type Static struct {
 	tools []*tool.Spec
 	// ids holds the table index of each of tools, for the dispatch; nil
 	// when tools is the whole table (the index is the position).
-	ids       []int32
-	dispatch  Dispatch
+	ids []int32
+	// at holds the set of each of tools and its index there, which the
+	// set's dispatch in sets switches on: the index New was given when
+	// no tool is off. A registry New built from one dispatch has one set.
+	at        []Index
+	sets      []Dispatch
 	offered   Offered
 	runner    *run.Runner // runs every call; its tool index is the position in tools
 	opts      options.Registry
@@ -50,6 +56,33 @@ func New(table []*tool.Spec, off []bool, dispatch Dispatch, offered Offered, opt
 	if dispatch == nil {
 		return nil, errors.New("new static tool registry: nil dispatch")
 	}
+	index := make([]Index, len(table))
+	for i := range index {
+		index[i].Tool = int32(i)
+	}
+	return newStatic(table, off, index, &Static{sets: []Dispatch{dispatch}, offered: offered}, opts)
+}
+
+// Index places a tool of the table in its set: Set is the set's position
+// in the registry's sets, Tool the tool's index in the set.
+type Index struct{ Set, Tool int32 }
+
+// NewSets is New for a table whose tools are dispatched by their sets:
+// index holds the set of each tool of table and its index there, which
+// the set's dispatch in sets switches on. The index is not checked, so
+// that a registry of many tools does not read it at start-up: a tool
+// placed in no set fails its calls (the call recovers the index's panic
+// as the tool's), and one placed past its set's tools gets the error of
+// the set's dispatch.
+func NewSets(table []*tool.Spec, off []bool, index []Index, sets []Dispatch, offered Offered, opts ...tool.Option) (*Static, error) {
+	if len(index) != len(table) {
+		return nil, fmt.Errorf("new static tool registry: %d tools placed in sets, %d in the table", len(index), len(table))
+	}
+	return newStatic(table, off, index, &Static{sets: sets, offered: offered}, opts)
+}
+
+// newStatic completes s, holding its sets and offered, as New says.
+func newStatic(table []*tool.Spec, off []bool, index []Index, s *Static, opts []tool.Option) (*Static, error) {
 	o := options.Registry{MaxOutputBytes: tool.DefaultMaxOutputBytes}
 	for _, opt := range opts {
 		opt(&o)
@@ -57,20 +90,16 @@ func New(table []*tool.Spec, off []bool, dispatch Dispatch, offered Offered, opt
 	if err := check(o, table); err != nil {
 		return nil, err
 	}
-	s := &Static{
-		tools:     table,
-		dispatch:  dispatch,
-		offered:   offered,
-		opts:      o,
-		emptyArgs: []byte("{}"),
-	}
+	s.tools, s.at, s.opts, s.emptyArgs = table, index, o, []byte("{}")
 	if slices.Contains(off, true) {
 		s.tools = make([]*tool.Spec, 0, len(table))
 		s.ids = make([]int32, 0, len(table))
+		s.at = make([]Index, 0, len(table))
 		for i, sp := range table {
 			if i >= len(off) || !off[i] {
 				s.tools = append(s.tools, sp)
 				s.ids = append(s.ids, int32(i))
+				s.at = append(s.at, index[i])
 			}
 		}
 	}
@@ -165,6 +194,12 @@ func (s *Static) find(name string) int {
 }
 
 // id returns the table index of s.tools[i], which the dispatch switches on.
+// dispatchAt runs the dispatch of the tool served at i: its set's.
+func (s *Static) dispatchAt(ctx context.Context, i int, mode Mode, in *codec.Decoder, out *codec.Encoder) (Output, error) {
+	x := s.at[i]
+	return s.sets[x.Set](ctx, int(x.Tool), mode, in, out)
+}
+
 func (s *Static) id(i int) int {
 	if s.ids == nil {
 		return i

@@ -10,16 +10,18 @@ import (
 	"strings"
 )
 
-// Files toolgen wrote before and writes no more: a codec package whose Go
-// package no longer has tools, or codec_gen.go of a toolgen that wrote
+// Files toolgen wrote before and writes no more: a codec or set package
+// whose Go package no longer has tools, or codec_gen.go of a toolgen that wrote
 // the codecs beside the registry. toolgen -check reports them as stale and
 // toolgen removes them, so an old codec package can neither stay compiled
 // in nor keep a deleted type's name alive.
 
 // Obsolete lists the Go files in the output directory of opts (the
-// directory itself, its providers package and the codec packages under
-// its internal directory) that carry toolgen's header and are not among
-// files, sorted.
+// directory itself, its providers package, its set packages and the codec
+// packages under its internal directory) that carry toolgen's header and
+// are not among files, sorted. A set package is a directory of the output
+// directory whose name ends in "tools" and a number, if any, holding a
+// tools_gen.go.
 func Obsolete(opts Options, files []File) ([]string, error) {
 	dir, err := workDir(opts.Dir)
 	if err != nil {
@@ -49,7 +51,19 @@ func Obsolete(opts Options, files []File) ([]string, error) {
 		}
 		return err
 	}
-	for _, d := range []string{out, filepath.Join(out, providersDir)} {
+	dirs := []string{out, filepath.Join(out, providersDir)}
+	entries, err := os.ReadDir(out)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range entries {
+		if name := e.Name(); e.IsDir() && strings.HasSuffix(strings.TrimRight(name, "0123456789"), "tools") {
+			if _, err := os.Stat(filepath.Join(out, name, setFile)); err == nil {
+				dirs = append(dirs, filepath.Join(out, name))
+			}
+		}
+	}
+	for _, d := range dirs {
 		entries, err := os.ReadDir(d)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err

@@ -11,12 +11,14 @@ import (
 // The Go names a tool takes in the generated package: its field of Tools
 // (camel), and the schema constants named after it. The model refuses the
 // tool names the generated registry cannot tell apart, which would rename
-// a field of generated.Tools when a tool is added elsewhere (a name at its
+// a field of a set package's Tools when a tool is added elsewhere (a name
+// at its
 // //tool:name line, fieldNameProblem; two names across tools,
-// checkFields); render names the fields (fieldNames, schemaConst).
+// checkFields, registry-wide, so that a tool keeps its field when it moves
+// to another package); render names the fields (fieldNames, schemaConst).
 
 // fieldNameProblem says why a valid tool name cannot name its field of
-// generated.Tools (its camel form, see camel), or "" when it can.
+// its set package's Tools (its camel form, see camel), or "" when it can.
 func fieldNameProblem(name string) string {
 	f := camel(name)
 	switch {
@@ -29,7 +31,7 @@ func fieldNameProblem(name string) string {
 }
 
 // checkFields reports, at both declarations, two different tool names
-// with one camel form: they would need one field of generated.Tools, and
+// with one camel form: they would need one field name, and
 // numbering the second would rename a field when a tool is added
 // elsewhere. tools are in declaration order; equal names are checkNames's.
 func checkFields(tools []*toolModel) []*problem.Error {

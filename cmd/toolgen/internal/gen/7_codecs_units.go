@@ -23,7 +23,8 @@ import (
 // usually one tools package, with the codec packages of the types its
 // tools reach (two tools packages reaching a type of the same package
 // form one unit). A unit's files (its codec packages' codec_gen.go and
-// a_guard_gen.go, the providers file of each of its tools packages) and
+// a_guard_gen.go, the set package and the providers file of each of its
+// tools packages) and
 // its tools' entries of tools.json depend on its tools alone, so each
 // unit is planned by a Planner of its own and rendered on its own, and
 // its files are cached under a key hashing what planning and rendering

@@ -45,15 +45,15 @@ func unitEntryFiles(t *testing.T, dir string) []string {
 }
 
 // unitFilePath reports whether the generated file at path, in the output
-// directory out, is a unit's: in a codec package, or a providers file but
-// the index.
+// directory out, is a unit's: in a codec package or a set package, or a
+// providers file but the index.
 func unitFilePath(out, path string) bool {
 	rel, err := filepath.Rel(out, path)
 	if err != nil {
 		return false
 	}
 	dir, name := filepath.Split(filepath.ToSlash(rel))
-	return strings.HasPrefix(dir, codecDir+"/") || strings.HasPrefix(dir, providersDir+"/"+codecDir+"/") ||
+	return strings.HasPrefix(dir, codecDir+"/") || strings.HasPrefix(dir, providersDir+"/"+codecDir+"/") || name == setFile ||
 		(dir == "" && name != freshFile && strings.HasPrefix(name, "fresh_") && strings.HasSuffix(name, "_gen_test.go"))
 }
 

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"go/types"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,13 +39,14 @@ const (
 func versionGuard(f *jen.File) {
 	f.Comment("This guard fails to compile when this file and the toolgen runtime it")
 	f.Comment("targets disagree: regenerate it with the toolgen version in your go.mod.")
-	f.Const().Id("_").Op("=").Qual(implPkg, "SupportPackageIsVersion7")
+	f.Const().Id("_").Op("=").Qual(implPkg, "SupportPackageIsVersion8")
 	f.Line()
 }
 
 // render plans the units the cache does not hold and prints the
-// generated Go: the registry (the specs table, the Tools struct, New,
-// Unavailable and the dispatch switch), the codec packages, the providers
+// generated Go: the registry (the specs table, the set packages' paths
+// and index, New and Unavailable), the set packages (9_render_sets.go),
+// the codec packages, the providers
 // subpackage with the projections, and tools.json. It derives nothing the
 // phases before it could: each unit's plan is made here only so that it is
 // held while its files are printed, not for the whole catalog at once
@@ -92,7 +94,8 @@ func render(l *loaded, m *model, plan *codecPlan, opts *Options) ([]File, []*pro
 func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options) *jen.File {
 	reg := jen.NewFilePathName(l.outPath, opts.Package)
 	reg.HeaderComment(header)
-	reg.PackageComment(packageDoc(opts.Package, m))
+	sets := setsOf(l, m, plan)
+	reg.PackageComment(packageDoc(opts.Package, m, sets))
 	reg.ImportName(toolPkg, "tool")
 	reg.ImportName(implPkg, "toolimpl")
 	reg.ImportName(skillPkg, "skill")
@@ -103,19 +106,6 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 
 	versionGuard(reg)
 
-	// The index of every tool in the table: the cases of dispatch.
-	reg.Comment("The index of each tool in specs, which dispatch switches on.")
-	reg.Const().DefsFunc(func(d *jen.Group) {
-		for i, t := range m.tools {
-			if i == 0 {
-				d.Id(indexConst(fields[t])).Op("=").Iota()
-			} else {
-				d.Id(indexConst(fields[t]))
-			}
-		}
-	})
-	reg.Line()
-
 	// The table of specs, each a variable of its tool's codec package,
 	// laid out by the compiler and the linker, not at start-up.
 	reg.Comment("specs points to the spec of every tool, sorted by name: each a variable")
@@ -125,194 +115,18 @@ func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codec
 	reg.Comment("returns and never modified.")
 	reg.Var().Id("specs").Op("=").Index(jen.Lit(len(m.tools))).Op("*").Qual(toolPkg, "Spec").ValuesFunc(func(v *jen.Group) {
 		for i, t := range m.tools {
-			v.Line().Id(indexConst(fields[t])).Op(":").Op("&").Qual(plan.tools[i].unit, specVar(fields[t]))
+			v.Line().Op("&").Qual(plan.tools[i].unit, specVar(fields[t]))
 		}
 		v.Line()
 	})
 	reg.Line()
-
-	// Tools.
-	reg.Comment("Tools holds one value of every tool in the registry. Fill each field")
-	reg.Comment("with a ready tool, its dependencies set, and pass it to New.")
-	reg.Type().Id("Tools").StructFunc(func(s *jen.Group) {
-		for _, t := range m.tools {
-			s.Commentf("%s is the tool %s (%s.%s).", fields[t], t.name, t.pkg.Name, t.obj.Name())
-			s.Id(fields[t]).Add(toolType(t))
-		}
-	})
-	reg.Line()
-
-	reg.Add(newFunc(m, fields, opts))
-	reg.Line()
-	reg.Add(unavailableFunc(m, fields))
-	reg.Line()
-	reg.Add(dispatchFunc(m, fields, plan))
-	if f := offeredFunc(m, fields); f != nil {
-		reg.Line()
-		reg.Add(f)
-	}
+	registrySets(reg, m, sets, opts)
 	if len(m.skills) > 0 {
 		reg.Line()
 		skillsCode(reg, m.skills)
 	}
 	return reg
 }
-
-// newFunc is New, which builds the registry.
-func newFunc(m *model, fields map[*toolModel]string, opts *Options) jen.Code {
-	lines := []string{
-		"New returns the registry of the tools in t, sorted by name. A tool whose",
-		"Available method reports an error is left out: neither listed nor",
-		"callable (Unavailable says why). New fails when a field of t is unset: a",
-		"pointer field that is nil, or a value field that holds the zero value of",
-		"its type, unless the type is marked //tool:zerovalue, has no fields, or",
-		"has an Available method (which then decides).",
-	}
-	if anyOffered(m) {
-		lines = append(lines,
-			"",
-			"A tool with an Offered method decides, per call, whether it is offered",
-			"(the registry's Offer asks it).",
-		)
-	}
-	return doc(lines...).Func().Id("New").Params(jen.Id("t").Id("Tools"), jen.Id("opts").Op("...").Qual(toolPkg, "Option")).Params(jen.Qual(toolPkg, "Registry"), jen.Error()).BlockFunc(func(b *jen.Group) {
-		for _, t := range m.tools {
-			if t.pointer {
-				b.If(jen.Id("t").Dot(fields[t]).Op("==").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(fmt.Sprintf("%s.New: Tools.%s (tool %s) is nil", opts.Package, fields[t], t.name)))),
-				)
-				continue
-			}
-			if cond := unsetCheck(t, jen.Id("t").Dot(fields[t])); cond != nil {
-				msg := fmt.Sprintf("%s.New: field %s (tool %s) is unset: fill it with a ready %s.%s, or mark the type //tool:zerovalue if its zero value is ready",
-					opts.Package, fields[t], t.name, t.pkg.Name, t.obj.Name())
-				b.If(cond).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(msg))))
-			}
-		}
-		// The static table itself, and no off list when no tool can be
-		// unavailable: nothing in New is proportional to the tools.
-		var avail []*toolModel
-		for _, t := range m.tools {
-			if t.hasAvail {
-				avail = append(avail, t)
-			}
-		}
-		off := jen.Nil()
-		if len(avail) > 0 {
-			b.Comment("off[i] is set when the tool of specs[i] is not available.")
-			b.Var().Id("off").Index(jen.Len(jen.Id("specs"))).Bool()
-			for _, t := range avail {
-				b.Id("off").Index(jen.Id(indexConst(fields[t]))).Op("=").Id("t").Dot(fields[t]).Dot("Available").Call().Op("!=").Nil()
-			}
-			off = jen.Id("off").Op("[:]")
-		}
-		offered := jen.Nil()
-		if anyOffered(m) {
-			offered = jen.Parens(jen.Op("&").Id("t")).Dot("offered")
-		}
-		b.Return(jen.Qual(implPkg, "NewRegistry").Call(jen.Id("specs").Op("[:]"), off, jen.Parens(jen.Op("&").Id("t")).Dot("dispatch"), offered, jen.Id("opts").Op("...")))
-	})
-
-}
-
-// unavailableFunc is Unavailable, which says why tools are left out.
-func unavailableFunc(m *model, fields map[*toolModel]string) jen.Code {
-	return doc(
-		"Unavailable reports, by tool name, why New leaves tools of t out: the",
-		"error of each tool's Available method. It is empty when every tool is",
-		"available.",
-	).Func().Id("Unavailable").Params(jen.Id("t").Id("Tools")).Map(jen.String()).Error().BlockFunc(func(b *jen.Group) {
-		b.Id("out").Op(":=").Map(jen.String()).Error().Values()
-		for _, t := range m.tools {
-			if !t.hasAvail {
-				continue
-			}
-			set := jen.If(jen.Err().Op(":=").Id("t").Dot(fields[t]).Dot("Available").Call(), jen.Err().Op("!=").Nil()).Block(
-				jen.Id("out").Index(jen.Lit(t.name)).Op("=").Err(),
-			)
-			if t.pointer {
-				set = jen.If(jen.Id("t").Dot(fields[t]).Op("!=").Nil()).Block(set)
-			}
-			b.Add(set)
-		}
-		b.Return(jen.Id("out"))
-	})
-
-}
-
-// dispatchChunk is the most tools one dispatch function switches on. A
-// registry of more tools has a dispatch that switches on i/dispatchChunk
-// to dispatch0, dispatch1, ...: the compiler's work on a function grows
-// faster than its cases, and at 10,000 tools one switch was two thirds of
-// the registry package's compile time and a quarter of its peak memory.
-const dispatchChunk = 256
-
-// dispatchFunc is the dispatch method: per tool, a call of its call
-// function, in the codec package of the tool's Go package; in chunks of
-// dispatchChunk tools when there are more.
-func dispatchFunc(m *model, fields map[*toolModel]string, plan *codecPlan) jen.Code {
-	docLines := []string{
-		"dispatch decodes the arguments of the tool of specs[i]. In ModeCall it",
-		"runs the tool and encodes its output; in ModeLog, for a tool with a",
-		"LogArgs method, it encodes the form LogArgs gives and runs nothing.",
-	}
-	params := func() []jen.Code {
-		return []jen.Code{
-			jen.Id("ctx").Qual("context", "Context"),
-			jen.Id("i").Int(),
-			jen.Id("mode").Qual(implPkg, "Mode"),
-			jen.Id("d").Op("*").Qual(implPkg, "Decoder"),
-			jen.Id("e").Op("*").Qual(implPkg, "Encoder"),
-		}
-	}
-	noTool := func() jen.Code {
-		return jen.Return(jen.Lit(0), jen.Qual("fmt", "Errorf").Call(jen.Lit("no tool %d in this registry"), jen.Id("i")))
-	}
-	// cases switches on the tools of specs[from:to].
-	cases := func(from, to int) func(*jen.Group) {
-		return func(b *jen.Group) {
-			b.Switch(jen.Id("i")).BlockFunc(func(sw *jen.Group) {
-				for i := from; i < to; i++ {
-					t := m.tools[i]
-					x := jen.Id("t").Dot(fields[t])
-					if !t.pointer {
-						x = jen.Op("&").Add(x)
-					}
-					call := jen.Qual(plan.tools[i].unit, callFunc(fields[t])).Call(jen.Id("ctx"), x, jen.Id("mode"), jen.Id("d"), jen.Id("e"))
-					sw.Case(jen.Id(indexConst(fields[t]))).Block(jen.Return(call))
-				}
-			})
-			b.Add(noTool())
-		}
-	}
-	method := func(name string) *jen.Statement {
-		return jen.Func().Params(jen.Id("t").Op("*").Id("Tools")).Id(name).Params(params()...).Params(jen.Qual(implPkg, "Output"), jen.Error())
-	}
-	n := len(m.tools)
-	if n <= dispatchChunk {
-		return doc(docLines...).Add(method("dispatch").BlockFunc(cases(0, n)))
-	}
-	args := []jen.Code{jen.Id("ctx"), jen.Id("i"), jen.Id("mode"), jen.Id("d"), jen.Id("e")}
-	docLines = append(docLines, "", fmt.Sprintf("It switches on the tools in chunks of %d, each a method of its own.", dispatchChunk))
-	out := doc(docLines...).Add(method("dispatch").BlockFunc(func(b *jen.Group) {
-		b.Switch(jen.Id("i").Op("/").Lit(dispatchChunk)).BlockFunc(func(sw *jen.Group) {
-			for c := 0; c*dispatchChunk < n; c++ {
-				sw.Case(jen.Lit(c)).Block(jen.Return(jen.Id("t").Dot(fmt.Sprintf("dispatch%d", c)).Call(args...)))
-			}
-		})
-		b.Add(noTool())
-	}))
-	for c := 0; c*dispatchChunk < n; c++ {
-		from, to := c*dispatchChunk, min((c+1)*dispatchChunk, n)
-		out.Line().Line().Add(doc(fmt.Sprintf("dispatch%d is dispatch for the tools of specs[%d:%d].", c, from, to)).
-			Add(method(fmt.Sprintf("dispatch%d", c)).BlockFunc(cases(from, to))))
-	}
-	return out
-}
-
-// indexConst is the name of the constant holding the index in specs of
-// the tool whose Tools field is field: the case of dispatch.
-func indexConst(field string) string { return "tool" + field }
 
 // doc is a comment of the given lines, each followed by a new line, to
 // which the declaration it documents is added.
@@ -407,7 +221,7 @@ func toolType(t *toolModel) jen.Code {
 }
 
 // packageDoc is the generated package's doc comment.
-func packageDoc(pkg string, m *model) string {
+func packageDoc(pkg string, m *model, sets []setRef) string {
 	tools := m.tools
 	var b strings.Builder
 	fmt.Fprintf(&b, "Package %s is a static tool registry generated by toolgen from\n", pkg)
@@ -425,8 +239,13 @@ func packageDoc(pkg string, m *model) string {
 	}
 	fmt.Fprintf(&b, "holding %d tools: their specs, the exact schema bytes sent to models, and\n", len(tools))
 	b.WriteString("typed dispatch with reflection-free decoders that enforce every published\n")
-	b.WriteString("schema keyword. Build it with New and call tools by name:\n\n")
-	fmt.Fprintf(&b, "\treg, err := %s.New(%s.Tools{...})\n", pkg, pkg)
+	b.WriteString("schema keyword. Build it with New, from the Tools of each set package\n")
+	b.WriteString("beside it, and call tools by name:\n\n")
+	if len(sets) > 0 {
+		fmt.Fprintf(&b, "\treg, err := %s.New([]%s.Tools{%s.Tools{...}, ...})\n", pkg, pkg, path.Base(sets[0].path))
+	} else {
+		fmt.Fprintf(&b, "\treg, err := %s.New(nil)\n", pkg)
+	}
 	b.WriteString("\tres, err := reg.Call(ctx, name, args)\n\n")
 	if n := len(m.skills); n > 0 {
 		fmt.Fprintf(&b, "It also holds %d skills (SKILL.md folders beside the tools), checked and\n", n)

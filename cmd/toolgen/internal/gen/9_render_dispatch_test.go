@@ -11,23 +11,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// dispatchSource is the formatted source of the dispatch of n tools, each
-// in the codec package example.com/out/internal/xcodec.
+// dispatchSource is the formatted source of the dispatch of a set of n
+// tools, whose codec package is example.com/out/internal/xcodec.
 func dispatchSource(t *testing.T, n int) string {
 	t.Helper()
-	m := &model{}
+	var tools []*toolModel
 	fields := map[*toolModel]string{}
-	plan := &codecPlan{}
 	for i := range n {
 		tm := &toolModel{pointer: i%2 == 0}
 		tm.name = fmt.Sprintf("t%04d", i)
-		m.tools = append(m.tools, tm)
+		tools = append(tools, tm)
 		fields[tm] = fmt.Sprintf("T%04d", i)
-		plan.tools = append(plan.tools, toolCodec{unit: "example.com/out/internal/xcodec"})
 	}
-	f := jen.NewFilePathName("example.com/out", "out")
-	f.Add(dispatchFunc(m, fields, plan))
-	src, perr := printFile("registry_gen.go", f)
+	f := jen.NewFilePathName("example.com/out/xtools", "xtools")
+	f.Add(dispatchFunc(tools, fields, "example.com/out/internal/xcodec"))
+	src, perr := printFile("tools_gen.go", f)
 	require.Nil(t, perr)
 	out, err := format.Source(src)
 	require.NoError(t, err)
@@ -50,7 +48,7 @@ func TestDispatchChunks(t *testing.T) {
 		assert.Contains(t, src, fmt.Sprintf("\tcase %d:\n\t\treturn t.dispatch%d(ctx, i, mode, d, e)\n", c, c))
 	}
 	assert.Equal(t, 4, strings.Count(src, "func (t *Tools) dispatch"), "dispatch and three chunks")
-	assert.Equal(t, 4, strings.Count(src, `fmt.Errorf("no tool %d in this registry", i)`))
+	assert.Equal(t, 4, strings.Count(src, `fmt.Errorf("no tool %d in this set", i)`))
 	methods := strings.Split(src, "func (t *Tools) dispatch")[2:]
 	for i := range n {
 		c := i / dispatchChunk

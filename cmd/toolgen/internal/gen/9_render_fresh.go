@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/types"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -46,35 +47,29 @@ func freshCode(fc formatCache, l *loaded, m *model, plan *codecPlan, opts *Optio
 	if l.outPath == "" {
 		return File{}, false
 	}
-	pkgName := opts.Package
-	if slices.Contains([]string{"reflect", "testing", "fresh"}, pkgName) {
-		pkgName = "registry"
-	}
+	sets := setsOf(l, m, plan)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n", header)
 	fmt.Fprintf(&b, "package %s_test\n\n", opts.Package)
-	b.WriteString("import (\n\t\"reflect\"\n\t\"testing\"\n\n")
-	if pkgName == opts.Package {
-		fmt.Fprintf(&b, "\t%q\n", l.outPath)
-	} else {
-		fmt.Fprintf(&b, "\t%s %q\n", pkgName, l.outPath)
+	b.WriteString("import (\n")
+	if len(sets) > 0 {
+		b.WriteString("\t\"reflect\"\n")
+	}
+	b.WriteString("\t\"testing\"\n\n")
+	for _, s := range sets {
+		fmt.Fprintf(&b, "\t%q\n", s.path)
 	}
 	fmt.Fprintf(&b, "\t%q\n)\n\n", freshPkg)
 	b.WriteString(`// TestToolgenFresh fails when the Go type of a tool's input or output
 // changed since toolgen generated this package (see package fresh): run
 // go generate. It reads the types with reflect, in this test only; the
 // types as toolgen saw them are in the fresh_*_gen_test.go files, one per
-// codec package.
+// set package.
 func TestToolgenFresh(t *testing.T) {
 `)
-	withTools := map[string]bool{}
-	for _, tc := range plan.tools {
-		withTools[tc.unit] = true
-	}
-	for _, u := range plan.units {
-		if withTools[u.Path] {
-			fmt.Fprintf(&b, "\tfresh.Check(t, reflect.TypeFor[%s.Tools](), %s)\n", pkgName, freshVar(u.Name))
-		}
+	for _, s := range sets {
+		unit := path.Base(plan.tools[s.tools[0]].unit)
+		fmt.Fprintf(&b, "\tfresh.Check(t, reflect.TypeFor[%s.Tools](), %s)\n", path.Base(s.path), freshVar(unit))
 	}
 	b.WriteString("}\n")
 	freshApps(&b, m, opts)
@@ -105,14 +100,14 @@ func freshUnitSource(opts *Options, unit string, tools []*toolModel, fields map[
 	fmt.Fprintf(&b, "// %s\n\n", header)
 	fmt.Fprintf(&b, "package %s_test\n\n", opts.Package)
 	fmt.Fprintf(&b, "import %q\n\n", freshPkg)
-	fmt.Fprintf(&b, `// %s holds, by field of Tools, the Go types of the
-// input and output of the tools whose call functions are in %s, as
+	fmt.Fprintf(&b, `// %s holds, by field of %s.Tools, the Go types of
+// the input and output of the tools whose call functions are in %s, as
 // toolgen saw them when it generated this package, in the grammar
 // fresh.Describe writes: one line per type reached, with its exported and
 // embedded fields, their types and struct tags, and the encoding methods
 // it has.
 var %s = []fresh.Tool{
-`, freshVar(unit), unit, freshVar(unit))
+`, freshVar(unit), setName(unit), unit, freshVar(unit))
 	// Described once per distinct type: a catalog's tools share their
 	// input and output types.
 	described := map[types.Type][]string{}

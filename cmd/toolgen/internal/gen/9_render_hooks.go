@@ -5,12 +5,13 @@ import "github.com/dave/jennifer/jen"
 // The generated code of the Offered and LogArgs methods a tool type may
 // have (checked by the model phase, 3_model_hooks.go).
 
-// offeredFunc is the offered method of Tools: per tool with an Offered
-// method, what it returns; true for the others. New passes it to the
-// runtime (tool.WithOffered); nil when no tool has one.
-func offeredFunc(m *model, fields map[*toolModel]string) jen.Code {
+// offeredFunc is the offered method of a set package's Tools: per tool
+// with an Offered method, what it returns; true for the others. ToolSet
+// hands it to the registry (toolimpl.Set's Offered); nil when no tool of
+// the set has one.
+func offeredFunc(tools []*toolModel, fields map[*toolModel]string) jen.Code {
 	var cases []jen.Code
-	for _, t := range m.tools {
+	for _, t := range tools {
 		if t.hasOffered {
 			cases = append(cases, jen.Case(jen.Id(indexConst(fields[t]))).Block(
 				jen.Return(jen.Id("t").Dot(fields[t]).Dot("Offered").Call(jen.Id("ctx"))),
@@ -22,8 +23,9 @@ func offeredFunc(m *model, fields map[*toolModel]string) jen.Code {
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.True())))
 	return doc(
-		"offered reports whether the tool of specs[i] is offered to the caller ctx",
-		"carries: what its Offered method returns, or true when it has none.",
+		"offered reports whether the tool whose index in the set is i is offered",
+		"to the caller ctx carries: what its Offered method returns, or true",
+		"when it has none.",
 	).Func().Params(jen.Id("t").Op("*").Id("Tools")).Id("offered").Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("i").Int(),
@@ -40,8 +42,11 @@ func logCase() jen.Code {
 }
 
 // anyOffered reports whether a tool of m has an Offered method.
-func anyOffered(m *model) bool {
-	for _, t := range m.tools {
+func anyOffered(m *model) bool { return anyOfferedIn(m.tools) }
+
+// anyOfferedIn reports whether one of tools has an Offered method.
+func anyOfferedIn(tools []*toolModel) bool {
+	for _, t := range tools {
 		if t.hasOffered {
 			return true
 		}

@@ -135,6 +135,10 @@ func unitTask(fc formatCache, uc *unitCache, l *loaded, m *model, fields map[*to
 			tasks = append(tasks, formatTask(fc, rel, filepath.Join(out, filepath.FromSlash(rel)), marks, func() *jen.File {
 				return providersUnitCode(l, u.Name, tools, fields, proj)
 			}))
+			setRel := setName(u.Name) + "/" + setFile
+			tasks = append(tasks, formatTask(fc, setRel, filepath.Join(out, filepath.FromSlash(setRel)), marks, func() *jen.File {
+				return setCode(l, u.Path, tools, fields, opts)
+			}))
 			if l.outPath != "" {
 				rel := freshUnitFile(u.Name)
 				tasks = append(tasks, func() ([]File, *problem.Error) {

@@ -26,8 +26,10 @@ func imports(t *testing.T, pkg string) []string {
 // nothing else of the runtime: not runtime/codec, no internal package.
 // The codec packages under the registry's internal directory, which only
 // the registry imports, name the contract and runtime/tool (their tools'
-// specs); the providers' packages under providers/internal, which only
-// the providers package imports, the contract and runtime/provider.
+// specs); the set packages, which a program imports to fill their Tools,
+// the contract only (the registry names no tool type); the providers'
+// packages under providers/internal, which only the providers package
+// imports, the contract and runtime/provider.
 func TestGeneratedCodeImportsTheContract(t *testing.T) {
 	t.Parallel()
 	rt := module + "/runtime/"
@@ -41,6 +43,14 @@ func TestGeneratedCodeImportsTheContract(t *testing.T) {
 	require.GreaterOrEqual(t, len(codecs), 4, "the codec packages of generated and of the contract case")
 	for _, p := range codecs {
 		pkgs[p] = []string{rt + "toolimpl", rt + "tool"}
+	}
+	sets := []string{module + "/generated/clocktools", module + "/generated/notestools", module + "/generated/weathertools", contract + "/contracttools"}
+	for _, p := range sets {
+		pkgs[p] = []string{rt + "toolimpl"}
+	}
+	// The registry imports no set package and no tools package.
+	for _, p := range imports(t, module+"/generated") {
+		assert.False(t, strings.HasSuffix(p, "tools") || strings.HasPrefix(p, module+"/tools/"), "the registry imports %s", p)
 	}
 	defs := append(list(t, "./generated/providers/internal/..."), list(t, "./cmd/toolgen/internal/gen/testdata/cases/contract/want/providers/internal/...")...)
 	require.GreaterOrEqual(t, len(defs), 4, "the providers' packages of generated and of the contract case")

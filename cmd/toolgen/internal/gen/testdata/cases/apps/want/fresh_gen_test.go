@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/apps/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/apps/want/appstools"
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
@@ -14,9 +14,9 @@ import (
 // changed since toolgen generated this package (see package fresh): run
 // go generate. It reads the types with reflect, in this test only; the
 // types as toolgen saw them are in the fresh_*_gen_test.go files, one per
-// codec package.
+// set package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_appscodec)
+	fresh.Check(t, reflect.TypeFor[appstools.Tools](), toolgenFresh_appscodec)
 }
 
 // TestToolgenFreshApps fails when the HTML file of a tool's app

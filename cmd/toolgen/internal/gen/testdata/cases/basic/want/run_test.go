@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/basic/want/basictools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -18,11 +19,11 @@ import (
 
 func registry(t *testing.T) tool.Registry {
 	t.Helper()
-	reg, err := want.New(want.Tools{
+	reg, err := want.New([]want.Tools{basictools.Tools{
 		BasicDelete: &basic.Delete{},
 		BasicRemote: &basic.Remote{Key: "k"},
 		BasicSearch: &basic.Search{Prefix: "p:"},
-	})
+	}})
 	require.NoError(t, err)
 	return reg
 }
@@ -182,7 +183,7 @@ func TestKindsAndAvailability(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"name":"abc"}`, res.Text())
 
-	off, err := want.New(want.Tools{BasicDelete: &basic.Delete{}, BasicRemote: &basic.Remote{}, BasicSearch: &basic.Search{}})
+	off, err := want.New([]want.Tools{basictools.Tools{BasicDelete: &basic.Delete{}, BasicRemote: &basic.Remote{}, BasicSearch: &basic.Search{}}})
 	require.NoError(t, err)
 	_, listed := off.Lookup("basic_remote")
 	assert.False(t, listed, "a tool whose Available fails is not listed")

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom/want/bomtools"
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
@@ -14,7 +14,7 @@ import (
 // changed since toolgen generated this package (see package fresh): run
 // go generate. It reads the types with reflect, in this test only; the
 // types as toolgen saw them are in the fresh_*_gen_test.go files, one per
-// codec package.
+// set package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_bomcodec)
+	fresh.Check(t, reflect.TypeFor[bomtools.Tools](), toolgenFresh_bomcodec)
 }

@@ -9,12 +9,13 @@ import (
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/bom/want/bomtools"
 )
 
 // TestBOM: the enum value and the description that hold a byte order mark
 // are published and enforced as written.
 func TestBOM(t *testing.T) {
-	reg, err := want.New(want.Tools{Echo: bom.Echo{}})
+	reg, err := want.New([]want.Tools{bomtools.Tools{Echo: bom.Echo{}}})
 	require.NoError(t, err)
 	sp, ok := reg.Lookup("echo")
 	require.True(t, ok)

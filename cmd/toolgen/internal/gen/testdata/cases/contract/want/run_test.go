@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/contract"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/contract/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/contract/want/contracttools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -19,7 +20,7 @@ import (
 // runtime/toolimpl refuses what its keyword forbids, and a call that
 // passes them all runs.
 func TestChecks(t *testing.T) {
-	reg, err := want.New(want.Tools{ContractCheck: contract.Check{}})
+	reg, err := want.New([]want.Tools{contracttools.Tools{ContractCheck: contract.Check{}}})
 	require.NoError(t, err)
 	ctx := context.Background()
 	res, err := reg.Call(ctx, "contract_check", []byte(`{"when":"2025-03-20T10:00:00Z","ratio":1.5,"at":"2025-03-20","tags":["a","b"]}`))

@@ -6,7 +6,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want/deferredtools"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want/othertools"
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
@@ -14,8 +15,8 @@ import (
 // changed since toolgen generated this package (see package fresh): run
 // go generate. It reads the types with reflect, in this test only; the
 // types as toolgen saw them are in the fresh_*_gen_test.go files, one per
-// codec package.
+// set package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_deferredcodec)
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_othercodec)
+	fresh.Check(t, reflect.TypeFor[deferredtools.Tools](), toolgenFresh_deferredcodec)
+	fresh.Check(t, reflect.TypeFor[othertools.Tools](), toolgenFresh_othercodec)
 }

@@ -9,6 +9,8 @@ import (
 	deferred "github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/other"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want/deferredtools"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want/othertools"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/deferred/want/providers"
 	"github.com/toolgen-go/toolgen/runtime/provider"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -19,11 +21,9 @@ import (
 
 func registry(t *testing.T) tool.Registry {
 	t.Helper()
-	reg, err := want.New(want.Tools{
-		Archive: deferred.Archive{},
-		Lookup:  deferred.Lookup{},
-		Ping:    other.Ping{},
-		Purge:   other.Purge{},
+	reg, err := want.New([]want.Tools{
+		deferredtools.Tools{Archive: deferred.Archive{}, Lookup: deferred.Lookup{}},
+		othertools.Tools{Ping: other.Ping{}, Purge: other.Purge{}},
 	})
 	require.NoError(t, err)
 	return reg

@@ -6,9 +6,10 @@ github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptio
 github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept,
 holding 3 tools: their specs, the exact schema bytes sent to models, and
 typed dispatch with reflection-free decoders that enforce every published
-schema keyword. Build it with New and call tools by name:
+schema keyword. Build it with New, from the Tools of each set package
+beside it, and call tools by name:
 
-	reg, err := want.New(want.Tools{...})
+	reg, err := want.New([]want.Tools{descriptionstools.Tools{...}, ...})
 	res, err := reg.Call(ctx, name, args)
 
 See tools.json beside this file for what the model sees.
@@ -16,10 +17,6 @@ See tools.json beside this file for what the model sees.
 package want
 
 import (
-	"context"
-	"fmt"
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions"
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/kept"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/want/internal/descriptionscodec"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/want/internal/keptcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -28,14 +25,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion7
-
-// The index of each tool in specs, which dispatch switches on.
-const (
-	toolFind = iota
-	toolLookup
-	toolOutline
-)
+const _ = toolimpl.SupportPackageIsVersion8
 
 // specs points to the spec of every tool, sorted by name: each a variable
 // of the codec package that holds the tool's schemas and call function.
@@ -43,51 +33,50 @@ const (
 // many tools costs nothing to start. It is shared by every registry New
 // returns and never modified.
 var specs = [3]*tool.Spec{
-	toolFind:    &descriptionscodec.SpecFind,
-	toolLookup:  &keptcodec.SpecLookup,
-	toolOutline: &descriptionscodec.SpecOutline,
+	&descriptionscodec.SpecFind,
+	&keptcodec.SpecLookup,
+	&descriptionscodec.SpecOutline,
 }
 
-// Tools holds one value of every tool in the registry. Fill each field
-// with a ready tool, its dependencies set, and pass it to New.
-type Tools struct {
-	// Find is the tool find (descriptions.Find).
-	Find descriptions.Find
-	// Lookup is the tool lookup (kept.Lookup).
-	Lookup kept.Lookup
-	// Outline is the tool outline (descriptions.Outline).
-	Outline descriptions.Outline
+// Tools is the tools of one tools package, as New takes them: a value of
+// the Tools type of a set package beside this one
+// (descriptionstools.Tools, kepttools.Tools), one field per tool. Only
+// those types implement it.
+type Tools interface {
+	// ToolSet returns the set, for New and Unavailable only.
+	ToolSet() *toolimpl.Set
 }
 
-// New returns the registry of the tools in t, sorted by name. A tool whose
-// Available method reports an error is left out: neither listed nor
-// callable (Unavailable says why). New fails when a field of t is unset: a
-// pointer field that is nil, or a value field that holds the zero value of
-// its type, unless the type is marked //tool:zerovalue, has no fields, or
-// has an Available method (which then decides).
-func New(t Tools, opts ...tool.Option) (tool.Registry, error) {
-	return toolimpl.NewRegistry(specs[:], nil, (&t).dispatch, nil, opts...)
+// sets holds the import paths of the set packages, sorted: New takes the
+// Tools of each once.
+var sets = [2]string{
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/want/descriptionstools",
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/descriptions/want/kepttools",
 }
 
-// Unavailable reports, by tool name, why New leaves tools of t out: the
+// index places each tool of specs in its set: the set's position in sets,
+// and the tool's index in the set, which the set's dispatch switches on.
+var index = [3]toolimpl.Index{
+	{Set: 0, Tool: 0},
+	{Set: 1, Tool: 0},
+	{Set: 0, Tool: 0},
+}
+
+// New returns the registry of the tools in tools, sorted by name: one Tools
+// of each set package, in any order. A tool whose Available method reports
+// an error is left out: neither listed nor callable (Unavailable says
+// why). New fails when a set package's Tools is missing or given twice, or
+// when a field of one is unset: a pointer field that is nil, or a value
+// field that holds the zero value of its type, unless the type is
+// marked //tool:zerovalue, has no fields, or has an Available method
+// (which then decides).
+func New(tools []Tools, opts ...tool.Option) (tool.Registry, error) {
+	return toolimpl.NewRegistryOfSets("want", specs[:], sets[:], index[:], tools, opts...)
+}
+
+// Unavailable reports, by tool name, why New leaves tools of tools out: the
 // error of each tool's Available method. It is empty when every tool is
 // available.
-func Unavailable(t Tools) map[string]error {
-	out := map[string]error{}
-	return out
-}
-
-// dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
-// runs the tool and encodes its output; in ModeLog, for a tool with a
-// LogArgs method, it encodes the form LogArgs gives and runs nothing.
-func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
-	switch i {
-	case toolFind:
-		return descriptionscodec.CallFind(ctx, &t.Find, mode, d, e)
-	case toolLookup:
-		return keptcodec.CallLookup(ctx, &t.Lookup, mode, d, e)
-	case toolOutline:
-		return descriptionscodec.CallOutline(ctx, &t.Outline, mode, d, e)
-	}
-	return 0, fmt.Errorf("no tool %d in this registry", i)
+func Unavailable(tools []Tools) map[string]error {
+	return toolimpl.Unavailable(specs[:], sets[:], index[:], tools)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded/want/embeddedtools"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/embedded/want/internal/embeddedcodec"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/schema"
 	"github.com/toolgen-go/toolgen/runtime/codec"
@@ -26,7 +27,7 @@ import (
 
 func registry(t *testing.T) tool.Registry {
 	t.Helper()
-	reg, err := New(Tools{EmbeddedEcho: embedded.Echo{}})
+	reg, err := New([]Tools{embeddedtools.Tools{EmbeddedEcho: embedded.Echo{}}})
 	require.NoError(t, err)
 	return reg
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/hooks/want/hookstools"
 	"github.com/toolgen-go/toolgen/runtime/service"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
@@ -18,11 +19,11 @@ import (
 
 func registry(t *testing.T) tool.Registry {
 	t.Helper()
-	reg, err := want.New(want.Tools{
+	reg, err := want.New([]want.Tools{hookstools.Tools{
 		HooksLogin:  hooks.Login{Realm: "r"},
 		HooksStore:  hooks.Store{},
 		HooksWhoami: &hooks.WhoAmI{Admins: []string{"root"}},
-	})
+	}})
 	require.NoError(t, err)
 	return reg
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/kindcheck"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/kindcheck/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/kindcheck/want/kindchecktools"
 )
 
 // These tests run the golden output of the kindcheck case: toolgen's
@@ -17,7 +18,7 @@ import (
 // TestKindChecked: a string reaches UnmarshalJSON; any other kind is
 // refused with the published type before UnmarshalJSON sees it.
 func TestKindChecked(t *testing.T) {
-	reg, err := want.New(want.Tools{KindcheckEcho: kindcheck.Echo{}})
+	reg, err := want.New([]want.Tools{kindchecktools.Tools{KindcheckEcho: kindcheck.Echo{}}})
 	require.NoError(t, err)
 	res, err := reg.Call(context.Background(), "kindcheck_echo", []byte(`{"at":"2025-03-20"}`))
 	require.NoError(t, err, res.Text())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/mapbounds"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/mapbounds/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/mapbounds/want/mapboundstools"
 )
 
 // These tests run the golden output of the mapbounds case: toolgen's
@@ -18,7 +19,7 @@ import (
 // at the top level, under a pointer and in a $defs entry, are enforced;
 // an excess is reported once, at the map.
 func TestMapBounds(t *testing.T) {
-	reg, err := want.New(want.Tools{Label: mapbounds.Label{}})
+	reg, err := want.New([]want.Tools{mapboundstools.Tools{Label: mapbounds.Label{}}})
 	require.NoError(t, err)
 	for _, c := range []struct {
 		name, args, problem string

@@ -6,7 +6,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want/atools"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want/btools"
 	"github.com/toolgen-go/toolgen/runtime/fresh"
 )
 
@@ -14,8 +15,8 @@ import (
 // changed since toolgen generated this package (see package fresh): run
 // go generate. It reads the types with reflect, in this test only; the
 // types as toolgen saw them are in the fresh_*_gen_test.go files, one per
-// codec package.
+// set package.
 func TestToolgenFresh(t *testing.T) {
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_acodec)
-	fresh.Check(t, reflect.TypeFor[want.Tools](), toolgenFresh_bcodec)
+	fresh.Check(t, reflect.TypeFor[atools.Tools](), toolgenFresh_acodec)
+	fresh.Check(t, reflect.TypeFor[btools.Tools](), toolgenFresh_bcodec)
 }

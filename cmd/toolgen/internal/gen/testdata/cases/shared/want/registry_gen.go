@@ -6,9 +6,10 @@ github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/a,
 github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/b,
 holding 2 tools: their specs, the exact schema bytes sent to models, and
 typed dispatch with reflection-free decoders that enforce every published
-schema keyword. Build it with New and call tools by name:
+schema keyword. Build it with New, from the Tools of each set package
+beside it, and call tools by name:
 
-	reg, err := want.New(want.Tools{...})
+	reg, err := want.New([]want.Tools{atools.Tools{...}, ...})
 	res, err := reg.Call(ctx, name, args)
 
 See tools.json beside this file for what the model sees.
@@ -16,10 +17,6 @@ See tools.json beside this file for what the model sees.
 package want
 
 import (
-	"context"
-	"fmt"
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/a"
-	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/b"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want/internal/acodec"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want/internal/bcodec"
 	"github.com/toolgen-go/toolgen/runtime/tool"
@@ -28,13 +25,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion7
-
-// The index of each tool in specs, which dispatch switches on.
-const (
-	toolAList = iota
-	toolBPages
-)
+const _ = toolimpl.SupportPackageIsVersion8
 
 // specs points to the spec of every tool, sorted by name: each a variable
 // of the codec package that holds the tool's schemas and call function.
@@ -42,46 +33,47 @@ const (
 // many tools costs nothing to start. It is shared by every registry New
 // returns and never modified.
 var specs = [2]*tool.Spec{
-	toolAList:  &acodec.SpecAList,
-	toolBPages: &bcodec.SpecBPages,
+	&acodec.SpecAList,
+	&bcodec.SpecBPages,
 }
 
-// Tools holds one value of every tool in the registry. Fill each field
-// with a ready tool, its dependencies set, and pass it to New.
-type Tools struct {
-	// AList is the tool a_list (a.List).
-	AList a.List
-	// BPages is the tool b_pages (b.Pages).
-	BPages b.Pages
+// Tools is the tools of one tools package, as New takes them: a value of
+// the Tools type of a set package beside this one (atools.Tools,
+// btools.Tools), one field per tool. Only those types implement it.
+type Tools interface {
+	// ToolSet returns the set, for New and Unavailable only.
+	ToolSet() *toolimpl.Set
 }
 
-// New returns the registry of the tools in t, sorted by name. A tool whose
-// Available method reports an error is left out: neither listed nor
-// callable (Unavailable says why). New fails when a field of t is unset: a
-// pointer field that is nil, or a value field that holds the zero value of
-// its type, unless the type is marked //tool:zerovalue, has no fields, or
-// has an Available method (which then decides).
-func New(t Tools, opts ...tool.Option) (tool.Registry, error) {
-	return toolimpl.NewRegistry(specs[:], nil, (&t).dispatch, nil, opts...)
+// sets holds the import paths of the set packages, sorted: New takes the
+// Tools of each once.
+var sets = [2]string{
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want/atools",
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want/btools",
 }
 
-// Unavailable reports, by tool name, why New leaves tools of t out: the
+// index places each tool of specs in its set: the set's position in sets,
+// and the tool's index in the set, which the set's dispatch switches on.
+var index = [2]toolimpl.Index{
+	{Set: 0, Tool: 0},
+	{Set: 1, Tool: 0},
+}
+
+// New returns the registry of the tools in tools, sorted by name: one Tools
+// of each set package, in any order. A tool whose Available method reports
+// an error is left out: neither listed nor callable (Unavailable says
+// why). New fails when a set package's Tools is missing or given twice, or
+// when a field of one is unset: a pointer field that is nil, or a value
+// field that holds the zero value of its type, unless the type is
+// marked //tool:zerovalue, has no fields, or has an Available method
+// (which then decides).
+func New(tools []Tools, opts ...tool.Option) (tool.Registry, error) {
+	return toolimpl.NewRegistryOfSets("want", specs[:], sets[:], index[:], tools, opts...)
+}
+
+// Unavailable reports, by tool name, why New leaves tools of tools out: the
 // error of each tool's Available method. It is empty when every tool is
 // available.
-func Unavailable(t Tools) map[string]error {
-	out := map[string]error{}
-	return out
-}
-
-// dispatch decodes the arguments of the tool of specs[i]. In ModeCall it
-// runs the tool and encodes its output; in ModeLog, for a tool with a
-// LogArgs method, it encodes the form LogArgs gives and runs nothing.
-func (t *Tools) dispatch(ctx context.Context, i int, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
-	switch i {
-	case toolAList:
-		return acodec.CallAList(ctx, &t.AList, mode, d, e)
-	case toolBPages:
-		return bcodec.CallBPages(ctx, &t.BPages, mode, d, e)
-	}
-	return 0, fmt.Errorf("no tool %d in this registry", i)
+func Unavailable(tools []Tools) map[string]error {
+	return toolimpl.Unavailable(specs[:], sets[:], index[:], tools)
 }

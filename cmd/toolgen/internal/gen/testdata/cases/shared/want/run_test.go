@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want/atools"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/shared/want/btools"
 	"github.com/toolgen-go/toolgen/runtime/tool"
 )
 
@@ -16,7 +18,7 @@ import (
 // serve the tools of a and b alike.
 
 func TestSharedCodecs(t *testing.T) {
-	reg, err := want.New(want.Tools{})
+	reg, err := want.New([]want.Tools{atools.Tools{}, btools.Tools{}})
 	require.NoError(t, err)
 	ctx := context.Background()
 

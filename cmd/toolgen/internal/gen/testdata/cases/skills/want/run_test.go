@@ -12,6 +12,8 @@ import (
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/clock"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/notes"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/want/clocktools"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/skills/want/notestools"
 	"github.com/toolgen-go/toolgen/runtime/skill"
 )
 
@@ -57,7 +59,7 @@ func TestSkillsSelected(t *testing.T) {
 // TestAllowedToolsAreTools: every tool a skill pre-approves is a tool of
 // the registry built beside it.
 func TestAllowedToolsAreTools(t *testing.T) {
-	reg, err := want.New(want.Tools{ClockNow: clock.Now{}, NotesCreate: notes.Create{}, NotesSearch: notes.Search{}})
+	reg, err := want.New([]want.Tools{clocktools.Tools{ClockNow: clock.Now{}}, notestools.Tools{NotesCreate: notes.Create{}, NotesSearch: notes.Search{}}})
 	require.NoError(t, err)
 	for _, s := range want.Skills().All() {
 		for _, name := range s.AllowedTools {

@@ -10,13 +10,14 @@ import (
 
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset"
 	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset/want"
+	"github.com/toolgen-go/toolgen/cmd/toolgen/internal/gen/testdata/cases/unset/want/unsettools"
 )
 
 // These tests run the golden output of the unset case: toolgen's
 // internal/gen tests run them with `go test` on this directory.
 
-func ready() want.Tools {
-	return want.Tools{
+func ready() unsettools.Tools {
+	return unsettools.Tools{
 		UnsetGreet:  unset.Greet{Greeting: "hello"},
 		UnsetFilter: unset.Filter{Keep: func(string) bool { return true }},
 	}
@@ -27,16 +28,16 @@ func ready() want.Tools {
 func TestNewUnset(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		unset func(*want.Tools)
+		unset func(*unsettools.Tools)
 		field string
 	}{
-		{"comparable", func(ts *want.Tools) { ts.UnsetGreet = unset.Greet{} }, "UnsetGreet (tool unset_greet)"},
-		{"field by field", func(ts *want.Tools) { ts.UnsetFilter = unset.Filter{} }, "UnsetFilter (tool unset_filter)"},
+		{"comparable", func(ts *unsettools.Tools) { ts.UnsetGreet = unset.Greet{} }, "UnsetGreet of unsettools.Tools (tool unset_greet)"},
+		{"field by field", func(ts *unsettools.Tools) { ts.UnsetFilter = unset.Filter{} }, "UnsetFilter of unsettools.Tools (tool unset_filter)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ts := ready()
 			c.unset(&ts)
-			_, err := want.New(ts)
+			_, err := want.New([]want.Tools{ts})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "want.New: field "+c.field+" is unset: fill it with a ready unset.")
 			assert.True(t, strings.HasSuffix(err.Error(), "or mark the type //tool:zerovalue if its zero value is ready"), err.Error())
@@ -50,7 +51,7 @@ func TestNewUnset(t *testing.T) {
 func TestNewZeroOK(t *testing.T) {
 	ts := ready()
 	ts.UnsetFilter = unset.Filter{Opts: struct{ Strict bool }{Strict: true}}
-	reg, err := want.New(ts)
+	reg, err := want.New([]want.Tools{ts})
 	require.NoError(t, err)
 	res, err := reg.Call(context.Background(), "unset_upper", []byte(`{"text":"x"}`))
 	require.NoError(t, err)

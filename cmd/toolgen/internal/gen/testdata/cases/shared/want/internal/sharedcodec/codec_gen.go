@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion7
+const _ = toolimpl.SupportPackageIsVersion8
 
 // propsDecodePage are the property names DecodePage matches, in their declared order.
 var propsDecodePage = [...]string{
