@@ -96,7 +96,7 @@ func generatedByToolgen(path string) (bool, error) {
 	return strings.TrimRight(line, "\r\n") == "// "+header, nil
 }
 
-// Remove deletes the files Obsolete listed, and the codec package
+// Remove deletes the files Obsolete listed, and the codec and set package
 // directories they leave empty.
 func Remove(paths []string) error {
 	for _, p := range paths {
@@ -104,7 +104,7 @@ func Remove(paths []string) error {
 			return err
 		}
 		dir := filepath.Dir(p)
-		if filepath.Base(filepath.Dir(dir)) != codecDir {
+		if filepath.Base(filepath.Dir(dir)) != codecDir && filepath.Base(p) != setFile {
 			continue
 		}
 		if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
