@@ -94,17 +94,17 @@ func NewRegistryOfSets[T Tools](pkg string, table []*tool.Spec, sets []string, i
 		}
 	}
 	dispatch := make([]Dispatch, len(bound))
-	var offered Offered
 	for j, s := range bound {
 		dispatch[j] = s.Dispatch
-		if s.Offered != nil {
-			offered = func(ctx context.Context, i int) bool {
-				x := index[i]
-				if o := bound[x.Set].Offered; o != nil {
-					return o(ctx, int(x.Tool))
-				}
-				return true
+	}
+	var offered Offered
+	if slices.ContainsFunc(bound, func(s *Set) bool { return s.Offered != nil }) {
+		offered = func(ctx context.Context, i int) bool {
+			x := index[i]
+			if o := bound[x.Set].Offered; o != nil {
+				return o(ctx, int(x.Tool))
 			}
+			return true
 		}
 	}
 	s, err := registry.NewSets(table, off, index, dispatch, offered, opts...)
