@@ -72,9 +72,6 @@ func NewRegistryOfSets[T Tools](pkg string, table []*tool.Spec, sets []string, i
 			return nil, s.Unset
 		}
 	}
-	if len(index) != len(table) {
-		return nil, fmt.Errorf("%s.New: %d tools placed in sets, %d in the table", pkg, len(index), len(table))
-	}
 	// The index is read only when a tool is unavailable: a registry of
 	// many tools does not read it at start-up.
 	var off []bool
