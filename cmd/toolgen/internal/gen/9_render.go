@@ -68,11 +68,12 @@ func render(l *loaded, m *model, plan *codecPlan, opts *Options) ([]File, []*pro
 		return nil, ferrs
 	}
 	sortUnits(plan.units)
+	sets := setsOf(l, m, plan) // the registry's and the freshness test's
 	tasks := []fileTask{formatTask(fc, registryFile, filepath.Join(opts.outDir(), registryFile), marks, func() *jen.File {
-		return registryCode(l, m, fields, plan, opts)
+		return registryCode(l, m, fields, plan, sets, opts)
 	})}
 	tasks = append(tasks, func() ([]File, *problem.Error) {
-		if ff, ok := freshCode(fc, l, m, plan, opts); ok {
+		if ff, ok := freshCode(fc, l, m, plan, sets, opts); ok {
 			return []File{ff}, nil
 		}
 		return nil, nil
@@ -91,10 +92,9 @@ func render(l *loaded, m *model, plan *codecPlan, opts *Options) ([]File, []*pro
 }
 
 // registryCode is registry_gen.go.
-func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, opts *Options) *jen.File {
+func registryCode(l *loaded, m *model, fields map[*toolModel]string, plan *codecPlan, sets []setRef, opts *Options) *jen.File {
 	reg := jen.NewFilePathName(l.outPath, opts.Package)
 	reg.HeaderComment(header)
-	sets := setsOf(l, m, plan)
 	reg.PackageComment(packageDoc(opts.Package, m, sets))
 	reg.ImportName(toolPkg, "tool")
 	reg.ImportName(implPkg, "toolimpl")

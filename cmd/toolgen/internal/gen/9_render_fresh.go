@@ -43,11 +43,10 @@ const freshPkg = "github.com/toolgen-go/toolgen/runtime/fresh"
 //
 // It returns false when the output directory is outside the main module
 // (the test could not import the package it checks).
-func freshCode(fc formatCache, l *loaded, m *model, plan *codecPlan, opts *Options) (File, bool) {
+func freshCode(fc formatCache, l *loaded, m *model, plan *codecPlan, sets []setRef, opts *Options) (File, bool) {
 	if l.outPath == "" {
 		return File{}, false
 	}
-	sets := setsOf(l, m, plan)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n", header)
 	fmt.Fprintf(&b, "package %s_test\n\n", opts.Package)
