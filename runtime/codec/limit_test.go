@@ -47,7 +47,13 @@ func TestEncoderLimit(t *testing.T) {
 			e.Null()
 			e.RawText("more")
 			assert.Empty(t, e.Bytes(), "writes after the limit do nothing")
+			assert.Zero(t, e.Len())
 			assert.True(t, e.TooLarge(), "sticky")
+			e.SetLimit(32)
+			assert.True(t, e.TooLarge(), "a new limit leaves the encoder too large until Reset")
+			e.SetLimit(16)
+			e.RawText("more")
+			assert.Empty(t, e.Bytes())
 
 			e.Reset()
 			assert.False(t, e.TooLarge())

@@ -252,11 +252,8 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenSeconds = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeWaitInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeWaitInput, which Property returns.
 	const (
@@ -266,16 +263,16 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 		if p = d.Property(propsDecodeWaitInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propSeconds:
-			if d.Member("seconds", seen&seenSeconds != 0) {
-				seen |= seenSeconds
+		if d.Member(propsDecodeWaitInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propSeconds:
 				decodeWaitInputSeconds(d, &v.Seconds)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenSeconds == 0 {
+	if seen&(1<<propSeconds) == 0 {
 		d.Missing("seconds")
 	}
 }
@@ -313,11 +310,8 @@ func DecodeZonesInput(d *toolimpl.Decoder, v *clock.ZonesInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenPrefix = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeZonesInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeZonesInput, which Property returns.
 	const (
@@ -327,13 +321,13 @@ func DecodeZonesInput(d *toolimpl.Decoder, v *clock.ZonesInput) {
 		if p = d.Property(propsDecodeZonesInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propPrefix:
-			if d.Member("prefix", seen&seenPrefix != 0) {
-				seen |= seenPrefix
+		if d.Member(propsDecodeZonesInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propPrefix:
 				decodeZonesInputPrefix(d, &v.Prefix)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
 }

@@ -116,13 +116,8 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenPlace = 1 << iota
-		seenDays
-		seenUnits
-	)
+	// seen records the properties read, a bit per index in propsDecodeForecastInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeForecastInput, which Property returns.
 	const (
@@ -134,32 +129,24 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 		if p = d.Property(propsDecodeForecastInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propPlace:
-			if d.Member("place", seen&seenPlace != 0) {
-				seen |= seenPlace
+		if d.Member(propsDecodeForecastInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propPlace:
 				if placeRaw, placeOK := d.Raw(); placeOK {
 					if err := v.Place.UnmarshalJSON(placeRaw); err != nil {
 						d.Problem("must be a valid weather.Place")
 					}
 				}
-			}
-			d.Pop()
-		case propDays:
-			if d.Member("days", seen&seenDays != 0) {
-				seen |= seenDays
+			case propDays:
 				decodeForecastInputDays(d, &v.Days)
-			}
-			d.Pop()
-		case propUnits:
-			if d.Member("units", seen&seenUnits != 0) {
-				seen |= seenUnits
+			case propUnits:
 				decodeForecastInputUnits(d, &v.Units)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenPlace == 0 {
+	if seen&(1<<propPlace) == 0 {
 		d.Missing("place")
 	}
 }

@@ -31,56 +31,12 @@ func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) Func {
 	body := []jen.Code{
 		jen.If(jen.Op("!").Id("d").Dot("Object").Call(jen.Lit(want(s, obj)))).Block(jen.Return()),
 	}
-	bits := seenBits(len(list))
 	if len(list) > 0 {
-		names := make([]string, len(list))
-		for i, p := range list {
-			names[i] = g.local("seen", identFrom(p.f.GoName))
-		}
-		body = append(body, bits.decl(names)...)
 		table := g.propertyTable(name, list)
-		var labels []jen.Code
 		if table != "" {
-			labels = make([]jen.Code, len(list))
-			var consts []jen.Code
-			for i, p := range list {
-				labels[i] = jen.Id(g.local("prop", identFrom(p.f.GoName)))
-				if i == 0 {
-					consts = append(consts, jen.Add(labels[i]).Op("=").Iota())
-				} else {
-					consts = append(consts, labels[i])
-				}
-			}
-			body = append(body,
-				jen.Comment("Each property's index in "+table+", which Property returns."),
-				jen.Const().Defs(consts...),
-			)
-		}
-		var cases []jen.Code
-		for i, p := range list {
-			inner := append(allocate(p.f), g.decodeMember(p.f.Shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.GoName), !required[p.name], fieldSite(at, p.f))...)
-			var label jen.Code = jen.Lit(p.name)
-			if table != "" {
-				label = labels[i]
-			}
-			cases = append(cases, jen.Case(label).Block(
-				jen.If(jen.Id("d").Dot("Member").Call(jen.Lit(p.name), bits.test(names[i]).Op("!=").Lit(0))).Block(
-					append([]jen.Code{bits.set(names[i])}, inner...)...,
-				),
-				jen.Id("d").Dot("Pop").Call(),
-			))
-		}
-		if table != "" {
-			body = append(body, propertyLoop(table, cases, closed))
+			body = append(body, g.decodeIndexed(table, list, required, closed, at)...)
 		} else {
-			body = append(body, MemberLoop(cases, closed))
-		}
-		for i, p := range list {
-			if required[p.name] {
-				body = append(body, jen.If(bits.test(names[i]).Op("==").Lit(0)).Block(
-					jen.Id("d").Dot("Missing").Call(jen.Lit(p.name)),
-				))
-			}
+			body = append(body, g.decodeByKey(list, required, closed, at)...)
 		}
 	} else {
 		body = append(body, MemberLoop(nil, closed))
@@ -91,6 +47,85 @@ func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) Func {
 		jen.Line(),
 	)
 	return g.ref(name)
+}
+
+// decodeIndexed returns the statements reading the members of an object
+// whose property names are in table, with Decoder.Property: one Member and
+// one Pop for every property, around a switch on its index, so that the
+// decoder inlines them once rather than once a property; the set of
+// properties read holds the bit of each index.
+func (g *Planner) decodeIndexed(table string, list []prop, required map[string]bool, closed bool, at site) []jen.Code {
+	bits := seenBits(len(list))
+	labels := make([]string, len(list))
+	consts := make([]jen.Code, len(list))
+	cases := make([]jen.Code, len(list))
+	for i, p := range list {
+		labels[i] = g.local("prop", identFrom(p.f.GoName))
+		consts[i] = jen.Id(labels[i])
+		if i == 0 {
+			consts[i] = jen.Id(labels[i]).Op("=").Iota()
+		}
+		inner := append(allocate(p.f), g.decodeMember(p.f.Shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.GoName), !required[p.name], fieldSite(at, p.f))...)
+		cases[i] = jen.Case(jen.Id(labels[i])).Block(inner...)
+	}
+	p := jen.Id("p")
+	body := []jen.Code{
+		jen.Comment("seen records the properties read, a bit per index in " + table + ":"),
+		jen.Comment("a second one is refused, a missing required one reported."),
+		bits.declIndexed(),
+		jen.Comment("Each property's index in " + table + ", which Property returns."),
+		jen.Const().Defs(consts...),
+		jen.For(p.Clone().Op(":=").Lit(-1), jen.Empty(), jen.Empty()).Block(
+			jen.If(
+				p.Clone().Op("=").Id("d").Dot("Property").Call(jen.Id(table).Index(jen.Op(":")), p.Clone().Op("+").Lit(1), jen.Lit(closed)),
+				p.Clone().Op("<").Lit(0),
+			).Block(jen.Break()),
+			jen.If(jen.Id("d").Dot("Member").Call(jen.Id(table).Index(p.Clone()), bits.testIndex(p.Clone()).Op("!=").Lit(0))).Block(
+				bits.setIndex(p.Clone()),
+				jen.Switch(p.Clone()).Block(cases...),
+			),
+			jen.Id("d").Dot("Pop").Call(),
+		),
+	}
+	for i, p := range list {
+		if required[p.name] {
+			body = append(body, jen.If(bits.testIndex(jen.Id(labels[i])).Op("==").Lit(0)).Block(
+				jen.Id("d").Dot("Missing").Call(jen.Lit(p.name)),
+			))
+		}
+	}
+	return body
+}
+
+// decodeByKey returns the statements reading the members of an object
+// with a property name that is not Plain, with Decoder.Key: a case a
+// property, each setting the constant bit named after its field.
+func (g *Planner) decodeByKey(list []prop, required map[string]bool, closed bool, at site) []jen.Code {
+	bits := seenBits(len(list))
+	names := make([]string, len(list))
+	for i, p := range list {
+		names[i] = g.local("seen", identFrom(p.f.GoName))
+	}
+	body := bits.decl(names)
+	var cases []jen.Code
+	for i, p := range list {
+		inner := append(allocate(p.f), g.decodeMember(p.f.Shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.GoName), !required[p.name], fieldSite(at, p.f))...)
+		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
+			jen.If(jen.Id("d").Dot("Member").Call(jen.Lit(p.name), bits.test(names[i]).Op("!=").Lit(0))).Block(
+				append([]jen.Code{bits.set(names[i])}, inner...)...,
+			),
+			jen.Id("d").Dot("Pop").Call(),
+		))
+	}
+	body = append(body, MemberLoop(cases, closed))
+	for i, p := range list {
+		if required[p.name] {
+			body = append(body, jen.If(bits.test(names[i]).Op("==").Lit(0)).Block(
+				jen.Id("d").Dot("Missing").Call(jen.Lit(p.name)),
+			))
+		}
+	}
+	return body
 }
 
 // allocate returns the statements allocating the embedded pointers a
@@ -172,20 +207,6 @@ func (g *Planner) propertyTable(name string, list []prop) string {
 	return table
 }
 
-// propertyLoop reads an object's members with Decoder.Property: each
-// property by the case of its index in table, the next one in declared
-// order expected first; any other member is refused (closed) or skipped
-// by Property itself.
-func propertyLoop(table string, cases []jen.Code, closed bool) jen.Code {
-	return jen.For(jen.Id("p").Op(":=").Lit(-1), jen.Empty(), jen.Empty()).Block(
-		jen.If(
-			jen.Id("p").Op("=").Id("d").Dot("Property").Call(jen.Id(table).Index(jen.Op(":")), jen.Id("p").Op("+").Lit(1), jen.Lit(closed)),
-			jen.Id("p").Op("<").Lit(0),
-		).Block(jen.Break()),
-		jen.Switch(jen.Id("p")).Block(cases...),
-	)
-}
-
 // MemberLoop reads an object's members: each named property by its case,
 // any other member refused (closed) or skipped.
 func MemberLoop(cases []jen.Code, closed bool) jen.Code {
@@ -252,6 +273,34 @@ func (n seenBits) set(name string) jen.Code {
 		return jen.Id("seen").Op("|=").Id(name)
 	}
 	return jen.Id("seen").Index(jen.Id(name).Op("/").Lit(64)).Op("|=").Lit(1).Op("<<").Parens(jen.Id(name).Op("%").Lit(64))
+}
+
+// declIndexed declares the set for a decoder whose properties are
+// numbered by their index in a table.
+func (n seenBits) declIndexed() jen.Code {
+	if n <= 64 {
+		return jen.Var().Id("seen").Uint64()
+	}
+	return jen.Var().Id("seen").Index(jen.Lit((int(n) + 63) / 64)).Uint64()
+}
+
+// testIndex is the bit of the property of index i (an int expression) in
+// the set: non-zero when it was read.
+func (n seenBits) testIndex(i *jen.Statement) *jen.Statement {
+	if n <= 64 {
+		return jen.Id("seen").Op("&").Parens(jen.Lit(1).Op("<<").Add(i))
+	}
+	u := jen.Uint().Call(i)
+	return jen.Id("seen").Index(u.Clone().Op("/").Lit(64)).Op("&").Parens(jen.Lit(1).Op("<<").Parens(u.Clone().Op("%").Lit(64)))
+}
+
+// setIndex records the property of index i as read.
+func (n seenBits) setIndex(i *jen.Statement) jen.Code {
+	if n <= 64 {
+		return jen.Id("seen").Op("|=").Lit(1).Op("<<").Add(i)
+	}
+	u := jen.Uint().Call(i)
+	return jen.Id("seen").Index(u.Clone().Op("/").Lit(64)).Op("|=").Lit(1).Op("<<").Parens(u.Clone().Op("%").Lit(64))
 }
 
 // decodeSite returns statements decoding the next value into target (an

@@ -82,11 +82,8 @@ func DecodeIn(d *toolimpl.Decoder, v *bom.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenMode = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeIn:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeIn, which Property returns.
 	const (
@@ -96,16 +93,16 @@ func DecodeIn(d *toolimpl.Decoder, v *bom.In) {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propMode:
-			if d.Member("mode", seen&seenMode != 0) {
-				seen |= seenMode
+		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propMode:
 				decodeInMode(d, &v.Mode)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenMode == 0 {
+	if seen&(1<<propMode) == 0 {
 		d.Missing("mode")
 	}
 }
