@@ -21,7 +21,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -248,20 +248,17 @@ func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Count != 0 {
-		e.RawMember(`,"count":`)
-		e.Uint(uint64(v.Count))
+		e.UintMember(`,"count":`, uint64(v.Count))
 	}
 	if len(v.Tags) != 0 {
-		e.RawMember(`,"tags":`)
-		e.ArrayStart()
+		e.RawMember(`,"tags":[`)
 		for tagsIdx := range v.Tags {
 			e.String(v.Tags[tagsIdx])
 		}
 		e.ArrayEnd()
 	}
 	if len(v.Attrs) != 0 {
-		e.RawMember(`,"attrs":`)
-		e.ObjectStart()
+		e.RawMember(`,"attrs":{`)
 		for _, attrsKey := range slices.Sorted(maps.Keys(v.Attrs)) {
 			attrsElem := v.Attrs[attrsKey]
 			e.Key(attrsKey)
@@ -955,8 +952,7 @@ func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
 	e.RawKey(`{"label":`)
 	e.String(v.Label)
 	if len(v.Children) != 0 {
-		e.RawMember(`,"children":`)
-		e.ArrayStart()
+		e.RawMember(`,"children":[`)
 		for childrenIdx := range v.Children {
 			EncodeTree(e, &v.Children[childrenIdx])
 		}
@@ -967,14 +963,12 @@ func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
 
 // EncodeOutput encodes basic.Output as its output schema requires.
 func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
-	e.RawKey(`{"items":`)
-	e.ArrayStart()
+	e.RawKey(`{"items":[`)
 	for itemsIdx := range v.Items {
 		EncodeItem(e, &v.Items[itemsIdx])
 	}
 	e.ArrayEnd()
-	e.RawMember(`,"total":`)
-	e.Int(int64(v.Total))
+	e.IntMember(`,"total":`, int64(v.Total))
 	if v.Next != nil {
 		e.RawMember(`,"next":`)
 		if v.Next == nil {
@@ -983,10 +977,8 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 			e.String((*v.Next))
 		}
 	}
-	e.RawMember(`,"at":`)
-	e.Time(v.At)
-	e.RawMember(`,"meta":`)
-	e.ObjectStart()
+	e.TimeMember(`,"at":`, v.At)
+	e.RawMember(`,"meta":{`)
 	for _, metaKey := range slices.Sorted(maps.Keys(v.Meta)) {
 		metaElem := v.Meta[metaKey]
 		e.Key(metaKey)
@@ -997,7 +989,6 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 	e.Text(v.Code.MarshalText())
 	e.RawMember(`,"tree":`)
 	EncodeTree(e, &v.Tree)
-	e.RawMember(`,"score":`)
-	e.Float(float64(v.Score), 32)
+	e.FloatMember(`,"score":`, float64(v.Score), 32)
 	e.ObjectEnd()
 }

@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -157,15 +157,13 @@ func DecodeFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 
 // EncodeResult encodes descriptions.Result as its output schema requires.
 func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
-	e.RawKey(`{"names":`)
-	e.ArrayStart()
+	e.RawKey(`{"names":[`)
 	for namesIdx := range v.Names {
 		e.String(v.Names[namesIdx])
 	}
 	e.ArrayEnd()
 	if v.Best != "" {
-		e.RawMember(`,"best":`)
-		e.String(v.Best)
+		e.StringMember(`,"best":`, v.Best)
 	}
 	e.ObjectEnd()
 }
@@ -287,8 +285,7 @@ func EncodeSection(e *toolimpl.Encoder, v *descriptions.Section) {
 	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	if len(v.Children) != 0 {
-		e.RawMember(`,"children":`)
-		e.ArrayStart()
+		e.RawMember(`,"children":[`)
 		for childrenIdx := range v.Children {
 			EncodeSection(e, &v.Children[childrenIdx])
 		}
