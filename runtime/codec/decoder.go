@@ -139,6 +139,15 @@ func (d *Decoder) Err() error {
 	if len(d.problems) == 0 && d.omitted == 0 {
 		return nil
 	}
+	return d.argumentsError()
+}
+
+// argumentsError is Err when a problem was recorded. It is never inlined:
+// every generated call function inlines Err, and would otherwise compile
+// this rare path again.
+//
+//go:noinline
+func (d *Decoder) argumentsError() error {
 	return &ArgumentsError{Problems: slices.Clone(d.problems), Omitted: d.omitted}
 }
 

@@ -29,13 +29,14 @@ const maxJSONDepth = 10000
 type Encoder struct {
 	buf       []byte
 	needComma bool
-	tooLarge  bool
 	err       error
 	dec       *Decoder // validates MarshalJSON output, made on first use
 	// base is len(buf) at the last Reset or ResetAppend; limit the most
 	// bytes written past it (0: none). The length buf may not pass is
 	// math.MaxInt-cut (stored so, the zero Encoder has no limit):
-	// base+limit, or 0 once too large, which fails every write.
+	// base+limit, or 0 once too large, which fails every write. A cut of
+	// math.MaxInt is the too-large state, which no limit gives: base+limit
+	// is at least 1.
 	base, limit, cut int
 }
 
@@ -65,7 +66,7 @@ func (e *Encoder) forgetErr() {
 // of a ResetAppend's buf do not count.
 func (e *Encoder) SetLimit(n int) {
 	e.limit = max(n, 0)
-	if !e.tooLarge {
+	if !e.TooLarge() {
 		e.cut = math.MaxInt - e.limitEnd()
 	}
 }
@@ -73,7 +74,6 @@ func (e *Encoder) SetLimit(n int) {
 // setBase starts counting the limit from the buffer's current length.
 func (e *Encoder) setBase() {
 	e.base = len(e.buf)
-	e.tooLarge = false
 	e.cut = math.MaxInt - e.limitEnd()
 }
 
@@ -90,17 +90,23 @@ func (e *Encoder) limitEnd() int {
 // would have passed the limit. The output is then empty (Bytes returns
 // only a ResetAppend's buf) and writes do nothing until the next Reset or
 // ResetAppend.
-func (e *Encoder) TooLarge() bool { return e.tooLarge }
+func (e *Encoder) TooLarge() bool { return e.cut == math.MaxInt }
 
 // fits reports whether n more bytes keep the buffer within the limit;
 // when they do not, the encoder becomes too large. Writes whose size is
 // not bounded call it before writing, with a lower bound of what they
 // write, so that an oversized value is never copied.
+//
+// Becoming too large is one store: Bytes and Len leave out what was
+// written since the last Reset, and no later write fits, since the room
+// left is then negative or zero (a zero-length write is no write). The
+// generated encoders inline fits at every member; a longer rare path
+// would be compiled again at each.
 func (e *Encoder) fits(n int) bool {
 	if n <= math.MaxInt-e.cut-len(e.buf) {
 		return true
 	}
-	e.overflow()
+	e.cut = math.MaxInt
 	return false
 }
 
@@ -108,16 +114,8 @@ func (e *Encoder) fits(n int) bool {
 // limit. Every write calls it after writing.
 func (e *Encoder) checkLimit() {
 	if len(e.buf) > math.MaxInt-e.cut {
-		e.overflow()
+		e.cut = math.MaxInt
 	}
-}
-
-// overflow drops what was written since the last Reset and fails every
-// later write.
-func (e *Encoder) overflow() {
-	e.tooLarge = true
-	e.cut = math.MaxInt
-	e.buf = e.buf[:e.base]
 }
 
 // ResetAppend is Reset, but what is encoded next is appended to buf, after
@@ -135,10 +133,15 @@ func (e *Encoder) ResetAppend(buf []byte) {
 
 // Bytes returns the encoded bytes. They alias the buffer: they are valid
 // until the next write or Reset.
-func (e *Encoder) Bytes() []byte { return e.buf }
+func (e *Encoder) Bytes() []byte {
+	if e.TooLarge() {
+		return e.buf[:e.base]
+	}
+	return e.buf
+}
 
 // Len returns the number of encoded bytes.
-func (e *Encoder) Len() int { return len(e.buf) }
+func (e *Encoder) Len() int { return len(e.Bytes()) }
 
 // Err returns the first failure: NaN or an infinity, a time that RFC 3339
 // cannot represent, a value Any does not support, or an error or invalid
@@ -350,13 +353,19 @@ func (e *Encoder) Null() {
 // (any other bits): like ES6, in decimal notation unless the magnitude is
 // below 1e-6 or at least 1e21. NaN and infinities fail (and write null).
 func (e *Encoder) Float(v float64, bits int) {
-	if bits != 32 {
-		bits = 64
-	}
 	if !e.fits(1) {
 		return
 	}
 	e.comma()
+	e.float(v, bits)
+}
+
+// float writes v, its ',' or member text written: the value of Float and
+// FloatMember.
+func (e *Encoder) float(v float64, bits int) {
+	if bits != 32 {
+		bits = 64
+	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		e.Fail(fmt.Errorf("codec: unsupported value: %s", strconv.FormatFloat(v, 'g', -1, bits)))
 		e.buf = append(e.buf, "null"...)
@@ -391,6 +400,12 @@ func (e *Encoder) Time(t time.Time) {
 		return
 	}
 	e.comma()
+	e.time(t)
+}
+
+// time writes t, its ',' or member text written: the value of Time and
+// TimeMember.
+func (e *Encoder) time(t time.Time) {
 	b, err := t.AppendText(append(e.buf, '"'))
 	if err != nil {
 		e.Fail(fmt.Errorf("codec: encoding a time: %w", err))

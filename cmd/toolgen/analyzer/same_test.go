@@ -29,7 +29,7 @@ var (
 	// The app directives' file checks (apperrors) read the HTML beside
 	// the Go files, as toolgen's directives phase does.
 	covered = []string{"directives", "duplicate", "mainpkg", "shapes", "signature", "spaced", "tags", "fieldnames", "hookerrors", "defererrors", "apperrors"}
-	// silent: correct tools (basic, embedded, nojson, descriptions, unset, bom, mapbounds, hooks, deferred, kindcheck, contract, shared, apps), or problems only toolgen can
+	// silent: correct tools (basic, embedded, nojson, descriptions, unset, bom, mapbounds, hooks, deferred, kindcheck, contract, shared, apps, wide), or problems only toolgen can
 	// see: the keywords invopop publishes and hooks that panic need the
 	// bootstrap program (keywords, hookpanic), an import of the generated
 	// package needs the output directory (cycle, and registryuser, whose
@@ -38,7 +38,7 @@ var (
 	// files only, so toolgen alone checks them (skills, skillerrors,
 	// skilldup). A group may be described in any package of a run, so
 	// toolgen alone matches descriptions with groups (groupdocs).
-	silent = []string{"basic", "embedded", "nojson", "descriptions", "unset", "bom", "mapbounds", "hooks", "keywords", "hookpanic", "cycle", "nomatch", "registryuser", "skills", "skillerrors", "skilldup", "deferred", "groupdocs", "kindcheck", "contract", "shared", "apps"}
+	silent = []string{"basic", "embedded", "nojson", "descriptions", "unset", "bom", "mapbounds", "hooks", "keywords", "hookpanic", "cycle", "nomatch", "registryuser", "skills", "skillerrors", "skilldup", "deferred", "groupdocs", "kindcheck", "contract", "shared", "apps", "wide"}
 	// compile does not type-check: go vet runs no analyzer on it and the
 	// compiler reports it. nopackage's patterns match no package: there is
 	// nothing to analyze, and the go command says so.

@@ -17,7 +17,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -196,20 +196,13 @@ func CallClockZones(ctx context.Context, t *clock.ZonesTool, mode toolimpl.Mode,
 func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
 	e.RawKey(`{"time":`)
 	e.Time(v.Time)
-	e.RawMember(`,"unix":`)
-	e.Int(int64(v.Unix))
-	e.RawMember(`,"location":`)
-	e.String(v.Location)
-	e.RawMember(`,"zone":`)
-	e.String(v.Zone)
-	e.RawMember(`,"offset":`)
-	e.Int(int64(v.Offset))
-	e.RawMember(`,"weekday":`)
-	e.String(v.Weekday)
-	e.RawMember(`,"iso_week":`)
-	e.Uint(uint64(v.ISOWeek))
-	e.RawMember(`,"year_day":`)
-	e.Uint(uint64(v.YearDay))
+	e.IntMember(`,"unix":`, int64(v.Unix))
+	e.StringMember(`,"location":`, v.Location)
+	e.StringMember(`,"zone":`, v.Zone)
+	e.IntMember(`,"offset":`, int64(v.Offset))
+	e.StringMember(`,"weekday":`, v.Weekday)
+	e.UintMember(`,"iso_week":`, uint64(v.ISOWeek))
+	e.UintMember(`,"year_day":`, uint64(v.YearDay))
 	e.ObjectEnd()
 }
 
@@ -217,14 +210,10 @@ func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
 func EncodeSync(e *toolimpl.Encoder, v *clock.Sync) {
 	e.RawKey(`{"local":`)
 	e.Time(v.Local)
-	e.RawMember(`,"reference":`)
-	e.Time(v.Reference)
-	e.RawMember(`,"offset":`)
-	e.Int(int64(v.Offset))
-	e.RawMember(`,"round_trip":`)
-	e.Int(int64(v.RoundTrip))
-	e.RawMember(`,"in_sync":`)
-	e.Bool(v.InSync)
+	e.TimeMember(`,"reference":`, v.Reference)
+	e.IntMember(`,"offset":`, int64(v.Offset))
+	e.IntMember(`,"round_trip":`, int64(v.RoundTrip))
+	e.BoolMember(`,"in_sync":`, v.InSync)
 	e.ObjectEnd()
 }
 
@@ -252,11 +241,8 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenSeconds = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeWaitInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeWaitInput, which Property returns.
 	const (
@@ -266,16 +252,16 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 		if p = d.Property(propsDecodeWaitInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propSeconds:
-			if d.Member("seconds", seen&seenSeconds != 0) {
-				seen |= seenSeconds
+		if d.Member(propsDecodeWaitInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propSeconds:
 				decodeWaitInputSeconds(d, &v.Seconds)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenSeconds == 0 {
+	if seen&(1<<propSeconds) == 0 {
 		d.Missing("seconds")
 	}
 }
@@ -284,8 +270,7 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 func EncodeWaited(e *toolimpl.Encoder, v *clock.Waited) {
 	e.RawKey(`{"seconds":`)
 	e.Float(float64(v.Seconds), 64)
-	e.RawMember(`,"until":`)
-	e.Time(v.Until)
+	e.TimeMember(`,"until":`, v.Until)
 	e.ObjectEnd()
 }
 
@@ -313,11 +298,8 @@ func DecodeZonesInput(d *toolimpl.Decoder, v *clock.ZonesInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenPrefix = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeZonesInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeZonesInput, which Property returns.
 	const (
@@ -327,13 +309,13 @@ func DecodeZonesInput(d *toolimpl.Decoder, v *clock.ZonesInput) {
 		if p = d.Property(propsDecodeZonesInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propPrefix:
-			if d.Member("prefix", seen&seenPrefix != 0) {
-				seen |= seenPrefix
+		if d.Member(propsDecodeZonesInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propPrefix:
 				decodeZonesInputPrefix(d, &v.Prefix)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
 }

@@ -21,7 +21,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -579,17 +579,8 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenTitle = 1 << iota
-		seenBody
-		seenTags
-		seenPriority
-		seenDue
-		seenColor
-		seenAttributes
-	)
+	// seen records the properties read, a bit per index in propsDecodeCreateInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeCreateInput, which Property returns.
 	const (
@@ -605,52 +596,28 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 		if p = d.Property(propsDecodeCreateInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propTitle:
-			if d.Member("title", seen&seenTitle != 0) {
-				seen |= seenTitle
+		if d.Member(propsDecodeCreateInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propTitle:
 				decodeCreateInputTitle(d, &v.Title)
-			}
-			d.Pop()
-		case propBody:
-			if d.Member("body", seen&seenBody != 0) {
-				seen |= seenBody
+			case propBody:
 				decodeCreateInputBody(d, &v.Body)
-			}
-			d.Pop()
-		case propTags:
-			if d.Member("tags", seen&seenTags != 0) {
-				seen |= seenTags
+			case propTags:
 				decodeCreateInputTags(d, &v.Tags)
-			}
-			d.Pop()
-		case propPriority:
-			if d.Member("priority", seen&seenPriority != 0) {
-				seen |= seenPriority
+			case propPriority:
 				decodeCreateInputPriority(d, &v.Priority)
-			}
-			d.Pop()
-		case propDue:
-			if d.Member("due", seen&seenDue != 0) {
-				seen |= seenDue
+			case propDue:
 				decodeCreateInputDue(d, &v.Due)
-			}
-			d.Pop()
-		case propColor:
-			if d.Member("color", seen&seenColor != 0) {
-				seen |= seenColor
+			case propColor:
 				decodeCreateInputColor(d, &v.Color)
-			}
-			d.Pop()
-		case propAttributes:
-			if d.Member("attributes", seen&seenAttributes != 0) {
-				seen |= seenAttributes
+			case propAttributes:
 				decodeCreateInputAttributes(d, &v.Attributes)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenTitle == 0 {
+	if seen&(1<<propTitle) == 0 {
 		d.Missing("title")
 	}
 }
@@ -660,8 +627,7 @@ func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Email != "" {
-		e.RawMember(`,"email":`)
-		e.String(v.Email)
+		e.StringMember(`,"email":`, v.Email)
 	}
 	e.ObjectEnd()
 }
@@ -670,18 +636,14 @@ func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
 func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"title":`)
-	e.String(v.Title)
-	e.RawMember(`,"body":`)
-	e.String(v.Body)
-	e.RawMember(`,"tags":`)
-	e.ArrayStart()
+	e.StringMember(`,"title":`, v.Title)
+	e.StringMember(`,"body":`, v.Body)
+	e.RawMember(`,"tags":[`)
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
 	e.ArrayEnd()
-	e.RawMember(`,"priority":`)
-	e.Int(int64(v.Priority))
+	e.IntMember(`,"priority":`, int64(v.Priority))
 	if v.Color != nil {
 		e.RawMember(`,"color":`)
 		if v.Color == nil {
@@ -699,8 +661,7 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 		}
 	}
 	if len(v.Attributes) != 0 {
-		e.RawMember(`,"attributes":`)
-		e.ObjectStart()
+		e.RawMember(`,"attributes":{`)
 		for _, attributesKey := range slices.Sorted(maps.Keys(v.Attributes)) {
 			attributesElem := v.Attributes[attributesKey]
 			e.Key(attributesKey)
@@ -710,18 +671,15 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 	}
 	e.RawMember(`,"author":`)
 	EncodePerson(e, &v.Author)
-	e.RawMember(`,"revision":`)
-	e.Uint(uint64(v.Revision))
+	e.UintMember(`,"revision":`, uint64(v.Revision))
 	e.RawMember(`,"checksum":`)
 	e.Base64(v.Checksum)
 	if len(v.Data) != 0 {
 		e.RawMember(`,"data":`)
 		e.JSON(v.Data.MarshalJSON())
 	}
-	e.RawMember(`,"created":`)
-	e.Time(v.Created)
-	e.RawMember(`,"updated":`)
-	e.Time(v.Updated)
+	e.TimeMember(`,"created":`, v.Created)
+	e.TimeMember(`,"updated":`, v.Updated)
 	e.ObjectEnd()
 }
 
@@ -746,11 +704,8 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenID = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeDeleteInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeDeleteInput, which Property returns.
 	const (
@@ -760,16 +715,16 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 		if p = d.Property(propsDecodeDeleteInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propID:
-			if d.Member("id", seen&seenID != 0) {
-				seen |= seenID
+		if d.Member(propsDecodeDeleteInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propID:
 				decodeDeleteInputId(d, &v.ID)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenID == 0 {
+	if seen&(1<<propID) == 0 {
 		d.Missing("id")
 	}
 }
@@ -778,8 +733,7 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 func EncodeDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"deleted":`)
-	e.Bool(v.Deleted)
+	e.BoolMember(`,"deleted":`, v.Deleted)
 	e.ObjectEnd()
 }
 
@@ -793,11 +747,8 @@ func DecodeGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenID = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeGetInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeGetInput, which Property returns.
 	const (
@@ -807,16 +758,16 @@ func DecodeGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
 		if p = d.Property(propsDecodeGetInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propID:
-			if d.Member("id", seen&seenID != 0) {
-				seen |= seenID
+		if d.Member(propsDecodeGetInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propID:
 				decodeDeleteInputId(d, &v.ID)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenID == 0 {
+	if seen&(1<<propID) == 0 {
 		d.Missing("id")
 	}
 }
@@ -831,11 +782,8 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenID = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeOutlineInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeOutlineInput, which Property returns.
 	const (
@@ -845,16 +793,16 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 		if p = d.Property(propsDecodeOutlineInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propID:
-			if d.Member("id", seen&seenID != 0) {
-				seen |= seenID
+		if d.Member(propsDecodeOutlineInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propID:
 				decodeDeleteInputId(d, &v.ID)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenID == 0 {
+	if seen&(1<<propID) == 0 {
 		d.Missing("id")
 	}
 }
@@ -863,13 +811,10 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
 	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
-	e.RawMember(`,"level":`)
-	e.Int(int64(v.Level))
-	e.RawMember(`,"line":`)
-	e.Int(int64(v.Line))
+	e.IntMember(`,"level":`, int64(v.Level))
+	e.IntMember(`,"line":`, int64(v.Line))
 	if len(v.Sections) != 0 {
-		e.RawMember(`,"sections":`)
-		e.ArrayStart()
+		e.RawMember(`,"sections":[`)
 		for sectionsIdx := range v.Sections {
 			EncodeSection(e, &v.Sections[sectionsIdx])
 		}
@@ -882,10 +827,8 @@ func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
 func EncodeOutline(e *toolimpl.Encoder, v *notes.Outline) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"title":`)
-	e.String(v.Title)
-	e.RawMember(`,"sections":`)
-	e.ArrayStart()
+	e.StringMember(`,"title":`, v.Title)
+	e.RawMember(`,"sections":[`)
 	for sectionsIdx := range v.Sections {
 		EncodeSection(e, &v.Sections[sectionsIdx])
 	}
@@ -919,12 +862,8 @@ func DecodeRenderInput(d *toolimpl.Decoder, v *notes.RenderInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenID = 1 << iota
-		seenFormat
-	)
+	// seen records the properties read, a bit per index in propsDecodeRenderInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeRenderInput, which Property returns.
 	const (
@@ -935,22 +874,18 @@ func DecodeRenderInput(d *toolimpl.Decoder, v *notes.RenderInput) {
 		if p = d.Property(propsDecodeRenderInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propID:
-			if d.Member("id", seen&seenID != 0) {
-				seen |= seenID
+		if d.Member(propsDecodeRenderInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propID:
 				decodeDeleteInputId(d, &v.ID)
-			}
-			d.Pop()
-		case propFormat:
-			if d.Member("format", seen&seenFormat != 0) {
-				seen |= seenFormat
+			case propFormat:
 				decodeRenderInputFormat(d, &v.Format)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenID == 0 {
+	if seen&(1<<propID) == 0 {
 		d.Missing("id")
 	}
 }
@@ -1038,15 +973,8 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenQuery = 1 << iota
-		seenLimit
-		seenTags
-		seenSince
-		seenSort
-	)
+	// seen records the properties read, a bit per index in propsDecodeSearchInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeSearchInput, which Property returns.
 	const (
@@ -1060,40 +988,24 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 		if p = d.Property(propsDecodeSearchInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propQuery:
-			if d.Member("query", seen&seenQuery != 0) {
-				seen |= seenQuery
+		if d.Member(propsDecodeSearchInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propQuery:
 				decodeCreateInputTitle(d, &v.Query)
-			}
-			d.Pop()
-		case propLimit:
-			if d.Member("limit", seen&seenLimit != 0) {
-				seen |= seenLimit
+			case propLimit:
 				decodeSearchInputLimit(d, &v.Limit)
-			}
-			d.Pop()
-		case propTags:
-			if d.Member("tags", seen&seenTags != 0) {
-				seen |= seenTags
+			case propTags:
 				decodeSearchInputTags(d, &v.Tags)
-			}
-			d.Pop()
-		case propSince:
-			if d.Member("since", seen&seenSince != 0) {
-				seen |= seenSince
+			case propSince:
 				decodeCreateInputDue(d, &v.Since)
-			}
-			d.Pop()
-		case propSort:
-			if d.Member("sort", seen&seenSort != 0) {
-				seen |= seenSort
+			case propSort:
 				decodeSearchInputSort(d, &v.Sort)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenQuery == 0 {
+	if seen&(1<<propQuery) == 0 {
 		d.Missing("query")
 	}
 }
@@ -1102,39 +1014,29 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 func EncodeSummary(e *toolimpl.Encoder, v *notes.Summary) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"title":`)
-	e.String(v.Title)
-	e.RawMember(`,"snippet":`)
-	e.String(v.Snippet)
-	e.RawMember(`,"tags":`)
-	e.ArrayStart()
+	e.StringMember(`,"title":`, v.Title)
+	e.StringMember(`,"snippet":`, v.Snippet)
+	e.RawMember(`,"tags":[`)
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
 	e.ArrayEnd()
-	e.RawMember(`,"priority":`)
-	e.Int(int64(v.Priority))
-	e.RawMember(`,"score":`)
-	e.Float(float64(v.Score), 64)
-	e.RawMember(`,"created":`)
-	e.Time(v.Created)
-	e.RawMember(`,"updated":`)
-	e.Time(v.Updated)
+	e.IntMember(`,"priority":`, int64(v.Priority))
+	e.FloatMember(`,"score":`, float64(v.Score), 64)
+	e.TimeMember(`,"created":`, v.Created)
+	e.TimeMember(`,"updated":`, v.Updated)
 	e.ObjectEnd()
 }
 
 // EncodeSearchOutput encodes notes.SearchOutput as its output schema requires.
 func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
-	e.RawKey(`{"notes":`)
-	e.ArrayStart()
+	e.RawKey(`{"notes":[`)
 	for notesIdx := range v.Notes {
 		EncodeSummary(e, &v.Notes[notesIdx])
 	}
 	e.ArrayEnd()
-	e.RawMember(`,"total":`)
-	e.Int(int64(v.Total))
-	e.RawMember(`,"tag_counts":`)
-	e.ObjectStart()
+	e.IntMember(`,"total":`, int64(v.Total))
+	e.RawMember(`,"tag_counts":{`)
 	for _, tagCountsKey := range slices.Sorted(maps.Keys(v.TagCounts)) {
 		tagCountsElem := v.TagCounts[tagCountsKey]
 		e.Key(tagCountsKey)
@@ -1188,13 +1090,8 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenID = 1 << iota
-		seenPassphrase
-		seenHours
-	)
+	// seen records the properties read, a bit per index in propsDecodeShareInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeShareInput, which Property returns.
 	const (
@@ -1206,31 +1103,23 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 		if p = d.Property(propsDecodeShareInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propID:
-			if d.Member("id", seen&seenID != 0) {
-				seen |= seenID
+		if d.Member(propsDecodeShareInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propID:
 				decodeDeleteInputId(d, &v.ID)
-			}
-			d.Pop()
-		case propPassphrase:
-			if d.Member("passphrase", seen&seenPassphrase != 0) {
-				seen |= seenPassphrase
+			case propPassphrase:
 				decodeShareInputPassphrase(d, &v.Passphrase)
-			}
-			d.Pop()
-		case propHours:
-			if d.Member("hours", seen&seenHours != 0) {
-				seen |= seenHours
+			case propHours:
 				decodeShareInputHours(d, &v.Hours)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenID == 0 {
+	if seen&(1<<propID) == 0 {
 		d.Missing("id")
 	}
-	if seen&seenPassphrase == 0 {
+	if seen&(1<<propPassphrase) == 0 {
 		d.Missing("passphrase")
 	}
 }
@@ -1239,10 +1128,8 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 func EncodeShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"url":`)
-	e.String(v.URL)
-	e.RawMember(`,"expires":`)
-	e.Time(v.Expires)
+	e.StringMember(`,"url":`, v.URL)
+	e.TimeMember(`,"expires":`, v.Expires)
 	e.ObjectEnd()
 }
 
@@ -1258,13 +1145,8 @@ func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenID = 1 << iota
-		seenAdd
-		seenRemove
-	)
+	// seen records the properties read, a bit per index in propsDecodeTagInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeTagInput, which Property returns.
 	const (
@@ -1276,28 +1158,20 @@ func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 		if p = d.Property(propsDecodeTagInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propID:
-			if d.Member("id", seen&seenID != 0) {
-				seen |= seenID
+		if d.Member(propsDecodeTagInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propID:
 				decodeDeleteInputId(d, &v.ID)
-			}
-			d.Pop()
-		case propAdd:
-			if d.Member("add", seen&seenAdd != 0) {
-				seen |= seenAdd
+			case propAdd:
 				decodeCreateInputTags(d, &v.Add)
-			}
-			d.Pop()
-		case propRemove:
-			if d.Member("remove", seen&seenRemove != 0) {
-				seen |= seenRemove
+			case propRemove:
 				decodeSearchInputTags(d, &v.Remove)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenID == 0 {
+	if seen&(1<<propID) == 0 {
 		d.Missing("id")
 	}
 }
@@ -1306,14 +1180,12 @@ func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"tags":`)
-	e.ArrayStart()
+	e.RawMember(`,"tags":[`)
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
 	e.ArrayEnd()
-	e.RawMember(`,"revision":`)
-	e.Uint(uint64(v.Revision))
+	e.UintMember(`,"revision":`, uint64(v.Revision))
 	e.ObjectEnd()
 }
 
@@ -1405,18 +1277,8 @@ func DecodeUpdateInput(d *toolimpl.Decoder, v *notes.UpdateInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenID = 1 << iota
-		seenTitle
-		seenBody
-		seenPriority
-		seenColor
-		seenAttributes
-		seenData
-		seenIfChecksum
-	)
+	// seen records the properties read, a bit per index in propsDecodeUpdateInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeUpdateInput, which Property returns.
 	const (
@@ -1433,58 +1295,30 @@ func DecodeUpdateInput(d *toolimpl.Decoder, v *notes.UpdateInput) {
 		if p = d.Property(propsDecodeUpdateInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propID:
-			if d.Member("id", seen&seenID != 0) {
-				seen |= seenID
+		if d.Member(propsDecodeUpdateInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propID:
 				decodeDeleteInputId(d, &v.ID)
-			}
-			d.Pop()
-		case propTitle:
-			if d.Member("title", seen&seenTitle != 0) {
-				seen |= seenTitle
+			case propTitle:
 				decodeUpdateInputTitle(d, &v.Title)
-			}
-			d.Pop()
-		case propBody:
-			if d.Member("body", seen&seenBody != 0) {
-				seen |= seenBody
+			case propBody:
 				decodeUpdateInputBody(d, &v.Body)
-			}
-			d.Pop()
-		case propPriority:
-			if d.Member("priority", seen&seenPriority != 0) {
-				seen |= seenPriority
+			case propPriority:
 				decodeUpdateInputPriority(d, &v.Priority)
-			}
-			d.Pop()
-		case propColor:
-			if d.Member("color", seen&seenColor != 0) {
-				seen |= seenColor
+			case propColor:
 				decodeCreateInputColor(d, &v.Color)
-			}
-			d.Pop()
-		case propAttributes:
-			if d.Member("attributes", seen&seenAttributes != 0) {
-				seen |= seenAttributes
+			case propAttributes:
 				decodeCreateInputAttributes(d, &v.Attributes)
-			}
-			d.Pop()
-		case propData:
-			if d.Member("data", seen&seenData != 0) {
-				seen |= seenData
+			case propData:
 				decodeUpdateInputData(d, &v.Data)
-			}
-			d.Pop()
-		case propIfChecksum:
-			if d.Member("if_checksum", seen&seenIfChecksum != 0) {
-				seen |= seenIfChecksum
+			case propIfChecksum:
 				decodeUpdateInputIfChecksum(d, &v.IfChecksum)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenID == 0 {
+	if seen&(1<<propID) == 0 {
 		d.Missing("id")
 	}
 }

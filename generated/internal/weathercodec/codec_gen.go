@@ -18,7 +18,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -116,13 +116,8 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenPlace = 1 << iota
-		seenDays
-		seenUnits
-	)
+	// seen records the properties read, a bit per index in propsDecodeForecastInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeForecastInput, which Property returns.
 	const (
@@ -134,32 +129,24 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 		if p = d.Property(propsDecodeForecastInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propPlace:
-			if d.Member("place", seen&seenPlace != 0) {
-				seen |= seenPlace
+		if d.Member(propsDecodeForecastInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propPlace:
 				if placeRaw, placeOK := d.Raw(); placeOK {
 					if err := v.Place.UnmarshalJSON(placeRaw); err != nil {
 						d.Problem("must be a valid weather.Place")
 					}
 				}
-			}
-			d.Pop()
-		case propDays:
-			if d.Member("days", seen&seenDays != 0) {
-				seen |= seenDays
+			case propDays:
 				decodeForecastInputDays(d, &v.Days)
-			}
-			d.Pop()
-		case propUnits:
-			if d.Member("units", seen&seenUnits != 0) {
-				seen |= seenUnits
+			case propUnits:
 				decodeForecastInputUnits(d, &v.Units)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenPlace == 0 {
+	if seen&(1<<propPlace) == 0 {
 		d.Missing("place")
 	}
 }
@@ -171,8 +158,7 @@ func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
 }) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
-	e.RawMember(`,"coordinates":`)
-	e.ArrayStart()
+	e.RawMember(`,"coordinates":[`)
 	for coordinatesIdx := range v.Coordinates {
 		e.Float(float64(v.Coordinates[coordinatesIdx]), 64)
 	}
@@ -184,18 +170,12 @@ func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
 func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
 	e.RawKey(`{"date":`)
 	e.String(v.Date)
-	e.RawMember(`,"summary":`)
-	e.String(v.Summary)
-	e.RawMember(`,"high":`)
-	e.Float(float64(v.High), 64)
-	e.RawMember(`,"low":`)
-	e.Float(float64(v.Low), 64)
-	e.RawMember(`,"rain_chance":`)
-	e.Uint(uint64(v.RainChance))
-	e.RawMember(`,"rain":`)
-	e.Float(float64(v.Rain), 32)
-	e.RawMember(`,"wind":`)
-	e.Float(float64(v.Wind), 32)
+	e.StringMember(`,"summary":`, v.Summary)
+	e.FloatMember(`,"high":`, float64(v.High), 64)
+	e.FloatMember(`,"low":`, float64(v.Low), 64)
+	e.UintMember(`,"rain_chance":`, uint64(v.RainChance))
+	e.FloatMember(`,"rain":`, float64(v.Rain), 32)
+	e.FloatMember(`,"wind":`, float64(v.Wind), 32)
 	e.ObjectEnd()
 }
 
@@ -203,15 +183,12 @@ func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
 func EncodeForecast(e *toolimpl.Encoder, v *weather.Forecast) {
 	e.RawKey(`{"place":`)
 	EncodeForecastPlace(e, &v.Place)
-	e.RawMember(`,"units":`)
-	e.String(v.Units)
-	e.RawMember(`,"days":`)
-	e.ArrayStart()
+	e.StringMember(`,"units":`, v.Units)
+	e.RawMember(`,"days":[`)
 	for daysIdx := range v.Days {
 		EncodeDay(e, &v.Days[daysIdx])
 	}
 	e.ArrayEnd()
-	e.RawMember(`,"issued":`)
-	e.Time(v.Issued)
+	e.TimeMember(`,"issued":`, v.Issued)
 	e.ObjectEnd()
 }

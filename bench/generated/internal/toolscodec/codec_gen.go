@@ -18,7 +18,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -198,12 +198,8 @@ func DecodePerson(d *toolimpl.Decoder, v *tools.Person) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenName = 1 << iota
-		seenEmail
-	)
+	// seen records the properties read, a bit per index in propsDecodePerson:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodePerson, which Property returns.
 	const (
@@ -214,22 +210,18 @@ func DecodePerson(d *toolimpl.Decoder, v *tools.Person) {
 		if p = d.Property(propsDecodePerson[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propName:
-			if d.Member("name", seen&seenName != 0) {
-				seen |= seenName
+		if d.Member(propsDecodePerson[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propName:
 				decodePersonName(d, &v.Name)
-			}
-			d.Pop()
-		case propEmail:
-			if d.Member("email", seen&seenEmail != 0) {
-				seen |= seenEmail
+			case propEmail:
 				decodePersonEmail(d, &v.Email)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenName == 0 {
+	if seen&(1<<propName) == 0 {
 		d.Missing("name")
 	}
 }
@@ -287,13 +279,8 @@ func DecodeItem(d *toolimpl.Decoder, v *tools.Item) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenSKU = 1 << iota
-		seenQty
-		seenPrice
-	)
+	// seen records the properties read, a bit per index in propsDecodeItem:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeItem, which Property returns.
 	const (
@@ -305,34 +292,26 @@ func DecodeItem(d *toolimpl.Decoder, v *tools.Item) {
 		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propSKU:
-			if d.Member("sku", seen&seenSKU != 0) {
-				seen |= seenSKU
+		if d.Member(propsDecodeItem[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propSKU:
 				decodeItemSku(d, &v.SKU)
-			}
-			d.Pop()
-		case propQty:
-			if d.Member("qty", seen&seenQty != 0) {
-				seen |= seenQty
+			case propQty:
 				decodeItemQty(d, &v.Qty)
-			}
-			d.Pop()
-		case propPrice:
-			if d.Member("price", seen&seenPrice != 0) {
-				seen |= seenPrice
+			case propPrice:
 				decodeItemPrice(d, &v.Price)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenSKU == 0 {
+	if seen&(1<<propSKU) == 0 {
 		d.Missing("sku")
 	}
-	if seen&seenQty == 0 {
+	if seen&(1<<propQty) == 0 {
 		d.Missing("qty")
 	}
-	if seen&seenPrice == 0 {
+	if seen&(1<<propPrice) == 0 {
 		d.Missing("price")
 	}
 }
@@ -505,22 +484,8 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenTitle = 1 << iota
-		seenPriority
-		seenStatus
-		seenOwner
-		seenItems
-		seenTags
-		seenLabels
-		seenCreated
-		seenDue
-		seenBudget
-		seenNotify
-		seenDiscount
-	)
+	// seen records the properties read, a bit per index in propsDecodeMediumInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeMediumInput, which Property returns.
 	const (
@@ -541,100 +506,56 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 		if p = d.Property(propsDecodeMediumInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propTitle:
-			if d.Member("title", seen&seenTitle != 0) {
-				seen |= seenTitle
+		if d.Member(propsDecodeMediumInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propTitle:
 				decodeMediumInputTitle(d, &v.Title)
-			}
-			d.Pop()
-		case propPriority:
-			if d.Member("priority", seen&seenPriority != 0) {
-				seen |= seenPriority
+			case propPriority:
 				decodeMediumInputPriority(d, &v.Priority)
-			}
-			d.Pop()
-		case propStatus:
-			if d.Member("status", seen&seenStatus != 0) {
-				seen |= seenStatus
+			case propStatus:
 				decodeMediumInputStatus(d, &v.Status)
-			}
-			d.Pop()
-		case propOwner:
-			if d.Member("owner", seen&seenOwner != 0) {
-				seen |= seenOwner
+			case propOwner:
 				DecodePerson(d, &v.Owner)
-			}
-			d.Pop()
-		case propItems:
-			if d.Member("items", seen&seenItems != 0) {
-				seen |= seenItems
+			case propItems:
 				decodeMediumInputItems(d, &v.Items)
-			}
-			d.Pop()
-		case propTags:
-			if d.Member("tags", seen&seenTags != 0) {
-				seen |= seenTags
+			case propTags:
 				decodeMediumInputTags(d, &v.Tags)
-			}
-			d.Pop()
-		case propLabels:
-			if d.Member("labels", seen&seenLabels != 0) {
-				seen |= seenLabels
+			case propLabels:
 				decodeMediumInputLabels(d, &v.Labels)
-			}
-			d.Pop()
-		case propCreated:
-			if d.Member("created", seen&seenCreated != 0) {
-				seen |= seenCreated
+			case propCreated:
 				decodeMediumInputCreated(d, &v.Created)
-			}
-			d.Pop()
-		case propDue:
-			if d.Member("due", seen&seenDue != 0) {
-				seen |= seenDue
+			case propDue:
 				decodeMediumInputDue(d, &v.Due)
-			}
-			d.Pop()
-		case propBudget:
-			if d.Member("budget", seen&seenBudget != 0) {
-				seen |= seenBudget
+			case propBudget:
 				decodeMediumInputBudget(d, &v.Budget)
-			}
-			d.Pop()
-		case propNotify:
-			if d.Member("notify", seen&seenNotify != 0) {
-				seen |= seenNotify
+			case propNotify:
 				decodeMediumInputNotify(d, &v.Notify)
-			}
-			d.Pop()
-		case propDiscount:
-			if d.Member("discount", seen&seenDiscount != 0) {
-				seen |= seenDiscount
+			case propDiscount:
 				decodeMediumInputDiscount(d, &v.Discount)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenTitle == 0 {
+	if seen&(1<<propTitle) == 0 {
 		d.Missing("title")
 	}
-	if seen&seenPriority == 0 {
+	if seen&(1<<propPriority) == 0 {
 		d.Missing("priority")
 	}
-	if seen&seenStatus == 0 {
+	if seen&(1<<propStatus) == 0 {
 		d.Missing("status")
 	}
-	if seen&seenOwner == 0 {
+	if seen&(1<<propOwner) == 0 {
 		d.Missing("owner")
 	}
-	if seen&seenItems == 0 {
+	if seen&(1<<propItems) == 0 {
 		d.Missing("items")
 	}
-	if seen&seenCreated == 0 {
+	if seen&(1<<propCreated) == 0 {
 		d.Missing("created")
 	}
-	if seen&seenDiscount == 0 {
+	if seen&(1<<propDiscount) == 0 {
 		d.Missing("discount")
 	}
 }
@@ -643,12 +564,9 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
 	e.RawKey(`{"id":`)
 	e.String(v.ID)
-	e.RawMember(`,"lines":`)
-	e.Int(int64(v.Lines))
-	e.RawMember(`,"total":`)
-	e.Float(float64(v.Total), 64)
-	e.RawMember(`,"within_budget":`)
-	e.Bool(v.WithinBudget)
+	e.IntMember(`,"lines":`, int64(v.Lines))
+	e.FloatMember(`,"total":`, float64(v.Total), 64)
+	e.BoolMember(`,"within_budget":`, v.WithinBudget)
 	e.ObjectEnd()
 }
 
@@ -679,12 +597,8 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenQuery = 1 << iota
-		seenLimit
-	)
+	// seen records the properties read, a bit per index in propsDecodeSmallInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeSmallInput, which Property returns.
 	const (
@@ -695,22 +609,18 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 		if p = d.Property(propsDecodeSmallInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propQuery:
-			if d.Member("query", seen&seenQuery != 0) {
-				seen |= seenQuery
+		if d.Member(propsDecodeSmallInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propQuery:
 				decodeMediumInputTitle(d, &v.Query)
-			}
-			d.Pop()
-		case propLimit:
-			if d.Member("limit", seen&seenLimit != 0) {
-				seen |= seenLimit
+			case propLimit:
 				decodeSmallInputLimit(d, &v.Limit)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenQuery == 0 {
+	if seen&(1<<propQuery) == 0 {
 		d.Missing("query")
 	}
 }
@@ -719,7 +629,6 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 func EncodeSmallOutput(e *toolimpl.Encoder, v *tools.SmallOutput) {
 	e.RawKey(`{"query":`)
 	e.String(v.Query)
-	e.RawMember(`,"limit":`)
-	e.Int(int64(v.Limit))
+	e.IntMember(`,"limit":`, int64(v.Limit))
 	e.ObjectEnd()
 }

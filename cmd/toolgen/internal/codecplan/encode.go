@@ -57,8 +57,7 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
 			fw.body = append(fw.body, jen.Id("e").Dot("ObjectStart").Call())
 		}
 		written = written || always
-		write := append([]jen.Code{jen.Id("e").Dot(method).Call(gocode.KeyLit(key))},
-			g.encodeValue(f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))...)
+		write := g.encodeMember(method, key, f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))
 		if cond != nil {
 			write = []jen.Code{jen.If(cond).Block(write...)}
 		}
@@ -178,14 +177,36 @@ func (g *Planner) nonZero(f *shape.Field, x *jen.Statement) jen.Code {
 	return nil
 }
 
-// encodeValue returns statements writing x (an addressable expression).
-// strict is true under an output schema: a nil pointer in a place that
-// does not allow null is an error instead of an invalid document.
-func (g *Planner) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
+// encodeMember returns statements writing a member: its key text (the
+// ',' or '{' before it included) with method, RawKey or RawMember, then
+// x's value. The writes are fused where the encoder allows it: a scalar
+// after RawMember is one call of the scalar's Member method
+// (e.StringMember(`,"title":`, v.Title)), and the '[' or '{' opening an
+// array or a map is part of the key's text, since neither needs a ','
+// after a key. Each call the generated encoders make is compiled at its
+// site: fewer, smaller sites are the codec packages' compile.
+func (g *Planner) encodeMember(method, key string, s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
 	e := jen.Id("e")
-	if s == nil {
-		return nil
+	if method == "RawMember" && s != nil {
+		if name, args := scalarWrite(s, x); name != "" {
+			return []jen.Code{e.Dot(name + "Member").Call(append([]jen.Code{gocode.KeyLit(key)}, args...)...)}
+		}
 	}
+	val := g.encodeValue(s, w, x, strict, at)
+	if s != nil && (s.Kind == shape.Slice || s.Kind == shape.Array || s.Kind == shape.Map) && len(val) == 3 {
+		// encodeValue opens the array or map, loops, and closes it.
+		open := "["
+		if s.Kind == shape.Map {
+			open = "{"
+		}
+		key, val = key+open, val[1:]
+	}
+	return append([]jen.Code{e.Dot(method).Call(gocode.KeyLit(key))}, val...)
+}
+
+// scalarWrite returns the Encoder method writing x when shape s is a
+// scalar the encoder has a Member method for, and its arguments; or "".
+func scalarWrite(s *shape.Shape, x *jen.Statement) (string, []jen.Code) {
 	val := func(conv jen.Code) *jen.Statement {
 		if conv == nil {
 			return x.Clone()
@@ -194,17 +215,39 @@ func (g *Planner) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict b
 	}
 	switch s.Kind {
 	case shape.Bool:
-		return []jen.Code{e.Clone().Dot("Bool").Call(val(basicConv(s.Type, jen.Bool())))}
+		return "Bool", []jen.Code{val(basicConv(s.Type, jen.Bool()))}
 	case shape.String:
-		return []jen.Code{e.Clone().Dot("String").Call(val(basicConv(s.Type, jen.String())))}
+		return "String", []jen.Code{val(basicConv(s.Type, jen.String()))}
 	case shape.Int:
-		return []jen.Code{e.Clone().Dot("Int").Call(val(jen.Int64()))}
+		return "Int", []jen.Code{val(jen.Int64())}
 	case shape.Uint:
-		return []jen.Code{e.Clone().Dot("Uint").Call(val(jen.Uint64()))}
+		return "Uint", []jen.Code{val(jen.Uint64())}
 	case shape.Float:
-		return []jen.Code{e.Clone().Dot("Float").Call(val(jen.Float64()), jen.Lit(s.Bits))}
+		return "Float", []jen.Code{val(jen.Float64()), jen.Lit(s.Bits)}
 	case shape.Time:
-		return []jen.Code{e.Clone().Dot("Time").Call(val(nil))}
+		return "Time", []jen.Code{val(nil)}
+	}
+	return "", nil
+}
+
+// encodeValue returns statements writing x (an addressable expression).
+// strict is true under an output schema: a nil pointer in a place that
+// does not allow null is an error instead of an invalid document.
+func (g *Planner) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
+	e := jen.Id("e")
+	if s == nil {
+		return nil
+	}
+	if name, args := scalarWrite(s, x); name != "" {
+		return []jen.Code{e.Clone().Dot(name).Call(args...)}
+	}
+	val := func(conv jen.Code) *jen.Statement {
+		if conv == nil {
+			return x.Clone()
+		}
+		return jen.Add(conv).Parens(x.Clone())
+	}
+	switch s.Kind {
 	case shape.Bytes:
 		return []jen.Code{e.Clone().Dot("Base64").Call(val(basicConv(s.Type, jen.Index().Byte())))}
 	case shape.Any:

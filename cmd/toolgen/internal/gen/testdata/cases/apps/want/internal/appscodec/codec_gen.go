@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -122,11 +122,8 @@ func DecodeCardIn(d *toolimpl.Decoder, v *apps.CardIn) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenTitle = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeCardIn:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeCardIn, which Property returns.
 	const (
@@ -136,16 +133,16 @@ func DecodeCardIn(d *toolimpl.Decoder, v *apps.CardIn) {
 		if p = d.Property(propsDecodeCardIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propTitle:
-			if d.Member("title", seen&seenTitle != 0) {
-				seen |= seenTitle
+		if d.Member(propsDecodeCardIn[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propTitle:
 				decodeCardInTitle(d, &v.Title)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenTitle == 0 {
+	if seen&(1<<propTitle) == 0 {
 		d.Missing("title")
 	}
 }

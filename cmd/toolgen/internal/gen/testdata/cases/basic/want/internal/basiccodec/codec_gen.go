@@ -21,7 +21,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -218,11 +218,8 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *basic.DeleteInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenName = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeDeleteInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeDeleteInput, which Property returns.
 	const (
@@ -232,16 +229,16 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *basic.DeleteInput) {
 		if p = d.Property(propsDecodeDeleteInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propName:
-			if d.Member("name", seen&seenName != 0) {
-				seen |= seenName
+		if d.Member(propsDecodeDeleteInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propName:
 				decodeDeleteInputName(d, &v.Name)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenName == 0 {
+	if seen&(1<<propName) == 0 {
 		d.Missing("name")
 	}
 }
@@ -251,20 +248,17 @@ func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Count != 0 {
-		e.RawMember(`,"count":`)
-		e.Uint(uint64(v.Count))
+		e.UintMember(`,"count":`, uint64(v.Count))
 	}
 	if len(v.Tags) != 0 {
-		e.RawMember(`,"tags":`)
-		e.ArrayStart()
+		e.RawMember(`,"tags":[`)
 		for tagsIdx := range v.Tags {
 			e.String(v.Tags[tagsIdx])
 		}
 		e.ArrayEnd()
 	}
 	if len(v.Attrs) != 0 {
-		e.RawMember(`,"attrs":`)
-		e.ObjectStart()
+		e.RawMember(`,"attrs":{`)
 		for _, attrsKey := range slices.Sorted(maps.Keys(v.Attrs)) {
 			attrsElem := v.Attrs[attrsKey]
 			e.Key(attrsKey)
@@ -530,14 +524,8 @@ func DecodeItem(d *toolimpl.Decoder, v *basic.Item) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenName = 1 << iota
-		seenCount
-		seenTags
-		seenAttrs
-	)
+	// seen records the properties read, a bit per index in propsDecodeItem:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeItem, which Property returns.
 	const (
@@ -550,34 +538,22 @@ func DecodeItem(d *toolimpl.Decoder, v *basic.Item) {
 		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propName:
-			if d.Member("name", seen&seenName != 0) {
-				seen |= seenName
+		if d.Member(propsDecodeItem[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propName:
 				decodeItemName(d, &v.Name)
-			}
-			d.Pop()
-		case propCount:
-			if d.Member("count", seen&seenCount != 0) {
-				seen |= seenCount
+			case propCount:
 				decodeItemCount(d, &v.Count)
-			}
-			d.Pop()
-		case propTags:
-			if d.Member("tags", seen&seenTags != 0) {
-				seen |= seenTags
+			case propTags:
 				decodeItemTags(d, &v.Tags)
-			}
-			d.Pop()
-		case propAttrs:
-			if d.Member("attrs", seen&seenAttrs != 0) {
-				seen |= seenAttrs
+			case propAttrs:
 				decodeItemAttrs(d, &v.Attrs)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenName == 0 {
+	if seen&(1<<propName) == 0 {
 		d.Missing("name")
 	}
 }
@@ -675,12 +651,8 @@ func DecodeTree(d *toolimpl.Decoder, v *basic.Tree) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenLabel = 1 << iota
-		seenChildren
-	)
+	// seen records the properties read, a bit per index in propsDecodeTree:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeTree, which Property returns.
 	const (
@@ -691,22 +663,18 @@ func DecodeTree(d *toolimpl.Decoder, v *basic.Tree) {
 		if p = d.Property(propsDecodeTree[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propLabel:
-			if d.Member("label", seen&seenLabel != 0) {
-				seen |= seenLabel
+		if d.Member(propsDecodeTree[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propLabel:
 				decodeDeleteInputName(d, &v.Label)
-			}
-			d.Pop()
-		case propChildren:
-			if d.Member("children", seen&seenChildren != 0) {
-				seen |= seenChildren
+			case propChildren:
 				decodeTreeChildren(d, &v.Children)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenLabel == 0 {
+	if seen&(1<<propLabel) == 0 {
 		d.Missing("label")
 	}
 }
@@ -813,11 +781,8 @@ func DecodeInputNested(d *toolimpl.Decoder, v *struct {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenOn = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeInputNested:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeInputNested, which Property returns.
 	const (
@@ -827,16 +792,16 @@ func DecodeInputNested(d *toolimpl.Decoder, v *struct {
 		if p = d.Property(propsDecodeInputNested[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propOn:
-			if d.Member("on", seen&seenOn != 0) {
-				seen |= seenOn
+		if d.Member(propsDecodeInputNested[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propOn:
 				decodeInputNestedOn(d, &v.On)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenOn == 0 {
+	if seen&(1<<propOn) == 0 {
 		d.Missing("on")
 	}
 }
@@ -882,32 +847,8 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenQuery = 1 << iota
-		seenLimit
-		seenRatio
-		seenStep
-		seenSort
-		seenLevel
-		seenSince
-		seenWhen
-		seenWait
-		seenItems
-		seenPair
-		seenTree
-		seenExtra
-		seenRaw
-		seenCode
-		seenBlob
-		seenFlag
-		seenShort
-		seenMaybe
-		seenNested
-		seenNote
-		seenWeight
-	)
+	// seen records the properties read, a bit per index in propsDecodeInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeInput, which Property returns.
 	const (
@@ -938,88 +879,36 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propQuery:
-			if d.Member("query", seen&seenQuery != 0) {
-				seen |= seenQuery
+		if d.Member(propsDecodeInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propQuery:
 				decodeInputQuery(d, &v.Query)
-			}
-			d.Pop()
-		case propLimit:
-			if d.Member("limit", seen&seenLimit != 0) {
-				seen |= seenLimit
+			case propLimit:
 				decodeInputLimit(d, &v.Limit)
-			}
-			d.Pop()
-		case propRatio:
-			if d.Member("ratio", seen&seenRatio != 0) {
-				seen |= seenRatio
+			case propRatio:
 				decodeInputRatio(d, &v.Ratio)
-			}
-			d.Pop()
-		case propStep:
-			if d.Member("step", seen&seenStep != 0) {
-				seen |= seenStep
+			case propStep:
 				decodeInputStep(d, &v.Step)
-			}
-			d.Pop()
-		case propSort:
-			if d.Member("sort", seen&seenSort != 0) {
-				seen |= seenSort
+			case propSort:
 				decodeInputSort(d, &v.Sort)
-			}
-			d.Pop()
-		case propLevel:
-			if d.Member("level", seen&seenLevel != 0) {
-				seen |= seenLevel
+			case propLevel:
 				decodeInputLevel(d, &v.Level)
-			}
-			d.Pop()
-		case propSince:
-			if d.Member("since", seen&seenSince != 0) {
-				seen |= seenSince
+			case propSince:
 				decodeInputSince(d, &v.Since)
-			}
-			d.Pop()
-		case propWhen:
-			if d.Member("when", seen&seenWhen != 0) {
-				seen |= seenWhen
+			case propWhen:
 				decodeInputWhen(d, &v.When)
-			}
-			d.Pop()
-		case propWait:
-			if d.Member("wait", seen&seenWait != 0) {
-				seen |= seenWait
+			case propWait:
 				decodeInputWait(d, &v.Wait)
-			}
-			d.Pop()
-		case propItems:
-			if d.Member("items", seen&seenItems != 0) {
-				seen |= seenItems
+			case propItems:
 				decodeInputItems(d, &v.Items)
-			}
-			d.Pop()
-		case propPair:
-			if d.Member("pair", seen&seenPair != 0) {
-				seen |= seenPair
+			case propPair:
 				decodeInputPair(d, &v.Pair)
-			}
-			d.Pop()
-		case propTree:
-			if d.Member("tree", seen&seenTree != 0) {
-				seen |= seenTree
+			case propTree:
 				decodeInputTree(d, &v.Tree)
-			}
-			d.Pop()
-		case propExtra:
-			if d.Member("extra", seen&seenExtra != 0) {
-				seen |= seenExtra
+			case propExtra:
 				decodeInputExtra(d, &v.Extra)
-			}
-			d.Pop()
-		case propRaw:
-			if d.Member("raw", seen&seenRaw != 0) {
-				seen |= seenRaw
+			case propRaw:
 				if !d.Null() {
 					if rawRaw, rawOK := d.Raw(); rawOK {
 						if err := v.Raw.UnmarshalJSON(rawRaw); err != nil {
@@ -1027,65 +916,33 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 						}
 					}
 				}
-			}
-			d.Pop()
-		case propCode:
-			if d.Member("code", seen&seenCode != 0) {
-				seen |= seenCode
+			case propCode:
 				decodeInputCode(d, &v.Code)
-			}
-			d.Pop()
-		case propBlob:
-			if d.Member("blob", seen&seenBlob != 0) {
-				seen |= seenBlob
+			case propBlob:
 				decodeInputBlob(d, &v.Blob)
-			}
-			d.Pop()
-		case propFlag:
-			if d.Member("flag", seen&seenFlag != 0) {
-				seen |= seenFlag
+			case propFlag:
 				decodeInputFlag(d, &v.Flag)
-			}
-			d.Pop()
-		case propShort:
-			if d.Member("short", seen&seenShort != 0) {
-				seen |= seenShort
+			case propShort:
 				decodeInputShort(d, &v.Short)
-			}
-			d.Pop()
-		case propMaybe:
-			if d.Member("maybe", seen&seenMaybe != 0) {
-				seen |= seenMaybe
+			case propMaybe:
 				decodeInputMaybe(d, &v.Maybe)
-			}
-			d.Pop()
-		case propNested:
-			if d.Member("nested", seen&seenNested != 0) {
-				seen |= seenNested
+			case propNested:
 				decodeInputNested(d, &v.Nested)
-			}
-			d.Pop()
-		case propNote:
-			if d.Member("note", seen&seenNote != 0) {
-				seen |= seenNote
+			case propNote:
 				decodeInputNote(d, &v.Note)
-			}
-			d.Pop()
-		case propWeight:
-			if d.Member("weight", seen&seenWeight != 0) {
-				seen |= seenWeight
+			case propWeight:
 				decodeInputWeight(d, &v.Weight)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenQuery == 0 {
+	if seen&(1<<propQuery) == 0 {
 		d.Missing("query")
 	}
-	if seen&seenWhen == 0 {
+	if seen&(1<<propWhen) == 0 {
 		d.Missing("when")
 	}
-	if seen&seenMaybe == 0 {
+	if seen&(1<<propMaybe) == 0 {
 		d.Missing("maybe")
 	}
 }
@@ -1095,8 +952,7 @@ func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
 	e.RawKey(`{"label":`)
 	e.String(v.Label)
 	if len(v.Children) != 0 {
-		e.RawMember(`,"children":`)
-		e.ArrayStart()
+		e.RawMember(`,"children":[`)
 		for childrenIdx := range v.Children {
 			EncodeTree(e, &v.Children[childrenIdx])
 		}
@@ -1107,14 +963,12 @@ func EncodeTree(e *toolimpl.Encoder, v *basic.Tree) {
 
 // EncodeOutput encodes basic.Output as its output schema requires.
 func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
-	e.RawKey(`{"items":`)
-	e.ArrayStart()
+	e.RawKey(`{"items":[`)
 	for itemsIdx := range v.Items {
 		EncodeItem(e, &v.Items[itemsIdx])
 	}
 	e.ArrayEnd()
-	e.RawMember(`,"total":`)
-	e.Int(int64(v.Total))
+	e.IntMember(`,"total":`, int64(v.Total))
 	if v.Next != nil {
 		e.RawMember(`,"next":`)
 		if v.Next == nil {
@@ -1123,10 +977,8 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 			e.String((*v.Next))
 		}
 	}
-	e.RawMember(`,"at":`)
-	e.Time(v.At)
-	e.RawMember(`,"meta":`)
-	e.ObjectStart()
+	e.TimeMember(`,"at":`, v.At)
+	e.RawMember(`,"meta":{`)
 	for _, metaKey := range slices.Sorted(maps.Keys(v.Meta)) {
 		metaElem := v.Meta[metaKey]
 		e.Key(metaKey)
@@ -1137,7 +989,6 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 	e.Text(v.Code.MarshalText())
 	e.RawMember(`,"tree":`)
 	EncodeTree(e, &v.Tree)
-	e.RawMember(`,"score":`)
-	e.Float(float64(v.Score), 32)
+	e.FloatMember(`,"score":`, float64(v.Score), 32)
 	e.ObjectEnd()
 }

@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -82,11 +82,8 @@ func DecodeIn(d *toolimpl.Decoder, v *bom.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenMode = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeIn:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeIn, which Property returns.
 	const (
@@ -96,16 +93,16 @@ func DecodeIn(d *toolimpl.Decoder, v *bom.In) {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propMode:
-			if d.Member("mode", seen&seenMode != 0) {
-				seen |= seenMode
+		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propMode:
 				decodeInMode(d, &v.Mode)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenMode == 0 {
+	if seen&(1<<propMode) == 0 {
 		d.Missing("mode")
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -128,14 +128,8 @@ func DecodeIn(d *toolimpl.Decoder, v *contract.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenWhen = 1 << iota
-		seenRatio
-		seenAt
-		seenTags
-	)
+	// seen records the properties read, a bit per index in propsDecodeIn:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeIn, which Property returns.
 	const (
@@ -148,22 +142,14 @@ func DecodeIn(d *toolimpl.Decoder, v *contract.In) {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propWhen:
-			if d.Member("when", seen&seenWhen != 0) {
-				seen |= seenWhen
+		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propWhen:
 				decodeInWhen(d, &v.When)
-			}
-			d.Pop()
-		case propRatio:
-			if d.Member("ratio", seen&seenRatio != 0) {
-				seen |= seenRatio
+			case propRatio:
 				decodeInRatio(d, &v.Ratio)
-			}
-			d.Pop()
-		case propAt:
-			if d.Member("at", seen&seenAt != 0) {
-				seen |= seenAt
+			case propAt:
 				if atKind := d.Kind(); atKind != toolimpl.JSONString {
 					d.Problem("expected string, got " + atKind.String())
 					d.Skip()
@@ -174,20 +160,16 @@ func DecodeIn(d *toolimpl.Decoder, v *contract.In) {
 						}
 					}
 				}
-			}
-			d.Pop()
-		case propTags:
-			if d.Member("tags", seen&seenTags != 0) {
-				seen |= seenTags
+			case propTags:
 				decodeInTags(d, &v.Tags)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenWhen == 0 {
+	if seen&(1<<propWhen) == 0 {
 		d.Missing("when")
 	}
-	if seen&seenAt == 0 {
+	if seen&(1<<propAt) == 0 {
 		d.Missing("at")
 	}
 }

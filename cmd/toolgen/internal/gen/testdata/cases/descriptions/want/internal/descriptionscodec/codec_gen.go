@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -130,11 +130,8 @@ func DecodeFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenWords = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeFindInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeFindInput, which Property returns.
 	const (
@@ -144,31 +141,29 @@ func DecodeFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 		if p = d.Property(propsDecodeFindInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propWords:
-			if d.Member("words", seen&seenWords != 0) {
-				seen |= seenWords
+		if d.Member(propsDecodeFindInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propWords:
 				decodeFindInputWords(d, &v.Words)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenWords == 0 {
+	if seen&(1<<propWords) == 0 {
 		d.Missing("words")
 	}
 }
 
 // EncodeResult encodes descriptions.Result as its output schema requires.
 func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
-	e.RawKey(`{"names":`)
-	e.ArrayStart()
+	e.RawKey(`{"names":[`)
 	for namesIdx := range v.Names {
 		e.String(v.Names[namesIdx])
 	}
 	e.ArrayEnd()
 	if v.Best != "" {
-		e.RawMember(`,"best":`)
-		e.String(v.Best)
+		e.StringMember(`,"best":`, v.Best)
 	}
 	e.ObjectEnd()
 }
@@ -224,12 +219,8 @@ func DecodeSection2(d *toolimpl.Decoder, v *descriptions.Section) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenHeading = 1 << iota
-		seenChildren
-	)
+	// seen records the properties read, a bit per index in propsDecodeSection2:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeSection2, which Property returns.
 	const (
@@ -240,22 +231,18 @@ func DecodeSection2(d *toolimpl.Decoder, v *descriptions.Section) {
 		if p = d.Property(propsDecodeSection2[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propHeading:
-			if d.Member("heading", seen&seenHeading != 0) {
-				seen |= seenHeading
+		if d.Member(propsDecodeSection2[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propHeading:
 				decodeSectionHeading(d, &v.Heading)
-			}
-			d.Pop()
-		case propChildren:
-			if d.Member("children", seen&seenChildren != 0) {
-				seen |= seenChildren
+			case propChildren:
 				decodeSection2Children(d, &v.Children)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenHeading == 0 {
+	if seen&(1<<propHeading) == 0 {
 		d.Missing("heading")
 	}
 }
@@ -265,12 +252,8 @@ func DecodeSection(d *toolimpl.Decoder, v *descriptions.Section) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenHeading = 1 << iota
-		seenChildren
-	)
+	// seen records the properties read, a bit per index in propsDecodeSection:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeSection, which Property returns.
 	const (
@@ -281,22 +264,18 @@ func DecodeSection(d *toolimpl.Decoder, v *descriptions.Section) {
 		if p = d.Property(propsDecodeSection[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propHeading:
-			if d.Member("heading", seen&seenHeading != 0) {
-				seen |= seenHeading
+		if d.Member(propsDecodeSection[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propHeading:
 				decodeSectionHeading(d, &v.Heading)
-			}
-			d.Pop()
-		case propChildren:
-			if d.Member("children", seen&seenChildren != 0) {
-				seen |= seenChildren
+			case propChildren:
 				decodeSection2Children(d, &v.Children)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenHeading == 0 {
+	if seen&(1<<propHeading) == 0 {
 		d.Missing("heading")
 	}
 }
@@ -306,8 +285,7 @@ func EncodeSection(e *toolimpl.Encoder, v *descriptions.Section) {
 	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
 	if len(v.Children) != 0 {
-		e.RawMember(`,"children":`)
-		e.ArrayStart()
+		e.RawMember(`,"children":[`)
 		for childrenIdx := range v.Children {
 			EncodeSection(e, &v.Children[childrenIdx])
 		}

@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -79,11 +79,8 @@ func DecodeInput(d *toolimpl.Decoder, v *kept.Input) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenWord = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeInput, which Property returns.
 	const (
@@ -93,16 +90,16 @@ func DecodeInput(d *toolimpl.Decoder, v *kept.Input) {
 		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propWord:
-			if d.Member("word", seen&seenWord != 0) {
-				seen |= seenWord
+		if d.Member(propsDecodeInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propWord:
 				decodeInputWord(d, &v.Word)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenWord == 0 {
+	if seen&(1<<propWord) == 0 {
 		d.Missing("word")
 	}
 }

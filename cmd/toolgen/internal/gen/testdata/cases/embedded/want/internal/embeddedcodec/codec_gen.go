@@ -16,7 +16,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -103,11 +103,8 @@ func DecodeOrigin(d *toolimpl.Decoder, v *embedded.Origin) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenHost = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeOrigin:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeOrigin, which Property returns.
 	const (
@@ -117,14 +114,14 @@ func DecodeOrigin(d *toolimpl.Decoder, v *embedded.Origin) {
 		if p = d.Property(propsDecodeOrigin[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propHost:
-			if d.Member("host", seen&seenHost != 0) {
-				seen |= seenHost
+		if d.Member(propsDecodeOrigin[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propHost:
 				decodeInputBy(d, &v.Host)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
 }
 
@@ -153,19 +150,8 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenQuery = 1 << iota
-		seenBy
-		seenReason
-		seenAuditHost
-		seenSigner
-		seenLabel
-		seenColor
-		seenOrigin
-		seenUnsigned
-	)
+	// seen records the properties read, a bit per index in propsDecodeInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeInput, which Property returns.
 	const (
@@ -183,34 +169,22 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propQuery:
-			if d.Member("query", seen&seenQuery != 0) {
-				seen |= seenQuery
+		if d.Member(propsDecodeInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propQuery:
 				decodeInputQuery(d, &v.Query)
-			}
-			d.Pop()
-		case propBy:
-			if d.Member("by", seen&seenBy != 0) {
-				seen |= seenBy
+			case propBy:
 				if v.Audit == nil {
 					v.Audit = new(embedded.Audit)
 				}
 				decodeInputBy(d, &v.By)
-			}
-			d.Pop()
-		case propReason:
-			if d.Member("reason", seen&seenReason != 0) {
-				seen |= seenReason
+			case propReason:
 				if v.Audit == nil {
 					v.Audit = new(embedded.Audit)
 				}
 				decodeInputBy(d, &v.Reason)
-			}
-			d.Pop()
-		case propAuditHost:
-			if d.Member("host", seen&seenAuditHost != 0) {
-				seen |= seenAuditHost
+			case propAuditHost:
 				if v.Audit == nil {
 					v.Audit = new(embedded.Audit)
 				}
@@ -218,50 +192,30 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 					v.Audit.Origin = new(embedded.Origin)
 				}
 				decodeInputBy(d, &v.Audit.Host)
-			}
-			d.Pop()
-		case propSigner:
-			if d.Member("signer", seen&seenSigner != 0) {
-				seen |= seenSigner
+			case propSigner:
 				if v.Signed == nil {
 					v.Signed = new(embedded.Signed)
 				}
 				decodeInputQuery(d, &v.Signer)
-			}
-			d.Pop()
-		case propLabel:
-			if d.Member("label", seen&seenLabel != 0) {
-				seen |= seenLabel
+			case propLabel:
 				decodeInputBy(d, &v.Label)
-			}
-			d.Pop()
-		case propColor:
-			if d.Member("color", seen&seenColor != 0) {
-				seen |= seenColor
+			case propColor:
 				if v.Labels == nil {
 					v.Labels = new(embedded.Labels)
 				}
 				decodeInputBy(d, &v.Color)
-			}
-			d.Pop()
-		case propOrigin:
-			if d.Member("origin", seen&seenOrigin != 0) {
-				seen |= seenOrigin
+			case propOrigin:
 				decodeInputOrigin(d, &v.Origin)
-			}
-			d.Pop()
-		case propUnsigned:
-			if d.Member("unsigned", seen&seenUnsigned != 0) {
-				seen |= seenUnsigned
+			case propUnsigned:
 				decodeInputUnsigned(d, &v.Unsigned)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenQuery == 0 {
+	if seen&(1<<propQuery) == 0 {
 		d.Missing("query")
 	}
-	if seen&seenSigner == 0 {
+	if seen&(1<<propSigner) == 0 {
 		d.Missing("signer")
 	}
 }
@@ -272,35 +226,29 @@ func EncodeOutput(e *toolimpl.Encoder, v *embedded.Output) {
 	e.String(v.Query)
 	if v.Audit != nil {
 		if v.By != "" {
-			e.RawMember(`,"by":`)
-			e.String(v.By)
+			e.StringMember(`,"by":`, v.By)
 		}
 		if v.Reason != "" {
-			e.RawMember(`,"reason":`)
-			e.String(v.Reason)
+			e.StringMember(`,"reason":`, v.Reason)
 		}
 	}
 	if v.Audit != nil && v.Origin != nil {
 		if v.Host != "" {
-			e.RawMember(`,"host":`)
-			e.String(v.Host)
+			e.StringMember(`,"host":`, v.Host)
 		}
 	}
 	if v.Signed == nil {
 		e.Fail(errors.New("Output.Signed is nil, but the output schema requires its promoted property \"signer\"; set it, or mark the promoted field omitempty"))
 	} else {
-		e.RawMember(`,"signer":`)
-		e.String(v.Signer)
+		e.StringMember(`,"signer":`, v.Signer)
 	}
 	if v.Labels != nil {
 		if v.Color != "" {
-			e.RawMember(`,"color":`)
-			e.String(v.Color)
+			e.StringMember(`,"color":`, v.Color)
 		}
 	}
 	if v.Label != "" {
-		e.RawMember(`,"label":`)
-		e.String(v.Label)
+		e.StringMember(`,"label":`, v.Label)
 	}
 	e.ObjectEnd()
 }

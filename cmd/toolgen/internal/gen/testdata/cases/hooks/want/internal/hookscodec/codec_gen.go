@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -246,12 +246,8 @@ func DecodeAccount(d *toolimpl.Decoder, v *hooks.Account) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenName = 1 << iota
-		seenToken
-	)
+	// seen records the properties read, a bit per index in propsDecodeAccount:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeAccount, which Property returns.
 	const (
@@ -262,25 +258,21 @@ func DecodeAccount(d *toolimpl.Decoder, v *hooks.Account) {
 		if p = d.Property(propsDecodeAccount[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propName:
-			if d.Member("name", seen&seenName != 0) {
-				seen |= seenName
+		if d.Member(propsDecodeAccount[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propName:
 				decodeLoginInputUser(d, &v.Name)
-			}
-			d.Pop()
-		case propToken:
-			if d.Member("token", seen&seenToken != 0) {
-				seen |= seenToken
+			case propToken:
 				decodeLoginInputUser(d, &v.Token)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenName == 0 {
+	if seen&(1<<propName) == 0 {
 		d.Missing("name")
 	}
-	if seen&seenToken == 0 {
+	if seen&(1<<propToken) == 0 {
 		d.Missing("token")
 	}
 }
@@ -380,11 +372,8 @@ func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenCode = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeLoginInputDeepInner:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeLoginInputDeepInner, which Property returns.
 	const (
@@ -394,16 +383,16 @@ func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 		if p = d.Property(propsDecodeLoginInputDeepInner[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propCode:
-			if d.Member("code", seen&seenCode != 0) {
-				seen |= seenCode
+		if d.Member(propsDecodeLoginInputDeepInner[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propCode:
 				decodeLoginInputUser(d, &v.Code)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenCode == 0 {
+	if seen&(1<<propCode) == 0 {
 		d.Missing("code")
 	}
 }
@@ -417,11 +406,8 @@ func DecodeLoginInputDeep(d *toolimpl.Decoder, v *struct {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenInner = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeLoginInputDeep:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeLoginInputDeep, which Property returns.
 	const (
@@ -431,16 +417,16 @@ func DecodeLoginInputDeep(d *toolimpl.Decoder, v *struct {
 		if p = d.Property(propsDecodeLoginInputDeep[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propInner:
-			if d.Member("inner", seen&seenInner != 0) {
-				seen |= seenInner
+		if d.Member(propsDecodeLoginInputDeep[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propInner:
 				DecodeLoginInputDeepInner(d, &v.Inner)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenInner == 0 {
+	if seen&(1<<propInner) == 0 {
 		d.Missing("inner")
 	}
 }
@@ -456,12 +442,8 @@ func DecodeAccount2(d *toolimpl.Decoder, v *hooks.Account) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenName = 1 << iota
-		seenToken
-	)
+	// seen records the properties read, a bit per index in propsDecodeAccount2:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeAccount2, which Property returns.
 	const (
@@ -472,25 +454,21 @@ func DecodeAccount2(d *toolimpl.Decoder, v *hooks.Account) {
 		if p = d.Property(propsDecodeAccount2[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propName:
-			if d.Member("name", seen&seenName != 0) {
-				seen |= seenName
+		if d.Member(propsDecodeAccount2[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propName:
 				decodeLoginInputUser(d, &v.Name)
-			}
-			d.Pop()
-		case propToken:
-			if d.Member("token", seen&seenToken != 0) {
-				seen |= seenToken
+			case propToken:
 				decodeLoginInputUser(d, &v.Token)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenName == 0 {
+	if seen&(1<<propName) == 0 {
 		d.Missing("name")
 	}
-	if seen&seenToken == 0 {
+	if seen&(1<<propToken) == 0 {
 		d.Missing("token")
 	}
 }
@@ -510,23 +488,8 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenUser = 1 << iota
-		seenPassword
-		seenPhrase
-		seenPin
-		seenKey
-		seenAccounts
-		seenBackup
-		seenVault
-		seenDeep
-		seenWhole
-		seenOTP
-		seenHint
-		seenRecovery
-	)
+	// seen records the properties read, a bit per index in propsDecodeLoginInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeLoginInput, which Property returns.
 	const (
@@ -548,103 +511,55 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 		if p = d.Property(propsDecodeLoginInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propUser:
-			if d.Member("user", seen&seenUser != 0) {
-				seen |= seenUser
+		if d.Member(propsDecodeLoginInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propUser:
 				decodeLoginInputUser(d, &v.User)
-			}
-			d.Pop()
-		case propPassword:
-			if d.Member("password", seen&seenPassword != 0) {
-				seen |= seenPassword
+			case propPassword:
 				decodeLoginInputUser(d, &v.Password)
-			}
-			d.Pop()
-		case propPhrase:
-			if d.Member("pass/phrase~1", seen&seenPhrase != 0) {
-				seen |= seenPhrase
+			case propPhrase:
 				decodeLoginInputPhrase(d, &v.Phrase)
-			}
-			d.Pop()
-		case propPin:
-			if d.Member("Pin", seen&seenPin != 0) {
-				seen |= seenPin
+			case propPin:
 				decodeLoginInputUser(d, &v.Pin)
-			}
-			d.Pop()
-		case propKey:
-			if d.Member("key", seen&seenKey != 0) {
-				seen |= seenKey
+			case propKey:
 				decodeLoginInputKey(d, &v.Key)
-			}
-			d.Pop()
-		case propAccounts:
-			if d.Member("accounts", seen&seenAccounts != 0) {
-				seen |= seenAccounts
+			case propAccounts:
 				decodeLoginInputAccounts(d, &v.Accounts)
-			}
-			d.Pop()
-		case propBackup:
-			if d.Member("backup", seen&seenBackup != 0) {
-				seen |= seenBackup
+			case propBackup:
 				decodeLoginInputBackup(d, &v.Backup)
-			}
-			d.Pop()
-		case propVault:
-			if d.Member("vault", seen&seenVault != 0) {
-				seen |= seenVault
+			case propVault:
 				decodeLoginInputVault(d, &v.Vault)
-			}
-			d.Pop()
-		case propDeep:
-			if d.Member("deep", seen&seenDeep != 0) {
-				seen |= seenDeep
+			case propDeep:
 				DecodeLoginInputDeep(d, &v.Deep)
-			}
-			d.Pop()
-		case propWhole:
-			if d.Member("whole", seen&seenWhole != 0) {
-				seen |= seenWhole
+			case propWhole:
 				decodeLoginInputWhole(d, &v.Whole)
-			}
-			d.Pop()
-		case propOTP:
-			if d.Member("otp", seen&seenOTP != 0) {
-				seen |= seenOTP
+			case propOTP:
 				decodeLoginInputPhrase(d, &v.OTP)
-			}
-			d.Pop()
-		case propHint:
-			if d.Member("hint", seen&seenHint != 0) {
-				seen |= seenHint
+			case propHint:
 				decodeLoginInputPhrase(d, &v.Hint)
-			}
-			d.Pop()
-		case propRecovery:
-			if d.Member("recovery", seen&seenRecovery != 0) {
-				seen |= seenRecovery
+			case propRecovery:
 				if v.Extra == nil {
 					v.Extra = new(hooks.Extra)
 				}
 				decodeLoginInputPhrase(d, &v.Recovery)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenUser == 0 {
+	if seen&(1<<propUser) == 0 {
 		d.Missing("user")
 	}
-	if seen&seenPassword == 0 {
+	if seen&(1<<propPassword) == 0 {
 		d.Missing("password")
 	}
-	if seen&seenPin == 0 {
+	if seen&(1<<propPin) == 0 {
 		d.Missing("Pin")
 	}
-	if seen&seenBackup == 0 {
+	if seen&(1<<propBackup) == 0 {
 		d.Missing("backup")
 	}
-	if seen&seenDeep == 0 {
+	if seen&(1<<propDeep) == 0 {
 		d.Missing("deep")
 	}
 }
@@ -660,12 +575,8 @@ func DecodeStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenKey = 1 << iota
-		seenValue
-	)
+	// seen records the properties read, a bit per index in propsDecodeStoreInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeStoreInput, which Property returns.
 	const (
@@ -676,25 +587,21 @@ func DecodeStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
 		if p = d.Property(propsDecodeStoreInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propKey:
-			if d.Member("key", seen&seenKey != 0) {
-				seen |= seenKey
+		if d.Member(propsDecodeStoreInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propKey:
 				decodeLoginInputUser(d, &v.Key)
-			}
-			d.Pop()
-		case propValue:
-			if d.Member("value", seen&seenValue != 0) {
-				seen |= seenValue
+			case propValue:
 				decodeLoginInputUser(d, &v.Value)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenKey == 0 {
+	if seen&(1<<propKey) == 0 {
 		d.Missing("key")
 	}
-	if seen&seenValue == 0 {
+	if seen&(1<<propValue) == 0 {
 		d.Missing("value")
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -70,11 +70,8 @@ func DecodeEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenAt = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeEchoInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeEchoInput, which Property returns.
 	const (
@@ -84,10 +81,10 @@ func DecodeEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
 		if p = d.Property(propsDecodeEchoInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propAt:
-			if d.Member("at", seen&seenAt != 0) {
-				seen |= seenAt
+		if d.Member(propsDecodeEchoInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propAt:
 				if atKind := d.Kind(); atKind != toolimpl.JSONString {
 					d.Problem("expected string, got " + atKind.String())
 					d.Skip()
@@ -99,10 +96,10 @@ func DecodeEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
 					}
 				}
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenAt == 0 {
+	if seen&(1<<propAt) == 0 {
 		d.Missing("at")
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -193,11 +193,8 @@ func DecodeItem(d *toolimpl.Decoder, v *mapbounds.Item) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenLabels = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeItem:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeItem, which Property returns.
 	const (
@@ -207,16 +204,16 @@ func DecodeItem(d *toolimpl.Decoder, v *mapbounds.Item) {
 		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propLabels:
-			if d.Member("labels", seen&seenLabels != 0) {
-				seen |= seenLabels
+		if d.Member(propsDecodeItem[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propLabels:
 				decodeItemLabels(d, &v.Labels)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenLabels == 0 {
+	if seen&(1<<propLabels) == 0 {
 		d.Missing("labels")
 	}
 }
@@ -290,14 +287,8 @@ func DecodeIn(d *toolimpl.Decoder, v *mapbounds.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenAttrs = 1 << iota
-		seenCounts
-		seenItems
-		seenMeta
-	)
+	// seen records the properties read, a bit per index in propsDecodeIn:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeIn, which Property returns.
 	const (
@@ -310,34 +301,22 @@ func DecodeIn(d *toolimpl.Decoder, v *mapbounds.In) {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propAttrs:
-			if d.Member("attrs", seen&seenAttrs != 0) {
-				seen |= seenAttrs
+		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propAttrs:
 				decodeInAttrs(d, &v.Attrs)
-			}
-			d.Pop()
-		case propCounts:
-			if d.Member("counts", seen&seenCounts != 0) {
-				seen |= seenCounts
+			case propCounts:
 				decodeInCounts(d, &v.Counts)
-			}
-			d.Pop()
-		case propItems:
-			if d.Member("items", seen&seenItems != 0) {
-				seen |= seenItems
+			case propItems:
 				decodeInItems(d, &v.Items)
-			}
-			d.Pop()
-		case propMeta:
-			if d.Member("meta", seen&seenMeta != 0) {
-				seen |= seenMeta
+			case propMeta:
 				decodeInMeta(d, &v.Meta)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenAttrs == 0 {
+	if seen&(1<<propAttrs) == 0 {
 		d.Missing("attrs")
 	}
 }

@@ -18,7 +18,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -185,13 +185,8 @@ func DecodeReminder(d *toolimpl.Decoder, v *nojson.Reminder) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenText = 1 << iota
-		seenAt
-		seenLabels
-	)
+	// seen records the properties read, a bit per index in propsDecodeReminder:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeReminder, which Property returns.
 	const (
@@ -203,31 +198,23 @@ func DecodeReminder(d *toolimpl.Decoder, v *nojson.Reminder) {
 		if p = d.Property(propsDecodeReminder[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propText:
-			if d.Member("text", seen&seenText != 0) {
-				seen |= seenText
+		if d.Member(propsDecodeReminder[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propText:
 				decodeReminderText(d, &v.Text)
-			}
-			d.Pop()
-		case propAt:
-			if d.Member("at", seen&seenAt != 0) {
-				seen |= seenAt
+			case propAt:
 				decodeReminderAt(d, &v.At)
-			}
-			d.Pop()
-		case propLabels:
-			if d.Member("labels", seen&seenLabels != 0) {
-				seen |= seenLabels
+			case propLabels:
 				decodeReminderLabels(d, &v.Labels)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenText == 0 {
+	if seen&(1<<propText) == 0 {
 		d.Missing("text")
 	}
-	if seen&seenAt == 0 {
+	if seen&(1<<propAt) == 0 {
 		d.Missing("at")
 	}
 }
@@ -282,13 +269,8 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenReminder = 1 << iota
-		seenNotes
-		seenRepeat
-	)
+	// seen records the properties read, a bit per index in propsDecodeAddInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeAddInput, which Property returns.
 	const (
@@ -300,28 +282,20 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 		if p = d.Property(propsDecodeAddInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propReminder:
-			if d.Member("reminder", seen&seenReminder != 0) {
-				seen |= seenReminder
+		if d.Member(propsDecodeAddInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propReminder:
 				DecodeReminder(d, &v.Reminder)
-			}
-			d.Pop()
-		case propNotes:
-			if d.Member("notes", seen&seenNotes != 0) {
-				seen |= seenNotes
+			case propNotes:
 				decodeAddInputNotes(d, &v.Notes)
-			}
-			d.Pop()
-		case propRepeat:
-			if d.Member("repeat", seen&seenRepeat != 0) {
-				seen |= seenRepeat
+			case propRepeat:
 				decodeAddInputRepeat(d, &v.Repeat)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenReminder == 0 {
+	if seen&(1<<propReminder) == 0 {
 		d.Missing("reminder")
 	}
 }
@@ -330,7 +304,6 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 func EncodeAddOutput(e *toolimpl.Encoder, v *nojson.AddOutput) {
 	e.RawKey(`{"id":`)
 	e.String(v.ID)
-	e.RawMember(`,"count":`)
-	e.Int(int64(v.Count))
+	e.IntMember(`,"count":`, int64(v.Count))
 	e.ObjectEnd()
 }

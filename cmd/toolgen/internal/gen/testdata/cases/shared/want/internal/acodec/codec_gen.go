@@ -16,7 +16,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -81,12 +81,8 @@ func DecodeInput(d *toolimpl.Decoder, v *a.Input) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenQuery = 1 << iota
-		seenPage
-	)
+	// seen records the properties read, a bit per index in propsDecodeInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeInput, which Property returns.
 	const (
@@ -97,33 +93,28 @@ func DecodeInput(d *toolimpl.Decoder, v *a.Input) {
 		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propQuery:
-			if d.Member("query", seen&seenQuery != 0) {
-				seen |= seenQuery
+		if d.Member(propsDecodeInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propQuery:
 				decodeInputQuery(d, &v.Query)
-			}
-			d.Pop()
-		case propPage:
-			if d.Member("page", seen&seenPage != 0) {
-				seen |= seenPage
+			case propPage:
 				sharedcodec.DecodePage(d, &v.Page)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenQuery == 0 {
+	if seen&(1<<propQuery) == 0 {
 		d.Missing("query")
 	}
-	if seen&seenPage == 0 {
+	if seen&(1<<propPage) == 0 {
 		d.Missing("page")
 	}
 }
 
 // EncodeOutput encodes a.Output as its output schema requires.
 func EncodeOutput(e *toolimpl.Encoder, v *a.Output) {
-	e.RawKey(`{"names":`)
-	e.ArrayStart()
+	e.RawKey(`{"names":[`)
 	for namesIdx := range v.Names {
 		e.String(v.Names[namesIdx])
 	}

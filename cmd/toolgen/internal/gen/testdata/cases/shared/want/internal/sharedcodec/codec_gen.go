@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // propsDecodePage are the property names DecodePage matches, in their declared order.
 var propsDecodePage = [...]string{
@@ -51,12 +51,8 @@ func DecodePage(d *toolimpl.Decoder, v *shared.Page) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenCursor = 1 << iota
-		seenLimit
-	)
+	// seen records the properties read, a bit per index in propsDecodePage:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodePage, which Property returns.
 	const (
@@ -67,22 +63,18 @@ func DecodePage(d *toolimpl.Decoder, v *shared.Page) {
 		if p = d.Property(propsDecodePage[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propCursor:
-			if d.Member("cursor", seen&seenCursor != 0) {
-				seen |= seenCursor
+		if d.Member(propsDecodePage[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propCursor:
 				decodePageCursor(d, &v.Cursor)
-			}
-			d.Pop()
-		case propLimit:
-			if d.Member("limit", seen&seenLimit != 0) {
-				seen |= seenLimit
+			case propLimit:
 				decodePageLimit(d, &v.Limit)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenLimit == 0 {
+	if seen&(1<<propLimit) == 0 {
 		d.Missing("limit")
 	}
 }
@@ -103,7 +95,6 @@ func EncodePage(e *toolimpl.Encoder, v *shared.Page) {
 func EncodeNext(e *toolimpl.Encoder, v *shared.Next) {
 	e.RawKey(`{"page":`)
 	EncodePage(e, &v.Page)
-	e.RawMember(`,"more":`)
-	e.Bool(v.More)
+	e.BoolMember(`,"more":`, v.More)
 	e.ObjectEnd()
 }

@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -109,11 +109,8 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenTitle = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeCreateInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeCreateInput, which Property returns.
 	const (
@@ -123,16 +120,16 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 		if p = d.Property(propsDecodeCreateInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propTitle:
-			if d.Member("title", seen&seenTitle != 0) {
-				seen |= seenTitle
+		if d.Member(propsDecodeCreateInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propTitle:
 				decodeCreateInputTitle(d, &v.Title)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenTitle == 0 {
+	if seen&(1<<propTitle) == 0 {
 		d.Missing("title")
 	}
 }
@@ -147,11 +144,8 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenQuery = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeSearchInput:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeSearchInput, which Property returns.
 	const (
@@ -161,16 +155,16 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 		if p = d.Property(propsDecodeSearchInput[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propQuery:
-			if d.Member("query", seen&seenQuery != 0) {
-				seen |= seenQuery
+		if d.Member(propsDecodeSearchInput[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propQuery:
 				decodeCreateInputTitle(d, &v.Query)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenQuery == 0 {
+	if seen&(1<<propQuery) == 0 {
 		d.Missing("query")
 	}
 }

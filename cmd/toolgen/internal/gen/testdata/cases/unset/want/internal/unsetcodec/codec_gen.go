@@ -15,7 +15,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -170,11 +170,8 @@ func DecodeIn(d *toolimpl.Decoder, v *unset.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read: a second one is refused, a
-	// missing required one reported.
-	const (
-		seenText = 1 << iota
-	)
+	// seen records the properties read, a bit per index in propsDecodeIn:
+	// a second one is refused, a missing required one reported.
 	var seen uint64
 	// Each property's index in propsDecodeIn, which Property returns.
 	const (
@@ -184,16 +181,16 @@ func DecodeIn(d *toolimpl.Decoder, v *unset.In) {
 		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
 			break
 		}
-		switch p {
-		case propText:
-			if d.Member("text", seen&seenText != 0) {
-				seen |= seenText
+		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+			seen |= 1 << p
+			switch p {
+			case propText:
 				decodeInText(d, &v.Text)
 			}
-			d.Pop()
 		}
+		d.Pop()
 	}
-	if seen&seenText == 0 {
+	if seen&(1<<propText) == 0 {
 		d.Missing("text")
 	}
 }
