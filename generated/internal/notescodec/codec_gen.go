@@ -642,8 +642,7 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
-	e.ArrayEnd()
-	e.IntMember(`,"priority":`, int64(v.Priority))
+	e.IntMember(`],"priority":`, int64(v.Priority))
 	if v.Color != nil {
 		e.RawMember(`,"color":`)
 		if v.Color == nil {
@@ -1020,8 +1019,7 @@ func EncodeSummary(e *toolimpl.Encoder, v *notes.Summary) {
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
-	e.ArrayEnd()
-	e.IntMember(`,"priority":`, int64(v.Priority))
+	e.IntMember(`],"priority":`, int64(v.Priority))
 	e.FloatMember(`,"score":`, float64(v.Score), 64)
 	e.TimeMember(`,"created":`, v.Created)
 	e.TimeMember(`,"updated":`, v.Updated)
@@ -1034,8 +1032,7 @@ func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
 	for notesIdx := range v.Notes {
 		EncodeSummary(e, &v.Notes[notesIdx])
 	}
-	e.ArrayEnd()
-	e.IntMember(`,"total":`, int64(v.Total))
+	e.IntMember(`],"total":`, int64(v.Total))
 	e.RawMember(`,"tag_counts":{`)
 	for _, tagCountsKey := range slices.Sorted(maps.Keys(v.TagCounts)) {
 		tagCountsElem := v.TagCounts[tagCountsKey]
@@ -1184,8 +1181,7 @@ func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
-	e.ArrayEnd()
-	e.UintMember(`,"revision":`, uint64(v.Revision))
+	e.UintMember(`],"revision":`, uint64(v.Revision))
 	e.ObjectEnd()
 }
 

@@ -188,7 +188,6 @@ func EncodeForecast(e *toolimpl.Encoder, v *weather.Forecast) {
 	for daysIdx := range v.Days {
 		EncodeDay(e, &v.Days[daysIdx])
 	}
-	e.ArrayEnd()
-	e.TimeMember(`,"issued":`, v.Issued)
+	e.TimeMember(`],"issued":`, v.Issued)
 	e.ObjectEnd()
 }

@@ -27,6 +27,11 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
 	// written says that a member before this one is always written, so
 	// the ',' before this one's name is certain.
 	written := false
+	// closing is the ']' or '}' that the last statement written closes
+	// the previous member's array or map with, when that member is
+	// always written: the next member always written writes it with its
+	// own text (`],"total":`) instead.
+	closing := ""
 	for i, f := range s.Fields {
 		var pw view
 		if props != nil {
@@ -57,7 +62,20 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
 			fw.body = append(fw.body, jen.Id("e").Dot("ObjectStart").Call())
 		}
 		written = written || always
+		if closing != "" && always && method == "RawMember" {
+			fw.body = fw.body[:len(fw.body)-1]
+			key = closing + key
+		}
 		write := g.encodeMember(method, key, f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))
+		closing = ""
+		if always && f.Shape != nil && len(write) == 3 {
+			switch f.Shape.Kind {
+			case shape.Slice, shape.Array:
+				closing = "]"
+			case shape.Map:
+				closing = "}"
+			}
+		}
 		if cond != nil {
 			write = []jen.Code{jen.If(cond).Block(write...)}
 		}
@@ -183,8 +201,10 @@ func (g *Planner) nonZero(f *shape.Field, x *jen.Statement) jen.Code {
 // after RawMember is one call of the scalar's Member method
 // (e.StringMember(`,"title":`, v.Title)), and the '[' or '{' opening an
 // array or a map is part of the key's text, since neither needs a ','
-// after a key. Each call the generated encoders make is compiled at its
-// site: fewer, smaller sites are the codec packages' compile.
+// after a key (encodeStruct likewise moves the ']' or '}' closing it
+// into the next member's text). Each call the generated encoders make is
+// compiled at its site: fewer, smaller sites are the codec packages'
+// compile.
 func (g *Planner) encodeMember(method, key string, s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
 	e := jen.Id("e")
 	if method == "RawMember" && s != nil {

@@ -967,8 +967,7 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 	for itemsIdx := range v.Items {
 		EncodeItem(e, &v.Items[itemsIdx])
 	}
-	e.ArrayEnd()
-	e.IntMember(`,"total":`, int64(v.Total))
+	e.IntMember(`],"total":`, int64(v.Total))
 	if v.Next != nil {
 		e.RawMember(`,"next":`)
 		if v.Next == nil {
@@ -984,8 +983,7 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 		e.Key(metaKey)
 		e.Any(metaElem)
 	}
-	e.ObjectEnd()
-	e.RawMember(`,"code":`)
+	e.RawMember(`},"code":`)
 	e.Text(v.Code.MarshalText())
 	e.RawMember(`,"tree":`)
 	EncodeTree(e, &v.Tree)

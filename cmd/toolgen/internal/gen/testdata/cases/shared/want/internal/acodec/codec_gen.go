@@ -118,8 +118,7 @@ func EncodeOutput(e *toolimpl.Encoder, v *a.Output) {
 	for namesIdx := range v.Names {
 		e.String(v.Names[namesIdx])
 	}
-	e.ArrayEnd()
-	e.RawMember(`,"next":`)
+	e.RawMember(`],"next":`)
 	sharedcodec.EncodeNext(e, &v.Next)
 	e.ObjectEnd()
 }
