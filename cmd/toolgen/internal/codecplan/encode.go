@@ -227,12 +227,7 @@ func (g *Planner) encodeMember(method, key string, s *shape.Shape, w view, x *je
 // scalarWrite returns the Encoder method writing x when shape s is a
 // scalar the encoder has a Member method for, and its arguments; or "".
 func scalarWrite(s *shape.Shape, x *jen.Statement) (string, []jen.Code) {
-	val := func(conv jen.Code) *jen.Statement {
-		if conv == nil {
-			return x.Clone()
-		}
-		return jen.Add(conv).Parens(x.Clone())
-	}
+	val := func(conv jen.Code) *jen.Statement { return converted(x, conv) }
 	switch s.Kind {
 	case shape.Bool:
 		return "Bool", []jen.Code{val(basicConv(s.Type, jen.Bool()))}
@@ -250,6 +245,14 @@ func scalarWrite(s *shape.Shape, x *jen.Statement) (string, []jen.Code) {
 	return "", nil
 }
 
+// converted is x converted by conv, or x when conv is nil.
+func converted(x *jen.Statement, conv jen.Code) *jen.Statement {
+	if conv == nil {
+		return x.Clone()
+	}
+	return jen.Add(conv).Parens(x.Clone())
+}
+
 // encodeValue returns statements writing x (an addressable expression).
 // strict is true under an output schema: a nil pointer in a place that
 // does not allow null is an error instead of an invalid document.
@@ -261,12 +264,7 @@ func (g *Planner) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict b
 	if name, args := scalarWrite(s, x); name != "" {
 		return []jen.Code{e.Clone().Dot(name).Call(args...)}
 	}
-	val := func(conv jen.Code) *jen.Statement {
-		if conv == nil {
-			return x.Clone()
-		}
-		return jen.Add(conv).Parens(x.Clone())
-	}
+	val := func(conv jen.Code) *jen.Statement { return converted(x, conv) }
 	switch s.Kind {
 	case shape.Bytes:
 		return []jen.Code{e.Clone().Dot("Base64").Call(val(basicConv(s.Type, jen.Index().Byte())))}
