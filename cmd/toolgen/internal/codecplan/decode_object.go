@@ -64,7 +64,7 @@ func (g *Planner) decodeIndexed(table string, list []prop, required map[string]b
 		if i == 0 {
 			consts[i] = jen.Id(labels[i]).Op("=").Iota()
 		}
-		inner := append(allocate(p.f), g.decodeMember(p.f.Shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.GoName), !required[p.name], fieldSite(at, p.f))...)
+		inner := g.decodeProp(p, required, at)
 		cases[i] = jen.Case(jen.Id(labels[i])).Block(inner...)
 	}
 	p := jen.Id("p")
@@ -108,7 +108,7 @@ func (g *Planner) decodeByKey(list []prop, required map[string]bool, closed bool
 	body := bits.decl(names)
 	var cases []jen.Code
 	for i, p := range list {
-		inner := append(allocate(p.f), g.decodeMember(p.f.Shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.GoName), !required[p.name], fieldSite(at, p.f))...)
+		inner := g.decodeProp(p, required, at)
 		cases = append(cases, jen.Case(jen.Lit(p.name)).Block(
 			jen.If(jen.Id("d").Dot("Member").Call(jen.Lit(p.name), bits.test(names[i]).Op("!=").Lit(0))).Block(
 				append([]jen.Code{bits.set(names[i])}, inner...)...,
@@ -125,6 +125,12 @@ func (g *Planner) decodeByKey(list []prop, required map[string]bool, closed bool
 		}
 	}
 	return body
+}
+
+// decodeProp returns the statements decoding the value of property p
+// into its field, allocating the embedded pointers it is reached through.
+func (g *Planner) decodeProp(p prop, required map[string]bool, at site) []jen.Code {
+	return append(allocate(p.f), g.decodeMember(p.f.Shape, viewOf(p.node, at.root), selectorOf(jen.Id("v"), p.f.GoName), !required[p.name], fieldSite(at, p.f))...)
 }
 
 // allocate returns the statements allocating the embedded pointers a
