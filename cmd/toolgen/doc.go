@@ -486,7 +486,7 @@
 //     each set package once, in any order; and Unavailable(tools). It
 //     names no tool type, so that its compile does not grow with them. It builds on
 //     runtime/toolimpl, for generated code only, and a line const _ =
-//     toolimpl.SupportPackageIsVersion8, in every generated file, makes a
+//     toolimpl.SupportPackageIsVersion9, in every generated file, makes a
 //     skew between the generator and the runtime a compile error. With
 //     skills, it also holds their table (skill.Skill values sorted by name,
 //     a body one line per string literal, so a change reads as a diff of

@@ -149,6 +149,32 @@ func BenchmarkEncoder(b *testing.B) {
 	b.SetBytes(int64(e.Len()))
 }
 
+// BenchmarkEncoderMembers writes BenchmarkEncoder's object as the
+// generated encoders write it: the first member's text with RawKey, each
+// scalar member with one call of its Member method.
+func BenchmarkEncoderMembers(b *testing.B) {
+	e := NewEncoder()
+	tm := time.Date(2006, 1, 2, 15, 4, 5, 0, time.UTC)
+	tags := []string{"go", "types"}
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Reset()
+		e.RawKey(`{"id":`)
+		e.Int(12345)
+		e.StringMember(`,"title":`, "Generics in \"Go\"\n")
+		e.FloatMember(`,"score":`, 0.875, 64)
+		e.TimeMember(`,"created":`, tm)
+		e.RawMember(`,"tags":[`)
+		for _, t := range tags {
+			e.String(t)
+		}
+		e.ArrayEnd()
+		e.BoolMember(`,"done":`, false)
+		e.ObjectEnd()
+	}
+	b.SetBytes(int64(e.Len()))
+}
+
 // BenchmarkLongString reads and writes a 4 KiB string of plain text, such
 // as a note's body: eight bytes are tested at a time.
 func BenchmarkLongString(b *testing.B) {

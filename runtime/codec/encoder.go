@@ -353,13 +353,19 @@ func (e *Encoder) Null() {
 // (any other bits): like ES6, in decimal notation unless the magnitude is
 // below 1e-6 or at least 1e21. NaN and infinities fail (and write null).
 func (e *Encoder) Float(v float64, bits int) {
-	if bits != 32 {
-		bits = 64
-	}
 	if !e.fits(1) {
 		return
 	}
 	e.comma()
+	e.float(v, bits)
+}
+
+// float writes v, its ',' or member text written: the value of Float and
+// FloatMember.
+func (e *Encoder) float(v float64, bits int) {
+	if bits != 32 {
+		bits = 64
+	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		e.Fail(fmt.Errorf("codec: unsupported value: %s", strconv.FormatFloat(v, 'g', -1, bits)))
 		e.buf = append(e.buf, "null"...)
@@ -394,6 +400,12 @@ func (e *Encoder) Time(t time.Time) {
 		return
 	}
 	e.comma()
+	e.time(t)
+}
+
+// time writes t, its ',' or member text written: the value of Time and
+// TimeMember.
+func (e *Encoder) time(t time.Time) {
 	b, err := t.AppendText(append(e.buf, '"'))
 	if err != nil {
 		e.Fail(fmt.Errorf("codec: encoding a time: %w", err))

@@ -267,6 +267,72 @@ func TestEncodeRawMember(t *testing.T) {
 	assert.Equal(t, `{"a":1,"b":["x"],"c\"d":true}`, string(e.Bytes()))
 }
 
+// TestEncodeMembers: each Member method writes what RawMember and the
+// value's method write, whatever came before.
+func TestEncodeMembers(t *testing.T) {
+	t.Parallel()
+	tm := time.Date(2025, 1, 2, 3, 4, 5, 6, time.FixedZone("", 3600))
+	for _, c := range []struct {
+		name          string
+		fused, parted func(e *Encoder, text string)
+	}{
+		{"String", func(e *Encoder, k string) { e.StringMember(k, "plain") }, func(e *Encoder, k string) { e.RawMember(k); e.String("plain") }},
+		{"String escaped", func(e *Encoder, k string) { e.StringMember(k, "a\"b\n\u2028\xff") }, func(e *Encoder, k string) { e.RawMember(k); e.String("a\"b\n\u2028\xff") }},
+		{"String empty", func(e *Encoder, k string) { e.StringMember(k, "") }, func(e *Encoder, k string) { e.RawMember(k); e.String("") }},
+		{"Int", func(e *Encoder, k string) { e.IntMember(k, -7) }, func(e *Encoder, k string) { e.RawMember(k); e.Int(-7) }},
+		{"Int small", func(e *Encoder, k string) { e.IntMember(k, 42) }, func(e *Encoder, k string) { e.RawMember(k); e.Int(42) }},
+		{"Int 0", func(e *Encoder, k string) { e.IntMember(k, 0) }, func(e *Encoder, k string) { e.RawMember(k); e.Int(0) }},
+		{"Int 10", func(e *Encoder, k string) { e.IntMember(k, 10) }, func(e *Encoder, k string) { e.RawMember(k); e.Int(10) }},
+		{"Int 99", func(e *Encoder, k string) { e.IntMember(k, 99) }, func(e *Encoder, k string) { e.RawMember(k); e.Int(99) }},
+		{"Int 100", func(e *Encoder, k string) { e.IntMember(k, 100) }, func(e *Encoder, k string) { e.RawMember(k); e.Int(100) }},
+		{"Int large", func(e *Encoder, k string) { e.IntMember(k, math.MinInt64) }, func(e *Encoder, k string) { e.RawMember(k); e.Int(math.MinInt64) }},
+		{"Uint", func(e *Encoder, k string) { e.UintMember(k, math.MaxUint64) }, func(e *Encoder, k string) { e.RawMember(k); e.Uint(math.MaxUint64) }},
+		{"Uint small", func(e *Encoder, k string) { e.UintMember(k, 9) }, func(e *Encoder, k string) { e.RawMember(k); e.Uint(9) }},
+		{"Uint 99", func(e *Encoder, k string) { e.UintMember(k, 99) }, func(e *Encoder, k string) { e.RawMember(k); e.Uint(99) }},
+		{"Bool", func(e *Encoder, k string) { e.BoolMember(k, true) }, func(e *Encoder, k string) { e.RawMember(k); e.Bool(true) }},
+		{"Bool false", func(e *Encoder, k string) { e.BoolMember(k, false) }, func(e *Encoder, k string) { e.RawMember(k); e.Bool(false) }},
+		{"Float", func(e *Encoder, k string) { e.FloatMember(k, 1e-7, 64) }, func(e *Encoder, k string) { e.RawMember(k); e.Float(1e-7, 64) }},
+		{"Float32", func(e *Encoder, k string) { e.FloatMember(k, float64(float32(0.1)), 32) }, func(e *Encoder, k string) { e.RawMember(k); e.Float(float64(float32(0.1)), 32) }},
+		{"Float NaN", func(e *Encoder, k string) { e.FloatMember(k, math.NaN(), 64) }, func(e *Encoder, k string) { e.RawMember(k); e.Float(math.NaN(), 64) }},
+		{"Time", func(e *Encoder, k string) { e.TimeMember(k, tm) }, func(e *Encoder, k string) { e.RawMember(k); e.Time(tm) }},
+		{"Time unrepresentable", func(e *Encoder, k string) { e.TimeMember(k, tm.AddDate(10000, 0, 0)) }, func(e *Encoder, k string) { e.RawMember(k); e.Time(tm.AddDate(10000, 0, 0)) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			// Texts of 5 to 18 bytes (those of 8 to 16 are copied as
+			// words), in buffers of every spare capacity up to 48 bytes,
+			// after a ResetAppend's bytes, with no limit or any limit
+			// up to 48 bytes.
+			for _, text := range []string{`,"k":`, `,"abc":`, `,"abcd":`, `,"abcdefghi":`, `,"abcdefghijkl":`, `,"abcdefghijklm":`, `,"abcdefghijklmn":`} {
+				for _, start := range [][]byte{nil, []byte("kept:")} {
+					for spare := range 49 {
+						for limit := range 49 {
+							fused, parted := NewEncoder(), NewEncoder()
+							for _, e := range []*Encoder{fused, parted} {
+								buf := make([]byte, len(start), len(start)+spare)
+								copy(buf, start)
+								e.ResetAppend(buf)
+								e.SetLimit(limit)
+								e.RawKey(`{"a":`)
+								e.Int(1)
+							}
+							c.fused(fused, text)
+							c.parted(parted, text)
+							for _, e := range []*Encoder{fused, parted} {
+								e.String("next")
+								e.ObjectEnd()
+							}
+							require.Equal(t, string(parted.Bytes()), string(fused.Bytes()), "text %s, spare %d, limit %d", text, spare, limit)
+							require.Equal(t, parted.TooLarge(), fused.TooLarge(), "text %s, spare %d, limit %d", text, spare, limit)
+							require.Equal(t, parted.Err(), fused.Err())
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestEncodeResetAppend: after ResetAppend the encoder appends to the
 // given buffer, in its memory, with no comma first; it keeps using that
 // memory until given other memory.

@@ -33,6 +33,17 @@ func TestEncoderLimit(t *testing.T) {
 				e.Int(12345)
 			}
 		},
+		"StringMember":  func(e *Encoder) { e.StringMember(`,"k":`, strings.Repeat("x", 20)) },
+		"escapedMember": func(e *Encoder) { e.StringMember(`,"k":`, strings.Repeat("\x01", 5)) },
+		"TimeMember":    func(e *Encoder) { e.TimeMember(`,"k":`, time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC)) },
+		"FloatMember":   func(e *Encoder) { e.FloatMember(`,"k":`, 1.2345678901234567e-300, 64) },
+		"members": func(e *Encoder) {
+			for range 4 {
+				e.IntMember(`,"i":`, 12345)
+				e.UintMember(`,"u":`, 12345)
+				e.BoolMember(`,"b":`, false)
+			}
+		},
 	}
 	for name, write := range writes {
 		t.Run(name, func(t *testing.T) {

@@ -19,7 +19,7 @@
 // tool's input and output types.
 //
 // The grammar of the descriptions is shared with toolgen's generator; the
-// runtime version guard (toolimpl.SupportPackageIsVersion8) keeps the two from
+// runtime version guard (toolimpl.SupportPackageIsVersion9) keeps the two from
 // drifting apart.
 package fresh
 

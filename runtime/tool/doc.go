@@ -151,7 +151,7 @@
 //
 // Generated code builds its Registry through runtime/toolimpl, the
 // contract for generated code only, and contains
-// `const _ = toolimpl.SupportPackageIsVersion8`; the Registry's
+// `const _ = toolimpl.SupportPackageIsVersion9`; the Registry's
 // implementation is internal. Everything policy-like about running a tool
 // is written once there: lookup, suggestions for unknown names, refusal
 // of propose tools, decoding limits, timeouts, panic recovery, error

@@ -16,7 +16,7 @@ import (
 )
 
 // Generated packages contain this line; it must compile.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // proposeRegistry returns a registry, built as generated code builds one,
 // of one propose tool, notes_delete, that takes an integer id and counts

@@ -17,7 +17,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -196,20 +196,13 @@ func CallClockZones(ctx context.Context, t *clock.ZonesTool, mode toolimpl.Mode,
 func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
 	e.RawKey(`{"time":`)
 	e.Time(v.Time)
-	e.RawMember(`,"unix":`)
-	e.Int(int64(v.Unix))
-	e.RawMember(`,"location":`)
-	e.String(v.Location)
-	e.RawMember(`,"zone":`)
-	e.String(v.Zone)
-	e.RawMember(`,"offset":`)
-	e.Int(int64(v.Offset))
-	e.RawMember(`,"weekday":`)
-	e.String(v.Weekday)
-	e.RawMember(`,"iso_week":`)
-	e.Uint(uint64(v.ISOWeek))
-	e.RawMember(`,"year_day":`)
-	e.Uint(uint64(v.YearDay))
+	e.IntMember(`,"unix":`, int64(v.Unix))
+	e.StringMember(`,"location":`, v.Location)
+	e.StringMember(`,"zone":`, v.Zone)
+	e.IntMember(`,"offset":`, int64(v.Offset))
+	e.StringMember(`,"weekday":`, v.Weekday)
+	e.UintMember(`,"iso_week":`, uint64(v.ISOWeek))
+	e.UintMember(`,"year_day":`, uint64(v.YearDay))
 	e.ObjectEnd()
 }
 
@@ -217,14 +210,10 @@ func EncodeNow(e *toolimpl.Encoder, v *clock.Now) {
 func EncodeSync(e *toolimpl.Encoder, v *clock.Sync) {
 	e.RawKey(`{"local":`)
 	e.Time(v.Local)
-	e.RawMember(`,"reference":`)
-	e.Time(v.Reference)
-	e.RawMember(`,"offset":`)
-	e.Int(int64(v.Offset))
-	e.RawMember(`,"round_trip":`)
-	e.Int(int64(v.RoundTrip))
-	e.RawMember(`,"in_sync":`)
-	e.Bool(v.InSync)
+	e.TimeMember(`,"reference":`, v.Reference)
+	e.IntMember(`,"offset":`, int64(v.Offset))
+	e.IntMember(`,"round_trip":`, int64(v.RoundTrip))
+	e.BoolMember(`,"in_sync":`, v.InSync)
 	e.ObjectEnd()
 }
 
@@ -281,8 +270,7 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 func EncodeWaited(e *toolimpl.Encoder, v *clock.Waited) {
 	e.RawKey(`{"seconds":`)
 	e.Float(float64(v.Seconds), 64)
-	e.RawMember(`,"until":`)
-	e.Time(v.Until)
+	e.TimeMember(`,"until":`, v.Until)
 	e.ObjectEnd()
 }
 

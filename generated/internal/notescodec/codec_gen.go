@@ -21,7 +21,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -627,8 +627,7 @@ func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Email != "" {
-		e.RawMember(`,"email":`)
-		e.String(v.Email)
+		e.StringMember(`,"email":`, v.Email)
 	}
 	e.ObjectEnd()
 }
@@ -637,16 +636,13 @@ func EncodePerson(e *toolimpl.Encoder, v *notes.Person) {
 func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"title":`)
-	e.String(v.Title)
-	e.RawMember(`,"body":`)
-	e.String(v.Body)
+	e.StringMember(`,"title":`, v.Title)
+	e.StringMember(`,"body":`, v.Body)
 	e.RawMember(`,"tags":[`)
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
-	e.RawMember(`],"priority":`)
-	e.Int(int64(v.Priority))
+	e.IntMember(`],"priority":`, int64(v.Priority))
 	if v.Color != nil {
 		e.RawMember(`,"color":`)
 		if v.Color == nil {
@@ -674,18 +670,15 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 	}
 	e.RawMember(`,"author":`)
 	EncodePerson(e, &v.Author)
-	e.RawMember(`,"revision":`)
-	e.Uint(uint64(v.Revision))
+	e.UintMember(`,"revision":`, uint64(v.Revision))
 	e.RawMember(`,"checksum":`)
 	e.Base64(v.Checksum)
 	if len(v.Data) != 0 {
 		e.RawMember(`,"data":`)
 		e.JSON(v.Data.MarshalJSON())
 	}
-	e.RawMember(`,"created":`)
-	e.Time(v.Created)
-	e.RawMember(`,"updated":`)
-	e.Time(v.Updated)
+	e.TimeMember(`,"created":`, v.Created)
+	e.TimeMember(`,"updated":`, v.Updated)
 	e.ObjectEnd()
 }
 
@@ -739,8 +732,7 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 func EncodeDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"deleted":`)
-	e.Bool(v.Deleted)
+	e.BoolMember(`,"deleted":`, v.Deleted)
 	e.ObjectEnd()
 }
 
@@ -818,10 +810,8 @@ func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
 	e.RawKey(`{"heading":`)
 	e.String(v.Heading)
-	e.RawMember(`,"level":`)
-	e.Int(int64(v.Level))
-	e.RawMember(`,"line":`)
-	e.Int(int64(v.Line))
+	e.IntMember(`,"level":`, int64(v.Level))
+	e.IntMember(`,"line":`, int64(v.Line))
 	if len(v.Sections) != 0 {
 		e.RawMember(`,"sections":[`)
 		for sectionsIdx := range v.Sections {
@@ -836,8 +826,7 @@ func EncodeSection(e *toolimpl.Encoder, v *notes.Section) {
 func EncodeOutline(e *toolimpl.Encoder, v *notes.Outline) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"title":`)
-	e.String(v.Title)
+	e.StringMember(`,"title":`, v.Title)
 	e.RawMember(`,"sections":[`)
 	for sectionsIdx := range v.Sections {
 		EncodeSection(e, &v.Sections[sectionsIdx])
@@ -1024,22 +1013,16 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 func EncodeSummary(e *toolimpl.Encoder, v *notes.Summary) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"title":`)
-	e.String(v.Title)
-	e.RawMember(`,"snippet":`)
-	e.String(v.Snippet)
+	e.StringMember(`,"title":`, v.Title)
+	e.StringMember(`,"snippet":`, v.Snippet)
 	e.RawMember(`,"tags":[`)
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
-	e.RawMember(`],"priority":`)
-	e.Int(int64(v.Priority))
-	e.RawMember(`,"score":`)
-	e.Float(float64(v.Score), 64)
-	e.RawMember(`,"created":`)
-	e.Time(v.Created)
-	e.RawMember(`,"updated":`)
-	e.Time(v.Updated)
+	e.IntMember(`],"priority":`, int64(v.Priority))
+	e.FloatMember(`,"score":`, float64(v.Score), 64)
+	e.TimeMember(`,"created":`, v.Created)
+	e.TimeMember(`,"updated":`, v.Updated)
 	e.ObjectEnd()
 }
 
@@ -1049,8 +1032,7 @@ func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
 	for notesIdx := range v.Notes {
 		EncodeSummary(e, &v.Notes[notesIdx])
 	}
-	e.RawMember(`],"total":`)
-	e.Int(int64(v.Total))
+	e.IntMember(`],"total":`, int64(v.Total))
 	e.RawMember(`,"tag_counts":{`)
 	for _, tagCountsKey := range slices.Sorted(maps.Keys(v.TagCounts)) {
 		tagCountsElem := v.TagCounts[tagCountsKey]
@@ -1143,10 +1125,8 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 func EncodeShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
 	e.RawKey(`{"id":`)
 	e.String(string(v.ID))
-	e.RawMember(`,"url":`)
-	e.String(v.URL)
-	e.RawMember(`,"expires":`)
-	e.Time(v.Expires)
+	e.StringMember(`,"url":`, v.URL)
+	e.TimeMember(`,"expires":`, v.Expires)
 	e.ObjectEnd()
 }
 
@@ -1201,8 +1181,7 @@ func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
 	for tagsIdx := range v.Tags {
 		e.String(v.Tags[tagsIdx])
 	}
-	e.RawMember(`],"revision":`)
-	e.Uint(uint64(v.Revision))
+	e.UintMember(`],"revision":`, uint64(v.Revision))
 	e.ObjectEnd()
 }
 

@@ -18,7 +18,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -170,18 +170,12 @@ func EncodeForecastPlace(e *toolimpl.Encoder, v *struct {
 func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
 	e.RawKey(`{"date":`)
 	e.String(v.Date)
-	e.RawMember(`,"summary":`)
-	e.String(v.Summary)
-	e.RawMember(`,"high":`)
-	e.Float(float64(v.High), 64)
-	e.RawMember(`,"low":`)
-	e.Float(float64(v.Low), 64)
-	e.RawMember(`,"rain_chance":`)
-	e.Uint(uint64(v.RainChance))
-	e.RawMember(`,"rain":`)
-	e.Float(float64(v.Rain), 32)
-	e.RawMember(`,"wind":`)
-	e.Float(float64(v.Wind), 32)
+	e.StringMember(`,"summary":`, v.Summary)
+	e.FloatMember(`,"high":`, float64(v.High), 64)
+	e.FloatMember(`,"low":`, float64(v.Low), 64)
+	e.UintMember(`,"rain_chance":`, uint64(v.RainChance))
+	e.FloatMember(`,"rain":`, float64(v.Rain), 32)
+	e.FloatMember(`,"wind":`, float64(v.Wind), 32)
 	e.ObjectEnd()
 }
 
@@ -189,13 +183,11 @@ func EncodeDay(e *toolimpl.Encoder, v *weather.Day) {
 func EncodeForecast(e *toolimpl.Encoder, v *weather.Forecast) {
 	e.RawKey(`{"place":`)
 	EncodeForecastPlace(e, &v.Place)
-	e.RawMember(`,"units":`)
-	e.String(v.Units)
+	e.StringMember(`,"units":`, v.Units)
 	e.RawMember(`,"days":[`)
 	for daysIdx := range v.Days {
 		EncodeDay(e, &v.Days[daysIdx])
 	}
-	e.RawMember(`],"issued":`)
-	e.Time(v.Issued)
+	e.TimeMember(`],"issued":`, v.Issued)
 	e.ObjectEnd()
 }

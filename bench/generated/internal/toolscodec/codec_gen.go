@@ -18,7 +18,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -564,12 +564,9 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
 	e.RawKey(`{"id":`)
 	e.String(v.ID)
-	e.RawMember(`,"lines":`)
-	e.Int(int64(v.Lines))
-	e.RawMember(`,"total":`)
-	e.Float(float64(v.Total), 64)
-	e.RawMember(`,"within_budget":`)
-	e.Bool(v.WithinBudget)
+	e.IntMember(`,"lines":`, int64(v.Lines))
+	e.FloatMember(`,"total":`, float64(v.Total), 64)
+	e.BoolMember(`,"within_budget":`, v.WithinBudget)
 	e.ObjectEnd()
 }
 
@@ -632,7 +629,6 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 func EncodeSmallOutput(e *toolimpl.Encoder, v *tools.SmallOutput) {
 	e.RawKey(`{"query":`)
 	e.String(v.Query)
-	e.RawMember(`,"limit":`)
-	e.Int(int64(v.Limit))
+	e.IntMember(`,"limit":`, int64(v.Limit))
 	e.ObjectEnd()
 }

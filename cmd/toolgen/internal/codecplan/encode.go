@@ -66,10 +66,15 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
 			fw.body = fw.body[:len(fw.body)-1]
 			key = closing + key
 		}
-		write, closes := g.encodeMember(method, key, f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))
+		write := g.encodeMember(method, key, f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))
 		closing = ""
-		if always {
-			closing = closes
+		if always && f.Shape != nil && len(write) == 3 {
+			switch f.Shape.Kind {
+			case shape.Slice, shape.Array:
+				closing = "]"
+			case shape.Map:
+				closing = "}"
+			}
 		}
 		if cond != nil {
 			write = []jen.Code{jen.If(cond).Block(write...)}
@@ -192,25 +197,60 @@ func (g *Planner) nonZero(f *shape.Field, x *jen.Statement) jen.Code {
 
 // encodeMember returns statements writing a member: its key text (the
 // ',' or '{' before it included) with method, RawKey or RawMember, then
-// x's value. The '[' or '{' opening an array or a map is part of the
-// key's text, since neither needs a ',' after a key, and closes is then
-// the ']' or '}' that the last statement writes, which encodeStruct moves
-// into the next member's text when it can: each write the generated
-// encoders make is compiled at its site, with what the compiler inlines
-// there, and fewer sites are the codec packages' compile.
-func (g *Planner) encodeMember(method, key string, s *shape.Shape, w view, x *jen.Statement, strict bool, at site) (stmts []jen.Code, closes string) {
+// x's value. The writes are fused where the encoder allows it: a scalar
+// after RawMember is one call of the scalar's Member method
+// (e.StringMember(`,"title":`, v.Title)), and the '[' or '{' opening an
+// array or a map is part of the key's text, since neither needs a ','
+// after a key (encodeStruct likewise moves the ']' or '}' closing it
+// into the next member's text). Each call the generated encoders make is
+// compiled at its site: fewer, smaller sites are the codec packages'
+// compile.
+func (g *Planner) encodeMember(method, key string, s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
 	e := jen.Id("e")
-	val := g.encodeValue(s, w, x, strict, at)
-	if s != nil && len(val) == 3 {
-		// encodeValue opens the array or map, loops, and closes it.
-		switch s.Kind {
-		case shape.Slice, shape.Array:
-			key, val, closes = key+"[", val[1:], "]"
-		case shape.Map:
-			key, val, closes = key+"{", val[1:], "}"
+	if method == "RawMember" && s != nil {
+		if name, args := scalarWrite(s, x); name != "" {
+			return []jen.Code{e.Dot(name + "Member").Call(append([]jen.Code{gocode.KeyLit(key)}, args...)...)}
 		}
 	}
-	return append([]jen.Code{e.Dot(method).Call(gocode.KeyLit(key))}, val...), closes
+	val := g.encodeValue(s, w, x, strict, at)
+	if s != nil && (s.Kind == shape.Slice || s.Kind == shape.Array || s.Kind == shape.Map) && len(val) == 3 {
+		// encodeValue opens the array or map, loops, and closes it.
+		open := "["
+		if s.Kind == shape.Map {
+			open = "{"
+		}
+		key, val = key+open, val[1:]
+	}
+	return append([]jen.Code{e.Dot(method).Call(gocode.KeyLit(key))}, val...)
+}
+
+// scalarWrite returns the Encoder method writing x when shape s is a
+// scalar the encoder has a Member method for, and its arguments; or "".
+func scalarWrite(s *shape.Shape, x *jen.Statement) (string, []jen.Code) {
+	val := func(conv jen.Code) *jen.Statement { return converted(x, conv) }
+	switch s.Kind {
+	case shape.Bool:
+		return "Bool", []jen.Code{val(basicConv(s.Type, jen.Bool()))}
+	case shape.String:
+		return "String", []jen.Code{val(basicConv(s.Type, jen.String()))}
+	case shape.Int:
+		return "Int", []jen.Code{val(jen.Int64())}
+	case shape.Uint:
+		return "Uint", []jen.Code{val(jen.Uint64())}
+	case shape.Float:
+		return "Float", []jen.Code{val(jen.Float64()), jen.Lit(s.Bits)}
+	case shape.Time:
+		return "Time", []jen.Code{val(nil)}
+	}
+	return "", nil
+}
+
+// converted is x converted by conv, or x when conv is nil.
+func converted(x *jen.Statement, conv jen.Code) *jen.Statement {
+	if conv == nil {
+		return x.Clone()
+	}
+	return jen.Add(conv).Parens(x.Clone())
 }
 
 // encodeValue returns statements writing x (an addressable expression).
@@ -221,25 +261,11 @@ func (g *Planner) encodeValue(s *shape.Shape, w view, x *jen.Statement, strict b
 	if s == nil {
 		return nil
 	}
-	val := func(conv jen.Code) *jen.Statement {
-		if conv == nil {
-			return x.Clone()
-		}
-		return jen.Add(conv).Parens(x.Clone())
+	if name, args := scalarWrite(s, x); name != "" {
+		return []jen.Code{e.Clone().Dot(name).Call(args...)}
 	}
+	val := func(conv jen.Code) *jen.Statement { return converted(x, conv) }
 	switch s.Kind {
-	case shape.Bool:
-		return []jen.Code{e.Clone().Dot("Bool").Call(val(basicConv(s.Type, jen.Bool())))}
-	case shape.String:
-		return []jen.Code{e.Clone().Dot("String").Call(val(basicConv(s.Type, jen.String())))}
-	case shape.Int:
-		return []jen.Code{e.Clone().Dot("Int").Call(val(jen.Int64()))}
-	case shape.Uint:
-		return []jen.Code{e.Clone().Dot("Uint").Call(val(jen.Uint64()))}
-	case shape.Float:
-		return []jen.Code{e.Clone().Dot("Float").Call(val(jen.Float64()), jen.Lit(s.Bits))}
-	case shape.Time:
-		return []jen.Code{e.Clone().Dot("Time").Call(val(nil))}
 	case shape.Bytes:
 		return []jen.Code{e.Clone().Dot("Base64").Call(val(basicConv(s.Type, jen.Index().Byte())))}
 	case shape.Any:

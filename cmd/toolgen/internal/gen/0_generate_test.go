@@ -185,7 +185,7 @@ func TestEveryFileHasTheVersionGuard(t *testing.T) {
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		require.NoError(t, err)
-		assert.Contains(t, string(b), "const _ = toolimpl.SupportPackageIsVersion8", name)
+		assert.Contains(t, string(b), "const _ = toolimpl.SupportPackageIsVersion9", name)
 	}
 }
 

@@ -39,7 +39,7 @@ const (
 func versionGuard(f *jen.File) {
 	f.Comment("This guard fails to compile when this file and the toolgen runtime it")
 	f.Comment("targets disagree: regenerate it with the toolgen version in your go.mod.")
-	f.Const().Id("_").Op("=").Qual(implPkg, "SupportPackageIsVersion8")
+	f.Const().Id("_").Op("=").Qual(implPkg, "SupportPackageIsVersion9")
 	f.Line()
 }
 

@@ -25,7 +25,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // specs points to the spec of every tool, sorted by name: each a variable
 // of the codec package that holds the tool's schemas and call function.

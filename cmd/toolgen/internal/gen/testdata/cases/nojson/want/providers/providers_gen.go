@@ -22,7 +22,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // NewDefinitions returns the provider definitions of the tools reg offers,
 // from the bytes toolgen precomputed; a tool it does not know, or whose spec

@@ -21,7 +21,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -248,8 +248,7 @@ func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
 	e.RawKey(`{"name":`)
 	e.String(v.Name)
 	if v.Count != 0 {
-		e.RawMember(`,"count":`)
-		e.Uint(uint64(v.Count))
+		e.UintMember(`,"count":`, uint64(v.Count))
 	}
 	if len(v.Tags) != 0 {
 		e.RawMember(`,"tags":[`)
@@ -968,8 +967,7 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 	for itemsIdx := range v.Items {
 		EncodeItem(e, &v.Items[itemsIdx])
 	}
-	e.RawMember(`],"total":`)
-	e.Int(int64(v.Total))
+	e.IntMember(`],"total":`, int64(v.Total))
 	if v.Next != nil {
 		e.RawMember(`,"next":`)
 		if v.Next == nil {
@@ -978,8 +976,7 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 			e.String((*v.Next))
 		}
 	}
-	e.RawMember(`,"at":`)
-	e.Time(v.At)
+	e.TimeMember(`,"at":`, v.At)
 	e.RawMember(`,"meta":{`)
 	for _, metaKey := range slices.Sorted(maps.Keys(v.Meta)) {
 		metaElem := v.Meta[metaKey]
@@ -990,7 +987,6 @@ func EncodeOutput(e *toolimpl.Encoder, v *basic.Output) {
 	e.Text(v.Code.MarshalText())
 	e.RawMember(`,"tree":`)
 	EncodeTree(e, &v.Tree)
-	e.RawMember(`,"score":`)
-	e.Float(float64(v.Score), 32)
+	e.FloatMember(`,"score":`, float64(v.Score), 32)
 	e.ObjectEnd()
 }

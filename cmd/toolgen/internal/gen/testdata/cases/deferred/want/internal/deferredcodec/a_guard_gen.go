@@ -10,7 +10,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The functions below fail to compile when a tool's Call method, or a field
 // of a type its input or output reaches, is no longer the one this package

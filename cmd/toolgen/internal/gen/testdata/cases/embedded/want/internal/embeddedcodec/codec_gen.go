@@ -16,7 +16,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -226,35 +226,29 @@ func EncodeOutput(e *toolimpl.Encoder, v *embedded.Output) {
 	e.String(v.Query)
 	if v.Audit != nil {
 		if v.By != "" {
-			e.RawMember(`,"by":`)
-			e.String(v.By)
+			e.StringMember(`,"by":`, v.By)
 		}
 		if v.Reason != "" {
-			e.RawMember(`,"reason":`)
-			e.String(v.Reason)
+			e.StringMember(`,"reason":`, v.Reason)
 		}
 	}
 	if v.Audit != nil && v.Origin != nil {
 		if v.Host != "" {
-			e.RawMember(`,"host":`)
-			e.String(v.Host)
+			e.StringMember(`,"host":`, v.Host)
 		}
 	}
 	if v.Signed == nil {
 		e.Fail(errors.New("Output.Signed is nil, but the output schema requires its promoted property \"signer\"; set it, or mark the promoted field omitempty"))
 	} else {
-		e.RawMember(`,"signer":`)
-		e.String(v.Signer)
+		e.StringMember(`,"signer":`, v.Signer)
 	}
 	if v.Labels != nil {
 		if v.Color != "" {
-			e.RawMember(`,"color":`)
-			e.String(v.Color)
+			e.StringMember(`,"color":`, v.Color)
 		}
 	}
 	if v.Label != "" {
-		e.RawMember(`,"label":`)
-		e.String(v.Label)
+		e.StringMember(`,"label":`, v.Label)
 	}
 	e.ObjectEnd()
 }

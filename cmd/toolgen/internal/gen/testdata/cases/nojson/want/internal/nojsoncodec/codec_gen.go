@@ -18,7 +18,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.
@@ -304,7 +304,6 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 func EncodeAddOutput(e *toolimpl.Encoder, v *nojson.AddOutput) {
 	e.RawKey(`{"id":`)
 	e.String(v.ID)
-	e.RawMember(`,"count":`)
-	e.Int(int64(v.Count))
+	e.IntMember(`,"count":`, int64(v.Count))
 	e.ObjectEnd()
 }

@@ -16,7 +16,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // The published schemas of this package's tools, which their specs
 // hold: the exact bytes sent to models. tools.json shows them indented.

@@ -14,7 +14,7 @@ import (
 
 // This guard fails to compile when this file and the toolgen runtime it
 // targets disagree: regenerate it with the toolgen version in your go.mod.
-const _ = toolimpl.SupportPackageIsVersion8
+const _ = toolimpl.SupportPackageIsVersion9
 
 // propsDecodePage are the property names DecodePage matches, in their declared order.
 var propsDecodePage = [...]string{
@@ -95,7 +95,6 @@ func EncodePage(e *toolimpl.Encoder, v *shared.Page) {
 func EncodeNext(e *toolimpl.Encoder, v *shared.Next) {
 	e.RawKey(`{"page":`)
 	EncodePage(e, &v.Page)
-	e.RawMember(`,"more":`)
-	e.Bool(v.More)
+	e.BoolMember(`,"more":`, v.More)
 	e.ObjectEnd()
 }
