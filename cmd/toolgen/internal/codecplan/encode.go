@@ -66,15 +66,10 @@ func (g *Planner) encodeStruct(s *shape.Shape, obj view, at site) Func {
 			fw.body = fw.body[:len(fw.body)-1]
 			key = closing + key
 		}
-		write := g.encodeMember(method, key, f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))
+		write, closes := g.encodeMember(method, key, f.Shape, pw, sel, obj.ref != nil || props != nil, fieldSite(at, f))
 		closing = ""
-		if always && f.Shape != nil && len(write) == 3 {
-			switch f.Shape.Kind {
-			case shape.Slice, shape.Array:
-				closing = "]"
-			case shape.Map:
-				closing = "}"
-			}
+		if always {
+			closing = closes
 		}
 		if cond != nil {
 			write = []jen.Code{jen.If(cond).Block(write...)}
@@ -201,27 +196,28 @@ func (g *Planner) nonZero(f *shape.Field, x *jen.Statement) jen.Code {
 // after RawMember is one call of the scalar's Member method
 // (e.StringMember(`,"title":`, v.Title)), and the '[' or '{' opening an
 // array or a map is part of the key's text, since neither needs a ','
-// after a key (encodeStruct likewise moves the ']' or '}' closing it
-// into the next member's text). Each call the generated encoders make is
-// compiled at its site: fewer, smaller sites are the codec packages'
-// compile.
-func (g *Planner) encodeMember(method, key string, s *shape.Shape, w view, x *jen.Statement, strict bool, at site) []jen.Code {
+// after a key; closes is then the ']' or '}' that the last statement
+// writes, which encodeStruct moves into the next member's text when it
+// can. Each call the generated encoders make is compiled at its site:
+// fewer, smaller sites are the codec packages' compile.
+func (g *Planner) encodeMember(method, key string, s *shape.Shape, w view, x *jen.Statement, strict bool, at site) (stmts []jen.Code, closes string) {
 	e := jen.Id("e")
 	if method == "RawMember" && s != nil {
 		if name, args := scalarWrite(s, x); name != "" {
-			return []jen.Code{e.Dot(name + "Member").Call(append([]jen.Code{gocode.KeyLit(key)}, args...)...)}
+			return []jen.Code{e.Dot(name + "Member").Call(append([]jen.Code{gocode.KeyLit(key)}, args...)...)}, ""
 		}
 	}
 	val := g.encodeValue(s, w, x, strict, at)
-	if s != nil && (s.Kind == shape.Slice || s.Kind == shape.Array || s.Kind == shape.Map) && len(val) == 3 {
+	if s != nil && len(val) == 3 {
 		// encodeValue opens the array or map, loops, and closes it.
-		open := "["
-		if s.Kind == shape.Map {
-			open = "{"
+		switch s.Kind {
+		case shape.Slice, shape.Array:
+			key, val, closes = key+"[", val[1:], "]"
+		case shape.Map:
+			key, val, closes = key+"{", val[1:], "}"
 		}
-		key, val = key+open, val[1:]
 	}
-	return append([]jen.Code{e.Dot(method).Call(gocode.KeyLit(key))}, val...)
+	return append([]jen.Code{e.Dot(method).Call(gocode.KeyLit(key))}, val...), closes
 }
 
 // scalarWrite returns the Encoder method writing x when shape s is a
