@@ -64,9 +64,8 @@ import (
 // struct of a set package, with NewRegistryOfSets (the registry package declared one
 // Tools struct naming every tool type, and its compile grew with them);
 // version 9 writes a scalar member with one call of the Encoder's Member
-// method for its kind (StringMember, IntMember, ...), and the decoders
-// call Decoder.Member once per object, with the name from the property
-// table.
+// method for its kind (StringMember, IntMember, ...), which a runtime of
+// version 8 does not have.
 const SupportPackageIsVersion9 = true
 
 // Mode says how far a dispatched call goes: ModeCall, ModeCheck or ModeLog.
