@@ -56,9 +56,11 @@ type Index = registry.Index
 
 // NewRegistryOfSets returns the registry of the tools in tools, one Tools
 // of each set package of the generated package pkg: what its New returns.
-// table is its sorted table of specs (as NewRegistry takes it), sets the
-// sorted import paths of its set packages, index the place of each tool
-// of table in its set. Each of sets must be given exactly once, by a
+// table is its sorted table of specs (as NewRegistry takes it, but not
+// checked: toolgen checked it when it wrote it, and a registry of many
+// tools does not read it at start-up), sets the sorted import paths of
+// its set packages, index the place of each tool of table in its set
+// (not checked either). Each of sets must be given exactly once, by a
 // Tools value whose fields are set; a tool whose Available method
 // reported an error is left out. The errors start with pkg + ".New" and
 // name set packages, never a value.

@@ -96,6 +96,23 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"seconds",
+	"prefix",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeWaitInput  = 0
+	propsDecodeZonesInput = propsDecodeWaitInput + 1
+)
+
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
 func DecodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
@@ -217,11 +234,6 @@ func EncodeSync(e *toolimpl.Encoder, v *clock.Sync) {
 	e.ObjectEnd()
 }
 
-// propsDecodeWaitInput are the property names DecodeWaitInput matches, in their declared order.
-var propsDecodeWaitInput = [...]string{
-	"seconds",
-}
-
 // decodeWaitInputSeconds decodes float64 (WaitInput.Seconds), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeWaitInputSeconds(d *toolimpl.Decoder, v *float64) {
@@ -241,18 +253,19 @@ func DecodeWaitInput(d *toolimpl.Decoder, v *clock.WaitInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeWaitInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeWaitInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeWaitInput+index].
 	const (
 		propSeconds = iota
+		nprops      // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeWaitInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeWaitInput:propsDecodeWaitInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeWaitInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeWaitInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propSeconds:
@@ -274,11 +287,6 @@ func EncodeWaited(e *toolimpl.Encoder, v *clock.Waited) {
 	e.ObjectEnd()
 }
 
-// propsDecodeZonesInput are the property names DecodeZonesInput matches, in their declared order.
-var propsDecodeZonesInput = [...]string{
-	"prefix",
-}
-
 // decodeZonesInputPrefix decodes string (ZonesInput.Prefix), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeZonesInputPrefix(d *toolimpl.Decoder, v *string) {
@@ -298,18 +306,19 @@ func DecodeZonesInput(d *toolimpl.Decoder, v *clock.ZonesInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeZonesInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeZonesInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeZonesInput+index].
 	const (
 		propPrefix = iota
+		nprops     // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeZonesInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeZonesInput:propsDecodeZonesInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeZonesInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeZonesInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propPrefix:

@@ -222,6 +222,59 @@ const (
 	deleteInputIdPattern toolimpl.Pattern = "\x01\b\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x03\x02\x00\x04\x00\x00\x00\x05\x03\x00\x00\x00\x01\x00\x05\x05\x00\x01\x00\x01\x00\x05\x05\x00\x02\x00\x01\x00\x02\x04\x00\x06\x00\x00\x00\x03\a\x00\b\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00n\x00\x00n\x00\x001\x00\x009\x00\x000\x00\x009\x00\x00"
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"title",
+	"body",
+	"tags",
+	"priority",
+	"due",
+	"color",
+	"attributes",
+	"id",
+	"id",
+	"id",
+	"id",
+	"format",
+	"query",
+	"limit",
+	"tags",
+	"since",
+	"sort",
+	"id",
+	"passphrase",
+	"hours",
+	"id",
+	"add",
+	"remove",
+	"id",
+	"title",
+	"body",
+	"priority",
+	"color",
+	"attributes",
+	"data",
+	"if_checksum",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeCreateInput  = 0
+	propsDecodeDeleteInput  = propsDecodeCreateInput + 7
+	propsDecodeGetInput     = propsDecodeDeleteInput + 1
+	propsDecodeOutlineInput = propsDecodeGetInput + 1
+	propsDecodeRenderInput  = propsDecodeOutlineInput + 1
+	propsDecodeSearchInput  = propsDecodeRenderInput + 2
+	propsDecodeShareInput   = propsDecodeSearchInput + 5
+	propsDecodeTagInput     = propsDecodeShareInput + 3
+	propsDecodeUpdateInput  = propsDecodeTagInput + 3
+)
+
 // CallNotesCreate decodes the arguments of the tool notes_create
 // (notes.CreateTool). In ModeCall it runs it and encodes its output.
 func CallNotesCreate(ctx context.Context, t *notes.CreateTool, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -410,17 +463,6 @@ func CallNotesUpdate(ctx context.Context, t *notes.UpdateTool, mode toolimpl.Mod
 	return toolimpl.OutputStructured, nil
 }
 
-// propsDecodeCreateInput are the property names DecodeCreateInput matches, in their declared order.
-var propsDecodeCreateInput = [...]string{
-	"title",
-	"body",
-	"tags",
-	"priority",
-	"due",
-	"color",
-	"attributes",
-}
-
 // decodeCreateInputTitle decodes string (CreateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeCreateInputTitle(d *toolimpl.Decoder, v *string) {
@@ -579,10 +621,10 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeCreateInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeCreateInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeCreateInput+index].
 	const (
 		propTitle = iota
 		propBody
@@ -591,12 +633,13 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 		propDue
 		propColor
 		propAttributes
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeCreateInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeCreateInput:propsDecodeCreateInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeCreateInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeCreateInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propTitle:
@@ -682,11 +725,6 @@ func EncodeNote(e *toolimpl.Encoder, v *notes.Note) {
 	e.ObjectEnd()
 }
 
-// propsDecodeDeleteInput are the property names DecodeDeleteInput matches, in their declared order.
-var propsDecodeDeleteInput = [...]string{
-	"id",
-}
-
 // decodeDeleteInputId decodes notes.NoteID (DeleteInput.ID), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeDeleteInputId(d *toolimpl.Decoder, v *notes.NoteID) {
@@ -703,18 +741,19 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *notes.DeleteInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeDeleteInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeDeleteInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeDeleteInput+index].
 	const (
 		propID = iota
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeDeleteInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeDeleteInput:propsDecodeDeleteInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeDeleteInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeDeleteInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propID:
@@ -736,28 +775,24 @@ func EncodeDeleteOutput(e *toolimpl.Encoder, v *notes.DeleteOutput) {
 	e.ObjectEnd()
 }
 
-// propsDecodeGetInput are the property names DecodeGetInput matches, in their declared order.
-var propsDecodeGetInput = [...]string{
-	"id",
-}
-
 // DecodeGetInput decodes notes.GetInput, checking it against its published schema.
 func DecodeGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeGetInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeGetInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeGetInput+index].
 	const (
 		propID = iota
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeGetInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeGetInput:propsDecodeGetInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeGetInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeGetInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propID:
@@ -771,28 +806,24 @@ func DecodeGetInput(d *toolimpl.Decoder, v *notes.GetInput) {
 	}
 }
 
-// propsDecodeOutlineInput are the property names DecodeOutlineInput matches, in their declared order.
-var propsDecodeOutlineInput = [...]string{
-	"id",
-}
-
 // DecodeOutlineInput decodes notes.OutlineInput, checking it against its published schema.
 func DecodeOutlineInput(d *toolimpl.Decoder, v *notes.OutlineInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeOutlineInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeOutlineInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeOutlineInput+index].
 	const (
 		propID = iota
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeOutlineInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeOutlineInput:propsDecodeOutlineInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeOutlineInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeOutlineInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propID:
@@ -835,12 +866,6 @@ func EncodeOutline(e *toolimpl.Encoder, v *notes.Outline) {
 	e.ObjectEnd()
 }
 
-// propsDecodeRenderInput are the property names DecodeRenderInput matches, in their declared order.
-var propsDecodeRenderInput = [...]string{
-	"id",
-	"format",
-}
-
 // decodeRenderInputFormat decodes string (RenderInput.Format), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeRenderInputFormat(d *toolimpl.Decoder, v *string) {
@@ -861,19 +886,20 @@ func DecodeRenderInput(d *toolimpl.Decoder, v *notes.RenderInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeRenderInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeRenderInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeRenderInput+index].
 	const (
 		propID = iota
 		propFormat
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeRenderInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeRenderInput:propsDecodeRenderInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeRenderInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeRenderInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propID:
@@ -887,15 +913,6 @@ func DecodeRenderInput(d *toolimpl.Decoder, v *notes.RenderInput) {
 	if seen&(1<<propID) == 0 {
 		d.Missing("id")
 	}
-}
-
-// propsDecodeSearchInput are the property names DecodeSearchInput matches, in their declared order.
-var propsDecodeSearchInput = [...]string{
-	"query",
-	"limit",
-	"tags",
-	"since",
-	"sort",
 }
 
 // decodeSearchInputLimit decodes int (SearchInput.Limit), checking it against its published schema;
@@ -972,22 +989,23 @@ func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeSearchInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeSearchInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeSearchInput+index].
 	const (
 		propQuery = iota
 		propLimit
 		propTags
 		propSince
 		propSort
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeSearchInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeSearchInput:propsDecodeSearchInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeSearchInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeSearchInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propQuery:
@@ -1043,13 +1061,6 @@ func EncodeSearchOutput(e *toolimpl.Encoder, v *notes.SearchOutput) {
 	e.ObjectEnd()
 }
 
-// propsDecodeShareInput are the property names DecodeShareInput matches, in their declared order.
-var propsDecodeShareInput = [...]string{
-	"id",
-	"passphrase",
-	"hours",
-}
-
 // decodeShareInputPassphrase decodes string (ShareInput.Passphrase), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeShareInputPassphrase(d *toolimpl.Decoder, v *string) {
@@ -1087,20 +1098,21 @@ func DecodeShareInput(d *toolimpl.Decoder, v *notes.ShareInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeShareInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeShareInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeShareInput+index].
 	const (
 		propID = iota
 		propPassphrase
 		propHours
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeShareInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeShareInput:propsDecodeShareInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeShareInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeShareInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propID:
@@ -1130,32 +1142,26 @@ func EncodeShareOutput(e *toolimpl.Encoder, v *notes.ShareOutput) {
 	e.ObjectEnd()
 }
 
-// propsDecodeTagInput are the property names DecodeTagInput matches, in their declared order.
-var propsDecodeTagInput = [...]string{
-	"id",
-	"add",
-	"remove",
-}
-
 // DecodeTagInput decodes notes.TagInput, checking it against its published schema.
 func DecodeTagInput(d *toolimpl.Decoder, v *notes.TagInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeTagInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeTagInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeTagInput+index].
 	const (
 		propID = iota
 		propAdd
 		propRemove
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeTagInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeTagInput:propsDecodeTagInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeTagInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeTagInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propID:
@@ -1183,18 +1189,6 @@ func EncodeTagOutput(e *toolimpl.Encoder, v *notes.TagOutput) {
 	}
 	e.UintMember(`],"revision":`, uint64(v.Revision))
 	e.ObjectEnd()
-}
-
-// propsDecodeUpdateInput are the property names DecodeUpdateInput matches, in their declared order.
-var propsDecodeUpdateInput = [...]string{
-	"id",
-	"title",
-	"body",
-	"priority",
-	"color",
-	"attributes",
-	"data",
-	"if_checksum",
 }
 
 // decodeUpdateInputTitle decodes *string (UpdateInput.Title), checking it against its published schema;
@@ -1273,10 +1267,10 @@ func DecodeUpdateInput(d *toolimpl.Decoder, v *notes.UpdateInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeUpdateInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeUpdateInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeUpdateInput+index].
 	const (
 		propID = iota
 		propTitle
@@ -1286,12 +1280,13 @@ func DecodeUpdateInput(d *toolimpl.Decoder, v *notes.UpdateInput) {
 		propAttributes
 		propData
 		propIfChecksum
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeUpdateInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeUpdateInput:propsDecodeUpdateInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeUpdateInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeUpdateInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propID:

@@ -50,6 +50,23 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"place",
+	"days",
+	"units",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeForecastInput = 0
+)
+
 // CallWeatherForecast decodes the arguments of the tool weather_forecast
 // (weather.ForecastTool). In ModeCall it runs it and encodes its output.
 func CallWeatherForecast(ctx context.Context, t *weather.ForecastTool, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -71,13 +88,6 @@ func CallWeatherForecast(ctx context.Context, t *weather.ForecastTool, mode tool
 	}
 	EncodeForecast(e, out)
 	return toolimpl.OutputStructured, nil
-}
-
-// propsDecodeForecastInput are the property names DecodeForecastInput matches, in their declared order.
-var propsDecodeForecastInput = [...]string{
-	"place",
-	"days",
-	"units",
 }
 
 // decodeForecastInputDays decodes int (ForecastInput.Days), checking it against its published schema;
@@ -116,20 +126,21 @@ func DecodeForecastInput(d *toolimpl.Decoder, v *weather.ForecastInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeForecastInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeForecastInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeForecastInput+index].
 	const (
 		propPlace = iota
 		propDays
 		propUnits
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeForecastInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeForecastInput:propsDecodeForecastInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeForecastInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeForecastInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propPlace:

@@ -56,6 +56,9 @@ func New(table []*tool.Spec, off []bool, dispatch Dispatch, offered Offered, opt
 	if dispatch == nil {
 		return nil, errors.New("new static tool registry: nil dispatch")
 	}
+	if err := checkTable(table); err != nil {
+		return nil, err
+	}
 	index := make([]Index, len(table))
 	for i := range index {
 		index[i].Tool = int32(i)
@@ -69,11 +72,15 @@ type Index struct{ Set, Tool int32 }
 
 // NewSets is New for a table whose tools are dispatched by their sets:
 // index holds the set of each tool of table and its index there, which
-// the set's dispatch in sets switches on. The index is not checked, so
-// that a registry of many tools does not read it at start-up: a tool
-// placed in no set fails its calls (the call recovers the index's panic
-// as the tool's), and one placed past its set's tools gets the error of
-// the set's dispatch.
+// the set's dispatch in sets switches on. Neither the table nor the
+// index is checked, so that a registry of many tools reads neither at
+// start-up: toolgen wrote both and checked the table as New does (two
+// tools with one name fail its run), and reading 10,000 specs to check
+// them again was 7% of a listing program's start-up. A table New would
+// refuse serves a registry whose Lookup misses tools; a tool placed in no
+// set fails its calls (the call recovers the index's panic as the
+// tool's), and one placed past its set's tools gets the error of the
+// set's dispatch.
 func NewSets(table []*tool.Spec, off []bool, index []Index, sets []Dispatch, offered Offered, opts ...tool.Option) (*Static, error) {
 	if len(index) != len(table) {
 		return nil, fmt.Errorf("new static tool registry: %d tools placed in sets, %d in the table", len(index), len(table))
@@ -87,7 +94,7 @@ func newStatic(table []*tool.Spec, off []bool, index []Index, s *Static, opts []
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if err := check(o, table); err != nil {
+	if err := checkOptions(o, len(table)); err != nil {
 		return nil, err
 	}
 	s.tools, s.at, s.opts, s.emptyArgs = table, index, o, []byte("{}")
@@ -116,8 +123,9 @@ func newStatic(table []*tool.Spec, off []bool, index []Index, s *Static, opts []
 	return s, nil
 }
 
-// check reports options and specs that are not as New requires.
-func check(o options.Registry, specs []*tool.Spec) error {
+// checkOptions reports options that are not as New requires, and a
+// table of more tools than a registry serves.
+func checkOptions(o options.Registry, tools int) error {
 	switch {
 	case o.MaxOutputBytes <= 0:
 		return fmt.Errorf("new static tool registry: max output bytes must be positive, got %d", o.MaxOutputBytes)
@@ -125,9 +133,14 @@ func check(o options.Registry, specs []*tool.Spec) error {
 		return fmt.Errorf("new static tool registry: negative limits %+v", o.Limits)
 	case o.MaxAbandoned < 0:
 		return fmt.Errorf("new static tool registry: max abandoned runs must not be negative, got %d", o.MaxAbandoned)
-	case len(specs) > math.MaxInt32:
-		return fmt.Errorf("new static tool registry: %d specs, more than %d", len(specs), math.MaxInt32)
+	case tools > math.MaxInt32:
+		return fmt.Errorf("new static tool registry: %d specs, more than %d", tools, math.MaxInt32)
 	}
+	return nil
+}
+
+// checkTable reports specs that are not as New requires.
+func checkTable(specs []*tool.Spec) error {
 	for i, sp := range specs {
 		switch {
 		case sp == nil:
@@ -139,7 +152,6 @@ func check(o options.Registry, specs []*tool.Spec) error {
 		case i == 0:
 			continue
 		}
-		// One comparison a tool: at 10,000 tools this loop is most of New.
 		switch c := strings.Compare(specs[i-1].Name, sp.Name); {
 		case c == 0:
 			return fmt.Errorf("new static tool registry: duplicate tool name %q", sp.Name)

@@ -18,7 +18,8 @@ import (
 // TestNewSets: a table whose tools are dispatched by their sets calls each
 // tool's set with its index there, with tools off or not, through Call,
 // AppendCall, Check and a Handle; a tool placed in no set, or past its
-// set's tools, fails its calls and nothing else.
+// set's tools, fails its calls and nothing else; neither the index nor
+// the table is read at start-up.
 func TestNewSets(t *testing.T) {
 	t.Parallel()
 	table := []tool.Spec{
@@ -76,4 +77,13 @@ func TestNewSets(t *testing.T) {
 	res, err := bad.Call(ctx, "d", []byte(`{}`))
 	require.NoError(t, err)
 	assert.Equal(t, "y1", string(res.Content))
+
+	// Nor is the table read: New refuses a nil spec and names out of
+	// order, NewSets takes the table as toolgen wrote it.
+	unread := []*tool.Spec{nil, {Name: "b"}, {Name: "a"}, nil}
+	_, err = registry.New(unread, nil, sets[0], nil)
+	assert.EqualError(t, err, "new static tool registry: spec 0 is nil")
+	s, err := registry.NewSets(unread, nil, index, sets, nil)
+	require.NoError(t, err, "the table is not read at start-up")
+	assert.Len(t, s.Tools(), 4)
 }

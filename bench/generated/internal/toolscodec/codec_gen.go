@@ -58,6 +58,42 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"title",
+	"priority",
+	"status",
+	"owner",
+	"items",
+	"tags",
+	"labels",
+	"created",
+	"due",
+	"budget",
+	"notify",
+	"discount",
+	"name",
+	"email",
+	"sku",
+	"qty",
+	"price",
+	"query",
+	"limit",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeMediumInput = 0
+	propsDecodePerson      = propsDecodeMediumInput + 12
+	propsDecodeItem        = propsDecodePerson + 2
+	propsDecodeSmallInput  = propsDecodeItem + 3
+)
+
 // CallMedium decodes the arguments of the tool medium (tools.MediumTool).
 // In ModeCall it runs it and encodes its output.
 func CallMedium(ctx context.Context, t *tools.MediumTool, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -96,22 +132,6 @@ func CallSmall(ctx context.Context, t *tools.SmallTool, mode toolimpl.Mode, d *t
 	}
 	EncodeSmallOutput(e, &out)
 	return toolimpl.OutputStructured, nil
-}
-
-// propsDecodeMediumInput are the property names DecodeMediumInput matches, in their declared order.
-var propsDecodeMediumInput = [...]string{
-	"title",
-	"priority",
-	"status",
-	"owner",
-	"items",
-	"tags",
-	"labels",
-	"created",
-	"due",
-	"budget",
-	"notify",
-	"discount",
 }
 
 // decodeMediumInputTitle decodes string (MediumInput.Title), checking it against its published schema;
@@ -157,12 +177,6 @@ func decodeMediumInputStatus(d *toolimpl.Decoder, v *string) {
 	}
 }
 
-// propsDecodePerson are the property names DecodePerson matches, in their declared order.
-var propsDecodePerson = [...]string{
-	"name",
-	"email",
-}
-
 // decodePersonName decodes string (MediumInput.Owner.Name), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodePersonName(d *toolimpl.Decoder, v *string) {
@@ -198,19 +212,20 @@ func DecodePerson(d *toolimpl.Decoder, v *tools.Person) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodePerson:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodePerson, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodePerson+index].
 	const (
 		propName = iota
 		propEmail
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodePerson[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodePerson:propsDecodePerson+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodePerson[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodePerson+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propName:
@@ -224,13 +239,6 @@ func DecodePerson(d *toolimpl.Decoder, v *tools.Person) {
 	if seen&(1<<propName) == 0 {
 		d.Missing("name")
 	}
-}
-
-// propsDecodeItem are the property names DecodeItem matches, in their declared order.
-var propsDecodeItem = [...]string{
-	"sku",
-	"qty",
-	"price",
 }
 
 // decodeItemSku decodes string (MediumInput.Items[].SKU), checking it against its published schema;
@@ -279,20 +287,21 @@ func DecodeItem(d *toolimpl.Decoder, v *tools.Item) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeItem:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeItem, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeItem+index].
 	const (
 		propSKU = iota
 		propQty
 		propPrice
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeItem:propsDecodeItem+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeItem[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeItem+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propSKU:
@@ -484,10 +493,10 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeMediumInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeMediumInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeMediumInput+index].
 	const (
 		propTitle = iota
 		propPriority
@@ -501,12 +510,13 @@ func DecodeMediumInput(d *toolimpl.Decoder, v *tools.MediumInput) {
 		propBudget
 		propNotify
 		propDiscount
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeMediumInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeMediumInput:propsDecodeMediumInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeMediumInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeMediumInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propTitle:
@@ -570,12 +580,6 @@ func EncodeMediumOutput(e *toolimpl.Encoder, v *tools.MediumOutput) {
 	e.ObjectEnd()
 }
 
-// propsDecodeSmallInput are the property names DecodeSmallInput matches, in their declared order.
-var propsDecodeSmallInput = [...]string{
-	"query",
-	"limit",
-}
-
 // decodeSmallInputLimit decodes int (SmallInput.Limit), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeSmallInputLimit(d *toolimpl.Decoder, v *int) {
@@ -597,19 +601,20 @@ func DecodeSmallInput(d *toolimpl.Decoder, v *tools.SmallInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeSmallInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeSmallInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeSmallInput+index].
 	const (
 		propQuery = iota
 		propLimit
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeSmallInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeSmallInput:propsDecodeSmallInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeSmallInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeSmallInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propQuery:

@@ -1,6 +1,7 @@
 package codecplan
 
 import (
+	"fmt"
 	"go/types"
 
 	"github.com/dave/jennifer/jen"
@@ -31,9 +32,8 @@ func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) Func {
 		jen.If(jen.Op("!").Id("d").Dot("Object").Call(jen.Lit(want(s, obj)))).Block(jen.Return()),
 	}
 	if len(list) > 0 {
-		table := g.propertyTable(name, list)
-		if table != "" {
-			body = append(body, g.decodeIndexed(table, list, required, closed, at)...)
+		if off := g.propertyTable(name, list); off != "" {
+			body = append(body, g.decodeIndexed(off, list, required, closed, at)...)
 		} else {
 			body = append(body, g.decodeByKey(list, required, closed, at)...)
 		}
@@ -49,14 +49,16 @@ func (g *Planner) decodeStruct(s *shape.Shape, obj view, at site) Func {
 }
 
 // decodeIndexed returns the statements reading the members of an object
-// whose property names are in table, with Decoder.Property: one Member and
-// one Pop for every property, around a switch on its index, so that the
-// decoder inlines them once rather than once a property; the set of
-// properties read holds the bit of each index.
-func (g *Planner) decodeIndexed(table string, list []prop, required map[string]bool, closed bool, at site) []jen.Code {
+// whose property names are in the package's table from the constant off
+// on, with Decoder.Property: one Member and one Pop for every property,
+// around a switch on its index, so that the decoder inlines them once
+// rather than once a property; the set of properties read holds the bit
+// of each index. The number of properties is a constant after theirs, so
+// that a new property changes no line of the decoder but its own.
+func (g *Planner) decodeIndexed(off string, list []prop, required map[string]bool, closed bool, at site) []jen.Code {
 	bits := seenBits(len(list))
 	labels := make([]string, len(list))
-	consts := make([]jen.Code, len(list))
+	consts := make([]jen.Code, len(list), len(list)+1)
 	cases := make([]jen.Code, len(list))
 	for i, p := range list {
 		labels[i] = g.local("prop", identFrom(p.f.GoName))
@@ -67,19 +69,21 @@ func (g *Planner) decodeIndexed(table string, list []prop, required map[string]b
 		inner := g.decodeProp(p, required, at)
 		cases[i] = jen.Case(jen.Id(labels[i])).Block(inner...)
 	}
+	count := g.local("nprops", "")
+	consts = append(consts, jen.Id(count).Comment("the number of properties"))
 	p := jen.Id("p")
 	body := []jen.Code{
-		jen.Comment("seen records the properties read, a bit per index in " + table + ":"),
-		jen.Comment("a second one is refused, a missing required one reported."),
+		jen.Comment("seen records the properties read, a bit per index: a second one is"),
+		jen.Comment("refused, a missing required one reported."),
 		bits.declIndexed(),
-		jen.Comment("Each property's index in " + table + ", which Property returns."),
+		jen.Comment(fmt.Sprintf("Each property's index, which Property returns; its name is %s[%s+index].", PropsTable, off)),
 		jen.Const().Defs(consts...),
 		jen.For(p.Clone().Op(":=").Lit(-1), jen.Empty(), jen.Empty()).Block(
 			jen.If(
-				p.Clone().Op("=").Id("d").Dot("Property").Call(jen.Id(table).Index(jen.Op(":")), p.Clone().Op("+").Lit(1), jen.Lit(closed)),
+				p.Clone().Op("=").Id("d").Dot("Property").Call(jen.Id(PropsTable).Index(jen.Id(off), jen.Id(off).Op("+").Id(count)), p.Clone().Op("+").Lit(1), jen.Lit(closed)),
 				p.Clone().Op("<").Lit(0),
 			).Block(jen.Break()),
-			jen.If(jen.Id("d").Dot("Member").Call(jen.Id(table).Index(p.Clone()), bits.testIndex(p.Clone()).Op("!=").Lit(0))).Block(
+			jen.If(jen.Id("d").Dot("Member").Call(jen.Id(PropsTable).Index(jen.Id(off).Op("+").Add(p.Clone())), bits.testIndex(p.Clone()).Op("!=").Lit(0))).Block(
 				bits.setIndex(p.Clone()),
 				jen.Switch(p.Clone()).Block(cases...),
 			),
@@ -189,27 +193,42 @@ func (g *Planner) structProps(s *shape.Shape, obj view, at site) (list []prop, r
 	return list, required, closed
 }
 
-// propertyTable declares, beside the decoder name of a struct, the table
-// of its property names that Decoder.Property matches, and returns the
-// table's name; or "" when a name is not Plain, and the decoder reads its
-// members with Key (MemberLoop). The table is data the linker lays out:
-// nothing writes it, and nothing runs to build it.
+// PropsTable is the variable of a codec package holding the property
+// names its decoders match with Decoder.Property: each decoder's, in
+// their declared order, from the offset a constant of the package names
+// on (PropsRange). One table a package, rather than an array a decoder:
+// before main, the runtime builds the collector's mask of the program's
+// variables at a cost per array (about 10 ns each), which was a third of
+// the start-up of a program of 10,000 tools.
+const PropsTable = "props"
+
+// PropsRange is the range of the property table holding the names of one
+// decoder: from the constant Const on, Len names. Each range's constant
+// is the one before it plus that one's Len, so that a new property
+// changes one constant, the next.
+type PropsRange struct {
+	Const string
+	Len   int
+}
+
+// propertyTable adds the names of list, the properties of the decoder
+// name, to the current codec package's property table, and returns the
+// constant of their offset there; or "" when a name is not Plain, and the
+// decoder reads its members with Key (MemberLoop). The table is data the
+// linker lays out: nothing writes it, and nothing runs to build it.
 func (g *Planner) propertyTable(name string, list []prop) string {
-	elems := make([]jen.Code, len(list))
-	for i, p := range list {
+	for _, p := range list {
 		if !codec.Plain(p.name) {
 			return ""
 		}
-		elems[i] = jen.Lit(p.name)
 	}
-	table := g.funcName("props", nil, name)
-	g.cur.decls = append(g.cur.decls,
-		jen.Commentf("%s are the property names %s matches, in their declared order.", table, name),
-		// A name a line, so that a new property adds a line.
-		jen.Var().Id(table).Op("=").Index(jen.Op("...")).String().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...),
-		jen.Line(),
-	)
-	return table
+	off := g.funcName("props", nil, name)
+	u := g.cur
+	for _, p := range list {
+		u.props = append(u.props, p.name)
+	}
+	u.ranges = append(u.ranges, PropsRange{Const: off, Len: len(list)})
+	return off
 }
 
 // MemberLoop reads an object's members: each named property by its case,

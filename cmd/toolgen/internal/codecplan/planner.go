@@ -95,7 +95,7 @@ func (g *Planner) Result() ([]Unit, []*problem.Error) {
 			patterns = append(patterns, p)
 		}
 		slices.SortFunc(patterns, func(a, b Pattern) int { return strings.Compare(a.Name, b.Name) })
-		units = append(units, Unit{Path: u.path, Name: u.name, Decls: u.decls, Patterns: patterns})
+		units = append(units, Unit{Path: u.path, Name: u.name, Decls: u.decls, Patterns: patterns, Props: u.props, Ranges: u.ranges})
 	}
 	slices.SortFunc(units, func(a, b Unit) int { return strings.Compare(a.Path, b.Path) })
 	return units, nil

@@ -126,8 +126,8 @@ func (l *Layout) nameOf(p *types.Package) string {
 }
 
 // reservedNames are the names a codec package's other declarations take:
-// the decoder of a tool without arguments.
-var reservedNames = []string{NoArguments}
+// the decoder of a tool without arguments and the property table.
+var reservedNames = []string{NoArguments, PropsTable}
 
 // NoArguments is the decoder a codec package holds when one of its tools
 // takes no arguments.
@@ -140,6 +140,8 @@ type unit struct {
 	funcs      map[string]string  // dedup key -> function name
 	names      map[string]bool    // function and variable names in use
 	patterns   map[string]Pattern // by its regexp source
+	props      []string           // the property table (PropsTable)
+	ranges     []PropsRange       // its decoders' ranges, in the order written
 }
 
 // enter makes the codec package of t's home current, when t has one, and
@@ -179,7 +181,9 @@ func (g *Planner) ref(name string) Func { return Func{Path: g.cur.path, Name: na
 
 // Unit is one codec package to print.
 type Unit struct {
-	Path, Name string     // its import path and package name
-	Decls      []jen.Code // its decoders and encoders, in the order written
-	Patterns   []Pattern  // its patterns, sorted by name
+	Path, Name string       // its import path and package name
+	Decls      []jen.Code   // its decoders and encoders, in the order written
+	Patterns   []Pattern    // its patterns, sorted by name
+	Props      []string     // its property table (PropsTable)
+	Ranges     []PropsRange // the decoders' ranges of Props, in the order written
 }

@@ -70,11 +70,22 @@ func generateCopy(t *testing.T, src string) map[string]string {
 }
 
 // checkAddedField asserts that new differs from old only by added runs of
-// lines each naming stem, besides the schema constants.
+// lines each naming stem, besides the schema constants and one offset in
+// the property table: the next decoder's, which is the changed one's plus
+// its number of properties (the others are relative to it, and may only
+// be realigned).
 func checkAddedField(t *testing.T, name, old, new, stem string) {
 	t.Helper()
 	a, b := strings.Split(old, "\n"), strings.Split(new, "\n")
 	isSchema := func(line string) bool { return schemaLine.MatchString(line) }
+	offsets := map[string]int{} // each offset line, spaces collapsed: added minus removed
+	defer func() {
+		changed := 0
+		for _, n := range offsets {
+			changed += max(n, 0)
+		}
+		assert.LessOrEqual(t, changed, 1, "%s: more than one offset of the property table changed: %v", name, offsets)
+	}()
 	var hunk []string
 	added := 0
 	flush := func() {
@@ -94,6 +105,13 @@ func checkAddedField(t *testing.T, name, old, new, stem string) {
 			flush()
 		case isSchema(op.line):
 			added++
+		case offsetLine.MatchString(op.line):
+			key := strings.Join(strings.Fields(op.line), " ")
+			if op.kind == '-' {
+				offsets[key]--
+			} else {
+				offsets[key]++
+			}
 		case op.kind == '-':
 			assert.Fail(t, name+": a line changed or went away", "%s", op.line)
 		default:
@@ -107,6 +125,10 @@ func checkAddedField(t *testing.T, name, old, new, stem string) {
 
 // schemaLine matches a line of the schema constants.
 var schemaLine = regexp.MustCompile("^\tSchema[A-Za-z0-9]* +=  ?`")
+
+// offsetLine matches a line of the property table's offsets past the
+// first.
+var offsetLine = regexp.MustCompile(`^\tprops[A-Za-z0-9]* += props[A-Za-z0-9]* \+ [0-9]+$`)
 
 // diffOp is one line of a diff: '=' kept, '-' removed, '+' added.
 type diffOp struct {

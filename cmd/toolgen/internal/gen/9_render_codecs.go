@@ -62,9 +62,9 @@ type codecTools struct {
 }
 
 // codecCode is the codec_gen.go of the codec package u: the schemas and
-// the apps of its tools, their specs, its patterns, the decoder of a tool
-// without arguments when one of its tools has none, the call functions of
-// its tools, then its decoders and encoders.
+// the apps of its tools, their specs, its patterns, its property table,
+// the decoder of a tool without arguments when one of its tools has none,
+// the call functions of its tools, then its decoders and encoders.
 func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, ct codecTools) *jen.File {
 	cf := jen.NewFilePathName(u.Path, u.Name)
 	cf.HeaderComment(header)
@@ -98,6 +98,7 @@ func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, ct codecT
 		})
 		cf.Line()
 	}
+	renderProps(cf, u)
 	if empty {
 		cf.Comment(codecplan.NoArguments + " accepts the arguments of a tool without any: an empty object.")
 		cf.Func().Id(codecplan.NoArguments).Params(jen.Id("d").Op("*").Qual(implPkg, "Decoder")).Block(
@@ -113,6 +114,39 @@ func codecCode(l *loaded, u codecplan.Unit, opts *Options, empty bool, ct codecT
 		cf.Add(d)
 	}
 	return cf
+}
+
+// renderProps writes the property table of the codec package u and the
+// offset constants of its decoders' ranges, when it has any.
+func renderProps(cf *jen.File, u codecplan.Unit) {
+	if len(u.Props) == 0 {
+		return
+	}
+	elems := make([]jen.Code, len(u.Props))
+	for i, name := range u.Props {
+		elems[i] = jen.Lit(name)
+	}
+	cf.Comment(codecplan.PropsTable + " holds the property names this package's decoders match: each")
+	cf.Comment("decoder's, in their declared order, from the offset of its constant")
+	cf.Comment("below on. One table rather than an array a decoder: before main, the")
+	cf.Comment("runtime maps the program's variables for the collector at a cost per")
+	cf.Comment("array.")
+	// A name a line, so that a new property adds a line.
+	cf.Var().Id(codecplan.PropsTable).Op("=").Index(jen.Op("...")).String().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...)
+	cf.Line()
+	cf.Comment("The offset in " + codecplan.PropsTable + " of each decoder's names: the offset of the")
+	cf.Comment("names before them plus their number.")
+	cf.Const().DefsFunc(func(d *jen.Group) {
+		for i, r := range u.Ranges {
+			if i == 0 {
+				d.Id(r.Const).Op("=").Lit(0)
+				continue
+			}
+			prev := u.Ranges[i-1]
+			d.Id(r.Const).Op("=").Id(prev.Const).Op("+").Lit(prev.Len)
+		}
+	})
+	cf.Line()
 }
 
 // specVar is the name of the variable holding the spec of the tool whose

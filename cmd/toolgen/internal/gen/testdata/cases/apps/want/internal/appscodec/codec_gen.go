@@ -64,6 +64,21 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"title",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeCardIn = 0
+)
+
 // CallCardRefresh decodes the arguments of the tool card_refresh
 // (apps.RefreshTool). In ModeCall it runs it and encodes its output.
 func CallCardRefresh(ctx context.Context, t *apps.RefreshTool, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -104,11 +119,6 @@ func CallCardShow(ctx context.Context, t *apps.CardTool, mode toolimpl.Mode, d *
 	return toolimpl.OutputStructured, nil
 }
 
-// propsDecodeCardIn are the property names DecodeCardIn matches, in their declared order.
-var propsDecodeCardIn = [...]string{
-	"title",
-}
-
 // decodeCardInTitle decodes string (CardIn.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeCardInTitle(d *toolimpl.Decoder, v *string) {
@@ -122,18 +132,19 @@ func DecodeCardIn(d *toolimpl.Decoder, v *apps.CardIn) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeCardIn:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeCardIn, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeCardIn+index].
 	const (
 		propTitle = iota
+		nprops    // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeCardIn[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeCardIn:propsDecodeCardIn+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeCardIn[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeCardIn+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propTitle:

@@ -100,6 +100,54 @@ const (
 	itemNamePattern toolimpl.Pattern = "\x01\x06\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x03\x02\x00\x04\x00\x00\x00\x05\x03\x00\x00\x00\x01\x00\x02\x02\x00\x04\x00\x00\x00\x03\x05\x00\b\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00a\x00\x00z\x00\x00"
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"name",
+	"query",
+	"limit",
+	"ratio",
+	"step",
+	"sort",
+	"level",
+	"since",
+	"when",
+	"wait",
+	"items",
+	"pair",
+	"tree",
+	"extra",
+	"raw",
+	"code",
+	"blob",
+	"flag",
+	"short",
+	"maybe",
+	"nested",
+	"note",
+	"weight",
+	"name",
+	"count",
+	"tags",
+	"attrs",
+	"label",
+	"children",
+	"on",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeDeleteInput = 0
+	propsDecodeInput       = propsDecodeDeleteInput + 1
+	propsDecodeItem        = propsDecodeInput + 22
+	propsDecodeTree        = propsDecodeItem + 4
+	propsDecodeInputNested = propsDecodeTree + 2
+)
+
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
 func DecodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
@@ -200,11 +248,6 @@ func CallBasicSearch(ctx context.Context, t *basic.Search, mode toolimpl.Mode, d
 	return toolimpl.OutputStructured, nil
 }
 
-// propsDecodeDeleteInput are the property names DecodeDeleteInput matches, in their declared order.
-var propsDecodeDeleteInput = [...]string{
-	"name",
-}
-
 // decodeDeleteInputName decodes string (DeleteInput.Name), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeDeleteInputName(d *toolimpl.Decoder, v *string) {
@@ -218,18 +261,19 @@ func DecodeDeleteInput(d *toolimpl.Decoder, v *basic.DeleteInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeDeleteInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeDeleteInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeDeleteInput+index].
 	const (
 		propName = iota
+		nprops   // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeDeleteInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeDeleteInput:propsDecodeDeleteInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeDeleteInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeDeleteInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propName:
@@ -267,32 +311,6 @@ func EncodeItem(e *toolimpl.Encoder, v *basic.Item) {
 		e.ObjectEnd()
 	}
 	e.ObjectEnd()
-}
-
-// propsDecodeInput are the property names DecodeInput matches, in their declared order.
-var propsDecodeInput = [...]string{
-	"query",
-	"limit",
-	"ratio",
-	"step",
-	"sort",
-	"level",
-	"since",
-	"when",
-	"wait",
-	"items",
-	"pair",
-	"tree",
-	"extra",
-	"raw",
-	"code",
-	"blob",
-	"flag",
-	"short",
-	"maybe",
-	"nested",
-	"note",
-	"weight",
 }
 
 // decodeInputQuery decodes string (Input.Query), checking it against its published schema;
@@ -412,14 +430,6 @@ func decodeInputWait(d *toolimpl.Decoder, v *time.Duration) {
 	}
 }
 
-// propsDecodeItem are the property names DecodeItem matches, in their declared order.
-var propsDecodeItem = [...]string{
-	"name",
-	"count",
-	"tags",
-	"attrs",
-}
-
 // decodeItemName decodes string (Input.Items[].Name), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeItemName(d *toolimpl.Decoder, v *string) {
@@ -524,21 +534,22 @@ func DecodeItem(d *toolimpl.Decoder, v *basic.Item) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeItem:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeItem, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeItem+index].
 	const (
 		propName = iota
 		propCount
 		propTags
 		propAttrs
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeItem:propsDecodeItem+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeItem[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeItem+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propName:
@@ -614,12 +625,6 @@ func decodeInputPair(d *toolimpl.Decoder, v *[2]int) {
 	}
 }
 
-// propsDecodeTree are the property names DecodeTree matches, in their declared order.
-var propsDecodeTree = [...]string{
-	"label",
-	"children",
-}
-
 // decodeTreeChildren decodes []basic.Tree (Input.Tree.Children), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeTreeChildren(d *toolimpl.Decoder, v *[]basic.Tree) {
@@ -651,19 +656,20 @@ func DecodeTree(d *toolimpl.Decoder, v *basic.Tree) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeTree:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeTree, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeTree+index].
 	const (
 		propLabel = iota
 		propChildren
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeTree[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeTree:propsDecodeTree+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeTree[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeTree+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propLabel:
@@ -761,11 +767,6 @@ func decodeInputMaybe(d *toolimpl.Decoder, v **string) {
 	}
 }
 
-// propsDecodeInputNested are the property names DecodeInputNested matches, in their declared order.
-var propsDecodeInputNested = [...]string{
-	"on",
-}
-
 // decodeInputNestedOn decodes bool (Input.Nested.On), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInputNestedOn(d *toolimpl.Decoder, v *bool) {
@@ -781,18 +782,19 @@ func DecodeInputNested(d *toolimpl.Decoder, v *struct {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeInputNested:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeInputNested, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeInputNested+index].
 	const (
 		propOn = iota
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeInputNested[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeInputNested:propsDecodeInputNested+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeInputNested[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeInputNested+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propOn:
@@ -847,10 +849,10 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeInput+index].
 	const (
 		propQuery = iota
 		propLimit
@@ -874,12 +876,13 @@ func DecodeInput(d *toolimpl.Decoder, v *basic.Input) {
 		propNested
 		propNote
 		propWeight
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeInput:propsDecodeInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propQuery:

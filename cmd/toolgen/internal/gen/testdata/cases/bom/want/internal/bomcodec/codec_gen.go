@@ -39,6 +39,21 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"mode",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeIn = 0
+)
+
 // CallEcho decodes the arguments of the tool echo (bom.Echo). In ModeCall
 // it runs it and encodes its output.
 func CallEcho(ctx context.Context, t *bom.Echo, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -59,11 +74,6 @@ func CallEcho(ctx context.Context, t *bom.Echo, mode toolimpl.Mode, d *toolimpl.
 	return toolimpl.OutputText, nil
 }
 
-// propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{
-	"mode",
-}
-
 // decodeInMode decodes string (In.Mode), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInMode(d *toolimpl.Decoder, v *string) {
@@ -82,18 +92,19 @@ func DecodeIn(d *toolimpl.Decoder, v *bom.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeIn:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeIn, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeIn+index].
 	const (
 		propMode = iota
+		nprops   // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeIn:propsDecodeIn+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeIn+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propMode:

@@ -40,6 +40,24 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"when",
+	"ratio",
+	"at",
+	"tags",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeIn = 0
+)
+
 // CallContractCheck decodes the arguments of the tool contract_check
 // (contract.Check). In ModeCall it runs it and encodes its output.
 func CallContractCheck(ctx context.Context, t *contract.Check, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -58,14 +76,6 @@ func CallContractCheck(ctx context.Context, t *contract.Check, mode toolimpl.Mod
 	}
 	e.RawText(string(out))
 	return toolimpl.OutputText, nil
-}
-
-// propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{
-	"when",
-	"ratio",
-	"at",
-	"tags",
 }
 
 // decodeInWhen decodes string (In.When), checking it against its published schema;
@@ -128,21 +138,22 @@ func DecodeIn(d *toolimpl.Decoder, v *contract.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeIn:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeIn, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeIn+index].
 	const (
 		propWhen = iota
 		propRatio
 		propAt
 		propTags
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeIn:propsDecodeIn+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeIn+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propWhen:

@@ -55,6 +55,21 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"query",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeIn = 0
+)
+
 // CallArchive decodes the arguments of the tool archive
 // (deferred.Archive). In ModeCall it runs it and encodes its output.
 func CallArchive(ctx context.Context, t *deferred.Archive, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -95,11 +110,6 @@ func CallLookup(ctx context.Context, t *deferred.Lookup, mode toolimpl.Mode, d *
 	return toolimpl.OutputText, nil
 }
 
-// propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{
-	"query",
-}
-
 // decodeInQuery decodes string (In.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInQuery(d *toolimpl.Decoder, v *string) {
@@ -117,18 +127,19 @@ func DecodeIn(d *toolimpl.Decoder, v *deferred.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeIn:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeIn, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeIn+index].
 	const (
 		propQuery = iota
+		nprops    // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeIn:propsDecodeIn+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeIn+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propQuery:

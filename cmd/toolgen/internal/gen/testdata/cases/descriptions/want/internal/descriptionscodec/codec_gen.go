@@ -54,6 +54,27 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"words",
+	"heading",
+	"children",
+	"heading",
+	"children",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeFindInput = 0
+	propsDecodeSection   = propsDecodeFindInput + 1
+	propsDecodeSection2  = propsDecodeSection + 2
+)
+
 // CallFind decodes the arguments of the tool find (descriptions.Find). In
 // ModeCall it runs it and encodes its output.
 func CallFind(ctx context.Context, t *descriptions.Find, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -94,11 +115,6 @@ func CallOutline(ctx context.Context, t *descriptions.Outline, mode toolimpl.Mod
 	return toolimpl.OutputStructured, nil
 }
 
-// propsDecodeFindInput are the property names DecodeFindInput matches, in their declared order.
-var propsDecodeFindInput = [...]string{
-	"words",
-}
-
 // decodeFindInputWords decodes []string (FindInput.Words), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeFindInputWords(d *toolimpl.Decoder, v *[]string) {
@@ -130,18 +146,19 @@ func DecodeFindInput(d *toolimpl.Decoder, v *descriptions.FindInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeFindInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeFindInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeFindInput+index].
 	const (
 		propWords = iota
+		nprops    // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeFindInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeFindInput:propsDecodeFindInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeFindInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeFindInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propWords:
@@ -168,24 +185,12 @@ func EncodeResult(e *toolimpl.Encoder, v *descriptions.Result) {
 	e.ObjectEnd()
 }
 
-// propsDecodeSection are the property names DecodeSection matches, in their declared order.
-var propsDecodeSection = [...]string{
-	"heading",
-	"children",
-}
-
 // decodeSectionHeading decodes string (Section.Heading), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeSectionHeading(d *toolimpl.Decoder, v *string) {
 	if vVal, vOK := d.String("string"); vOK {
 		(*v) = vVal
 	}
-}
-
-// propsDecodeSection2 are the property names DecodeSection2 matches, in their declared order.
-var propsDecodeSection2 = [...]string{
-	"heading",
-	"children",
 }
 
 // decodeSection2Children decodes []descriptions.Section (Section.Children[].Children), checking it against its published schema;
@@ -219,19 +224,20 @@ func DecodeSection2(d *toolimpl.Decoder, v *descriptions.Section) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeSection2:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeSection2, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeSection2+index].
 	const (
 		propHeading = iota
 		propChildren
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeSection2[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeSection2:propsDecodeSection2+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeSection2[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeSection2+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propHeading:
@@ -252,19 +258,20 @@ func DecodeSection(d *toolimpl.Decoder, v *descriptions.Section) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeSection:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeSection, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeSection+index].
 	const (
 		propHeading = iota
 		propChildren
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeSection[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeSection:propsDecodeSection+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeSection[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeSection+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propHeading:

@@ -41,6 +41,21 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"word",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeInput = 0
+)
+
 // CallLookup decodes the arguments of the tool lookup (kept.Lookup). In
 // ModeCall it runs it and encodes its output.
 func CallLookup(ctx context.Context, t *kept.Lookup, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -61,11 +76,6 @@ func CallLookup(ctx context.Context, t *kept.Lookup, mode toolimpl.Mode, d *tool
 	return toolimpl.OutputStructured, nil
 }
 
-// propsDecodeInput are the property names DecodeInput matches, in their declared order.
-var propsDecodeInput = [...]string{
-	"word",
-}
-
 // decodeInputWord decodes string (Input.Word), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInputWord(d *toolimpl.Decoder, v *string) {
@@ -79,18 +89,19 @@ func DecodeInput(d *toolimpl.Decoder, v *kept.Input) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeInput+index].
 	const (
 		propWord = iota
+		nprops   // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeInput:propsDecodeInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propWord:

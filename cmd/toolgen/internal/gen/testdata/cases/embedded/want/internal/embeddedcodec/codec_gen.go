@@ -42,6 +42,31 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"query",
+	"by",
+	"reason",
+	"host",
+	"signer",
+	"label",
+	"color",
+	"origin",
+	"unsigned",
+	"host",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeInput  = 0
+	propsDecodeOrigin = propsDecodeInput + 9
+)
+
 // CallEmbeddedEcho decodes the arguments of the tool embedded_echo
 // (embedded.Echo). In ModeCall it runs it and encodes its output.
 func CallEmbeddedEcho(ctx context.Context, t *embedded.Echo, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -62,19 +87,6 @@ func CallEmbeddedEcho(ctx context.Context, t *embedded.Echo, mode toolimpl.Mode,
 	return toolimpl.OutputStructured, nil
 }
 
-// propsDecodeInput are the property names DecodeInput matches, in their declared order.
-var propsDecodeInput = [...]string{
-	"query",
-	"by",
-	"reason",
-	"host",
-	"signer",
-	"label",
-	"color",
-	"origin",
-	"unsigned",
-}
-
 // decodeInputQuery decodes string (Input.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInputQuery(d *toolimpl.Decoder, v *string) {
@@ -93,28 +105,24 @@ func decodeInputBy(d *toolimpl.Decoder, v *string) {
 	}
 }
 
-// propsDecodeOrigin are the property names DecodeOrigin matches, in their declared order.
-var propsDecodeOrigin = [...]string{
-	"host",
-}
-
 // DecodeOrigin decodes embedded.Origin, checking it against its published schema.
 func DecodeOrigin(d *toolimpl.Decoder, v *embedded.Origin) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeOrigin:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeOrigin, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeOrigin+index].
 	const (
 		propHost = iota
+		nprops   // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeOrigin[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeOrigin:propsDecodeOrigin+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeOrigin[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeOrigin+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propHost:
@@ -150,10 +158,10 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeInput+index].
 	const (
 		propQuery = iota
 		propBy
@@ -164,12 +172,13 @@ func DecodeInput(d *toolimpl.Decoder, v *embedded.Input) {
 		propColor
 		propOrigin
 		propUnsigned
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeInput:propsDecodeInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propQuery:

@@ -66,6 +66,46 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"user",
+	"password",
+	"pass/phrase~1",
+	"Pin",
+	"key",
+	"accounts",
+	"backup",
+	"vault",
+	"deep",
+	"whole",
+	"otp",
+	"hint",
+	"recovery",
+	"name",
+	"token",
+	"inner",
+	"code",
+	"name",
+	"token",
+	"key",
+	"value",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeLoginInput          = 0
+	propsDecodeAccount             = propsDecodeLoginInput + 13
+	propsDecodeLoginInputDeep      = propsDecodeAccount + 2
+	propsDecodeLoginInputDeepInner = propsDecodeLoginInputDeep + 1
+	propsDecodeAccount2            = propsDecodeLoginInputDeepInner + 1
+	propsDecodeStoreInput          = propsDecodeAccount2 + 2
+)
+
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
 func DecodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
@@ -144,23 +184,6 @@ func CallHooksWhoami(ctx context.Context, t *hooks.WhoAmI, mode toolimpl.Mode, d
 	return toolimpl.OutputText, nil
 }
 
-// propsDecodeLoginInput are the property names DecodeLoginInput matches, in their declared order.
-var propsDecodeLoginInput = [...]string{
-	"user",
-	"password",
-	"pass/phrase~1",
-	"Pin",
-	"key",
-	"accounts",
-	"backup",
-	"vault",
-	"deep",
-	"whole",
-	"otp",
-	"hint",
-	"recovery",
-}
-
 // decodeLoginInputUser decodes string (LoginInput.User), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeLoginInputUser(d *toolimpl.Decoder, v *string) {
@@ -235,30 +258,25 @@ func decodeLoginInputKey(d *toolimpl.Decoder, v **hooks.Key) {
 	}
 }
 
-// propsDecodeAccount are the property names DecodeAccount matches, in their declared order.
-var propsDecodeAccount = [...]string{
-	"name",
-	"token",
-}
-
 // DecodeAccount decodes hooks.Account, checking it against its published schema.
 func DecodeAccount(d *toolimpl.Decoder, v *hooks.Account) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeAccount:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeAccount, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeAccount+index].
 	const (
 		propName = iota
 		propToken
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeAccount[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeAccount:propsDecodeAccount+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeAccount[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeAccount+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propName:
@@ -355,16 +373,6 @@ func decodeLoginInputVault(d *toolimpl.Decoder, v *map[string]*hooks.Account) {
 	}
 }
 
-// propsDecodeLoginInputDeep are the property names DecodeLoginInputDeep matches, in their declared order.
-var propsDecodeLoginInputDeep = [...]string{
-	"inner",
-}
-
-// propsDecodeLoginInputDeepInner are the property names DecodeLoginInputDeepInner matches, in their declared order.
-var propsDecodeLoginInputDeepInner = [...]string{
-	"code",
-}
-
 // DecodeLoginInputDeepInner decodes struct{Code string "json:\"code\" toolgen:\"secret\""}, checking it against its published schema.
 func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 	Code string `json:"code" toolgen:"secret"`
@@ -372,18 +380,19 @@ func DecodeLoginInputDeepInner(d *toolimpl.Decoder, v *struct {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeLoginInputDeepInner:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeLoginInputDeepInner, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeLoginInputDeepInner+index].
 	const (
 		propCode = iota
+		nprops   // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeLoginInputDeepInner[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeLoginInputDeepInner:propsDecodeLoginInputDeepInner+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeLoginInputDeepInner[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeLoginInputDeepInner+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propCode:
@@ -406,18 +415,19 @@ func DecodeLoginInputDeep(d *toolimpl.Decoder, v *struct {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeLoginInputDeep:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeLoginInputDeep, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeLoginInputDeep+index].
 	const (
 		propInner = iota
+		nprops    // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeLoginInputDeep[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeLoginInputDeep:propsDecodeLoginInputDeep+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeLoginInputDeep[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeLoginInputDeep+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propInner:
@@ -431,30 +441,25 @@ func DecodeLoginInputDeep(d *toolimpl.Decoder, v *struct {
 	}
 }
 
-// propsDecodeAccount2 are the property names DecodeAccount2 matches, in their declared order.
-var propsDecodeAccount2 = [...]string{
-	"name",
-	"token",
-}
-
 // DecodeAccount2 decodes hooks.Account, checking it against its published schema.
 func DecodeAccount2(d *toolimpl.Decoder, v *hooks.Account) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeAccount2:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeAccount2, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeAccount2+index].
 	const (
 		propName = iota
 		propToken
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeAccount2[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeAccount2:propsDecodeAccount2+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeAccount2[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeAccount2+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propName:
@@ -488,10 +493,10 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeLoginInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeLoginInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeLoginInput+index].
 	const (
 		propUser = iota
 		propPassword
@@ -506,12 +511,13 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 		propOTP
 		propHint
 		propRecovery
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeLoginInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeLoginInput:propsDecodeLoginInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeLoginInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeLoginInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propUser:
@@ -564,30 +570,25 @@ func DecodeLoginInput(d *toolimpl.Decoder, v *hooks.LoginInput) {
 	}
 }
 
-// propsDecodeStoreInput are the property names DecodeStoreInput matches, in their declared order.
-var propsDecodeStoreInput = [...]string{
-	"key",
-	"value",
-}
-
 // DecodeStoreInput decodes hooks.StoreInput, checking it against its published schema.
 func DecodeStoreInput(d *toolimpl.Decoder, v *hooks.StoreInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeStoreInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeStoreInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeStoreInput+index].
 	const (
 		propKey = iota
 		propValue
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeStoreInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeStoreInput:propsDecodeStoreInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeStoreInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeStoreInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propKey:

@@ -40,6 +40,21 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"at",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeEchoInput = 0
+)
+
 // CallKindcheckEcho decodes the arguments of the tool kindcheck_echo
 // (kindcheck.Echo). In ModeCall it runs it and encodes its output.
 func CallKindcheckEcho(ctx context.Context, t *kindcheck.Echo, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -60,28 +75,24 @@ func CallKindcheckEcho(ctx context.Context, t *kindcheck.Echo, mode toolimpl.Mod
 	return toolimpl.OutputText, nil
 }
 
-// propsDecodeEchoInput are the property names DecodeEchoInput matches, in their declared order.
-var propsDecodeEchoInput = [...]string{
-	"at",
-}
-
 // DecodeEchoInput decodes kindcheck.EchoInput, checking it against its published schema.
 func DecodeEchoInput(d *toolimpl.Decoder, v *kindcheck.EchoInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeEchoInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeEchoInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeEchoInput+index].
 	const (
 		propAt = iota
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeEchoInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeEchoInput:propsDecodeEchoInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeEchoInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeEchoInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propAt:

@@ -40,6 +40,26 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"attrs",
+	"counts",
+	"items",
+	"meta",
+	"labels",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeIn   = 0
+	propsDecodeItem = propsDecodeIn + 4
+)
+
 // CallLabel decodes the arguments of the tool label (mapbounds.Label). In
 // ModeCall it runs it and encodes its output.
 func CallLabel(ctx context.Context, t *mapbounds.Label, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -58,14 +78,6 @@ func CallLabel(ctx context.Context, t *mapbounds.Label, mode toolimpl.Mode, d *t
 	}
 	e.Int(int64(out))
 	return toolimpl.OutputJSON, nil
-}
-
-// propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{
-	"attrs",
-	"counts",
-	"items",
-	"meta",
 }
 
 // decodeInAttrs decodes map[string]string (In.Attrs), checking it against its published schema;
@@ -147,11 +159,6 @@ func decodeInCounts(d *toolimpl.Decoder, v **map[string]int) {
 	}
 }
 
-// propsDecodeItem are the property names DecodeItem matches, in their declared order.
-var propsDecodeItem = [...]string{
-	"labels",
-}
-
 // decodeItemLabels decodes map[string]string (In.Items[].Labels), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeItemLabels(d *toolimpl.Decoder, v *map[string]string) {
@@ -193,18 +200,19 @@ func DecodeItem(d *toolimpl.Decoder, v *mapbounds.Item) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeItem:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeItem, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeItem+index].
 	const (
 		propLabels = iota
+		nprops     // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeItem[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeItem:propsDecodeItem+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeItem[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeItem+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propLabels:
@@ -287,21 +295,22 @@ func DecodeIn(d *toolimpl.Decoder, v *mapbounds.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeIn:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeIn, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeIn+index].
 	const (
 		propAttrs = iota
 		propCounts
 		propItems
 		propMeta
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeIn:propsDecodeIn+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeIn+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propAttrs:

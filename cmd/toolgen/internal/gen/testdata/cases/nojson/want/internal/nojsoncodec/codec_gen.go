@@ -56,6 +56,27 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"reminder",
+	"notes",
+	"repeat",
+	"text",
+	"at",
+	"labels",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeAddInput = 0
+	propsDecodeReminder = propsDecodeAddInput + 3
+)
+
 // DecodeNoArguments accepts the arguments of a tool without any: an empty object.
 func DecodeNoArguments(d *toolimpl.Decoder) {
 	if !d.Object("object") {
@@ -107,20 +128,6 @@ func CallNojsonHello(ctx context.Context, t *nojson.HelloTool, mode toolimpl.Mod
 	}
 	e.RawText(string(out))
 	return toolimpl.OutputText, nil
-}
-
-// propsDecodeAddInput are the property names DecodeAddInput matches, in their declared order.
-var propsDecodeAddInput = [...]string{
-	"reminder",
-	"notes",
-	"repeat",
-}
-
-// propsDecodeReminder are the property names DecodeReminder matches, in their declared order.
-var propsDecodeReminder = [...]string{
-	"text",
-	"at",
-	"labels",
 }
 
 // decodeReminderText decodes string (AddInput.Reminder.Text), checking it against its published schema;
@@ -185,20 +192,21 @@ func DecodeReminder(d *toolimpl.Decoder, v *nojson.Reminder) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeReminder:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeReminder, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeReminder+index].
 	const (
 		propText = iota
 		propAt
 		propLabels
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeReminder[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeReminder:propsDecodeReminder+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeReminder[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeReminder+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propText:
@@ -269,20 +277,21 @@ func DecodeAddInput(d *toolimpl.Decoder, v *nojson.AddInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeAddInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeAddInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeAddInput+index].
 	const (
 		propReminder = iota
 		propNotes
 		propRepeat
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeAddInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeAddInput:propsDecodeAddInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeAddInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeAddInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propReminder:

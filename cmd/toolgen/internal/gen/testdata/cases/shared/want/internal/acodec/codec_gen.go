@@ -42,6 +42,22 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"query",
+	"page",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeInput = 0
+)
+
 // CallAList decodes the arguments of the tool a_list (a.List). In ModeCall
 // it runs it and encodes its output.
 func CallAList(ctx context.Context, t *a.List, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -62,12 +78,6 @@ func CallAList(ctx context.Context, t *a.List, mode toolimpl.Mode, d *toolimpl.D
 	return toolimpl.OutputStructured, nil
 }
 
-// propsDecodeInput are the property names DecodeInput matches, in their declared order.
-var propsDecodeInput = [...]string{
-	"query",
-	"page",
-}
-
 // decodeInputQuery decodes string (Input.Query), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInputQuery(d *toolimpl.Decoder, v *string) {
@@ -81,19 +91,20 @@ func DecodeInput(d *toolimpl.Decoder, v *a.Input) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeInput+index].
 	const (
 		propQuery = iota
 		propPage
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeInput:propsDecodeInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propQuery:

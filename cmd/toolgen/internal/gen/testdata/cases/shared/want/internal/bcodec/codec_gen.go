@@ -42,6 +42,21 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"page",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeInput = 0
+)
+
 // CallBPages decodes the arguments of the tool b_pages (b.Pages). In
 // ModeCall it runs it and encodes its output.
 func CallBPages(ctx context.Context, t *b.Pages, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -62,28 +77,24 @@ func CallBPages(ctx context.Context, t *b.Pages, mode toolimpl.Mode, d *toolimpl
 	return toolimpl.OutputStructured, nil
 }
 
-// propsDecodeInput are the property names DecodeInput matches, in their declared order.
-var propsDecodeInput = [...]string{
-	"page",
-}
-
 // DecodeInput decodes b.Input, checking it against its published schema.
 func DecodeInput(d *toolimpl.Decoder, v *b.Input) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeInput+index].
 	const (
 		propPage = iota
+		nprops   // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeInput:propsDecodeInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propPage:

@@ -16,11 +16,21 @@ import (
 // targets disagree: regenerate it with the toolgen version in your go.mod.
 const _ = toolimpl.SupportPackageIsVersion9
 
-// propsDecodePage are the property names DecodePage matches, in their declared order.
-var propsDecodePage = [...]string{
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
 	"cursor",
 	"limit",
 }
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodePage = 0
+)
 
 // decodePageCursor decodes string (Input.Page.Cursor), checking it against its published schema;
 // every property of the same Go type and schema calls it.
@@ -51,19 +61,20 @@ func DecodePage(d *toolimpl.Decoder, v *shared.Page) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodePage:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodePage, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodePage+index].
 	const (
 		propCursor = iota
 		propLimit
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodePage[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodePage:propsDecodePage+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodePage[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodePage+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propCursor:

@@ -51,6 +51,23 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"title",
+	"query",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeCreateInput = 0
+	propsDecodeSearchInput = propsDecodeCreateInput + 1
+)
+
 // CallNotesCreate decodes the arguments of the tool notes_create
 // (notes.Create). In ModeCall it runs it and encodes its output.
 func CallNotesCreate(ctx context.Context, t *notes.Create, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -91,11 +108,6 @@ func CallNotesSearch(ctx context.Context, t *notes.Search, mode toolimpl.Mode, d
 	return toolimpl.OutputText, nil
 }
 
-// propsDecodeCreateInput are the property names DecodeCreateInput matches, in their declared order.
-var propsDecodeCreateInput = [...]string{
-	"title",
-}
-
 // decodeCreateInputTitle decodes string (CreateInput.Title), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeCreateInputTitle(d *toolimpl.Decoder, v *string) {
@@ -109,18 +121,19 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeCreateInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeCreateInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeCreateInput+index].
 	const (
 		propTitle = iota
+		nprops    // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeCreateInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeCreateInput:propsDecodeCreateInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeCreateInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeCreateInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propTitle:
@@ -134,28 +147,24 @@ func DecodeCreateInput(d *toolimpl.Decoder, v *notes.CreateInput) {
 	}
 }
 
-// propsDecodeSearchInput are the property names DecodeSearchInput matches, in their declared order.
-var propsDecodeSearchInput = [...]string{
-	"query",
-}
-
 // DecodeSearchInput decodes notes.SearchInput, checking it against its published schema.
 func DecodeSearchInput(d *toolimpl.Decoder, v *notes.SearchInput) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeSearchInput:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeSearchInput, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeSearchInput+index].
 	const (
 		propQuery = iota
+		nprops    // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeSearchInput[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeSearchInput:propsDecodeSearchInput+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeSearchInput[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeSearchInput+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propQuery:

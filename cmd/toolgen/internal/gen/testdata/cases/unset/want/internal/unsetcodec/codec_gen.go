@@ -72,6 +72,21 @@ var (
 	}
 )
 
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
+	"text",
+}
+
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeIn = 0
+)
+
 // CallUnsetEcho decodes the arguments of the tool unset_echo (unset.Echo).
 // In ModeCall it runs it and encodes its output.
 func CallUnsetEcho(ctx context.Context, t *unset.Echo, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
@@ -152,11 +167,6 @@ func CallUnsetUpper(ctx context.Context, t *unset.Upper, mode toolimpl.Mode, d *
 	return toolimpl.OutputText, nil
 }
 
-// propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{
-	"text",
-}
-
 // decodeInText decodes string (In.Text), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInText(d *toolimpl.Decoder, v *string) {
@@ -170,18 +180,19 @@ func DecodeIn(d *toolimpl.Decoder, v *unset.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeIn:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen uint64
-	// Each property's index in propsDecodeIn, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeIn+index].
 	const (
 		propText = iota
+		nprops   // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeIn:propsDecodeIn+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeIn[p], seen&(1<<p) != 0) {
+		if d.Member(props[propsDecodeIn+p], seen&(1<<p) != 0) {
 			seen |= 1 << p
 			switch p {
 			case propText:

@@ -39,28 +39,12 @@ var (
 	}
 )
 
-// CallWide decodes the arguments of the tool wide (wide.Wide). In ModeCall
-// it runs it and encodes its output.
-func CallWide(ctx context.Context, t *wide.Wide, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
-	var in wide.In
-	DecodeIn(d, &in)
-	d.End()
-	if err := d.Err(); err != nil {
-		return 0, toolimpl.InvalidArguments(err)
-	}
-	if mode != toolimpl.ModeCall {
-		return 0, nil
-	}
-	out, err := t.Call(ctx, in)
-	if err != nil {
-		return 0, err
-	}
-	e.RawText(string(out))
-	return toolimpl.OutputText, nil
-}
-
-// propsDecodeIn are the property names DecodeIn matches, in their declared order.
-var propsDecodeIn = [...]string{
+// props holds the property names this package's decoders match: each
+// decoder's, in their declared order, from the offset of its constant
+// below on. One table rather than an array a decoder: before main, the
+// runtime maps the program's variables for the collector at a cost per
+// array.
+var props = [...]string{
 	"f00",
 	"f01",
 	"f02",
@@ -133,6 +117,32 @@ var propsDecodeIn = [...]string{
 	"f69",
 }
 
+// The offset in props of each decoder's names: the offset of the
+// names before them plus their number.
+const (
+	propsDecodeIn = 0
+)
+
+// CallWide decodes the arguments of the tool wide (wide.Wide). In ModeCall
+// it runs it and encodes its output.
+func CallWide(ctx context.Context, t *wide.Wide, mode toolimpl.Mode, d *toolimpl.Decoder, e *toolimpl.Encoder) (toolimpl.Output, error) {
+	var in wide.In
+	DecodeIn(d, &in)
+	d.End()
+	if err := d.Err(); err != nil {
+		return 0, toolimpl.InvalidArguments(err)
+	}
+	if mode != toolimpl.ModeCall {
+		return 0, nil
+	}
+	out, err := t.Call(ctx, in)
+	if err != nil {
+		return 0, err
+	}
+	e.RawText(string(out))
+	return toolimpl.OutputText, nil
+}
+
 // decodeInF00 decodes string (In.F00), checking it against its published schema;
 // every property of the same Go type and schema calls it.
 func decodeInF00(d *toolimpl.Decoder, v *string) {
@@ -156,10 +166,10 @@ func DecodeIn(d *toolimpl.Decoder, v *wide.In) {
 	if !d.Object("object") {
 		return
 	}
-	// seen records the properties read, a bit per index in propsDecodeIn:
-	// a second one is refused, a missing required one reported.
+	// seen records the properties read, a bit per index: a second one is
+	// refused, a missing required one reported.
 	var seen [2]uint64
-	// Each property's index in propsDecodeIn, which Property returns.
+	// Each property's index, which Property returns; its name is props[propsDecodeIn+index].
 	const (
 		propF00 = iota
 		propF01
@@ -231,12 +241,13 @@ func DecodeIn(d *toolimpl.Decoder, v *wide.In) {
 		propF67
 		propF68
 		propF69
+		nprops // the number of properties
 	)
 	for p := -1; ; {
-		if p = d.Property(propsDecodeIn[:], p+1, true); p < 0 {
+		if p = d.Property(props[propsDecodeIn:propsDecodeIn+nprops], p+1, true); p < 0 {
 			break
 		}
-		if d.Member(propsDecodeIn[p], seen[uint(p)/64]&(1<<(uint(p)%64)) != 0) {
+		if d.Member(props[propsDecodeIn+p], seen[uint(p)/64]&(1<<(uint(p)%64)) != 0) {
 			seen[uint(p)/64] |= 1 << (uint(p) % 64)
 			switch p {
 			case propF00:
